@@ -1,0 +1,27 @@
+# make demo   set up, convert a sample dataset, run a pipeline, print throughput
+# make test   set up and run the full test suite (fast: no long fuzzing, no benchmarks)
+# make bench  every benchmark in benchmarks/ (figures printed, nothing asserted)
+# make fuzz   a long fuzzing campaign over the MindRecord reader
+PY := .venv/bin/python
+
+.PHONY: setup build demo test bench fuzz clean
+setup:
+	bash tools/setup_env.sh
+
+build: setup
+
+demo: setup
+	$(PY) tools/demo.py
+
+test: setup
+	$(PY) -m pytest -q -m "not slow" tests
+
+bench: setup
+	for b in benchmarks/*_bench.py; do $(PY) $$b || exit 1; done
+
+fuzz: setup
+	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py
+
+clean:
+	rm -rf build *.egg-info
+	find . -name '*.so' -not -path './.venv/*' -delete

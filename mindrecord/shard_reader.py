@@ -1,0 +1,334 @@
+"""ShardReader: random access to the rows of a MindRecord dataset (docs/internals.md).
+
+Opening does all the parsing once: each shard's header is validated (header.py), the data file is
+memory-mapped, the native code walks the pages into a row table (row id -> raw and blob offsets),
+decodes every raw (scalar) row into numpy columns and splits multi-field blobs. After that,
+reading a row is an index lookup: scalars come from the columns, bytes fields are zero-copy uint8
+views of the map, and integer arrays are decompressed on demand in C++ with the GIL released.
+"""
+import mmap
+import threading
+
+import numpy as np
+
+from . import _reader_native as native
+from .header import (check_index_db, invalid_header, parse_layout, read_header,
+                     resolve_shard_files, truncated)
+
+_KINDS = {"int32": native.KIND_INT, "int64": native.KIND_INT, "float32": native.KIND_FLOAT,
+          "float64": native.KIND_FLOAT, "string": native.KIND_STRING}
+_INT32 = np.iinfo(np.int32)
+
+
+def _corrupt(path, row, detail):
+    where = f" row {row}" if row is not None and row >= 0 else ""
+    return RuntimeError(f"[ERROR] [Internal ERROR] Unexpected exception raised in "
+                        f"ConvertLabelToJson function. The mindrecord file: {path}{where} is "
+                        f"corrupt: {detail}.")
+
+
+class _Shard:
+    """One open shard file: its map, row table and decoded columns (immutable after open)."""
+
+    def __init__(self, layout):
+        self.path = layout.path
+        self.schema = layout.schema
+        self.num_rows = layout.num_rows
+        with open(self.path, "rb") as f:
+            # The map keeps its own descriptor; the file object is closed right away.
+            self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            if len(self._mm) != layout.size:
+                raise truncated(self.path, "the file changed size while it was being opened")
+            self.u8 = np.frombuffer(self._mm, dtype=np.uint8)
+            self._build(layout)
+        except BaseException:
+            self.close()
+            raise
+
+    def _build(self, layout):
+        try:
+            raw_off, raw_len, blob_off, blob_len = native.row_table(self.u8, layout.groups,
+                                                                    self.num_rows)
+        except native.FormatError as e:
+            raise truncated(self.path, str(e)) from None
+        fields = self.schema.raw_fields
+        kinds = [_KINDS[self.schema.fields[n]["type"]] for n in fields]
+        try:
+            ints, floats, strings = native.decode_raw(self.u8, raw_off, raw_len, fields, kinds)
+        except native.FormatError as e:
+            raise _corrupt(self.path, e.row, str(e)) from None
+        del raw_off, raw_len  # only needed to decode the scalars
+        self.columns = {}       # numeric raw field -> 1-D array (int64 for int32 with overflow)
+        self.strings = {}       # string raw field -> (offsets, lengths)
+        self.int32_overflow = set()
+        slots = [0, 0, 0]
+        for name, kind in zip(fields, kinds):
+            slot = slots[kind]
+            slots[kind] += 1
+            dtype = self.schema.fields[name]["type"]
+            if kind == native.KIND_INT:
+                col = ints[slot]
+                if dtype == "int32":
+                    if col.size and (col.min() < _INT32.min or col.max() > _INT32.max):
+                        # MindSpore stores such values; reading them as int32 fails per row.
+                        self.int32_overflow.add(name)
+                    else:
+                        col = col.astype(np.int32)
+                self.columns[name] = col
+            elif kind == native.KIND_FLOAT:
+                self.columns[name] = floats[slot].astype(dtype)
+            else:
+                self.strings[name] = (strings[2 * slot], strings[2 * slot + 1])
+        blobs = self.schema.blob_fields
+        self.blobs = {}         # blob field -> (offsets, lengths)
+        if len(blobs) == 1:
+            self.blobs[blobs[0]] = (blob_off, blob_len)
+        elif len(blobs) > 1:
+            try:
+                offs, lens = native.split(self.u8, blob_off, blob_len, len(blobs))
+            except native.FormatError as e:
+                raise _corrupt(self.path, e.row, str(e)) from None
+            for i, name in enumerate(blobs):
+                self.blobs[name] = (offs[i], lens[i])
+
+    # ---- values -------------------------------------------------------------------------
+    def _u8(self):
+        u8 = self.u8
+        if u8 is None:
+            raise RuntimeError(f"[ERROR] The mindrecord file: {self.path} has been closed.")
+        return u8
+
+    def _int32_values(self, name, col, local):
+        values = col[local]
+        bad = (values < _INT32.min) | (values > _INT32.max)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise RuntimeError(f"[ERROR] [Internal ERROR] column value: {values[i]} is out of "
+                               f"range. Field '{name}' of the mindrecord file: {self.path} row "
+                               f"{int(local[i])} does not fit int32.")
+        return values.astype(np.int32)
+
+    def string(self, u8, name, row):
+        offs, lens = self.strings[name]
+        o, n = int(offs[row]), int(lens[row])
+        try:
+            return u8[o:o + n].tobytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise _corrupt(self.path, row, f"field '{name}' is not valid UTF-8") from None
+
+    def array(self, u8, name, row):
+        spec = self.schema.fields[name]
+        offs, lens = self.blobs[name]
+        o, n = int(offs[row]), int(lens[row])
+        dtype = np.dtype(spec["type"])
+        try:
+            if self.schema.compressed and dtype.kind == "i":
+                flat = native.decompress(u8, o, n, dtype)
+            else:
+                if n % dtype.itemsize:
+                    raise native.FormatError(f"{n} bytes is not a whole number of {dtype} values")
+                flat = u8[o:o + n].view(dtype).copy()  # aligned and writable for the caller
+            return flat.reshape(spec["shape"]) if spec["shape"] or flat.size == 1 else flat
+        except native.FormatError as e:
+            raise _corrupt(self.path, row, f"field '{name}': {e}") from None
+        except ValueError:
+            raise _corrupt(self.path, row, f"field '{name}' holds {flat.size} values, which do "
+                                           f"not fit the schema shape {spec['shape']}") from None
+
+    def values(self, local, columns):
+        """Dataset representation (docs/internals.md) of rows `local` (int64 array)."""
+        u8 = self._u8()
+        n = len(local)
+        out = {}
+        for name in columns:
+            col = self.columns.get(name)
+            if col is not None:
+                if name in self.int32_overflow:
+                    col = self._int32_values(name, col, local)
+                else:
+                    col = col[local]
+                out[name] = [col[i, ...] for i in range(n)]
+            elif name in self.strings:
+                out[name] = [np.array(self.string(u8, name, r)) for r in local.tolist()]
+            elif self.schema.is_array(name):
+                out[name] = [self.array(u8, name, r) for r in local.tolist()]
+            else:
+                offs, lens = self.blobs[name]
+                o, e = offs[local].tolist(), (offs[local] + lens[local]).tolist()
+                out[name] = [u8[a:b] for a, b in zip(o, e)]
+        return out
+
+    def python_values(self, start, stop, columns):
+        """FileReader's representation (int, float, str, bytes, ndarray) of rows start..stop-1."""
+        u8 = self._u8()
+        out = {}
+        rows = range(start, stop)
+        for name in columns:
+            col = self.columns.get(name)
+            if col is not None:
+                out[name] = col[start:stop].tolist()
+            elif name in self.strings:
+                out[name] = [self.string(u8, name, r) for r in rows]
+            elif self.schema.is_array(name):
+                out[name] = [self.array(u8, name, r) for r in rows]
+            else:
+                offs, lens = self.blobs[name]
+                o = offs[start:stop].tolist()
+                e = (offs[start:stop] + lens[start:stop]).tolist()
+                out[name] = [u8[a:b].tobytes() for a, b in zip(o, e)]
+        return out
+
+    def close(self):
+        self.u8 = None
+        self.columns, self.strings, self.blobs = {}, {}, {}
+        mm, self._mm = getattr(self, "_mm", None), None
+        if mm is not None:
+            try:
+                mm.close()
+            except BufferError:
+                pass  # views handed to callers still use the map; it is unmapped when they go
+
+
+class ShardReader:
+    """Random-access reader over one MindRecord dataset (docs/internals.md).
+
+    file_name: str = one shard; the set is found through its header's ``shard_addresses`` in
+    the same directory. list = exactly those files, in order. ``check_index`` validates every
+    ``.db`` as MindSpore does; rows are located from the header, so the .db is not read further.
+    """
+
+    def __init__(self, file_name, *, check_index=True):
+        self._lock = threading.Lock()
+        self._shards = []
+        files = resolve_shard_files(file_name)
+        try:
+            layouts = []
+            for path in files:
+                header, size = read_header(path)
+                layouts.append(parse_layout(path, header, size))
+            first = layouts[0]
+            for other in layouts[1:]:
+                if other.schema.fields != first.schema.fields or \
+                        other.schema.blob_fields != first.schema.blob_fields:
+                    raise invalid_header(other.path, f"its schema differs from the schema of "
+                                                     f"{first.path}")
+            if check_index:
+                for layout in layouts:
+                    check_index_db(layout.path, layout.num_rows)
+            for layout in layouts:
+                self._shards.append(_Shard(layout))
+        except BaseException:
+            self.close()
+            raise
+        self.files = list(files)
+        self._info = first.schema
+        self.header = first.header
+        self.shard_row_counts = [s.num_rows for s in self._shards]
+        self._ends = np.cumsum(self.shard_row_counts, dtype=np.int64)
+        self._starts = self._ends - np.asarray(self.shard_row_counts, dtype=np.int64)
+        self.num_rows = int(self._ends[-1]) if len(self._ends) else 0
+        self.schema = {k: dict(v) for k, v in self._info.fields.items()}
+        self.column_names = sorted(self.schema)
+        self.blob_fields = list(self._info.blob_fields)
+        self.raw_fields = list(self._info.raw_fields)
+        self._closed = False
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _live_shards(self):
+        shards = self._shards
+        if not shards:
+            raise RuntimeError("[ERROR] The ShardReader has been closed.")
+        return shards
+
+    def _columns(self, columns):
+        if columns is None:
+            return self.column_names
+        if isinstance(columns, str):
+            columns = [columns]
+        unknown = [c for c in columns if c not in self.schema]
+        if unknown:
+            raise ValueError(f"columns {unknown} are not in the schema of {self.files[0]}; "
+                             f"available: {self.column_names}")
+        return list(columns)
+
+    def _ids(self, row_ids):
+        ids = np.asarray(row_ids)
+        if ids.ndim == 0:
+            ids = ids.reshape(1)
+        if ids.ndim != 1 or (ids.size and ids.dtype.kind not in "iu"):
+            raise TypeError(f"row_ids must be a 1-D sequence of integers, got {row_ids!r:.80}")
+        ids = ids.astype(np.int64, copy=False)
+        if ids.size and (ids.min() < 0 or ids.max() >= self.num_rows):
+            bad = ids[(ids < 0) | (ids >= self.num_rows)][0]
+            raise IndexError(f"row id {bad} is out of range [0, {self.num_rows})")
+        return ids
+
+    def _locate(self, ids):
+        """(shard index array, local row array)."""
+        shard = np.searchsorted(self._ends, ids, side="right")
+        return shard, ids - self._starts[shard]
+
+    # ---- public API -----------------------------------------------------------------------
+    def __len__(self):
+        return self.num_rows
+
+    def read_rows(self, row_ids, columns=None):
+        """dict name -> list of per-row values for the global `row_ids`, in order."""
+        shards = self._live_shards()
+        columns = self._columns(columns)
+        ids = self._ids(row_ids)
+        if len(shards) == 1:
+            return shards[0].values(ids, columns)
+        shard, local = self._locate(ids)
+        if ids.size and shard[0] == shard[-1] and (shard == shard[0]).all():
+            return shards[int(shard[0])].values(local, columns)
+        out = {name: [None] * len(ids) for name in columns}
+        for s in np.unique(shard).tolist():
+            pos = np.flatnonzero(shard == s)
+            part = shards[s].values(local[pos], columns)
+            for name in columns:
+                dest, src = out[name], part[name]
+                for p, v in zip(pos.tolist(), src):
+                    dest[p] = v
+        return out
+
+    def read_row(self, i, columns=None):
+        return {name: values[0] for name, values in self.read_rows([i], columns).items()}
+
+    def row_provenance(self, i):
+        """(file path, shard-local row id) of global row `i`."""
+        ids = self._ids([i])
+        shard, local = self._locate(ids)
+        return self.files[int(shard[0])], int(local[0])
+
+    def file_row_ranges(self):
+        """[(start, stop)] global row-id range of each file."""
+        return [(int(a), int(b)) for a, b in zip(self._starts, self._ends)]
+
+    def iter_python_rows(self, columns=None, chunk=1024):
+        """Rows in global order as dicts of Python values (FileReader's representation)."""
+        columns = self._columns(columns)
+        for shard in self._live_shards():
+            for start in range(0, shard.num_rows, chunk):
+                stop = min(start + chunk, shard.num_rows)
+                part = shard.python_values(start, stop, columns)
+                cols = [part[name] for name in columns]
+                for values in zip(*cols):
+                    yield dict(zip(columns, values))
+
+    def close(self):
+        with self._lock:
+            shards, self._shards = self._shards, []
+        for s in shards:
+            s.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return f"ShardReader(files={self.files!r}, num_rows={self.num_rows})"

@@ -1,0 +1,32 @@
+"""The rule that a cache never stores the output of a random operation: such rows would freeze
+one epoch's random draws and replay them every epoch, silently changing training."""
+
+
+def _is_random(op):
+    flag = getattr(op, "is_random", False)
+    if callable(flag):
+        flag = flag()
+    return bool(flag)
+
+
+def _op_name(op):
+    name = getattr(op, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(op).__name__ if not isinstance(op, type) else op.__name__
+
+
+def assert_cacheable(operations):
+    """Raise RuntimeError naming the first random operation in ``operations`` (one op or a
+    list; fused plans and nested lists such as Compose's are looked into)."""
+    ops = operations if isinstance(operations, (list, tuple)) else [operations]
+    for op in ops:
+        inner = getattr(op, "transforms", None) or getattr(op, "operations", None)
+        if isinstance(inner, (list, tuple)) and inner:
+            assert_cacheable(inner)
+        if _is_random(op):
+            raise RuntimeError(
+                f"DatasetCache cannot cache the output of the random operation {_op_name(op)}: "
+                "cached rows would repeat the same random result every epoch. Put the cache "
+                "before the random operation (e.g. on the source or on a map of deterministic "
+                "operations) or remove cache=.")

@@ -1,0 +1,115 @@
+"""Compact, pickle-free encoding of one row (a tuple of numpy arrays) as one byte string.
+
+Layout (little-endian):
+    b"MDR1"  uint16 column count  uint16 zero
+    per column: uint8 len(dtype.str), dtype.str (ascii, e.g. "<f4", "|u1", "<U7"),
+                uint8 ndim, uint64 shape[ndim], uint64 nbytes
+    zero padding to a 16-byte boundary, then each column's raw C-order bytes, each padded to 16
+Column payloads start 16-byte aligned, so arrays decoded from one freshly allocated buffer are
+aligned for native kernels. Object arrays (and structured dtypes) are refused: they would need
+pickle, which the cache never uses."""
+import struct
+
+import numpy as np
+
+MAGIC = b"MDR1"
+ALIGN = 16
+_HEAD = struct.Struct("<4sHH")
+_U8 = struct.Struct("<B")
+_U64 = struct.Struct("<Q")
+_ALLOWED_KINDS = frozenset("biufcSUmM")
+
+
+class RowDecodeError(ValueError):
+    """A stored value is not a row this codec wrote (corruption or a foreign value)."""
+
+
+def _pad(n):
+    return (-n) % ALIGN
+
+
+def encode_row(row, column_names=None):
+    """Return (bytes, payload_nbytes) for a tuple/list of arrays."""
+    if not isinstance(row, (tuple, list)):
+        raise TypeError(f"a cached row must be a tuple of numpy arrays, got {type(row).__name__}")
+    arrays = []
+    for i, value in enumerate(row):
+        arr = np.asarray(value)
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order="C")  # np.ascontiguousarray would turn 0-d arrays into 1-d
+        if arr.dtype.kind not in _ALLOWED_KINDS or arr.dtype.fields is not None:
+            col = column_names[i] if column_names and i < len(column_names) else i
+            raise TypeError(f"column {col!r} has dtype {arr.dtype}, which the cache cannot store "
+                            "without pickle; convert it to a numeric, bool or string array")
+        arrays.append(arr)
+    if len(arrays) > 0xFFFF:
+        raise ValueError(f"a cached row has too many columns ({len(arrays)})")
+    header = [_HEAD.pack(MAGIC, len(arrays), 0)]
+    for arr in arrays:
+        code = arr.dtype.str.encode("ascii")
+        header.append(_U8.pack(len(code)))
+        header.append(code)
+        header.append(_U8.pack(arr.ndim))
+        header.append(struct.pack(f"<{arr.ndim}Q", *arr.shape))
+        header.append(_U64.pack(arr.nbytes))
+    head = b"".join(header)
+    parts = [head, bytes(_pad(len(head)))]
+    payload = 0
+    for arr in arrays:
+        parts.append(arr.data if arr.nbytes else b"")
+        parts.append(bytes(_pad(arr.nbytes)))
+        payload += arr.nbytes
+    return b"".join(parts), payload
+
+
+def decode_row(buf):
+    """Decode from any buffer (bytes, memoryview into LMDB's map). Copies the value once into a
+    fresh bytearray so the arrays stay valid and writable after the LMDB transaction ends."""
+    data = bytearray(buf)
+    view = memoryview(data)
+    size = len(data)
+    if size < _HEAD.size:
+        raise RowDecodeError("value shorter than a row header")
+    magic, ncols, _ = _HEAD.unpack_from(view, 0)
+    if magic != MAGIC:
+        raise RowDecodeError("value does not start with the row magic")
+    pos = _HEAD.size
+    specs = []
+    for _ in range(ncols):
+        if pos + 1 > size:
+            raise RowDecodeError("truncated row header")
+        (code_len,) = _U8.unpack_from(view, pos)
+        pos += 1
+        if pos + code_len + 1 > size:
+            raise RowDecodeError("truncated dtype in row header")
+        try:
+            dtype = np.dtype(bytes(view[pos:pos + code_len]).decode("ascii"))
+        except (TypeError, ValueError, UnicodeDecodeError) as exc:
+            raise RowDecodeError(f"bad dtype in row header: {exc}") from None
+        pos += code_len
+        (ndim,) = _U8.unpack_from(view, pos)
+        pos += 1
+        if pos + 8 * ndim + 8 > size:
+            raise RowDecodeError("truncated shape in row header")
+        shape = struct.unpack_from(f"<{ndim}Q", view, pos)
+        pos += 8 * ndim
+        (nbytes,) = _U64.unpack_from(view, pos)
+        pos += 8
+        count = 1
+        for dim in shape:
+            count *= dim
+        if count * dtype.itemsize != nbytes:
+            raise RowDecodeError("row header shape does not match its byte count")
+        specs.append((dtype, shape, nbytes))
+    pos += _pad(pos)
+    columns = []
+    for dtype, shape, nbytes in specs:
+        if pos + nbytes > size:
+            raise RowDecodeError("row payload shorter than its header says")
+        if nbytes:
+            arr = np.frombuffer(data, dtype=dtype, count=nbytes // dtype.itemsize, offset=pos)
+        else:
+            arr = np.empty(0, dtype=dtype)
+        columns.append(arr.reshape(shape))
+        pos += nbytes + _pad(nbytes)
+    return tuple(columns)

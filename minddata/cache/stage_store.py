@@ -1,0 +1,377 @@
+"""The store for one cached stage: the rows a pipeline stage produced, keyed by row id.
+
+This is the engine's side of the cache (docs/internals.md, "minddata -> cache"):
+``is_complete() / get(row_key) / put(row_key, row) / mark_complete(num_rows) / close()``.
+
+Keys inside the session's LMDB environment (one environment per session, shared by every
+process and every stage of that session):
+    b"V"                         format version of the environment
+    b"k" + stage hash            the stage's description (JSON: pipeline_key, column_names)
+    b"r" + stage hash + row id   one encoded row (row_codec), row id as 8 big-endian bytes
+    b"s" + stage hash            the stage's counters (stats.StageCounters)
+    b"c" + stage hash            completion marker (JSON: num_rows), written only by
+                                 mark_complete after a full pass, so an interrupted first epoch
+                                 is never taken for a complete cache
+The stage hash is a 16-byte BLAKE2b of the upstream pipeline's description and column names: a
+different upstream gets different keys, so it can never read another pipeline's rows.
+
+Rows are buffered and written in batches (one LMDB write transaction per batch: LMDB's single
+writer lock serializes processes, so concurrent writers never corrupt the session). A row lands
+in memory while the session is under its cap, else in the spill environment (spilling=True), else
+it is not cached (and a warning says so once)."""
+import hashlib
+import json
+import logging
+import operator
+import os
+import struct
+import threading
+import time
+import warnings
+
+import lmdb
+
+from . import envs
+from . import root as roots
+from . import sessions
+from .row_codec import RowDecodeError, decode_row, encode_row
+from .stats import StageCounters, read_counters, session_counters, write_counters
+
+logger = logging.getLogger(__name__)
+
+FORMAT_VERSION = b"1"
+VERSION_KEY = b"V"
+INFO_PREFIX = b"k"
+ROW_PREFIX = b"r"
+COMPLETE_PREFIX = b"c"
+STATS_PREFIX = b"s"
+BATCH_ROWS = 128
+BATCH_BYTES = 32 << 20
+STATS_FLUSH_S = 1.0
+_ROW_ID = struct.Struct(">Q")
+_warned_full = set()  # (session dir, stage hash): the "cache stops growing" warning, once
+
+
+def stage_hash(pipeline_key, column_names):
+    h = hashlib.blake2b(digest_size=16)
+    h.update(b"minddata-cache-stage\0")
+    h.update(pipeline_key.encode("utf-8"))
+    h.update(b"\0")
+    h.update(json.dumps(list(column_names)).encode("utf-8"))
+    return h.digest()
+
+
+def _row_id(row_key):
+    try:
+        value = operator.index(row_key)
+    except TypeError:
+        raise TypeError(f"row_key must be an int, got {type(row_key).__name__}") from None
+    if not 0 <= value < 2**64:
+        raise ValueError(f"row_key must be in [0, 2**64), got {value}")
+    return value
+
+
+def _is_disk_full(exc):
+    text = str(exc).lower()
+    return isinstance(exc, lmdb.MapFullError) or "no space" in text or "disk quota" in text
+
+
+class StageStore:
+    """Open with ``DatasetCache.open_stage``. Thread-safe; use one per pipeline stage."""
+
+    def __init__(self, session_paths, pipeline_key, column_names, size_bytes=0, spilling=False):
+        if not isinstance(pipeline_key, str) or not pipeline_key:
+            raise TypeError("pipeline_key must be a non-empty str describing the upstream pipeline")
+        if isinstance(column_names, str) or not all(isinstance(c, str) for c in column_names):
+            raise TypeError("column_names must be a list of str")
+        self.session_id = session_paths.session_id
+        self.pipeline_key = pipeline_key
+        self.column_names = list(column_names)
+        self._paths = session_paths
+        self._root = os.path.dirname(os.path.dirname(session_paths.env_dir))
+        self._hash = stage_hash(pipeline_key, self.column_names)
+        self._row_prefix = ROW_PREFIX + self._hash
+        self._size_bytes = size_bytes
+        self._spilling = spilling
+        self._lock = threading.Lock()         # pending rows and local counters
+        self._flush_lock = threading.Lock()   # one flush at a time per store
+        self._pending = {}
+        self._pending_bytes = 0
+        self._local = StageCounters()         # hits/misses not yet written
+        self._last_stats_flush = time.monotonic()
+        self._stopped_growing = False
+        self._closed = False
+        self._spill_env = None
+        self._env = envs.acquire(session_paths.env_dir)
+        try:
+            self._register()
+        except BaseException:
+            envs.release(session_paths.env_dir)
+            raise
+
+    # -- setup ---------------------------------------------------------------------------------
+    def _register(self):
+        info = json.dumps({"pipeline_key": self.pipeline_key,
+                           "column_names": self.column_names}).encode("utf-8")
+        with self._env.begin(write=True) as txn:
+            version = txn.get(VERSION_KEY)
+            if version is not None and version != FORMAT_VERSION:
+                # Written by another version of this code: start the session afresh.
+                txn.drop(self._env.open_db(txn=txn), delete=False)
+                version = None
+            if version is None:
+                txn.put(VERSION_KEY, FORMAT_VERSION)
+            stored = txn.get(INFO_PREFIX + self._hash)
+            if stored is None:
+                txn.put(INFO_PREFIX + self._hash, info)
+                write_counters(txn, self._hash, StageCounters())
+            elif stored != info:
+                raise RuntimeError(
+                    f"DatasetCache session {self.session_id}: stage key collision between "
+                    "two different pipelines; destroy the session and retry")
+            spilled = read_counters(txn, self._hash).rows_spill
+        if spilled:
+            self._open_spill()
+
+    def _open_spill(self):
+        if self._spill_env is None:
+            self._spill_env = envs.acquire(self._paths.spill_dir)
+        return self._spill_env
+
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeError(f"DatasetCache session {self.session_id}: stage store is closed")
+
+    # -- the engine's protocol -----------------------------------------------------------------
+    def is_complete(self):
+        """True only after mark_complete saw every row of a full pass stored (in memory or in
+        the spill area). A cache whose first pass was interrupted, or that stopped growing at
+        its memory cap, is not complete."""
+        self._check_open()
+        with self._env.begin() as txn:
+            marker = txn.get(COMPLETE_PREFIX + self._hash)
+            counters = read_counters(txn, self._hash)
+        if marker is None:
+            return False
+        try:
+            num_rows = int(json.loads(bytes(marker))["num_rows"])
+        except (ValueError, KeyError, TypeError):
+            return False
+        if counters.rows < num_rows:
+            return False
+        if counters.rows_spill and not self._paths.has_spill():
+            # The spill area vanished (deleted by hand, or another spill directory configured):
+            # the rows it held are gone, so the stage must be rebuilt.
+            return False
+        if counters.rows_spill:
+            self._open_spill()
+        return True
+
+    def get(self, row_key):
+        """The cached row (tuple of numpy arrays, freshly allocated) or None on a miss."""
+        self._check_open()
+        key = self._row_prefix + _ROW_ID.pack(_row_id(row_key))
+        with self._lock:
+            pending = self._pending.get(key)
+        row = None
+        if pending is not None:
+            row = decode_row(pending[0])
+        else:
+            row = self._lookup(self._env, key)
+            if row is None and self._spill_env is not None:
+                row = self._lookup(self._spill_env, key)
+        with self._lock:
+            if row is None:
+                self._local.misses += 1
+            else:
+                self._local.hits += 1
+            due = time.monotonic() - self._last_stats_flush > STATS_FLUSH_S
+        if due:
+            self._flush_counters()
+        return row
+
+    def get_many(self, row_keys):
+        """[row or None] for several keys (convenience over get)."""
+        return [self.get(k) for k in row_keys]
+
+    def put(self, row_key, row):
+        """Add one row. Written in batches; an existing row with the same key is kept (rows of
+        one stage key are deterministic, so both are equal)."""
+        self._check_open()
+        rid = _row_id(row_key)
+        if not isinstance(row, (tuple, list)) or len(row) != len(self.column_names):
+            got = len(row) if isinstance(row, (tuple, list)) else type(row).__name__
+            raise ValueError(f"DatasetCache: a row for columns {self.column_names} must be a "
+                             f"tuple of {len(self.column_names)} arrays, got {got}")
+        if self._stopped_growing:
+            with self._lock:
+                self._local.dropped += 1
+            return
+        encoded = encode_row(row, self.column_names)[0]
+        key = self._row_prefix + _ROW_ID.pack(rid)
+        with self._lock:
+            if key not in self._pending:
+                self._pending[key] = (encoded, rid)
+                self._pending_bytes += len(encoded)
+            full = len(self._pending) >= BATCH_ROWS or self._pending_bytes >= BATCH_BYTES
+        if full:
+            self.flush()
+
+    def mark_complete(self, num_rows):
+        """Record that a full pass of ``num_rows`` rows went through this stage. The marker is
+        written only if that many rows are stored; returns whether it was."""
+        self._check_open()
+        num_rows = _row_id(num_rows)
+        self.flush()
+        with self._env.begin(write=True) as txn:
+            counters = read_counters(txn, self._hash)
+            if counters.rows < num_rows:
+                complete = False
+            else:
+                txn.put(COMPLETE_PREFIX + self._hash,
+                        json.dumps({"num_rows": num_rows}).encode("utf-8"))
+                complete = True
+        if not complete and not counters.dropped:
+            logger.warning("DatasetCache session %s: mark_complete(%d) but only %d rows are "
+                           "stored; the stage stays incomplete", self.session_id, num_rows,
+                           counters.rows)
+        return complete
+
+    def close(self):
+        """Write buffered rows and counters, then release the environments. Idempotent."""
+        if self._closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._closed = True
+            envs.release(self._paths.env_dir)
+            if self._spill_env is not None:
+                envs.release(self._paths.spill_dir)
+                self._spill_env = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- internals -----------------------------------------------------------------------------
+    def _lookup(self, env, key):
+        with env.begin(buffers=True) as txn:
+            value = txn.get(key)
+            if value is None:
+                return None
+            try:
+                return decode_row(value)
+            except RowDecodeError as exc:
+                logger.warning("DatasetCache session %s: unreadable cached row (%s); "
+                               "treating it as a miss", self.session_id, exc)
+                return None
+
+    def _take_local_counters(self):
+        with self._lock:
+            local, self._local = self._local, StageCounters()
+            self._last_stats_flush = time.monotonic()
+        return local
+
+    def _flush_counters(self):
+        local = self._take_local_counters()
+        if not (local.hits or local.misses or local.dropped):
+            return
+        try:
+            with self._env.begin(write=True) as txn:
+                counters = read_counters(txn, self._hash)
+                counters.add(local)
+                write_counters(txn, self._hash, counters)
+        except lmdb.Error as exc:  # statistics must never break a pipeline
+            logger.debug("DatasetCache: could not update counters: %s", exc)
+
+    def flush(self):
+        """Write buffered rows now (one transaction per environment)."""
+        with self._flush_lock:
+            with self._lock:
+                batch, self._pending, self._pending_bytes = self._pending, {}, 0
+            local = self._take_local_counters()
+            if not batch:
+                if local.hits or local.misses or local.dropped:
+                    with self._lock:
+                        self._local.add(local)
+                    self._flush_counters()
+                return
+            try:
+                self._write_batch(batch, local, memory_ok=True)
+            except lmdb.Error as exc:
+                if not _is_disk_full(exc):
+                    raise
+                # The memory file system itself is full: send this batch past the memory store.
+                try:
+                    self._write_batch(batch, local, memory_ok=False)
+                except lmdb.Error as exc2:
+                    if not _is_disk_full(exc2):
+                        raise
+                    # Nowhere left to write: the cache stops growing; the pipeline goes on.
+                    self._stopped_growing = True
+                    self._warn_full()
+
+    def _host_room(self, batch_bytes):
+        limit = roots.memory_cap_ratio(self._root) * roots.host_memory_bytes()
+        return limit <= 0 or sessions.memory_bytes_used(self._root) + batch_bytes <= limit
+
+    def _write_batch(self, batch, local, memory_ok):
+        batch_bytes = sum(len(v) for v, _ in batch.values())
+        memory_ok = memory_ok and self._host_room(batch_bytes)
+        to_spill = []
+        with self._env.begin(write=True) as txn:
+            counters = read_counters(txn, self._hash)
+            counters.add(local)
+            if counters.rows_spill:
+                self._open_spill()
+            used = session_counters(txn).bytes_mem if self._size_bytes else 0
+            spill_txn = None
+            for key, (value, _rid) in batch.items():
+                if txn.get(key) is not None:
+                    continue
+                fits = memory_ok and (not self._size_bytes or used + len(value) <= self._size_bytes)
+                if fits:
+                    # A failed put (map or file system full) aborts the whole transaction; flush
+                    # then retries the batch with the memory store skipped.
+                    txn.put(key, value, overwrite=False)
+                    used += len(value)
+                    counters.rows_mem += 1
+                    counters.bytes_mem += len(value)
+                    continue
+                if self._spilling:
+                    to_spill.append((key, value))
+                else:
+                    counters.dropped += 1
+                    self._stopped_growing = True
+            if to_spill:
+                spilled, spilled_bytes = self._write_spill(to_spill)
+                counters.rows_spill += spilled
+                counters.bytes_spill += spilled_bytes
+            write_counters(txn, self._hash, counters)
+        if self._stopped_growing:
+            self._warn_full()
+
+    def _write_spill(self, rows):
+        env = self._open_spill()
+        count = nbytes = 0
+        with env.begin(write=True) as txn:
+            for key, value in rows:
+                if txn.put(key, value, overwrite=False):
+                    count += 1
+                    nbytes += len(value)
+        return count, nbytes
+
+    def _warn_full(self):
+        tag = (self._paths.env_dir, self._hash)
+        if tag in _warned_full:
+            return
+        _warned_full.add(tag)
+        cap = (f"its memory cap of {self._size_bytes >> 20} MB" if self._size_bytes
+               else "the host memory cap")
+        warnings.warn(
+            f"DatasetCache session {self.session_id} reached {cap}: the cache stops growing and "
+            "rows beyond it are recomputed every epoch. Pass spilling=True to spill them to disk "
+            f"({roots.spill_root(self._root)}), or raise size.", RuntimeWarning, stacklevel=3)

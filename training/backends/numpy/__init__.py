@@ -1,0 +1,1 @@
+"""Numpy kernels with their exact gradients, used by `training.nn` layers."""

@@ -1,0 +1,164 @@
+"""2-D convolution and pooling on NCHW arrays (im2col + one BLAS matmul), with gradients.
+
+Padding follows MindSpore's pad modes: 'valid' (none), 'same' (output = ceil(in / stride), extra
+padding at the bottom/right), 'pad' (explicit (top, bottom, left, right))."""
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from training.tensor import Tensor, needs_grad
+
+
+def _pair(value, name):
+    if isinstance(value, int):
+        return value, value
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return tuple(value)
+    raise TypeError(f"'{name}' must be an int or a tuple of two ints, but got {value!r}")
+
+
+def pads_for(pad_mode, padding, size, kernel, stride, dilation):
+    """(top, bottom, left, right) padding for an input of spatial `size` (H, W)."""
+    if pad_mode == "valid":
+        return 0, 0, 0, 0
+    if pad_mode == "pad":
+        if isinstance(padding, int):
+            return padding, padding, padding, padding
+        return tuple(padding) if len(padding) == 4 else (padding[0], padding[0], padding[1], padding[1])
+    pads = []
+    for n, k, s, d in zip(size, kernel, stride, dilation):
+        out = -(-n // s)
+        total = max((out - 1) * s + (k - 1) * d + 1 - n, 0)
+        pads += [total // 2, total - total // 2]
+    return tuple(pads)
+
+
+def _windows(xp, kernel, stride, dilation):
+    """View (N, C, OH, OW, kh, kw) of the windows of a padded NCHW array."""
+    kh, kw = kernel
+    dh, dw = dilation
+    win = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
+    return win[:, :, ::stride[0], ::stride[1], ::dh, ::dw]
+
+
+def _scatter_windows(grad_windows, padded_shape, kernel, stride, dilation):
+    """Adjoint of _windows: add (N, C, OH, OW, kh, kw) window gradients into a padded array."""
+    out = np.zeros(padded_shape, dtype=grad_windows.dtype)
+    oh, ow = grad_windows.shape[2:4]
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            r0, c0 = i * dilation[0], j * dilation[1]
+            out[:, :, r0:r0 + stride[0] * (oh - 1) + 1:stride[0],
+                c0:c0 + stride[1] * (ow - 1) + 1:stride[1]] += grad_windows[:, :, :, :, i, j]
+    return out
+
+
+def _pad(x, pads, value=0.0):
+    top, bottom, left, right = pads
+    if not any(pads):
+        return x
+    return np.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
+
+
+def _crop(xp, pads):
+    top, bottom, left, right = pads
+    h, w = xp.shape[2:]
+    return xp[:, :, top:h - bottom, left:w - right]
+
+
+def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
+    """Convolution of Tensor `x` (N, C, H, W) with `weight` (O, C/group, kh, kw)."""
+    xd, wd = x.data, weight.data
+    n, c = xd.shape[:2]
+    o, cg, kh, kw = wd.shape
+    pads = pads_for(pad_mode, padding, xd.shape[2:], (kh, kw), stride, dilation)
+    xp = _pad(xd, pads)
+    win = _windows(xp, (kh, kw), stride, dilation)
+    oh, ow = win.shape[2:4]
+    og = o // group
+    cols_by_group, outs = [], []
+    for g in range(group):
+        # im2col: one (N*OH*OW, C/group*kh*kw) matrix, then a single matmul per group.
+        cols = win[:, g * cg:(g + 1) * cg].transpose(0, 2, 3, 1, 4, 5).reshape(n * oh * ow, -1)
+        wmat = wd[g * og:(g + 1) * og].reshape(og, -1)
+        cols_by_group.append(cols)
+        outs.append(cols @ wmat.T)
+    out = np.concatenate(outs, axis=1) if group > 1 else outs[0]
+    if bias is not None:
+        out = out + bias.data
+    result = out.reshape(n, oh, ow, o).transpose(0, 3, 1, 2)
+    x_needs_grad = needs_grad(x)
+
+    def backward(grad):
+        g2 = grad.transpose(0, 2, 3, 1).reshape(-1, o)
+        dw = np.empty_like(wd)
+        # The network's input needs no gradient: skip the (large) input-gradient pass.
+        dwin = np.empty((n, oh, ow, c, kh, kw), dtype=xd.dtype) if x_needs_grad else None
+        for g in range(group):
+            gg = g2[:, g * og:(g + 1) * og]
+            dw[g * og:(g + 1) * og] = (gg.T @ cols_by_group[g]).reshape(og, cg, kh, kw)
+            if dwin is not None:
+                dwin[:, :, :, g * cg:(g + 1) * cg] = (gg @ wd[g * og:(g + 1) * og].reshape(og, -1)
+                                                      ).reshape(n, oh, ow, cg, kh, kw)
+        dx = _crop(_scatter_windows(dwin.transpose(0, 3, 1, 2, 4, 5), xp.shape, (kh, kw), stride,
+                                    dilation), pads) if dwin is not None else None
+        db = g2.sum(axis=0) if bias is not None else None
+        return dx, dw, db
+    return Tensor.from_op(np.ascontiguousarray(result), (x, weight, bias), backward)
+
+
+def max_pool2d(x, kernel, stride, pad_mode, padding):
+    xd = x.data
+    pads = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
+    xp = _pad(xd, pads, value=-np.inf)
+    n, c = xd.shape[:2]
+    if not any(pads) and kernel == stride and xd.shape[2] % kernel[0] == 0 \
+            and xd.shape[3] % kernel[1] == 0:
+        # Non-overlapping windows that tile the input: a reshape, no window copies.
+        oh, ow = xd.shape[2] // kernel[0], xd.shape[3] // kernel[1]
+        blocks = xd.reshape(n, c, oh, kernel[0], ow, kernel[1])
+        out = blocks.max(axis=(3, 5))
+
+        def backward_tiled(grad):
+            mask = blocks == out[:, :, :, None, :, None]
+            # Ties: the gradient goes to the first maximum only, as an argmax would.
+            flat = mask.transpose(0, 1, 2, 4, 3, 5).reshape(n, c, oh, ow, -1)
+            first = flat.argmax(axis=-1)
+            onehot = np.zeros_like(flat, dtype=xd.dtype)
+            np.put_along_axis(onehot, first[..., None], 1, axis=-1)
+            onehot *= grad[..., None]
+            dx = onehot.reshape(n, c, oh, ow, kernel[0], kernel[1]).transpose(0, 1, 2, 4, 3, 5)
+            return (dx.reshape(xd.shape),)
+        return Tensor.from_op(out, (x,), backward_tiled)
+    win = _windows(xp, kernel, stride, (1, 1))
+    oh, ow = win.shape[2:4]
+    flat = win.reshape(n, c, oh, ow, -1)
+    idx = flat.argmax(axis=-1)
+    out = np.take_along_axis(flat, idx[..., None], axis=-1)[..., 0]
+
+    def backward(grad):
+        gw = np.zeros((n, c, oh, ow, kernel[0] * kernel[1]), dtype=xd.dtype)
+        np.put_along_axis(gw, idx[..., None], grad[..., None], axis=-1)
+        dxp = _scatter_windows(gw.reshape(n, c, oh, ow, *kernel), xp.shape, kernel, stride, (1, 1))
+        return (_crop(dxp, pads),)
+    return Tensor.from_op(out, (x,), backward)
+
+
+def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True):
+    xd = x.data
+    pads = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
+    xp = _pad(xd, pads)
+    win = _windows(xp, kernel, stride, (1, 1))
+    oh, ow = win.shape[2:4]
+    if any(pads) and (pad_mode == "same" or not count_include_pad):
+        # Divide by the number of real (unpadded) elements under each window.
+        ones = _pad(np.ones((1, 1) + xd.shape[2:], dtype=xd.dtype), pads)
+        counts = _windows(ones, kernel, stride, (1, 1)).sum(axis=(-1, -2))
+    else:
+        counts = np.asarray(kernel[0] * kernel[1], dtype=xd.dtype)
+    out = win.sum(axis=(-1, -2)) / counts
+
+    def backward(grad):
+        per = (grad / counts)[..., None, None]
+        gw = np.broadcast_to(per, grad.shape + tuple(kernel))
+        return (_crop(_scatter_windows(gw, xp.shape, kernel, stride, (1, 1)), pads),)
+    return Tensor.from_op(out.astype(xd.dtype, copy=False), (x,), backward)

@@ -1,0 +1,131 @@
+"""Element-wise activations, normalization, dropout and losses on Tensors, with gradients."""
+import numpy as np
+
+from training.tensor import Tensor, as_array, needs_grad
+
+
+def relu(x):
+    xd = x.data
+    mask = xd > 0
+    return Tensor.from_op(xd * mask, (x,), lambda g: (g * mask,))
+
+
+def sigmoid(x):
+    out = 1.0 / (1.0 + np.exp(-x.data))
+    return Tensor.from_op(out.astype(x.dtype, copy=False), (x,), lambda g: (g * out * (1 - out),))
+
+
+def tanh(x):
+    out = np.tanh(x.data)
+    return Tensor.from_op(out, (x,), lambda g: (g * (1 - out * out),))
+
+
+def log_softmax(x, axis=-1):
+    xd = x.data
+    shifted = xd - xd.max(axis=axis, keepdims=True)
+    out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+    soft = np.exp(out)
+    return Tensor.from_op(out, (x,), lambda g: (g - soft * g.sum(axis=axis, keepdims=True),))
+
+
+def softmax(x, axis=-1):
+    xd = x.data
+    e = np.exp(xd - xd.max(axis=axis, keepdims=True))
+    out = e / e.sum(axis=axis, keepdims=True)
+    return Tensor.from_op(out, (x,),
+                          lambda g: (out * (g - (g * out).sum(axis=axis, keepdims=True)),))
+
+
+def dense(x, weight, bias):
+    """x @ weight.T + bias; weight is (out, in) as in MindSpore's Dense."""
+    xd, wd = x.data, weight.data
+    out = xd @ wd.T
+    if bias is not None:
+        out = out + bias.data
+
+    x_needs_grad = needs_grad(x)
+
+    def backward(g):
+        g2 = g.reshape(-1, g.shape[-1])
+        dx = g @ wd if x_needs_grad else None
+        dw = g2.T @ xd.reshape(-1, xd.shape[-1])
+        db = g2.sum(axis=0) if bias is not None else None
+        return dx, dw, db
+    return Tensor.from_op(out, (x, weight, bias), backward)
+
+
+def batch_norm(x, gamma, beta, moving_mean, moving_var, eps, momentum, training):
+    """Batch normalization over every axis but 1 (channels). In training, the moving statistics
+    are updated in place: moving = momentum * moving + (1 - momentum) * batch (MindSpore's rule)."""
+    xd = x.data
+    axes = (0,) + tuple(range(2, xd.ndim))
+    shape = [1, xd.shape[1]] + [1] * (xd.ndim - 2)
+    if training:
+        mean = xd.mean(axis=axes)
+        var = xd.var(axis=axes)
+        count = xd.size // xd.shape[1]
+        unbiased = var * count / max(count - 1, 1)
+        moving_mean.data[...] = momentum * moving_mean.data + (1 - momentum) * mean
+        moving_var.data[...] = momentum * moving_var.data + (1 - momentum) * unbiased
+    else:
+        mean, var = moving_mean.data, moving_var.data
+    inv_std = 1.0 / np.sqrt(var + eps)
+    xhat = (xd - mean.reshape(shape)) * inv_std.reshape(shape)
+    g_data = gamma.data.reshape(shape) if gamma is not None else 1.0
+    out = xhat * g_data + (beta.data.reshape(shape) if beta is not None else 0.0)
+
+    def backward(g):
+        dgamma = (g * xhat).sum(axis=axes) if gamma is not None else None
+        dbeta = g.sum(axis=axes) if beta is not None else None
+        gx = g * g_data
+        if training:
+            m = xd.size // xd.shape[1]
+            dx = (inv_std.reshape(shape) / m) * (
+                m * gx - gx.sum(axis=axes).reshape(shape)
+                - xhat * (gx * xhat).sum(axis=axes).reshape(shape))
+        else:
+            dx = gx * inv_std.reshape(shape)
+        return dx.astype(xd.dtype, copy=False), dgamma, dbeta
+    return Tensor.from_op(out.astype(xd.dtype, copy=False), (x, gamma, beta), backward)
+
+
+def dropout(x, keep_prob, rng):
+    mask = (rng.random(x.shape) < keep_prob).astype(x.dtype) / keep_prob
+    return Tensor.from_op(x.data * mask, (x,), lambda g: (g * mask,))
+
+
+def softmax_cross_entropy(logits, labels, sparse, reduction):
+    """Per-sample -sum(onehot * log_softmax(logits)), then reduced."""
+    ld = logits.data
+    lab = as_array(labels)
+    shifted = ld - ld.max(axis=-1, keepdims=True)
+    log_prob = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    if sparse:
+        idx = lab.astype(np.int64).reshape(-1)
+        if idx.size != ld.shape[0] or (idx.size and (idx.min() < 0 or idx.max() >= ld.shape[-1])):
+            raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', labels must be {ld.shape[0]} "
+                             f"class indices in [0, {ld.shape[-1]}), but got shape {lab.shape} "
+                             f"with values in [{idx.min() if idx.size else 0}, "
+                             f"{idx.max() if idx.size else 0}]")
+        onehot = np.zeros_like(ld)
+        onehot[np.arange(idx.size), idx] = 1
+    else:
+        if lab.shape != ld.shape:
+            raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', dense labels must have the "
+                             f"logits' shape {ld.shape}, but got {lab.shape}")
+        onehot = lab.astype(ld.dtype)
+    per_sample = -(onehot * log_prob).sum(axis=-1)
+    soft = np.exp(log_prob)
+    n = per_sample.size
+    if reduction == "mean":
+        out, scale = per_sample.mean(), 1.0 / n
+    elif reduction == "sum":
+        out, scale = per_sample.sum(), 1.0
+    else:
+        out, scale = per_sample, None
+
+    def backward(g):
+        gs = (np.asarray(g) * scale) if scale is not None else g[:, None]
+        return ((soft * onehot.sum(axis=-1, keepdims=True) - onehot) * gs,
+                None)
+    return Tensor.from_op(np.asarray(out, dtype=ld.dtype), (logits, labels), backward)

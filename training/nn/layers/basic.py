@@ -1,0 +1,85 @@
+"""Dense, Flatten and Dropout."""
+import numpy as np
+
+from training.backends.numpy import functional as F
+from training.nn import initializer
+from training.nn.cell import Cell
+from training.tensor import Parameter, Tensor
+
+
+def _check_positive_int(value, name, cls):
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value!r}")
+
+
+def _activation(activation):
+    if activation is None or isinstance(activation, Cell):
+        return activation
+    from training.nn.layers import activation as act
+    table = {"relu": act.ReLU, "sigmoid": act.Sigmoid, "tanh": act.Tanh, "softmax": act.Softmax,
+             "gelu": act.GELU, "leakyrelu": act.LeakyReLU}
+    if str(activation).lower() not in table:
+        raise ValueError(f"Unknown activation {activation!r}; expected one of {sorted(table)}")
+    return table[str(activation).lower()]()
+
+
+class Dense(Cell):
+    """y = activation(x @ weight.T + bias), weight of shape (out_channels, in_channels)."""
+
+    def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
+                 activation=None, dtype=np.float32):
+        super().__init__()
+        _check_positive_int(in_channels, "in_channels", "Dense")
+        _check_positive_int(out_channels, "out_channels", "Dense")
+        self.in_channels, self.out_channels, self.has_bias = in_channels, out_channels, has_bias
+        self.weight = Parameter(initializer.initialize(weight_init, (out_channels, in_channels),
+                                                       dtype, "weight"), name="weight")
+        if has_bias:
+            bias = initializer.bias_uniform(in_channels, (out_channels,), dtype) \
+                if bias_init is None else initializer.initialize(bias_init, (out_channels,), dtype)
+            self.bias = Parameter(bias, name="bias")
+        else:
+            self.bias = None
+        self.activation = _activation(activation)
+
+    def construct(self, x):
+        self.check_input(x, x.ndim >= 2 and x.shape[-1] == self.in_channels,
+                         f"(N, {self.in_channels})")
+        out = F.dense(x, self.weight, self.bias)
+        return self.activation(out) if self.activation is not None else out
+
+    def extend_repr(self):
+        return f"input_channels={self.in_channels}, output_channels={self.out_channels}, " \
+               f"has_bias={self.has_bias}"
+
+
+class Flatten(Cell):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def construct(self, x):
+        shape = x.shape
+        end = self.end_dim % len(shape) if shape else 0
+        new = shape[:self.start_dim] + (int(np.prod(shape[self.start_dim:end + 1])),) + shape[end + 1:]
+        return x.reshape(new) if isinstance(x, Tensor) else np.reshape(x, new)
+
+
+class Dropout(Cell):
+    """Zeroes elements with probability p = 1 - keep_prob in training, scaling the rest by
+    1/keep_prob; identity in evaluation."""
+
+    def __init__(self, keep_prob=0.5, p=None, dtype=np.float32):
+        super().__init__()
+        if p is not None:
+            if not 0 <= p < 1:
+                raise ValueError(f"For 'Dropout', 'p' must be in [0, 1), but got {p}")
+            keep_prob = 1.0 - p
+        elif not 0 < keep_prob <= 1:
+            raise ValueError(f"For 'Dropout', 'keep_prob' must be in (0, 1], but got {keep_prob}")
+        self.keep_prob = keep_prob
+
+    def construct(self, x):
+        if not self.training or self.keep_prob == 1.0:
+            return x
+        return F.dropout(x, self.keep_prob, initializer.rng())

@@ -1,0 +1,35 @@
+"""Adam with bias correction folded into the step size, as MindSpore's Adam."""
+import numpy as np
+
+from training.nn.optim.optimizer import Optimizer
+from training.tensor import Parameter
+
+
+class Adam(Optimizer):
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
+                 use_amsgrad=False, **kwargs):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        for name, value in (("beta1", beta1), ("beta2", beta2)):
+            if not 0 < value < 1:
+                raise ValueError(f"For 'Adam', '{name}' must be in (0, 1), but got {value}")
+        if eps <= 0:
+            raise ValueError(f"For 'Adam', 'eps' must be > 0, but got {eps}")
+        self.beta1, self.beta2, self.eps, self.use_nesterov = beta1, beta2, eps, use_nesterov
+        self._register_states("moment1", self.clone_state("moment1"))
+        self._register_states("moment2", self.clone_state("moment2"))
+        self.beta1_power = Parameter(np.array([1.0], np.float32), name="beta1_power",
+                                     requires_grad=False)
+        self.beta2_power = Parameter(np.array([1.0], np.float32), name="beta2_power",
+                                     requires_grad=False)
+
+    def apply_gradients(self, gradients, lr):
+        b1, b2 = self.beta1, self.beta2
+        self.beta1_power.data *= b1
+        self.beta2_power.data *= b2
+        step_size = lr * np.sqrt(1 - self.beta2_power.data[0]) / (1 - self.beta1_power.data[0])
+        for p, g, m, v in zip(self.parameters, gradients, self.moment1, self.moment2):
+            m.data[...] = b1 * m.data + (1 - b1) * g
+            v.data[...] = b2 * v.data + (1 - b2) * g * g
+            direction = (b1 * m.data + (1 - b1) * g) if self.use_nesterov else m.data
+            p.data -= (step_size * direction / (np.sqrt(v.data) + self.eps)).astype(p.dtype, copy=False)

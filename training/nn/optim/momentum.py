@@ -1,0 +1,21 @@
+"""Momentum (MindSpore's ApplyMomentum): accum = momentum * accum + grad; param -= lr * accum
+(Nesterov: param -= lr * (grad + momentum * accum))."""
+from training.nn.optim.optimizer import Optimizer
+
+
+class Momentum(Optimizer):
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0,
+                 use_nesterov=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if not isinstance(momentum, (int, float)) or momentum < 0:
+            raise ValueError(f"For 'Momentum', 'momentum' must be a float >= 0, but got {momentum!r}")
+        self.momentum, self.use_nesterov = float(momentum), use_nesterov
+        self._register_states("moments", self.clone_state("moments"))
+
+    def apply_gradients(self, gradients, lr):
+        m = self.momentum
+        for p, g, acc in zip(self.parameters, gradients, self.moments):
+            acc.data *= m
+            acc.data += g
+            step = g + m * acc.data if self.use_nesterov else acc.data
+            p.data -= (lr * step).astype(p.dtype, copy=False)

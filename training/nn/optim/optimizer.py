@@ -1,0 +1,103 @@
+"""`Optimizer` base: parameter groups of one, learning rates (fixed, per-step list or schedule),
+weight decay with MindSpore's filter (no decay on BatchNorm gamma/beta), and loss scale."""
+import numpy as np
+
+from training.nn.cell import Cell
+from training.tensor import Parameter
+
+
+class Optimizer(Cell):
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        params = list(parameters)
+        if params and isinstance(params[0], dict):
+            # Parameter groups: the parameters are used; per-group settings take the group's
+            # 'weight_decay' (others fall back to the optimizer's own).
+            groups, params = params, []
+            self._group_decay = {}
+            for group in groups:
+                for p in group["params"]:
+                    params.append(p)
+                    self._group_decay[id(p)] = group.get("weight_decay", weight_decay)
+        else:
+            self._group_decay = None
+        if not params:
+            raise ValueError(f"For '{self.cls_name}', the 'params' list must not be empty")
+        for p in params:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"For '{self.cls_name}', every element of 'params' must be a "
+                                f"Parameter, but got {type(p).__name__}")
+        if weight_decay < 0:
+            raise ValueError(f"For '{self.cls_name}', 'weight_decay' must be >= 0, got {weight_decay}")
+        if loss_scale <= 0:
+            raise ValueError(f"For '{self.cls_name}', 'loss_scale' must be > 0, got {loss_scale}")
+        object.__setattr__(self, "parameters", params)
+        self.weight_decay, self.loss_scale = weight_decay, loss_scale
+        self._schedule = None
+        if callable(learning_rate):
+            self._schedule, value = learning_rate, learning_rate(0)
+        elif isinstance(learning_rate, (list, tuple, np.ndarray)):
+            self._schedule = np.asarray(learning_rate, dtype=np.float32).reshape(-1)
+            value = self._schedule[0]
+        elif isinstance(learning_rate, (int, float)) and not isinstance(learning_rate, bool):
+            if learning_rate < 0:
+                raise ValueError(f"For '{self.cls_name}', 'learning_rate' must be >= 0, "
+                                 f"but got {learning_rate}")
+            value = learning_rate
+        else:
+            raise TypeError(f"For '{self.cls_name}', 'learning_rate' must be a float, a list or a "
+                            f"schedule, but got {type(learning_rate).__name__}")
+        self.learning_rate = Parameter(np.array(value, np.float32), name="learning_rate",
+                                       requires_grad=False)
+        self.global_step = Parameter(np.array([0], np.int32), name="global_step",
+                                     requires_grad=False)
+
+    def clone_state(self, prefix):
+        """One zero state Parameter per optimized parameter, named "<prefix>.<param name>"."""
+        return [Parameter(np.zeros_like(p.data), name=f"{prefix}.{p.name}", requires_grad=False)
+                for p in self.parameters]
+
+    def _register_states(self, attr, states):
+        # States are registered as parameters so checkpoints include them (MindSpore does too).
+        for i, s in enumerate(states):
+            s._local_name = s.name
+            self._params[f"{attr}_{i}"] = s
+        object.__setattr__(self, attr, states)
+
+    def get_lr(self):
+        step = int(self.global_step.data[0])
+        if self._schedule is None:
+            return float(self.learning_rate.data)
+        if callable(self._schedule):
+            return float(self._schedule(step))
+        return float(self._schedule[min(step, len(self._schedule) - 1)])
+
+    def _decay(self, param):
+        if self._group_decay is not None:
+            return self._group_decay[id(param)]
+        if "beta" in param.name or "gamma" in param.name:
+            return 0.0
+        return self.weight_decay
+
+    def preprocess(self, gradients):
+        """Unscale (loss_scale) and add weight decay, as MindSpore's optimizers do."""
+        out = []
+        for p, g in zip(self.parameters, gradients):
+            g = g / self.loss_scale if self.loss_scale != 1.0 else g
+            decay = self._decay(p)
+            out.append(g + decay * p.data if decay else g)
+        return out
+
+    def construct(self, gradients):
+        gradients = list(gradients)
+        if len(gradients) != len(self.parameters):
+            raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for "
+                             f"{len(self.parameters)} parameters")
+        lr = self.get_lr()
+        self.learning_rate.data[...] = lr
+        self.apply_gradients(self.preprocess(gradients), np.float32(lr))
+        self.global_step.data[0] += 1
+        return True
+
+    def apply_gradients(self, gradients, lr):
+        raise NotImplementedError

@@ -1,0 +1,28 @@
+"""SGD with optional momentum, dampening and Nesterov."""
+from training.nn.optim.optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
+                 nesterov=False, loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if momentum < 0:
+            raise ValueError(f"For 'SGD', 'momentum' must be >= 0, but got {momentum}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("For 'SGD', nesterov needs momentum > 0 and dampening 0")
+        self.momentum, self.dampening, self.nesterov = momentum, dampening, nesterov
+        self._register_states("accum", self.clone_state("accum"))
+        self._started = False
+
+    def apply_gradients(self, gradients, lr):
+        for p, g, acc in zip(self.parameters, gradients, self.accum):
+            if self.momentum:
+                if self._started:
+                    acc.data[...] = self.momentum * acc.data + (1 - self.dampening) * g
+                else:
+                    acc.data[...] = g
+                step = g + self.momentum * acc.data if self.nesterov else acc.data
+            else:
+                step = g
+            p.data -= (lr * step).astype(p.dtype, copy=False)
+        self._started = True

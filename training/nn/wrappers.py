@@ -1,0 +1,94 @@
+"""Training and evaluation wrappers: WithLossCell, TrainOneStepCell, WithEvalCell."""
+import numpy as np
+
+from training.nn.cell import Cell
+from training.nn.optim.optimizer import Optimizer
+from training.tensor import Tensor, as_array, grad_of, is_grad_enabled
+
+
+class WithLossCell(Cell):
+    """loss_fn(backbone(data), label)."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        if not isinstance(backbone, Cell) or not isinstance(loss_fn, Cell):
+            raise TypeError("For 'WithLossCell', 'backbone' and 'loss_fn' must be Cells, but got "
+                            f"{type(backbone).__name__} and {type(loss_fn).__name__}")
+        self._backbone, self._loss_fn = backbone, loss_fn
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+
+class WithEvalCell(Cell):
+    """(loss, outputs, label) for Model.eval's metrics."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network, self._loss_fn = network, loss_fn
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        loss = self._loss_fn(outputs, label) if self._loss_fn is not None else None
+        return loss, outputs, label
+
+
+def _seed_for(output, sens):
+    """Scalar whose gradient is the vector-Jacobian product of `output` with `sens`.
+
+    A tuple output (several losses) takes one sens per element; with one sens value, or None,
+    the first element is trained and the others are only reported."""
+    if isinstance(output, (tuple, list)):
+        if isinstance(sens, (tuple, list)):
+            if len(sens) != len(output):
+                raise ValueError(f"For 'TrainOneStepCell', got {len(sens)} sens values for a "
+                                 f"network with {len(output)} outputs")
+            pairs = list(zip(output, sens))
+        else:
+            pairs = [(output[0], 1.0 if sens is None else sens)]
+        total = None
+        for out, s in pairs:
+            if not isinstance(out, Tensor):
+                continue
+            term = (out * np.asarray(as_array(s), dtype=out.dtype)).sum()
+            total = term if total is None else total + term
+        return total
+    scale = 1.0 if sens is None else np.asarray(as_array(sens), dtype=output.dtype)
+    return (output * scale).sum() if output.ndim or sens is not None else output
+
+
+class TrainOneStepCell(Cell):
+    """One optimizer step: loss = network(*inputs); grads = d(loss * sens)/d(weights);
+    optimizer(grads); returns loss (and the gradients when return_grad=True)."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'TrainOneStepCell', 'network' must be a Cell, but got "
+                            f"{type(network).__name__}")
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"For 'TrainOneStepCell', 'optimizer' must be an Optimizer, but got "
+                            f"{type(optimizer).__name__}")
+        self.network, self.optimizer = network, optimizer
+        self.weights = optimizer.parameters
+        self.sens, self.return_grad = sens, return_grad
+        self.network.set_grad()
+
+    def construct(self, *inputs):
+        if not is_grad_enabled():
+            raise RuntimeError("TrainOneStepCell cannot run under no_grad()")
+        loss = self.network(*inputs)
+        grads = grad_of(_seed_for(loss, self.sens), self.weights)
+        self.optimizer(grads)
+        detached = tuple(_detach(x) for x in loss) if isinstance(loss, (tuple, list)) else _detach(loss)
+        if self.return_grad:
+            return detached, {p.name: g for p, g in zip(self.weights, grads)}
+        return detached
+
+
+def _detach(x):
+    return x.detach() if isinstance(x, Tensor) else x

@@ -1,0 +1,318 @@
+"""Tensor and Parameter for the numpy backend, with a small reverse-mode autograd.
+
+A Tensor wraps a numpy array. Operations on tensors that need a gradient record a closure that
+maps the output gradient to the inputs' gradients; `grad_of(loss, params)` walks that record
+backwards once. Nothing is recorded under `no_grad()` or when no input needs a gradient, so
+evaluation and prediction cost no more than plain numpy.
+"""
+import contextlib
+import threading
+
+import numpy as np
+
+# MindSpore-style dtype names (mindspore.float32 ...) mapped onto numpy dtypes.
+float16 = np.float16
+float32 = np.float32
+float64 = np.float64
+int8 = np.int8
+int16 = np.int16
+int32 = np.int32
+int64 = np.int64
+uint8 = np.uint8
+bool_ = np.bool_
+
+_state = threading.local()
+
+
+def is_grad_enabled():
+    return getattr(_state, "grad_enabled", True)
+
+
+@contextlib.contextmanager
+def no_grad():
+    """Operations inside record nothing for the backward pass."""
+    previous = is_grad_enabled()
+    _state.grad_enabled = False
+    try:
+        yield
+    finally:
+        _state.grad_enabled = previous
+
+
+def _unbroadcast(grad, shape):
+    """Sum a broadcast gradient back to the operand's shape."""
+    if grad.shape == tuple(shape):
+        return grad
+    extra = grad.ndim - len(shape)
+    if extra > 0:
+        grad = grad.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+def needs_grad(value):
+    """Whether a gradient must flow into `value` (lets kernels skip unneeded input gradients)."""
+    return isinstance(value, Tensor) and (value.requires_grad or value._backward is not None)
+
+
+def as_array(value):
+    return value.data if isinstance(value, Tensor) else np.asarray(value)
+
+
+class Tensor:
+    """An n-dimensional array (`mindspore.Tensor`'s role): `asnumpy()`, `shape`, `dtype`, and
+    arithmetic that records gradients when an operand requires them."""
+    __array_priority__ = 100
+
+    def __init__(self, input_data=None, dtype=None, requires_grad=False):
+        data = input_data.data if isinstance(input_data, Tensor) else input_data
+        arr = np.asarray(data, dtype=dtype)
+        if dtype is None and arr.dtype == np.float64 and not isinstance(data, np.ndarray):
+            arr = arr.astype(np.float32)  # Python floats become float32, as in MindSpore
+        self.data = arr
+        self.requires_grad = requires_grad
+        self._backward = None  # (closure(grad) -> tuple of grads, parents)
+
+    # --- array protocol -------------------------------------------------------------------
+    def asnumpy(self):
+        return self.data
+
+    def numpy(self):
+        return self.data
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    @property
+    def shape(self):
+        return self.data.shape
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def ndim(self):
+        return self.data.ndim
+
+    @property
+    def size(self):
+        return self.data.size
+
+    def __len__(self):
+        return len(self.data)
+
+    def item(self):
+        return self.data.item()
+
+    def __float__(self):
+        return float(self.data)
+
+    def __repr__(self):
+        return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=\n{self.data})"
+
+    def astype(self, dtype):
+        return Tensor(self.data.astype(dtype))
+
+    def detach(self):
+        return Tensor(self.data)
+
+    # --- autograd helpers -----------------------------------------------------------------
+    @staticmethod
+    def from_op(data, parents, backward):
+        """Result of an operation; records `backward` if any parent needs a gradient."""
+        out = Tensor.__new__(Tensor)
+        out.data = data
+        out.requires_grad = False
+        out._backward = None
+        if is_grad_enabled():
+            tensor_parents = tuple(p if isinstance(p, Tensor) else None for p in parents)
+            if any(p is not None and (p.requires_grad or p._backward is not None)
+                   for p in tensor_parents):
+                out._backward = (backward, tensor_parents)
+        return out
+
+    # --- arithmetic -----------------------------------------------------------------------
+    def __add__(self, other):
+        a, b = self.data, as_array(other)
+        return Tensor.from_op(a + b, (self, other),
+                              lambda g: (_unbroadcast(g, a.shape), _unbroadcast(g, b.shape)))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        a, b = self.data, as_array(other)
+        return Tensor.from_op(a - b, (self, other),
+                              lambda g: (_unbroadcast(g, a.shape), _unbroadcast(-g, b.shape)))
+
+    def __rsub__(self, other):
+        return Tensor(other).__sub__(self) if not isinstance(other, Tensor) else other - self
+
+    def __mul__(self, other):
+        a, b = self.data, as_array(other)
+        return Tensor.from_op(a * b, (self, other),
+                              lambda g: (_unbroadcast(g * b, a.shape), _unbroadcast(g * a, b.shape)))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        a, b = self.data, as_array(other)
+        return Tensor.from_op(a / b, (self, other),
+                              lambda g: (_unbroadcast(g / b, a.shape),
+                                         _unbroadcast(-g * a / (b * b), b.shape)))
+
+    def __rtruediv__(self, other):
+        return Tensor(np.asarray(other, dtype=self.dtype)) / self
+
+    def __neg__(self):
+        return Tensor.from_op(-self.data, (self,), lambda g: (-g,))
+
+    def __pow__(self, exponent):
+        a = self.data
+        return Tensor.from_op(a ** exponent, (self,),
+                              lambda g: (g * exponent * a ** (exponent - 1),))
+
+    def __matmul__(self, other):
+        a, b = self.data, as_array(other)
+
+        def backward(g):
+            ga = g @ np.swapaxes(b, -1, -2) if b.ndim > 1 else np.multiply.outer(g, b)
+            gb = np.swapaxes(a, -1, -2) @ g if a.ndim > 1 else np.multiply.outer(a, g)
+            return _unbroadcast(ga, a.shape), _unbroadcast(gb, b.shape)
+        return Tensor.from_op(a @ b, (self, other), backward)
+
+    def __getitem__(self, index):
+        a = self.data
+
+        def backward(g):
+            full = np.zeros_like(a)
+            np.add.at(full, index, g)
+            return (full,)
+        return Tensor.from_op(a[index], (self,), backward)
+
+    # Comparisons give plain boolean tensors (no gradient).
+    def __eq__(self, other):
+        return Tensor(self.data == as_array(other))
+
+    def __lt__(self, other):
+        return Tensor(self.data < as_array(other))
+
+    def __gt__(self, other):
+        return Tensor(self.data > as_array(other))
+
+    __hash__ = object.__hash__
+
+    # --- shape and reductions -------------------------------------------------------------
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        original = self.data.shape
+        return Tensor.from_op(self.data.reshape(shape), (self,), lambda g: (g.reshape(original),))
+
+    view = reshape
+
+    def transpose(self, *axes):
+        axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+        axes = axes or tuple(reversed(range(self.ndim)))
+        inverse = np.argsort(axes)
+        return Tensor.from_op(self.data.transpose(axes), (self,), lambda g: (g.transpose(inverse),))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def sum(self, axis=None, keepdims=False):
+        a = self.data
+
+        def backward(g):
+            if axis is not None and not keepdims:
+                g = np.expand_dims(g, axis)
+            return (np.broadcast_to(g, a.shape).copy(),)
+        return Tensor.from_op(np.asarray(a.sum(axis=axis, keepdims=keepdims)), (self,), backward)
+
+    def mean(self, axis=None, keep_dims=False, keepdims=None):
+        keep = keepdims if keepdims is not None else keep_dims
+        count = self.data.size if axis is None else np.prod(
+            [self.data.shape[i] for i in np.atleast_1d(axis)])
+        return self.sum(axis=axis, keepdims=keep) * (1.0 / count)
+
+    def exp(self):
+        out = np.exp(self.data)
+        return Tensor.from_op(out, (self,), lambda g: (g * out,))
+
+    def log(self):
+        a = self.data
+        return Tensor.from_op(np.log(a), (self,), lambda g: (g / a,))
+
+    def abs(self):
+        a = self.data
+        return Tensor.from_op(np.abs(a), (self,), lambda g: (g * np.sign(a),))
+
+    def argmax(self, axis=-1):
+        return Tensor(self.data.argmax(axis=axis))
+
+
+class Parameter(Tensor):
+    """A trainable (or state) tensor with a name, as `mindspore.Parameter`."""
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True):
+        super().__init__(np.array(as_array(default_input)))
+        self.name = name
+        self.requires_grad = requires_grad
+
+    def set_data(self, data):
+        """Replace the value in place (same shape), keeping the object optimizers hold."""
+        new = np.asarray(as_array(data))
+        if new.shape != self.data.shape and new.size != self.data.size:
+            raise ValueError(f"Parameter '{self.name}': cannot set data of shape {new.shape} "
+                             f"into a parameter of shape {self.data.shape}")
+        self.data = new.reshape(self.data.shape).astype(self.data.dtype, copy=True)
+        return self
+
+    def clone(self, prefix, init="same"):
+        value = np.zeros_like(self.data) if init == "zeros" else self.data.copy()
+        return Parameter(value, name=f"{prefix}.{self.name}", requires_grad=False)
+
+    def __repr__(self):
+        return f"Parameter(name={self.name}, shape={list(self.shape)}, dtype={self.dtype}, " \
+               f"requires_grad={self.requires_grad})"
+
+
+def grad_of(output, wrt, sens=None):
+    """Gradients of `output` (a Tensor) with respect to each tensor in `wrt`.
+
+    `sens` is the gradient fed in at the output (ones by default, MindSpore's `sens`)."""
+    seed = np.ones_like(output.data) if sens is None else np.broadcast_to(
+        as_array(sens), output.data.shape).astype(output.data.dtype)
+    # Topological order of the recorded graph, iteratively (deep networks overflow recursion).
+    order, seen, stack = [], set(), [(output, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        if node._backward is not None:
+            for parent in node._backward[1]:
+                if parent is not None and id(parent) not in seen:
+                    stack.append((parent, False))
+    grads = {id(output): seed}
+    for node in reversed(order):
+        g = grads.pop(id(node), None) if node._backward is not None else grads.get(id(node))
+        if g is None or node._backward is None:
+            continue
+        backward, parents = node._backward
+        for parent, pg in zip(parents, backward(g)):
+            if parent is None or pg is None:
+                continue
+            if parent._backward is None and not parent.requires_grad:
+                continue
+            key = id(parent)
+            grads[key] = grads[key] + pg if key in grads else pg
+    return [grads.get(id(t), np.zeros_like(t.data)).astype(t.data.dtype, copy=False) for t in wrt]

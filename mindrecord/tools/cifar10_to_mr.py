@@ -1,0 +1,73 @@
+"""Cifar10ToMR: the CIFAR-10 python batches (data_batch_*, test_batch) -> two MindRecord files.
+
+MindSpore's layout: ``destination`` (training rows, desc "img_train") and ``destination_test``
+(desc "img_test"), schema ``id`` int64, ``label`` int64, ``data`` bytes (the 32x32 image encoded
+as JPEG by OpenCV, as MindSpore does; ``image_format="png"`` stores it losslessly instead).
+"""
+import glob
+import os
+
+from .cifar_files import CifarLoader, batch_items, read_meta
+from .conversion import ConversionSpec
+from .converter import Converter
+from .image_encoding import check_image_format
+from .params import check_destination_arg, check_partition_number, check_path_arg
+
+CIFAR10_SCHEMA = {"id": {"type": "int64"}, "label": {"type": "int64"},
+                  "data": {"type": "bytes"}}
+
+
+def check_fields(fields, schema):
+    """``transform(fields=...)``: index fields, None or a list of scalar schema fields."""
+    if fields is None:
+        return None
+    if not isinstance(fields, list):
+        raise ValueError("The parameter fields should be None or list")
+    return fields or None
+
+
+class Cifar10ToMR(Converter):
+    """Convert CIFAR-10 (python version) to MindRecord (``mindspore.mindrecord.Cifar10ToMR``).
+
+    Args:
+        source (str): directory with ``data_batch_1..5`` and ``test_batch``.
+        destination (str): MindRecord file for the training rows; test rows go to
+            ``destination + "_test"``.
+        partition_number (int, keyword-only): shard files per output. Default 1.
+        image_format (str, keyword-only): "jpeg" (MindSpore's choice, default) or "png".
+    """
+
+    def __init__(self, source, destination, *, partition_number=1, image_format="jpeg"):
+        self.source = check_path_arg(source, "source", "dir")
+        self.train_files = sorted(glob.glob(os.path.join(source, "data_batch_*")))
+        self.test_file = os.path.join(source, "test_batch")
+        if not self.train_files:
+            raise ValueError(f"Parameter source: no data_batch_* file in {source}.")
+        if not os.path.isfile(self.test_file):
+            raise ValueError(f"Parameter source: no test_batch file in {source}.")
+        self.destination = check_destination_arg(destination)
+        self.partition_number = check_partition_number(partition_number)
+        self.image_format = check_image_format(image_format)
+        self.fields = None
+
+    def _build_specs(self):
+        names = read_meta(os.path.join(self.source, "batches.meta"), "label_names")
+        loader = CifarLoader({"label": "labels"}, {"label": len(names) if names else 10},
+                             self.image_format)
+        train = batch_items(self.train_files, "labels")
+        test = batch_items([self.test_file], "labels")
+        return [ConversionSpec(dest, CIFAR10_SCHEMA, desc, items, loader,
+                               self.partition_number, self.fields)
+                for dest, desc, items in ((self.destination, "img_train", train),
+                                          (self.destination + "_test", "img_test", test))]
+
+    def transform(self, fields=None, **options):
+        """Convert; ``fields`` are the index fields (FileWriter.add_index), default all
+        scalar fields. Keyword options as :meth:`Converter.transform`."""
+        fields = check_fields(fields, CIFAR10_SCHEMA)
+        if fields != self.fields:
+            self.fields, self._specs = fields, None
+        return self._run(**options)
+
+    def run(self, fields=None, **options):
+        return self.transform(fields, **options)

@@ -1,0 +1,256 @@
+"""The conversion engine every converter uses: items -> rows -> MindRecord shards.
+
+A converter describes its job as a :class:`ConversionSpec`: the schema, the list of source items
+(cheap descriptors: a path, an index, a record offset) and a *loader* that turns a chunk of items
+into rows. The engine then
+
+* splits the items into contiguous per-shard ranges (``shard_set.split_rows``),
+* loads chunks in a pool of worker threads (file reads, JPEG encoding and pyarrow all release the
+  GIL) while one writer thread per shard feeds its own ``FileWriter`` (shards written in parallel),
+* links the shards into one dataset (``shard_set.link_shards``),
+* on bad input stops everything and removes what it wrote, or with ``skip_bad`` leaves the item
+  out and records it in the skip report.
+
+Chunk boundaries depend only on the items, never on timing, so a run gives identical files for
+any worker count, and the Ray backend (``ray_runner``) gives the same files as a local run.
+"""
+import collections
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from .bad_input import BadItem, ConversionError, SkipReport
+from . import shard_set
+
+CHUNK_ROWS = 256           # rows per write_raw_data call (MindSpore's converters use 256 too)
+LOOKAHEAD_CHUNKS = 3       # chunks loaded ahead of each shard writer
+
+
+class ItemLoader:
+    """Turns source items into rows. Subclasses define ``load(item) -> dict`` (raising
+    :class:`BadItem` for unusable input) or override ``load_chunk`` when a whole chunk is cheaper
+    to load at once. Must be picklable (it travels to Ray workers)."""
+
+    def load(self, item):
+        raise NotImplementedError
+
+    def load_chunk(self, items):
+        """List with one row dict or :class:`BadItem` per item, in order."""
+        out = []
+        for item in items:
+            try:
+                out.append(self.load(item))
+            except BadItem as bad:
+                out.append(bad)
+        return out
+
+
+@dataclass
+class ConversionSpec:
+    """One MindRecord dataset to write. ``items`` must support ``len`` and slicing."""
+    destination: str
+    schema: dict
+    desc: str
+    items: object
+    loader: ItemLoader
+    num_shards: int = 1
+    index_fields: list = None
+    header_size: int = None
+    page_size: int = None
+    pre_skipped: list = field(default_factory=list)   # (where, reason) found while listing
+
+
+@dataclass
+class ConversionResult:
+    """What a conversion wrote: ``rows`` written, ``skipped`` items ((where, reason) pairs),
+    ``files`` (data files, in shard order), ``bytes`` (data and index files), ``seconds``."""
+    rows: int = 0
+    skipped: list = field(default_factory=list)
+    files: list = field(default_factory=list)
+    bytes: int = 0
+    seconds: float = 0.0
+    report_file: str = None
+
+    def merged(self, other):
+        return ConversionResult(
+            self.rows + other.rows, self.skipped + other.skipped, self.files + other.files,
+            self.bytes + other.bytes, self.seconds + other.seconds,
+            other.report_file or self.report_file)
+
+
+@dataclass
+class ShardOutcome:
+    rows: int
+    skipped: list
+
+
+class _Cancelled(Exception):
+    """Another shard failed; this one stops early."""
+
+
+def open_shard_writer(spec, path):
+    """A FileWriter for one shard of ``spec``, schema and index set up."""
+    from ..writer import FileWriter
+    writer = FileWriter(path, shard_num=1, overwrite=True)
+    if spec.header_size:
+        writer.set_header_size(spec.header_size)
+    if spec.page_size:
+        writer.set_page_size(spec.page_size)
+    writer.add_schema(spec.schema, spec.desc)
+    if spec.index_fields:
+        writer.add_index(list(spec.index_fields))
+    return writer
+
+
+def _discard_writer(writer):
+    """Release an uncommitted FileWriter's resources, whatever its version offers."""
+    for name in ("abort", "close"):
+        method = getattr(writer, name, None)
+        if callable(method):
+            try:
+                method()
+            except Exception:   # noqa: BLE001 - cleanup after an error must not mask it
+                pass
+            return
+
+
+def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, cancel=None):
+    """Write ``items`` as one shard file at ``path``; returns a :class:`ShardOutcome`.
+
+    Chunks are loaded in ``load_pool`` (a thread pool) ahead of the writer when given, inline
+    otherwise. Raises ConversionError on a bad item unless ``skip_bad``.
+    """
+    chunks = [items[i:i + CHUNK_ROWS] for i in range(0, len(items), CHUNK_ROWS)]
+    writer = open_shard_writer(spec, path)
+    committed = False
+    pending = collections.deque()
+    rows_written, skipped = 0, []
+    try:
+        next_chunk = 0
+        while next_chunk < len(chunks) or pending:
+            while load_pool is not None and next_chunk < len(chunks) \
+                    and len(pending) < LOOKAHEAD_CHUNKS:
+                pending.append(load_pool.submit(spec.loader.load_chunk, chunks[next_chunk]))
+                next_chunk += 1
+            if pending:
+                loaded = pending.popleft().result()
+            else:
+                loaded = spec.loader.load_chunk(chunks[next_chunk])
+                next_chunk += 1
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled()
+            rows = []
+            for entry in loaded:
+                if isinstance(entry, BadItem):
+                    if not skip_bad:
+                        raise ConversionError(f"bad input: {entry}")
+                    skipped.append((entry.where, entry.reason))
+                else:
+                    rows.append(entry)
+            if rows:
+                writer.write_raw_data(rows)
+                rows_written += len(rows)
+            if on_items is not None:
+                on_items(len(loaded))
+        writer.commit()
+        committed = True
+    finally:
+        for fut in pending:
+            fut.cancel()
+        if not committed:
+            _discard_writer(writer)
+    return ShardOutcome(rows_written, skipped)
+
+
+def check_destination(paths, overwrite):
+    """Refuse to replace existing files unless ``overwrite``; then clear the way."""
+    existing = shard_set.existing_outputs(paths)
+    if existing and not overwrite:
+        raise RuntimeError(
+            f"Invalid file, mindrecord files already exist: {', '.join(existing)}. If you do not "
+            "want to keep the files, set 'overwrite' to True (--overwrite) and try again.")
+    directory = os.path.dirname(os.path.abspath(paths[0]))
+    if not os.path.isdir(directory):
+        raise ValueError(f"destination directory {directory} does not exist")
+    shard_set.remove_outputs(paths)
+
+
+def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_file=None,
+                   progress=None, backend="local"):
+    """Convert ``spec``; returns a :class:`ConversionResult`.
+
+    ``progress``: callable ``progress(n)`` told of every ``n`` source items handled.
+    ``report_file``: where the skip report goes (default ``<destination>.skipped.txt``, written
+    only when something was skipped). ``backend``: "local" (threads) or "ray" (one task/shard).
+    """
+    if not isinstance(spec.num_shards, int) or isinstance(spec.num_shards, bool) \
+            or not 1 <= spec.num_shards <= 1000:
+        raise ValueError(f"partition_number (shards) must be an int in [1, 1000], "
+                         f"got {spec.num_shards!r}")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    paths = shard_set.shard_paths(spec.destination, spec.num_shards)
+    check_destination(paths, overwrite)
+    ranges = shard_set.split_rows(len(spec.items), spec.num_shards)
+    start = time.perf_counter()
+    try:
+        if backend == "ray":
+            from .ray_runner import run_shards_on_ray
+            outcomes = run_shards_on_ray(spec, paths, ranges, skip_bad, progress)
+        else:
+            outcomes = _run_shards_locally(spec, paths, ranges, skip_bad, workers, progress)
+        shard_set.link_shards(paths)
+    except BaseException:
+        shard_set.remove_outputs(paths)
+        raise
+    result = ConversionResult(
+        rows=sum(o.rows for o in outcomes),
+        skipped=list(spec.pre_skipped) + [s for o in outcomes for s in o.skipped],
+        files=paths,
+        bytes=sum(os.path.getsize(p) + os.path.getsize(p + ".db") for p in paths),
+        seconds=time.perf_counter() - start)
+    if result.skipped:
+        report = SkipReport()
+        report.extend(result.skipped)
+        result.report_file = report.write(report_file or spec.destination + ".skipped.txt")
+    return result
+
+
+def _run_shards_locally(spec, paths, ranges, skip_bad, workers, progress):
+    cancel = threading.Event()
+    lock = threading.Lock()
+
+    def on_items(n):
+        if progress is not None:
+            with lock:
+                progress(n)
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="mr-load") as load_pool, \
+            ThreadPoolExecutor(min(workers, len(paths)), thread_name_prefix="mr-shard") as shards:
+        futures = [shards.submit(write_shard, spec, path, spec.items[a:b], skip_bad,
+                                 load_pool, on_items, cancel)
+                   for path, (a, b) in zip(paths, ranges)]
+        try:
+            outcomes, first_error = [], None
+            for fut in futures:
+                try:
+                    outcomes.append(fut.result())
+                except _Cancelled:
+                    pass
+                except BaseException as exc:   # noqa: BLE001 - re-raised below
+                    cancel.set()
+                    first_error = first_error or exc
+            if first_error is not None:
+                raise first_error
+            return outcomes
+        except BaseException:
+            cancel.set()   # KeyboardInterrupt while waiting: stop the shard writers too
+            for fut in futures:
+                fut.cancel()
+            raise

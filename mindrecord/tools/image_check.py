@@ -1,0 +1,118 @@
+"""Cheap checks that a byte string is a whole, plausible image, without decoding it.
+
+Converters store image files as they are (MindSpore's converters do too), so a truncated or
+corrupt file would only show up later, in the training pipeline, far from its source. These
+checks catch the common cases (empty or truncated file, wrong format, broken header) at a cost of
+a few hundred bytes read per image; ``verify="decode"`` decodes fully when the user asks.
+"""
+import struct
+import zlib
+
+from .bad_input import BadItem
+
+VERIFY_MODES = ("header", "decode", "none")
+
+# JPEG markers that carry frame dimensions (SOF0..SOF15 except DHT, JPG and DAC).
+_SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+# Markers without a length field.
+_STANDALONE = frozenset([0x01, *range(0xD0, 0xD8)])
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def check_image(data, where, mode="header"):
+    """Raise :class:`BadItem` if ``data`` is not a plausible image; ``mode`` in VERIFY_MODES."""
+    if mode not in VERIFY_MODES:
+        raise ValueError(f"verify must be one of {VERIFY_MODES}, got {mode!r}")
+    if mode == "none":
+        return
+    if not data:
+        raise BadItem(where, "empty file")
+    if data[:2] == b"\xff\xd8":
+        _check_jpeg(data, where)
+    elif data[:8] == _PNG_SIGNATURE:
+        _check_png(data, where)
+    elif data[:2] == b"BM":
+        _check_bmp(data, where)
+    elif data[:6] in (b"GIF87a", b"GIF89a"):
+        if data.rstrip(b"\x00")[-1:] != b"\x3b":
+            raise BadItem(where, "GIF file is truncated (no trailer byte 0x3B)")
+    elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        (size,) = struct.unpack_from("<I", data, 4)
+        if size + 8 > len(data):
+            raise BadItem(where, f"WebP file is truncated ({len(data)} of {size + 8} bytes)")
+    elif data[:4] in (b"II*\x00", b"MM\x00*"):
+        pass  # TIFF: the structure is scattered through the file; only a decode checks it
+    else:
+        raise BadItem(where, "not an image: unknown signature "
+                             f"{data[:8].hex(' ')} (expected JPEG, PNG, BMP, GIF, WebP or TIFF)")
+    if mode == "decode":
+        # After the structural checks: a truncated JPEG still "decodes" (with grey rows).
+        _check_decodes(data, where)
+
+
+def _check_jpeg(data, where):
+    end = len(data.rstrip(b"\x00"))   # some writers pad files with zeros after EOI
+    if data[end - 2:end] != b"\xff\xd9":
+        raise BadItem(where, "JPEG file is truncated (no end-of-image marker FFD9)")
+    pos = 2
+    while True:
+        # Skip fill bytes, then read one marker.
+        if pos >= end or data[pos] != 0xFF:
+            raise BadItem(where, f"corrupt JPEG header: no marker at byte {pos}")
+        while pos < end and data[pos] == 0xFF:
+            pos += 1
+        if pos >= end:
+            raise BadItem(where, "corrupt JPEG header: ends inside a marker")
+        marker = data[pos]
+        pos += 1
+        if marker in _STANDALONE:
+            continue
+        if marker in (0xD9, 0xDA):
+            raise BadItem(where, "corrupt JPEG header: image data before any frame header (SOF)")
+        if pos + 2 > end:
+            raise BadItem(where, "corrupt JPEG header: segment length past the end of the file")
+        (length,) = struct.unpack_from(">H", data, pos)
+        if length < 2 or pos + length > end:
+            raise BadItem(where, f"corrupt JPEG header: segment length {length} at byte {pos} "
+                                 "is outside the file")
+        if marker in _SOF_MARKERS:
+            if length < 8:
+                raise BadItem(where, "corrupt JPEG frame header (too short)")
+            _precision, height, width, components = struct.unpack_from(">BHHB", data, pos + 2)
+            if width == 0 or components not in (1, 3, 4):
+                raise BadItem(where, f"corrupt JPEG frame header: {width}x{height}, "
+                                     f"{components} components")
+            return
+        pos += length
+
+
+def _check_png(data, where):
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise BadItem(where, "corrupt PNG: no IHDR chunk")
+    (length,) = struct.unpack_from(">I", data, 8)
+    if length != 13:
+        raise BadItem(where, f"corrupt PNG: IHDR length {length}, expected 13")
+    (crc,) = struct.unpack_from(">I", data, 29)
+    if zlib.crc32(data[12:29]) != crc:
+        raise BadItem(where, "corrupt PNG: IHDR checksum mismatch")
+    width, height = struct.unpack_from(">II", data, 16)
+    if width == 0 or height == 0:
+        raise BadItem(where, f"corrupt PNG: size {width}x{height}")
+    if data[-12:-8] != b"\x00\x00\x00\x00" or data[-8:-4] != b"IEND":
+        raise BadItem(where, "PNG file is truncated (no IEND chunk at the end)")
+
+
+def _check_bmp(data, where):
+    if len(data) < 26:
+        raise BadItem(where, "BMP file is truncated (header incomplete)")
+    size, _reserved, offset = struct.unpack_from("<IIII", data, 2)[:3]
+    if offset >= len(data) or size > len(data):
+        raise BadItem(where, f"BMP file is truncated ({len(data)} bytes, header says {size})")
+
+
+def _check_decodes(data, where):
+    import cv2
+    import numpy as np
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    if img is None or img.size == 0:
+        raise BadItem(where, "image does not decode")

@@ -1,0 +1,53 @@
+"""Argument checks shared by the converters (MindSpore raises ValueError for these)."""
+import os
+
+from .image_check import VERIFY_MODES
+
+
+def check_path_arg(value, name, kind="any"):
+    """``value`` must be a str naming an existing file ("file"), directory ("dir") or either."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"Parameter {name} must be a non-empty str, got {value!r}.")
+    if kind == "file" and not os.path.isfile(value):
+        raise ValueError(f"Parameter {name}: file {value} does not exist.")
+    if kind == "dir" and not os.path.isdir(value):
+        raise ValueError(f"Parameter {name}: directory {value} does not exist.")
+    if kind == "any" and not os.path.exists(value):
+        raise ValueError(f"Parameter {name}: {value} does not exist.")
+    return value
+
+
+def check_destination_arg(destination):
+    """A file name FileWriter accepts (format spec §9): no special characters in the base name."""
+    if not isinstance(destination, str) or not destination:
+        raise ValueError(f"Parameter destination must be a non-empty str, got {destination!r}.")
+    base = os.path.basename(destination)
+    bad = set('\\/:*?"<>|`&;\'') & set(base)
+    if not base or bad or base != base.strip():
+        raise ValueError(f"Parameter destination: file name {destination!r} should not be empty, "
+                         "start or end with a space, or contain \\/:*?\"<>|`&;'")
+    return destination
+
+
+def check_partition_number(partition_number):
+    if isinstance(partition_number, bool) or not isinstance(partition_number, int):
+        raise ValueError("The parameter partition_number must be int")
+    if not 1 <= partition_number <= 1000:
+        raise ValueError(f"The parameter partition_number must be in [1, 1000], "
+                         f"got {partition_number}")
+    return partition_number
+
+
+def check_columns_list(columns_list, name="columns_list"):
+    if columns_list is None:
+        return None
+    if not isinstance(columns_list, list) or not columns_list \
+            or not all(isinstance(c, str) for c in columns_list):
+        raise ValueError(f"The parameter {name} must be list of str.")
+    return columns_list
+
+
+def check_verify(verify):
+    if verify not in VERIFY_MODES:
+        raise ValueError(f"Parameter verify must be one of {VERIFY_MODES}, got {verify!r}.")
+    return verify

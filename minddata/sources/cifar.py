@@ -1,0 +1,147 @@
+"""Cifar10Dataset and Cifar100Dataset: the binary-version batch files of CIFAR-10/100.
+
+File formats (https://www.cs.toronto.edu/~kriz/cifar.html, "binary version"): fixed-size records,
+CIFAR-10 ``<1 x label><3072 x pixel>``, CIFAR-100 ``<1 x coarse label><1 x fine label><3072 x pixel>``,
+pixels stored channel-planar (1024 R, 1024 G, 1024 B, each row-major 32x32).
+
+Files are found as MindSpore finds them: the ``*.bin`` files of ``dataset_dir``, sorted by path,
+filtered by name for the usage (CIFAR-10: ``data_batch`` = train, ``test_batch`` = test,
+``batch`` = all; CIFAR-100: ``train`` / ``test`` / either). Rows come in file order, then record
+order. Images come out HWC (32, 32, 3) uint8 and labels uint32 0-d arrays, as in MindSpore.
+"""
+import functools
+import os
+
+import numpy as np
+
+from . import _arrays
+from ._source_base import RowSource, SourceDataset
+from ._validation import check_dir, check_sampling_args, check_usage
+
+IMAGE_BYTES = 32 * 32 * 3
+USAGES = ["train", "test", "all"]
+
+
+class _CifarFormat:
+    """What differs between the two CIFAR variants."""
+
+    def __init__(self, api_name, label_columns, usage_keys):
+        self.api_name = api_name
+        self.label_columns = label_columns
+        self.usage_keys = usage_keys          # usage -> name substrings that select a file
+        self.record_bytes = len(label_columns) + IMAGE_BYTES
+
+    def wants(self, file_name, usage):
+        return any(key in file_name for key in self.usage_keys[usage])
+
+
+CIFAR10 = _CifarFormat("Cifar10Dataset", ["label"],
+                       {"train": ["data_batch"], "test": ["test_batch"], "all": ["batch"]})
+CIFAR100 = _CifarFormat("Cifar100Dataset", ["coarse_label", "fine_label"],
+                        {"train": ["train"], "test": ["test"], "all": ["train", "test"]})
+
+
+def find_cifar_files(dataset_dir, usage, fmt):
+    names = sorted(n for n in os.listdir(dataset_dir)
+                   if n.endswith(".bin") and os.path.isfile(os.path.join(dataset_dir, n)))
+    return [os.path.join(dataset_dir, n) for n in names if fmt.wants(n, usage)]
+
+
+def load_cifar_file(path, fmt):
+    """(images (N, 32, 32, 3) uint8, labels (N, n_label_columns) uint32) of one batch file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) % fmt.record_bytes:
+        raise RuntimeError(f"Invalid {fmt.api_name} file {path}: size {len(data)} bytes is not a "
+                           f"multiple of the {fmt.record_bytes}-byte record (file truncated or "
+                           f"not a CIFAR binary batch).")
+    records = np.frombuffer(data, dtype=np.uint8).reshape(-1, fmt.record_bytes)
+    n_labels = len(fmt.label_columns)
+    labels = records[:, :n_labels].astype(np.uint32)
+    # planar CHW -> HWC once for the whole file, so a row read is a plain gather
+    images = records[:, n_labels:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+    return np.ascontiguousarray(images), labels
+
+
+class CifarSource(RowSource):
+    """All records of the selected batch files, loaded once (CIFAR is 180 MB at most)."""
+
+    def __init__(self, dataset_dir, usage, fmt):
+        self._dir, self._usage, self._fmt = dataset_dir, usage, fmt
+        self.column_names = ["image"] + list(fmt.label_columns)
+        self._files = find_cifar_files(dataset_dir, usage, fmt)
+        if not self._files:
+            raise RuntimeError(f"Invalid data, no valid data matching the dataset API {fmt.api_name}. "
+                               f"Please check dataset API or file path: {dataset_dir} (usage "
+                               f"'{usage}' found no matching .bin batch files).")
+        parts = [load_cifar_file(p, fmt) for p in self._files]
+        self._images = np.concatenate([p[0] for p in parts])
+        self._labels = np.concatenate([p[1] for p in parts])
+        self._starts = np.cumsum([0] + [len(p[1]) for p in parts])
+        if len(self._labels) == 0:
+            raise RuntimeError(f"Invalid data, no valid data matching the dataset API {fmt.api_name}: "
+                               f"the batch files {self._files} hold no records.")
+
+    def __len__(self):
+        return len(self._labels)
+
+    def read_rows(self, ids):
+        ids = _arrays.as_int_ids(ids)
+        _arrays.check_ids(ids, len(self), f"{self._fmt.api_name} {self._dir}")
+        columns = [_arrays.rows_of(self._images[ids])]
+        labels = self._labels[ids]
+        for k in range(labels.shape[1]):
+            columns.append(_arrays.scalars(labels[:, k]))
+        return list(zip(*columns))
+
+    def provenance(self, row_id):
+        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
+        return f"{self._files[k]} record {int(row_id - self._starts[k])}"
+
+    def describe(self):
+        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        return f"{self._fmt.api_name}(dir={self._dir!r}, usage={self._usage!r}, files={stamps})"
+
+    def class_indexing(self):
+        return None
+
+    def file_row_ranges(self):
+        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
+
+    def close(self):
+        pass
+
+
+class _CifarDataset(SourceDataset):
+    _format = None
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        dataset_dir = check_dir(dataset_dir)
+        usage = check_usage(usage, USAGES)
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        self.dataset_dir, self.usage = dataset_dir, usage
+        super().__init__(functools.partial(CifarSource, dataset_dir, usage, self._format),
+                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
+                         shard_id=shard_id, sampler=sampler,
+                         num_parallel_workers=num_parallel_workers, cache=cache,
+                         column_names=["image"] + list(self._format.label_columns))
+
+
+class Cifar10Dataset(_CifarDataset):
+    """CIFAR-10 binary batches: columns ``image`` (32, 32, 3) uint8 and ``label`` uint32.
+
+    Same signature, defaults and errors as ``mindspore.dataset.Cifar10Dataset``; ``usage`` is
+    'train' (data_batch_*.bin), 'test' (test_batch.bin) or 'all' (None means 'all').
+    """
+    _format = CIFAR10
+
+
+class Cifar100Dataset(_CifarDataset):
+    """CIFAR-100 binary files: columns ``image`` (32, 32, 3) uint8, ``coarse_label`` and
+    ``fine_label`` uint32.
+
+    Same signature, defaults and errors as ``mindspore.dataset.Cifar100Dataset``; ``usage`` is
+    'train' (train.bin), 'test' (test.bin) or 'all' (None means 'all').
+    """
+    _format = CIFAR100

@@ -1,0 +1,165 @@
+"""ImageFolderDataset: one sub-folder per class, image files inside.
+
+The scan follows MindSpore's ImageFolderOp: the class folders are the direct sub-folders of
+``dataset_dir`` in sorted order (no recursion), files in each folder are sorted by name and
+filtered by ``extensions`` (compared case-sensitively with the text from the last dot, e.g.
+'.JPEG'; None keeps every file). Without ``class_indexing`` a folder's label is its position among
+all sorted sub-folders (empty ones included); with it, only the folders it names are read and
+their labels come from it.
+
+Rows: ``image`` the file's bytes as a 1-D uint8 array (``decode=True``: HWC uint8 RGB) and
+``label`` an int32 0-d array.
+"""
+import functools
+import os
+
+import numpy as np
+
+from ._source_base import RowSource, SourceDataset
+from ._validation import check_dir, check_sampling_args, type_check
+
+
+def _extension(name):
+    dot = name.rfind(".")
+    return name[dot:] if dot > 0 else ""
+
+
+def scan_image_folder(dataset_dir, extensions, class_indexing):
+    """(paths, labels int32 array, class_indexing dict) in MindSpore's row order."""
+    folders = sorted(n for n in os.listdir(dataset_dir) if os.path.isdir(os.path.join(dataset_dir, n)))
+    if class_indexing:
+        missing = sorted(set(class_indexing) - set(folders))
+        if missing:
+            raise RuntimeError(f"folder: {missing[0]} doesn't exist in {dataset_dir} "
+                               f"(named in class_indexing).")
+        labels_of = dict(class_indexing)
+        folders = [f for f in folders if f in labels_of]
+    else:
+        labels_of = {name: i for i, name in enumerate(folders)}
+    wanted = set(extensions) if extensions else None
+    paths, labels = [], []
+    for folder in folders:
+        folder_path = os.path.join(dataset_dir, folder)
+        names = sorted(n for n in os.listdir(folder_path)
+                       if os.path.isfile(os.path.join(folder_path, n))
+                       and (wanted is None or _extension(n) in wanted))
+        paths.extend(os.path.join(folder_path, n) for n in names)
+        labels.extend([labels_of[folder]] * len(names))
+    return paths, np.asarray(labels, dtype=np.int32), labels_of
+
+
+_native_decode = None
+
+
+def decode_image(data, path):
+    """Encoded bytes (1-D uint8) -> HWC uint8 RGB; RuntimeError naming the file if undecodable."""
+    global _native_decode
+    if _native_decode is None:
+        try:   # the project's Decode op, so decode=True matches .map(vision.Decode())
+            from transforms_c.vision import Decode
+            _native_decode = Decode()
+        except Exception:  # noqa: BLE001 - transforms_c not built: OpenCV does the same job
+            _native_decode = False
+    try:
+        if _native_decode:
+            return _native_decode(data)
+        import cv2
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        if img is None:
+            raise ValueError("OpenCV could not decode it")
+        return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+    except Exception as exc:  # noqa: BLE001 - re-raised with the file that failed
+        raise RuntimeError(f"ImageFolderDataset: failed to decode image file {path}: {exc}") from exc
+
+
+class ImageFolderSource(RowSource):
+    """The scanned file list; a read opens each requested file (decoding it if asked)."""
+
+    column_names = ["image", "label"]
+
+    def __init__(self, dataset_dir, extensions, class_indexing, decode, decrypt):
+        self._dir, self._decode, self._decrypt = dataset_dir, decode, decrypt
+        self._extensions = list(extensions) if extensions else None
+        self._paths, self._labels, self._class_indexing = scan_image_folder(
+            dataset_dir, extensions, class_indexing)
+        if not self._paths:
+            raise RuntimeError(f"Invalid data, no valid data matching the dataset API ImageFolderDataset. "
+                               f"Please check file path or dataset API: {dataset_dir} has no "
+                               f"class folder with files"
+                               + (f" of extensions {self._extensions}." if self._extensions else "."))
+
+    def __len__(self):
+        return len(self._paths)
+
+    def _read_one(self, i):
+        path = self._paths[i]
+        try:
+            if self._decrypt is not None:
+                data = np.frombuffer(bytes(self._decrypt(path)), dtype=np.uint8).copy()
+            else:
+                data = np.fromfile(path, dtype=np.uint8)
+        except OSError as exc:
+            raise RuntimeError(f"ImageFolderDataset: failed to read image file {path}: {exc}") from exc
+        if self._decode:
+            data = decode_image(data, path)
+        return data, np.array(self._labels[i])
+
+    def read_rows(self, ids):
+        n = len(self._paths)
+        out = []
+        for i in ids:
+            i = int(i)
+            if not 0 <= i < n:
+                raise IndexError(f"row id {i} is out of range for ImageFolderDataset {self._dir} ({n} rows)")
+            out.append(self._read_one(i))
+        return out
+
+    def provenance(self, row_id):
+        return f"{self._paths[int(row_id)]} (row {int(row_id)})"
+
+    def describe(self):
+        st = os.stat(self._dir)
+        return (f"ImageFolderDataset(dir={self._dir!r}, mtime={st.st_mtime_ns}, rows={len(self._paths)}, "
+                f"extensions={self._extensions}, class_indexing={sorted(self._class_indexing.items())}, "
+                f"decode={self._decode}, decrypt={self._decrypt is not None})")
+
+    def class_indexing(self):
+        return dict(self._class_indexing)
+
+    def close(self):
+        pass
+
+
+class ImageFolderDataset(SourceDataset):
+    """Images in class sub-folders: columns ``image`` (file bytes as uint8, or decoded HWC RGB
+    with ``decode=True``) and ``label`` int32.
+
+    Same signature, defaults and errors as ``mindspore.dataset.ImageFolderDataset``. ``decrypt``
+    is a callable taking the image's path and returning its decrypted bytes.
+    """
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, extensions=None, class_indexing=None, decode=False, num_shards=None,
+                 shard_id=None, cache=None, decrypt=None):
+        dataset_dir = check_dir(dataset_dir)
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        if extensions is not None:
+            type_check(extensions, (list,), "extensions")
+            for ext in extensions:
+                type_check(ext, (str,), "extensions")
+        if class_indexing is not None:
+            type_check(class_indexing, (dict,), "class_indexing")
+            for name, label in class_indexing.items():
+                type_check(name, (str,), "class_indexing")
+                type_check(label, (int,), "class_indexing")
+                if label < 0:
+                    raise ValueError(f"class_indexing: label of '{name}' must be >= 0, got {label}.")
+        type_check(decode, (bool,), "decode")
+        if decrypt is not None and not callable(decrypt):
+            raise TypeError("decrypt is not a function.")
+        super().__init__(functools.partial(ImageFolderSource, dataset_dir, extensions, class_indexing,
+                                           decode, decrypt),
+                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
+                         shard_id=shard_id, sampler=sampler,
+                         num_parallel_workers=num_parallel_workers, cache=cache,
+                         column_names=ImageFolderSource.column_names)

@@ -1,0 +1,201 @@
+"""MindDataset: rows of MindRecord files, read through ``mindrecord.ShardReader``.
+
+Row ids are positions in MindSpore's global order (shard files in order, rows in row-id order,
+spec §7), so the core's samplers and its §10.3 shard split give MindSpore's rows. A chunk of ids
+is one ``ShardReader.read_rows`` call; this module only regroups its columns into row tuples.
+
+``padded_sample``/``num_padded`` append ``num_padded`` copies of one row after the real rows (ids
+R .. R+num_padded-1), as MindSpore does to make a dataset split evenly over ``num_shards``.
+
+Values: scalars 0-d arrays of the schema dtype, strings 0-d str arrays, arrays of the schema
+dtype and shape, ``bytes`` columns 1-D uint8 arrays (MindSpore gives a 1-element ``|S`` array;
+``arr.tobytes()`` gives the same bytes from both).
+"""
+import functools
+import os
+
+import numpy as np
+
+from ._source_base import RowSource, Shuffle, SourceDataset
+from ._validation import check_file_list, check_sampling_args, type_check
+
+SUPPORTED_SAMPLERS = ("SubsetRandomSampler", "SubsetSampler", "PKSampler", "DistributedSampler",
+                      "RandomSampler", "SequentialSampler")
+
+
+def _open_reader(dataset_files):
+    from mindrecord import ShardReader
+    try:
+        return ShardReader(dataset_files)
+    except Exception as exc:  # noqa: BLE001 - MindSpore reports every open failure as RuntimeError
+        if isinstance(exc, RuntimeError):
+            raise
+        raise RuntimeError(f"MindDataset: cannot open {dataset_files}: {exc}") from exc
+
+
+def padded_value(spec, value, column):
+    """One ``padded_sample`` value in the dataset representation of its schema ``spec``."""
+    kind = spec.get("type")
+    try:
+        if kind == "bytes":
+            raw = value.tobytes() if isinstance(value, np.ndarray) else bytes(value)
+            return np.frombuffer(raw, dtype=np.uint8).copy()
+        if kind == "string":
+            return np.array(str(value))
+        arr = np.array(value, dtype=np.dtype(kind))
+        if "shape" in spec:
+            shape = [d for d in spec["shape"]]
+            if -1 in shape:
+                arr = arr.reshape(-1) if len(shape) == 1 else arr.reshape(shape)
+            else:
+                arr = arr.reshape(shape)
+        elif arr.ndim != 0:
+            raise ValueError(f"expected a scalar, got shape {arr.shape}")
+        return arr
+    except (TypeError, ValueError) as exc:
+        raise RuntimeError(f"MindDataset: padded_sample['{column}'] = {value!r} does not fit the "
+                           f"column's schema {spec}: {exc}") from exc
+
+
+class MindRecordSource(RowSource):
+    """A ShardReader plus the optional padded rows; thread-safe because ShardReader is."""
+
+    def __init__(self, dataset_files, columns_list, padded_sample, num_padded, num_shards=None):
+        self._reader = _open_reader(dataset_files)
+        try:
+            self._setup(dataset_files, columns_list, padded_sample, num_padded)
+            if self._num_padded and num_shards and len(self) % num_shards:
+                raise RuntimeError(f"Dataset size plus number of padded samples is not divisible by "
+                                   f"number of shards: {self._num_real} rows + {self._num_padded} "
+                                   f"padded, num_shards={num_shards}.")
+        except BaseException:
+            self._reader.close()
+            raise
+
+    def _setup(self, dataset_files, columns_list, padded_sample, num_padded):
+        reader = self._reader
+        available = list(reader.column_names)
+        if columns_list:
+            for name in columns_list:
+                if name not in available:
+                    raise RuntimeError(f"Invalid data, specified loading column name: {name} does not "
+                                       f"exist in data file {reader.files[0]} (columns: {available}).")
+            self.column_names = list(columns_list)
+        else:
+            self.column_names = available
+        self._num_real = int(reader.num_rows)
+        self._num_padded = int(num_padded or 0)
+        self._padded_row = None
+        if padded_sample is not None and self._num_padded:
+            self._padded_row = tuple(padded_value(reader.schema[c], padded_sample[c], c)
+                                     for c in self.column_names)
+        # Project only when asked: reading every column lets the reader skip a lookup per name.
+        self._columns = self.column_names if columns_list else None
+        self._files = list(reader.files)
+
+    def __len__(self):
+        return self._num_real + self._num_padded
+
+    def _read_real(self, ids):
+        data = self._reader.read_rows(ids, self._columns)
+        return list(zip(*[data[c] for c in self.column_names]))
+
+    def read_rows(self, ids):
+        ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+        n = len(self)
+        if ids.size and (ids.min() < 0 or ids.max() >= n):
+            bad = int(ids[(ids < 0) | (ids >= n)][0])
+            raise IndexError(f"row id {bad} is out of range for MindDataset {self._files} ({n} rows)")
+        padded = ids >= self._num_real
+        if not padded.any():
+            return self._read_real(ids)
+        rows = [None] * ids.size
+        real_pos = np.flatnonzero(~padded)
+        for pos, row in zip(real_pos, self._read_real(ids[real_pos]) if real_pos.size else []):
+            rows[pos] = row
+        for pos in np.flatnonzero(padded):
+            rows[pos] = tuple(v.copy() for v in self._padded_row)
+        return rows
+
+    def provenance(self, row_id):
+        row_id = int(row_id)
+        if row_id >= self._num_real:
+            return f"padded_sample (row {row_id}, after the {self._num_real} rows of {self._files})"
+        path, local = self._reader.row_provenance(row_id)
+        return f"{os.path.basename(path)} row {local} ({path})"
+
+    def describe(self):
+        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        padded = None
+        if self._padded_row is not None:
+            padded = [(v.dtype.str, v.shape, v.tobytes().hex()) for v in self._padded_row]
+        return (f"MindDataset(files={stamps}, columns={self.column_names}, "
+                f"num_padded={self._num_padded}, padded_sample={padded})")
+
+    def class_indexing(self):
+        return None
+
+    def file_row_ranges(self):
+        starts = np.cumsum([0] + [int(c) for c in self._reader.shard_row_counts])
+        ranges = [(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
+        if self._num_padded:
+            ranges.append((self._num_real, len(self)))
+        return ranges
+
+    def close(self):
+        self._reader.close()
+
+
+def check_padding(columns_list, padded_sample, num_padded):
+    """MindSpore's check_padding_options: the two go together and need columns_list."""
+    if padded_sample is not None:
+        if num_padded is None:
+            raise RuntimeError("padded_sample is specified and requires num_padded as well.")
+        if num_padded < 0:
+            raise ValueError(f"num_padded is invalid, num_padded={num_padded}.")
+        if columns_list is None:
+            raise RuntimeError("padded_sample is specified and requires columns_list as well.")
+        for column in columns_list:
+            if column not in padded_sample:
+                raise ValueError("padded_sample cannot match columns_list.")
+    if padded_sample is None and num_padded is not None:
+        raise RuntimeError("num_padded is specified but padded_sample is not.")
+
+
+class MindDataset(SourceDataset):
+    """Rows of MindRecord files (one file of a set, or a list of files).
+
+    Same signature, defaults and errors as ``mindspore.dataset.MindDataset``: columns in
+    alphabetical order (or ``columns_list`` order), ``shuffle`` None/True = ``Shuffle.GLOBAL``,
+    ``Shuffle.FILES`` / ``Shuffle.INFILE`` / False, ``num_shards``/``shard_id`` split as spec
+    §10.3, ``padded_sample`` + ``num_padded`` to even out shards.
+    """
+
+    def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None, shuffle=None,
+                 num_shards=None, shard_id=None, sampler=None, padded_sample=None, num_padded=None,
+                 num_samples=None, cache=None):
+        files = check_file_list(dataset_files)
+        if columns_list is not None:
+            type_check(columns_list, (list,), "columns_list")
+            if not columns_list:
+                raise ValueError("columns_list should not be empty.")
+            for name in columns_list:
+                type_check(name, (str,), "columns_list")
+            if len(set(columns_list)) != len(columns_list):
+                raise ValueError(f"columns_list has duplicate names: {columns_list}.")
+        if padded_sample is not None:
+            type_check(padded_sample, (dict,), "padded_sample")
+        if num_padded is not None:
+            type_check(num_padded, (int,), "num_padded")
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        check_padding(columns_list, padded_sample, num_padded)
+        if sampler is not None and type(sampler).__name__ not in SUPPORTED_SAMPLERS:
+            raise ValueError("The sampler is not supported yet.")
+        self.dataset_files = files
+        super().__init__(functools.partial(MindRecordSource, files, columns_list, padded_sample,
+                                           num_padded, num_shards),
+                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
+                         shard_id=shard_id, sampler=sampler,
+                         num_parallel_workers=num_parallel_workers, cache=cache,
+                         shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE),
+                         column_names=columns_list)

@@ -1,0 +1,149 @@
+"""MnistDataset: the MNIST idx files (``train-images-idx3-ubyte`` etc.) of one folder.
+
+Files are found as MindSpore finds them: any file whose name contains ``<prefix>-images`` and
+``idx3-ubyte`` is an image file, ``<prefix>-labels`` and ``idx1-ubyte`` a label file, where the
+prefix is ``train`` or ``t10k`` for usage 'train'/'test' and empty for 'all'. Image and label files
+are sorted by path and paired in that order, so with usage 'all' the ``t10k`` (test) rows come
+before the ``train`` rows, as in MindSpore.
+
+Rows: ``image`` (rows, cols, 1) uint8 (28x28 for MNIST) and ``label`` uint32, 0-d.
+"""
+import functools
+import os
+import struct
+
+import numpy as np
+
+from . import _arrays
+from ._source_base import RowSource, SourceDataset
+from ._validation import check_dir, check_sampling_args, check_usage
+
+IMAGE_MAGIC = 2051
+LABEL_MAGIC = 2049
+USAGES = ["train", "test", "all"]
+
+
+def find_mnist_files(dataset_dir, usage):
+    """Sorted (image_files, label_files) of ``dataset_dir`` for ``usage``."""
+    prefix = {"train": "train", "test": "t10k"}.get(usage, "")
+    images, labels = [], []
+    for name in os.listdir(dataset_dir):
+        path = os.path.join(dataset_dir, name)
+        if not os.path.isfile(path):
+            continue
+        if prefix + "-images" in name and "idx3-ubyte" in name:
+            images.append(path)
+        elif prefix + "-labels" in name and "idx1-ubyte" in name:
+            labels.append(path)
+    return sorted(images), sorted(labels)
+
+
+def _read_idx(path, magic, ndim_after_count):
+    """(count, dims, payload as uint8 array) of one idx file, checking its header and size."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header_len = 4 * (2 + ndim_after_count)
+    if len(data) < header_len:
+        raise RuntimeError(f"Invalid MNIST file {path}: {len(data)} bytes, shorter than its "
+                           f"{header_len}-byte header.")
+    fields = struct.unpack(f">{2 + ndim_after_count}I", data[:header_len])
+    if fields[0] != magic:
+        raise RuntimeError(f"Invalid MNIST file {path}: magic number {fields[0]}, expected {magic}.")
+    count, dims = fields[1], fields[2:]
+    item = int(np.prod(dims)) if dims else 1
+    expected = header_len + count * item
+    if len(data) < expected:
+        raise RuntimeError(f"Invalid MNIST file {path}: it declares {count} items "
+                           f"({expected} bytes) but has only {len(data)} bytes.")
+    payload = np.frombuffer(data, dtype=np.uint8, count=count * item, offset=header_len)
+    return count, dims, payload
+
+
+def load_mnist_pair(image_path, label_path):
+    """(images (N, rows, cols, 1) uint8, labels (N,) uint32) of one image/label file pair."""
+    n_img, (rows, cols), pixels = _read_idx(image_path, IMAGE_MAGIC, 2)
+    n_lab, _, label_bytes = _read_idx(label_path, LABEL_MAGIC, 0)
+    if n_img != n_lab:
+        raise RuntimeError(f"Invalid MNIST data: {image_path} holds {n_img} images but "
+                           f"{label_path} holds {n_lab} labels.")
+    return pixels.reshape(n_img, rows, cols, 1), label_bytes.astype(np.uint32)
+
+
+class MnistSource(RowSource):
+    """All rows of the selected idx files, loaded once into memory (MNIST is 55 MB at most)."""
+
+    column_names = ["image", "label"]
+
+    def __init__(self, dataset_dir, usage):
+        self._dir, self._usage = dataset_dir, usage
+        image_files, label_files = find_mnist_files(dataset_dir, usage)
+        if len(image_files) != len(label_files):
+            raise RuntimeError(f"Invalid data, num of images is not equal to num of labels in "
+                               f"{dataset_dir}: image files {image_files}, label files {label_files}.")
+        if not image_files:
+            raise RuntimeError(f"Invalid data, no valid data matching the dataset API MnistDataset. "
+                               f"Please check dataset API or file path: {dataset_dir} (usage "
+                               f"'{usage}' looks for *-images-idx3-ubyte / *-labels-idx1-ubyte files).")
+        pairs = [load_mnist_pair(i, l) for i, l in zip(image_files, label_files)]
+        shapes = {p[0].shape[1:] for p in pairs}
+        if len(shapes) > 1:
+            raise RuntimeError(f"Invalid MNIST data in {dataset_dir}: image sizes differ between "
+                               f"files {image_files}: {sorted(shapes)}.")
+        self._images = np.concatenate([p[0] for p in pairs]) if len(pairs) > 1 else pairs[0][0]
+        self._labels = np.concatenate([p[1] for p in pairs]) if len(pairs) > 1 else pairs[0][1]
+        self._files = image_files
+        self._starts = np.cumsum([0] + [len(p[1]) for p in pairs])
+
+    def __len__(self):
+        return len(self._labels)
+
+    def read_rows(self, ids):
+        ids = _arrays.as_int_ids(ids)
+        _arrays.check_ids(ids, len(self), f"MnistDataset {self._dir}")
+        images = self._images[ids]          # one gather; each row is a private view of it
+        return list(zip(_arrays.rows_of(images), _arrays.scalars(self._labels[ids])))
+
+    def provenance(self, row_id):
+        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
+        return f"{self._files[k]} row {int(row_id - self._starts[k])}"
+
+    def describe(self):
+        return f"MnistDataset(dir={self._dir!r}, usage={self._usage!r}, files={_stamp(self._files)})"
+
+    def class_indexing(self):
+        return None
+
+    def file_row_ranges(self):
+        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
+
+    def close(self):
+        pass
+
+
+def _stamp(paths):
+    """Paths with size and mtime, so a cache key changes when a file is rewritten."""
+    out = []
+    for p in paths:
+        st = os.stat(p)
+        out.append((p, st.st_size, st.st_mtime_ns))
+    return out
+
+
+class MnistDataset(SourceDataset):
+    """MNIST from its idx files: columns ``image`` (28, 28, 1) uint8 and ``label`` uint32.
+
+    Same signature, defaults and errors as ``mindspore.dataset.MnistDataset``; ``usage`` is
+    'train', 'test' or 'all' (None means 'all').
+    """
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        dataset_dir = check_dir(dataset_dir)
+        usage = check_usage(usage, USAGES)
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        self.dataset_dir, self.usage = dataset_dir, usage
+        super().__init__(functools.partial(MnistSource, dataset_dir, usage),
+                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
+                         shard_id=shard_id, sampler=sampler,
+                         num_parallel_workers=num_parallel_workers, cache=cache,
+                         column_names=MnistSource.column_names)

@@ -1,0 +1,402 @@
+"""FileWriter: writes MindRecord datasets byte-compatible with MindSpore 2.10.
+
+    from mindrecord import FileWriter
+    with FileWriter("data.mindrecord", shard_num=1, overwrite=True) as writer:
+        writer.add_schema({"label": {"type": "int32"}, "data": {"type": "bytes"}}, "my data")
+        writer.write_raw_data([{"label": 1, "data": b"..."}])
+    # commit() runs on leaving the block; on an exception nothing complete-looking is left.
+
+Rows are checked and encoded by the native encoder (_writer_native), cut into pages by
+writer_pages.ShardState, and the per-shard SQLite index is written at commit (index_db).
+Where MindSpore silently drops data, this writer raises instead (see docs/mindrecord-writer.md).
+"""
+import logging
+import os
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from . import schema as schema_mod
+from ._writer_native import RowEncoder, _BadRow
+from .errors import (MRMAddSchemaError, MRMCommitError, MRMDefineIndexError, MRMGetMetaError,
+                     MRMValidateDataError, ParamTypeError, ParamValueError)
+from .index_db import write_index_db
+from .writer_append import load_dataset
+from .writer_files import FileSet, check_file_name, existing_files, shard_paths, temp_path
+from .writer_pages import ShardState, common_header_parts, header_bytes
+
+logger = logging.getLogger("mindrecord")
+
+MIN_HEADER_SIZE, MAX_HEADER_SIZE = 1 << 14, 1 << 27
+MIN_PAGE_SIZE, MAX_PAGE_SIZE = 1 << 15, 1 << 28
+MIN_SHARD_COUNT, MAX_SHARD_COUNT = 1, 1000
+DEFAULT_HEADER_SIZE, DEFAULT_PAGE_SIZE = 1 << 24, 1 << 25
+
+_AFTER_COMMIT = ("Not allowed to call `write_raw_data` on flushed MindRecord files.When creating "
+                 "new MindRecord files, please remove `commit` before `write_raw_data`. In other "
+                 "cases, when appending to existing MindRecord files, please call "
+                 "`open_for_append` first and then `write_raw_data`.")
+_NO_VALID_DATA = ("There is no valid data which can be written by 'write_raw_data' to mindrecord "
+                  "file. Please check the abnormal input data indicated in the warning log above.")
+
+
+def _size_check(value, what, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TypeError(f"set_{what.replace(' ', '_')}(): incompatible function arguments: "
+                        f"expected a non-negative int, got {value!r}")
+    if not low <= value <= high:
+        raise RuntimeError(f"[ERROR] Invalid data, {what}: {value} should be in range "
+                           f"[{low} bytes, {high} bytes].")
+    if value % 4:
+        raise RuntimeError(f"[ERROR] Invalid data, {what} {value} should be divided by four.")
+
+
+def _split_rows(n, shard_num):
+    """Contiguous per-shard row counts of one write call: the first n % shard_num shards get
+    one extra row (MindSpore picks those shards at random; any choice is a valid file)."""
+    q, rem = divmod(n, shard_num)
+    return [q + 1 if k < rem else q for k in range(shard_num)]
+
+
+class FileWriter:
+    """Writes a MindRecord dataset of `shard_num` files (MindSpore's FileWriter API)."""
+
+    def __init__(self, file_name, shard_num=1, overwrite=False):
+        file_name = check_file_name(file_name)
+        if shard_num is None:
+            raise ParamValueError("Parameter shard_num is None.")
+        if isinstance(shard_num, bool) or not isinstance(shard_num, int):
+            raise ParamValueError("Parameter shard_num's type is not int.")
+        if not MIN_SHARD_COUNT <= shard_num <= MAX_SHARD_COUNT:
+            raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between "
+                                  f"{MIN_SHARD_COUNT} and {MAX_SHARD_COUNT}.")
+        if not isinstance(overwrite, bool):
+            raise ParamTypeError("'overwrite' expect bool type.")
+        self._init_state(shard_paths(file_name, shard_num), overwrite)
+        if not overwrite:
+            self._refuse_existing()
+
+    def _init_state(self, paths, overwrite):
+        self._paths = paths
+        self._shard_num = len(paths)
+        self._overwrite = overwrite
+        self._header_size = DEFAULT_HEADER_SIZE
+        self._page_size = DEFAULT_PAGE_SIZE
+        self._schema = None            # normalised, sorted by name
+        self._schema_order = None      # field names as add_schema received them
+        self._desc = ""
+        self._index_fields = None      # None: every scalar field (MindSpore's default)
+        self._compression_size = 0
+        self._encoder = None
+        self._shards = None            # ShardState per shard once files are open
+        self._append = False
+        self._state = "open"           # open -> committed | failed
+        self._files = FileSet()
+        self._finalizer = weakref.finalize(self, FileSet.release, self._files)
+
+    def _refuse_existing(self):
+        found = existing_files(self._paths)
+        if found:
+            raise RuntimeError(
+                f"[ERROR] Invalid file, mindrecord files already exist. Please check file path: "
+                f"{found[0]}.\nIf you do not want to keep the files, set the 'overwrite' "
+                f"parameter to True and try again.")
+
+    # ---- context manager -------------------------------------------------------------------
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.commit()
+        else:
+            self._abort()
+        return False
+
+    def _abort(self):
+        """Drop everything written by this writer (temporary files, or an append's changes)."""
+        if self._state == "open":
+            self._state = "failed"
+        self._files.release(rollback=True)
+
+    # ---- configuration ---------------------------------------------------------------------
+    def _check_configurable(self, what):
+        if self._state != "open":
+            raise RuntimeError(f"Not allowed to call `{what}` on a committed or failed FileWriter.")
+        if self._shards is not None and not self._append:
+            raise RuntimeError(f"Not allowed to call `{what}` after `write_raw_data`: the layout "
+                               f"of the pages already written depends on it.")
+
+    def add_schema(self, content, desc=None):
+        """Set the dataset's only schema; returns its id (always 0)."""
+        if self._append or self._schema is not None:
+            raise MRMAddSchemaError(
+                "The schema is added repeatedly. Please remove the redundant 'add_schema' "
+                "function." if not self._append else
+                "A dataset opened with open_for_append keeps its schema.")
+        self._check_configurable("add_schema")
+        normalised = schema_mod.validate_schema(content)
+        if desc is not None and not isinstance(desc, str):
+            raise ParamTypeError("'desc' expect str type.")
+        desc = "" if desc is None else desc
+        try:
+            desc.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ParamValueError("'desc' is not valid UTF-8 text.") from None
+        self._schema = normalised
+        self._schema_order = list(content)
+        self._desc = desc
+        return 0
+
+    def add_index(self, index_fields):
+        """Choose the scalar fields indexed in the .db (default: every scalar field)."""
+        if not index_fields or not isinstance(index_fields, list):
+            raise ParamTypeError("'index_fields' expect list type.")
+        if self._schema is None:
+            raise MRMGetMetaError("add_schema must be called before add_index.")
+        blobs = schema_mod.blob_fields(self._schema)
+        for field in index_fields:
+            if field in blobs:
+                raise MRMDefineIndexError(f"Failed to set field {field} since it's not primitive type.")
+            if not isinstance(field, str):
+                raise ParamTypeError("'index field' expect str type.")
+        if self._append:
+            raise RuntimeError("A dataset opened with open_for_append keeps its index fields.")
+        self._check_configurable("add_index")
+        current = list(self._index_fields or [])
+        for field in index_fields:
+            if field not in self._schema:
+                raise RuntimeError(
+                    f"[ERROR] Invalid input, 'index_fields': {field} can not found in schema: "
+                    f"{schema_mod.schema_json(self._schema)}.\n Please use 'add_index' function "
+                    f"to add proper 'index_fields'.")
+            if field in current:
+                raise RuntimeError(f"[ERROR] The 'index_fields': {field} is added repeatedly. "
+                                   f"Please remove the redundant 'add_index' function.")
+            current.append(field)
+        self._index_fields = current
+
+    def set_header_size(self, header_size):
+        """Header area size in bytes: [16 KiB, 128 MiB], a multiple of 4."""
+        _size_check(header_size, "header size", MIN_HEADER_SIZE, MAX_HEADER_SIZE)
+        if self._append:
+            logger.warning("set_header_size is ignored for a dataset opened with open_for_append.")
+            return
+        self._check_configurable("set_header_size")
+        self._header_size = header_size
+
+    def set_page_size(self, page_size):
+        """Page size in bytes: [32 KiB, 256 MiB], a multiple of 4."""
+        _size_check(page_size, "page size", MIN_PAGE_SIZE, MAX_PAGE_SIZE)
+        if self._append:
+            logger.warning("set_page_size is ignored for a dataset opened with open_for_append.")
+            return
+        self._check_configurable("set_page_size")
+        self._page_size = page_size
+
+    # ---- writing ---------------------------------------------------------------------------
+    def _index_list(self):
+        if self._index_fields is None:
+            return schema_mod.default_index_fields(self._schema)
+        return self._index_fields
+
+    def _open_files(self):
+        """Create the shard files (temporary names) on the first write or commit."""
+        if self._shards is not None:
+            return
+        if not self._overwrite:
+            self._refuse_existing()
+        shards = []
+        for shard_id, path in enumerate(self._paths):
+            tmp = temp_path(path)
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            self._files.temp_files.append(tmp)
+            self._files.fds.append(fd)
+            shards.append(ShardState(shard_id, fd, self._header_size, self._page_size,
+                                     n_index=len(self._index_list())))
+            shards[-1].temp_path = tmp
+        self._shards = shards
+
+    def _get_encoder(self):
+        if self._encoder is None:
+            self._encoder = RowEncoder(self._schema, list(self._index_list()),
+                                       schema_mod.compresses_int_arrays(self._schema))
+        return self._encoder
+
+    def write_raw_data(self, raw_data, parallel_writer=False, skip_bad_rows=False):
+        """Append rows (a list of dicts) to the dataset.
+
+        A row that does not match the schema raises MRMValidateDataError naming the row, the
+        field, what was expected and what was given; with skip_bad_rows=True such rows are
+        left out with MindSpore's warning instead. parallel_writer=True encodes and writes the
+        shards on several threads.
+        """
+        self._write(raw_data, parallel_writer, skip_bad_rows, None)
+
+    def _write_raw_data_split(self, raw_data, rows_per_shard, parallel_writer=False):
+        """write_raw_data with an explicit per-shard split (contiguous blocks in shard order);
+        used to reproduce a MindSpore file whose random split is known."""
+        self._write(raw_data, parallel_writer, False, list(rows_per_shard))
+
+    def _write(self, raw_data, parallel_writer, skip_bad_rows, split):
+        if not isinstance(raw_data, list):
+            raise ParamTypeError("'raw_data' expect list type.")
+        if not isinstance(parallel_writer, bool):
+            raise ParamTypeError("'parallel_writer' expect bool type.")
+        if self._state == "committed":
+            raise RuntimeError(_AFTER_COMMIT)
+        if self._state == "failed":
+            raise RuntimeError("This FileWriter failed earlier; its files were removed. "
+                               "Create a new FileWriter.")
+        for item in raw_data:
+            if not isinstance(item, dict):
+                raise ParamTypeError("'raw_data item' expect dict type.")
+        if self._schema is None:
+            raise MRMGetMetaError("add_schema must be called before write_raw_data.")
+        threads = min(self._shard_num, os.cpu_count() or 1, 8) if parallel_writer else 1
+        threads = max(threads, 2 if parallel_writer else 1)
+        try:
+            enc = self._get_encoder().encode(raw_data, skip_bad_rows, threads)
+        except _BadRow as bad:
+            _, message = self._explain(raw_data, bad.index)
+            raise MRMValidateDataError(message) from None
+        for index in enc.bad:
+            warning, _ = self._explain(raw_data, index)
+            logger.warning(warning)
+        n = len(enc)
+        if n == 0:
+            raise RuntimeError(_NO_VALID_DATA)
+        self._check_row_sizes(enc)
+        if split is None:
+            split = _split_rows(n, self._shard_num)
+        elif len(split) != self._shard_num or sum(split) != n or min(split) < 0:
+            raise ValueError(f"rows_per_shard {split} must list {self._shard_num} non-negative "
+                             f"counts summing to {n}")
+        self._open_files()
+        bounds = np.concatenate([[0], np.cumsum(split)]).tolist()
+        jobs = [(shard, bounds[k], bounds[k + 1]) for k, shard in enumerate(self._shards)
+                if bounds[k + 1] > bounds[k]]
+        try:
+            if parallel_writer and len(jobs) > 1:
+                with ThreadPoolExecutor(max_workers=threads) as pool:
+                    for future in [pool.submit(s.append_rows, enc, a, b, enc.index_values)
+                                   for s, a, b in jobs]:
+                        future.result()
+            else:
+                for shard, a, b in jobs:
+                    shard.append_rows(enc, a, b, enc.index_values)
+        except BaseException:
+            # A page write failed half-way: the shard files are inconsistent; drop them.
+            self._abort()
+            raise
+        self._compression_size += enc.saved
+
+    def _explain(self, raw_data, index):
+        from .writer_validate import describe_bad_row
+        return describe_bad_row(raw_data[index], index, self._schema_order, self._schema)
+
+    def _check_row_sizes(self, enc):
+        limit = self._page_size
+        for kind, offsets in (("blob", enc.blob_offsets), ("raw", enc.raw_offsets)):
+            sizes = np.diff(offsets)
+            too_big = np.nonzero(sizes > limit)[0]
+            if too_big.size:
+                i = int(too_big[0])
+                raise RuntimeError(
+                    f"[ERROR] Invalid data, Page size: {limit} is too small to save a {kind} row. "
+                    f"Please try to use the mindrecord api 'set_page_size(value)' to enable larger "
+                    f"page size, and the value range is in [{MIN_PAGE_SIZE} bytes, "
+                    f"{MAX_PAGE_SIZE} bytes]. (row {enc.kept[i]} needs {int(sizes[i])} bytes "
+                    f"including its 8-byte length)")
+
+    # ---- commit ----------------------------------------------------------------------------
+    def commit(self):
+        """Write the headers and the .db index files and move the files into place."""
+        if self._state == "committed":
+            return
+        if self._state == "failed":
+            raise RuntimeError("This FileWriter failed earlier; its files were removed.")
+        if self._schema is None:
+            raise MRMGetMetaError("add_schema must be called before commit.")
+        try:
+            self._open_files()
+            self._commit_files()
+        except BaseException:
+            self._abort()
+            raise
+        self._state = "committed"
+        self._finalizer.detach()
+
+    def _commit_files(self):
+        index_fields = self._index_list()
+        common = common_header_parts(self._schema, self._desc,
+                                     schema_mod.blob_fields(self._schema), index_fields,
+                                     self._compression_size,
+                                     [os.path.basename(p) for p in self._paths])
+        headers = [shard.header_json(common) for shard in self._shards]
+        for path, header in zip(self._paths, headers):
+            if 8 + len(header) > self._header_size:
+                raise MRMCommitError(
+                    f"header of {path} needs {8 + len(header)} bytes, more than the header size "
+                    f"{self._header_size}; call set_header_size with a larger value.")
+        if not self._append and not self._overwrite:
+            self._refuse_existing()
+        db_temps = []
+        for path, shard in zip(self._paths, self._shards):
+            tmp = temp_path(path + ".db")
+            self._files.temp_files.append(tmp)
+            db_temps.append(tmp)
+            write_index_db(tmp, os.path.basename(path), index_fields, self._schema,
+                           shard.locations(), shard.index_values)
+        for shard, header in zip(self._shards, headers):
+            data = header_bytes(header)
+            old_len = getattr(shard, "old_header_len", 0)
+            if old_len > len(header):
+                data += bytes(old_len - len(header))
+            os.pwrite(shard.fd, data, 0)
+            os.ftruncate(shard.fd, shard.file_size(len(header)))
+        for fd in self._files.fds:
+            os.close(fd)
+        self._files.fds = []
+        for path, shard, db_tmp in zip(self._paths, self._shards, db_temps):
+            if not self._append:
+                os.replace(shard.temp_path, path)
+            os.replace(db_tmp, path + ".db")
+        self._files.temp_files = []
+        self._files.rollbacks = []
+        self._files.done = True
+
+    # ---- append ----------------------------------------------------------------------------
+    @classmethod
+    def open_for_append(cls, file_name):
+        """Open an existing dataset (all shards of its shard_addresses) to add rows."""
+        file_name = check_file_name(file_name)
+        if not os.path.exists(file_name):
+            raise RuntimeError(f"The input: {file_name} is not exists.")
+        info = load_dataset(file_name)
+        writer = cls.__new__(cls)
+        writer._init_state(info["paths"], False)
+        writer._append = True
+        writer._header_size = info["header_size"]
+        writer._page_size = info["page_size"]
+        writer._schema = info["schema"]
+        writer._schema_order = list(info["schema"])
+        writer._desc = info["desc"]
+        writer._index_fields = info["index_fields"]
+        writer._compression_size = info["compression_size"]
+        shards = []
+        try:
+            for shard_id, s in enumerate(info["shards"]):
+                fd = os.open(s["path"], os.O_RDWR)
+                writer._files.fds.append(fd)
+                shard = ShardState(shard_id, fd, writer._header_size, writer._page_size,
+                                   s["pages"], s["locations"], s["values"])
+                shard.old_header_len = s["header_len"]
+                writer._files.rollbacks.append((fd, s["size"], shard.touched))
+                shards.append(shard)
+        except OSError:
+            writer._files.release()
+            raise
+        writer._shards = shards
+        return writer

@@ -1,0 +1,91 @@
+"""File names and file lifetimes for the writer.
+
+New datasets are written under hidden temporary names beside the final ones and renamed at
+commit, so an interrupted or failed writer never leaves a file that looks complete. Appends
+modify the existing files in place; on failure they are rolled back (truncated to their old
+size, bytes written inside the old extent zeroed), so the old header still describes them.
+"""
+import os
+import uuid
+
+from .errors import ParamTypeError, ParamValueError
+
+_FORBIDDEN = set('\\/:*?"<>|`&;\'')
+
+
+def check_file_name(file_name, param="file_name"):
+    """MindSpore's file-name rules; returns the name as a str."""
+    if isinstance(file_name, os.PathLike):
+        file_name = os.fspath(file_name)
+    if not isinstance(file_name, str):
+        raise ParamTypeError(f"'{param}' expect str type.")
+    if not file_name:
+        raise ParamValueError(f"File path is not valid: '{param}' is empty.")
+    dirname, base = os.path.split(file_name)
+    if not base:
+        raise ParamValueError(f"File path should not end with '/': {file_name!r}.")
+    if base.startswith(" ") or base.endswith(" "):
+        raise ParamValueError(f"File name should not start/end with space: {file_name!r}.")
+    if set(base) & _FORBIDDEN:
+        raise ParamValueError("File name should not contains \\/:*?\"<>|`&;\\'")
+    return file_name
+
+
+def shard_paths(file_name, shard_num):
+    """Absolute shard file paths: the name itself, or name + zero-padded shard index."""
+    path = os.path.abspath(file_name)
+    if shard_num == 1:
+        return [path]
+    width = len(str(shard_num - 1))
+    return [path + str(i).rjust(width, "0") for i in range(shard_num)]
+
+
+def temp_path(final_path):
+    """Hidden temporary name beside final_path (same file system, so rename is atomic)."""
+    dirname, base = os.path.split(final_path)
+    return os.path.join(dirname, f".{base}.{os.getpid()}-{uuid.uuid4().hex[:8]}.partial")
+
+
+def existing_files(paths):
+    found = []
+    for path in paths:
+        for candidate in (path, path + ".db"):
+            if os.path.lexists(candidate):
+                found.append(candidate)
+    return found
+
+
+class FileSet:
+    """Open descriptors and temporary files of one writer; release() is idempotent and is also
+    registered as the writer's finalizer, so a writer dropped without commit cleans up."""
+
+    def __init__(self):
+        self.fds = []
+        self.temp_files = []
+        self.rollbacks = []          # (fd, original size, touched list) for appends
+        self.done = False
+
+    def release(self, rollback=True):
+        if self.done:
+            return
+        self.done = True
+        for fd, size, touched in self.rollbacks if rollback else ():
+            try:
+                for offset, length in touched:
+                    if offset < size:
+                        os.pwrite(fd, bytes(min(length, size - offset)), offset)
+                os.ftruncate(fd, size)
+            except OSError:
+                pass
+        for fd in self.fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fds = []
+        for path in self.temp_files if rollback else ():
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        self.temp_files = []

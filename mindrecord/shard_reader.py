@@ -77,7 +77,8 @@ class _Shard:
                         col = col.astype(np.int32)
                 self.columns[name] = col
             elif kind == native.KIND_FLOAT:
-                self.columns[name] = floats[slot].astype(dtype)
+                with np.errstate(over="ignore", invalid="ignore"):  # float32 narrowing -> inf
+                    self.columns[name] = floats[slot].astype(dtype)
             else:
                 self.strings[name] = (strings[2 * slot], strings[2 * slot + 1])
         blobs = self.schema.blob_fields

@@ -76,9 +76,11 @@ def time_read(path, shuffle, repeats, min_rows):
         data = ds.MindDataset(path, num_parallel_workers=2, shuffle=shuffle)
         epochs = max(1, -(-min_rows // data.get_dataset_size()))
         rows = nbytes = 0
-        for image, label in data.create_tuple_iterator(num_epochs=epochs, output_numpy=True):
-            rows += 1
-            nbytes += image.nbytes + label.nbytes
+        iterator = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+        for _ in range(epochs):          # as in MindSpore, each pass over the iterator is an epoch
+            for image, label in iterator:
+                rows += 1
+                nbytes += image.nbytes + label.nbytes
         elapsed = time.perf_counter() - start
         results.append((rows / elapsed, nbytes / elapsed / 1e6))
     return results

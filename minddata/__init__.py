@@ -1,1 +1,59 @@
-"""(filled by its issue)"""
+"""minddata: MindSpore's dataset API (``mindspore.dataset``) without MindSpore.
+
+``import minddata as ds`` reads like ``import mindspore.dataset as ds``. File-format sources
+(``minddata.sources``), the cache (``minddata.cache``) and the transforms subpackages are loaded
+on first use, so importing minddata stays cheap and each part can be absent while it is built.
+"""
+import importlib
+
+from . import config
+from .dataset import Dataset
+from .generator import GeneratorDataset
+from .numpy_slices import NumpySlicesDataset
+from .ops.source import SourceDataset
+from .samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,
+                       SequentialSampler, Shuffle, SubsetRandomSampler, SubsetSampler,
+                       WeightedRandomSampler)
+from .ops.batch import BatchInfo
+
+# name -> module that defines it, imported on first access.
+_LAZY = {
+    "MindDataset": "minddata.sources",
+    "ImageFolderDataset": "minddata.sources",
+    "MnistDataset": "minddata.sources",
+    "Cifar10Dataset": "minddata.sources",
+    "Cifar100Dataset": "minddata.sources",
+    "CSVDataset": "minddata.sources",
+    "TFRecordDataset": "minddata.sources",
+    "Schema": "minddata.sources",
+    "DatasetCache": "minddata.cache",
+}
+_SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops")
+
+__all__ = [
+    "config", "Dataset", "SourceDataset", "GeneratorDataset", "NumpySlicesDataset",
+    "BatchInfo", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
+    "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "Shuffle",
+    "vision", "transforms",
+] + list(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        module = importlib.import_module(_LAZY[name])
+        try:
+            value = getattr(module, name)
+        except AttributeError:
+            raise AttributeError(f"minddata.{name} is not available: {_LAZY[name]} does not "
+                                 f"define it") from None
+        globals()[name] = value
+        return value
+    if name in _SUBPACKAGES:
+        module = importlib.import_module(f"minddata.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'minddata' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

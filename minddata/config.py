@@ -1,0 +1,156 @@
+"""Global pipeline settings (``mindspore.dataset.config``).
+
+Settings are read when an iterator is created, so changing them affects pipelines iterated
+afterwards, as in MindSpore.
+"""
+import logging
+import os
+import random as _random
+import threading
+
+_lock = threading.Lock()
+# MindSpore's defaults. The seed default is std::mt19937's default seed, which is what
+# MindSpore's get_seed() reports when set_seed was never called.
+_DEFAULT_SEED = 5489
+_state = {
+    "seed": None,
+    "num_parallel_workers": 8,
+    "prefetch_size": 16,
+    "enable_shared_mem": True,
+    "debug_mode": False,
+    "debug_hooks": [],
+    "autotune": False,
+    "autotune_prefix": None,
+    "auto_num_workers": False,
+    "mp_timeout_interval": 15,
+    "error_samples_mode": "return",
+}
+_UINT32_MAX = 2 ** 32 - 1
+_INT32_MAX = 2 ** 31 - 1
+
+logger = logging.getLogger("minddata")
+
+
+def _check_int(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be of type int, but got {type(value).__name__}: {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} {value} is not within the required interval of [{low}, {high}]")
+
+
+def set_seed(seed):
+    """Seed every random decision of the pipelines created afterwards (samplers, shuffle,
+    random transforms), and Python's ``random`` and numpy's global RNG, as MindSpore does."""
+    _check_int("seed", seed, 0, _UINT32_MAX)
+    with _lock:
+        _state["seed"] = seed
+    _random.seed(seed)
+    import numpy as np
+    np.random.seed(seed)
+
+
+def get_seed():
+    """The seed set with set_seed, or MindSpore's default (5489) if none was set."""
+    s = _state["seed"]
+    return _DEFAULT_SEED if s is None else s
+
+
+def _seed_is_set():
+    return _state["seed"] is not None
+
+
+def set_num_parallel_workers(num):
+    """Default number of workers of sources and map stages that do not name one."""
+    _check_int("num", num, 1, max(512, os.cpu_count() or 1))
+    _state["num_parallel_workers"] = num
+
+
+def get_num_parallel_workers():
+    return _state["num_parallel_workers"]
+
+
+def set_prefetch_size(size):
+    """Capacity (in rows or batches) of the queue between stages and in front of the user."""
+    _check_int("size", size, 1, _INT32_MAX)
+    _state["prefetch_size"] = size
+
+
+def get_prefetch_size():
+    return _state["prefetch_size"]
+
+
+def set_enable_shared_mem(enable):
+    """Process workers move arrays through shared memory (True, default) or pickles (False)."""
+    if not isinstance(enable, bool):
+        raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
+    _state["enable_shared_mem"] = enable
+
+
+def get_enable_shared_mem():
+    return _state["enable_shared_mem"]
+
+
+def set_debug_mode(debug_mode_flag, debug_hook_list=None):
+    """Run pipelines in one thread and log each op's input and output shapes and dtypes.
+
+    ``debug_hook_list``: callables ``hook(op_name, inputs, outputs)`` called after every op on
+    every row (in addition to the log lines at DEBUG level of the ``minddata`` logger).
+    """
+    if not isinstance(debug_mode_flag, bool):
+        raise TypeError(f"debug_mode_flag must be of type bool, but got "
+                        f"{type(debug_mode_flag).__name__}")
+    hooks = list(debug_hook_list or [])
+    for h in hooks:
+        if not callable(h):
+            raise TypeError(f"debug_hook_list must contain callables, got {type(h).__name__}")
+    _state["debug_mode"] = debug_mode_flag
+    _state["debug_hooks"] = hooks
+
+
+def get_debug_mode():
+    return _state["debug_mode"]
+
+
+def _debug_hooks():
+    return list(_state["debug_hooks"])
+
+
+def set_enable_autotune(enable, filepath_prefix=None):
+    """Accepted for compatibility; worker counts are not tuned automatically (documented)."""
+    if not isinstance(enable, bool):
+        raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
+    _state["autotune"] = enable
+    _state["autotune_prefix"] = filepath_prefix
+
+
+def get_enable_autotune():
+    return _state["autotune"]
+
+
+def set_auto_num_workers(enable):
+    if not isinstance(enable, bool):
+        raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
+    _state["auto_num_workers"] = enable
+
+
+def get_auto_num_workers():
+    return _state["auto_num_workers"]
+
+
+def set_multiprocessing_timeout_interval(interval):
+    """Seconds between warnings while the main process waits on a silent worker process."""
+    _check_int("interval", interval, 1, _INT32_MAX)
+    _state["mp_timeout_interval"] = interval
+
+
+def get_multiprocessing_timeout_interval():
+    return _state["mp_timeout_interval"]
+
+
+def set_error_samples_mode(error_samples_mode):
+    """Accepted for compatibility: only the default (raise) behaviour is implemented."""
+    _state["error_samples_mode"] = error_samples_mode
+
+
+def get_error_samples_mode():
+    return _state["error_samples_mode"]

@@ -1,0 +1,31 @@
+"""Turning an exception raised inside a stage (any thread or process) into one that names the
+op and the row it failed on, keeping the original type where it can be rebuilt."""
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process exited without reporting (killed, crashed, out of memory)."""
+
+
+def wrap_error(exc, op_name, provenance=None):
+    """Return an exception of ``exc``'s type whose message names the op and the row.
+
+    The original is kept as ``__cause__`` (its traceback shows where it was raised). Types
+    whose constructor does not take one message fall back to RuntimeError.
+    """
+    if getattr(exc, "_minddata_wrapped", False):
+        return exc
+    where = f" on {provenance}" if provenance else ""
+    msg = f"{op_name} failed{where}: {type(exc).__name__}: {exc}"
+    new = None
+    if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+        try:
+            new = type(exc)(msg)
+            if str(new) != msg:
+                new = None
+        except Exception:  # constructor with another signature
+            new = None
+    if new is None:
+        new = RuntimeError(msg)
+    new.__cause__ = exc
+    new._minddata_wrapped = True
+    return new

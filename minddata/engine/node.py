@@ -1,0 +1,148 @@
+"""The contract every iterator node keeps (tf.data's iterator / torchdata's node):
+
+- ``start(epoch)``: position at the beginning of epoch ``epoch`` (an int that seeds that
+  pass's random decisions; a repeat gives each of its passes a different one);
+- ``next()``: the next row (tuple of numpy arrays) or ``None`` at the end of the epoch;
+- ``get_state()`` / ``reset(state)``: a small JSON-serializable dict describing the position
+  *after the last row returned*, and the inverse: a node reset from a state returns exactly the
+  rows that would have come next;
+- ``close()``: release threads, processes, shared memory and files; idempotent.
+
+Nodes are built by ``Dataset._build_iter(ctx)`` from the immutable dataset graph; the graph
+itself holds no iteration state.
+"""
+import time
+
+from .errors import wrap_error
+from .stats import StageStats
+
+_perf = time.perf_counter
+
+
+class BuildContext:
+    """What a pipeline's nodes share: the seed, debug mode, and an op-position counter (the
+    op position of the seed derivation, assigned in a fixed build order)."""
+
+    def __init__(self, seed, debug=False, prefetch_size=16, hooks=()):
+        self.seed = seed
+        self.debug = debug
+        self.prefetch_size = prefetch_size
+        self.hooks = list(hooks)
+        self._next_position = 0
+        self.nodes = []
+
+    def position(self):
+        p = self._next_position
+        self._next_position += 1
+        return p
+
+    def register(self, node):
+        self.nodes.append(node)
+
+
+class IterNode:
+    """Base class: time accounting, child access and default delegation."""
+
+    name = "Node"
+
+    def __init__(self, ctx, children=(), queue_capacity=None, num_workers=1, name=None):
+        self.ctx = ctx
+        self.children = list(children)
+        if name is not None:
+            self.name = name
+        self.stats = StageStats(self.name, queue_capacity, num_workers)
+        self.epoch = 0
+        self._closed = False
+        ctx.register(self)
+
+    # -- protocol -------------------------------------------------------------------------
+    def start(self, epoch):
+        self.epoch = epoch
+        for c in self.children:
+            c.start(epoch)
+
+    def next(self):
+        t0 = _perf()
+        w0 = self.stats.wait_s
+        row = self._next()
+        st = self.stats
+        st.busy_s += _perf() - t0 - (st.wait_s - w0)
+        if row is not None:
+            st.rows_out += 1
+        return row
+
+    def _next(self):
+        raise NotImplementedError
+
+    def get_state(self):
+        return {"epoch": self.epoch, "children": [c.get_state() for c in self.children]}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        for c, s in zip(self.children, state["children"]):
+            c.reset(s)
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        self._close_self()
+        for c in self.children:
+            c.close()
+
+    def _close_self(self):
+        pass
+
+    # -- helpers --------------------------------------------------------------------------
+    def pull(self, child):
+        """child.next(), counted as waiting time of this node."""
+        t0 = _perf()
+        row = child.next()
+        self.stats.wait_s += _perf() - t0
+        return row
+
+    def provenance(self):
+        """Text describing where the row last returned came from (for error messages)."""
+        return self.children[0].provenance() if self.children else None
+
+    def fail(self, exc, provenance=None):
+        return wrap_error(exc, self.name, provenance)
+
+    def iter_stats(self):
+        """Stats of this subtree, from the source(s) to this node."""
+        out = []
+        for c in self.children:
+            out.extend(c.iter_stats())
+        out.append(self.stats)
+        return out
+
+
+class ReplayNode(IterNode):
+    """Base for nodes whose internal state is not worth serialising (e.g. a shuffle buffer):
+    the state is (epoch, rows returned), and reset replays the epoch from its start, dropping
+    that many rows. Correct because every stage is deterministic given the seed."""
+
+    def start(self, epoch):
+        super().start(epoch)
+        self._returned = 0
+        self._start_epoch(epoch)
+
+    def _start_epoch(self, epoch):
+        pass
+
+    def next(self):
+        row = super().next()
+        if row is not None:
+            self._returned += 1
+        return row
+
+    def get_state(self):
+        return {"epoch": self.epoch, "returned": self._returned}
+
+    def reset(self, state):
+        self.start(state["epoch"])
+        for _ in range(state["returned"]):
+            if self.next() is None:
+                break
+        # Replayed rows are not output rows.
+        self.stats.rows_out -= state["returned"]

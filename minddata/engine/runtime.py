@@ -1,0 +1,276 @@
+"""Running a compiled pipeline: the producer thread, the bounded prefetch queue, epochs, state,
+and the user-facing tuple/dict iterators.
+
+Ownership: the user's iterator object owns a ``PipelineRun``; the producer thread references
+only the run, so dropping the iterator lets the garbage collector finalise it, which stops the
+thread and closes every node (threads, processes, shared memory, files).
+"""
+import logging
+import queue
+import random
+import threading
+import weakref
+
+from .. import config
+from .node import BuildContext
+
+logger = logging.getLogger("minddata")
+
+_ROW, _END, _ERR, _DONE = 0, 1, 2, 3
+
+
+def _fresh_seed():
+    # Without set_seed, every pipeline run gets its own seed (MindSpore's behaviour: shuffles
+    # differ run to run); it is recorded in the state so a resumed run continues the same way.
+    return random.SystemRandom().getrandbits(32)
+
+
+class PipelineRun:
+    def __init__(self, ds, num_epochs=-1, state=None, init_step=0):
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
+            raise TypeError(f"num_epochs must be of type int, but got {type(num_epochs).__name__}")
+        if num_epochs < -1 or num_epochs == 0:
+            raise ValueError(f"num_epochs {num_epochs} must be -1 (infinite) or positive")
+        if state is not None:
+            _check_state(state)
+            seed = int(state["seed"])
+        else:
+            seed = config.get_seed() if config._seed_is_set() else _fresh_seed()
+        self.debug = config.get_debug_mode()
+        self.ctx = BuildContext(seed, debug=self.debug, prefetch_size=config.get_prefetch_size(),
+                                hooks=config._debug_hooks())
+        self.num_epochs = num_epochs
+        self.column_names = list(ds.get_col_names())
+        self._lock = threading.Lock()
+        self._closed = False
+        self.root = None
+        try:
+            self.root = ds._build_iter(self.ctx)
+        except BaseException:
+            self._close_nodes()
+            raise
+        # Position of the producer: epoch index and whether that epoch has started.
+        self.state = dict(state) if state is not None else {"seed": seed, "epoch": 0,
+                                                             "root": None}
+        self._p_epoch = int(self.state["epoch"])
+        self._p_root = self.state["root"]
+        self._skip = init_step if state is None else 0
+        self._epochs_consumed = self._p_epoch
+        self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
+        self._stop = threading.Event()
+        self._queue = None
+        self._thread = None
+        if not self.debug and not self._finished:
+            self._queue = queue.Queue(maxsize=self.ctx.prefetch_size)
+            self._thread = threading.Thread(target=self._produce_loop, daemon=True,
+                                            name="minddata-producer")
+            self._thread.start()
+
+    # -- producer -------------------------------------------------------------------------
+    def _begin(self):
+        if self._p_root is not None:
+            self.root.reset(self._p_root)
+            self._p_root = None
+        else:
+            self.root.start(self._p_epoch)
+        while self._skip > 0:
+            self._skip -= 1
+            if self.root.next() is None:
+                break
+
+    def _step(self, started):
+        """Produce one item: (_ROW, row, state) or (_END, None, state) or (_DONE, ...)."""
+        if not started:
+            self._begin()
+        row = self.root.next()
+        if row is None:
+            self._p_epoch += 1
+            st = {"seed": self.ctx.seed, "epoch": self._p_epoch, "root": None}
+            return (_END, None, st)
+        st = {"seed": self.ctx.seed, "epoch": self._p_epoch, "root": self.root.get_state()}
+        return (_ROW, row, st)
+
+    def _produce_loop(self):
+        q = self._queue
+        started = False
+        try:
+            while not self._stop.is_set():
+                item = self._step(started)
+                started = item[0] == _ROW
+                if not self._put(q, item):
+                    return
+                if item[0] == _END and self.num_epochs != -1 and self._p_epoch >= self.num_epochs:
+                    return
+        except BaseException as e:  # delivered to the consumer, raised in its thread
+            self._put(q, (_ERR, e, None))
+
+    def _put(self, q, item):
+        while not self._stop.is_set():
+            try:
+                q.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    # -- consumer -------------------------------------------------------------------------
+    def next_item(self):
+        """(row, state) or None at the end of an epoch; raises StopIteration when all epochs
+        are done and the pipeline's errors otherwise."""
+        if self._finished or self._closed:
+            raise StopIteration
+        try:
+            if self._thread is None:
+                item = self._step(self._debug_started)
+                self._debug_started = item[0] == _ROW
+            else:
+                item = self._get()
+        except BaseException:
+            self.close()
+            raise
+        kind = item[0]
+        if kind == _ERR:
+            self.close()
+            raise item[1]
+        self.state = item[2]
+        if kind == _END:
+            self._epochs_consumed += 1
+            if self.num_epochs != -1 and self._epochs_consumed >= self.num_epochs:
+                self._finished = True
+                self.close()
+            return None
+        return item[1]
+
+    _debug_started = False
+
+    def _get(self):
+        q = self._queue
+        self.root.stats.sample_queue(q.qsize())
+        while True:
+            try:
+                return q.get(timeout=0.5)
+            except queue.Empty:
+                if not self._thread.is_alive() and q.empty():
+                    raise RuntimeError("minddata: the pipeline's producer thread stopped "
+                                       "without reporting an error")
+
+    # -- shutdown -------------------------------------------------------------------------
+    def close(self):
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._stop.set()
+        t = self._thread
+        if t is not None and t is not threading.current_thread():
+            # Unblock a producer waiting on a full queue, then wait for it.
+            try:
+                while True:
+                    self._queue.get_nowait()
+            except queue.Empty:
+                pass
+            t.join()
+        self._close_nodes()
+
+    def _close_nodes(self):
+        for node in reversed(self.ctx.nodes):
+            try:
+                node.close()
+            except Exception as e:  # keep closing the others
+                logger.warning("minddata: error while closing %s: %s", node.name, e)
+
+    def stage_stats(self):
+        return self.root.iter_stats() if self.root is not None else []
+
+
+def _check_state(state):
+    if not isinstance(state, dict) or not {"seed", "epoch", "root"} <= set(state):
+        raise ValueError("state must be a dict returned by an iterator's get_state()")
+
+
+class _IteratorBase:
+    """Common part of the tuple and dict iterators: one epoch per ``for`` loop."""
+
+    def __init__(self, ds, num_epochs, state):
+        self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
+                                init_step=getattr(ds, "_init_step", 0))
+        self._finalizer = weakref.finalize(self, self._run.close)
+        self.dataset = ds
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        row = self._run.next_item()
+        if row is None:
+            raise StopIteration
+        return self._convert(row)
+
+    def get_state(self):
+        """JSON-serializable position after the last row returned (pass it as ``state=`` to
+        create_*_iterator to continue from there)."""
+        return _copy_state(self._run.state)
+
+    def stage_stats(self):
+        """StageStats of every node, from the source(s) to the root."""
+        return self._run.stage_stats()
+
+    def get_col_names(self):
+        return list(self._run.column_names)
+
+    def close(self):
+        """Stop the pipeline and release every resource (also done on garbage collection)."""
+        self._finalizer()
+
+    stop = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _copy_state(st):
+    import json
+    return json.loads(json.dumps(st))
+
+
+class TupleIterator(_IteratorBase):
+    def __init__(self, ds, columns=None, num_epochs=-1, state=None):
+        from ..dataset import check_columns
+        cols = check_columns("columns", columns)
+        super().__init__(ds, num_epochs, state)
+        self._index = None
+        if cols is not None:
+            names = self._run.column_names
+            missing = [c for c in cols if c not in names]
+            if missing:
+                self.close()
+                raise ValueError(f"columns {missing} are not in the dataset's columns {names}")
+            self._index = [names.index(c) for c in cols]
+
+    def _convert(self, row):
+        if self._index is None:
+            return list(row)
+        return [row[i] for i in self._index]
+
+
+class DictIterator(_IteratorBase):
+    def _convert(self, row):
+        return dict(zip(self._run.column_names, row))
+
+
+def first_row(ds):
+    """(column names, first row) of one epoch, for output_shapes/output_types."""
+    run = PipelineRun(ds, num_epochs=1)
+    try:
+        row = run.next_item()
+    except StopIteration:
+        row = None
+    finally:
+        run.close()
+    if row is None:
+        raise RuntimeError("the dataset has no rows, so its output shapes and types are unknown")
+    return run.column_names, row

@@ -1,0 +1,243 @@
+"""GeneratorDataset: rows from Python code.
+
+Random-access sources (``__getitem__`` + ``__len__``) go through the engine's sampler, sharding
+and workers like file sources (worker processes with shared memory when
+``python_multiprocessing=True`` and ``num_parallel_workers > 1``). Iterables and generator
+functions are read in order by one stream node.
+"""
+import numpy as np
+
+from .dataset import check_columns, check_num_parallel_workers
+from .engine.node import IterNode
+from .engine.errors import wrap_error
+from .ops.source import SourceDataset
+from .samplers import _check_num_samples
+from .sources.base import RowSource
+
+
+def _check_column_types(column_types, n):
+    if column_types is None:
+        return None
+    if not isinstance(column_types, (list, tuple)):
+        raise TypeError(f"column_types must be a list of types, got {type(column_types).__name__}")
+    if len(column_types) != n:
+        raise ValueError(f"column_types has {len(column_types)} entries but column_names has {n}")
+    out = []
+    for t in column_types:
+        try:
+            out.append(np.dtype(t))
+        except TypeError:
+            raise TypeError(f"column_types must contain numpy dtypes, got {t!r}") from None
+    return out
+
+
+def _schema_columns(schema):
+    cols = getattr(schema, "columns", None)
+    if cols is None and hasattr(schema, "get_col_names"):
+        return list(schema.get_col_names())
+    if isinstance(cols, dict):
+        return list(cols)
+    if isinstance(cols, (list, tuple)):
+        return [c["name"] if isinstance(c, dict) else str(c) for c in cols]
+    raise TypeError("schema must be a Schema object with columns")
+
+
+def make_row(item, names, types, where):
+    """Generator output -> tuple of numpy arrays (a tuple/list of one value per column, or a
+    single value when there is one column)."""
+    n = len(names)
+    if isinstance(item, tuple) or (isinstance(item, list) and n > 1):
+        values = item
+    else:
+        values = (item,)
+    if len(values) != n:
+        raise RuntimeError(f"GeneratorDataset: {where} returned {len(values)} columns but "
+                           f"column_names has {n}: {names}")
+    out = []
+    for k, v in enumerate(values):
+        a = v if type(v) is np.ndarray else np.asarray(v)
+        if a.dtype == object:
+            raise TypeError(f"GeneratorDataset: {where} column {names[k]!r} has a value of type "
+                            f"{type(v).__name__} that is not a numpy-compatible array or scalar")
+        if types is not None and a.dtype != types[k]:
+            a = a.astype(types[k])
+        out.append(a)
+    return tuple(out)
+
+
+class _RandomAccessSource(RowSource):
+    def __init__(self, obj, names, types):
+        self.obj = obj
+        self.column_names = names
+        self.types = types
+
+    def __len__(self):
+        return len(self.obj)
+
+    def read_rows(self, ids):
+        obj, names, types = self.obj, self.column_names, self.types
+        out = []
+        for i in ids:
+            i = int(i)
+            try:
+                out.append(make_row(obj[i], names, types, f"source[{i}]"))
+            except BaseException as e:
+                raise wrap_error(e, "GeneratorDataset", f"source[{i}]")
+        return out
+
+    def provenance(self, row_id):
+        return f"{type(self.obj).__name__}[{int(row_id)}]"
+
+    def describe(self):
+        return f"GeneratorDataset({type(self.obj).__module__}.{type(self.obj).__qualname__}" \
+               f"@{id(self.obj):x})"
+
+
+class GeneratorDataset(SourceDataset):
+    _op_name = "GeneratorDataset"
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None,
+                 num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
+                 batch_sampler=None, collate_fn=None):
+        if column_names is None and schema is None:
+            raise ValueError("GeneratorDataset: column_names or schema must be provided")
+        names = check_columns("column_names", column_names) if column_names is not None \
+            else _schema_columns(schema)
+        types = _check_column_types(column_types, len(names))
+        check_num_parallel_workers(num_parallel_workers)
+        if not isinstance(python_multiprocessing, bool):
+            raise TypeError(f"python_multiprocessing must be of type bool, but got "
+                            f"{type(python_multiprocessing).__name__}")
+        if max_rowsize is not None:
+            if isinstance(max_rowsize, bool) or not isinstance(max_rowsize, (int, list)):
+                raise TypeError(f"max_rowsize must be of type int, got "
+                                f"{type(max_rowsize).__name__}")
+            if isinstance(max_rowsize, list):
+                max_rowsize = max(max_rowsize)
+            if max_rowsize != -1 and max_rowsize <= 0:
+                raise ValueError(f"max_rowsize {max_rowsize} must be positive (MB) or -1")
+            if max_rowsize == -1:
+                max_rowsize = None
+        if batch_sampler is not None or collate_fn is not None:
+            raise NotImplementedError("GeneratorDataset: batch_sampler and collate_fn are not "
+                                      "supported; use .batch(..., per_batch_map=...) instead")
+        self.source = source
+        self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        if not self.random_access:
+            if not (callable(source) or hasattr(source, "__iter__")):
+                raise TypeError("GeneratorDataset: source must be a random-access object "
+                                "(__getitem__ and __len__), an iterable or a generator function")
+            if sampler is not None:
+                raise ValueError("Sampler is not supported if source does not have attribute "
+                                 "'__getitem__'")
+            if shuffle:
+                raise ValueError("shuffle is not supported if source does not have attribute "
+                                 "'__getitem__'")
+            if num_shards is not None:
+                raise ValueError("num_shards is not supported if source does not have "
+                                 "attribute '__getitem__'")
+        self.column_types = types
+        self.python_multiprocessing = python_multiprocessing
+
+        def factory(obj=source, names=names, types=types):
+            return _RandomAccessSource(obj, names, types)
+
+        super().__init__(factory, num_samples=num_samples, shuffle=shuffle,
+                         num_shards=num_shards, shard_id=shard_id, sampler=sampler,
+                         num_parallel_workers=num_parallel_workers, column_names=names,
+                         process_workers=python_multiprocessing, max_rowsize=max_rowsize,
+                         chunk_rows=None)
+        # Without an explicit count, MindSpore's default of one worker reads in the main thread.
+        self.num_parallel_workers = num_parallel_workers
+
+    def _size(self):
+        if self.random_access:
+            return self._count_ids(len(self.source))
+        if hasattr(self.source, "__len__"):
+            n = len(self.source)
+            return min(n, self.num_samples) if self.num_samples else n
+        return None
+
+    def _num_classes(self):
+        return None
+
+    def _source_meta(self):
+        if not self.random_access:
+            return {"columns": self._known_columns, "len": None, "classes": None,
+                    "describe": f"GeneratorDataset(stream@{id(self.source):x})"}
+        return super()._source_meta()
+
+    def _is_random_self(self):
+        return self.random_access and super()._is_random_self()
+
+    def _build_iter(self, ctx):
+        if self.random_access:
+            return super()._build_iter(ctx)
+        return GeneratorStreamIter(self, ctx)
+
+
+class GeneratorStreamIter(IterNode):
+    """Rows of an iterable or generator function, in order; state = rows returned (a reset
+    restarts the generator and skips them, the only way to reposition a generator)."""
+
+    name = "GeneratorDataset"
+
+    def __init__(self, ds, ctx):
+        super().__init__(ctx, ())
+        self.ds = ds
+        self.names = ds._known_columns
+        self._it = None
+        self._pos = 0
+        ctx.position()
+
+    def start(self, epoch):
+        self.epoch = epoch
+        self._restart()
+
+    def _restart(self):
+        self._close_gen()
+        src = self.ds.source
+        try:
+            self._it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
+        except BaseException as e:
+            raise self.fail(e, "the generator's start")
+        self._pos = 0
+
+    def _next(self):
+        limit = self.ds.num_samples
+        if limit and self._pos >= limit:
+            return None
+        try:
+            item = next(self._it)
+        except StopIteration:
+            return None
+        except BaseException as e:
+            raise self.fail(e, f"generator row {self._pos}")
+        row = make_row(item, self.names, self.ds.column_types, f"generator row {self._pos}")
+        self._pos += 1
+        return row
+
+    def get_state(self):
+        return {"epoch": self.epoch, "pos": self._pos}
+
+    def reset(self, state):
+        self.start(state["epoch"])
+        for _ in range(int(state["pos"])):
+            if self._next() is None:
+                break
+
+    def provenance(self):
+        return f"generator row {self._pos - 1}"
+
+    def _close_gen(self):
+        it, self._it = self._it, None
+        close = getattr(it, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:
+                pass
+
+    def _close_self(self):
+        self._close_gen()

@@ -1,0 +1,280 @@
+"""batch / padded_batch: group rows into batches written into one preallocated array per
+column, with optional per_batch_map and padding."""
+import numpy as np
+
+from ..dataset import Dataset, check_columns, check_num_parallel_workers
+from ..engine.node import IterNode
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+class BatchInfo:
+    """What a callable ``batch_size`` or a ``per_batch_map`` learns about the batch."""
+
+    __slots__ = ("_batch_num", "_epoch_num")
+
+    def __init__(self, batch_num, epoch_num):
+        self._batch_num = batch_num
+        self._epoch_num = epoch_num
+
+    def get_batch_num(self):
+        """Index of the batch in the current epoch, from 0."""
+        return self._batch_num
+
+    def get_epoch_num(self):
+        """Index of the current epoch, from 0."""
+        return self._epoch_num
+
+
+def _check_batch_size(batch_size):
+    if callable(batch_size):
+        return
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+        raise TypeError(f"batch_size must be of type int or a callable, but got "
+                        f"{type(batch_size).__name__}")
+    if not 1 <= batch_size <= _INT32_MAX:
+        raise ValueError(f"batch_size {batch_size} is not within the required interval of "
+                         f"[1, {_INT32_MAX}]")
+
+
+def check_pad_info(pad_info, columns):
+    if pad_info is None:
+        return None
+    if not isinstance(pad_info, dict):
+        raise TypeError(f"pad_info must be a dict, but got {type(pad_info).__name__}")
+    out = {}
+    for col, spec in pad_info.items():
+        if not isinstance(col, str):
+            raise TypeError(f"pad_info keys must be column names (str), got {col!r}")
+        if columns is not None and col not in columns:
+            raise ValueError(f"pad_info column {col!r} is not a column of the dataset {columns}")
+        if spec is None:
+            spec = (None, 0)
+        if not isinstance(spec, (tuple, list)) or len(spec) != 2:
+            raise TypeError(f"pad_info[{col!r}] must be a tuple (pad_shape, pad_value)")
+        shape, value = spec
+        if shape is not None:
+            if not isinstance(shape, (list, tuple)):
+                raise TypeError(f"pad_info[{col!r}] pad_shape must be a list, got "
+                                f"{type(shape).__name__}")
+            for d in shape:
+                if d is not None and (isinstance(d, bool) or not isinstance(d, int) or d < 1):
+                    raise ValueError(f"pad_info[{col!r}] pad_shape entries must be positive "
+                                     f"ints or None, got {d!r}")
+            shape = tuple(shape)
+        out[col] = (shape, value)
+    return out
+
+
+def stack_column(name, values, pad=None, op_name="Batch"):
+    """One column of a batch: a new array (n, *shape) filled row by row; ``pad`` is
+    (pad_shape or None, pad_value) to pad rows of different shapes."""
+    first = np.asarray(values[0])
+    n = len(values)
+    if first.dtype.kind in "US":
+        # String widths differ row to row; numpy picks the widest.
+        arrs = [np.asarray(v) for v in values]
+        if pad is None:
+            _check_same_shapes(name, arrs, op_name)
+            return np.array(arrs)
+        values = arrs
+    if pad is None:
+        out = np.empty((n,) + first.shape, dtype=first.dtype)
+        shape, dtype = first.shape, first.dtype
+        for i, v in enumerate(values):
+            if type(v) is not np.ndarray:
+                v = np.asarray(v)
+            if v.shape != shape:
+                raise RuntimeError(
+                    f"{op_name}: column {name!r} has rows of different shapes: {shape} (row 0) "
+                    f"and {v.shape} (row {i}); use pad_info or padded_batch to pad them")
+            if v.dtype != dtype:
+                raise RuntimeError(
+                    f"{op_name}: column {name!r} has rows of different types: {dtype} (row 0) "
+                    f"and {v.dtype} (row {i})")
+            out[i] = v
+        return out
+    pad_shape, pad_value = pad
+    arrs = [np.asarray(v) for v in values]
+    ndim = arrs[0].ndim
+    for i, a in enumerate(arrs):
+        if a.ndim != ndim:
+            raise RuntimeError(f"{op_name}: column {name!r} rows have different ranks "
+                               f"({ndim} and {a.ndim} at row {i}); padding keeps the rank")
+    maxes = [max(a.shape[d] for a in arrs) for d in range(ndim)]
+    if pad_shape is None:
+        target = maxes
+    else:
+        if len(pad_shape) != ndim:
+            raise RuntimeError(f"{op_name}: pad_shape {list(pad_shape)} of column {name!r} has "
+                               f"{len(pad_shape)} dimensions but the rows have {ndim}")
+        target = [m if d is None else d for d, m in zip(pad_shape, maxes)]
+        for d, (t, m) in enumerate(zip(target, maxes)):
+            if m > t:
+                raise RuntimeError(f"{op_name}: a row of column {name!r} has size {m} in "
+                                   f"dimension {d}, larger than pad_shape {t}")
+    dtype = np.result_type(*[a.dtype for a in arrs])
+    if pad_value is None:
+        pad_value = "" if dtype.kind == "U" else (b"" if dtype.kind == "S" else 0)
+    out = np.full((n,) + tuple(target), pad_value, dtype=dtype)
+    for i, a in enumerate(arrs):
+        out[(i,) + tuple(slice(0, s) for s in a.shape)] = a
+    return out
+
+
+def _check_same_shapes(name, arrs, op_name):
+    shape = arrs[0].shape
+    for i, a in enumerate(arrs):
+        if a.shape != shape:
+            raise RuntimeError(f"{op_name}: column {name!r} has rows of different shapes: "
+                               f"{shape} (row 0) and {a.shape} (row {i}); use pad_info or "
+                               f"padded_batch to pad them")
+
+
+class BatchDataset(Dataset):
+    _op_name = "Batch"
+
+    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None,
+                 per_batch_map=None, input_columns=None, output_columns=None,
+                 python_multiprocessing=False, max_rowsize=None, pad_info=None):
+        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
+        _check_batch_size(batch_size)
+        if not isinstance(drop_remainder, bool):
+            raise TypeError(f"drop_remainder must be of type bool, but got "
+                            f"{type(drop_remainder).__name__}")
+        if per_batch_map is not None and not callable(per_batch_map):
+            raise TypeError("per_batch_map must be callable")
+        if not isinstance(python_multiprocessing, bool):
+            raise TypeError("python_multiprocessing must be of type bool")
+        in_cols = check_columns("input_columns", input_columns)
+        out_cols = check_columns("output_columns", output_columns)
+        if per_batch_map is None and (in_cols is not None or out_cols is not None):
+            raise ValueError("input_columns and output_columns are only used with per_batch_map")
+        child_cols = child._col_names()
+        if in_cols is not None:
+            missing = [c for c in in_cols if c not in child_cols]
+            if missing:
+                raise ValueError(f"input_columns {missing} are not columns of the dataset "
+                                 f"{child_cols}")
+        self.batch_size = batch_size
+        self.drop_remainder = drop_remainder
+        self.per_batch_map = per_batch_map
+        self.pad_all = pad_info == {}
+        self.pad_info = check_pad_info(pad_info, child_cols) or {}
+        self.in_cols = in_cols if in_cols is not None else (list(child_cols) if per_batch_map
+                                                            else None)
+        self.out_cols = out_cols if out_cols is not None else self.in_cols
+        from .map import place_columns
+        if per_batch_map is not None:
+            self._columns = place_columns(child_cols, self.in_cols, self.out_cols, "batch")
+        else:
+            self._columns = list(child_cols)
+
+    def _col_names(self):
+        return list(self._columns)
+
+    def _size(self):
+        n = self.children[0]._size()
+        if n is None or callable(self.batch_size):
+            return None
+        return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
+
+    def _batch_size(self):
+        return self.batch_size if not callable(self.batch_size) else None
+
+    def _describe_self(self):
+        return (f"Batch({self.batch_size}, drop={self.drop_remainder}, "
+                f"map={getattr(self.per_batch_map, '__qualname__', None)}, pad={self.pad_info})")
+
+    def _build_iter(self, ctx):
+        return BatchIter(self, ctx)
+
+
+class BatchIter(IterNode):
+    name = "Batch"
+
+    def __init__(self, ds, ctx):
+        child = ds.children[0]._build_iter(ctx)
+        super().__init__(ctx, [child])
+        self.ds = ds
+        self.child_cols = ds.children[0]._col_names()
+        self._batch_num = 0
+        self._done = False
+        self.pads = [None] * len(self.child_cols)
+        for k, c in enumerate(self.child_cols):
+            if c in ds.pad_info:
+                self.pads[k] = ds.pad_info[c]
+            elif ds.pad_all:
+                self.pads[k] = (None, None)
+        if ds.per_batch_map is not None:
+            self.in_idx = [self.child_cols.index(c) for c in ds.in_cols]
+            from .map import placement
+            self.place = placement(self.child_cols, ds.in_cols, ds.out_cols)
+
+    def start(self, epoch):
+        super().start(epoch)
+        self._batch_num = 0
+        self._done = False
+
+    def get_state(self):
+        return {"epoch": self.epoch, "batch_num": self._batch_num,
+                "done": self._done, "child": self.children[0].get_state()}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        self._batch_num = state["batch_num"]
+        self._done = state["done"]
+        self.children[0].reset(state["child"])
+
+    def _next(self):
+        if self._done:
+            return None
+        ds = self.ds
+        info = BatchInfo(self._batch_num, self.epoch)
+        size = ds.batch_size
+        if callable(size):
+            size = size(info)
+            if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+                raise ValueError(f"batch_size callable returned {size!r}; expected an int >= 1")
+        child = self.children[0]
+        rows = []
+        for _ in range(size):
+            r = self.pull(child)
+            if r is None:
+                self._done = True
+                break
+            rows.append(r)
+        if not rows or (len(rows) < size and ds.drop_remainder):
+            self._done = True
+            return None
+        self._batch_num += 1
+        cols = list(zip(*rows))
+        if ds.per_batch_map is not None:
+            return self._per_batch_map(cols, info)
+        return tuple(stack_column(name, col, pad) for name, col, pad in
+                     zip(self.child_cols, cols, self.pads))
+
+    def _per_batch_map(self, cols, info):
+        ds = self.ds
+        args = [list(cols[i]) for i in self.in_idx]
+        try:
+            res = ds.per_batch_map(*args, info)
+        except BaseException as e:
+            raise self.fail(e, f"batch {info.get_batch_num()} of epoch {info.get_epoch_num()}")
+        if not isinstance(res, tuple):
+            res = (res,)
+        if len(res) != len(ds.out_cols):
+            raise RuntimeError(f"Batch: per_batch_map returned {len(res)} columns but "
+                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
+        outs = []
+        for name, v in zip(ds.out_cols, res):
+            if isinstance(v, np.ndarray):
+                outs.append(v)
+            elif isinstance(v, (list, tuple)):
+                outs.append(stack_column(name, v, None, "Batch per_batch_map"))
+            else:
+                raise TypeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
+                                f"{type(v).__name__} for column {name!r}")
+        stacked = {k: stack_column(n, cols[k], self.pads[k]) for k, n in
+                   enumerate(self.child_cols) if k not in self.in_idx}
+        return tuple(outs[j] if src == "out" else stacked[j] for src, j in self.place)

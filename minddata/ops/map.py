@@ -1,0 +1,394 @@
+"""map: apply a list of operations to some columns of every row, inline, on worker threads or
+in worker processes (shared memory), output order = input order.
+
+Random ops draw from a seed derived from (global seed, epoch, row index in the epoch, op
+position), so results do not depend on the worker count or kind.
+"""
+import collections
+import logging
+import random
+
+import numpy as np
+
+from .. import config
+from ..dataset import Dataset, check_columns, check_num_parallel_workers
+from ..engine import seeds
+from ..engine.errors import wrap_error
+from ..engine.node import IterNode
+from ..engine.threads import OrderedThreadPool
+
+logger = logging.getLogger("minddata")
+
+
+def place_columns(child_cols, in_cols, out_cols, op="map"):
+    """Output column order: the outputs take the place of the first input column (in the
+    child's order); the other input columns are dropped; the rest keep their places."""
+    first = min(child_cols.index(c) for c in in_cols)
+    out = []
+    for k, c in enumerate(child_cols):
+        if k == first:
+            out.extend(out_cols)
+        elif c not in in_cols:
+            out.append(c)
+    dup = [c for c in set(out) if out.count(c) > 1]
+    if dup:
+        raise ValueError(f"{op}: output_columns {out_cols} would duplicate the existing "
+                         f"column(s) {sorted(dup)}; rename them or include them in "
+                         f"input_columns")
+    return out
+
+
+def placement(child_cols, in_cols, out_cols):
+    """For each output column: ("out", j) = j-th op output, ("in", k) = child column k."""
+    first = min(child_cols.index(c) for c in in_cols)
+    res = []
+    for k, c in enumerate(child_cols):
+        if k == first:
+            res.extend(("out", j) for j in range(len(out_cols)))
+        elif c not in in_cols:
+            res.append(("in", k))
+    return res
+
+
+def op_name(op):
+    return getattr(op, "__name__", None) or type(op).__name__
+
+
+def _flatten_ops(operations):
+    ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+    if not ops:
+        raise ValueError("operations must not be empty")
+    for op in ops:
+        if not callable(op) and not hasattr(op, "apply"):
+            raise TypeError(f"operations must be callables or transform objects, got "
+                            f"{type(op).__name__}: {op!r}")
+    return ops
+
+
+def _compile(ops):
+    """transforms_c.compile_operations when the transforms package offers it."""
+    try:
+        import transforms_c
+        compile_ops = getattr(transforms_c, "compile_operations", None)
+    except ImportError:
+        compile_ops = None
+    if compile_ops is None:
+        return list(ops)
+    return list(compile_ops(list(ops)))
+
+
+class OpRunner:
+    """Runs the op list on one row's input columns; picklable state for worker processes."""
+
+    def __init__(self, ops, n_out, seed, positions, seed_py, debug=False, hooks=()):
+        self.ops = ops
+        self.n_out = n_out
+        self.seed = seed
+        self.positions = positions
+        self.seed_py = seed_py      # seed Python's and numpy's global RNGs per row
+        self.debug = debug
+        self.hooks = hooks
+        self.names = [op_name(op) for op in ops]
+        self._bases = {}
+        self.has_apply = [hasattr(op, "apply") and hasattr(op, "is_random") for op in ops]
+
+    def bases(self, epoch):
+        b = self._bases.get(epoch)
+        if b is None:
+            b = [seeds.stage_base(self.seed, epoch, p) for p in self.positions]
+            if len(self._bases) > 64:
+                self._bases.clear()
+            self._bases[epoch] = b
+        return b
+
+    def run(self, args, epoch, index):
+        bases = self.bases(epoch)
+        for k, op in enumerate(self.ops):
+            s = seeds.row_seed(bases[k], index)
+            if self.has_apply[k]:
+                res = op.apply(args, s)
+            else:
+                if self.seed_py:
+                    random.seed(s)
+                    np.random.seed(s & 0xFFFFFFFF)
+                res = op(*args)
+            res = res if isinstance(res, tuple) else (res,)
+            res = tuple(a if type(a) is np.ndarray else np.asarray(a) for a in res)
+            if self.debug:
+                _log_op(self.names[k], args, res, self.hooks)
+            args = res
+        if len(args) != self.n_out:
+            raise RuntimeError(f"the operations returned {len(args)} columns but "
+                               f"output_columns names {self.n_out}")
+        return args
+
+
+def _log_op(name, inputs, outputs, hooks):
+    logger.info("minddata debug: map op %s in %s out %s", name, _desc(inputs), _desc(outputs))
+    for h in hooks:
+        h(name, inputs, outputs)
+
+
+def _desc(arrays):
+    return [(tuple(np.shape(a)), str(getattr(a, "dtype", type(a).__name__))) for a in arrays]
+
+
+class MapDataset(Dataset):
+    _op_name = "Map"
+
+    def __init__(self, child, operations, input_columns=None, output_columns=None,
+                 num_parallel_workers=None, python_multiprocessing=False, max_rowsize=None,
+                 cache=None, callbacks=None, offload=None, **kwargs):
+        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
+        if kwargs:
+            raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
+        self.operations = _flatten_ops(operations)
+        child_cols = child._col_names()
+        in_cols = check_columns("input_columns", input_columns)
+        if in_cols is None:
+            in_cols = [child_cols[0]]
+        missing = [c for c in in_cols if c not in child_cols]
+        if missing:
+            raise ValueError(f"map: input_columns {missing} are not columns of the dataset "
+                             f"{child_cols}")
+        out_cols = check_columns("output_columns", output_columns)
+        if out_cols is None:
+            out_cols = list(in_cols)
+        if not isinstance(python_multiprocessing, bool):
+            raise TypeError(f"python_multiprocessing must be of type bool, but got "
+                            f"{type(python_multiprocessing).__name__}")
+        if max_rowsize is not None and (isinstance(max_rowsize, bool) or
+                                        not isinstance(max_rowsize, (int, list))):
+            raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
+        if isinstance(max_rowsize, list):
+            max_rowsize = max(max_rowsize)
+        if max_rowsize == -1:
+            max_rowsize = None
+        if cache is not None:
+            if not hasattr(cache, "open_stage"):
+                raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
+            random_ops = [op_name(o) for o in self.operations if getattr(o, "is_random", False)]
+            if random_ops:
+                raise RuntimeError(f"map: cannot cache the output of random operations "
+                                   f"{random_ops}: every epoch must draw new values")
+        self.in_cols = in_cols
+        self.out_cols = out_cols
+        self.columns = place_columns(child_cols, in_cols, out_cols)
+        self.python_multiprocessing = python_multiprocessing
+        self.max_rowsize = max_rowsize
+        self.cache = cache
+        self.callbacks = callbacks
+
+    def _col_names(self):
+        return list(self.columns)
+
+    def _is_random_self(self):
+        return any(getattr(o, "is_random", False) for o in self.operations)
+
+    def _describe_self(self):
+        ops = ",".join(repr(o) if hasattr(o, "apply") else
+                       f"{getattr(o, '__module__', '')}.{op_name(o)}" for o in self.operations)
+        return f"Map[{ops}]({self.in_cols}->{self.out_cols})"
+
+    def _build_iter(self, ctx):
+        if self.cache is not None:
+            from .cached import CachedMapIter
+            return CachedMapIter(self, ctx)
+        return MapIter(self, ctx)
+
+
+class MapIter(IterNode):
+    """Inline (one worker / debug), thread pool, or process pool execution."""
+
+    name = "Map"
+
+    def __init__(self, ds, ctx, child=None):
+        child = child if child is not None else ds.children[0]._build_iter(ctx)
+        workers = 1 if ctx.debug else (ds.num_parallel_workers or
+                                       config.get_num_parallel_workers())
+        super().__init__(ctx, [child], num_workers=workers)
+        self.ds = ds
+        child_cols = ds.children[0]._col_names()
+        self.in_idx = [child_cols.index(c) for c in ds.in_cols]
+        self.place = placement(child_cols, ds.in_cols, ds.out_cols)
+        positions = [ctx.position() for _ in ds.operations]
+        ops = _compile(ds.operations) if not ctx.debug else list(ds.operations)
+        if len(ops) != len(positions):
+            # A fused plan stands for several ops: its seeds come from the first op position.
+            positions = positions[:len(ops)]
+        self.runner = OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
+                               seed_py=config._seed_is_set() and (workers == 1 or
+                                                                   ds.python_multiprocessing),
+                               debug=ctx.debug, hooks=tuple(ctx.hooks))
+        self.workers = workers
+        self._index = 0            # rows pulled from the child this epoch (the seed row id)
+        self._returned = 0
+        self._last_child_state = None
+        self._last_prov = None
+        self._child_done = False
+        self._buf = collections.deque()
+        self._pool = None
+        self._chunk = 8
+        if workers > 1:
+            if ds.python_multiprocessing:
+                from ..engine.procs import ProcessPool
+                self._pool = ProcessPool(workers, _MapTask(self.runner),
+                                         name="Map", max_rowsize=ds.max_rowsize)
+            else:
+                self._pool = OrderedThreadPool(workers, "map")
+            self.stats.queue_capacity = 2 * workers * self._chunk
+
+    # protocol ----------------------------------------------------------------------------
+    def start(self, epoch):
+        super().start(epoch)
+        self._restart_epoch()
+
+    def _restart_epoch(self, index=0):
+        if self._pool is not None:
+            self._pool.clear()
+        self._buf.clear()
+        self._index = index
+        self._returned = index
+        self._child_done = False
+        self._last_child_state = None
+
+    def get_state(self):
+        return {"epoch": self.epoch, "index": self._returned, "child": self._last_child_state}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        if state["child"] is None:
+            self.children[0].start(self.epoch)
+        else:
+            self.children[0].reset(state["child"])
+        self._restart_epoch(state["index"])
+
+    def provenance(self):
+        return self._last_prov
+
+    # rows --------------------------------------------------------------------------------
+    def _next(self):
+        if self._pool is None:
+            return self._next_inline()
+        if not self._buf:
+            self._fill()
+            if not self._buf:
+                return None
+        row, cstate, prov = self._buf.popleft()
+        self._last_child_state = cstate
+        self._last_prov = prov
+        self._returned += 1
+        return row
+
+    def _next_inline(self):
+        child = self.children[0]
+        row = self.pull(child)
+        if row is None:
+            return None
+        index = self._index
+        self._index += 1
+        try:
+            out = self.runner.run(tuple(row[i] for i in self.in_idx), self.epoch, index)
+        except BaseException as e:
+            raise self._wrap(e, child.provenance(), index)
+        self._last_child_state = child.get_state()
+        self._returned += 1
+        return self._assemble(row, out)
+
+    def _assemble(self, row, out):
+        return tuple(out[j] if src == "out" else row[j] for src, j in self.place)
+
+    def _wrap(self, e, prov, index):
+        where = f"row {index} of epoch {self.epoch}"
+        if prov:
+            where = f"{prov} ({where})"
+        name = f"Map({', '.join(self.runner.names)})"
+        return wrap_error(e, name, where)
+
+    def _fill(self):
+        child = self.children[0]
+        pool = self._pool
+        while len(pool) < 2 * self.workers and not self._child_done:
+            rows, states, provs = [], [], []
+            for _ in range(self._chunk):
+                r = self.pull(child)
+                if r is None:
+                    self._child_done = True
+                    break
+                rows.append(r)
+                states.append(child.get_state())
+                provs.append(child.provenance())
+            if not rows:
+                break
+            first = self._index
+            self._index += len(rows)
+            task = _Chunk(rows, states, provs, first)
+            if isinstance(pool, OrderedThreadPool):
+                pool.submit(self._run_chunk, task)
+            else:
+                pool.submit((self.epoch, first), [tuple(r[i] for i in self.in_idx)
+                                                  for r in rows], context=task)
+        if not len(pool):
+            return
+        try:
+            res = pool.result()
+        except BaseException as e:
+            ctxt = getattr(e, "_minddata_task", None)
+            raise self._wrap_pool_error(e, ctxt)
+        if isinstance(pool, OrderedThreadPool):
+            self._buf.extend(res)
+        else:
+            outs, task = res
+            for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
+                self._buf.append((self._assemble(r, o), s, p))
+        self.stats.sample_queue(len(pool))
+
+    def _wrap_pool_error(self, e, info):
+        if getattr(e, "_minddata_wrapped", False):
+            return e
+        if info is not None:
+            task, k = info
+            return self._wrap(e, task.provs[k], task.first + k)
+        return self._wrap(e, None, "?")
+
+    def _run_chunk(self, task):
+        out = []
+        epoch = self.epoch
+        for k, r in enumerate(task.rows):
+            try:
+                o = self.runner.run(tuple(r[i] for i in self.in_idx), epoch, task.first + k)
+            except BaseException as e:
+                raise self._wrap(e, task.provs[k], task.first + k)
+            out.append((self._assemble(r, o), task.states[k], task.provs[k]))
+        return out
+
+    def _close_self(self):
+        if self._pool is not None:
+            self._pool.close()
+
+
+class _Chunk:
+    __slots__ = ("rows", "states", "provs", "first")
+
+    def __init__(self, rows, states, provs, first):
+        self.rows, self.states, self.provs, self.first = rows, states, provs, first
+
+
+class _MapTask:
+    """Runs in a worker process: applies the op list to a chunk of rows."""
+
+    name = "Map"
+
+    def __init__(self, runner):
+        self.runner = runner
+
+    def __call__(self, meta, rows_in):
+        epoch, first = meta
+        out = []
+        for k, args in enumerate(rows_in):
+            try:
+                out.append(self.runner.run(tuple(args), epoch, first + k))
+            except BaseException as e:
+                e._minddata_row = k
+                raise
+        return out

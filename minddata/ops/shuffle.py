@@ -1,0 +1,85 @@
+"""shuffle(buffer_size): MindSpore's buffer shuffle. The buffer fills with the first rows;
+each output is a random buffer entry, replaced by the next input row."""
+from ..dataset import Dataset
+from ..engine import seeds
+from ..engine.node import ReplayNode
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+class ShuffleDataset(Dataset):
+    _op_name = "Shuffle"
+
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        if isinstance(buffer_size, bool) or not isinstance(buffer_size, int):
+            raise TypeError(f"buffer_size must be of type int, but got "
+                            f"{type(buffer_size).__name__}")
+        if not 2 <= buffer_size <= _INT32_MAX:
+            raise ValueError(f"buffer_size {buffer_size} is not within the required interval of "
+                             f"[2, {_INT32_MAX}]")
+        self.buffer_size = buffer_size
+
+    def _is_random_self(self):
+        return True
+
+    def _describe_self(self):
+        return f"Shuffle({self.buffer_size})"
+
+    def _build_iter(self, ctx):
+        return ShuffleIter(self, ctx)
+
+
+class ShuffleIter(ReplayNode):
+    """State = (epoch, rows returned); reset replays the epoch (the buffer holds rows, which
+    are not worth serialising)."""
+
+    name = "Shuffle"
+
+    def __init__(self, ds, ctx):
+        super().__init__(ctx, [ds.children[0]._build_iter(ctx)],
+                         queue_capacity=ds.buffer_size)
+        self.size = ds.buffer_size
+        self.position = ctx.position()
+        self._buf = []
+        self._child_done = False
+        self._rng = None
+
+    def _start_epoch(self, epoch):
+        self._buf = []
+        self._child_done = False
+        self._rng = seeds.rng(self.ctx.seed, epoch, self.position)
+        self._draws = []
+
+    def _draw(self, n):
+        # Draw random indices in blocks (one numpy call per 1024 rows).
+        if not self._draws:
+            self._draws = list(self._rng.random(1024))
+            self._draws.reverse()
+        return int(self._draws.pop() * n)
+
+    def _next(self):
+        child = self.children[0]
+        buf = self._buf
+        while not self._child_done and len(buf) < self.size:
+            row = self.pull(child)
+            if row is None:
+                self._child_done = True
+            else:
+                buf.append(row)
+        if not buf:
+            return None
+        j = self._draw(len(buf))
+        row = buf[j]
+        nxt = None if self._child_done else self.pull(child)
+        if nxt is None:
+            self._child_done = True
+            buf[j] = buf[-1]
+            buf.pop()
+        else:
+            buf[j] = nxt
+        self.stats.sample_queue(len(buf))
+        return row
+
+    def provenance(self):
+        return None

@@ -1,0 +1,338 @@
+"""Samplers: which row ids a source reads in one epoch, and in what order.
+
+A sampler turns (number of rows, seed, epoch) into an int64 array of row ids before any I/O.
+``add_child`` chains samplers as MindSpore does: the child's output ids are the population
+the parent samples from.
+"""
+import enum
+import math
+
+import numpy as np
+
+from .engine import seeds
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+class Shuffle(str, enum.Enum):
+    """Shuffle levels of file-based sources (MindSpore's ``mindspore.dataset.Shuffle``)."""
+    FALSE = "false"
+    ADAPTIVE = "adaptive"
+    GLOBAL = "global"
+    PARTIAL = "partial"
+    FILES = "file"
+    INFILE = "infile"
+
+
+def _check_num_samples(num_samples):
+    if num_samples is None:
+        return
+    if isinstance(num_samples, bool) or not isinstance(num_samples, int):
+        raise TypeError(f"num_samples must be of type int, but got "
+                        f"{type(num_samples).__name__}")
+    if num_samples < 0 or num_samples > _INT32_MAX:
+        raise ValueError(f"num_samples {num_samples} is not within the required interval of "
+                         f"[0, {_INT32_MAX}]")
+
+
+def _check_indices(indices):
+    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__len__"):
+        raise TypeError(f"indices must be a list or numpy array of int, got "
+                        f"{type(indices).__name__}")
+    arr = np.asarray(indices)
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"indices must contain int values, got dtype {arr.dtype}")
+    return arr.astype(np.int64).reshape(-1)
+
+
+class Sampler:
+    """Base class. Subclasses implement ``_sample(n, rng, ctx)`` over a population of n ids."""
+
+    def __init__(self, num_samples=None):
+        _check_num_samples(num_samples)
+        self.num_samples = num_samples
+        self.child_sampler = None
+
+    def add_child(self, sampler):
+        """Sample from ``sampler``'s output instead of all rows (one child only)."""
+        if not isinstance(sampler, Sampler):
+            raise TypeError(f"sampler must be a Sampler, got {type(sampler).__name__}")
+        if self.child_sampler is not None:
+            raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
+        self.child_sampler = sampler
+
+    def get_child(self):
+        return self.child_sampler
+
+    def get_num_samples(self):
+        return self.num_samples
+
+    def is_random(self):
+        return False
+
+    def is_sharded(self):
+        return bool(self.child_sampler and self.child_sampler.is_sharded())
+
+    # engine side -------------------------------------------------------------------------
+    def ids(self, num_rows, seed, epoch, op_position, labels=None, _depth=0):
+        """Row ids of one epoch (int64 array). ``labels()`` returns the class column (for
+        PKSampler), called only when needed."""
+        if self.child_sampler is not None:
+            population = self.child_sampler.ids(num_rows, seed, epoch, op_position, labels,
+                                                _depth + 1)
+        else:
+            population = None
+        n = num_rows if population is None else len(population)
+        rng = seeds.rng(seed, epoch, op_position, stream=1000 + _depth)
+        local = self._sample(n, rng, labels if population is None else
+                             (lambda: np.asarray(labels())[population]))
+        local = np.asarray(local, dtype=np.int64)
+        if self.num_samples is not None and self.num_samples > 0:
+            local = local[:self.num_samples]
+        if population is not None:
+            if local.size and (local.max() >= n or local.min() < 0):
+                raise IndexError(f"{type(self).__name__} index out of range of its child "
+                                 f"sampler's {n} ids")
+            return population[local]
+        if local.size and (local.max() >= num_rows or local.min() < -num_rows):
+            bad = local[(local >= num_rows) | (local < -num_rows)][0]
+            raise IndexError(f"{type(self).__name__}: sample id {int(bad)} is out of range for a "
+                             f"dataset of {num_rows} rows")
+        return np.where(local < 0, local + num_rows, local)
+
+    def count(self, num_rows):
+        """Number of ids per epoch for a population of num_rows (without reading labels where
+        possible; may return None when it depends on data)."""
+        n = num_rows if self.child_sampler is None else self.child_sampler.count(num_rows)
+        if n is None:
+            return None
+        c = self._count(n)
+        if c is None:
+            return None
+        if self.num_samples is not None and self.num_samples > 0:
+            c = min(c, self.num_samples)
+        return c
+
+    def _count(self, n):
+        return n
+
+    def _sample(self, n, rng, labels):
+        raise NotImplementedError
+
+    def describe(self):
+        child = f"<-{self.child_sampler.describe()}" if self.child_sampler else ""
+        return f"{type(self).__name__}({self._describe_args()}){child}"
+
+    def _describe_args(self):
+        return f"num_samples={self.num_samples}"
+
+    def __repr__(self):
+        return self.describe()
+
+
+class SequentialSampler(Sampler):
+    def __init__(self, start_index=None, num_samples=None):
+        super().__init__(num_samples)
+        if start_index is not None:
+            if isinstance(start_index, bool) or not isinstance(start_index, int):
+                raise TypeError(f"start_index must be of type int, but got "
+                                f"{type(start_index).__name__}")
+            if start_index < 0:
+                raise ValueError(f"start_index {start_index} must be >= 0")
+        self.start_index = start_index
+
+    def _sample(self, n, rng, labels):
+        start = self.start_index or 0
+        if n and start >= n:
+            raise ValueError(f"start_index {start} is out of range for a dataset of {n} rows")
+        return np.arange(start, n, dtype=np.int64)
+
+    def _count(self, n):
+        return max(0, n - (self.start_index or 0))
+
+    def _describe_args(self):
+        return f"start_index={self.start_index}, num_samples={self.num_samples}"
+
+
+class RandomSampler(Sampler):
+    def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
+        super().__init__(num_samples)
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement must be of type bool, but got "
+                            f"{type(replacement).__name__}")
+        self.replacement = replacement
+        self.shuffle = shuffle
+
+    def is_random(self):
+        return True
+
+    def _sample(self, n, rng, labels):
+        if self.replacement:
+            k = self.num_samples or n
+            return rng.integers(0, n, size=k) if n else np.zeros(0, np.int64)
+        return rng.permutation(n)
+
+    def _count(self, n):
+        if self.replacement:
+            return self.num_samples or n
+        return n
+
+    def _describe_args(self):
+        return f"replacement={self.replacement}, num_samples={self.num_samples}"
+
+
+class DistributedSampler(Sampler):
+    """Shard ``shard_id`` of ``num_shards``: every shard gets ceil(R/N) ids, shard k's j-th id
+    is position (k + j*N) mod R of the (shuffled, when shuffle=True) row order, the split
+    MindSpore 2.10 makes. With shuffle the permutation is the same on every shard (same seed
+    and epoch), so shards are disjoint except for the wrapped tail."""
+
+    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
+        super().__init__(num_samples)
+        for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
+        if num_shards < 1:
+            raise ValueError(f"num_shards {num_shards} is not within the required interval of "
+                             f"[1, {_INT32_MAX}]")
+        if not 0 <= shard_id < num_shards:
+            raise ValueError(f"shard_id {shard_id} is not within the required interval of "
+                             f"[0, {num_shards - 1}]")
+        if not isinstance(shuffle, bool):
+            raise TypeError(f"shuffle must be of type bool, but got {type(shuffle).__name__}")
+        if isinstance(offset, bool) or not isinstance(offset, int):
+            raise TypeError(f"offset must be of type int, but got {type(offset).__name__}")
+        self.num_shards = num_shards
+        self.shard_id = shard_id
+        self.shuffle = shuffle
+        self.offset = offset
+
+    def is_random(self):
+        return self.shuffle
+
+    def is_sharded(self):
+        return True
+
+    def _sample(self, n, rng, labels):
+        if n == 0:
+            return np.zeros(0, np.int64)
+        order = rng.permutation(n) if self.shuffle else np.arange(n, dtype=np.int64)
+        per_shard = math.ceil(n / self.num_shards)
+        pos = (self.shard_id + np.arange(per_shard, dtype=np.int64) * self.num_shards) % n
+        return order[pos]
+
+    def _count(self, n):
+        return math.ceil(n / self.num_shards) if n else 0
+
+    def _describe_args(self):
+        return (f"num_shards={self.num_shards}, shard_id={self.shard_id}, "
+                f"shuffle={self.shuffle}, num_samples={self.num_samples}")
+
+
+class SubsetSampler(Sampler):
+    """The given row ids, in the given order."""
+
+    def __init__(self, indices, num_samples=None):
+        super().__init__(num_samples)
+        self.indices = _check_indices(indices)
+
+    def _sample(self, n, rng, labels):
+        return self.indices.copy()
+
+    def _count(self, n):
+        return len(self.indices)
+
+    def _describe_args(self):
+        return f"indices={self.indices.tolist()[:8]}..., num_samples={self.num_samples}"
+
+
+class SubsetRandomSampler(SubsetSampler):
+    """The given row ids in a random order (a new one each epoch)."""
+
+    def is_random(self):
+        return True
+
+    def _sample(self, n, rng, labels):
+        return self.indices[rng.permutation(len(self.indices))]
+
+
+class WeightedRandomSampler(Sampler):
+    """num_samples ids drawn with probability proportional to ``weights[id]``."""
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        super().__init__(num_samples)
+        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
+            raise TypeError(f"weights must be a list of numbers, got {type(weights).__name__}")
+        w = np.asarray(weights, dtype=np.float64).reshape(-1)
+        if w.size == 0:
+            raise ValueError("weights must not be empty")
+        if (w < 0).any() or not np.isfinite(w).all():
+            raise ValueError("weights must be finite and non-negative")
+        if w.sum() <= 0:
+            raise ValueError("weights must contain at least one positive value")
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement must be of type bool, but got "
+                            f"{type(replacement).__name__}")
+        if not replacement and num_samples is not None and num_samples > int((w > 0).sum()):
+            raise ValueError("num_samples exceeds the number of positive weights while "
+                             "replacement is False")
+        self.weights = w
+        self.replacement = replacement
+
+    def is_random(self):
+        return True
+
+    def _sample(self, n, rng, labels):
+        k = self.num_samples or len(self.weights)
+        p = self.weights / self.weights.sum()
+        return rng.choice(len(p), size=k, replace=self.replacement, p=p)
+
+    def _count(self, n):
+        return self.num_samples or len(self.weights)
+
+
+class PKSampler(Sampler):
+    """``num_val`` rows of every class (P classes x K rows), read from ``class_column``."""
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label",
+                 num_samples=None):
+        super().__init__(num_samples)
+        if isinstance(num_val, bool) or not isinstance(num_val, int):
+            raise TypeError(f"num_val must be of type int, but got {type(num_val).__name__}")
+        if num_val < 1:
+            raise ValueError(f"num_val {num_val} must be positive")
+        if num_class is not None:
+            raise NotImplementedError("PKSampler: num_class is not supported (as in MindSpore)")
+        if not isinstance(shuffle, bool):
+            raise TypeError(f"shuffle must be of type bool, but got {type(shuffle).__name__}")
+        if not isinstance(class_column, str):
+            raise TypeError(f"class_column must be of type str, got {type(class_column).__name__}")
+        self.num_val = num_val
+        self.shuffle = shuffle
+        self.class_column = class_column
+
+    def is_random(self):
+        return self.shuffle
+
+    def _sample(self, n, rng, labels):
+        if labels is None:
+            raise RuntimeError("PKSampler needs a source with a class column")
+        lab = np.asarray(labels()).reshape(-1)
+        out = []
+        classes = np.unique(lab)
+        for c in classes:
+            members = np.flatnonzero(lab == c)
+            if self.shuffle:
+                members = rng.permutation(members)
+            if len(members) >= self.num_val:
+                picked = members[:self.num_val]
+            else:  # too few rows in this class: repeat them, as MindSpore does
+                picked = np.resize(members, self.num_val)
+            out.append(picked)
+        res = np.concatenate(out) if out else np.zeros(0, np.int64)
+        if self.shuffle:
+            res = res[rng.permutation(len(res))]
+        return res
+
+    def _count(self, n):
+        return None  # depends on the number of classes in the data

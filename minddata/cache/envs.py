@@ -1,11 +1,12 @@
 """One LMDB environment handle per directory per process.
 
-LMDB forbids opening the same environment twice in one process (closing either handle would drop
-the process's file locks for both), and a forked child must not use its parent's handle. So
-handles are shared through this registry, reference counted, and after a fork the child starts
-with an empty registry. The parent's handles inherited by the child are kept referenced forever
-in the child (never closed there): closing them would release the child's own locks on the same
-lock file."""
+LMDB forbids opening the same environment twice in one process (its fcntl locks belong to the
+process, so closing either handle would drop both handles' locks), and a forked child must not use
+its parent's handle. So handles are shared through this registry, reference counted, and a forked
+child closes the handles it inherited before opening its own. That close is safe because the
+environments keep no cached read transactions (max_spare_txns=0): the child owns no reader slot
+and no lock, so closing touches nothing of the parent's. (Forking while another thread is inside
+a cache call is not supported, as with any LMDB program.)"""
 import os
 import threading
 
@@ -20,14 +21,18 @@ MAX_READERS = 1024
 
 _lock = threading.Lock()
 _open = {}  # realpath -> [env, refcount]
-_inherited = []  # handles from the parent process, kept alive but unused after fork
 
 
 def _after_fork_in_child():
     global _lock
-    _inherited.extend(entry[0] for entry in _open.values())
+    inherited = [entry[0] for entry in _open.values()]
     _open.clear()
     _lock = threading.Lock()
+    for env in inherited:
+        try:
+            env.close()
+        except Exception:  # an unusable inherited handle is simply dropped
+            pass
 
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
@@ -51,7 +56,7 @@ def acquire(path, create=True):
                         # On tmpfs an fsync buys nothing; on disk, sync data but not the meta
                         # page every commit (LMDB keeps integrity, may lose the last batch).
                         sync=durable, metasync=False, readahead=False, meminit=False,
-                        max_readers=MAX_READERS, max_dbs=0, lock=True)
+                        max_readers=MAX_READERS, max_dbs=0, max_spare_txns=0, lock=True)
         # Reader slots of processes killed with -9 are left in lock.mdb; clear them now so
         # they do not pin old pages forever.
         env.reader_check()

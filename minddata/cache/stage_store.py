@@ -49,6 +49,7 @@ BATCH_ROWS = 128
 BATCH_BYTES = 32 << 20
 STATS_FLUSH_S = 1.0
 _ROW_ID = struct.Struct(">Q")
+_SPILL_COUNT = struct.Struct("<Q")
 _warned_full = set()  # (session dir, stage hash): the "cache stops growing" warning, once
 
 
@@ -131,12 +132,25 @@ class StageStore:
                     "two different pipelines; destroy the session and retry")
             spilled = read_counters(txn, self._hash).rows_spill
         if spilled:
-            self._open_spill()
+            self._open_spill(create=False)
 
-    def _open_spill(self):
+    def _open_spill(self, create=True):
+        """The session's spill environment; None if it does not exist and create is False."""
         if self._spill_env is None:
-            self._spill_env = envs.acquire(self._paths.spill_dir)
+            if not create and not self._paths.has_spill():
+                return None
+            self._spill_env = envs.acquire(self._paths.spill_dir, create=True)
         return self._spill_env
+
+    def _spilled_rows_present(self):
+        """Rows of this stage the spill environment itself holds (its own counter, written in
+        the same transaction as the rows)."""
+        env = self._open_spill(create=False)
+        if env is None:
+            return 0
+        with env.begin() as txn:
+            value = txn.get(STATS_PREFIX + self._hash)
+        return _SPILL_COUNT.unpack(value)[0] if value is not None else 0
 
     def _check_open(self):
         if self._closed:
@@ -159,12 +173,10 @@ class StageStore:
             return False
         if counters.rows < num_rows:
             return False
-        if counters.rows_spill and not self._paths.has_spill():
+        if counters.rows_spill and self._spilled_rows_present() < counters.rows_spill:
             # The spill area vanished (deleted by hand, or another spill directory configured):
             # the rows it held are gone, so the stage must be rebuilt.
             return False
-        if counters.rows_spill:
-            self._open_spill()
         return True
 
     def get(self, row_key):
@@ -326,7 +338,7 @@ class StageStore:
             counters = read_counters(txn, self._hash)
             counters.add(local)
             if counters.rows_spill:
-                self._open_spill()
+                self._open_spill(create=False)
             used = session_counters(txn).bytes_mem if self._size_bytes else 0
             spill_txn = None
             for key, (value, _rid) in batch.items():
@@ -362,6 +374,9 @@ class StageStore:
                 if txn.put(key, value, overwrite=False):
                     count += 1
                     nbytes += len(value)
+            present = txn.get(STATS_PREFIX + self._hash)
+            present = _SPILL_COUNT.unpack(present)[0] if present is not None else 0
+            txn.put(STATS_PREFIX + self._hash, _SPILL_COUNT.pack(present + count))
         return count, nbytes
 
     def _warn_full(self):

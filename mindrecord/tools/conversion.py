@@ -65,7 +65,8 @@ class ConversionSpec:
 @dataclass
 class ConversionResult:
     """What a conversion wrote: ``rows`` written, ``skipped`` items ((where, reason) pairs),
-    ``files`` (data files, in shard order), ``bytes`` (data and index files), ``seconds``."""
+    ``files`` (data files, in shard order), ``bytes`` (on disk, data and index files),
+    ``seconds``."""
     rows: int = 0
     skipped: list = field(default_factory=list)
     files: list = field(default_factory=list)
@@ -213,13 +214,21 @@ def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_f
         rows=sum(o.rows for o in outcomes),
         skipped=list(spec.pre_skipped) + [s for o in outcomes for s in o.skipped],
         files=paths,
-        bytes=sum(os.path.getsize(p) + os.path.getsize(p + ".db") for p in paths),
+        bytes=sum(_disk_bytes(p) + _disk_bytes(p + ".db") for p in paths),
         seconds=time.perf_counter() - start)
     if result.skipped:
         report = SkipReport()
         report.extend(result.skipped)
         result.report_file = report.write(report_file or spec.destination + ".skipped.txt")
     return result
+
+
+def _disk_bytes(path):
+    """Bytes a file occupies: MindRecord pages are sparse (holes up to page_size), so the
+    apparent size overstates what was written."""
+    st = os.stat(path)
+    blocks = getattr(st, "st_blocks", None)
+    return min(st.st_size, blocks * 512) if blocks is not None else st.st_size
 
 
 def _run_shards_locally(spec, paths, ranges, skip_bad, workers, progress):

@@ -103,18 +103,14 @@ def check_sampling_args(num_samples=None, num_parallel_workers=None, shuffle=Non
                         num_shards=None, shard_id=None):
     """The checks every MindSpore source runs (validators.check_sampler_shuffle_shard_options).
 
-    The engine core may check these again; running them here keeps the failure on the line that
-    built the dataset whatever the core does.
+    The engine core checks the sharding arguments too (same texts); running them here first keeps
+    the failure on the line that built the dataset, before any source-specific check.
     """
     if num_samples is not None:
         type_check(num_samples, (int,), "num_samples")
         if num_samples < 0 or num_samples > INT64_MAX:
             raise ValueError(f"num_samples exceeds the boundary between 0 and {INT64_MAX}(INT64_MAX)!")
-    if num_parallel_workers is not None:
-        type_check(num_parallel_workers, (int,), "num_parallel_workers")
-        cpus = os.cpu_count() or 1
-        if num_parallel_workers < 1 or num_parallel_workers > cpus:
-            raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {cpus}!")
+    # num_parallel_workers is checked by the core (one rule for every dataset node).
     if shuffle is not None and not isinstance(shuffle, bool) and not _is_shuffle_enum(shuffle):
         raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like 'Shuffle.GLOBAL' or "
                         "'Shuffle.FILES' or 'Shuffle.INFILE'.")

@@ -11,6 +11,6 @@ from training.nn.initializer import set_seed  # noqa: F401
 from training import context  # noqa: F401
 from training.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401
                               set_auto_parallel_context, get_auto_parallel_context)
-# from training.checkpoint import (count_params, load_checkpoint, load_param_into_net,  # noqa: F401
-#                                  save_checkpoint)
-# from training.model import Model  # noqa: F401
+from training.checkpoint import (count_params, load_checkpoint, load_param_into_net,  # noqa: F401
+                                 save_checkpoint)
+from training.model import Model  # noqa: F401

@@ -1,6 +1,7 @@
 """Training and evaluation wrappers: WithLossCell, TrainOneStepCell, WithEvalCell."""
 import numpy as np
 
+from training import profiling
 from training.nn.cell import Cell
 from training.nn.optim.optimizer import Optimizer
 from training.tensor import Tensor, as_array, grad_of, is_grad_enabled
@@ -81,9 +82,11 @@ class TrainOneStepCell(Cell):
     def construct(self, *inputs):
         if not is_grad_enabled():
             raise RuntimeError("TrainOneStepCell cannot run under no_grad()")
-        loss = self.network(*inputs)
-        grads = grad_of(_seed_for(loss, self.sens), self.weights)
-        self.optimizer(grads)
+        with profiling.span("forward_backward"):
+            loss = self.network(*inputs)
+            grads = grad_of(_seed_for(loss, self.sens), self.weights)
+        with profiling.span("update"):
+            self.optimizer(grads)
         detached = tuple(_detach(x) for x in loss) if isinstance(loss, (tuple, list)) else _detach(loss)
         if self.return_grad:
             return detached, {p.name: g for p, g in zip(self.weights, grads)}

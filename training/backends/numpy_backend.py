@@ -1,0 +1,71 @@
+"""The numpy backend: runs `training.nn` cells on the CPU, eagerly (GRAPH_MODE and PYNATIVE_MODE
+behave the same here)."""
+import numpy as np
+
+from training import context
+from training.tensor import Tensor, no_grad
+
+
+class NumpyBackend:
+    name = "numpy"
+
+    def __init__(self):
+        target = context.get_context("device_target")
+        if target != "CPU":
+            raise RuntimeError(f"device_target '{target}' needs the torch backend: the numpy backend "
+                               f"runs training.nn cells on the CPU only. Pass a torch.nn.Module "
+                               f"network and install PyTorch with {target} support "
+                               f"(`pip install torch`{' and torch_npu' if target == 'Ascend' else ''})")
+
+    # --- building ---------------------------------------------------------------------------
+    def build_train_network(self, network, loss_fn, optimizer):
+        from training.nn.wrappers import TrainOneStepCell, WithLossCell
+        if loss_fn is None and optimizer is None:
+            return network  # a custom training cell (TrainOneStepCell or its own)
+        if optimizer is None:
+            return None
+        net = WithLossCell(network, loss_fn) if loss_fn is not None else network
+        return TrainOneStepCell(net, optimizer)
+
+    def build_eval_network(self, network, loss_fn, eval_network):
+        from training.nn.wrappers import WithEvalCell
+        if eval_network is not None:
+            return eval_network
+        if loss_fn is not None:
+            return WithEvalCell(network, loss_fn)
+        return network
+
+    # --- running ----------------------------------------------------------------------------
+    def to_device(self, batch):
+        return tuple(Tensor(a) if isinstance(a, np.ndarray) else a for a in batch)
+
+    def set_train(self, network, mode):
+        network.set_train(mode)
+
+    def train_step(self, train_network, batch):
+        return train_network(*batch)
+
+    def eval_step(self, eval_network, batch):
+        with no_grad():
+            return eval_network(*batch)
+
+    def predict(self, network, data):
+        with no_grad():
+            return network(*[Tensor(d) if isinstance(d, np.ndarray) else d for d in data])
+
+    def synchronize(self):
+        pass
+
+    # --- optimizer and checkpoints ----------------------------------------------------------
+    def get_lr(self, optimizer):
+        return float(optimizer.learning_rate.data)
+
+    def set_lr(self, optimizer, lr):
+        optimizer._schedule = None
+        optimizer.learning_rate.data[...] = lr
+
+    def checkpoint_object(self, network):
+        return network
+
+    def parameters_snapshot(self, network):
+        return {name: p.data.copy() for name, p in network.parameters_and_names()}

@@ -1,0 +1,307 @@
+"""`Model`: train / eval / predict / fit with MindSpore's callback events and step accounting.
+
+Non-sink mode: one callback step per batch. Sink mode: batches are prefetched by the sink thread
+(sink.py) and `sink_size` of them (the dataset size when -1) run as one callback step; an "epoch"
+is then one such chunk, as in MindSpore. `cb_params.cur_step_num` counts batches in both modes."""
+import logging
+import math
+import time
+
+from training import context, dump, graph_text, profiling
+from training.backends.base import select_backend
+from training.callbacks.callback import CallbackList, CallbackParams, RunContext
+from training.metrics import Loss, get_metrics
+from training.sink import InlineFeeder, SinkFeeder
+
+logger = logging.getLogger("training.model")
+
+
+def _check_int(value, name, minimum):
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"For 'Model', '{name}' must be an int >= {minimum}, but got {value!r}")
+
+
+def _check_dataset(dataset, name):
+    for method in ("create_tuple_iterator", "get_dataset_size"):
+        if not callable(getattr(dataset, method, None)):
+            raise TypeError(f"For 'Model', '{name}' must be a dataset (with {method}()), but got "
+                            f"{type(dataset).__name__}")
+    size = dataset.get_dataset_size()
+    if not isinstance(size, int) or size <= 0:
+        raise ValueError(f"For 'Model', '{name}' is empty (get_dataset_size() returned {size!r})")
+    return size
+
+
+class Model:
+    def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
+                 eval_indexes=None, amp_level="O0", boost_level="O0", **kwargs):
+        if amp_level != "O0":
+            raise ValueError(f"For 'Model', only amp_level 'O0' is supported, but got {amp_level!r}")
+        if boost_level != "O0":
+            raise ValueError(f"For 'Model', only boost_level 'O0' is supported, got {boost_level!r}")
+        if eval_indexes is not None and (not isinstance(eval_indexes, list) or len(eval_indexes) != 3):
+            raise ValueError("For 'Model', 'eval_indexes' must be a list of 3 ints or None")
+        self._backend = select_backend(network)
+        self._network = network
+        self._loss_fn, self._optimizer = loss_fn, optimizer
+        self._metric_fns = get_metrics(metrics)
+        if loss_fn is None and optimizer is not None:
+            raise ValueError("For 'Model', 'loss_fn' can not be None when 'optimizer' is given")
+        self._train_network = self._backend.build_train_network(network, loss_fn, optimizer)
+        self._eval_network = self._backend.build_eval_network(network, loss_fn, eval_network)
+        if eval_network is None and loss_fn is not None:
+            eval_indexes = [0, 1, 2]
+        self._eval_indexes = eval_indexes
+        self._graph_saved = set()
+        self.last_train_stats = {}
+
+    # --- public properties (MindSpore's names) -------------------------------------------------
+    @property
+    def train_network(self):
+        return self._train_network
+
+    @property
+    def predict_network(self):
+        return self._network
+
+    @property
+    def eval_network(self):
+        return self._eval_network
+
+    # --- training ------------------------------------------------------------------------------
+    def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False, sink_size=-1,
+              initial_epoch=0):
+        self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
+                        initial_epoch, valid=None)
+
+    def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
+            dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
+        if valid_dataset is not None and not self._metric_fns:
+            raise ValueError("For 'Model.fit', 'metrics' must be set to evaluate 'valid_dataset'")
+        if not isinstance(valid_frequency, (int, list)):
+            raise TypeError("For 'Model.fit', 'valid_frequency' must be an int or a list of epochs")
+        valid = None
+        if valid_dataset is not None:
+            valid = (valid_dataset, valid_frequency, valid_dataset_sink_mode)
+        self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
+                        initial_epoch, valid=valid)
+
+    def _run_train(self, epoch, dataset, callbacks, sink, sink_size, initial_epoch, valid):
+        _check_int(epoch, "epoch", 1)
+        _check_int(initial_epoch, "initial_epoch", 0)
+        if initial_epoch >= epoch:
+            raise ValueError(f"For 'Model.train', 'initial_epoch' ({initial_epoch}) must be less than "
+                             f"'epoch' ({epoch})")
+        if not isinstance(sink_size, int) or isinstance(sink_size, bool) \
+                or (sink_size != -1 and sink_size <= 0):
+            raise ValueError(f"For 'Model.train', 'sink_size' must be -1 or a positive int, but got "
+                             f"{sink_size!r}")
+        if not isinstance(sink, bool):
+            raise TypeError(f"For 'Model.train', 'dataset_sink_mode' must be a bool, got {sink!r}")
+        if self._train_network is None:
+            raise RuntimeError("For 'Model.train', the model has no optimizer: pass 'optimizer' "
+                               "(with 'loss_fn'), or a training cell with neither")
+        dataset_size = _check_dataset(dataset, "train_dataset")
+        steps_per_epoch = sink_size if (sink and sink_size > 0) else dataset_size
+        n_epochs = epoch - initial_epoch
+        data_epochs = math.ceil(n_epochs * steps_per_epoch / dataset_size) if sink else n_epochs
+
+        cb = CallbackParams(
+            train_network=self._train_network, network=self._network, loss_fn=self._loss_fn,
+            optimizer=self._optimizer, train_dataset=dataset, epoch_num=epoch,
+            batch_num=steps_per_epoch, cur_epoch_num=initial_epoch,
+            cur_step_num=initial_epoch * steps_per_epoch, dataset_sink_mode=sink,
+            sink_size=sink_size, net_outputs=None, mode="train", backend=self._backend,
+            parallel_mode=context.get_auto_parallel_context("parallel_mode"),
+            device_number=context.get_auto_parallel_context("device_num"),
+            data_wait_time=0.0, epoch_data_wait_time=0.0, epoch_steps=0,
+            train_dataset_element=None, eval_results=None)
+        run_context = RunContext(cb)
+        cbs = CallbackList(callbacks)
+        cb.list_callback = cbs
+        backend = self._backend
+        feeder_cls = SinkFeeder if sink else InlineFeeder
+        recorder = profiling.start_from_context()
+        stats = {"steps": 0, "data_wait_s": 0.0, "step_s": 0.0, "sink": sink}
+        started = time.perf_counter()
+        backend.set_train(self._train_network, True)
+        try:
+            with cbs, feeder_cls(dataset, data_epochs, backend.to_device) as feeder:
+                cbs.on_train_begin(run_context)
+                for i in range(initial_epoch, epoch):
+                    cb.cur_epoch_num = i + 1
+                    cb.epoch_data_wait_time = 0.0
+                    cb.epoch_steps = 0
+                    cbs.on_train_epoch_begin(run_context)
+                    if sink:
+                        exhausted = self._sink_chunk(cb, cbs, run_context, feeder, steps_per_epoch,
+                                                     stats)
+                    else:
+                        exhausted = self._epoch_steps(cb, cbs, run_context, feeder, stats)
+                    if valid is not None:
+                        self._eval_in_fit(cb, valid, i + 1, epoch)
+                    cbs.on_train_epoch_end(run_context)
+                    if run_context.get_stop_requested() or exhausted:
+                        break
+                cbs.on_train_end(run_context)
+        finally:
+            backend.set_train(self._train_network, False)
+            stats["total_s"] = time.perf_counter() - started
+            self.last_train_stats = stats
+            trace = profiling.stop(recorder)
+            if trace:
+                logger.info("profiling trace written to %s", trace)
+
+    def _run_step(self, batch, step_index):
+        dump.set_iteration(step_index)
+        tag = "train"
+        if context.get_context("save_graphs") and tag not in self._graph_saved:
+            self._graph_saved.add(tag)
+            return self._step_recording_graph(batch, tag)
+        with profiling.span("step"):
+            return self._backend.train_step(self._train_network, batch)
+
+    def _step_recording_graph(self, batch, tag):
+        directory = context.get_context("save_graphs_path")
+        if hasattr(self._network, "cells_and_names"):
+            with graph_text.GraphRecorder(self._network) as recorder:
+                out = self._backend.train_step(self._train_network, batch)
+            recorder.write(directory, tag)
+            return out
+        graph_text.write_torch_graph(self._network, directory, tag)
+        return self._backend.train_step(self._train_network, batch)
+
+    def _fetch(self, cb, feeder, stats):
+        start = time.perf_counter()
+        item = feeder.next()
+        if item is None:
+            return None
+        _, batch, wait = item
+        profiling.add("data_wait", start, start + wait, "data")
+        cb.data_wait_time = wait
+        cb.epoch_data_wait_time += wait
+        stats["data_wait_s"] += wait
+        return batch
+
+    def _epoch_steps(self, cb, cbs, run_context, feeder, stats):
+        """One non-sink epoch: a callback step per batch, until the data epoch changes.
+        True if the data ran out."""
+        data_epoch = None
+        while True:
+            start = time.perf_counter()
+            item = feeder.next()
+            if item is None:
+                return data_epoch is None
+            epoch_of_batch, batch, wait = item
+            if data_epoch is None:
+                data_epoch = epoch_of_batch
+            elif epoch_of_batch != data_epoch:
+                feeder.push_back(item)  # first batch of the next epoch
+                return False
+            profiling.add("data_wait", start, start + wait, "data")
+            cb.data_wait_time = wait
+            cb.epoch_data_wait_time += wait
+            stats["data_wait_s"] += wait
+            cb.cur_step_num += 1
+            cb.epoch_steps += 1
+            cb.train_dataset_element = batch
+            cbs.on_train_step_begin(run_context)
+            t0 = time.perf_counter()
+            cb.net_outputs = self._run_step(batch, cb.cur_step_num - 1)
+            stats["step_s"] += time.perf_counter() - t0
+            stats["steps"] += 1
+            cbs.on_train_step_end(run_context)
+            if run_context.get_stop_requested():
+                return False
+
+    def _sink_chunk(self, cb, cbs, run_context, feeder, steps, stats):
+        """One sink chunk of `steps` batches as one callback step. True if the data ran out."""
+        cbs.on_train_step_begin(run_context)
+        done, outputs, exhausted = 0, None, False
+        for _ in range(steps):
+            batch = self._fetch(cb, feeder, stats)
+            if batch is None:
+                exhausted = True
+                break
+            t0 = time.perf_counter()
+            outputs = self._run_step(batch, cb.cur_step_num + done)
+            stats["step_s"] += time.perf_counter() - t0
+            stats["steps"] += 1
+            done += 1
+            cb.train_dataset_element = batch
+        self._backend.synchronize()
+        cb.cur_step_num += done
+        cb.epoch_steps = done
+        if done:
+            cb.net_outputs = outputs
+            cbs.on_train_step_end(run_context)
+        return exhausted
+
+    def _eval_in_fit(self, cb, valid, epoch_number, last_epoch):
+        dataset, frequency, sink = valid
+        due = (epoch_number in frequency) if isinstance(frequency, list) else \
+            (epoch_number % frequency == 0 or epoch_number == last_epoch)
+        if due:
+            cb.eval_results = self.eval(dataset, dataset_sink_mode=sink)
+            self._backend.set_train(self._train_network, True)
+
+    # --- evaluation ------------------------------------------------------------------------------
+    def eval(self, valid_dataset, callbacks=None, dataset_sink_mode=False):
+        if not self._metric_fns:
+            raise ValueError("For 'Model.eval', the model argument 'metrics' can not be None or "
+                             "empty; pass metrics to Model(...)")
+        if self._eval_network is None:
+            raise ValueError("For 'Model.eval', there is no evaluation network: pass 'loss_fn' or "
+                             "'eval_network' to Model(...)")
+        dataset_size = _check_dataset(valid_dataset, "valid_dataset")
+        for metric in self._metric_fns.values():
+            metric.clear()
+        cb = CallbackParams(eval_network=self._eval_network, network=self._network,
+                            valid_dataset=valid_dataset, batch_num=dataset_size, cur_epoch_num=0,
+                            cur_step_num=0, epoch_num=1, net_outputs=None, mode="eval",
+                            dataset_sink_mode=dataset_sink_mode, metrics=None,
+                            backend=self._backend)
+        run_context = RunContext(cb)
+        cbs = CallbackList(callbacks)
+        feeder_cls = SinkFeeder if dataset_sink_mode else InlineFeeder
+        self._backend.set_train(self._eval_network, False)
+        with cbs, feeder_cls(valid_dataset, 1, self._backend.to_device) as feeder:
+            cbs.on_eval_begin(run_context)
+            cb.cur_epoch_num = 1
+            cbs.on_eval_epoch_begin(run_context)
+            while True:
+                item = feeder.next()
+                if item is None:
+                    break
+                batch = item[1]
+                cb.cur_step_num += 1
+                cbs.on_eval_step_begin(run_context)
+                outputs = self._backend.eval_step(self._eval_network, batch)
+                cb.net_outputs = outputs
+                self._update_metrics(outputs)
+                cbs.on_eval_step_end(run_context)
+                if run_context.get_stop_requested():
+                    break
+            cbs.on_eval_epoch_end(run_context)
+            results = {name: metric.eval() for name, metric in self._metric_fns.items()}
+            cb.metrics = results
+            cbs.on_eval_end(run_context)
+        return results
+
+    def _update_metrics(self, outputs):
+        if not isinstance(outputs, (tuple, list)):
+            outputs = (outputs,)
+        for metric in self._metric_fns.values():
+            if self._eval_indexes is None:
+                metric.update(*outputs)
+            elif isinstance(metric, Loss):
+                metric.update(outputs[self._eval_indexes[0]])
+            else:
+                metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
+
+    # --- prediction ------------------------------------------------------------------------------
+    def predict(self, *predict_data, backend=None, config=None):
+        if not predict_data:
+            raise ValueError("For 'Model.predict', 'predict_data' must not be empty")
+        self._backend.set_train(self._network, False)
+        return self._backend.predict(self._network, predict_data)

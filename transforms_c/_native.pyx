@@ -1,0 +1,205 @@
+# distutils: sources = transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
+# distutils: libraries = jpeg
+"""Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
+with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
+callers (the op classes and the fusion plans) pass already-validated shapes."""
+from libc.stdint cimport uint8_t
+from libcpp cimport bool as cbool
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+
+cdef extern from "jpeg_decoder.h" namespace "mdt":
+    cdef cppclass JpegHeader:
+        int width
+        int height
+        int components
+    cbool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
+                        size_t err_len) nogil
+    void jpeg_scaled_size(int width, int height, int denom, int* out_width,
+                          int* out_height) nogil
+    cbool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w,
+                            int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
+                            char* err, size_t err_len) nogil
+
+
+cdef extern from "resample_pass.h" namespace "mdt":
+    cdef cppclass PassSpec:
+        const uint8_t* src
+        Py_ssize_t src_stride
+        int box_w, box_h, channels
+        int virt_w, virt_h
+        double scale_x, scale_y, offset_x, offset_y
+        int interp
+        int win_x, win_y, out_w, out_h
+        cbool hflip, vflip
+        int point_op
+        const float* p0
+        const float* p1
+        cbool chw
+        void* out
+    const char* run_pass(const PassSpec& spec) nogil
+
+INTERP_COPY = 0
+INTERP_NEAREST = 1
+INTERP_LINEAR = 2
+POINT_NONE = 0
+POINT_NORMALIZE = 1
+POINT_RESCALE = 2
+
+DEF ERR_LEN = 256
+
+
+def jpeg_info(const uint8_t[::1] data):
+    """(width, height, components) from a JPEG header; RuntimeError if it cannot be parsed."""
+    cdef JpegHeader header
+    cdef char err[ERR_LEN]
+    cdef cbool ok
+    err[0] = 0
+    if data.shape[0] == 0:
+        raise RuntimeError("image data is empty (0 bytes)")
+    with nogil:
+        ok = jpeg_read_info(&data[0], data.shape[0], &header, err, ERR_LEN)
+    if not ok:
+        raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
+    return header.width, header.height, header.components
+
+
+def jpeg_scaled(int width, int height, int denom):
+    """Size of a JPEG decoded at 1/denom: (width, height)."""
+    cdef int w, h
+    jpeg_scaled_size(width, height, denom, &w, &h)
+    return w, h
+
+
+def jpeg_decode_into(const uint8_t[::1] data, int denom, int x, int y,
+                     uint8_t[:, :, ::1] out, long long max_pixels):
+    """Decodes the region of `out`'s size at (x, y) of the 1/denom-scaled image into `out` (RGB)."""
+    cdef char err[ERR_LEN]
+    cdef cbool ok
+    err[0] = 0
+    if data.shape[0] == 0:
+        raise RuntimeError("image data is empty (0 bytes)")
+    if out.shape[2] != 3:
+        raise ValueError("JPEG output must have 3 channels")
+    with nogil:
+        ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, <int>out.shape[1],
+                                <int>out.shape[0], &out[0, 0, 0], out.strides[0], max_pixels,
+                                err, ERR_LEN)
+    if not ok:
+        raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
+
+
+cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int virt_h,
+                    double scale_x, double scale_y, double offset_x, double offset_y,
+                    int interp, int win_x, int win_y, cbool hflip, cbool vflip, int point_op,
+                    const float[::1] p0, const float[::1] p1, cbool chw, object out) except -1:
+    cdef int channels = <int>src.shape[2]
+    if src.shape[0] == 0 or src.shape[1] == 0 or channels == 0:
+        raise ValueError("source image is empty")
+    if src.strides[2] != 1 or src.strides[1] != channels:
+        raise ValueError("source pixels must be contiguous (HWC)")
+    cdef cnp.ndarray arr = out
+    if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+        raise ValueError("output array must be C-contiguous")
+    if point_op == POINT_NONE:
+        if arr.dtype != np.uint8:
+            raise ValueError("output must be uint8 without a pointwise op")
+    elif arr.dtype != np.float32:
+        raise ValueError("output must be float32 with a pointwise op")
+    if point_op != POINT_NONE and (p0.shape[0] < channels or p1.shape[0] < channels):
+        raise ValueError("pointwise values need one entry per channel")
+    cdef int out_h, out_w
+    if chw:
+        if arr.ndim != 3 or arr.shape[0] != channels:
+            raise ValueError("CHW output must have shape (channels, h, w)")
+        out_h = <int>arr.shape[1]
+        out_w = <int>arr.shape[2]
+    else:
+        if arr.ndim != 3 or arr.shape[2] != channels:
+            raise ValueError("HWC output must have shape (h, w, channels)")
+        out_h = <int>arr.shape[0]
+        out_w = <int>arr.shape[1]
+    spec.src = &src[0, 0, 0]
+    spec.src_stride = src.strides[0]
+    spec.box_w = <int>src.shape[1]
+    spec.box_h = <int>src.shape[0]
+    spec.channels = channels
+    spec.virt_w = virt_w
+    spec.virt_h = virt_h
+    spec.scale_x = scale_x
+    spec.scale_y = scale_y
+    spec.offset_x = offset_x
+    spec.offset_y = offset_y
+    spec.interp = interp
+    spec.win_x = win_x
+    spec.win_y = win_y
+    spec.out_w = out_w
+    spec.out_h = out_h
+    spec.hflip = hflip
+    spec.vflip = vflip
+    spec.point_op = point_op
+    spec.p0 = &p0[0] if p0.shape[0] else NULL
+    spec.p1 = &p1[0] if p1.shape[0] else NULL
+    spec.chw = chw
+    spec.out = cnp.PyArray_DATA(arr)
+    return 0
+
+
+_EMPTY = np.zeros(1, np.float32)
+
+
+def resample(const uint8_t[:, :, :] src, object out, int virt_w, int virt_h, int interp,
+             double scale_x=0.0, double scale_y=0.0, double offset_x=0.0, double offset_y=0.0,
+             int win_x=0, int win_y=0, cbool hflip=False, cbool vflip=False, int point_op=0,
+             const float[::1] p0=_EMPTY, const float[::1] p1=_EMPTY, cbool chw=False):
+    """One pass src (H, W, C uint8, rows may be strided) -> out; see resample_pass.h.
+    scale 0 means box size / virtual size (plain resize)."""
+    cdef PassSpec spec
+    if scale_x == 0.0:
+        scale_x = 1.0 / (<double>virt_w / src.shape[1]) if virt_w > 0 else 1.0
+    if scale_y == 0.0:
+        scale_y = 1.0 / (<double>virt_h / src.shape[0]) if virt_h > 0 else 1.0
+    _fill_spec(&spec, src, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y, interp,
+               win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+    cdef const char* message
+    with nogil:
+        message = run_pass(spec)
+    if message != NULL:
+        raise ValueError("resample: " + message.decode("utf-8"))
+    return out
+
+
+def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int h,
+                    object out, int virt_w, int virt_h, int interp,
+                    double scale_x, double scale_y, double offset_x, double offset_y,
+                    int win_x, int win_y, cbool hflip, cbool vflip, int point_op,
+                    const float[::1] p0, const float[::1] p1, cbool chw,
+                    long long max_pixels):
+    """Region/scaled JPEG decode of (x, y, w, h) at 1/denom followed by one resample pass, all
+    without the GIL. The decoded region is the pass's source box."""
+    if data.shape[0] == 0:
+        raise RuntimeError("image data is empty (0 bytes)")
+    if w <= 0 or h <= 0:
+        raise ValueError("decode region is empty")
+    cdef uint8_t[:, :, ::1] region = np.empty((h, w, 3), np.uint8)
+    cdef PassSpec spec
+    _fill_spec(&spec, region, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y, interp,
+               win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+    cdef char err[ERR_LEN]
+    cdef cbool ok
+    cdef const char* message = NULL
+    err[0] = 0
+    with nogil:
+        ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, w, h, &region[0, 0, 0],
+                                region.strides[0], max_pixels, err, ERR_LEN)
+        if ok:
+            message = run_pass(spec)
+    if not ok:
+        raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
+    if message != NULL:
+        raise ValueError("resample: " + message.decode("utf-8"))
+    return out

@@ -1,0 +1,134 @@
+"""Argument checks shared by the op constructors: MindSpore's error types (TypeError for a wrong
+type, ValueError for a value out of range), raised at construction, naming the parameter."""
+import numbers
+
+INT32_MAX = 2147483647
+MAX_SIZE = 16777216
+
+
+def is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_type(value, types, name):
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
+        names = ", ".join(t.__name__ for t in _as_tuple(types))
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [{names}], "
+                        f"but got {type(value).__name__}.")
+
+
+def _as_tuple(types):
+    return types if isinstance(types, tuple) else (types,)
+
+
+def check_int(value, name, low=None, high=None):
+    if not is_int(value):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [int], "
+                        f"but got {type(value).__name__}.")
+    check_range(value, name, low, high)
+    return int(value)
+
+
+def check_float(value, name, low=None, high=None, low_open=False, high_open=False):
+    if not is_number(value):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [int, float], "
+                        f"but got {type(value).__name__}.")
+    check_range(value, name, low, high, low_open, high_open)
+    return float(value)
+
+
+def check_range(value, name, low=None, high=None, low_open=False, high_open=False):
+    bad = ((low is not None and (value < low or (low_open and value == low))) or
+           (high is not None and (value > high or (high_open and value == high))))
+    if bad:
+        lo = "(" if low_open else "["
+        hi = ")" if high_open else "]"
+        raise ValueError(f"Input {name} is not within the required interval of "
+                         f"{lo}{low}, {high}{hi}, got {value}.")
+
+
+def check_bool(value, name):
+    if not isinstance(value, bool):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [bool], "
+                        f"but got {type(value).__name__}.")
+    return value
+
+
+def check_sequence(value, name, length=None, lengths=None):
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [list, tuple], "
+                        f"but got {type(value).__name__}.")
+    allowed = lengths if lengths is not None else ((length,) if length is not None else None)
+    if allowed is not None and len(value) not in allowed:
+        want = " or ".join(str(n) for n in allowed)
+        raise ValueError(f"{name} should be a list or tuple of length {want}, got {len(value)}.")
+    return value
+
+
+def check_size(size, name="size"):
+    """int or (h, w): each in [1, 16777216]. Returns an int or a (h, w) tuple."""
+    if is_int(size):
+        return check_int(size, name, 1, MAX_SIZE)
+    if isinstance(size, (list, tuple)):
+        if len(size) not in (1, 2):
+            raise TypeError(f"{name} should be a single integer or a list/tuple (h, w) of "
+                            f"length 2.")
+        values = tuple(check_int(v, name, 1, MAX_SIZE) for v in size)
+        return values[0] if len(values) == 1 else values
+    raise TypeError(f"Argument {name} with value {size!r} is not of type [int, list, tuple], "
+                    f"but got {type(size).__name__}.")
+
+
+def size_hw(size):
+    """(h, w) for an int or a pair size."""
+    return (size, size) if is_int(size) else tuple(size)
+
+
+def check_range_pair(value, name, low=None, high=None, ordered=True, low_open=False):
+    """A (min, max) pair of numbers within [low, high] with min <= max."""
+    check_sequence(value, name, length=2)
+    for v in value:
+        check_float(v, name, low, high, low_open=low_open)
+    if ordered and value[0] > value[1]:
+        raise ValueError(f"{name} should be in (min, max) format, got {tuple(value)}.")
+    return float(value[0]), float(value[1])
+
+
+def check_enum(value, enum_cls, name):
+    if not isinstance(value, enum_cls):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type "
+                        f"[{enum_cls.__name__}], but got {type(value).__name__}.")
+    return value
+
+
+def check_fill_value(value, name="fill_value"):
+    """int in [0, 255] or a 3-tuple of them. Returns a tuple of 3 ints."""
+    if is_int(value):
+        check_int(value, name, 0, 255)
+        return (int(value),) * 3
+    if isinstance(value, (list, tuple)) and len(value) == 3:
+        return tuple(check_int(v, name, 0, 255) for v in value)
+    if isinstance(value, (list, tuple)):
+        raise ValueError(f"{name} should be a single integer or a 3-tuple, got {value!r}.")
+    raise TypeError(f"Argument {name} with value {value!r} is not of type [int, tuple], "
+                    f"but got {type(value).__name__}.")
+
+
+def check_padding(padding, name="padding"):
+    """int, (lr, tb) or (left, top, right, bottom) of non-negative ints -> (l, t, r, b)."""
+    if is_int(padding):
+        p = check_int(padding, name, 0, INT32_MAX)
+        return (p, p, p, p)
+    if isinstance(padding, (list, tuple)):
+        if len(padding) not in (2, 4):
+            raise ValueError(f"The size of the {name} list or tuple should be 2 or 4.")
+        values = [check_int(v, name, 0, INT32_MAX) for v in padding]
+        if len(values) == 2:
+            return (values[0], values[1], values[0], values[1])
+        return tuple(values)
+    raise TypeError(f"Argument {name} with value {padding!r} is not of type [int, list, tuple], "
+                    f"but got {type(padding).__name__}.")

@@ -1,0 +1,196 @@
+#include "jpeg_decoder.h"
+
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+namespace mdt {
+namespace {
+
+// Pixels decoded beyond each side of a requested region and then dropped. Chroma upsampling
+// ("fancy upsampling") reads neighbouring samples, so a region that starts exactly at a cropped
+// edge could differ from the same pixels of a full decode; one iMCU of context avoids that.
+constexpr int kRegionMargin = 16;
+
+struct ErrorManager {
+    jpeg_error_mgr pub;
+    std::jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+// libjpeg's default error_exit calls exit(); jump back to the decoder instead.
+[[noreturn]] void on_error_exit(j_common_ptr cinfo) {
+    auto* manager = reinterpret_cast<ErrorManager*>(cinfo->err);
+    (*cinfo->err->format_message)(cinfo, manager->message);
+    std::longjmp(manager->jump, 1);
+}
+
+// Warnings are silent, except a premature end of file: libjpeg would fill the rest of the image
+// with grey and report success, which would hide a truncated file.
+void on_emit_message(j_common_ptr cinfo, int level) {
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        auto* manager = reinterpret_cast<ErrorManager*>(cinfo->err);
+        (*cinfo->err->format_message)(cinfo, manager->message);
+        std::longjmp(manager->jump, 1);
+    }
+}
+
+void set_error(char* err, size_t err_len, const char* text) {
+    if (err && err_len) std::snprintf(err, err_len, "%s", text);
+}
+
+// Adobe CMYK JPEGs store inverted ink values: R = C * K / 255 with C, K as stored.
+void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width) {
+    for (int i = 0; i < width; ++i) {
+        const int k = src[4 * i + 3];
+        dst[3 * i + 0] = static_cast<uint8_t>((src[4 * i + 0] * k + 127) / 255);
+        dst[3 * i + 1] = static_cast<uint8_t>((src[4 * i + 1] * k + 127) / 255);
+        dst[3 * i + 2] = static_cast<uint8_t>((src[4 * i + 2] * k + 127) / 255);
+    }
+}
+
+}  // namespace
+
+bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
+                    size_t err_len) {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
+        set_error(err, err_len, "not a JPEG file (no SOI marker)");
+        return false;
+    }
+    jpeg_decompress_struct cinfo;
+    ErrorManager manager;
+    cinfo.err = jpeg_std_error(&manager.pub);
+    manager.pub.error_exit = on_error_exit;
+    manager.pub.emit_message = on_emit_message;
+    if (setjmp(manager.jump)) {
+        set_error(err, err_len, manager.message);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, const_cast<unsigned char*>(data), static_cast<unsigned long>(size));
+    jpeg_read_header(&cinfo, TRUE);
+    header->width = static_cast<int>(cinfo.image_width);
+    header->height = static_cast<int>(cinfo.image_height);
+    header->components = cinfo.num_components;
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+}
+
+void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out_height) {
+    *out_width = (width + denom - 1) / denom;
+    *out_height = (height + denom - 1) / denom;
+}
+
+bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
+                        uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
+                        size_t err_len) {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
+        set_error(err, err_len, "not a JPEG file (no SOI marker)");
+        return false;
+    }
+    if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
+        set_error(err, err_len, "scale denominator must be 1, 2, 4 or 8");
+        return false;
+    }
+    jpeg_decompress_struct cinfo;
+    ErrorManager manager;
+    // Everything that must be released after a longjmp is volatile so its value survives it.
+    uint8_t* volatile row_buffer = nullptr;
+    cinfo.err = jpeg_std_error(&manager.pub);
+    manager.pub.error_exit = on_error_exit;
+    manager.pub.emit_message = on_emit_message;
+    if (setjmp(manager.jump)) {
+        set_error(err, err_len, manager.message);
+        std::free(row_buffer);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, const_cast<unsigned char*>(data), static_cast<unsigned long>(size));
+    jpeg_read_header(&cinfo, TRUE);
+
+    const long long declared = static_cast<long long>(cinfo.image_width) * cinfo.image_height;
+    if (cinfo.image_width == 0 || cinfo.image_height == 0 || declared > max_pixels) {
+        char text[160];
+        std::snprintf(text, sizeof(text),
+                      "JPEG declares %ux%u pixels, outside the accepted range (1 to %lld pixels)",
+                      cinfo.image_width, cinfo.image_height, max_pixels);
+        set_error(err, err_len, text);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = static_cast<unsigned int>(denom);
+    jpeg_start_decompress(&cinfo);
+
+    const int full_w = static_cast<int>(cinfo.output_width);
+    const int full_h = static_cast<int>(cinfo.output_height);
+    if (x < 0 || y < 0 || w <= 0 || h <= 0 || x + w > full_w || y + h > full_h) {
+        char text[200];
+        std::snprintf(text, sizeof(text),
+                      "region %dx%d at (%d, %d) lies outside the %dx%d decoded image", w, h, x, y,
+                      full_w, full_h);
+        set_error(err, err_len, text);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+
+    // Horizontal crop with a margin of context, clipped to the image.
+    JDIMENSION crop_x = static_cast<JDIMENSION>(x > kRegionMargin ? x - kRegionMargin : 0);
+    int right = x + w + kRegionMargin < full_w ? x + w + kRegionMargin : full_w;
+    JDIMENSION crop_w = static_cast<JDIMENSION>(right) - crop_x;
+    if (crop_x != 0 || crop_w != static_cast<JDIMENSION>(full_w)) {
+        jpeg_crop_scanline(&cinfo, &crop_x, &crop_w);
+    }
+    const int components = cinfo.output_components;
+    const int offset = x - static_cast<int>(crop_x);  // first wanted column inside a row
+    // Rows are decoded into the output directly when they need no cropping or conversion.
+    const bool direct = !cmyk && offset == 0 && static_cast<int>(crop_w) == w;
+    if (!direct) {
+        row_buffer = static_cast<uint8_t*>(std::malloc(static_cast<size_t>(crop_w) * components));
+        if (!row_buffer) {
+            set_error(err, err_len, "out of memory for a JPEG row");
+            jpeg_destroy_decompress(&cinfo);
+            return false;
+        }
+    }
+    // Vertical context: skip to a few rows above the region and decode them too.
+    const int first_row = y > kRegionMargin ? y - kRegionMargin : 0;
+    if (first_row > 0) jpeg_skip_scanlines(&cinfo, static_cast<JDIMENSION>(first_row));
+    for (int row = first_row; row < y + h; ++row) {
+        uint8_t* target = row >= y ? out + (row - y) * out_stride : nullptr;
+        JSAMPROW line = direct && target ? target : row_buffer;
+        if (direct && !target) {
+            // Context rows before the region when decoding straight into the output: use the
+            // first output row as scratch; it is overwritten when the region starts.
+            line = out;
+        }
+        if (jpeg_read_scanlines(&cinfo, &line, 1) != 1) {
+            set_error(err, err_len, "JPEG decoder returned no scanline");
+            std::free(row_buffer);
+            jpeg_destroy_decompress(&cinfo);
+            return false;
+        }
+        if (!target || direct) continue;
+        if (cmyk) {
+            cmyk_to_rgb(row_buffer + static_cast<size_t>(offset) * 4, target, w);
+        } else {
+            std::memcpy(target, row_buffer + static_cast<size_t>(offset) * 3,
+                        static_cast<size_t>(w) * 3);
+        }
+    }
+    std::free(row_buffer);
+    row_buffer = nullptr;
+    // Abandoning the rest of the image is allowed: destroy releases everything.
+    jpeg_destroy_decompress(&cinfo);
+    return true;
+}
+
+}  // namespace mdt

@@ -1,0 +1,31 @@
+// JPEG decoding through the system libjpeg-turbo (libjpeg API): full, DCT-scaled (1/2, 1/4, 1/8)
+// and region decode (jpeg_crop_scanline + jpeg_skip_scanlines). Errors never exit the process:
+// libjpeg's error_exit is replaced by a longjmp back into the decoder, which reports a message.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace mdt {
+
+struct JpegHeader {
+    int width = 0;
+    int height = 0;
+    int components = 0;   // components in the file (1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK)
+};
+
+// Parses the header only. Returns false and writes a message into err on failure.
+bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
+                    size_t err_len);
+
+// Size of the image decoded at 1/denom (libjpeg rounds up).
+void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out_height);
+
+// Decodes the rectangle [x, x+w) x [y, y+h) of the image decoded at 1/denom (denom in 1,2,4,8),
+// as RGB, into `out` (h rows of w*3 bytes, consecutive rows `out_stride` bytes apart).
+// Images with more than max_pixels declared pixels are refused before anything is allocated.
+// A truncated file is an error (libjpeg would otherwise pad it with grey).
+bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
+                        uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
+                        size_t err_len);
+
+}  // namespace mdt

@@ -1,0 +1,244 @@
+#include "resample_pass.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace mdt {
+namespace {
+
+// OpenCV's INTER_LINEAR for 8-bit images: 11-bit coefficients, products summed in 32 bits.
+constexpr int kCoefBits = 11;
+constexpr int kCoefScale = 1 << kCoefBits;
+
+inline int16_t to_coef(float value) {
+    // saturate_cast<short>(float) in OpenCV rounds half to even.
+    return static_cast<int16_t>(std::lrint(value * kCoefScale));
+}
+
+// Output column/row -> virtual coordinate, after the window and the flip.
+inline int virtual_index(int o, int win, int count, bool flip) {
+    return win + (flip ? count - 1 - o : o);
+}
+
+struct Taps {
+    std::vector<int> first;      // first source index (the second is first + step)
+    std::vector<int> step;       // 0 at the right/bottom edge, else 1
+    std::vector<int16_t> coef0;  // weights (linear only)
+    std::vector<int16_t> coef1;
+};
+
+Taps linear_taps(int out_count, int win, bool flip, double scale, double offset, int src_count) {
+    Taps taps;
+    taps.first.resize(out_count);
+    taps.step.resize(out_count);
+    taps.coef0.resize(out_count);
+    taps.coef1.resize(out_count);
+    for (int o = 0; o < out_count; ++o) {
+        const int v = virtual_index(o, win, out_count, flip);
+        // OpenCV computes the coordinate in single precision.
+        float f = static_cast<float>((v + 0.5) * scale - 0.5);
+        if (offset != 0.0) f = static_cast<float>(f + offset);
+        int s = static_cast<int>(std::floor(f));
+        f -= static_cast<float>(s);
+        if (s < 0) {
+            s = 0;
+            f = 0.f;
+        }
+        if (s >= src_count - 1) {
+            s = src_count - 1;
+            f = 0.f;
+        }
+        taps.first[o] = s;
+        taps.step[o] = s < src_count - 1 ? 1 : 0;
+        taps.coef0[o] = to_coef(1.f - f);
+        taps.coef1[o] = to_coef(f);
+    }
+    return taps;
+}
+
+std::vector<int> nearest_taps(int out_count, int win, bool flip, double scale, double offset,
+                              int src_count) {
+    std::vector<int> index(out_count);
+    for (int o = 0; o < out_count; ++o) {
+        const int v = virtual_index(o, win, out_count, flip);
+        int s = static_cast<int>(std::floor(v * scale + offset));
+        index[o] = std::min(std::max(s, 0), src_count - 1);
+    }
+    return index;
+}
+
+std::vector<int> copy_taps(int out_count, int win, bool flip) {
+    std::vector<int> index(out_count);
+    for (int o = 0; o < out_count; ++o) index[o] = virtual_index(o, win, out_count, flip);
+    return index;
+}
+
+// Writes one row of uint8 samples (HWC order, out_w pixels) into the output.
+template <int CN>
+struct RowWriter {
+    const PassSpec& spec;
+    int cn;
+    explicit RowWriter(const PassSpec& s) : spec(s), cn(CN ? CN : s.channels) {}
+
+    void write(const uint8_t* row, int oy) const {
+        const int w = spec.out_w;
+        const size_t plane = static_cast<size_t>(spec.out_w) * spec.out_h;
+        if (spec.point_op == POINT_NONE) {
+            auto* out = static_cast<uint8_t*>(spec.out);
+            if (!spec.chw) {
+                std::copy(row, row + static_cast<size_t>(w) * cn,
+                          out + static_cast<size_t>(oy) * w * cn);
+            } else {
+                for (int c = 0; c < cn; ++c) {
+                    uint8_t* dst = out + c * plane + static_cast<size_t>(oy) * w;
+                    for (int x = 0; x < w; ++x) dst[x] = row[x * cn + c];
+                }
+            }
+            return;
+        }
+        auto* out = static_cast<float*>(spec.out);
+        const bool normalize = spec.point_op == POINT_NORMALIZE;
+        for (int c = 0; c < cn; ++c) {
+            const float a = spec.p0[c];
+            const float b = spec.p1[c];
+            float* dst;
+            size_t step;
+            if (spec.chw) {
+                dst = out + c * plane + static_cast<size_t>(oy) * w;
+                step = 1;
+            } else {
+                dst = out + static_cast<size_t>(oy) * w * cn + c;
+                step = static_cast<size_t>(cn);
+            }
+            // Same float32 expressions as the eager Normalize/Rescale ops.
+            if (normalize) {
+                for (int x = 0; x < w; ++x) dst[x * step] = (static_cast<float>(row[x * cn + c]) - a) / b;
+            } else {
+                for (int x = 0; x < w; ++x) dst[x * step] = static_cast<float>(row[x * cn + c]) * a + b;
+            }
+        }
+    }
+};
+
+template <int CN>
+void run_copy_or_nearest(const PassSpec& spec) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    std::vector<int> xs, ys;
+    if (spec.interp == INTERP_COPY) {
+        xs = copy_taps(spec.out_w, spec.win_x, spec.hflip);
+        ys = copy_taps(spec.out_h, spec.win_y, spec.vflip);
+    } else {
+        xs = nearest_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
+                          spec.box_w);
+        ys = nearest_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
+                          spec.box_h);
+    }
+    std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
+    for (int oy = 0; oy < spec.out_h; ++oy) {
+        const uint8_t* src = spec.src + ys[oy] * spec.src_stride;
+        uint8_t* dst = row.data();
+        for (int ox = 0; ox < spec.out_w; ++ox) {
+            const uint8_t* px = src + static_cast<size_t>(xs[ox]) * cn;
+            for (int c = 0; c < cn; ++c) dst[c] = px[c];
+            dst += cn;
+        }
+        writer.write(row.data(), oy);
+    }
+}
+
+template <int CN>
+void horizontal_linear(const uint8_t* __restrict src, const Taps& xt, int cn_runtime,
+                       int* __restrict dst, int out_w) {
+    const int cn = CN ? CN : cn_runtime;
+    const int* __restrict first = xt.first.data();
+    const int* __restrict step = xt.step.data();
+    const int16_t* __restrict coef0 = xt.coef0.data();
+    const int16_t* __restrict coef1 = xt.coef1.data();
+    for (int ox = 0; ox < out_w; ++ox) {
+        const uint8_t* p0 = src + static_cast<ptrdiff_t>(first[ox]) * cn;
+        const uint8_t* p1 = p0 + step[ox] * cn;
+        const int a0 = coef0[ox], a1 = coef1[ox];
+        if (CN == 3) {
+            dst[0] = p0[0] * a0 + p1[0] * a1;
+            dst[1] = p0[1] * a0 + p1[1] * a1;
+            dst[2] = p0[2] * a0 + p1[2] * a1;
+        } else {
+            for (int c = 0; c < cn; ++c) dst[c] = p0[c] * a0 + p1[c] * a1;
+        }
+        dst += cn;
+    }
+}
+
+template <int CN>
+void run_linear(const PassSpec& spec) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const Taps xt = linear_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
+                                spec.box_w);
+    const Taps yt = linear_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
+                                spec.box_h);
+    const size_t width = static_cast<size_t>(spec.out_w) * cn;
+    // Two cached horizontally-resampled source rows; index -1 marks an empty slot.
+    std::vector<int> buffers(2 * width);
+    int cached[2] = {-1, -1};
+    std::vector<uint8_t> row(width);
+    for (int oy = 0; oy < spec.out_h; ++oy) {
+        const int need[2] = {yt.first[oy], yt.first[oy] + yt.step[oy]};
+        const int b0 = yt.coef0[oy], b1 = yt.coef1[oy];
+        int slot_of[2] = {-1, -1};
+        for (int k = 0; k < 2; ++k)
+            for (int i = 0; i < 2; ++i)
+                if (cached[i] == need[k]) slot_of[k] = i;
+        for (int k = 0; k < 2; ++k) {
+            if (slot_of[k] >= 0) continue;
+            // Use the slot the other needed row does not occupy.
+            const int slot = slot_of[1 - k] == 0 ? 1 : 0;
+            horizontal_linear<CN>(spec.src + need[k] * spec.src_stride, xt, cn,
+                                  buffers.data() + slot * width, spec.out_w);
+            cached[slot] = need[k];
+            slot_of[k] = slot;
+            if (need[0] == need[1]) slot_of[1 - k] = slot;
+        }
+        const int* r0 = buffers.data() + slot_of[0] * width;
+        const int* r1 = buffers.data() + slot_of[1] * width;
+        for (size_t i = 0; i < width; ++i) {
+            // OpenCV's vectorised rounding: 16-bit high products of (sample >> 4) and weights.
+            const int v = (((b0 * (r0[i] >> 4)) >> 16) + ((b1 * (r1[i] >> 4)) >> 16) + 2) >> 2;
+            row[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+        }
+        writer.write(row.data(), oy);
+    }
+}
+
+template <int CN>
+void dispatch(const PassSpec& spec) {
+    if (spec.interp == INTERP_LINEAR) run_linear<CN>(spec);
+    else run_copy_or_nearest<CN>(spec);
+}
+
+}  // namespace
+
+const char* run_pass(const PassSpec& spec) {
+    if (!spec.src || !spec.out) return "null source or output";
+    if (spec.box_w <= 0 || spec.box_h <= 0 || spec.channels <= 0) return "empty source box";
+    if (spec.out_w <= 0 || spec.out_h <= 0) return "empty output";
+    if (spec.virt_w <= 0 || spec.virt_h <= 0) return "empty resize target";
+    if (spec.win_x < 0 || spec.win_y < 0 || spec.win_x + spec.out_w > spec.virt_w ||
+        spec.win_y + spec.out_h > spec.virt_h)
+        return "output window outside the resized image";
+    if (spec.interp == INTERP_COPY && (spec.virt_w != spec.box_w || spec.virt_h != spec.box_h))
+        return "copy pass needs the resize target equal to the source box";
+    if (spec.interp < INTERP_COPY || spec.interp > INTERP_LINEAR) return "unknown interpolation";
+    if (spec.point_op != POINT_NONE && (!spec.p0 || !spec.p1)) return "missing pointwise values";
+    switch (spec.channels) {
+        case 1: dispatch<1>(spec); break;
+        case 3: dispatch<3>(spec); break;
+        case 4: dispatch<4>(spec); break;
+        default: dispatch<0>(spec); break;
+    }
+    return nullptr;
+}
+
+}  // namespace mdt

@@ -1,0 +1,144 @@
+"""Crop, CenterCrop, Pad and RandomCrop."""
+import cv2
+import numpy as np
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
+                                    check_int, check_padding, check_sequence, check_size, size_hw)
+from transforms_c.enums import CV2_BORDER, Border
+
+
+def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.CONSTANT,
+              op_name="Pad"):
+    """Pads an (H, W) or (H, W, C) image; OpenCV border semantics."""
+    if left == top == right == bottom == 0:
+        return img
+    channels = 1 if img.ndim == 2 else img.shape[2]
+    value = tuple(fill_value[:channels]) if channels <= 3 else tuple(fill_value) + (0,)
+    if channels == 1:
+        value = fill_value[0]
+    try:
+        out = cv2.copyMakeBorder(img, top, bottom, left, right, CV2_BORDER[mode], value=value)
+    except cv2.error as exc:
+        raise RuntimeError(f"{op_name}: padding failed for shape {img.shape}, dtype "
+                           f"{img.dtype}: {exc}") from None
+    if img.ndim == 3 and out.ndim == 2:
+        out = out[:, :, None]
+    return out
+
+
+def crop_array(img, top, left, height, width, op_name="Crop"):
+    if top < 0 or left < 0 or top + height > img.shape[0] or left + width > img.shape[1]:
+        raise RuntimeError(f"{op_name}: crop window {height}x{width} at (top={top}, "
+                           f"left={left}) exceeds the image of shape {img.shape}")
+    return np.ascontiguousarray(img[top:top + height, left:left + width])
+
+
+def center_crop_box(height, width, crop_h, crop_w):
+    """(top, left) of the centred window, or None when the window is larger than the image."""
+    if crop_h > height or crop_w > width:
+        return None
+    return (height - crop_h) // 2, (width - crop_w) // 2
+
+
+class Crop(TensorOperation):
+    """Crop(coordinates, size): coordinates is (top, left)."""
+
+    is_native = True
+
+    def __init__(self, coordinates, size):
+        check_sequence(coordinates, "coordinates", length=2)
+        self.coordinates = tuple(check_int(c, "coordinates", 0, INT32_MAX) for c in coordinates)
+        self.size = check_size(size)
+
+    def window(self, height, width):
+        crop_h, crop_w = size_hw(self.size)
+        return self.coordinates[0], self.coordinates[1], crop_h, crop_w
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Crop")
+        return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
+
+
+class CenterCrop(TensorOperation):
+    """CenterCrop(size); a window larger than the image pads it with zeros first (as MindSpore)."""
+
+    is_native = True
+
+    def __init__(self, size):
+        self.size = check_size(size)
+
+    def window(self, height, width):
+        crop_h, crop_w = size_hw(self.size)
+        box = center_crop_box(height, width, crop_h, crop_w)
+        return None if box is None else (box[0], box[1], crop_h, crop_w)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "CenterCrop")
+        crop_h, crop_w = size_hw(self.size)
+        pad_h = max(0, crop_h - img.shape[0])
+        pad_w = max(0, crop_w - img.shape[1])
+        if pad_h or pad_w:
+            img = pad_array(img, pad_w // 2 + pad_w % 2, pad_h // 2 + pad_h % 2, pad_w // 2,
+                            pad_h // 2, op_name="CenterCrop")
+        top, left = center_crop_box(img.shape[0], img.shape[1], crop_h, crop_w)
+        return crop_array(img, top, left, crop_h, crop_w, "CenterCrop")
+
+
+class Pad(TensorOperation):
+    """Pad(padding, fill_value=0, padding_mode=Border.CONSTANT); padding is int, (lr, tb) or
+    (left, top, right, bottom)."""
+
+    def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
+        self.padding = check_padding(padding)
+        self.fill_value = check_fill_value(fill_value)
+        self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Pad")
+        return pad_array(img, *self.padding, self.fill_value, self.padding_mode)
+
+
+class RandomCrop(TensorOperation):
+    """RandomCrop(size, padding=None, pad_if_needed=False, fill_value=0,
+    padding_mode=Border.CONSTANT)."""
+
+    is_random = True
+    is_native = True
+
+    def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
+                 padding_mode=Border.CONSTANT):
+        self.size = check_size(size)
+        self.padding = None if padding is None else check_padding(padding)
+        self.pad_if_needed = check_bool(pad_if_needed, "pad_if_needed")
+        self.fill_value = check_fill_value(fill_value)
+        self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
+
+    @property
+    def pads(self):
+        """True when the op may pad (then it is not fused)."""
+        return self.padding is not None and any(self.padding) or self.pad_if_needed
+
+    def window(self, height, width, rng):
+        """(top, left, h, w) inside an unpadded image; draws x then y."""
+        crop_h, crop_w = size_hw(self.size)
+        if crop_h > height or crop_w > width:
+            raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
+                               f"image {height}x{width} (use padding or pad_if_needed)")
+        left = rng.randint(0, width - crop_w)
+        top = rng.randint(0, height - crop_h)
+        return top, left, crop_h, crop_w
+
+    def _compute(self, img, rng):
+        image_hwc(img, "RandomCrop")
+        if self.padding is not None:
+            img = pad_array(img, *self.padding, self.fill_value, self.padding_mode,
+                            "RandomCrop")
+        crop_h, crop_w = size_hw(self.size)
+        if self.pad_if_needed:
+            pad_w = max(0, crop_w - img.shape[1])
+            pad_h = max(0, crop_h - img.shape[0])
+            img = pad_array(img, pad_w, pad_h, pad_w, pad_h, self.fill_value, self.padding_mode,
+                            "RandomCrop")
+        top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
+        return crop_array(img, top, left, crop_h, crop_w, "RandomCrop")

@@ -1,0 +1,109 @@
+"""Decode: encoded image bytes (1-D uint8) -> RGB HWC uint8. JPEG goes through libjpeg-turbo
+(native, GIL released); PNG, BMP, WebP, TIFF and the rest through cv2.imdecode. Every failure is a
+RuntimeError saying what was wrong with the data."""
+import struct
+
+import cv2
+import numpy as np
+
+from transforms_c import _native, settings
+from transforms_c._base import TensorOperation
+from transforms_c._validate import check_bool
+
+_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def encoded_bytes(data, op_name="Decode"):
+    """The 1-D uint8 contiguous array of an encoded image, checked."""
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        data = np.frombuffer(data, np.uint8)
+    if not isinstance(data, np.ndarray):
+        raise TypeError(f"{op_name}: input should be a numpy array of encoded bytes, "
+                        f"got {type(data).__name__}")
+    if data.dtype != np.uint8 or data.ndim != 1:
+        raise RuntimeError(f"{op_name}: invalid data shape {data.shape} / dtype {data.dtype}: "
+                           f"expected 1-D uint8 encoded image bytes (is the image already "
+                           f"decoded?)")
+    if data.size == 0:
+        raise RuntimeError(f"{op_name}: image data is empty (0 bytes)")
+    return np.ascontiguousarray(data)
+
+
+def is_jpeg(data):
+    return data.size >= 3 and data[0] == 0xFF and data[1] == 0xD8 and data[2] == 0xFF
+
+
+def _declared_size(data):
+    """(width, height) declared by a PNG or BMP header, else None."""
+    head = data[:32].tobytes()
+    if head.startswith(_PNG_MAGIC) and len(head) >= 24:
+        return struct.unpack(">II", head[16:24])
+    if head.startswith(b"BM") and len(head) >= 26:
+        width, height = struct.unpack("<ii", head[18:26])
+        return abs(width), abs(height)
+    return None
+
+
+def check_declared_pixels(width, height, op_name="Decode"):
+    limit = settings.get_max_image_pixels()
+    if width <= 0 or height <= 0 or width * height > limit:
+        raise RuntimeError(f"{op_name}: image declares {width}x{height} pixels, outside the "
+                           f"accepted range (1 to {limit} pixels; see "
+                           f"transforms_c.settings.set_max_image_pixels)")
+
+
+def decode_other(data, op_name="Decode"):
+    """Non-JPEG formats through OpenCV, as RGB (3 channels, alpha dropped)."""
+    declared = _declared_size(data)
+    if declared is not None:
+        check_declared_pixels(*declared, op_name=op_name)
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error as exc:
+        raise RuntimeError(f"{op_name}: cannot decode image: {exc}") from None
+    if img is None or img.size == 0:
+        raise RuntimeError(f"{op_name}: data is not a decodable image ({data.size} bytes, "
+                           f"first bytes {data[:8].tobytes()!r})")
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
+
+
+def jpeg_size(data, op_name="Decode"):
+    try:
+        width, height, _ = _native.jpeg_info(data)
+    except RuntimeError as exc:
+        raise RuntimeError(f"{op_name}: {exc}") from None
+    check_declared_pixels(width, height, op_name)
+    return width, height
+
+
+def decode_jpeg(data, op_name="Decode"):
+    width, height = jpeg_size(data, op_name)
+    out = np.empty((height, width, 3), np.uint8)
+    try:
+        _native.jpeg_decode_into(data, 1, 0, 0, out, settings.get_max_image_pixels())
+    except RuntimeError as exc:
+        raise RuntimeError(f"{op_name}: {exc}") from None
+    return out
+
+
+def decode_image(data, op_name="Decode"):
+    data = encoded_bytes(data, op_name)
+    if is_jpeg(data):
+        return decode_jpeg(data, op_name)
+    return decode_other(data, op_name)
+
+
+class Decode(TensorOperation):
+    """Decode(to_pil=False): encoded bytes -> RGB image (HWC uint8), or a PIL image."""
+
+    is_native = True
+
+    def __init__(self, to_pil=False):
+        self.to_pil = check_bool(to_pil, "to_pil")
+
+    def _compute(self, img, rng):
+        out = decode_image(img, "Decode")
+        if self.to_pil:
+            from PIL import Image
+            return Image.fromarray(out)
+        return out

@@ -1,0 +1,55 @@
+"""Flips: RandomHorizontalFlip, RandomVerticalFlip (and the deterministic HorizontalFlip /
+VerticalFlip of MindSpore 2.x)."""
+import numpy as np
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import check_float
+
+
+def hflip(img):
+    return np.ascontiguousarray(img[:, ::-1])
+
+
+def vflip(img):
+    return np.ascontiguousarray(img[::-1])
+
+
+class RandomHorizontalFlip(TensorOperation):
+    """RandomHorizontalFlip(prob=0.5): mirrors left-right with probability prob."""
+
+    is_random = True
+    is_native = True
+
+    def __init__(self, prob=0.5):
+        self.prob = check_float(prob, "prob", 0.0, 1.0)
+
+    def draw(self, rng):
+        return rng.random() < self.prob
+
+    def _compute(self, img, rng):
+        image_hwc(img, type(self).__name__)
+        return hflip(img) if self.draw(rng) else img
+
+
+class RandomVerticalFlip(RandomHorizontalFlip):
+    """RandomVerticalFlip(prob=0.5): mirrors top-bottom with probability prob."""
+
+    def _compute(self, img, rng):
+        image_hwc(img, type(self).__name__)
+        return vflip(img) if self.draw(rng) else img
+
+
+class HorizontalFlip(TensorOperation):
+    is_native = True
+
+    def _compute(self, img, rng):
+        image_hwc(img, "HorizontalFlip")
+        return hflip(img)
+
+
+class VerticalFlip(TensorOperation):
+    is_native = True
+
+    def _compute(self, img, rng):
+        image_hwc(img, "VerticalFlip")
+        return vflip(img)

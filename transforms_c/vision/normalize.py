@@ -1,0 +1,128 @@
+"""Per-pixel ops that change dtype or layout: Normalize, NormalizePad, Rescale, HWC2CHW.
+On uint8 HWC input, Normalize/Rescale/HWC2CHW run through the native pass (one read of the
+image, float32 written once); other inputs use numpy with the same float32 expressions."""
+import numpy as np
+
+from transforms_c import _native
+from transforms_c._base import TensorOperation, image_hwc, native_ready
+from transforms_c._validate import check_bool, check_float, check_sequence
+
+
+def _channel_values(values, name, low, high, low_open=False):
+    check_sequence(values, name)
+    if len(values) == 0:
+        raise ValueError(f"{name} should not be empty.")
+    return tuple(check_float(v, name, low, high, low_open=low_open) for v in values)
+
+
+def per_channel(values, channels, op_name, name):
+    """float32 vector of one value per channel (a single value is broadcast)."""
+    if len(values) == 1:
+        return np.full(channels, values[0], np.float32)
+    if len(values) != channels:
+        raise RuntimeError(f"{op_name}: {name} has {len(values)} values but the image has "
+                           f"{channels} channels")
+    return np.asarray(values, np.float32)
+
+
+def _channels(img, is_hwc):
+    if img.ndim == 2:
+        return 1
+    return img.shape[2] if is_hwc else img.shape[0]
+
+
+def normalize_array(img, mean, std, is_hwc, op_name="Normalize"):
+    channels = _channels(img, is_hwc)
+    mean_v = per_channel(mean, channels, op_name, "mean")
+    std_v = per_channel(std, channels, op_name, "std")
+    if img.dtype == np.uint8 and is_hwc:
+        src = native_ready(img)
+        out = np.empty(src.shape, np.float32)
+        _native.resample(src, out, src.shape[1], src.shape[0], _native.INTERP_COPY,
+                         point_op=_native.POINT_NORMALIZE, p0=mean_v, p1=std_v)
+        return out.reshape(img.shape)
+    work = img.astype(np.float32, copy=False)
+    if img.ndim == 2:
+        return (work - mean_v[0]) / std_v[0]
+    shape = (1, 1, channels) if is_hwc else (channels, 1, 1)
+    return (work - mean_v.reshape(shape)) / std_v.reshape(shape)
+
+
+class Normalize(TensorOperation):
+    """Normalize(mean, std, is_hwc=True): (img - mean) / std per channel, float32 output; mean in
+    [0, 255], std in (0, 255]."""
+
+    is_native = True
+
+    def __init__(self, mean, std, is_hwc=True):
+        self.mean = _channel_values(mean, "mean", 0.0, 255.0)
+        self.std = _channel_values(std, "std", 0.0, 255.0, low_open=True)
+        if len(self.mean) != len(self.std):
+            raise ValueError("Length of mean and std must be equal.")
+        self.is_hwc = check_bool(is_hwc, "is_hwc")
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Normalize")
+        return normalize_array(img, self.mean, self.std, self.is_hwc)
+
+
+class NormalizePad(Normalize):
+    """NormalizePad(mean, std, dtype='float32', is_hwc=True): Normalize, then one extra channel of
+    zeros (HWC -> H,W,C+1), in float32 or float16."""
+
+    def __init__(self, mean, std, dtype="float32", is_hwc=True):
+        super().__init__(mean, std, is_hwc)
+        if not isinstance(dtype, str):
+            raise TypeError(f"Argument dtype with value {dtype!r} is not of type [str].")
+        if dtype not in ("float32", "float16"):
+            raise ValueError(f"dtype should be 'float32' or 'float16', got {dtype!r}.")
+        self.dtype = dtype
+
+    def _compute(self, img, rng):
+        image_hwc(img, "NormalizePad")
+        norm = normalize_array(img, self.mean, self.std, self.is_hwc, "NormalizePad")
+        if norm.ndim == 2:
+            norm = norm[:, :, None]
+        axis = 2 if self.is_hwc else 0
+        pad_shape = list(norm.shape)
+        pad_shape[axis] = 1
+        out = np.concatenate([norm, np.zeros(pad_shape, np.float32)], axis=axis)
+        return out.astype(self.dtype, copy=False)
+
+
+class Rescale(TensorOperation):
+    """Rescale(rescale, shift): img * rescale + shift, float32 output."""
+
+    is_native = True
+
+    def __init__(self, rescale, shift):
+        self.rescale = check_float(rescale, "rescale")
+        self.shift = check_float(shift, "shift")
+
+    def _compute(self, img, rng):
+        if not isinstance(img, np.ndarray) or img.dtype.kind not in "uif":
+            raise RuntimeError(f"Rescale: input should be a numeric array, got "
+                               f"{getattr(img, 'dtype', type(img).__name__)}")
+        if img.dtype == np.uint8 and img.ndim in (2, 3) and img.size:
+            src = native_ready(img)
+            values_a = np.full(src.shape[2], self.rescale, np.float32)
+            values_b = np.full(src.shape[2], self.shift, np.float32)
+            out = np.empty(src.shape, np.float32)
+            _native.resample(src, out, src.shape[1], src.shape[0], _native.INTERP_COPY,
+                             point_op=_native.POINT_RESCALE, p0=values_a, p1=values_b)
+            return out.reshape(img.shape)
+        return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class HWC2CHW(TensorOperation):
+    """HWC2CHW(): (H, W, C) -> (C, H, W); a 2-D image is returned unchanged (as MindSpore)."""
+
+    is_native = True
+
+    def _compute(self, img, rng):
+        if not isinstance(img, np.ndarray) or img.ndim not in (2, 3):
+            raise RuntimeError(f"HWC2CHW: input tensor is not in shape of <H,W> or <H,W,C>, "
+                               f"got {getattr(img, 'shape', type(img).__name__)}")
+        if img.ndim == 2:
+            return img
+        return np.ascontiguousarray(img.transpose(2, 0, 1))

@@ -1,0 +1,69 @@
+"""Resize (and the size/kernel helpers shared by the crop-and-resize ops). uint8 images with
+NEAREST or BILINEAR run through the native resample pass (OpenCV's arithmetic, GIL released);
+other interpolations and dtypes call cv2.resize, which also releases the GIL."""
+import math
+
+import cv2
+import numpy as np
+
+from transforms_c import _native
+from transforms_c._base import TensorOperation, image_hwc, native_ready
+from transforms_c._validate import check_enum, check_size, is_int
+from transforms_c.enums import CV2_INTER, Inter
+
+NATIVE_INTERP = {Inter.NEAREST: _native.INTERP_NEAREST, Inter.BILINEAR: _native.INTERP_LINEAR}
+
+
+def resized_shape(height, width, size):
+    """Output (h, w) of Resize(size): an int resizes the shorter side keeping the aspect ratio
+    (the other side floored in float32, as MindSpore computes it)."""
+    if not is_int(size):
+        return int(size[0]), int(size[1])
+    if height < width:
+        other = math.floor(np.float32(width) / np.float32(height) * np.float32(size))
+        return int(size), max(1, int(other))
+    other = math.floor(np.float32(height) / np.float32(width) * np.float32(size))
+    return max(1, int(other)), int(size)
+
+
+def cv2_scale(src, dst):
+    """OpenCV's source-per-destination step: 1 / (dst / src) in double precision."""
+    return 1.0 / (dst / src)
+
+
+def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
+    """Resizes an (H, W) or (H, W, C) image to (out_h, out_w)."""
+    if img.dtype == np.uint8 and interpolation in NATIVE_INTERP:
+        src = native_ready(img)
+        out = np.empty((out_h, out_w, src.shape[2]), np.uint8)
+        _native.resample(src, out, out_w, out_h, NATIVE_INTERP[interpolation])
+        return out[:, :, 0] if img.ndim == 2 else out
+    work = img
+    if img.dtype not in (np.uint8, np.uint16, np.int16, np.float32, np.float64):
+        work = img.astype(np.float32)
+    try:
+        out = cv2.resize(work, (out_w, out_h), interpolation=CV2_INTER[Inter(interpolation)])
+    except cv2.error as exc:
+        raise RuntimeError(f"{op_name}: OpenCV resize failed for shape {img.shape}, dtype "
+                           f"{img.dtype}: {exc}") from None
+    if img.ndim == 3 and out.ndim == 2:
+        out = out[:, :, None]
+    return out.astype(img.dtype, copy=False) if work is not img else out
+
+
+class Resize(TensorOperation):
+    """Resize(size, interpolation=Inter.BILINEAR)."""
+
+    is_native = True
+
+    def __init__(self, size, interpolation=Inter.BILINEAR):
+        self.size = check_size(size)
+        self.interpolation = check_enum(interpolation, Inter, "interpolation")
+
+    def output_shape(self, height, width):
+        return resized_shape(height, width, self.size)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Resize")
+        out_h, out_w = self.output_shape(img.shape[0], img.shape[1])
+        return resize_array(img, out_h, out_w, self.interpolation)

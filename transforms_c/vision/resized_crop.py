@@ -1,0 +1,90 @@
+"""RandomResizedCrop and RandomCropDecodeResize (the fused decode + random crop + resize)."""
+import math
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import (MAX_SIZE, check_enum, check_int, check_range_pair, check_size,
+                                    size_hw)
+from transforms_c.enums import Inter
+from transforms_c.vision.crop import crop_array
+from transforms_c.vision.resize import resize_array
+
+
+def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
+    """(top, left, h, w) of a window whose area fraction lies in `scale` and aspect ratio w/h in
+    `ratio` (log-uniform); after max_attempts misses, the centred largest window whose ratio is
+    clamped into `ratio`."""
+    area = height * width
+    log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
+    for _ in range(max_attempts):
+        target = rng.uniform(scale[0], scale[1]) * area
+        aspect = math.exp(rng.uniform(log_lo, log_hi))
+        crop_w = int(round(math.sqrt(target * aspect)))
+        crop_h = int(round(math.sqrt(target / aspect)))
+        if 0 < crop_w <= width and 0 < crop_h <= height:
+            left = rng.randint(0, width - crop_w)
+            top = rng.randint(0, height - crop_h)
+            return top, left, crop_h, crop_w
+    in_ratio = width / height
+    if in_ratio < ratio[0]:
+        crop_w = width
+        crop_h = min(height, max(1, int(round(crop_w / ratio[0]))))
+    elif in_ratio > ratio[1]:
+        crop_h = height
+        crop_w = min(width, max(1, int(round(crop_h * ratio[1]))))
+    else:
+        crop_w, crop_h = width, height
+    return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
+
+
+class RandomResizedCrop(TensorOperation):
+    """RandomResizedCrop(size, scale=(0.08, 1.0), ratio=(3/4, 4/3),
+    interpolation=Inter.BILINEAR, max_attempts=10)."""
+
+    is_random = True
+    is_native = True
+    _name = "RandomResizedCrop"
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
+                 interpolation=Inter.BILINEAR, max_attempts=10):
+        self.size = check_size(size)
+        self.scale = check_range_pair(scale, "scale", 0, MAX_SIZE)
+        self.ratio = check_range_pair(ratio, "ratio", 0, MAX_SIZE, low_open=True)
+        self.interpolation = check_enum(interpolation, Inter, "interpolation")
+        self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
+        #: Per-op override of transforms_c.settings approximate decode (None: follow it).
+        self.approximate_decode = None
+
+    def window(self, height, width, rng):
+        return random_resized_crop_box(height, width, self.scale, self.ratio, self.max_attempts,
+                                       rng)
+
+    def output_hw(self):
+        return size_hw(self.size)
+
+    def _compute(self, img, rng):
+        image_hwc(img, self._name)
+        top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
+        out_h, out_w = self.output_hw()
+        crop = img[top:top + crop_h, left:left + crop_w]
+        return resize_array(crop, out_h, out_w, self.interpolation, self._name)
+
+
+class RandomCropDecodeResize(RandomResizedCrop):
+    """RandomCropDecodeResize(size, scale, ratio, interpolation, max_attempts): decodes only the
+    random window (at a coarser DCT scale when that keeps it at least the output size, see
+    transforms_c.settings) and resizes it, in one native call."""
+
+    _name = "RandomCropDecodeResize"
+
+    def apply(self, arrays, seed):
+        if len(arrays) != 1:
+            raise RuntimeError(f"{self._name}: expected 1 input column, got {len(arrays)}")
+        from transforms_c.fusion import run_chain
+        return (run_chain([self], [seed], arrays[0]),)
+
+    def _compute(self, img, rng):  # pragma: no cover - apply is overridden
+        raise NotImplementedError
+
+
+__all__ = ["RandomResizedCrop", "RandomCropDecodeResize", "random_resized_crop_box",
+           "crop_array"]

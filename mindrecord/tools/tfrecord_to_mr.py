@@ -26,6 +26,7 @@ TF_TO_MR = {"string": "string", "int8": "int32", "int16": "int32", "int32": "int
             "float": "float32", "float64": "float64", "double": "float64", "bool": "int32"}
 _NUMPY = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
 _SPECIAL = set(string.punctuation + " ") - {"_"}
+_LIST_KIND = {"string": "bytes", "int": "int64", "float": "float"}   # Feature oneof per kind
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class TFRecordLoader(ItemLoader):
                     raise BadItem(where, f"feature {field.feature!r} is missing and has no "
                                          "default_value")
                 values = list(np.ravel(field.default)) if field.length else [field.default]
-            elif kind != field.kind:
+            elif kind != _LIST_KIND[field.kind]:
                 raise BadItem(where, f"feature {field.feature!r} holds a {kind}_list, "
                                      f"feature_dict says {field.mr_type}")
             expected = field.length or 1

@@ -1,0 +1,51 @@
+"""Running a conversion on Ray: one task per shard, same files as a local run.
+
+Each task gets the spec (schema, loader) and only its shard's items, writes its shard with
+:func:`conversion.write_shard` (the code a local run uses, so chunking and therefore the pages are
+identical), and returns the rows written and items skipped. The driver links the shards at the
+end. Every task must see the destination directory at the same path (a shared file system when
+the cluster has several hosts; the source paths likewise).
+
+``ray.init()`` is called only when Ray is not initialised yet: with ``RAY_ADDRESS`` set it joins
+that cluster, otherwise it starts a local instance, which is shut down again afterwards.
+"""
+import dataclasses
+
+
+def _write_shard_task(spec, path, items, skip_bad):
+    from .conversion import write_shard
+    return write_shard(spec, path, items, skip_bad)
+
+
+def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):
+    """Write every shard in its own Ray task; returns the ShardOutcomes in shard order."""
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("backend='ray' needs the ray package: pip install 'ray[data]'") \
+            from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(_write_shard_task)
+        light = dataclasses.replace(spec, items=[])      # items travel per task, not all at once
+        pending = {task.remote(light, path, spec.items[a:b], skip_bad): (k, b - a)
+                   for k, (path, (a, b)) in enumerate(zip(paths, ranges))}
+        outcomes = [None] * len(paths)
+        try:
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                k, count = pending.pop(done[0])
+                outcomes[k] = ray.get(done[0])           # re-raises the task's exception
+                if progress is not None:
+                    progress(count)
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+        return outcomes
+    finally:
+        if started:
+            ray.shutdown()

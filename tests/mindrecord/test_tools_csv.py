@@ -1,0 +1,76 @@
+"""CsvToMR: CSV (read with pyarrow) -> MindRecord with MindSpore's type mapping."""
+import math
+import os
+
+import pytest
+
+from mindrecord import ShardReader
+from mindrecord.tools import ConversionError, CsvToMR
+from .tools_data import read_rows
+
+CSV = "id,score,flag,name\n1,0.5,true,ann\n2,1.25,false,bob\n3,-2.0,true,\"c, d\"\n"
+
+
+def test_round_trip_and_types(tmp_path):
+    (tmp_path / "a.csv").write_text(CSV)
+    result = CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+    assert result.rows == 3
+    with ShardReader(str(tmp_path / "a.mr")) as reader:
+        assert reader.schema == {"flag": {"type": "int32"}, "id": {"type": "int64"},
+                                 "name": {"type": "string"}, "score": {"type": "float64"}}
+    assert read_rows(str(tmp_path / "a.mr")) == [
+        {"flag": 1, "id": 1, "name": "ann", "score": 0.5},
+        {"flag": 0, "id": 2, "name": "bob", "score": 1.25},
+        {"flag": 1, "id": 3, "name": "c, d", "score": -2.0}]
+
+
+def test_columns_list_and_partitions(tmp_path):
+    (tmp_path / "a.csv").write_text(CSV)
+    CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), ["name", "id"], 2).transform()
+    assert read_rows(str(tmp_path / "a.mr0")) == [
+        {"id": 1, "name": "ann"}, {"id": 2, "name": "bob"}, {"id": 3, "name": "c, d"}]
+
+
+def test_unknown_column_in_columns_list(tmp_path):
+    (tmp_path / "a.csv").write_text(CSV)
+    with pytest.raises(RuntimeError, match="column nope does not exist"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), ["nope"]).transform()
+
+
+def test_int_column_with_gaps_becomes_float_with_nan(tmp_path):
+    (tmp_path / "a.csv").write_text("a,b\n1,x\n,y\n3,z\n")
+    CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+    values = [r["a"] for r in read_rows(str(tmp_path / "a.mr"))]
+    assert values[0] == 1.0 and math.isnan(values[1]) and values[2] == 3.0
+
+
+def test_wrong_field_count_names_file_and_line(tmp_path):
+    (tmp_path / "a.csv").write_text("a,b\n1,2\n3,4\n5,6,7\n8,9\n")
+    with pytest.raises(ConversionError, match=r"a\.csv line 4: expected 2 fields, got 3"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+    assert sorted(os.listdir(tmp_path)) == ["a.csv"]
+
+
+def test_wrong_field_count_skipped_with_report(tmp_path):
+    (tmp_path / "a.csv").write_text("a,b\n1,2\n3\n5,6,7\n8,9\n")
+    result = CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform(skip_bad=True)
+    assert [r["a"] for r in read_rows(str(tmp_path / "a.mr"))] == [1, 8]
+    lines = open(result.report_file).read().splitlines()
+    assert lines == [f"{tmp_path}/a.csv line 3: expected 2 fields, got 1",
+                     f"{tmp_path}/a.csv line 4: expected 2 fields, got 3"]
+
+
+def test_invalid_column_name(tmp_path):
+    (tmp_path / "a.csv").write_text("a b,c\n1,2\n")
+    with pytest.raises(ConversionError, match="column name 'a b' is not a valid"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+
+
+def test_argument_errors(tmp_path):
+    (tmp_path / "a.csv").write_text(CSV)
+    with pytest.raises(ValueError, match="columns_list"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), "id")
+    with pytest.raises(ValueError, match="source"):
+        CsvToMR(str(tmp_path / "none.csv"), str(tmp_path / "a.mr"))
+    with pytest.raises(ValueError, match="destination"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a?.mr"))

@@ -12,12 +12,13 @@ def wrap_error(exc, op_name, provenance=None):
     The original is kept as ``__cause__`` (its traceback shows where it was raised). Types
     whose constructor does not take one message fall back to RuntimeError.
     """
-    if getattr(exc, "_minddata_wrapped", False):
+    if getattr(exc, "_minddata_wrapped", False) or isinstance(exc, (KeyboardInterrupt,
+                                                                     SystemExit)):
         return exc
     where = f" on {provenance}" if provenance else ""
     msg = f"{op_name} failed{where}: {type(exc).__name__}: {exc}"
     new = None
-    if not isinstance(exc, (KeyboardInterrupt, SystemExit)):
+    if True:
         try:
             new = type(exc)(msg)
             if str(new) != msg:

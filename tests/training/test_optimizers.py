@@ -1,0 +1,64 @@
+"""Optimizer update rules against their formulas (MindSpore's conventions)."""
+import numpy as np
+import pytest
+
+from training import nn
+from training.tensor import Parameter
+
+
+def _params(value=(1.0, -2.0)):
+    return [Parameter(np.array(value, np.float32), name="w")]
+
+
+def test_sgd_plain_step():
+    params = _params()
+    opt = nn.SGD(params, learning_rate=0.1)
+    opt([np.array([0.5, 1.0], np.float32)])
+    np.testing.assert_allclose(params[0].data, [0.95, -2.1], rtol=1e-6)
+
+
+def test_momentum_accumulates():
+    params = _params()
+    opt = nn.Momentum(params, learning_rate=0.1, momentum=0.9)
+    g = np.array([1.0, 1.0], np.float32)
+    opt([g])
+    opt([g])
+    # accum: 1, then 0.9 * 1 + 1 = 1.9; param -= 0.1 * (1 + 1.9)
+    np.testing.assert_allclose(params[0].data, [1.0 - 0.29, -2.0 - 0.29], rtol=1e-6)
+    assert opt.moments[0].name == "moments.w"
+
+
+def test_adam_first_step_is_lr_times_sign():
+    params = _params()
+    opt = nn.Adam(params, learning_rate=0.01)
+    opt([np.array([3.0, -0.5], np.float32)])
+    np.testing.assert_allclose(params[0].data, [1.0 - 0.01, -2.0 + 0.01], rtol=1e-4)
+
+
+def test_weight_decay_skips_batchnorm_gamma_beta():
+    w = Parameter(np.array([1.0], np.float32), name="fc.weight")
+    gamma = Parameter(np.array([1.0], np.float32), name="bn.gamma")
+    opt = nn.SGD([w, gamma], learning_rate=1.0, weight_decay=0.5)
+    opt([np.zeros(1, np.float32), np.zeros(1, np.float32)])
+    assert w.data[0] == pytest.approx(0.5)
+    assert gamma.data[0] == pytest.approx(1.0)
+
+
+def test_dynamic_learning_rate_list_follows_steps():
+    params = _params((0.0, 0.0))
+    opt = nn.SGD(params, learning_rate=[1.0, 0.5, 0.25])
+    g = [np.ones(2, np.float32)]
+    for _ in range(4):
+        opt(g)
+    np.testing.assert_allclose(params[0].data, [-2.0, -2.0])  # 1 + 0.5 + 0.25 + 0.25
+
+
+def test_bad_arguments_raise():
+    with pytest.raises(ValueError, match="learning_rate"):
+        nn.SGD(_params(), learning_rate=-1.0)
+    with pytest.raises(ValueError, match="params"):
+        nn.Momentum([], 0.1, 0.9)
+    with pytest.raises(TypeError, match="Parameter"):
+        nn.Adam([np.zeros(2)])
+    with pytest.raises(ValueError, match="gradients"):
+        nn.SGD(_params())([])

@@ -41,6 +41,9 @@ cdef extern from "encode.h" namespace "mdwriter" nogil:
                             uint64_t nb, uint64_t nr, uint64_t page_size, uint64_t* starts)
     uint64_t compress_ints(const void* data, uint64_t n, int width, uint8_t* out)
     uint64_t compressed_size(const void* data, uint64_t n, int width)
+    int write_direct_rows(int fd, const BlobRef* refs, uint64_t begin, uint64_t end,
+                          uint64_t offset)
+    int write_all(int fd, const uint8_t* data, uint64_t length, uint64_t offset)
 
 # Field kinds.
 DEF K_INT32 = 0
@@ -56,6 +59,7 @@ cdef dict _SCALAR_KINDS = {"int32": K_INT32, "int64": K_INT64, "float32": K_FLOA
 cdef dict _ARRAY_DTYPES = {"int32": np.dtype(np.int32), "int64": np.dtype(np.int64),
                            "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
 
+cdef uint64_t _BYTES_PER_THREAD = 16 << 20
 cdef int64_t INT32_MIN = -2147483648
 cdef int64_t INT32_MAX = 2147483647
 
@@ -64,20 +68,49 @@ _np_floating = np.floating
 _np_ndarray = np.ndarray
 
 
-class EncodedRows:
+cdef class EncodedRows:
     """The encoded rows of one write call.
 
     raw: bytes, items "u64 LE n + msgpack"; raw_offsets[i]: start of row i (n+1 entries).
-    blob: uint8 array, items "u64 LE n + row blob"; blob_offsets likewise.
+    blob_offsets: where each "u64 LE n + row blob" item starts in the blob stream (n+1).
+    The blob stream is either materialised (blob, a uint8 array) or, with a single
+    uncompressed blob field, written straight from the callers' buffers (write_blob).
     kept: original indices of the rows encoded (all rows unless bad rows were skipped).
     bad: indices of skipped rows. index_values: one list per index field, in index order.
     saved: bytes saved by integer-array compression over these rows (may be negative).
     """
-    __slots__ = ("raw", "raw_offsets", "blob", "blob_offsets", "kept", "bad", "index_values",
-                 "saved")
+    cdef public object raw, raw_offsets, blob, blob_offsets, kept, bad, index_values, saved
+    cdef vector[BlobRef] refs
+    cdef list keep_alive
 
     def __len__(self):
         return len(self.kept)
+
+    def write_blob(self, int fd, uint64_t begin, uint64_t end, uint64_t offset):
+        """Write the blob items of rows [begin, end) at file offset `offset`."""
+        cdef int err = 0
+        cdef const uint8_t* data
+        cdef uint64_t lo, hi
+        if end <= begin:
+            return
+        if self.blob is None:
+            if end > self.refs.size():
+                raise IndexError("row range outside the encoded rows")
+            with nogil:
+                err = write_direct_rows(fd, self.refs.data(), begin, end, offset)
+        else:
+            lo = self.blob_offsets[begin]
+            hi = self.blob_offsets[end]
+            data = <const uint8_t*>cnp.PyArray_DATA(self.blob) + lo
+            with nogil:
+                err = write_all(fd, data, hi - lo, offset)
+        if err:
+            raise OSError(err, f"writing blob rows {begin}..{end} failed")
+
+    def release(self):
+        """Drop the references to the callers' buffers once every page is written."""
+        self.refs.clear()
+        self.keep_alive = None
 
 
 cdef class RowEncoder:
@@ -143,6 +176,7 @@ cdef class RowEncoder:
         cdef list index_values = [[] for _ in range(nidx)]
         cdef list row_values = [None] * nraw
         cdef bint ok
+        cdef uint64_t total_bytes = 0
 
         raw.reserve(len(rows) * (16 + 24 * nraw))
         for i in range(len(rows)):
@@ -239,6 +273,7 @@ cdef class RowEncoder:
                         ref.compress_width = self.blob_widths[j]
                     keep_alive.append(v)
                     refs.push_back(ref)
+                    total_bytes += ref.nbytes
             if not ok:
                 raw.resize(row_start)
                 refs.resize(len(kept) * nblob)
@@ -254,7 +289,7 @@ cdef class RowEncoder:
 
         cdef uint64_t n = len(kept)
         raw_offsets.push_back(raw.size())
-        out = EncodedRows()
+        cdef EncodedRows out = EncodedRows()
         out.raw = PyBytes_FromStringAndSize(raw.data(), raw.size())
         out.raw_offsets = np.asarray(<uint64_t[:n + 1]>raw_offsets.data()).astype(np.int64)
         out.kept = kept
@@ -265,21 +300,32 @@ cdef class RowEncoder:
         cdef int64_t saved = 0
         cdef int nf = <int>nblob
         cdef const BlobRef* refs_ptr = refs.data()
+        # Threads pay off only for large copies (starting one costs more than copying a few
+        # MB on a busy machine).
+        nthreads = max(1, min(nthreads, <int>(total_bytes // _BYTES_PER_THREAD)))
         cdef uint64_t* sizes_ptr = <uint64_t*>cnp.PyArray_DATA(sizes)
         with nogil:
             saved = blob_sizes(refs_ptr, n, nf, sizes_ptr, nthreads)
         cdef cnp.ndarray[cnp.int64_t, ndim=1] offsets = np.zeros(n + 1, dtype=np.int64)
         if n:
             np.cumsum(sizes.astype(np.int64) + 8, out=offsets[1:])
-        cdef cnp.ndarray blob = np.empty(offsets[n], dtype=np.uint8)
-        cdef const uint64_t* offsets_ptr = <const uint64_t*>cnp.PyArray_DATA(offsets)
-        cdef uint8_t* blob_ptr = <uint8_t*>cnp.PyArray_DATA(blob)
-        with nogil:
-            fill_blob_stream(refs_ptr, n, nf, sizes_ptr, offsets_ptr, blob_ptr, nthreads)
-        del keep_alive
-        out.blob = blob
         out.blob_offsets = offsets
         out.saved = saved
+        cdef cnp.ndarray blob
+        cdef const uint64_t* offsets_ptr
+        cdef uint8_t* blob_ptr
+        if nblob == 1 and self.blob_widths[0] == 0:
+            # The row blob is the value itself: no copy, pages are written from the buffers.
+            out.blob = None
+            out.refs.swap(refs)
+            out.keep_alive = keep_alive
+            return out
+        blob = np.empty(offsets[n], dtype=np.uint8)
+        offsets_ptr = <const uint64_t*>cnp.PyArray_DATA(offsets)
+        blob_ptr = <uint8_t*>cnp.PyArray_DATA(blob)
+        with nogil:
+            fill_blob_stream(refs_ptr, n, nf, sizes_ptr, offsets_ptr, blob_ptr, nthreads)
+        out.blob = blob
         return out
 
 

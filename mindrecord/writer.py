@@ -10,6 +10,7 @@ Rows are checked and encoded by the native encoder (_writer_native), cut into pa
 writer_pages.ShardState, and the per-shard SQLite index is written at commit (index_db).
 Where MindSpore silently drops data, this writer raises instead (see docs/mindrecord-writer.md).
 """
+import collections
 import logging
 import os
 import weakref
@@ -93,6 +94,7 @@ class FileWriter:
         self._append = False
         self._state = "open"           # open -> committed | failed
         self._files = FileSet()
+        self._pending = collections.deque()   # futures of write-behind calls
         self._finalizer = weakref.finalize(self, FileSet.release, self._files)
 
     def _refuse_existing(self):
@@ -119,6 +121,7 @@ class FileWriter:
         if self._state == "open":
             self._state = "failed"
         self._files.release(rollback=True)
+        self._pending.clear()
 
     # ---- configuration ---------------------------------------------------------------------
     def _check_configurable(self, what):
@@ -249,6 +252,7 @@ class FileWriter:
         if self._state == "failed":
             raise RuntimeError("This FileWriter failed earlier; its files were removed. "
                                "Create a new FileWriter.")
+        self._check_pending()
         for item in raw_data:
             if not isinstance(item, dict):
                 raise ParamTypeError("'raw_data item' expect dict type.")
@@ -277,20 +281,54 @@ class FileWriter:
         bounds = np.concatenate([[0], np.cumsum(split)]).tolist()
         jobs = [(shard, bounds[k], bounds[k + 1]) for k, shard in enumerate(self._shards)
                 if bounds[k + 1] > bounds[k]]
-        try:
-            if parallel_writer and len(jobs) > 1:
-                with ThreadPoolExecutor(max_workers=threads) as pool:
-                    for future in [pool.submit(s.append_rows, enc, a, b, enc.index_values)
-                                   for s, a, b in jobs]:
-                        future.result()
-            else:
+        if parallel_writer:
+            self._submit(jobs, enc)
+        else:
+            self._drain()
+            try:
                 for shard, a, b in jobs:
                     shard.append_rows(enc, a, b, enc.index_values)
+            except BaseException:
+                # A page write failed half-way: the shard files are inconsistent; drop them.
+                self._abort()
+                raise
+        self._compression_size += enc.saved
+
+    # parallel_writer=True: page writes run behind the caller on worker threads (one FIFO
+    # worker per group of shards keeps each shard's writes in order), so encoding the next
+    # call overlaps writing this one; at most _MAX_PENDING calls are in flight.
+    _MAX_PENDING = 2
+
+    def _submit(self, jobs, enc):
+        if not self._files.pools:
+            workers = min(self._shard_num, max(2, os.cpu_count() or 1), 4)
+            self._files.pools = [ThreadPoolExecutor(max_workers=1,
+                                                    thread_name_prefix="mindrecord-writer")
+                                 for _ in range(workers)]
+        pools = self._files.pools
+        futures = [pools[shard.shard_id % len(pools)].submit(
+            shard.append_rows, enc, a, b, enc.index_values) for shard, a, b in jobs]
+        self._pending.append(futures)
+        while len(self._pending) > self._MAX_PENDING:
+            self._wait_oldest()
+
+    def _wait_oldest(self):
+        futures = self._pending.popleft()
+        try:
+            for future in futures:
+                future.result()
         except BaseException:
-            # A page write failed half-way: the shard files are inconsistent; drop them.
             self._abort()
             raise
-        self._compression_size += enc.saved
+
+    def _check_pending(self):
+        # Surface a failed write-behind call at the next call rather than at commit.
+        while self._pending and all(f.done() for f in self._pending[0]):
+            self._wait_oldest()
+
+    def _drain(self):
+        while self._pending:
+            self._wait_oldest()
 
     def _explain(self, raw_data, index):
         from .writer_validate import describe_bad_row
@@ -320,6 +358,8 @@ class FileWriter:
         if self._schema is None:
             raise MRMGetMetaError("add_schema must be called before commit.")
         try:
+            self._drain()
+            self._files.shutdown_pools()
             self._open_files()
             self._commit_files()
         except BaseException:

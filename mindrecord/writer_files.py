@@ -63,12 +63,20 @@ class FileSet:
         self.fds = []
         self.temp_files = []
         self.rollbacks = []          # (fd, original size, touched list) for appends
+        self.pools = []              # write-behind executors (parallel_writer=True)
         self.done = False
+
+    def shutdown_pools(self):
+        # Wait for writes in flight before any descriptor is closed.
+        for pool in self.pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.pools = []
 
     def release(self, rollback=True):
         if self.done:
             return
         self.done = True
+        self.shutdown_pools()
         for fd, size, touched in self.rollbacks if rollback else ():
             try:
                 for offset, length in touched:

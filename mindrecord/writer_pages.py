@@ -120,7 +120,8 @@ class ShardState:
             base = page.page_size
             lo, hi = blob_offsets[gs], blob_offsets[ge]
             offset = self._page_offset(page, base)
-            self._write(enc.blob[lo:hi], offset)
+            self.touched.append((offset, int(hi - lo)))
+            enc.write_blob(self.fd, s + gs, s + ge, offset)
             page_id_blob[gs:ge] = page.page_id
             off_blob[gs:ge] = blob_offsets[gs:ge] - lo + base
             group_id[gs:ge] = page.page_type_id

@@ -237,3 +237,73 @@ uint64_t cut_row_groups(const uint64_t* blob_sizes, const uint64_t* raw_sizes, u
 }
 
 }  // namespace mdwriter
+
+#include <cerrno>
+#include <sys/uio.h>
+#include <unistd.h>
+
+namespace mdwriter {
+
+int write_all(int fd, const uint8_t* data, uint64_t len, uint64_t offset) {
+    while (len > 0) {
+        ssize_t n = ::pwrite(fd, data, len, static_cast<off_t>(offset));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        if (n == 0) return EIO;
+        data += n;
+        len -= static_cast<uint64_t>(n);
+        offset += static_cast<uint64_t>(n);
+    }
+    return 0;
+}
+
+int write_direct_rows(int fd, const BlobRef* refs, uint64_t begin, uint64_t end, uint64_t offset) {
+    constexpr uint64_t kRowsPerCall = 256;  // 2 iovecs per row, below IOV_MAX (1024)
+    std::vector<uint8_t> prefixes(8 * kRowsPerCall);
+    std::vector<struct iovec> iov(2 * kRowsPerCall);
+    for (uint64_t chunk = begin; chunk < end; chunk += kRowsPerCall) {
+        uint64_t stop = chunk + kRowsPerCall < end ? chunk + kRowsPerCall : end;
+        uint64_t total = 0;
+        int count = 0;
+        for (uint64_t i = chunk; i < stop; ++i) {
+            uint8_t* p = prefixes.data() + 8 * (i - chunk);
+            uint64_t n = refs[i].nbytes;
+            for (int k = 0; k < 8; ++k) p[k] = static_cast<uint8_t>((n >> (8 * k)) & 0xff);
+            iov[count].iov_base = p;
+            iov[count++].iov_len = 8;
+            if (n) {
+                iov[count].iov_base = const_cast<uint8_t*>(refs[i].data);
+                iov[count++].iov_len = n;
+            }
+            total += 8 + n;
+        }
+        // Write the chunk, resuming after short writes by skipping what was written.
+        int first = 0;
+        uint64_t done = 0;
+        while (done < total) {
+            ssize_t n = ::pwritev(fd, iov.data() + first, count - first,
+                                  static_cast<off_t>(offset + done));
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return errno;
+            }
+            if (n == 0) return EIO;
+            done += static_cast<uint64_t>(n);
+            uint64_t left = static_cast<uint64_t>(n);
+            while (first < count && left >= iov[first].iov_len) {
+                left -= iov[first].iov_len;
+                ++first;
+            }
+            if (first < count && left) {
+                iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + left;
+                iov[first].iov_len -= left;
+            }
+        }
+        offset += total;
+    }
+    return 0;
+}
+
+}  // namespace mdwriter

@@ -55,3 +55,12 @@ uint64_t cut_row_groups(const uint64_t* blob_sizes, const uint64_t* raw_sizes, u
                         uint64_t nb, uint64_t nr, uint64_t page_size, uint64_t* starts);
 
 }  // namespace mdwriter
+
+namespace mdwriter {
+// Writes rows [begin, end) as "u64 LE size + value" items at file offset `offset` with pwritev,
+// straight from the callers' buffers (one blob field, no compression: the row blob is the value).
+// Returns 0 or an errno value.
+int write_direct_rows(int fd, const BlobRef* refs, uint64_t begin, uint64_t end, uint64_t offset);
+// pwrite of a whole buffer (retrying short writes); returns 0 or an errno value.
+int write_all(int fd, const uint8_t* data, uint64_t len, uint64_t offset);
+}  // namespace mdwriter

@@ -1,0 +1,164 @@
+"""``minddata-bench``: how fast does a pipeline run here, and where does the time go.
+
+    minddata-bench imagenet-train /tmp/bench-data/imagenet/train --batches 20
+    minddata-bench raw-read data.mindrecord --seconds 10 --json out.json --plot out.png
+    minddata-bench my_pipeline.yaml data.mindrecord --compare-workers 1,2,4
+
+PIPELINE is a standard pipeline (imagenet-train, imagenet-eval, cifar-train, raw-read) or a
+.yaml/.json pipeline file; DATA is a MindRecord file or an image folder (optional for a pipeline
+file that names its source). Exit status 0 on success, 1 when the pipeline fails, 2 on usage
+errors.
+"""
+import argparse
+import json
+import sys
+
+from . import pipelines
+from .profile import profile
+
+
+def _workers_list(text):
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected e.g. 1,2,4, got {text!r}") from None
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive worker counts, got {text!r}")
+    return values
+
+
+def _positive_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
+    return v
+
+
+def _positive_float(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {v}")
+    return v
+
+
+def build_parser():
+    p = argparse.ArgumentParser(
+        prog="minddata-bench",
+        description="Run a data pipeline and report its throughput and where the time goes.")
+    p.add_argument("pipeline", metavar="PIPELINE",
+                   help=f"{', '.join(pipelines.STANDARD)}, or a .yaml/.json pipeline file")
+    p.add_argument("data", metavar="DATA", nargs="?", default=None,
+                   help="MindRecord file or image folder")
+    p.add_argument("--batches", type=_positive_int, default=None,
+                   help="stop after N batches (rows for unbatched pipelines)")
+    p.add_argument("--seconds", type=_positive_float, default=None, help="stop after S seconds")
+    p.add_argument("--workers", type=_positive_int, default=2,
+                   help="num_parallel_workers of the source and maps (default 2)")
+    p.add_argument("--batch-size", type=_positive_int, default=None,
+                   help="batch size (standard pipelines)")
+    p.add_argument("--compare-workers", type=_workers_list, default=None, metavar="1,2,4",
+                   help="run once per worker count and compare")
+    p.add_argument("--json", default=None, metavar="FILE", help="write the figures as JSON")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="write throughput over time and the per-op breakdown as a PNG")
+    p.add_argument("--no-op-breakdown", action="store_true",
+                   help="skip timing each map op on sample rows")
+    p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    return p
+
+
+def build_dataset(args, workers):
+    name = args.pipeline
+    if name.endswith((".yaml", ".yml", ".json")):
+        spec = pipelines.load_pipeline_file(name)
+        return pipelines.build_from_file(spec, name, args.data, workers), \
+            spec.get("name") or name
+    if args.data is None:
+        raise ValueError(f"pipeline {name!r} needs DATA (a MindRecord file or an image folder)")
+    return pipelines.build_standard(name, args.data, workers, args.batch_size), name
+
+
+def run_once(args, workers):
+    import os
+    dataset, label = build_dataset(args, workers)
+    bar = None
+    on_batch = None
+    if not args.no_progress:
+        from tqdm import tqdm
+        if args.batches:
+            bar = tqdm(total=args.batches, unit="batch", dynamic_ncols=True, file=sys.stderr,
+                       desc=f"{label} w={workers}")
+            on_batch = lambda b, r, t: bar.update(1)            # noqa: E731
+        else:
+            bar = tqdm(total=args.seconds, unit="s", dynamic_ncols=True, file=sys.stderr,
+                       desc=f"{label} w={workers}",
+                       bar_format="{l_bar}{bar}| {n:.1f}/{total} s {postfix}")
+            state = {"last": 0.0}
+
+            def on_batch(b, r, t):
+                if args.seconds:
+                    bar.update(min(t, args.seconds) - state["last"])
+                    state["last"] = min(t, args.seconds)
+                bar.set_postfix_str(f"{r / max(t, 1e-9):,.0f} rows/s", refresh=False)
+    try:
+        report = profile(dataset, num_batches=args.batches, seconds=args.seconds,
+                         on_batch=on_batch, op_breakdown=not args.no_op_breakdown,
+                         pipeline_name=label, data=args.data, num_workers=workers)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.pipeline in pipelines.STANDARD and args.data:
+        rows = report["rows"]
+        ref = pipelines.reference_for(args.pipeline, os.path.isdir(args.data),
+                                      report["bytes"] / rows if rows else None)
+        if ref:
+            ref["ratio"] = round(report["rows_per_s"] / ref["rows_per_s"], 3)
+            if workers != 2:
+                ref["workload"] += " (MindSpore measured with 2 workers)"
+            report.fields["reference"] = ref
+    return report
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        counts = args.compare_workers or [args.workers]
+        reports = []
+        for workers in counts:
+            report = run_once(args, workers)
+            reports.append(report)
+            print(report.format())
+            print()
+        if len(reports) > 1:
+            print(f"{'workers':>8}{'rows/s':>12}{'batches/s':>12}{'MB/s':>10}  bottleneck")
+            for w, r in zip(counts, reports):
+                print(f"{w:>8}{r['rows_per_s']:>12,.1f}{r['batches_per_s']:>12,.2f}"
+                      f"{r['mb_per_s']:>10,.1f}  {r['bottleneck']['stage'] or 'none'}")
+        if args.json:
+            payload = reports[0].to_dict() if len(reports) == 1 else {
+                "schema_version": reports[0]["schema_version"],
+                "compare_workers": [{"workers": w, **r.to_dict()}
+                                    for w, r in zip(counts, reports)]}
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(payload, f, indent=1)
+                f.write("\n")
+        if args.plot:
+            from .plot import write_plot
+            write_plot(reports if len(reports) > 1 else reports[0], args.plot)
+    except KeyboardInterrupt:
+        print("minddata-bench: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, RuntimeError, OSError, ImportError, TypeError) as exc:
+        print(f"minddata-bench: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

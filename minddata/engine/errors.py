@@ -21,7 +21,7 @@ def wrap_error(exc, op_name, provenance=None):
     if True:
         try:
             new = type(exc)(msg)
-            if str(new) != msg:
+            if new.args != (msg,):
                 new = None
         except Exception:  # constructor with another signature
             new = None

@@ -1,0 +1,122 @@
+"""map: column placement, op chaining, worker kinds, validation at construction, errors."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from .engine_helpers import numbers, rows, values
+
+
+def three_cols():
+    return ds.NumpySlicesDataset({"a": np.arange(4), "b": np.arange(4) * 10,
+                                  "c": np.arange(4) * 100}, shuffle=False)
+
+
+def test_default_input_column_is_the_first():
+    assert values(numbers(3).map(lambda x: x + 1)) == [1, 2, 3]
+
+
+def test_ops_run_in_order():
+    assert values(numbers(3).map([lambda x: x + 1, lambda x: x * 10], "x")) == [10, 20, 30]
+
+
+def test_two_outputs_take_the_input_columns_place():
+    d = three_cols().map(lambda b: (b, b + 1), "b", ["b1", "b2"])
+    assert d.get_col_names() == ["a", "b1", "b2", "c"]
+    assert rows(d)[1] == [1, 10, 11, 100]
+
+
+def test_several_inputs_one_output():
+    d = three_cols().map(lambda a, c: a + c, ["a", "c"], ["s"])
+    assert d.get_col_names() == ["s", "b"]
+    assert rows(d)[2] == [202, 20]
+
+
+def test_output_name_clash_is_refused_at_construction():
+    with pytest.raises(ValueError, match="duplicate"):
+        three_cols().map(lambda a: a, "a", ["c"])
+
+
+def test_unknown_input_column():
+    with pytest.raises(ValueError, match="input_columns"):
+        numbers(3).map(lambda x: x, "nope")
+
+
+def test_bad_operations_and_workers():
+    with pytest.raises(TypeError):
+        numbers(3).map(5)
+    with pytest.raises(ValueError):
+        numbers(3).map([])
+    with pytest.raises(ValueError):
+        numbers(3).map(lambda x: x, num_parallel_workers=0)
+    with pytest.raises(TypeError):
+        numbers(3).map(lambda x: x, python_multiprocessing="yes")
+
+
+def test_wrong_number_of_outputs_names_the_op():
+    d = numbers(3).map(lambda x: (x, x), "x")
+    with pytest.raises(RuntimeError, match="returned 2 columns"):
+        rows(d)
+
+
+def test_error_names_op_and_row():
+    def bad(x):
+        if x == 2:
+            raise ZeroDivisionError("nope")
+        return x
+
+    with pytest.raises(ZeroDivisionError, match=r"Map\(bad\).*row 2") as info:
+        rows(numbers(5).map(bad, "x", num_parallel_workers=2))
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_error_from_process_worker_keeps_type_and_row():
+    def bad(x):
+        if x == 3:
+            raise KeyError("k")
+        return x
+
+    with pytest.raises(KeyError, match="row 3"):
+        rows(numbers(6).map(bad, "x", num_parallel_workers=2, python_multiprocessing=True))
+
+
+def test_scalars_and_lists_become_arrays():
+    d = numbers(2).map(lambda x: [int(x), 1], "x")
+    out = rows(d)
+    assert out[1][0] == [1, 1]
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_large_rows_through_workers(processes):
+    d = ds.NumpySlicesDataset(np.arange(6), shuffle=False).map(
+        lambda x: np.full((300, 300), x, dtype=np.float64), num_parallel_workers=2,
+        python_multiprocessing=processes)
+    out = [r[0] for r in d.create_tuple_iterator(num_epochs=1)]
+    assert [float(a[5, 5]) for a in out] == [0, 1, 2, 3, 4, 5]
+    assert out[0].shape == (300, 300)
+
+
+def test_rows_over_max_rowsize_fall_back_and_stay_correct():
+    d = ds.NumpySlicesDataset(np.arange(4), shuffle=False).map(
+        lambda x: np.full((1024, 1024), x, dtype=np.float32), num_parallel_workers=2,
+        python_multiprocessing=True, max_rowsize=1)
+    out = [float(r[0][0, 0]) for r in d.create_tuple_iterator(num_epochs=1)]
+    assert out == [0, 1, 2, 3]
+
+
+def test_string_columns_through_processes():
+    d = ds.NumpySlicesDataset(["ab", "cde"], shuffle=False).map(
+        lambda s: np.array(str(s) + "!"), num_parallel_workers=2, python_multiprocessing=True)
+    assert values(d) == ["ab!", "cde!"]
+
+
+def test_compile_operations_used_when_present(monkeypatch):
+    import transforms_c
+    calls = []
+
+    def fake_compile(ops):
+        calls.append(len(ops))
+        return list(ops)
+
+    monkeypatch.setattr(transforms_c, "compile_operations", fake_compile, raising=False)
+    assert values(numbers(2).map([lambda x: x + 1, lambda x: x], "x")) == [1, 2]
+    assert calls == [2]

@@ -6,8 +6,9 @@ pixels stored channel-planar (1024 R, 1024 G, 1024 B, each row-major 32x32).
 
 Files are found as MindSpore finds them: the ``*.bin`` files of ``dataset_dir``, sorted by path,
 filtered by name for the usage (CIFAR-10: ``data_batch`` = train, ``test_batch`` = test,
-``batch`` = all; CIFAR-100: ``train`` / ``test`` / either). Rows come in file order, then record
-order. Images come out HWC (32, 32, 3) uint8 and labels uint32 0-d arrays, as in MindSpore.
+``batch`` = all; CIFAR-100: ``train`` / ``test`` / every .bin file). Rows come in file order,
+then record order. Images come out HWC (32, 32, 3) uint8 and labels uint32 0-d arrays, as in
+MindSpore.
 """
 import functools
 import os
@@ -38,7 +39,7 @@ class _CifarFormat:
 CIFAR10 = _CifarFormat("Cifar10Dataset", ["label"],
                        {"train": ["data_batch"], "test": ["test_batch"], "all": ["batch"]})
 CIFAR100 = _CifarFormat("Cifar100Dataset", ["coarse_label", "fine_label"],
-                        {"train": ["train"], "test": ["test"], "all": ["train", "test"]})
+                        {"train": ["train"], "test": ["test"], "all": [""]})
 
 
 def find_cifar_files(dataset_dir, usage, fmt):

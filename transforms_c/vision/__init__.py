@@ -1,16 +1,27 @@
 """Vision ops with MindSpore's names, arguments and defaults (mindspore.dataset.vision)."""
 from transforms_c.enums import Border, ConvertMode, ImageBatchFormat, Inter
+from transforms_c.vision.batch_mix import CutMixBatch, MixUpBatch
+from transforms_c.vision.color import (AutoContrast, ConvertColor, Equalize, GaussianBlur,
+                                       Grayscale, Invert, RandomColorAdjust, RandomSharpness)
 from transforms_c.vision.crop import CenterCrop, Crop, Pad, RandomCrop
 from transforms_c.vision.decode import Decode
+from transforms_c.vision.erase import CutOut, RandomErasing
 from transforms_c.vision.flip import (HorizontalFlip, RandomHorizontalFlip, RandomVerticalFlip,
                                       VerticalFlip)
 from transforms_c.vision.normalize import HWC2CHW, Normalize, NormalizePad, Rescale
+from transforms_c.vision.rand_augment import RandAugment
 from transforms_c.vision.resize import Resize
 from transforms_c.vision.resized_crop import RandomCropDecodeResize, RandomResizedCrop
+from transforms_c.vision.tensor import ToPIL, ToTensor, ToType
+from transforms_c.vision.warp import RandomAffine, RandomRotation, Rotate
 
 __all__ = [
     "Border", "ConvertMode", "ImageBatchFormat", "Inter",
-    "CenterCrop", "Crop", "Pad", "RandomCrop", "Decode", "HorizontalFlip",
-    "RandomHorizontalFlip", "RandomVerticalFlip", "VerticalFlip", "HWC2CHW", "Normalize",
-    "NormalizePad", "Rescale", "Resize", "RandomCropDecodeResize", "RandomResizedCrop",
+    "AutoContrast", "CenterCrop", "ConvertColor", "Crop", "CutMixBatch", "CutOut", "Decode",
+    "Equalize", "GaussianBlur", "Grayscale", "HWC2CHW", "HorizontalFlip", "Invert",
+    "MixUpBatch", "Normalize", "NormalizePad", "Pad", "RandAugment", "RandomAffine",
+    "RandomColorAdjust", "RandomCrop", "RandomCropDecodeResize", "RandomErasing",
+    "RandomHorizontalFlip", "RandomResizedCrop", "RandomRotation", "RandomSharpness",
+    "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "ToPIL", "ToTensor", "ToType",
+    "VerticalFlip",
 ]

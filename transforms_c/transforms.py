@@ -1,0 +1,354 @@
+"""General ops of mindspore.dataset.transforms: Compose, RandomApply, RandomChoice, TypeCast,
+OneHot, Fill, Duplicate, Concatenate, Mask, PadEnd, Slice, Unique (and the Relational enum)."""
+from enum import IntEnum
+
+import numpy as np
+
+from transforms_c._base import TensorOperation, _to_numpy
+from transforms_c._rng import Rng, derive_seed, eager_seed
+from transforms_c._validate import (check_float, check_int, check_sequence, is_int, is_number)
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _check_transforms(transforms, name="transforms"):
+    if not isinstance(transforms, (list, tuple)):
+        raise TypeError(f"Argument {name} with value {transforms!r} is not of type [list, "
+                        f"tuple], but got {type(transforms).__name__}.")
+    if len(transforms) == 0:
+        raise ValueError(f"{name} list is empty.")
+    for op in transforms:
+        if not callable(op):
+            raise TypeError(f"{name}[{transforms.index(op)}] is not callable: {op!r}")
+    return list(transforms)
+
+
+def call_op(op, arrays, seed):
+    """Runs one op (protocol object or plain callable) on a tuple of arrays -> tuple."""
+    if hasattr(op, "apply"):
+        return _as_tuple(op.apply(arrays, seed))
+    return _as_tuple(op(*arrays))
+
+
+class _Composite(TensorOperation):
+    """Ops holding a list of ops: random when any member is random."""
+
+    def __call__(self, *arrays):
+        arrays = tuple(_to_numpy(a) if not _is_pil(a) else a for a in arrays)
+        out = self.apply(arrays, eager_seed() if self.is_random else 0)
+        return out[0] if len(out) == 1 else out
+
+
+def _is_pil(value):
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(value, Image.Image)
+
+
+class Compose(_Composite):
+    """Compose(transforms): runs the ops in order; op i draws from derive_seed(seed, i).
+    Runs of native ops are fused (transforms_c.compile_operations) with the same seeds."""
+
+    def __init__(self, transforms):
+        self.transforms = _check_transforms(transforms)
+        self.is_random = any(getattr(op, "is_random", False) for op in self.transforms)
+        from transforms_c.fusion import FusedPlan, compile_operations
+        self._units = []
+        position = 0
+        for unit in compile_operations(self.transforms):
+            count = len(unit.ops) if isinstance(unit, FusedPlan) else 1
+            self._units.append((unit, list(range(position, position + count))))
+            position += count
+
+    def apply(self, arrays, seed):
+        from transforms_c.fusion import FusedPlan, run_chain
+        for unit, positions in self._units:
+            if isinstance(unit, FusedPlan):
+                if len(arrays) != 1:
+                    raise RuntimeError(f"{unit!r}: expected 1 input column, got {len(arrays)}")
+                arrays = (run_chain(unit.ops, [derive_seed(seed, p) for p in positions],
+                                    arrays[0]),)
+            else:
+                arrays = call_op(unit, arrays, derive_seed(seed, positions[0]))
+        return arrays
+
+
+class RandomApply(_Composite):
+    """RandomApply(transforms, prob=0.5): applies all the ops (as Compose) with probability prob."""
+
+    is_random = True
+
+    def __init__(self, transforms, prob=0.5):
+        self.transforms = _check_transforms(transforms)
+        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self._compose = Compose(self.transforms)
+
+    def apply(self, arrays, seed):
+        rng = Rng(seed)
+        if rng.random() < self.prob:
+            return self._compose.apply(arrays, rng.next_u64())
+        return arrays
+
+
+class RandomChoice(_Composite):
+    """RandomChoice(transforms): applies one op chosen uniformly."""
+
+    is_random = True
+
+    def __init__(self, transforms):
+        self.transforms = _check_transforms(transforms)
+
+    def apply(self, arrays, seed):
+        rng = Rng(seed)
+        op = self.transforms[rng.randint(0, len(self.transforms) - 1)]
+        return call_op(op, arrays, rng.next_u64())
+
+
+def to_numpy_dtype(data_type, name="data_type"):
+    """A numpy dtype from a numpy type/dtype, a type name ('int32') or an object with a
+    numpy-compatible name (e.g. mindspore.int32 when available)."""
+    if isinstance(data_type, str):
+        try:
+            return np.dtype(data_type)
+        except TypeError:
+            raise ValueError(f"{name} {data_type!r} is not a known data type") from None
+    if isinstance(data_type, (type, np.dtype)):
+        try:
+            return np.dtype(data_type)
+        except TypeError:
+            pass
+    text = str(data_type).split(".")[-1]
+    if text == "bool_":
+        text = "bool"
+    try:
+        return np.dtype(text)
+    except TypeError:
+        raise TypeError(f"Argument {name} with value {data_type!r} is not a data type.") from None
+
+
+class TypeCast(TensorOperation):
+    """TypeCast(data_type): casts the array to data_type."""
+
+    def __init__(self, data_type):
+        self.data_type = to_numpy_dtype(data_type)
+
+    def _compute(self, value, rng):
+        return np.asarray(value).astype(self.data_type)
+
+
+class OneHot(TensorOperation):
+    """OneHot(num_classes, smoothing_rate=0.0): integer labels -> one-hot rows (label smoothing
+    gives (1 - s) + s / num_classes to the hot class, s / num_classes elsewhere)."""
+
+    def __init__(self, num_classes, smoothing_rate=0.0):
+        self.num_classes = check_int(num_classes, "num_classes", 1, 2147483647)
+        self.smoothing_rate = check_float(smoothing_rate, "smoothing_rate", 0.0, 1.0)
+
+    def _compute(self, labels, rng):
+        labels = np.asarray(labels)
+        if labels.dtype.kind not in "ui":
+            raise RuntimeError(f"OneHot: labels should be integers, got {labels.dtype}")
+        if labels.ndim > 1:
+            raise RuntimeError(f"OneHot: labels should be a scalar or 1-D, got {labels.shape}")
+        if labels.size and (labels.min() < 0 or labels.max() >= self.num_classes):
+            raise RuntimeError(f"OneHot: label out of range [0, {self.num_classes})")
+        if self.smoothing_rate > 0:
+            low = self.smoothing_rate / self.num_classes
+            out = np.full(labels.shape + (self.num_classes,), low, np.float32)
+            np.put_along_axis(out, labels[..., None].astype(np.int64),
+                              1.0 - self.smoothing_rate + low, axis=-1)
+            return out
+        out = np.zeros(labels.shape + (self.num_classes,), labels.dtype)
+        np.put_along_axis(out, labels[..., None].astype(np.int64), 1, axis=-1)
+        return out
+
+
+class Fill(TensorOperation):
+    """Fill(fill_value): an array of the input's shape and dtype filled with fill_value."""
+
+    def __init__(self, fill_value):
+        if not isinstance(fill_value, (int, float, bool, str, bytes, np.generic)):
+            raise TypeError(f"Argument fill_value with value {fill_value!r} is not of type "
+                            f"[int, float, bool, str, bytes].")
+        self.fill_value = fill_value
+
+    def _compute(self, value, rng):
+        value = np.asarray(value)
+        try:
+            return np.full(value.shape, self.fill_value, dtype=value.dtype)
+        except (ValueError, TypeError) as exc:
+            raise RuntimeError(f"Fill: cannot fill a {value.dtype} array with "
+                               f"{self.fill_value!r}: {exc}") from None
+
+
+class Duplicate(TensorOperation):
+    """Duplicate(): one column -> two equal columns."""
+
+    def apply(self, arrays, seed):
+        if len(arrays) != 1:
+            raise RuntimeError(f"Duplicate: expected 1 input column, got {len(arrays)}")
+        value = np.asarray(arrays[0])
+        return value, value.copy()
+
+
+class Concatenate(TensorOperation):
+    """Concatenate(axis=0, prepend=None, append=None): 1-D arrays joined with the optional
+    prepend/append arrays (and any further input columns)."""
+
+    def __init__(self, axis=0, prepend=None, append=None):
+        self.axis = check_int(axis, "axis")
+        if self.axis not in (0, -1):
+            raise ValueError(f"axis should be 0 or -1, got {axis}.")
+        for name, value in (("prepend", prepend), ("append", append)):
+            if value is not None and not isinstance(value, np.ndarray):
+                raise TypeError(f"Argument {name} with value {value!r} is not of type "
+                                f"[numpy.ndarray].")
+        self.prepend = prepend
+        self.append = append
+
+    def apply(self, arrays, seed):
+        parts = [np.asarray(a) for a in arrays]
+        if self.prepend is not None:
+            parts.insert(0, self.prepend)
+        if self.append is not None:
+            parts.append(self.append)
+        for part in parts:
+            if part.ndim != 1:
+                raise RuntimeError(f"Concatenate: only 1-D arrays are supported, got shape "
+                                   f"{part.shape}")
+        try:
+            return (np.concatenate(parts, axis=0),)
+        except (TypeError, ValueError) as exc:
+            raise RuntimeError(f"Concatenate: {exc}") from None
+
+
+class Relational(IntEnum):
+    EQ = 0
+    NE = 1
+    GT = 2
+    GE = 3
+    LT = 4
+    LE = 5
+
+
+_RELATIONS = {Relational.EQ: np.equal, Relational.NE: np.not_equal, Relational.GT: np.greater,
+              Relational.GE: np.greater_equal, Relational.LT: np.less,
+              Relational.LE: np.less_equal}
+
+
+class Mask(TensorOperation):
+    """Mask(operator, constant, dtype=bool): elementwise comparison with a constant."""
+
+    def __init__(self, operator, constant, dtype=np.bool_):
+        if not isinstance(operator, Relational):
+            raise TypeError(f"Argument operator with value {operator!r} is not of type "
+                            f"[Relational].")
+        if not isinstance(constant, (int, float, str, bytes, bool, np.generic)):
+            raise TypeError(f"Argument constant with value {constant!r} is not of type "
+                            f"[int, float, str, bytes, bool].")
+        self.operator = operator
+        self.constant = constant
+        self.dtype = to_numpy_dtype(dtype, "dtype")
+
+    def _compute(self, value, rng):
+        value = np.asarray(value)
+        try:
+            return _RELATIONS[self.operator](value, self.constant).astype(self.dtype)
+        except (TypeError, ValueError) as exc:
+            raise RuntimeError(f"Mask: cannot compare {value.dtype} with "
+                               f"{self.constant!r}: {exc}") from None
+
+
+class PadEnd(TensorOperation):
+    """PadEnd(pad_shape, pad_value=None): pads (or truncates) each dimension at its end to
+    pad_shape; None in pad_shape keeps that dimension."""
+
+    def __init__(self, pad_shape, pad_value=None):
+        check_sequence(pad_shape, "pad_shape")
+        self.pad_shape = [None if d is None else check_int(d, "pad_shape", 0, 2147483647)
+                          for d in pad_shape]
+        if pad_value is not None and not isinstance(pad_value, (int, float, str, bytes, bool)):
+            raise TypeError(f"Argument pad_value with value {pad_value!r} is not of type "
+                            f"[int, float, str, bytes].")
+        self.pad_value = pad_value
+
+    def _compute(self, value, rng):
+        value = np.asarray(value)
+        if value.ndim != len(self.pad_shape):
+            raise RuntimeError(f"PadEnd: pad_shape {self.pad_shape} has {len(self.pad_shape)} "
+                               f"dimensions, the input {value.ndim}")
+        shape = tuple(s if d is None else d for s, d in zip(value.shape, self.pad_shape))
+        fill = self.pad_value
+        if fill is None:
+            fill = "" if value.dtype.kind in "US" else 0
+        out = np.full(shape, fill, dtype=value.dtype)
+        region = tuple(slice(0, min(s, d)) for s, d in zip(value.shape, shape))
+        out[region] = value[region]
+        return out
+
+
+class Slice(TensorOperation):
+    """Slice(*slices): one index per dimension: int, list of ints, slice, None (all) or
+    Ellipsis."""
+
+    def __init__(self, *slices):
+        if not slices:
+            raise ValueError("Slice needs at least one slice argument.")
+        parsed = []
+        for s in slices:
+            if s is None:
+                parsed.append(slice(None))
+            elif s is Ellipsis or isinstance(s, slice):
+                parsed.append(s)
+            elif is_int(s):
+                parsed.append([int(s)])
+            elif isinstance(s, list) and all(is_int(v) for v in s):
+                parsed.append([int(v) for v in s])
+            else:
+                raise TypeError(f"Slice argument {s!r} should be an int, a list of ints, a "
+                                f"slice, None or Ellipsis.")
+        self.slices = tuple(parsed)
+
+    def _compute(self, value, rng):
+        value = np.asarray(value)
+        out = value
+        axis = 0
+        for s in self.slices:
+            if s is Ellipsis:
+                axis = out.ndim - (len(self.slices) - self.slices.index(Ellipsis) - 1)
+                continue
+            if axis >= out.ndim:
+                raise RuntimeError(f"Slice: more slices than the input's {value.ndim} "
+                                   f"dimensions")
+            try:
+                out = out[(slice(None),) * axis + (s,)]
+            except IndexError as exc:
+                raise RuntimeError(f"Slice: {exc}") from None
+            axis += 1
+        return out
+
+
+class Unique(TensorOperation):
+    """Unique(): 1-D array -> (unique values in order of first appearance, index of each input
+    element in them, count of each)."""
+
+    def apply(self, arrays, seed):
+        if len(arrays) != 1:
+            raise RuntimeError(f"Unique: expected 1 input column, got {len(arrays)}")
+        value = np.asarray(arrays[0])
+        if value.ndim != 1:
+            raise RuntimeError(f"Unique: input should be 1-D, got shape {value.shape}")
+        values, first, inverse, counts = np.unique(value, return_index=True,
+                                                   return_inverse=True, return_counts=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return (values[order], rank[inverse].astype(np.int32), counts[order].astype(np.int32))
+
+
+__all__ = ["Compose", "RandomApply", "RandomChoice", "TypeCast", "OneHot", "Fill", "Duplicate",
+           "Concatenate", "Mask", "PadEnd", "Slice", "Unique", "Relational"]

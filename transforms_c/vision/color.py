@@ -1,0 +1,250 @@
+"""Colour ops (OpenCV kernels called from Python; cv2 releases the GIL): RandomColorAdjust,
+AutoContrast, Equalize, Invert, RandomSharpness, GaussianBlur, ConvertColor, Grayscale, and the
+adjust_* helpers RandAugment reuses. Colour ops expect RGB uint8 images, as MindSpore's do."""
+import cv2
+import numpy as np
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import (check_enum, check_float, check_int, check_range_pair,
+                                    check_sequence, is_int, is_number)
+from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
+
+
+def _rgb_uint8(img, op_name):
+    image_hwc(img, op_name)
+    if img.dtype != np.uint8:
+        raise RuntimeError(f"{op_name}: input image should be uint8, got {img.dtype}")
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise RuntimeError(f"{op_name}: input image should be RGB with shape <H,W,3>, got "
+                           f"{img.shape}")
+    return img
+
+
+def _blend(img, other, alpha):
+    """alpha * img + (1 - alpha) * other, rounded and saturated to uint8 (cv2.addWeighted)."""
+    return cv2.addWeighted(img, float(alpha), other, float(1.0 - alpha), 0.0)
+
+
+def adjust_brightness(img, factor):
+    return cv2.convertScaleAbs(img, alpha=float(factor)) if factor >= 0 else np.zeros_like(img)
+
+
+def adjust_contrast(img, factor):
+    gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+    mean = int(cv2.mean(gray)[0] + 0.5)
+    return _blend(img, np.full_like(img, mean), factor)
+
+
+def adjust_saturation(img, factor):
+    gray = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    return _blend(img, gray, factor)
+
+
+def adjust_hue(img, factor):
+    """Rotates hue by factor (in [-0.5, 0.5]) of a full turn."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV_FULL)
+    shift = int(round(factor * 255))
+    hsv[..., 0] = (hsv[..., 0].astype(np.int16) + shift).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB_FULL)
+
+
+def adjust_sharpness(img, factor):
+    """PIL's ImageEnhance.Sharpness: blend with a 3x3 smoothing (border pixels unchanged)."""
+    kernel = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], np.float32) / 13.0
+    smooth = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    if img.shape[0] > 2 and img.shape[1] > 2:
+        degenerate = img.copy()
+        degenerate[1:-1, 1:-1] = smooth[1:-1, 1:-1]
+    else:
+        degenerate = img
+    return _blend(img, degenerate, factor)
+
+
+def autocontrast(img, cutoff=0.0, ignore=()):
+    """PIL ImageOps.autocontrast per channel: stretch [lo, hi] (after cutting `cutoff` percent
+    of each tail, ignoring the listed values) to [0, 255]."""
+    planes = img[:, :, None] if img.ndim == 2 else img
+    out = np.empty_like(planes)
+    for c in range(planes.shape[2]):
+        plane = planes[:, :, c]
+        hist = np.bincount(plane.ravel(), minlength=256).astype(np.int64)
+        for value in ignore:
+            hist[value] = 0
+        if cutoff > 0:
+            cut = int(hist.sum() * cutoff / 100.0)
+            hist = hist.copy()
+            remaining = cut
+            for i in range(256):  # trim the low tail
+                take = min(hist[i], remaining)
+                hist[i] -= take
+                remaining -= take
+                if remaining <= 0:
+                    break
+            remaining = cut
+            for i in range(255, -1, -1):  # and the high tail
+                take = min(hist[i], remaining)
+                hist[i] -= take
+                remaining -= take
+                if remaining <= 0:
+                    break
+        nonzero = np.nonzero(hist)[0]
+        if nonzero.size == 0 or nonzero[0] >= nonzero[-1]:
+            out[:, :, c] = plane
+            continue
+        lo, hi = int(nonzero[0]), int(nonzero[-1])
+        scale = 255.0 / (hi - lo)
+        lut = np.clip(np.round((np.arange(256) - lo) * scale), 0, 255).astype(np.uint8)
+        out[:, :, c] = lut[plane]
+    return out[:, :, 0] if img.ndim == 2 else out
+
+
+def equalize(img):
+    if img.ndim == 2:
+        return cv2.equalizeHist(img)
+    return np.stack([cv2.equalizeHist(np.ascontiguousarray(img[:, :, c]))
+                     for c in range(img.shape[2])], axis=2)
+
+
+def _factor_range(value, name, center=1.0, low=0.0, high=None):
+    """A single non-negative number f -> (max(low, center - f), center + f); a pair is checked."""
+    if is_number(value):
+        check_float(value, name, 0.0, high)
+        return max(low, center - value), center + value
+    return check_range_pair(value, name, low, high)
+
+
+class RandomColorAdjust(TensorOperation):
+    """RandomColorAdjust(brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+    factors drawn uniformly, applied in a random order (as MindSpore)."""
+
+    is_random = True
+
+    def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+        self.brightness = _factor_range(brightness, "brightness")
+        self.contrast = _factor_range(contrast, "contrast")
+        self.saturation = _factor_range(saturation, "saturation")
+        if is_number(hue):
+            check_float(hue, "hue", 0.0, 0.5)
+            self.hue = (-float(hue), float(hue))
+        else:
+            self.hue = check_range_pair(hue, "hue", -0.5, 0.5)
+
+    def _compute(self, img, rng):
+        img = _rgb_uint8(img, "RandomColorAdjust")
+        steps = [("b", adjust_brightness, self.brightness, (1.0, 1.0)),
+                 ("c", adjust_contrast, self.contrast, (1.0, 1.0)),
+                 ("s", adjust_saturation, self.saturation, (1.0, 1.0)),
+                 ("h", adjust_hue, self.hue, (0.0, 0.0))]
+        for i in range(len(steps) - 1, 0, -1):  # Fisher-Yates shuffle of the order
+            j = rng.randint(0, i)
+            steps[i], steps[j] = steps[j], steps[i]
+        for _, fn, bounds, identity in steps:
+            if tuple(bounds) == identity:
+                continue
+            img = fn(img, rng.uniform(bounds[0], bounds[1]))
+        return img
+
+
+class AutoContrast(TensorOperation):
+    """AutoContrast(cutoff=0.0, ignore=None)."""
+
+    def __init__(self, cutoff=0.0, ignore=None):
+        self.cutoff = check_float(cutoff, "cutoff", 0.0, 50.0, high_open=True)
+        if ignore is None:
+            self.ignore = ()
+        elif is_int(ignore):
+            self.ignore = (check_int(ignore, "ignore", 0, 255),)
+        else:
+            check_sequence(ignore, "ignore")
+            self.ignore = tuple(check_int(v, "ignore", 0, 255) for v in ignore)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "AutoContrast", allow_float=False)
+        return autocontrast(img, self.cutoff, self.ignore)
+
+
+class Equalize(TensorOperation):
+    """Equalize(): histogram equalisation of each channel."""
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Equalize", allow_float=False)
+        return equalize(img)
+
+
+class Invert(TensorOperation):
+    """Invert(): 255 - img."""
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Invert")
+        if img.dtype == np.uint8:
+            return cv2.bitwise_not(img)
+        return (255 - img).astype(img.dtype, copy=False)
+
+
+class RandomSharpness(TensorOperation):
+    """RandomSharpness(degrees=(0.1, 1.9)): sharpness factor drawn uniformly (1 = unchanged)."""
+
+    is_random = True
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = check_range_pair(degrees, "degrees", 0.0)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "RandomSharpness", allow_float=False)
+        return adjust_sharpness(img, rng.uniform(*self.degrees))
+
+
+class GaussianBlur(TensorOperation):
+    """GaussianBlur(kernel_size, sigma=None): odd positive kernel size(s) (x, y); sigma None
+    derives it from the kernel size as OpenCV does."""
+
+    def __init__(self, kernel_size, sigma=None):
+        sizes = (kernel_size, kernel_size) if is_int(kernel_size) else kernel_size
+        check_sequence(sizes, "kernel_size", length=2)
+        self.kernel_size = tuple(check_int(k, "kernel_size", 1, 2147483647) for k in sizes)
+        if any(k % 2 == 0 for k in self.kernel_size):
+            raise ValueError(f"kernel_size should be odd, got {kernel_size!r}.")
+        if sigma is None:
+            self.sigma = tuple(0.3 * ((k - 1) * 0.5 - 1) + 0.8 for k in self.kernel_size)
+        else:
+            values = (sigma, sigma) if is_number(sigma) else sigma
+            check_sequence(values, "sigma", length=2)
+            self.sigma = tuple(check_float(s, "sigma", 0.0) for s in values)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "GaussianBlur")
+        out = cv2.GaussianBlur(img, self.kernel_size, self.sigma[0], sigmaY=self.sigma[1],
+                               borderType=cv2.BORDER_REFLECT_101)
+        return out[:, :, None] if img.ndim == 3 and out.ndim == 2 else out
+
+
+class ConvertColor(TensorOperation):
+    """ConvertColor(convert_mode): one of the ConvertMode conversions (OpenCV's cvtColor)."""
+
+    def __init__(self, convert_mode):
+        self.convert_mode = check_enum(convert_mode, ConvertMode, "convert_mode")
+
+    def _compute(self, img, rng):
+        image_hwc(img, "ConvertColor")
+        try:
+            return cv2.cvtColor(img, CV2_CONVERT_CODES[int(self.convert_mode)])
+        except cv2.error as exc:
+            raise RuntimeError(f"ConvertColor: cannot apply {self.convert_mode.name} to an "
+                               f"image of shape {img.shape}: {exc}") from None
+
+
+class Grayscale(TensorOperation):
+    """Grayscale(num_output_channels=1): RGB -> gray (1 channel, or 3 equal channels)."""
+
+    def __init__(self, num_output_channels=1):
+        self.num_output_channels = check_int(num_output_channels, "num_output_channels")
+        if self.num_output_channels not in (1, 3):
+            raise ValueError("num_output_channels should be 1 or 3, got "
+                             f"{num_output_channels}.")
+
+    def _compute(self, img, rng):
+        img = _rgb_uint8(img, "Grayscale")
+        gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
+        if self.num_output_channels == 3:
+            return cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB)
+        return gray[:, :, None]

@@ -1,0 +1,91 @@
+"""CutOut and RandomErasing: random rectangles set to a value."""
+import math
+
+import numpy as np
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import (check_bool, check_float, check_int, check_range_pair,
+                                    check_sequence, is_number)
+
+
+class CutOut(TensorOperation):
+    """CutOut(length, num_patches=1, is_hwc=True): zeroes num_patches squares of side `length`
+    whose top-left corners are uniform over the positions where they fit."""
+
+    is_random = True
+
+    def __init__(self, length, num_patches=1, is_hwc=True):
+        self.length = check_int(length, "length", 1, 2147483647)
+        self.num_patches = check_int(num_patches, "num_patches", 1, 2147483647)
+        self.is_hwc = check_bool(is_hwc, "is_hwc")
+
+    def _compute(self, img, rng):
+        image_hwc(img, "CutOut")
+        height, width = (img.shape[:2] if self.is_hwc or img.ndim == 2 else img.shape[1:3])
+        if self.length > height or self.length > width:
+            raise RuntimeError(f"CutOut: length {self.length} is larger than the image "
+                               f"({height}x{width})")
+        out = img.copy()
+        for _ in range(self.num_patches):
+            top = rng.randint(0, height - self.length)
+            left = rng.randint(0, width - self.length)
+            if self.is_hwc or out.ndim == 2:
+                out[top:top + self.length, left:left + self.length] = 0
+            else:
+                out[:, top:top + self.length, left:left + self.length] = 0
+        return out
+
+
+class RandomErasing(TensorOperation):
+    """RandomErasing(prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
+    max_attempts=10): on CHW arrays (after ToTensor). value: a number, a 3-sequence, or 'random'
+    (standard normal noise)."""
+
+    is_random = True
+
+    def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
+                 max_attempts=10):
+        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self.scale = check_range_pair(scale, "scale", 0.0)
+        self.ratio = check_range_pair(ratio, "ratio", 0.0, low_open=True)
+        if isinstance(value, str):
+            if value != "random":
+                raise ValueError(f"value should be a number, a 3-sequence or 'random', "
+                                 f"got {value!r}.")
+        elif is_number(value):
+            value = float(value)
+        else:
+            check_sequence(value, "value", length=3)
+            value = tuple(check_float(v, "value") for v in value)
+        self.value = value
+        self.inplace = check_bool(inplace, "inplace")
+        self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
+
+    def _compute(self, img, rng):
+        if not isinstance(img, np.ndarray) or img.ndim != 3:
+            raise RuntimeError(f"RandomErasing: input should be a CHW array, got "
+                               f"{getattr(img, 'shape', type(img).__name__)}")
+        if rng.random() >= self.prob:
+            return img
+        channels, height, width = img.shape
+        area = height * width
+        for _ in range(self.max_attempts):
+            target = rng.uniform(*self.scale) * area
+            aspect = math.exp(rng.uniform(math.log(self.ratio[0]), math.log(self.ratio[1])))
+            erase_h = int(round(math.sqrt(target * aspect)))
+            erase_w = int(round(math.sqrt(target / aspect)))
+            if 0 < erase_h < height and 0 < erase_w < width:
+                top = rng.randint(0, height - erase_h)
+                left = rng.randint(0, width - erase_w)
+                out = img if self.inplace else img.copy()
+                if self.value == "random":
+                    noise = np.random.default_rng(rng.next_u64()).standard_normal(
+                        (channels, erase_h, erase_w))
+                    out[:, top:top + erase_h, left:left + erase_w] = noise
+                elif isinstance(self.value, tuple):
+                    out[:, top:top + erase_h, left:left + erase_w] = \
+                        np.asarray(self.value, out.dtype)[:channels, None, None]
+                else:
+                    out[:, top:top + erase_h, left:left + erase_w] = self.value
+                return out
+        return img

@@ -1,0 +1,60 @@
+"""ToTensor, ToPIL and ToType: conversions between PIL images and arrays."""
+import numpy as np
+
+from transforms_c._base import TensorOperation
+
+
+class ToTensor(TensorOperation):
+    """ToTensor(output_type=np.float32): HWC image (array or PIL) in [0, 255] -> CHW in
+    [0, 1] of output_type."""
+
+    def __init__(self, output_type=np.float32):
+        try:
+            self.output_type = np.dtype(output_type)
+        except TypeError:
+            raise TypeError(f"output_type should be a numpy dtype, got {output_type!r}") from None
+
+    def __call__(self, img):
+        return self.apply((img,), 0)[0]
+
+    def _compute(self, img, rng):
+        arr = np.asarray(img)
+        if arr.ndim == 2:
+            arr = arr[:, :, None]
+        if arr.ndim != 3:
+            raise RuntimeError(f"ToTensor: input should be <H,W> or <H,W,C>, got {arr.shape}")
+        out = arr.astype(np.float32) / 255.0
+        return np.ascontiguousarray(out.transpose(2, 0, 1)).astype(self.output_type, copy=False)
+
+
+class ToPIL(TensorOperation):
+    """ToPIL(): array (HWC or HW) -> PIL image."""
+
+    def __call__(self, img):
+        return self.apply((img,), 0)[0]
+
+    def _compute(self, img, rng):
+        from PIL import Image
+        if isinstance(img, Image.Image):
+            return img
+        arr = np.asarray(img)
+        if arr.ndim == 3 and arr.shape[2] == 1:
+            arr = arr[:, :, 0]
+        try:
+            return Image.fromarray(arr)
+        except (TypeError, ValueError) as exc:
+            raise RuntimeError(f"ToPIL: cannot convert array of shape {arr.shape}, dtype "
+                               f"{arr.dtype}: {exc}") from None
+
+
+class ToType(TensorOperation):
+    """ToType(data_type): casts to a numpy dtype."""
+
+    def __init__(self, data_type):
+        try:
+            self.data_type = np.dtype(data_type)
+        except TypeError:
+            raise TypeError(f"data_type should be a numpy dtype, got {data_type!r}") from None
+
+    def _compute(self, img, rng):
+        return np.asarray(img).astype(self.data_type)

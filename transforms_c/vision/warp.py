@@ -1,0 +1,157 @@
+"""Rotate, RandomRotation and RandomAffine through cv2.warpAffine (GIL released)."""
+import math
+
+import cv2
+import numpy as np
+
+from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._validate import (check_bool, check_enum, check_fill_value, check_float,
+                                    check_range_pair, check_sequence, is_number)
+from transforms_c.enums import CV2_INTER, Inter
+
+
+def _border_value(fill_value, img):
+    channels = 1 if img.ndim == 2 else img.shape[2]
+    if channels == 1:
+        return fill_value[0]
+    return tuple(fill_value[:channels]) + (0,) * max(0, channels - 3)
+
+
+def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
+    try:
+        out = cv2.warpAffine(img, matrix, (out_w, out_h), flags=CV2_INTER[resample],
+                             borderMode=cv2.BORDER_CONSTANT,
+                             borderValue=_border_value(fill_value, img))
+    except cv2.error as exc:
+        raise RuntimeError(f"{op_name}: warp failed for shape {img.shape}, dtype {img.dtype}: "
+                           f"{exc}") from None
+    return out[:, :, None] if img.ndim == 3 and out.ndim == 2 else out
+
+
+def rotate_array(img, degrees, resample, expand, center, fill_value, op_name="Rotate"):
+    """Counter-clockwise rotation by `degrees` about `center` ((x, y); default the image centre);
+    expand grows the canvas to hold the whole rotated image."""
+    height, width = img.shape[:2]
+    if center is None:
+        center = ((width - 1) * 0.5, (height - 1) * 0.5)
+    matrix = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), float(degrees), 1.0)
+    out_w, out_h = width, height
+    if expand:
+        cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
+        out_w = int(round(height * sin + width * cos))
+        out_h = int(round(height * cos + width * sin))
+        matrix[0, 2] += (out_w - width) * 0.5
+        matrix[1, 2] += (out_h - height) * 0.5
+    return _warp(img, matrix, max(out_w, 1), max(out_h, 1), resample, fill_value, op_name)
+
+
+def _check_center(center):
+    if center is None:
+        return None
+    check_sequence(center, "center", length=2)
+    return tuple(check_float(c, "center") for c in center)
+
+
+class Rotate(TensorOperation):
+    """Rotate(degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0)."""
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+        self.degrees = check_float(degrees, "degrees")
+        self.resample = check_enum(resample, Inter, "resample")
+        self.expand = check_bool(expand, "expand")
+        self.center = _check_center(center)
+        self.fill_value = check_fill_value(fill_value)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Rotate")
+        return rotate_array(img, self.degrees, self.resample, self.expand, self.center,
+                            self.fill_value)
+
+
+class RandomRotation(TensorOperation):
+    """RandomRotation(degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+    degrees d means (-d, d)."""
+
+    is_random = True
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+        if is_number(degrees):
+            check_float(degrees, "degrees", 0.0)
+            self.degrees = (-float(degrees), float(degrees))
+        else:
+            self.degrees = check_range_pair(degrees, "degrees")
+        self.resample = check_enum(resample, Inter, "resample")
+        self.expand = check_bool(expand, "expand")
+        self.center = _check_center(center)
+        self.fill_value = check_fill_value(fill_value)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "RandomRotation")
+        return rotate_array(img, rng.uniform(*self.degrees), self.resample, self.expand,
+                            self.center, self.fill_value, "RandomRotation")
+
+
+def affine_matrix(center, angle, translate, scale, shear):
+    """2x3 forward matrix: rotate by angle and shear (degrees) and scale about center, then
+    translate (the composition torchvision and MindSpore use)."""
+    cx, cy = center
+    rot = math.radians(angle)
+    sx, sy = math.radians(shear[0]), math.radians(shear[1])
+    a = math.cos(rot - sy) / math.cos(sy)
+    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
+    c = math.sin(rot - sy) / math.cos(sy)
+    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
+    m = np.array([[a, b], [c, d]]) * scale
+    t = np.array([cx + translate[0], cy + translate[1]]) - m @ np.array([cx, cy])
+    return np.hstack([m, t[:, None]]).astype(np.float64)
+
+
+class RandomAffine(TensorOperation):
+    """RandomAffine(degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
+    fill_value=0)."""
+
+    is_random = True
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
+                 fill_value=0):
+        if is_number(degrees):
+            check_float(degrees, "degrees", 0.0)
+            self.degrees = (-float(degrees), float(degrees))
+        else:
+            self.degrees = check_range_pair(degrees, "degrees")
+        if translate is None:
+            self.translate = (0.0, 0.0, 0.0, 0.0)
+        else:
+            check_sequence(translate, "translate", lengths=(2, 4))
+            values = [check_float(t, "translate", -1.0, 1.0) for t in translate]
+            if len(values) == 2:
+                values = [-values[0], values[0], -values[1], values[1]]
+            self.translate = tuple(values)
+        self.scale = (1.0, 1.0) if scale is None else check_range_pair(scale, "scale", 0.0,
+                                                                        low_open=True)
+        if shear is None:
+            self.shear = (0.0, 0.0, 0.0, 0.0)
+        elif is_number(shear):
+            check_float(shear, "shear", 0.0)
+            self.shear = (-float(shear), float(shear), 0.0, 0.0)
+        else:
+            check_sequence(shear, "shear", lengths=(2, 4))
+            values = [check_float(s, "shear") for s in shear]
+            self.shear = tuple(values) if len(values) == 4 else (values[0], values[1], 0.0, 0.0)
+        self.resample = check_enum(resample, Inter, "resample")
+        self.fill_value = check_fill_value(fill_value)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "RandomAffine")
+        height, width = img.shape[:2]
+        angle = rng.uniform(*self.degrees)
+        tx = rng.uniform(self.translate[0], self.translate[1]) * width
+        ty = rng.uniform(self.translate[2], self.translate[3]) * height
+        scale = rng.uniform(*self.scale)
+        shear = (rng.uniform(self.shear[0], self.shear[1]),
+                 rng.uniform(self.shear[2], self.shear[3]))
+        # cv2 angles are clockwise-positive in image coordinates; MindSpore rotates
+        # counter-clockwise, hence the sign.
+        matrix = affine_matrix(((width - 1) * 0.5, (height - 1) * 0.5), -angle,
+                               (round(tx), round(ty)), scale, shear)
+        return _warp(img, matrix, width, height, self.resample, self.fill_value, "RandomAffine")

@@ -14,22 +14,27 @@ import numpy as np
 
 from .bad_input import BadItem
 
+_TABLE = []
+for _i in range(256):
+    _c = _i
+    for _ in range(8):
+        _c = (_c >> 1) ^ 0x82F63B78 if _c & 1 else _c >> 1
+    _TABLE.append(_c)
+
+
+def masked_crc32c_py(data):
+    """Pure-Python masked CRC-32C: the fallback when the native extension is not built."""
+    crc = 0xFFFFFFFF
+    for byte in bytes(data):
+        crc = (crc >> 8) ^ _TABLE[(crc ^ byte) & 0xFF]
+    crc ^= 0xFFFFFFFF
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
 try:
     from ._crc32c import masked_crc32c
-except ImportError:   # extension not built: a slow pure-Python fallback keeps things working
-    _TABLE = []
-    for _i in range(256):
-        _c = _i
-        for _ in range(8):
-            _c = (_c >> 1) ^ 0x82F63B78 if _c & 1 else _c >> 1
-        _TABLE.append(_c)
-
-    def masked_crc32c(data):
-        crc = 0xFFFFFFFF
-        for byte in bytes(data):
-            crc = (crc >> 8) ^ _TABLE[(crc ^ byte) & 0xFF]
-        crc ^= 0xFFFFFFFF
-        return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+except ImportError:   # extension not built: slow, but correct
+    masked_crc32c = masked_crc32c_py
 
 _HEADER = struct.Struct("<QI")
 _CRC = struct.Struct("<I")

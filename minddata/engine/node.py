@@ -11,12 +11,14 @@
 Nodes are built by ``Dataset._build_iter(ctx)`` from the immutable dataset graph; the graph
 itself holds no iteration state.
 """
+import logging
 import time
 
 from .errors import wrap_error
 from .stats import StageStats
 
 _perf = time.perf_counter
+logger = logging.getLogger("minddata")
 
 
 class BuildContext:
@@ -54,6 +56,9 @@ class IterNode:
         self.epoch = 0
         self._closed = False
         ctx.register(self)
+        if ctx.debug:
+            self._plain_next = self.next
+            self.next = self._debug_next
 
     # -- protocol -------------------------------------------------------------------------
     def start(self, epoch):
@@ -73,6 +78,15 @@ class IterNode:
 
     def _next(self):
         raise NotImplementedError
+
+    def _debug_next(self):
+        row = self._plain_next()
+        if row is None:
+            logger.info("minddata debug: %s end of epoch %s", self.name, self.epoch)
+        else:
+            logger.info("minddata debug: %s out %s", self.name,
+                        [(tuple(a.shape), str(a.dtype)) for a in row])
+        return row
 
     def get_state(self):
         return {"epoch": self.epoch, "children": [c.get_state() for c in self.children]}

@@ -1,0 +1,62 @@
+"""create_tuple_iterator / create_dict_iterator / for row in dataset: epochs, columns."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from .engine_helpers import numbers
+
+
+def test_tuple_iterator_rows_are_lists_of_arrays():
+    row = next(iter(numbers(2).create_tuple_iterator(output_numpy=False)))
+    assert isinstance(row, list) and all(isinstance(a, np.ndarray) for a in row)
+
+
+def test_tuple_iterator_columns_selects_and_orders():
+    it = numbers(2).create_tuple_iterator(columns=["y", "x"], num_epochs=1)
+    assert [[int(a) for a in r] for r in it] == [[0, 0], [10, 1]]
+    with pytest.raises(ValueError):
+        numbers(2).create_tuple_iterator(columns=["nope"])
+
+
+def test_dict_iterator():
+    rows = list(numbers(2).create_dict_iterator(num_epochs=1, output_numpy=True))
+    assert rows[1]["y"] == 10 and set(rows[0]) == {"x", "y"}
+
+
+def test_num_epochs_loops_and_then_stops():
+    it = numbers(3).create_tuple_iterator(num_epochs=2)
+    assert [len(list(it)) for _ in range(3)] == [3, 3, 0]
+
+
+def test_infinite_epochs_keep_going():
+    it = numbers(2).create_tuple_iterator()
+    assert [len(list(it)) for _ in range(4)] == [2, 2, 2, 2]
+    it.close()
+
+
+def test_for_row_in_dataset():
+    assert [int(r[0]) for r in numbers(3)] == [0, 1, 2]
+
+
+def test_num_epochs_validation():
+    with pytest.raises(ValueError):
+        numbers(2).create_tuple_iterator(num_epochs=0)
+    with pytest.raises(TypeError):
+        numbers(2).create_tuple_iterator(num_epochs=1.0)
+
+
+def test_set_init_step_skips_rows():
+    d = numbers(5).batch(2)
+    d.set_init_step(1)
+    assert [r[0].tolist() for r in d.create_tuple_iterator(num_epochs=1)] == [[2, 3], [4]]
+
+
+def test_prefetch_size_bounds_queue():
+    ds.config.set_prefetch_size(2)
+    try:
+        it = numbers(50).create_tuple_iterator(num_epochs=1)
+        next(it)
+        assert it._run._queue.maxsize == 2
+        it.close()
+    finally:
+        ds.config.set_prefetch_size(16)

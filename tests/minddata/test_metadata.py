@@ -1,0 +1,38 @@
+"""get_dataset_size, get_col_names, output_shapes/types, batch size, repeat count, classes."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from .engine_helpers import numbers
+
+
+def test_metadata_through_a_pipeline():
+    d = ds.NumpySlicesDataset({"img": np.zeros((10, 4, 4, 3), np.uint8),
+                               "label": np.arange(10, dtype=np.int32)}, shuffle=False)
+    p = d.map(lambda im: im.astype(np.float32), "img").batch(4).repeat(2)
+    assert p.get_dataset_size() == 6
+    assert p.get_col_names() == ["img", "label"]
+    assert p.output_shapes() == [[4, 4, 4, 3], [4]]
+    assert p.output_types() == [np.float32, np.int32]
+    assert p.get_batch_size() == 4
+    assert p.get_repeat_count() == 2
+
+
+def test_size_of_filter_needs_a_pass():
+    assert numbers(10).filter(lambda x: x < 4, ["x"]).get_dataset_size() == 4
+
+
+def test_output_shapes_of_empty_dataset_raises():
+    with pytest.raises(RuntimeError, match="no rows"):
+        numbers(2).skip(2).output_shapes()
+
+
+def test_num_classes_none_for_generators():
+    assert numbers(2).num_classes() is None
+
+
+def test_lazy_exports():
+    assert ds.MindDataset.__name__ == "MindDataset"
+    assert hasattr(ds.DatasetCache, "__init__")
+    with pytest.raises(AttributeError):
+        ds.NoSuchThing

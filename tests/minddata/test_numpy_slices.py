@@ -1,0 +1,28 @@
+import numpy as np
+import pytest
+
+import minddata as ds
+from .engine_helpers import rows
+
+
+def test_dict_columns():
+    d = ds.NumpySlicesDataset({"a": [1, 2], "b": [[1, 2], [3, 4]]}, shuffle=False)
+    assert d.get_col_names() == ["a", "b"]
+    assert rows(d) == [[1, [1, 2]], [2, [3, 4]]]
+
+
+def test_list_tuple_and_array():
+    assert rows(ds.NumpySlicesDataset([5, 6], shuffle=False)) == [[5], [6]]
+    d = ds.NumpySlicesDataset(([1, 2], ["a", "b"]), column_names=["n", "s"], shuffle=False)
+    assert rows(d) == [[1, "a"], [2, "b"]]
+    d = ds.NumpySlicesDataset(np.ones((3, 2, 2)), shuffle=False)
+    assert d.get_col_names() == ["column_0"] and d.output_shapes() == [[2, 2]]
+
+
+def test_validation():
+    with pytest.raises(ValueError):
+        ds.NumpySlicesDataset({"a": [1, 2], "b": [1]})
+    with pytest.raises(ValueError):
+        ds.NumpySlicesDataset([1, 2], column_names=["a", "b"])
+    with pytest.raises(TypeError):
+        ds.NumpySlicesDataset(5)

@@ -1,0 +1,488 @@
+"""The PIL path (mindspore.dataset.vision.py_transforms): the same op names and semantics as
+the native ops, computed with Pillow on PIL images. Ops accept PIL images or HWC uint8 arrays
+(the engine hands arrays between ops), draw their randomness from the row's seed like the native
+ops, and offer the same is_random/apply protocol. Run them in worker processes
+(python_multiprocessing=True) for parallelism: Pillow holds the GIL for part of its work."""
+import io
+import numbers
+
+import numpy as np
+from PIL import Image, ImageEnhance, ImageFile, ImageOps
+
+from transforms_c._rng import Rng, eager_seed
+from transforms_c._validate import (check_bool, check_fill_value, check_float, check_int,
+                                    check_padding, check_range_pair, check_sequence, check_size,
+                                    is_number)
+from transforms_c.enums import Border, Inter
+from transforms_c.vision.erase import RandomErasing as _RandomErasing
+from transforms_c.vision.resized_crop import random_resized_crop_box
+
+ImageFile.LOAD_TRUNCATED_IMAGES = False
+
+_PIL_INTER = {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR,
+              Inter.BICUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS,
+              Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC}
+_PIL_PAD = {Border.CONSTANT: "constant", Border.EDGE: "edge", Border.REFLECT: "reflect",
+            Border.SYMMETRIC: "symmetric"}
+
+
+def _check_inter(value, name="interpolation"):
+    if not isinstance(value, Inter):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [Inter], but got "
+                        f"{type(value).__name__}.")
+    return value
+
+
+def to_pil(img, op_name):
+    """A PIL image from a PIL image or an (H, W[, C]) uint8 array."""
+    if isinstance(img, Image.Image):
+        return img
+    if isinstance(img, np.ndarray):
+        arr = img[:, :, 0] if img.ndim == 3 and img.shape[2] == 1 else img
+        if arr.dtype == np.uint8 and arr.ndim in (2, 3):
+            return Image.fromarray(arr)
+        raise RuntimeError(f"{op_name}: expected a PIL image or an HWC uint8 array, got shape "
+                           f"{img.shape} dtype {img.dtype}")
+    raise TypeError(f"{op_name}: expected a PIL image, got {type(img).__name__}")
+
+
+class PyTensorOperation:
+    """Base of the PIL ops: eager call with one input, apply(arrays, seed) for the engine."""
+
+    is_random = False
+
+    def __call__(self, img):
+        seed = eager_seed() if self.is_random else 0
+        return self._compute(img, Rng(seed) if self.is_random else None)
+
+    def apply(self, arrays, seed):
+        if len(arrays) != 1:
+            raise RuntimeError(f"{type(self).__name__}: expected 1 input column, got "
+                               f"{len(arrays)}")
+        return (self._compute(arrays[0], Rng(seed) if self.is_random else None),)
+
+    def _compute(self, img, rng):
+        raise NotImplementedError
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({args})"
+
+
+class Decode(PyTensorOperation):
+    """Decode(): encoded bytes (1-D uint8 array or bytes) -> RGB PIL image."""
+
+    def _compute(self, data, rng):
+        if isinstance(data, np.ndarray):
+            if data.dtype != np.uint8 or data.ndim != 1:
+                raise RuntimeError(f"Decode: expected 1-D uint8 encoded bytes, got shape "
+                                   f"{data.shape} dtype {data.dtype}")
+            data = data.tobytes()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError(f"Decode: expected encoded bytes, got {type(data).__name__}")
+        if not data:
+            raise RuntimeError("Decode: image data is empty (0 bytes)")
+        try:
+            img = Image.open(io.BytesIO(data))
+            return img.convert("RGB")
+        except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+            raise RuntimeError(f"Decode: cannot decode image: {exc}") from None
+
+
+class ToTensor(PyTensorOperation):
+    """ToTensor(output_type=np.float32): HWC image in [0, 255] -> CHW array in [0, 1]."""
+
+    def __init__(self, output_type=np.float32):
+        try:
+            self.output_type = np.dtype(output_type)
+        except TypeError:
+            raise TypeError(f"output_type should be a numpy dtype, got {output_type!r}") from None
+
+    def _compute(self, img, rng):
+        arr = np.asarray(img)
+        if arr.ndim == 2:
+            arr = arr[:, :, None]
+        if arr.ndim != 3:
+            raise RuntimeError(f"ToTensor: expected <H,W> or <H,W,C>, got {arr.shape}")
+        out = arr.transpose(2, 0, 1).astype(np.float32) / np.float32(255.0)
+        return np.ascontiguousarray(out.astype(self.output_type, copy=False))
+
+
+class ToPIL(PyTensorOperation):
+    """ToPIL(): HWC uint8 array -> PIL image."""
+
+    def _compute(self, img, rng):
+        return to_pil(img, "ToPIL")
+
+
+class ToType(PyTensorOperation):
+    """ToType(output_type): numpy cast."""
+
+    def __init__(self, output_type):
+        self.output_type = np.dtype(output_type)
+
+    def _compute(self, img, rng):
+        return np.asarray(img).astype(self.output_type)
+
+
+def _resized_size(width, height, size):
+    if isinstance(size, numbers.Integral):
+        if width <= height:
+            return size, int(size * height / width)
+        return int(size * width / height), size
+    return size[1], size[0]
+
+
+class Resize(PyTensorOperation):
+    """Resize(size, interpolation=Inter.BILINEAR)."""
+
+    def __init__(self, size, interpolation=Inter.BILINEAR):
+        self.size = check_size(size)
+        self.interpolation = _check_inter(interpolation)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "Resize")
+        return img.resize(_resized_size(img.width, img.height, self.size),
+                          _PIL_INTER[self.interpolation])
+
+
+def _hw(size):
+    return (size, size) if isinstance(size, numbers.Integral) else tuple(size)
+
+
+class CenterCrop(PyTensorOperation):
+    """CenterCrop(size): centred window (zero-padded when larger than the image)."""
+
+    def __init__(self, size):
+        self.size = check_size(size)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "CenterCrop")
+        crop_h, crop_w = _hw(self.size)
+        left = int(round((img.width - crop_w) / 2.0))
+        top = int(round((img.height - crop_h) / 2.0))
+        return img.crop((left, top, left + crop_w, top + crop_h))
+
+
+def _pad(img, padding, fill_value, mode):
+    left, top, right, bottom = padding
+    if not any(padding):
+        return img
+    arr = np.asarray(img)
+    widths = ((top, bottom), (left, right)) + (((0, 0),) if arr.ndim == 3 else ())
+    if mode == Border.CONSTANT:
+        if arr.ndim == 3:
+            planes = [np.pad(arr[:, :, c], widths[:2], constant_values=fill_value[c % 3])
+                      for c in range(arr.shape[2])]
+            return Image.fromarray(np.stack(planes, axis=2))
+        return Image.fromarray(np.pad(arr, widths, constant_values=fill_value[0]))
+    return Image.fromarray(np.pad(arr, widths, mode=_PIL_PAD[mode]))
+
+
+class Pad(PyTensorOperation):
+    """Pad(padding, fill_value=0, padding_mode=Border.CONSTANT)."""
+
+    def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
+        self.padding = check_padding(padding)
+        self.fill_value = check_fill_value(fill_value)
+        if not isinstance(padding_mode, Border):
+            raise TypeError(f"Argument padding_mode with value {padding_mode!r} is not of "
+                            f"type [Border].")
+        self.padding_mode = padding_mode
+
+    def _compute(self, img, rng):
+        return _pad(to_pil(img, "Pad"), self.padding, self.fill_value, self.padding_mode)
+
+
+class RandomCrop(PyTensorOperation):
+    """RandomCrop(size, padding=None, pad_if_needed=False, fill_value=0,
+    padding_mode=Border.CONSTANT)."""
+
+    is_random = True
+
+    def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
+                 padding_mode=Border.CONSTANT):
+        self.size = check_size(size)
+        self.padding = None if padding is None else check_padding(padding)
+        self.pad_if_needed = check_bool(pad_if_needed, "pad_if_needed")
+        self.fill_value = check_fill_value(fill_value)
+        if not isinstance(padding_mode, Border):
+            raise TypeError(f"Argument padding_mode with value {padding_mode!r} is not of "
+                            f"type [Border].")
+        self.padding_mode = padding_mode
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "RandomCrop")
+        if self.padding is not None:
+            img = _pad(img, self.padding, self.fill_value, self.padding_mode)
+        crop_h, crop_w = _hw(self.size)
+        if self.pad_if_needed:
+            pad_w = max(0, crop_w - img.width)
+            pad_h = max(0, crop_h - img.height)
+            img = _pad(img, (pad_w, pad_h, pad_w, pad_h), self.fill_value, self.padding_mode)
+        if crop_h > img.height or crop_w > img.width:
+            raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
+                               f"image {img.height}x{img.width}")
+        left = rng.randint(0, img.width - crop_w)
+        top = rng.randint(0, img.height - crop_h)
+        return img.crop((left, top, left + crop_w, top + crop_h))
+
+
+class RandomResizedCrop(PyTensorOperation):
+    """RandomResizedCrop(size, scale=(0.08, 1.0), ratio=(3/4, 4/3),
+    interpolation=Inter.BILINEAR, max_attempts=10)."""
+
+    is_random = True
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
+                 interpolation=Inter.BILINEAR, max_attempts=10):
+        self.size = check_size(size)
+        self.scale = check_range_pair(scale, "scale", 0.0)
+        self.ratio = check_range_pair(ratio, "ratio", 0.0, low_open=True)
+        self.interpolation = _check_inter(interpolation)
+        self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "RandomResizedCrop")
+        top, left, crop_h, crop_w = random_resized_crop_box(
+            img.height, img.width, self.scale, self.ratio, self.max_attempts, rng)
+        out_h, out_w = _hw(self.size)
+        return img.resize((out_w, out_h), _PIL_INTER[self.interpolation],
+                          box=(left, top, left + crop_w, top + crop_h))
+
+
+class RandomHorizontalFlip(PyTensorOperation):
+    """RandomHorizontalFlip(prob=0.5)."""
+
+    is_random = True
+
+    def __init__(self, prob=0.5):
+        self.prob = check_float(prob, "prob", 0.0, 1.0)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, type(self).__name__)
+        return img.transpose(Image.FLIP_LEFT_RIGHT) if rng.random() < self.prob else img
+
+
+class RandomVerticalFlip(RandomHorizontalFlip):
+    """RandomVerticalFlip(prob=0.5)."""
+
+    def _compute(self, img, rng):
+        img = to_pil(img, type(self).__name__)
+        return img.transpose(Image.FLIP_TOP_BOTTOM) if rng.random() < self.prob else img
+
+
+class Normalize(PyTensorOperation):
+    """Normalize(mean, std): on a CHW float array (after ToTensor); mean and std in [0, 1]."""
+
+    def __init__(self, mean, std):
+        check_sequence(mean, "mean")
+        check_sequence(std, "std")
+        self.mean = tuple(check_float(m, "mean", 0.0, 1.0) for m in mean)
+        self.std = tuple(check_float(s, "std", 0.0, 1.0, low_open=True) for s in std)
+        if len(self.mean) != len(self.std):
+            raise ValueError("Length of mean and std must be equal.")
+
+    def _compute(self, img, rng):
+        arr = np.asarray(img)
+        if arr.ndim != 3 or (len(self.mean) != 1 and arr.shape[0] != len(self.mean)):
+            raise RuntimeError(f"Normalize: expected a CHW array with {len(self.mean)} "
+                               f"channels, got shape {arr.shape}")
+        mean = np.asarray(self.mean, np.float32).reshape(-1, 1, 1)
+        std = np.asarray(self.std, np.float32).reshape(-1, 1, 1)
+        return (arr.astype(np.float32) - mean) / std
+
+
+class HWC2CHW(PyTensorOperation):
+    """HWC2CHW(): array (H, W, C) -> (C, H, W)."""
+
+    def _compute(self, img, rng):
+        arr = np.asarray(img)
+        if arr.ndim != 3:
+            raise RuntimeError(f"HWC2CHW: expected <H,W,C>, got {arr.shape}")
+        return np.ascontiguousarray(arr.transpose(2, 0, 1))
+
+
+def _factor_pair(value, name, center=1.0):
+    if is_number(value):
+        check_float(value, name, 0.0)
+        return max(0.0, center - value), center + value
+    return check_range_pair(value, name, 0.0)
+
+
+def _adjust_hue(img, factor):
+    if img.mode in ("L", "1", "I", "F"):
+        return img
+    h, s, v = img.convert("HSV").split()
+    shift = np.uint8(int(round(factor * 255)) % 256)
+    h = Image.fromarray((np.asarray(h) + shift).astype(np.uint8), "L")
+    return Image.merge("HSV", (h, s, v)).convert(img.mode)
+
+
+class RandomColorAdjust(PyTensorOperation):
+    """RandomColorAdjust(brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+    Pillow's ImageEnhance, applied in a random order."""
+
+    is_random = True
+
+    def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+        self.brightness = _factor_pair(brightness, "brightness")
+        self.contrast = _factor_pair(contrast, "contrast")
+        self.saturation = _factor_pair(saturation, "saturation")
+        if is_number(hue):
+            check_float(hue, "hue", 0.0, 0.5)
+            self.hue = (-float(hue), float(hue))
+        else:
+            self.hue = check_range_pair(hue, "hue", -0.5, 0.5)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "RandomColorAdjust")
+        steps = [(lambda im, f: ImageEnhance.Brightness(im).enhance(f), self.brightness, 1.0),
+                 (lambda im, f: ImageEnhance.Contrast(im).enhance(f), self.contrast, 1.0),
+                 (lambda im, f: ImageEnhance.Color(im).enhance(f), self.saturation, 1.0),
+                 (_adjust_hue, self.hue, 0.0)]
+        for i in range(len(steps) - 1, 0, -1):
+            j = rng.randint(0, i)
+            steps[i], steps[j] = steps[j], steps[i]
+        for fn, bounds, identity in steps:
+            if bounds == (identity, identity):
+                continue
+            img = fn(img, rng.uniform(*bounds))
+        return img
+
+
+class Grayscale(PyTensorOperation):
+    """Grayscale(num_output_channels=1)."""
+
+    def __init__(self, num_output_channels=1):
+        self.num_output_channels = check_int(num_output_channels, "num_output_channels")
+        if self.num_output_channels not in (1, 3):
+            raise ValueError("num_output_channels should be 1 or 3.")
+
+    def _compute(self, img, rng):
+        gray = to_pil(img, "Grayscale").convert("L")
+        return gray.convert("RGB") if self.num_output_channels == 3 else gray
+
+
+class RandomGrayscale(PyTensorOperation):
+    """RandomGrayscale(prob=0.1): gray with probability prob, keeping the channel count."""
+
+    is_random = True
+
+    def __init__(self, prob=0.1):
+        self.prob = check_float(prob, "prob", 0.0, 1.0)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "RandomGrayscale")
+        if rng.random() < self.prob:
+            gray = img.convert("L")
+            return gray.convert(img.mode) if img.mode != "L" else gray
+        return img
+
+
+class RandomRotation(PyTensorOperation):
+    """RandomRotation(degrees, resample=Inter.NEAREST, expand=False, center=None,
+    fill_value=0)."""
+
+    is_random = True
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
+                 fill_value=0):
+        if is_number(degrees):
+            check_float(degrees, "degrees", 0.0)
+            self.degrees = (-float(degrees), float(degrees))
+        else:
+            self.degrees = check_range_pair(degrees, "degrees")
+        self.resample = _check_inter(resample, "resample")
+        self.expand = check_bool(expand, "expand")
+        self.center = None if center is None else tuple(check_sequence(center, "center", 2))
+        self.fill_value = check_fill_value(fill_value)
+
+    def _compute(self, img, rng):
+        img = to_pil(img, "RandomRotation")
+        fill = self.fill_value if img.mode == "RGB" else self.fill_value[0]
+        return img.rotate(rng.uniform(*self.degrees), _PIL_INTER[self.resample], self.expand,
+                          self.center, fillcolor=fill)
+
+
+class Invert(PyTensorOperation):
+    """Invert()."""
+
+    def _compute(self, img, rng):
+        return ImageOps.invert(to_pil(img, "Invert"))
+
+
+class Equalize(PyTensorOperation):
+    """Equalize()."""
+
+    def _compute(self, img, rng):
+        return ImageOps.equalize(to_pil(img, "Equalize"))
+
+
+class AutoContrast(PyTensorOperation):
+    """AutoContrast(cutoff=0.0, ignore=None)."""
+
+    def __init__(self, cutoff=0.0, ignore=None):
+        self.cutoff = check_float(cutoff, "cutoff", 0.0, 50.0, high_open=True)
+        self.ignore = ignore
+
+    def _compute(self, img, rng):
+        return ImageOps.autocontrast(to_pil(img, "AutoContrast"), self.cutoff, self.ignore)
+
+
+class RandomSharpness(PyTensorOperation):
+    """RandomSharpness(degrees=(0.1, 1.9))."""
+
+    is_random = True
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = check_range_pair(degrees, "degrees", 0.0)
+
+    def _compute(self, img, rng):
+        return ImageEnhance.Sharpness(to_pil(img, "RandomSharpness")).enhance(
+            rng.uniform(*self.degrees))
+
+
+class Cutout(PyTensorOperation):
+    """Cutout(length, num_patches=1): zeroes square patches of a CHW array."""
+
+    is_random = True
+
+    def __init__(self, length, num_patches=1):
+        self.length = check_int(length, "length", 1, 2147483647)
+        self.num_patches = check_int(num_patches, "num_patches", 1, 2147483647)
+
+    def _compute(self, img, rng):
+        arr = np.array(img, copy=True)
+        if arr.ndim != 3:
+            raise RuntimeError(f"Cutout: expected a CHW array, got {arr.shape}")
+        height, width = arr.shape[1:]
+        for _ in range(self.num_patches):
+            cy, cx = rng.randint(0, height - 1), rng.randint(0, width - 1)
+            y0, y1 = max(0, cy - self.length // 2), min(height, cy + self.length // 2)
+            x0, x1 = max(0, cx - self.length // 2), min(width, cx + self.length // 2)
+            arr[:, y0:y1, x0:x1] = 0
+        return arr
+
+
+class RandomErasing(PyTensorOperation):
+    """RandomErasing(prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
+    max_attempts=10) on CHW arrays."""
+
+    is_random = True
+
+    def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
+                 max_attempts=10):
+        self._op = _RandomErasing(prob, scale, ratio, value, inplace, max_attempts)
+
+    def _compute(self, img, rng):
+        return self._op._compute(np.asarray(img), rng)
+
+
+__all__ = ["Decode", "ToTensor", "ToPIL", "ToType", "Resize", "CenterCrop", "Pad", "RandomCrop",
+           "RandomResizedCrop", "RandomHorizontalFlip", "RandomVerticalFlip", "Normalize",
+           "HWC2CHW", "RandomColorAdjust", "Grayscale", "RandomGrayscale", "RandomRotation",
+           "Invert", "Equalize", "AutoContrast", "RandomSharpness", "Cutout", "RandomErasing",
+           "Compose", "RandomApply", "RandomChoice", "Inter", "Border"]
+
+from minddata.transforms.py_transforms import Compose, RandomApply, RandomChoice  # noqa: E402

@@ -53,6 +53,17 @@ def _size_check(value, what, low, high):
         raise RuntimeError(f"[ERROR] Invalid data, {what} {value} should be divided by four.")
 
 
+def _map_io(fn, items):
+    """fn over items, on a few threads when there are many (creating files and SQLite
+    databases is latency-bound; the GIL is released while waiting). Results in order; the
+    first exception is raised after every call has finished."""
+    if len(items) < 8:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(max_workers=8, thread_name_prefix="mindrecord-io") as pool:
+        futures = [pool.submit(fn, item) for item in items]
+        return [future.result() for future in futures]
+
+
 def _split_rows(n, shard_num):
     """Contiguous per-shard row counts of one write call: the first n % shard_num shards get
     one extra row (MindSpore picks those shards at random; any choice is a valid file)."""
@@ -210,15 +221,21 @@ class FileWriter:
             return
         if not self._overwrite:
             self._refuse_existing()
-        shards = []
-        for shard_id, path in enumerate(self._paths):
-            tmp = temp_path(path)
+        temps = [temp_path(path) for path in self._paths]
+        self._files.temp_files.extend(temps)
+
+        def create(tmp):
             fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
-            self._files.temp_files.append(tmp)
-            self._files.fds.append(fd)
-            shards.append(ShardState(shard_id, fd, self._header_size, self._page_size,
-                                     n_index=len(self._index_list())))
-            shards[-1].temp_path = tmp
+            self._files.fds.append(fd)      # list.append is atomic: safe from pool threads
+            return fd
+
+        fds = _map_io(create, temps)
+        shards = []
+        for shard_id, (tmp, fd) in enumerate(zip(temps, fds)):
+            shard = ShardState(shard_id, fd, self._header_size, self._page_size,
+                               n_index=len(self._index_list()))
+            shard.temp_path = tmp
+            shards.append(shard)
         self._shards = shards
 
     def _get_encoder(self):
@@ -382,13 +399,12 @@ class FileWriter:
                     f"{self._header_size}; call set_header_size with a larger value.")
         if not self._append and not self._overwrite:
             self._refuse_existing()
-        db_temps = []
-        for path, shard in zip(self._paths, self._shards):
-            tmp = temp_path(path + ".db")
-            self._files.temp_files.append(tmp)
-            db_temps.append(tmp)
-            write_index_db(tmp, os.path.basename(path), index_fields, self._schema,
-                           shard.locations(), shard.index_values)
+        db_temps = [temp_path(path + ".db") for path in self._paths]
+        self._files.temp_files.extend(db_temps)
+        _map_io(lambda job: write_index_db(job[0], os.path.basename(job[1]), index_fields,
+                                           self._schema, job[2].locations(),
+                                           job[2].index_values),
+                list(zip(db_temps, self._paths, self._shards)))
         for shard, header in zip(self._shards, headers):
             data = header_bytes(header)
             old_len = getattr(shard, "old_header_len", 0)

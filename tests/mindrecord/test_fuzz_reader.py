@@ -45,7 +45,7 @@ def mutate(data, kind, where, byte, number, negative):
     if kind == "byte":
         data[int(where * len(data))] = byte
     elif kind == "header_byte":
-        data[int(where * (8 + length))] = byte
+        data[int(where * min(len(data), 8 + length))] = byte
     elif kind == "page_byte":
         regions = page_regions(bytes(data))
         if regions:

@@ -10,6 +10,7 @@ the cluster has several hosts; the source paths likewise).
 that cluster, otherwise it starts a local instance, which is shut down again afterwards.
 """
 import dataclasses
+import os
 
 
 def _write_shard_task(spec, path, items, skip_bad):
@@ -26,7 +27,11 @@ def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):
             from None
     started = False
     if not ray.is_initialized():
-        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # Workers must import this package even when it is not installed: put its root first.
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": path}})
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_write_shard_task)

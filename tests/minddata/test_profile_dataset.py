@@ -1,0 +1,55 @@
+"""Dataset.profile / profile_dataset on users' own pipelines."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from minddata.bench import ProfileReport, profile_dataset
+
+
+def _pipeline(n=40, batch=4):
+    data = ds.NumpySlicesDataset({"x": np.arange(n, dtype=np.float32),
+                                  "y": np.arange(n, dtype=np.int64)}, shuffle=False)
+    return data.map(lambda x: x * 2, input_columns=["x"]).batch(batch)
+
+
+def test_dataset_profile_delegates_and_counts_rows():
+    report = _pipeline().profile(num_batches=3)
+    assert isinstance(report, ProfileReport)
+    assert report["batches"] == 3 and report["rows"] == 12
+    assert report["bytes"] == 3 * 4 * (4 + 8)
+    names = [s["name"] for s in report["stages"]]
+    assert names[0] == "NumpySlicesDataset" and names[-1].startswith("Batch")
+    assert report["ops"][0]["op"] == "<lambda>"
+
+
+def test_no_limit_runs_one_epoch():
+    report = profile_dataset(_pipeline(n=20, batch=5))
+    assert report["rows"] == 20 and report["batches"] == 4
+
+
+def test_limit_beyond_one_epoch_repeats_epochs():
+    report = profile_dataset(_pipeline(n=8, batch=4), num_batches=5)
+    assert report["batches"] == 5 and report["rows"] == 20
+
+
+def test_seconds_limit_stops():
+    report = profile_dataset(_pipeline(n=10, batch=2), seconds=0.2, op_breakdown=False)
+    assert report["seconds"] >= 0.2 and report["ops"] == []
+
+
+def test_on_batch_callback_sees_every_output():
+    seen = []
+    profile_dataset(_pipeline(), num_batches=4, on_batch=lambda b, r, t: seen.append((b, r)))
+    assert seen == [(1, 4), (2, 8), (3, 12), (4, 16)]
+
+
+def test_text_report_mentions_bottleneck_and_stages():
+    text = _pipeline().profile(num_batches=2).format()
+    assert "bottleneck:" in text and "NumpySlicesDataset" in text and "rows/s" in text
+
+
+@pytest.mark.parametrize("kwargs", [{"num_batches": 0}, {"num_batches": 1.5},
+                                    {"seconds": -1}, {"num_batches": True}])
+def test_bad_limits(kwargs):
+    with pytest.raises(ValueError):
+        profile_dataset(_pipeline(), **kwargs)

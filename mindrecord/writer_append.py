@@ -8,7 +8,7 @@ import struct
 
 from .errors import MRMOpenForAppendError
 from .index_db import read_index_db
-from .schema import SCALAR_TYPES, blob_fields, validate_schema
+from .schema import blob_fields, validate_schema
 from .writer_pages import Page
 
 _MIN_HEADER, _MAX_HEADER = 1 << 14, 1 << 27

@@ -77,7 +77,7 @@ def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
     finally:
         it.close()
         if writer is not None:
-            abort = getattr(writer, "abort", None) or getattr(writer, "_abort", None)
+            abort = getattr(writer, "_abort", None)
             if abort is not None:
                 try:
                     abort()

@@ -133,6 +133,22 @@ def _desc(arrays):
     return [(tuple(np.shape(a)), str(getattr(a, "dtype", type(a).__name__))) for a in arrays]
 
 
+def _compiled_positions(original, compiled, positions):
+    """Op position of each compiled op: a fused plan takes the position of the first op it
+    replaces, so an op after a plan keeps its own position."""
+    ids = {id(op): k for k, op in enumerate(original)}
+    out, k = [], 0
+    for op in compiled:
+        if id(op) in ids:
+            k = ids[id(op)]
+            out.append(positions[k])
+            k += 1
+        else:
+            out.append(positions[min(k, len(positions) - 1)])
+            k += len(getattr(op, "ops", ())) or 1
+    return out
+
+
 class MapDataset(Dataset):
     _op_name = "Map"
 
@@ -213,9 +229,7 @@ class MapIter(IterNode):
         self.place = placement(child_cols, ds.in_cols, ds.out_cols)
         positions = [ctx.position() for _ in ds.operations]
         ops = _compile(ds.operations) if not ctx.debug else list(ds.operations)
-        if len(ops) != len(positions):
-            # A fused plan stands for several ops: its seeds come from the first op position.
-            positions = positions[:len(ops)]
+        positions = _compiled_positions(ds.operations, ops, positions)
         self.runner = OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
                                seed_py=config._seed_is_set() and (workers == 1 or
                                                                    ds.python_multiprocessing),

@@ -6,7 +6,7 @@ server: stores are LMDB environments under the host's cache root (see root.py)."
 
 from . import sessions
 from .cacheable import assert_cacheable
-from .stage_store import StageStore
+from .stage_store import DEFAULT_READ_AHEAD, StageStore
 from .validation import check_int_range, check_pos_int32, check_pos_uint32, check_pos_uint64, \
     check_type
 
@@ -23,9 +23,11 @@ class DatasetCache:
             cap; the host cap set by ``dataset-cache -m`` still applies).
         spilling (bool, optional): when the memory cap is reached, write further rows to the
             spill directory on disk (default False: the cache stops growing and warns once).
-        hostname (str, optional), port (int, optional), num_connections (int, optional),
-        prefetch_size (int, optional): accepted and validated as in MindSpore, for scripts that
-            pass them; this cache has no server, so they change nothing.
+        hostname (str, optional), port (int, optional), num_connections (int, optional):
+            accepted and validated as in MindSpore, for scripts that pass them; this cache has
+            no server, so they change nothing.
+        prefetch_size (int, optional): rows read ahead when a complete stage is read in order
+            (default None: 20, MindSpore's default).
     """
 
     def __init__(self, session_id, size=0, spilling=False, hostname=None, port=None,
@@ -69,7 +71,8 @@ class DatasetCache:
         Raises RuntimeError if the session does not exist."""
         found = sessions.require(self.session_id)
         return StageStore(found, pipeline_key, column_names, size_bytes=self.size * _MB,
-                          spilling=self.spilling)
+                          spilling=self.spilling,
+                          read_ahead=self.prefetch_size or DEFAULT_READ_AHEAD)
 
     @staticmethod
     def check_cacheable(operations):

@@ -64,10 +64,13 @@ def encode_row(row, column_names=None):
 
 def decode_row(buf):
     """Decode from any buffer (bytes, memoryview into LMDB's map). Copies the value once into a
-    fresh bytearray so the arrays stay valid and writable after the LMDB transaction ends."""
-    data = bytearray(buf)
+    fresh array so the columns stay valid and writable after the LMDB transaction ends (numpy
+    releases the GIL for that copy, so other threads run meanwhile)."""
+    src = np.frombuffer(buf, dtype=np.uint8)
+    data = np.empty(src.size, dtype=np.uint8)
+    np.copyto(data, src)
     view = memoryview(data)
-    size = len(data)
+    size = src.size
     if size < _HEAD.size:
         raise RowDecodeError("value shorter than a row header")
     magic, ncols, _ = _HEAD.unpack_from(view, 0)
@@ -107,7 +110,7 @@ def decode_row(buf):
         if pos + nbytes > size:
             raise RowDecodeError("row payload shorter than its header says")
         if nbytes:
-            arr = np.frombuffer(data, dtype=dtype, count=nbytes // dtype.itemsize, offset=pos)
+            arr = data[pos:pos + nbytes].view(dtype)
         else:
             arr = np.empty(0, dtype=dtype)
         columns.append(arr.reshape(shape))

@@ -34,6 +34,7 @@ import lmdb
 from . import envs
 from . import root as roots
 from . import sessions
+from .read_ahead import ReadAhead
 from .row_codec import RowDecodeError, decode_row, encode_row
 from .stats import StageCounters, read_counters, session_counters, write_counters
 
@@ -46,6 +47,7 @@ ROW_PREFIX = b"r"
 COMPLETE_PREFIX = b"c"
 STATS_PREFIX = b"s"
 BATCH_ROWS = 128
+DEFAULT_READ_AHEAD = 20  # rows; MindSpore's default prefetch_size
 BATCH_BYTES = 32 << 20
 STATS_FLUSH_S = 1.0
 _ROW_ID = struct.Struct(">Q")
@@ -80,7 +82,8 @@ def _is_disk_full(exc):
 class StageStore:
     """Open with ``DatasetCache.open_stage``. Thread-safe; use one per pipeline stage."""
 
-    def __init__(self, session_paths, pipeline_key, column_names, size_bytes=0, spilling=False):
+    def __init__(self, session_paths, pipeline_key, column_names, size_bytes=0, spilling=False,
+                 read_ahead=DEFAULT_READ_AHEAD):
         if not isinstance(pipeline_key, str) or not pipeline_key:
             raise TypeError("pipeline_key must be a non-empty str describing the upstream pipeline")
         if isinstance(column_names, str) or not all(isinstance(c, str) for c in column_names):
@@ -103,6 +106,9 @@ class StageStore:
         self._stopped_growing = False
         self._closed = False
         self._spill_env = None
+        self._read_ahead_depth = read_ahead
+        self._read_ahead = None
+        self._complete_rows = None            # num_rows once is_complete() said True
         self._env = envs.acquire(session_paths.env_dir)
         try:
             self._register()
@@ -177,21 +183,26 @@ class StageStore:
             # The spill area vanished (deleted by hand, or another spill directory configured):
             # the rows it held are gone, so the stage must be rebuilt.
             return False
+        self._complete_rows = num_rows
         return True
 
     def get(self, row_key):
         """The cached row (tuple of numpy arrays, freshly allocated) or None on a miss."""
         self._check_open()
-        key = self._row_prefix + _ROW_ID.pack(_row_id(row_key))
+        rid = _row_id(row_key)
+        key = self._row_prefix + _ROW_ID.pack(rid)
         with self._lock:
             pending = self._pending.get(key)
-        row = None
+            ahead = self._read_ahead
+            if ahead is None and self._complete_rows and self._read_ahead_depth:
+                ahead = self._read_ahead = ReadAhead(self._lookup_id, self._complete_rows,
+                                                     self._read_ahead_depth)
         if pending is not None:
             row = decode_row(pending[0])
         else:
-            row = self._lookup(self._env, key)
-            if row is None and self._spill_env is not None:
-                row = self._lookup(self._spill_env, key)
+            found, row = ahead.take(rid) if ahead is not None else (False, None)
+            if not found:
+                row = self._lookup_key(key)
         with self._lock:
             if row is None:
                 self._local.misses += 1
@@ -200,6 +211,15 @@ class StageStore:
             due = time.monotonic() - self._last_stats_flush > STATS_FLUSH_S
         if due:
             self._flush_counters()
+        return row
+
+    def _lookup_id(self, rid):
+        return self._lookup_key(self._row_prefix + _ROW_ID.pack(rid))
+
+    def _lookup_key(self, key):
+        row = self._lookup(self._env, key)
+        if row is None and self._spill_env is not None:
+            row = self._lookup(self._spill_env, key)
         return row
 
     def get_many(self, row_keys):
@@ -253,6 +273,10 @@ class StageStore:
         """Write buffered rows and counters, then release the environments. Idempotent."""
         if self._closed:
             return
+        with self._lock:
+            ahead, self._read_ahead = self._read_ahead, None
+        if ahead is not None:
+            ahead.close()  # before the environments go: the thread reads from them
         try:
             self.flush()
         finally:

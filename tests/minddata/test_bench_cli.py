@@ -4,7 +4,7 @@ import json
 import pytest
 
 from minddata.bench import cli
-from .bench_data import make_small_image_folder
+from .test_bench_helpers import make_small_image_folder
 
 REPORT_KEYS = {"schema_version", "pipeline", "data", "num_workers", "batches", "rows", "bytes",
                "seconds", "rows_per_s", "batches_per_s", "mb_per_s", "stages", "ops",

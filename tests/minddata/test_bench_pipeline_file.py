@@ -4,7 +4,7 @@ import json
 import pytest
 
 from minddata.bench import cli
-from .bench_data import make_small_image_folder
+from .test_bench_helpers import make_small_image_folder
 
 YAML = """
 name: tiny-train

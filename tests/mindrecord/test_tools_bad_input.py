@@ -4,7 +4,7 @@ import os
 import pytest
 
 from mindrecord.tools import ConversionError, ImageFolderToMR
-from .tools_data import make_image_folder, read_rows
+from .test_tools_helpers import make_image_folder, read_rows
 
 
 def _corrupt(path):

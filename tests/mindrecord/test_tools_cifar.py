@@ -7,7 +7,7 @@ import pytest
 
 from mindrecord import ShardReader
 from mindrecord.tools import Cifar100ToMR, Cifar10ToMR, ConversionError
-from .tools_data import cifar_images, decode, make_cifar10, read_rows, write_cifar_batch
+from .test_tools_helpers import cifar_images, decode, make_cifar10, read_rows, write_cifar_batch
 
 
 def test_cifar10_png_round_trip_is_exact(tmp_path):

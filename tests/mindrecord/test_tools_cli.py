@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from mindrecord.tools import cli
-from .tools_data import make_image_folder, make_mnist, read_rows
+from .test_tools_helpers import make_image_folder, make_mnist, read_rows
 
 
 def test_imagefolder_success_prints_summary(tmp_path, capsys):

@@ -6,7 +6,7 @@ import pytest
 
 from mindrecord import ShardReader
 from mindrecord.tools import ConversionError, CsvToMR
-from .tools_data import read_rows
+from .test_tools_helpers import read_rows
 
 CSV = "id,score,flag,name\n1,0.5,true,ann\n2,1.25,false,bob\n3,-2.0,true,\"c, d\"\n"
 

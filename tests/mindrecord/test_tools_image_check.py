@@ -8,7 +8,7 @@ import pytest
 
 from mindrecord.tools import BadItem
 from mindrecord.tools.image_check import check_image
-from .tools_data import jpeg_bytes
+from .test_tools_helpers import jpeg_bytes
 
 
 def _png():

@@ -5,7 +5,7 @@ import pytest
 
 from mindrecord import ShardReader
 from mindrecord.tools import ConversionError, ImageNetToMR
-from .tools_data import make_image_folder, read_rows
+from .test_tools_helpers import make_image_folder, read_rows
 
 
 def _map_file(path, text):

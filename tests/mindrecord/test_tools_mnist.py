@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mindrecord.tools import ConversionError, MnistToMR
-from .tools_data import decode, make_mnist, read_rows
+from .test_tools_helpers import decode, make_mnist, read_rows
 
 
 @pytest.mark.parametrize("gz", [True, False])

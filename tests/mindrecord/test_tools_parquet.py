@@ -6,7 +6,7 @@ import pytest
 
 from mindrecord import ShardReader
 from mindrecord.tools import ConversionError, ParquetToMR
-from .tools_data import read_rows
+from .test_tools_helpers import read_rows
 
 
 def _table():

@@ -6,7 +6,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from mindrecord.tools import ConversionError, ImageFolderToMR  # noqa: E402
-from .tools_data import make_image_folder, read_rows  # noqa: E402
+from .test_tools_helpers import make_image_folder, read_rows  # noqa: E402
 
 
 @pytest.fixture(scope="module")

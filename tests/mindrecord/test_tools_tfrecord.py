@@ -7,7 +7,7 @@ import pytest
 from mindrecord import ShardReader
 from mindrecord.tools import ConversionError, FixedLenFeature, TFRecordToMR
 from mindrecord.tools import tfrecord
-from .tools_data import jpeg_bytes, read_rows
+from .test_tools_helpers import jpeg_bytes, read_rows
 
 
 def test_crc32c_check_value_native_and_fallback():

@@ -1,4 +1,4 @@
-"""Small generated inputs for the converter tests (tests/mindrecord/test_tools_*.py)."""
+"""Helpers for the converter tests (small generated inputs); no tests here."""
 import gzip
 import os
 import pickle

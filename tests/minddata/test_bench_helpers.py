@@ -1,4 +1,4 @@
-"""Tiny inputs for the minddata-bench and profile tests."""
+"""Helpers for the minddata-bench and profile tests (tiny inputs); no tests here."""
 import os
 
 import cv2

@@ -80,6 +80,6 @@ def as_hwc3(img):
 def native_ready(img):
     """uint8 image whose pixels are contiguous (rows may be strided), as (H, W, C)."""
     img3 = as_hwc3(img)
-    if img3.strides[2] != 1 or img3.strides[1] != img3.shape[2]:
+    if (img3.shape[2] > 1 and img3.strides[2] != 1) or img3.strides[1] != img3.shape[2]:
         img3 = np.ascontiguousarray(img3)
     return img3

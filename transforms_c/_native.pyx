@@ -100,7 +100,7 @@ cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int 
     cdef int channels = <int>src.shape[2]
     if src.shape[0] == 0 or src.shape[1] == 0 or channels == 0:
         raise ValueError("source image is empty")
-    if src.strides[2] != 1 or src.strides[1] != channels:
+    if (channels > 1 and src.strides[2] != 1) or src.strides[1] != channels:
         raise ValueError("source pixels must be contiguous (HWC)")
     cdef cnp.ndarray arr = out
     if not cnp.PyArray_IS_C_CONTIGUOUS(arr):

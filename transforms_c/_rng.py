@@ -15,8 +15,16 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+def _mix(z):
+    """splitmix64's output function."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
 def splitmix64(value):
-    """One step of the splitmix64 finaliser: a well-mixed 64-bit function of `value`."""
+    """The first splitmix64 output of a generator seeded with `value`: a well-mixed 64-bit
+    function of it."""
     z = (value + _GOLDEN) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -38,7 +46,7 @@ class Rng:
 
     def next_u64(self):
         self._state = (self._state + _GOLDEN) & _MASK
-        return splitmix64(self._state)
+        return _mix(self._state)
 
     def random(self):
         return (self.next_u64() >> 11) * (1.0 / 9007199254740992.0)

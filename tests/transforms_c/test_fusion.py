@@ -1,0 +1,198 @@
+"""compile_operations: which runs fuse, and fused output == unfused output with the same seeds."""
+import numpy as np
+import pytest
+
+import transforms_c
+from transforms_c import settings
+from transforms_c._rng import derive_seed
+from transforms_c.fusion import FusedPlan, run_unfused
+from transforms_c.transforms import Compose
+from transforms_c.vision import (CenterCrop, Crop, Decode, HWC2CHW, Inter, Normalize, Pad,
+                                 RandomColorAdjust, RandomCrop, RandomCropDecodeResize,
+                                 RandomHorizontalFlip, RandomResizedCrop, RandomVerticalFlip,
+                                 Rescale, Resize)
+
+from tests.transforms_c.tc_samples import jpeg_bytes, natural_rgb, sample_jpeg
+
+MEAN = [123.675, 116.28, 103.53]
+STD = [58.395, 57.12, 57.375]
+
+
+@pytest.fixture
+def exact_decode():
+    settings.set_approximate_decode(False)
+    yield
+    settings.set_approximate_decode(True)
+
+
+def train_ops(interp=Inter.BILINEAR):
+    return [Decode(), RandomResizedCrop(48, interpolation=interp), RandomHorizontalFlip(),
+            Normalize(MEAN, STD), HWC2CHW()]
+
+
+def eval_ops(interp=Inter.BILINEAR):
+    return [Decode(), Resize(64, interp), CenterCrop(48), Normalize(MEAN, STD), HWC2CHW()]
+
+
+def _plan(ops):
+    compiled = transforms_c.compile_operations(ops)
+    assert len(compiled) == 1 and isinstance(compiled[0], FusedPlan)
+    return compiled[0]
+
+
+def _assert_same(ops, data, seeds):
+    plan = _plan(ops)
+    for seed in seeds:
+        fused = plan.apply((data,), seed)[0]
+        unfused = run_unfused(ops, plan.seeds(seed), data)
+        assert fused.shape == unfused.shape and fused.dtype == unfused.dtype
+        if fused.dtype == np.float32:
+            np.testing.assert_allclose(fused, unfused, atol=1e-5, rtol=0)
+        else:
+            assert np.abs(fused.astype(int) - unfused).max() <= 1
+
+
+def test_train_and_eval_runs_compile_to_one_plan():
+    assert len(transforms_c.compile_operations(train_ops())) == 1
+    assert len(transforms_c.compile_operations(eval_ops())) == 1
+
+
+def test_non_native_op_splits_runs():
+    ops = [Decode(), Resize(32), RandomColorAdjust(0.4), CenterCrop(24), HWC2CHW()]
+    compiled = transforms_c.compile_operations(ops)
+    assert isinstance(compiled[0], FusedPlan) and compiled[1] is ops[2]
+    assert isinstance(compiled[2], FusedPlan)
+
+
+def test_single_ops_are_kept():
+    ops = [Resize(10)]
+    assert transforms_c.compile_operations(ops) == ops
+    assert transforms_c.compile_operations([]) == []
+
+
+def test_out_of_order_ops_do_not_fuse_together():
+    ops = [Normalize(MEAN, STD), Resize(10)]
+    assert transforms_c.compile_operations(ops) == ops
+    pad_crop = [Decode(), RandomCrop(32, padding=4)]
+    assert transforms_c.compile_operations(pad_crop) == pad_crop
+
+
+@pytest.mark.parametrize("interp", [Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA])
+def test_train_fused_equals_unfused(exact_decode, interp):
+    _assert_same(train_ops(interp), sample_jpeg(123, 157), range(12))
+
+
+@pytest.mark.parametrize("interp", [Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC])
+def test_eval_fused_equals_unfused(interp):
+    _assert_same(eval_ops(interp), sample_jpeg(123, 157), [0])
+
+
+def test_eval_is_deterministic_and_exact_with_approximation_on():
+    assert settings.get_approximate_decode()
+    _assert_same(eval_ops(), sample_jpeg(200, 150), [0, 1])
+
+
+def test_uint8_output_without_normalize(exact_decode):
+    ops = [Decode(), RandomResizedCrop((30, 40)), RandomVerticalFlip(0.5)]
+    _assert_same(ops, sample_jpeg(), range(10))
+
+
+def test_array_input_plans():
+    img = natural_rgb(123, 157)
+    _assert_same([RandomResizedCrop(32), RandomHorizontalFlip(), Normalize(MEAN, STD),
+                  HWC2CHW()], img, range(10))
+    _assert_same([Resize((50, 60)), Crop((3, 4), (20, 30)), Rescale(1 / 255, 0)], img, [0])
+    _assert_same([RandomCrop(40), RandomHorizontalFlip(), HWC2CHW()], img, range(10))
+    _assert_same([CenterCrop(50), Resize(20), HWC2CHW()], img, [0])
+
+
+def test_gray_array_plan_keeps_2d():
+    gray = natural_rgb()[..., 0].copy()
+    ops = [RandomResizedCrop(20), RandomHorizontalFlip(), Normalize([100.0], [50.0]), HWC2CHW()]
+    _assert_same(ops, gray, range(5))
+    assert _plan(ops).apply((gray,), 1)[0].shape == (20, 20)
+
+
+def test_float_input_falls_back_to_unfused():
+    img = natural_rgb().astype(np.float32)
+    _assert_same([Resize(20), CenterCrop(16), HWC2CHW()], img, [0])
+
+
+def test_unfoldable_row_falls_back():
+    # CenterCrop larger than the resized image pads: the plan runs the ops one by one.
+    _assert_same([Decode(), Resize(40), CenterCrop(60), HWC2CHW()], sample_jpeg(), [0])
+    _assert_same([Resize(40), Resize(30), HWC2CHW()], natural_rgb(), [0])
+
+
+def test_png_through_decode_plan(exact_decode):
+    from tests.transforms_c.tc_samples import encoded
+    _assert_same(train_ops(), encoded(natural_rgb(), ".png"), range(5))
+
+
+def test_approximate_decode_stays_close_to_exact():
+    big = jpeg_bytes(natural_rgb(480, 640))
+    ops = [Decode(), RandomResizedCrop(64, scale=(0.6, 1.0)), HWC2CHW()]
+    plan = _plan(ops)
+    for seed in range(5):
+        approx = plan.apply((big,), seed)[0]
+        exact = run_unfused(ops, plan.seeds(seed), big)
+        assert approx.shape == exact.shape
+        assert np.abs(approx.astype(int) - exact).mean() < 12
+
+
+def test_op_level_switch_overrides_setting():
+    big = jpeg_bytes(natural_rgb(480, 640))
+    rrc = RandomResizedCrop(64, scale=(0.6, 1.0))
+    rrc.approximate_decode = False
+    ops = [Decode(), rrc, HWC2CHW()]
+    plan = _plan(ops)
+    assert np.array_equal(plan.apply((big,), 3)[0], run_unfused(ops, plan.seeds(3), big))
+
+
+def test_apply_batch_writes_into_batch_array(exact_decode):
+    ops = train_ops()
+    plan = _plan(ops)
+    rows = [(sample_jpeg(123, 157),), (sample_jpeg(100, 90, 1),), (sample_jpeg(),)]
+    seeds = [11, 12, 13]
+    out = np.empty((3, 3, 48, 48), np.float32)
+    results = plan.apply_batch(rows, seeds, out=out)
+    for i, (row, seed) in enumerate(zip(rows, seeds)):
+        expect = plan.apply(row, seed)[0]
+        np.testing.assert_array_equal(out[i], expect)
+        assert np.shares_memory(results[i][0], out)
+    assert [r[0].shape for r in plan.apply_batch(rows, seeds)] == [(3, 48, 48)] * 3
+
+
+def test_apply_batch_shape_mismatch_raises():
+    plan = _plan(train_ops())
+    with pytest.raises(RuntimeError, match="expects"):
+        plan.apply_batch([(sample_jpeg(),)], [0], out=np.empty((1, 3, 10, 10), np.float32))
+
+
+def test_compose_fuses_with_the_same_seeds(exact_decode):
+    ops = train_ops()
+    compose = Compose(ops)
+    data = sample_jpeg()
+    for seed in range(5):
+        seeds = [derive_seed(seed, i) for i in range(len(ops))]
+        np.testing.assert_array_equal(compose.apply((data,), seed)[0],
+                                      run_unfused(ops, seeds, data))
+
+
+def test_plan_protocol():
+    plan = _plan(train_ops())
+    assert plan.is_random
+    assert not _plan(eval_ops()).is_random
+    assert plan(sample_jpeg()).shape == (3, 48, 48)
+    with pytest.raises(RuntimeError, match="1 input column"):
+        plan.apply((sample_jpeg(), sample_jpeg()), 0)
+
+
+def test_plan_rejects_non_fusable_ops():
+    with pytest.raises(ValueError):
+        FusedPlan([Resize(10), Pad(2)])
+
+
+def test_crop_decode_resize_plan(exact_decode):
+    ops = [RandomCropDecodeResize(32), RandomHorizontalFlip(), Normalize(MEAN, STD), HWC2CHW()]
+    _assert_same(ops, sample_jpeg(), range(8))

@@ -1,0 +1,97 @@
+"""Decode: libjpeg-turbo full, DCT-scaled and region decode against OpenCV; other formats."""
+import cv2
+import numpy as np
+import pytest
+
+from transforms_c import _native
+from transforms_c.vision import Decode
+
+from tests.transforms_c.tc_samples import (cv2_decode_rgb, encoded, jpeg_bytes, natural_rgb,
+                                           sample_jpeg)
+
+
+def test_full_decode_matches_opencv():
+    data = sample_jpeg(123, 157)
+    out = Decode()(data)
+    assert out.shape == (123, 157, 3) and out.dtype == np.uint8
+    assert np.array_equal(out, cv2_decode_rgb(data))
+
+
+def test_decode_accepts_bytes():
+    data = sample_jpeg()
+    assert np.array_equal(Decode()(data.tobytes()), Decode()(data))
+
+
+@pytest.mark.parametrize("denom,flag", [(2, cv2.IMREAD_REDUCED_COLOR_2),
+                                         (4, cv2.IMREAD_REDUCED_COLOR_4),
+                                         (8, cv2.IMREAD_REDUCED_COLOR_8)])
+def test_scaled_decode_matches_opencv_reduced(denom, flag):
+    data = sample_jpeg(200, 264)
+    width, height = _native.jpeg_scaled(264, 200, denom)
+    out = np.empty((height, width, 3), np.uint8)
+    _native.jpeg_decode_into(data, denom, 0, 0, out, 1 << 28)
+    ref = cv2.cvtColor(cv2.imdecode(data, flag), cv2.COLOR_BGR2RGB)
+    assert ref.shape == out.shape
+    assert np.abs(out.astype(int) - ref).max() <= 1
+
+
+@pytest.mark.parametrize("x,y,w,h", [(0, 0, 10, 10), (17, 33, 100, 60), (1, 1, 1, 1),
+                                      (100, 90, 57, 33), (0, 50, 157, 73)])
+def test_region_decode_equals_full_decode_window(x, y, w, h):
+    data = sample_jpeg(123, 157)
+    full = Decode()(data)
+    region = np.empty((h, w, 3), np.uint8)
+    _native.jpeg_decode_into(data, 1, x, y, region, 1 << 28)
+    assert np.array_equal(region, full[y:y + h, x:x + w])
+
+
+def test_region_outside_image_raises():
+    data = sample_jpeg(123, 157)
+    with pytest.raises(RuntimeError, match="outside"):
+        _native.jpeg_decode_into(data, 1, 150, 0, np.empty((10, 10, 3), np.uint8), 1 << 28)
+
+
+def test_gray_jpeg_decodes_to_three_channels():
+    gray = natural_rgb()[..., 0].copy()
+    out = Decode()(jpeg_bytes(gray))
+    assert out.shape == gray.shape + (3,)
+    assert np.array_equal(out[..., 0], out[..., 1]) and np.array_equal(out[..., 1], out[..., 2])
+
+
+def test_cmyk_jpeg_decodes_to_rgb():
+    import io
+    from PIL import Image
+    img = Image.fromarray(natural_rgb()).convert("CMYK")
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=95)
+    data = np.frombuffer(buf.getvalue(), np.uint8)
+    out = Decode()(data)
+    ref = np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("RGB"))
+    assert out.shape == ref.shape
+    assert np.abs(out.astype(int) - ref).mean() < 3
+
+
+@pytest.mark.parametrize("ext", [".png", ".bmp", ".tiff", ".webp"])
+def test_other_formats_match_opencv(ext):
+    img = natural_rgb()
+    data = encoded(img, ext)
+    out = Decode()(data)
+    assert np.array_equal(out, cv2_decode_rgb(data))
+    if ext != ".webp":  # lossless formats round-trip exactly
+        assert np.array_equal(out, img)
+
+
+def test_to_pil_returns_pil_image():
+    from PIL import Image
+    out = Decode(to_pil=True)(sample_jpeg())
+    assert isinstance(out, Image.Image) and out.size == (157, 123)
+
+
+def test_decode_rejects_decoded_image():
+    with pytest.raises(RuntimeError, match="1-D uint8"):
+        Decode()(natural_rgb())
+
+
+def test_decode_argument_type():
+    with pytest.raises(TypeError):
+        Decode(to_pil=1)

@@ -1,0 +1,86 @@
+"""Normalize, NormalizePad, Rescale and HWC2CHW."""
+import numpy as np
+import pytest
+
+from transforms_c.vision import HWC2CHW, Normalize, NormalizePad, Rescale
+
+from tests.transforms_c.tc_samples import natural_rgb
+
+MEAN = [123.675, 116.28, 103.53]
+STD = [58.395, 57.12, 57.375]
+
+
+def _reference(img, mean, std):
+    return (img.astype(np.float32) - np.float32(mean)) / np.float32(std)
+
+
+def test_normalize_uint8_hwc():
+    img = natural_rgb()
+    out = Normalize(MEAN, STD)(img)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, _reference(img, MEAN, STD))
+
+
+def test_normalize_float_input():
+    img = natural_rgb().astype(np.float32)
+    np.testing.assert_allclose(Normalize(MEAN, STD)(img), _reference(img, MEAN, STD), rtol=1e-6)
+
+
+def test_normalize_chw():
+    img = natural_rgb().transpose(2, 0, 1).copy()
+    out = Normalize(MEAN, STD, is_hwc=False)(img)
+    ref = _reference(img.transpose(1, 2, 0), MEAN, STD).transpose(2, 0, 1)
+    np.testing.assert_allclose(out, ref, rtol=1e-6)
+
+
+def test_normalize_gray_single_value():
+    gray = natural_rgb()[..., 0].copy()
+    out = Normalize([100.0], [50.0])(gray)
+    assert out.shape == gray.shape
+    np.testing.assert_allclose(out, (gray.astype(np.float32) - 100) / 50, rtol=1e-6)
+
+
+def test_normalize_channel_mismatch_raises():
+    with pytest.raises(RuntimeError, match="channels"):
+        Normalize([1.0, 2.0], [1.0, 1.0])(natural_rgb())
+
+
+@pytest.mark.parametrize("mean,std,exc", [([256], [1], ValueError), ([1], [0], ValueError),
+                                           ([1, 2], [1], ValueError), (1, [1], TypeError),
+                                           (["a"], [1], TypeError)])
+def test_normalize_arguments(mean, std, exc):
+    with pytest.raises(exc):
+        Normalize(mean, std)
+
+
+def test_normalize_pad_adds_zero_channel():
+    img = natural_rgb()
+    out = NormalizePad(MEAN, STD)(img)
+    assert out.shape == img.shape[:2] + (4,) and out.dtype == np.float32
+    assert not out[..., 3].any()
+    np.testing.assert_array_equal(out[..., :3], _reference(img, MEAN, STD))
+    assert NormalizePad(MEAN, STD, dtype="float16")(img).dtype == np.float16
+    with pytest.raises(ValueError):
+        NormalizePad(MEAN, STD, dtype="int8")
+
+
+def test_rescale():
+    img = natural_rgb()
+    out = Rescale(1.0 / 255, -0.5)(img)
+    np.testing.assert_array_equal(
+        out, img.astype(np.float32) * np.float32(1 / 255) + np.float32(-0.5))
+    np.testing.assert_allclose(Rescale(2.0, 1.0)(img.astype(np.float64)),
+                               img * 2.0 + 1.0, rtol=1e-6)
+    with pytest.raises(TypeError):
+        Rescale("1", 0)
+
+
+def test_hwc2chw():
+    img = natural_rgb()
+    out = HWC2CHW()(img)
+    assert out.shape == (3,) + img.shape[:2] and out.flags.c_contiguous
+    assert np.array_equal(out, img.transpose(2, 0, 1))
+    gray = img[..., 0].copy()
+    assert HWC2CHW()(gray).shape == gray.shape
+    with pytest.raises(RuntimeError):
+        HWC2CHW()(np.zeros(5, np.uint8))

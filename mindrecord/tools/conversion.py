@@ -107,7 +107,7 @@ def open_shard_writer(spec, path):
 
 def _discard_writer(writer):
     """Release an uncommitted FileWriter's resources, whatever its version offers."""
-    for name in ("abort", "close"):
+    for name in ("abort", "_abort", "close"):   # FileWriter has no public abort
         method = getattr(writer, name, None)
         if callable(method):
             try:

@@ -1,0 +1,106 @@
+"""Conversion rate: ImageFolderToMR on the ImageNet-like folder (2,000 JPEGs) into 4 shards,
+against FileWriter's own write rate on the same rows.
+
+    .venv/bin/python benchmarks/convert_bench.py [--data /tmp/bench-data] [--repeats 3]
+        [--workers 2]
+
+* converter: ``ImageFolderToMR(folder, dest, 4).transform(workers=W)``: listing, reading every
+  file, the JPEG header check, writing 4 shards in parallel, linking them;
+* FileWriter: the same rows already in memory, ``FileWriter(dest, 4)`` with the same schema,
+  index and header/page sizes, one ``write_raw_data(rows, parallel_writer=True)`` and
+  ``commit()``; only the writing is timed.
+
+Prints rows/s and MB/s (median of the repeats, runs alternated), the ratio converter / writer
+(target >= 0.90), and MindSpore 2.10's FileWriter figure for 4 shards on the same data and
+machine kind (../shared/tools/README.md). Nothing is asserted.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+MS_FILEWRITER_4_SHARDS = 3871      # rows/s, MindSpore 2.10, ImageNet-like JPEG bytes + label
+
+
+def ensure_bench_data(path):
+    if os.path.exists(os.path.join(path, "manifest.json")):
+        return
+    tool = os.path.join(ROOT, "..", "shared", "tools", "make_bench_data.py")
+    print(f"generating benchmark data in {path} ...", flush=True)
+    subprocess.run([sys.executable, tool, path, "--n-cifar", "10000"], check=True)
+
+
+def time_converter(folder, dest, workers):
+    from mindrecord.tools import ImageFolderToMR
+    start = time.perf_counter()
+    result = ImageFolderToMR(folder, dest, 4).transform(workers=workers, overwrite=True)
+    return time.perf_counter() - start, result.rows
+
+
+def load_rows(folder):
+    """The rows the converter writes, read into memory (not timed)."""
+    from mindrecord.tools.image_folder_to_mr import ImageFolderToMR
+    spec = ImageFolderToMR(folder, "unused.mindrecord", 4).prepare()[0]
+    return spec, spec.loader.load_chunk(list(spec.items))
+
+
+def time_filewriter(spec, rows, dest):
+    from mindrecord import FileWriter
+    start = time.perf_counter()
+    writer = FileWriter(dest, shard_num=4, overwrite=True)
+    writer.set_header_size(spec.header_size)
+    writer.set_page_size(spec.page_size)
+    writer.add_schema(spec.schema, spec.desc)
+    writer.add_index(list(spec.index_fields))
+    writer.write_raw_data(rows, parallel_writer=True)
+    writer.commit()
+    return time.perf_counter() - start
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default="/tmp/bench-data")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    ensure_bench_data(args.data)
+    folder = os.path.join(args.data, "imagenet", "train")
+    spec, rows = load_rows(folder)
+    payload = sum(len(r["image"]) + len(r["file_name"]) + 4 for r in rows)
+    out = tempfile.mkdtemp(prefix="convert_bench_")
+    conv_s, writer_s = [], []
+    try:
+        for i in range(args.repeats):
+            seconds, n = time_converter(folder, os.path.join(out, "conv.mindrecord"),
+                                        args.workers)
+            assert n == len(rows)
+            conv_s.append(seconds)
+            writer_s.append(time_filewriter(spec, rows, os.path.join(out, "fw.mindrecord")))
+            print(f"run {i + 1}: converter {seconds:.3f} s, FileWriter {writer_s[-1]:.3f} s",
+                  flush=True)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    conv_rate = len(rows) / statistics.median(conv_s)
+    writer_rate = len(rows) / statistics.median(writer_s)
+    mb = payload / 1e6
+    print(f"\nImageNet-like folder: {len(rows)} JPEGs, {mb:.1f} MB, 4 shards, "
+          f"{args.workers} workers (median of {args.repeats})")
+    print(f"  mindrecord-convert imagefolder : {conv_rate:8,.0f} rows/s "
+          f"{conv_rate * mb / len(rows):7,.1f} MB/s  (reads the files, checks the JPEGs)")
+    print(f"  FileWriter, rows in memory     : {writer_rate:8,.0f} rows/s "
+          f"{writer_rate * mb / len(rows):7,.1f} MB/s")
+    print(f"  ratio converter / FileWriter   : {conv_rate / writer_rate:8.2f}  (target >= 0.90)")
+    print(f"  MindSpore 2.10 FileWriter, 4 shards: {MS_FILEWRITER_4_SHARDS:,} rows/s; "
+          f"converter / MindSpore = {conv_rate / MS_FILEWRITER_4_SHARDS:.2f}, "
+          f"our FileWriter / MindSpore = {writer_rate / MS_FILEWRITER_4_SHARDS:.2f}")
+
+
+if __name__ == "__main__":
+    main()

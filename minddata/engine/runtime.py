@@ -5,10 +5,12 @@ Ownership: the user's iterator object owns a ``PipelineRun``; the producer threa
 only the run, so dropping the iterator lets the garbage collector finalise it, which stops the
 thread and closes every node (threads, processes, shared memory, files).
 """
+import collections
 import logging
 import queue
 import random
 import threading
+import time
 import weakref
 
 from .. import config
@@ -17,6 +19,9 @@ from .node import BuildContext
 logger = logging.getLogger("minddata")
 
 _ROW, _END, _ERR, _DONE = 0, 1, 2, 3
+_CHUNK = 64
+_CHUNK_S = 0.002
+_perf = time.perf_counter
 
 
 def _fresh_seed():
@@ -59,6 +64,7 @@ class PipelineRun:
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
         self._stop = threading.Event()
         self._queue = None
+        self._pending = collections.deque()
         self._thread = None
         if not self.debug and not self._finished:
             self._queue = queue.Queue(maxsize=self.ctx.prefetch_size)
@@ -91,18 +97,32 @@ class PipelineRun:
         return (_ROW, row, st)
 
     def _produce_loop(self):
+        # Items travel in small chunks: handing rows one by one between threads costs more
+        # than producing a small row. A chunk is sent when it holds _CHUNK items, when
+        # _CHUNK_S seconds passed since its first item (slow stages keep low latency), or at
+        # an epoch end.
         q = self._queue
         started = False
+        chunk = []
+        t_first = 0.0
         try:
             while not self._stop.is_set():
                 item = self._step(started)
                 started = item[0] == _ROW
-                if not self._put(q, item):
-                    return
-                if item[0] == _END and self.num_epochs != -1 and self._p_epoch >= self.num_epochs:
+                if not chunk:
+                    t_first = _perf()
+                chunk.append(item)
+                last = (item[0] == _END and self.num_epochs != -1 and
+                        self._p_epoch >= self.num_epochs)
+                if item[0] == _END or len(chunk) >= _CHUNK or _perf() - t_first > _CHUNK_S:
+                    if not self._put(q, chunk):
+                        return
+                    chunk = []
+                if last:
                     return
         except BaseException as e:  # delivered to the consumer, raised in its thread
-            self._put(q, (_ERR, e, None))
+            chunk.append((_ERR, e, None))
+            self._put(q, chunk)
 
     def _put(self, q, item):
         while not self._stop.is_set():
@@ -144,11 +164,14 @@ class PipelineRun:
     _debug_started = False
 
     def _get(self):
+        if self._pending:
+            return self._pending.popleft()
         q = self._queue
         self.root.stats.sample_queue(q.qsize())
         while True:
             try:
-                return q.get(timeout=0.5)
+                self._pending.extend(q.get(timeout=0.5))
+                return self._pending.popleft()
             except queue.Empty:
                 if not self._thread.is_alive() and q.empty():
                     raise RuntimeError("minddata: the pipeline's producer thread stopped "

@@ -221,7 +221,7 @@ class SourceIter(IterNode):
             self._store = ds.cache.open_stage(ds._describe(), list(self.src.column_names))
             self._put_ids = set()
         if workers > 1 and not ctx.debug:
-            if ds._process_workers:
+            if ds._process_workers and self._store is None:
                 from ..engine.procs import ProcessPool
                 self._pool = ProcessPool(workers, _SourceTask(ds._source_factory),
                                          name=self.name, max_rowsize=ds._max_rowsize)

@@ -153,8 +153,12 @@ cdef class RowEncoder:
             self.index_pos.push_back(self.raw_names.index(name))
         self.compress = compress
 
-    def encode(self, list rows, bint skip_bad_rows=False, int nthreads=1):
-        """Encode rows; a bad row raises _BadRow(i) unless skip_bad_rows (then it is listed)."""
+    def encode(self, list rows, bint skip_bad_rows=False, int nthreads=1,
+               bint copy_mutable=False):
+        """Encode rows; a bad row raises _BadRow(i) unless skip_bad_rows (then it is listed).
+
+        With copy_mutable, blob values that the caller could change after the call returns
+        (arrays, bytearrays) are always copied, because the pages are written later."""
         cdef string raw
         cdef vector[uint64_t] raw_offsets
         cdef vector[BlobRef] refs
@@ -177,6 +181,7 @@ cdef class RowEncoder:
         cdef list row_values = [None] * nraw
         cdef bint ok
         cdef uint64_t total_bytes = 0
+        cdef bint all_immutable = True
 
         raw.reserve(len(rows) * (16 + 24 * nraw))
         for i in range(len(rows)):
@@ -251,6 +256,7 @@ cdef class RowEncoder:
                             ref.data = <const uint8_t*>PyBytes_AS_STRING(v)
                             ref.nbytes = <uint64_t>PyBytes_GET_SIZE(v)
                         elif isinstance(v, bytearray):
+                            all_immutable = False
                             ref.data = <const uint8_t*>PyByteArray_AS_STRING(v)
                             ref.nbytes = <uint64_t>PyByteArray_GET_SIZE(v)
                         else:
@@ -271,6 +277,7 @@ cdef class RowEncoder:
                         ref.data = <const uint8_t*>cnp.PyArray_DATA(arr)
                         ref.nbytes = <uint64_t>cnp.PyArray_NBYTES(arr)
                         ref.compress_width = self.blob_widths[j]
+                        all_immutable = False
                     keep_alive.append(v)
                     refs.push_back(ref)
                     total_bytes += ref.nbytes
@@ -314,7 +321,7 @@ cdef class RowEncoder:
         cdef cnp.ndarray blob
         cdef const uint64_t* offsets_ptr
         cdef uint8_t* blob_ptr
-        if nblob == 1 and self.blob_widths[0] == 0:
+        if nblob == 1 and self.blob_widths[0] == 0 and (all_immutable or not copy_mutable):
             # The row blob is the value itself: no copy, pages are written from the buffers.
             out.blob = None
             out.refs.swap(refs)

@@ -11,6 +11,7 @@ writer_pages.ShardState, and the per-shard SQLite index is written at commit (in
 Where MindSpore silently drops data, this writer raises instead (see docs/mindrecord-writer.md).
 """
 import collections
+import json
 import logging
 import os
 import weakref
@@ -278,7 +279,7 @@ class FileWriter:
         threads = min(self._shard_num, os.cpu_count() or 1, 8) if parallel_writer else 1
         threads = max(threads, 2 if parallel_writer else 1)
         try:
-            enc = self._get_encoder().encode(raw_data, skip_bad_rows, threads)
+            enc = self._get_encoder().encode(raw_data, skip_bad_rows, threads, parallel_writer)
         except _BadRow as bad:
             _, message = self._explain(raw_data, bad.index)
             raise MRMValidateDataError(message) from None
@@ -309,6 +310,7 @@ class FileWriter:
                 # A page write failed half-way: the shard files are inconsistent; drop them.
                 self._abort()
                 raise
+            self._check_header_room()
         self._compression_size += enc.saved
 
     # parallel_writer=True: page writes run behind the caller on worker threads (one FIFO
@@ -346,6 +348,28 @@ class FileWriter:
     def _drain(self):
         while self._pending:
             self._wait_oldest()
+
+    def _check_header_room(self):
+        """Fail as soon as the page list no longer fits in the header area, rather than at
+        commit after everything is written. Exact lengths are computed only when a cheap upper
+        bound (300 bytes per page descriptor and row group) says it might not fit."""
+        base = 2048 + len(json.dumps(self._schema)) + len(self._desc.encode("utf-8")) * 2 \
+            + 32 * len(self._index_list()) + self._shard_num * (len(os.path.basename(self._paths[-1])) + 3)
+        worst = max(len(s.pages) for s in self._shards)
+        if base + 600 * worst <= self._header_size - 8:
+            return
+        common = common_header_parts(self._schema, self._desc,
+                                     schema_mod.blob_fields(self._schema), self._index_list(),
+                                     self._compression_size,
+                                     [os.path.basename(p) for p in self._paths])
+        for path, shard in zip(self._paths, self._shards):
+            needed = 8 + len(shard.header_json(common))
+            if needed > self._header_size:
+                self._abort()
+                raise MRMCommitError(
+                    f"header of {path} needs {needed} bytes, more than the header size "
+                    f"{self._header_size}; call set_header_size with a larger value before "
+                    f"writing. The files written so far were removed.")
 
     def _explain(self, raw_data, index):
         from .writer_validate import describe_bad_row

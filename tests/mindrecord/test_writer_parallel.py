@@ -43,3 +43,24 @@ def test_parallel_matches_sequential(tmp_path, shard_num):
     with FileReader(first) as reader:
         got = sorted(r["label"] for r in reader.get_next())
     assert got == list(range(333))              # 9 calls of 37 rows
+
+
+def test_arrays_changed_after_the_call_are_written_as_given(tmp_path):
+    """Pages are written after write_raw_data returns; mutable buffers are copied first."""
+    w = FileWriter(str(tmp_path / "x.mr"))
+    w.add_schema({"v": {"type": "float32", "shape": [-1]}})
+    buf = np.ones(1000, np.float32)
+    ba = bytearray(b"abc")
+    w.write_raw_data([{"v": buf}], parallel_writer=True)
+    buf[:] = -5
+    w.commit()
+    with FileReader(str(tmp_path / "x.mr")) as reader:
+        (row,) = list(reader.get_next())
+    assert (row["v"] == 1).all()
+    w = FileWriter(str(tmp_path / "y.mr"))
+    w.add_schema({"b": {"type": "bytes"}})
+    w.write_raw_data([{"b": ba}], parallel_writer=True)
+    ba[:] = b"xyz"
+    w.commit()
+    with FileReader(str(tmp_path / "y.mr")) as reader:
+        assert [r["b"] for r in reader.get_next()] == [b"abc"]

@@ -73,15 +73,17 @@ def test_raw_row_larger_than_page(writer):
         writer.write_raw_data([{"s": "x" * 40000}])
 
 
-def test_header_too_big_fails_commit_and_leaves_nothing(tmp_path):
+def test_header_overflow_fails_early_and_leaves_nothing(tmp_path):
     from mindrecord import MRMCommitError
     w = FileWriter(str(tmp_path / "x.mindrecord"))
     w.set_header_size(1 << 14)
     w.set_page_size(1 << 15)
     w.add_schema({"b": {"type": "bytes"}})
-    # ~200 pages of one 32 KB blob each: their descriptors overflow a 16 KB header.
-    for _ in range(4):
-        w.write_raw_data([{"b": bytes(32000)} for _ in range(50)])
+    # ~200 pages of one 32 KB blob each: their descriptors overflow a 16 KB header. The
+    # write call that overflows it fails (not only the commit), and the files are removed.
     with pytest.raises(MRMCommitError, match="set_header_size"):
-        w.commit()
+        for _ in range(4):
+            w.write_raw_data([{"b": bytes(32000)} for _ in range(50)])
     assert list(tmp_path.iterdir()) == []
+    with pytest.raises(RuntimeError, match="failed earlier"):
+        w.commit()

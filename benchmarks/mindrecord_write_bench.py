@@ -7,13 +7,13 @@
 Workloads (rows held in memory beforehand; the clock covers FileWriter(...) to commit()):
   imagenet  2,000 JPEGs as {"file_name": str, "label": int32, "data": bytes}, shard_num 1 and 4
   cifar     CIFAR-like rows {"data": 32x32x3 image as bytes, "label": int32}
-Prints rows/s and MB/s (median of --repeat runs), MindSpore 2.10's reference figure on this
+Prints rows/s, MB/s, cores (process CPU time / wall time; well below 1 means the machine
+is busy with other work) and rows per CPU-second of the median of --repeat runs, MindSpore 2.10's reference figure on this
 machine kind (../shared/tools/README.md) and the ratio. Nothing is asserted.
 """
 import argparse
 import os
 import shutil
-import statistics
 import sys
 import time
 
@@ -52,12 +52,13 @@ def write_once(out_dir, rows, schema, shard_num, batch, parallel):
     os.makedirs(out_dir)
     name = os.path.join(out_dir, "bench.mindrecord")
     start = time.perf_counter()
+    cpu = time.process_time()
     writer = FileWriter(name, shard_num=shard_num, overwrite=True)
     writer.add_schema(schema, "bench")
     for i in range(0, len(rows), batch):
         writer.write_raw_data(rows[i:i + batch], parallel_writer=parallel)
     writer.commit()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main():
@@ -78,17 +79,18 @@ def main():
     workloads.append(("cifar", rows_c, schema_c, 1))
 
     print(f"{'workload':<10} {'shards':>6} {'parallel':>8} {'rows':>6} {'rows/s':>9} "
-          f"{'MB/s':>7} {'MindSpore':>9} {'ratio':>6}")
+          f"{'MB/s':>7} {'cores':>5} {'rows/cpu-s':>10} {'MindSpore':>9} {'ratio':>6}")
     for name, rows, schema, shards in workloads:
         nbytes = sum(len(r["data"]) for r in rows)
         for parallel in (False, True):
-            times = [write_once(args.out, rows, schema, shards, args.batch, parallel)
-                     for _ in range(args.repeat)]
-            t = statistics.median(times)
+            runs = sorted(write_once(args.out, rows, schema, shards, args.batch, parallel)
+                          for _ in range(args.repeat))
+            t, cpu = runs[len(runs) // 2]          # median by wall time
             rate = len(rows) / t
             ref = REFERENCE[(name, shards)]
             print(f"{name:<10} {shards:>6} {str(parallel):>8} {len(rows):>6} {rate:>9,.0f} "
-                  f"{nbytes / t / 1e6:>7.0f} {ref:>9,} {rate / ref:>5.1f}x", flush=True)
+                  f"{nbytes / t / 1e6:>7.0f} {cpu / t:>5.2f} {len(rows) / cpu:>10,.0f} {ref:>9,} "
+                  f"{rate / ref:>5.1f}x", flush=True)
     shutil.rmtree(args.out, ignore_errors=True)
 
 

@@ -36,6 +36,7 @@ from . import root as roots
 from . import sessions
 from .read_ahead import ReadAhead
 from .row_codec import RowDecodeError, decode_row, encode_row
+from .write_behind import WriteBehind
 from .stats import StageCounters, read_counters, session_counters, write_counters
 
 logger = logging.getLogger(__name__)
@@ -74,6 +75,11 @@ def _row_id(row_key):
     return value
 
 
+class _Batch(dict):
+    """Rows to write (key -> (encoded row, row id)) and the counters to add with them."""
+    local = None
+
+
 def _is_disk_full(exc):
     text = str(exc).lower()
     return isinstance(exc, lmdb.MapFullError) or "no space" in text or "disk quota" in text
@@ -98,7 +104,6 @@ class StageStore:
         self._size_bytes = size_bytes
         self._spilling = spilling
         self._lock = threading.Lock()         # pending rows and local counters
-        self._flush_lock = threading.Lock()   # one flush at a time per store
         self._pending = {}
         self._pending_bytes = 0
         self._local = StageCounters()         # hits/misses not yet written
@@ -109,6 +114,8 @@ class StageStore:
         self._read_ahead_depth = read_ahead
         self._read_ahead = None
         self._complete_rows = None            # num_rows once is_complete() said True
+        self._writer = WriteBehind(self._write_any)
+        self._pid = os.getpid()
         self._env = envs.acquire(session_paths.env_dir)
         try:
             self._register()
@@ -161,6 +168,9 @@ class StageStore:
     def _check_open(self):
         if self._closed:
             raise RuntimeError(f"DatasetCache session {self.session_id}: stage store is closed")
+        if os.getpid() != self._pid:
+            raise RuntimeError(f"DatasetCache session {self.session_id}: a stage store cannot be "
+                               "used in a forked child process; open the stage again there")
 
     # -- the engine's protocol -----------------------------------------------------------------
     def is_complete(self):
@@ -197,6 +207,8 @@ class StageStore:
             if ahead is None and self._complete_rows and self._read_ahead_depth:
                 ahead = self._read_ahead = ReadAhead(self._lookup_id, self._complete_rows,
                                                      self._read_ahead_depth)
+        if pending is None:
+            pending = self._writer.lookup(key)
         if pending is not None:
             row = decode_row(pending[0])
         else:
@@ -245,9 +257,8 @@ class StageStore:
             if key not in self._pending:
                 self._pending[key] = (encoded, rid)
                 self._pending_bytes += len(encoded)
-            full = len(self._pending) >= BATCH_ROWS or self._pending_bytes >= BATCH_BYTES
-        if full:
-            self.flush()
+            if len(self._pending) >= BATCH_ROWS or self._pending_bytes >= BATCH_BYTES:
+                self._submit_pending_locked()
 
     def mark_complete(self, num_rows):
         """Record that a full pass of ``num_rows`` rows went through this stage. The marker is
@@ -277,10 +288,14 @@ class StageStore:
             ahead, self._read_ahead = self._read_ahead, None
         if ahead is not None:
             ahead.close()  # before the environments go: the thread reads from them
+        in_owner = os.getpid() == self._pid  # a forked child only drops its references
         try:
-            self.flush()
+            if in_owner:
+                self.flush()
         finally:
             self._closed = True
+            if in_owner:
+                self._writer.close()
             envs.release(self._paths.env_dir)
             if self._spill_env is not None:
                 envs.release(self._paths.spill_dir)
@@ -312,7 +327,47 @@ class StageStore:
         return local
 
     def _flush_counters(self):
-        local = self._take_local_counters()
+        self._add_counters(self._take_local_counters())
+
+    def _submit_pending_locked(self):
+        """Hand the buffered rows (and the counters gathered so far) to the write-behind thread.
+        Called with self._lock held, so a get never misses a row between the two places."""
+        batch = _Batch(self._pending)
+        self._pending, self._pending_bytes = {}, 0
+        batch.local, self._local = self._local, StageCounters()
+        self._last_stats_flush = time.monotonic()
+        self._writer.submit(batch)
+
+    def flush(self):
+        """Write buffered rows and counters now; returns when they are committed."""
+        self._check_open()
+        with self._lock:
+            local = self._local
+            if self._pending or local.hits or local.misses or local.dropped:
+                self._submit_pending_locked()
+        self._writer.drain()
+
+    def _write_any(self, batch):
+        """Runs on the write-behind thread: one batch, memory first, then spill or drop."""
+        if not batch:
+            self._add_counters(batch.local)
+            return
+        try:
+            self._write_batch(batch, batch.local, memory_ok=True)
+        except lmdb.Error as exc:
+            if not _is_disk_full(exc):
+                raise
+            # The memory file system itself is full: send this batch past the memory store.
+            try:
+                self._write_batch(batch, batch.local, memory_ok=False)
+            except lmdb.Error as exc2:
+                if not _is_disk_full(exc2):
+                    raise
+                # Nowhere left to write: the cache stops growing; the pipeline goes on.
+                self._stopped_growing = True
+                self._warn_full()
+
+    def _add_counters(self, local):
         if not (local.hits or local.misses or local.dropped):
             return
         try:
@@ -322,33 +377,6 @@ class StageStore:
                 write_counters(txn, self._hash, counters)
         except lmdb.Error as exc:  # statistics must never break a pipeline
             logger.debug("DatasetCache: could not update counters: %s", exc)
-
-    def flush(self):
-        """Write buffered rows now (one transaction per environment)."""
-        with self._flush_lock:
-            with self._lock:
-                batch, self._pending, self._pending_bytes = self._pending, {}, 0
-            local = self._take_local_counters()
-            if not batch:
-                if local.hits or local.misses or local.dropped:
-                    with self._lock:
-                        self._local.add(local)
-                    self._flush_counters()
-                return
-            try:
-                self._write_batch(batch, local, memory_ok=True)
-            except lmdb.Error as exc:
-                if not _is_disk_full(exc):
-                    raise
-                # The memory file system itself is full: send this batch past the memory store.
-                try:
-                    self._write_batch(batch, local, memory_ok=False)
-                except lmdb.Error as exc2:
-                    if not _is_disk_full(exc2):
-                        raise
-                    # Nowhere left to write: the cache stops growing; the pipeline goes on.
-                    self._stopped_growing = True
-                    self._warn_full()
 
     def _host_room(self, batch_bytes):
         limit = roots.memory_cap_ratio(self._root) * roots.host_memory_bytes()

@@ -227,8 +227,11 @@ class GeneratorStreamIter(IterNode):
             if self._next() is None:
                 break
 
-    def provenance(self):
-        return f"generator row {self._pos - 1}"
+    def prov_token(self):
+        return (self, self._pos - 1)
+
+    def _format_prov(self, key):
+        return f"generator row {key}"
 
     def _close_gen(self):
         it, self._it = self._it, None

@@ -21,6 +21,16 @@ _perf = time.perf_counter
 logger = logging.getLogger("minddata")
 
 
+def format_provenance(token):
+    if token is None or isinstance(token, str):
+        return token
+    node, key = token
+    try:
+        return node._format_prov(key)
+    except Exception:
+        return f"row {key}"
+
+
 class BuildContext:
     """What a pipeline's nodes share: the seed, debug mode, and an op-position counter (the
     op position of the seed derivation, assigned in a fixed build order)."""
@@ -115,9 +125,17 @@ class IterNode:
         self.stats.wait_s += _perf() - t0
         return row
 
+    def prov_token(self):
+        """Cheap handle on the origin of the row last returned; ``format_provenance`` turns
+        it into text only when an error needs it."""
+        return self.children[0].prov_token() if self.children else None
+
+    def _format_prov(self, key):
+        return None
+
     def provenance(self):
         """Text describing where the row last returned came from (for error messages)."""
-        return self.children[0].provenance() if self.children else None
+        return format_provenance(self.prov_token())
 
     def fail(self, exc, provenance=None):
         return wrap_error(exc, self.name, provenance)

@@ -50,9 +50,9 @@ class ConcatIter(IterNode):
                 self.children[self.current].start(self.epoch)
         return None
 
-    def provenance(self):
+    def prov_token(self):
         if self.current < len(self.children):
-            return self.children[self.current].provenance()
+            return self.children[self.current].prov_token()
         return None
 
     def get_state(self):

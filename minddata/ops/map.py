@@ -14,7 +14,7 @@ from .. import config
 from ..dataset import Dataset, check_columns, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.errors import wrap_error
-from ..engine.node import IterNode
+from ..engine.node import IterNode, format_provenance
 from ..engine.threads import OrderedThreadPool
 
 logger = logging.getLogger("minddata")
@@ -242,7 +242,7 @@ class MapIter(IterNode):
         self._child_done = False
         self._buf = collections.deque()
         self._pool = None
-        self._chunk = 8
+        self._chunk = 16
         if workers > 1:
             if ds.python_multiprocessing:
                 from ..engine.procs import ProcessPool
@@ -277,7 +277,7 @@ class MapIter(IterNode):
             self.children[0].reset(state["child"])
         self._restart_epoch(state["index"])
 
-    def provenance(self):
+    def prov_token(self):
         return self._last_prov
 
     # rows --------------------------------------------------------------------------------
@@ -304,8 +304,9 @@ class MapIter(IterNode):
         try:
             out = self.runner.run(tuple(row[i] for i in self.in_idx), self.epoch, index)
         except BaseException as e:
-            raise self._wrap(e, child.provenance(), index)
+            raise self._wrap(e, child.prov_token(), index)
         self._last_child_state = child.get_state()
+        self._last_prov = child.prov_token()
         self._returned += 1
         return self._assemble(row, out)
 
@@ -313,6 +314,7 @@ class MapIter(IterNode):
         return tuple(out[j] if src == "out" else row[j] for src, j in self.place)
 
     def _wrap(self, e, prov, index):
+        prov = format_provenance(prov)
         where = f"row {index} of epoch {self.epoch}"
         if prov:
             where = f"{prov} ({where})"
@@ -331,7 +333,7 @@ class MapIter(IterNode):
                     break
                 rows.append(r)
                 states.append(child.get_state())
-                provs.append(child.provenance())
+                provs.append(child.prov_token())
             if not rows:
                 break
             first = self._index

@@ -81,5 +81,5 @@ class ShuffleIter(ReplayNode):
         self.stats.sample_queue(len(buf))
         return row
 
-    def provenance(self):
+    def prov_token(self):
         return None

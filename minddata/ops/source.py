@@ -338,13 +338,11 @@ class SourceIter(IterNode):
                 prov = None
         return self.fail(exc, prov)
 
-    def provenance(self):
-        if self._last_id is None:
-            return None
-        try:
-            return self.src.provenance(self._last_id)
-        except Exception:
-            return f"row {self._last_id}"
+    def prov_token(self):
+        return None if self._last_id is None else (self, self._last_id)
+
+    def _format_prov(self, key):
+        return self.src.provenance(key)
 
     def _close_self(self):
         try:

@@ -120,3 +120,21 @@ def test_compile_operations_used_when_present(monkeypatch):
     monkeypatch.setattr(transforms_c, "compile_operations", fake_compile, raising=False)
     assert values(numbers(2).map([lambda x: x + 1, lambda x: x], "x")) == [1, 2]
     assert calls == [2]
+
+
+def test_processes_without_shared_memory_use_pickles():
+    ds.config.set_enable_shared_mem(False)
+    d = numbers(6).map(lambda x: x + 1, "x", num_parallel_workers=2,
+                       python_multiprocessing=True)
+    assert values(d) == [1, 2, 3, 4, 5, 6]
+
+
+def test_error_row_provenance_after_shuffle_free_chain():
+    def bad(x):
+        if x == 4:
+            raise ValueError("four")
+        return x
+
+    d = numbers(6).project(["x"]).map(bad, "x", num_parallel_workers=2)
+    with pytest.raises(ValueError, match="NumpySlicesDataset row 4"):
+        values(d)

@@ -21,6 +21,7 @@ logger = logging.getLogger("minddata")
 _ROW, _END, _ERR, _DONE = 0, 1, 2, 3
 _CHUNK = 64
 _CHUNK_S = 0.002
+_CHUNK_BYTES = 256 * 1024   # keeps prefetch_size chunks of large rows small
 _perf = time.perf_counter
 
 
@@ -105,16 +106,21 @@ class PipelineRun:
         started = False
         chunk = []
         t_first = 0.0
+        nbytes = 0
         try:
             while not self._stop.is_set():
                 item = self._step(started)
                 started = item[0] == _ROW
                 if not chunk:
                     t_first = _perf()
+                    nbytes = 0
                 chunk.append(item)
+                if item[0] == _ROW:
+                    nbytes += sum(getattr(a, "nbytes", 0) for a in item[1])
                 last = (item[0] == _END and self.num_epochs != -1 and
                         self._p_epoch >= self.num_epochs)
-                if item[0] == _END or len(chunk) >= _CHUNK or _perf() - t_first > _CHUNK_S:
+                if (item[0] == _END or len(chunk) >= _CHUNK or nbytes >= _CHUNK_BYTES
+                        or _perf() - t_first > _CHUNK_S):
                     if not self._put(q, chunk):
                         return
                     chunk = []

@@ -118,6 +118,7 @@ def test_fuzz_short(corpus, case, member, mutations):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 @settings(deadline=None, max_examples=20000,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(*fuzz_input)

@@ -126,7 +126,8 @@ class Model:
         started = time.perf_counter()
         backend.set_train(self._train_network, True)
         try:
-            with cbs, feeder_cls(dataset, data_epochs, backend.to_device) as feeder:
+            with cbs, backend.compute_scope(), \
+                    feeder_cls(dataset, data_epochs, backend.to_device) as feeder:
                 cbs.on_train_begin(run_context)
                 for i in range(initial_epoch, epoch):
                     cb.cur_epoch_num = i + 1
@@ -265,7 +266,8 @@ class Model:
         cbs = CallbackList(callbacks)
         feeder_cls = SinkFeeder if dataset_sink_mode else InlineFeeder
         self._backend.set_train(self._eval_network, False)
-        with cbs, feeder_cls(valid_dataset, 1, self._backend.to_device) as feeder:
+        with cbs, self._backend.compute_scope(), \
+                feeder_cls(valid_dataset, 1, self._backend.to_device) as feeder:
             cbs.on_eval_begin(run_context)
             cb.cur_epoch_num = 1
             cbs.on_eval_epoch_begin(run_context)
@@ -304,4 +306,5 @@ class Model:
         if not predict_data:
             raise ValueError("For 'Model.predict', 'predict_data' must not be empty")
         self._backend.set_train(self._network, False)
-        return self._backend.predict(self._network, predict_data)
+        with self._backend.compute_scope():
+            return self._backend.predict(self._network, predict_data)

@@ -74,14 +74,31 @@ std::vector<int> copy_taps(int out_count, int win, bool flip) {
     return index;
 }
 
-// Writes one row of uint8 samples (HWC order, out_w pixels) into the output.
+// Writes one row of uint8 samples (HWC order, out_w pixels) into the output. The pointwise op
+// of a uint8 sample has 256 possible results per channel: they are tabulated once per pass with
+// the same float32 expression the eager ops use, so results stay bit-identical.
 template <int CN>
 struct RowWriter {
     const PassSpec& spec;
     int cn;
-    explicit RowWriter(const PassSpec& s) : spec(s), cn(CN ? CN : s.channels) {}
+    std::vector<float> table;  // cn x 256
 
-    void write(const uint8_t* row, int oy) const {
+    explicit RowWriter(const PassSpec& s) : spec(s), cn(CN ? CN : s.channels) {
+        if (spec.point_op == POINT_NONE) return;
+        table.resize(static_cast<size_t>(cn) * 256);
+        for (int c = 0; c < cn; ++c) {
+            const float a = spec.p0[c];
+            const float b = spec.p1[c];
+            float* t = table.data() + c * 256;
+            if (spec.point_op == POINT_NORMALIZE) {
+                for (int v = 0; v < 256; ++v) t[v] = (static_cast<float>(v) - a) / b;
+            } else {
+                for (int v = 0; v < 256; ++v) t[v] = static_cast<float>(v) * a + b;
+            }
+        }
+    }
+
+    void write(const uint8_t* __restrict row, int oy) const {
         const int w = spec.out_w;
         const size_t plane = static_cast<size_t>(spec.out_w) * spec.out_h;
         if (spec.point_op == POINT_NONE) {
@@ -91,31 +108,33 @@ struct RowWriter {
                           out + static_cast<size_t>(oy) * w * cn);
             } else {
                 for (int c = 0; c < cn; ++c) {
-                    uint8_t* dst = out + c * plane + static_cast<size_t>(oy) * w;
+                    uint8_t* __restrict dst = out + c * plane + static_cast<size_t>(oy) * w;
                     for (int x = 0; x < w; ++x) dst[x] = row[x * cn + c];
                 }
             }
             return;
         }
         auto* out = static_cast<float*>(spec.out);
-        const bool normalize = spec.point_op == POINT_NORMALIZE;
-        for (int c = 0; c < cn; ++c) {
-            const float a = spec.p0[c];
-            const float b = spec.p1[c];
-            float* dst;
-            size_t step;
-            if (spec.chw) {
-                dst = out + c * plane + static_cast<size_t>(oy) * w;
-                step = 1;
-            } else {
-                dst = out + static_cast<size_t>(oy) * w * cn + c;
-                step = static_cast<size_t>(cn);
+        if (spec.chw) {
+            for (int c = 0; c < cn; ++c) {
+                const float* __restrict t = table.data() + c * 256;
+                float* __restrict dst = out + c * plane + static_cast<size_t>(oy) * w;
+                for (int x = 0; x < w; ++x) dst[x] = t[row[x * cn + c]];
             }
-            // Same float32 expressions as the eager Normalize/Rescale ops.
-            if (normalize) {
-                for (int x = 0; x < w; ++x) dst[x * step] = (static_cast<float>(row[x * cn + c]) - a) / b;
+        } else {
+            float* __restrict dst = out + static_cast<size_t>(oy) * w * cn;
+            const size_t count = static_cast<size_t>(w) * cn;
+            if (cn == 3) {
+                const float* __restrict t0 = table.data();
+                const float* __restrict t1 = t0 + 256;
+                const float* __restrict t2 = t0 + 512;
+                for (size_t i = 0; i < count; i += 3) {
+                    dst[i] = t0[row[i]];
+                    dst[i + 1] = t1[row[i + 1]];
+                    dst[i + 2] = t2[row[i + 2]];
+                }
             } else {
-                for (int x = 0; x < w; ++x) dst[x * step] = static_cast<float>(row[x * cn + c]) * a + b;
+                for (size_t i = 0; i < count; ++i) dst[i] = table[(i % cn) * 256 + row[i]];
             }
         }
     }

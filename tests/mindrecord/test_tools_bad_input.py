@@ -71,3 +71,32 @@ def test_decode_verification_catches_what_the_header_check_cannot(tmp_path):
     with pytest.raises(ConversionError, match="does not decode"):
         ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "b.mr"),
                         verify="decode").transform()
+
+
+def _conversion_threads():
+    import threading
+    return [t for t in threading.enumerate() if t.name.startswith(("mr-load", "mr-shard"))]
+
+
+def test_failure_leaves_no_threads_or_temporary_files(tmp_path):
+    make_image_folder(tmp_path / "src", per_class=4)
+    _corrupt(tmp_path / "src" / "eel" / "img_3.jpg")
+    os.makedirs(tmp_path / "out")
+    with pytest.raises(ConversionError):
+        ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "out" / "o.mr"), 4).transform(
+            workers=3)
+    assert _conversion_threads() == []
+    assert os.listdir(tmp_path / "out") == []          # hidden .partial files included
+
+
+def test_interrupt_removes_everything(tmp_path):
+    make_image_folder(tmp_path / "src", per_class=4)
+    os.makedirs(tmp_path / "out")
+
+    def interrupt(_n):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "out" / "o.mr"), 2).transform(
+            progress=interrupt)
+    assert os.listdir(tmp_path / "out") == [] and _conversion_threads() == []

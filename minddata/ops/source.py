@@ -214,7 +214,9 @@ class SourceIter(IterNode):
         self._buf_start = 0
         self._last_id = None
         self._pool = None
-        self._chunk = ds._chunk_rows or (64 if workers <= 1 else 16)
+        # Rows per read task: process tasks cost a pipe round trip, so they get bigger ones.
+        self._chunk = ds._chunk_rows or (64 if workers <= 1 or (ds._process_workers and
+                                                               ds.cache is None) else 16)
         self._store = None
         self._put_ids = None
         if ds.cache is not None:

@@ -164,6 +164,15 @@ class Dataset:
         from .ops.filter import FilterDataset
         return FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
+    def apply(self, apply_func):
+        """``apply_func(self)``, which must return a Dataset (MindSpore's Dataset.apply)."""
+        if not callable(apply_func):
+            raise TypeError(f"apply_func must be callable, got {type(apply_func).__name__}")
+        out = apply_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"apply_func must return a Dataset, got {type(out).__name__}")
+        return out
+
     def split(self, sizes, randomize=True):
         from .ops.split import split_dataset
         return split_dataset(self, sizes, randomize)
@@ -240,6 +249,13 @@ class Dataset:
 
     def num_classes(self):
         return self._num_classes()
+
+    def get_class_indexing(self):
+        """Class name -> id of the source (ImageFolderDataset, ...); {} when it has none."""
+        return dict(self._class_indexing() or {})
+
+    def _class_indexing(self):
+        return self.children[0]._class_indexing() if self.children else None
 
     def profile(self, num_batches=None, seconds=None):
         """Run the pipeline and report where the time goes (see minddata.bench)."""

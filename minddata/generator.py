@@ -162,6 +162,9 @@ class GeneratorDataset(SourceDataset):
     def _num_classes(self):
         return None
 
+    def _class_indexing(self):
+        return None
+
     def _source_meta(self):
         if not self.random_access:
             return {"columns": self._known_columns, "len": None, "classes": None,

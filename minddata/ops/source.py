@@ -128,6 +128,9 @@ class SourceDataset(Dataset):
             c = min(c, self.num_samples)
         return c
 
+    def _class_indexing(self):
+        return self._source_meta()["classes"]
+
     def _num_classes(self):
         ci = self._source_meta()["classes"]
         return None if ci is None else len(set(ci.values()))

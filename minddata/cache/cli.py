@@ -116,8 +116,8 @@ def _list_sessions():
     if not ids:
         print("No sessions.")
         return
-    header = (f"{'Session':>10} {'Cache Id':>8} {'Rows':>9} {'Mem cached':>11} "
-              f"{'Disk cached':>11} {'Hits':>9} {'Misses':>9}  Complete")
+    header = (f"{'Session':>10} {'Cache Id':>8} {'Rows':>9} {'In memory':>11} "
+              f"{'Spilled':>11} {'Hits':>9} {'Misses':>9}  Complete")
     print(header)
     for sid in ids:
         summaries = sessions.stage_summaries(sid)

@@ -26,6 +26,11 @@ PIPELINES = {
         python_multiprocessing=False),
     "map_inline": lambda: numbers(9).map(lambda x: x * 2, "x", num_parallel_workers=1),
     "map_threads_random": lambda: numbers(12).map(RandomAdd(), "x", num_parallel_workers=3),
+    "map_processes_random": lambda: numbers(10, shuffle=True).map(
+        RandomAdd(), "x", num_parallel_workers=2, python_multiprocessing=True),
+    "generator_processes": lambda: ds.GeneratorDataset(
+        [(np.array(i),) for i in range(9)], ["a"], num_parallel_workers=2,
+        python_multiprocessing=True),
     "map_new_columns": lambda: numbers(9).map(lambda x: (x, x + 1), "x", ["p", "q"],
                                               num_parallel_workers=2),
     "batch": lambda: numbers(10).batch(3),

@@ -35,7 +35,9 @@ def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_write_shard_task)
-        light = dataclasses.replace(spec, items=[])      # items travel per task, not all at once
+        # The spec (schema, loader: possibly a whole Arrow table) is stored once in the object
+        # store; each task receives only its own slice of the items.
+        light = ray.put(dataclasses.replace(spec, items=[]))
         pending = {task.remote(light, path, spec.items[a:b], skip_bad): (k, b - a)
                    for k, (path, (a, b)) in enumerate(zip(paths, ranges))}
         outcomes = [None] * len(paths)

@@ -136,3 +136,53 @@ def test_argument_errors(tmp_path, feature_dict, bytes_fields, message):
     with pytest.raises(ValueError, match=message):
         TFRecordToMR(str(tmp_path / "d.tfrecord"), str(tmp_path / "d.mr"), feature_dict,
                      bytes_fields)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_values = st.one_of(
+    st.lists(st.binary(max_size=20), min_size=1, max_size=4),
+    st.lists(st.integers(-2**63, 2**63 - 1), min_size=1, max_size=4),
+    st.lists(st.floats(width=32, allow_nan=False), min_size=1, max_size=4))
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.dictionaries(st.text(min_size=1, max_size=8), _values, min_size=1, max_size=4))
+def test_example_round_trip_property(features):
+    parsed = tfrecord.parse_example(tfrecord.encode_example(features))
+    assert set(parsed) == set(features)
+    for name, values in features.items():
+        kind, got = parsed[name]
+        if isinstance(values[0], bytes):
+            assert (kind, got) == ("bytes", values)
+        elif isinstance(values[0], int):
+            assert (kind, got) == ("int64", values)
+        else:
+            assert kind == "float" and got.tolist() == values
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.lists(st.binary(max_size=300), max_size=6), st.integers(0, 10_000))
+def test_framing_round_trip_and_any_cut_is_detected(tmp_path_factory, records, cut):
+    path = str(tmp_path_factory.mktemp("f") / "r.tfrecord")
+    blob = b"".join(tfrecord.frame_record(r) for r in records)
+    with open(path, "wb") as f:
+        f.write(blob)
+    spans = tfrecord.scan_records(path)
+    with open(path, "rb") as f:
+        assert [tfrecord.read_record(f, path, i, o, n) for i, (o, n) in enumerate(spans)] \
+            == records
+    if blob:
+        cut = cut % len(blob)
+        ends = {0}
+        pos = 0
+        for r in records:
+            pos += 16 + len(r)
+            ends.add(pos)
+        with open(path, "wb") as f:
+            f.write(blob[:cut])
+        if cut in ends:            # cut between records: a shorter, valid file
+            assert len(tfrecord.scan_records(path)) == sorted(ends).index(cut)
+        else:
+            with pytest.raises(tfrecord.FramingError):
+                tfrecord.scan_records(path)

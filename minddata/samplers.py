@@ -46,12 +46,15 @@ def _check_indices(indices):
 
 
 class Sampler:
-    """Base class. Subclasses implement ``_sample(n, rng, ctx)`` over a population of n ids."""
+    """Base class. Built-in samplers implement ``_sample(n, rng, labels)`` over a population
+    of n ids. A user-defined sampler (as in MindSpore) subclasses Sampler and implements
+    ``__iter__`` yielding row ids; ``self.dataset_size`` is set before each epoch."""
 
     def __init__(self, num_samples=None):
         _check_num_samples(num_samples)
         self.num_samples = num_samples
         self.child_sampler = None
+        self.dataset_size = 0
 
     def add_child(self, sampler):
         """Sample from ``sampler``'s output instead of all rows (one child only)."""
@@ -114,10 +117,18 @@ class Sampler:
         return c
 
     def _count(self, n):
+        if self._user_defined():
+            return None
         return n
 
+    def _user_defined(self):
+        return hasattr(type(self), "__iter__")
+
     def _sample(self, n, rng, labels):
-        raise NotImplementedError
+        if self._user_defined():
+            self.dataset_size = n
+            return np.fromiter((int(i) for i in iter(self)), dtype=np.int64)
+        raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
 
     def describe(self):
         child = f"<-{self.child_sampler.describe()}" if self.child_sampler else ""

@@ -91,3 +91,13 @@ def test_validation_errors_match_mindspore_types():
 
 def test_list_as_sampler():
     assert values(numbers(5, sampler=[3, 0])) == [3, 0]
+
+
+def test_user_defined_sampler():
+    class EveryOther(ds.Sampler):
+        def __iter__(self):
+            return iter(range(0, self.dataset_size, 2))
+
+    d = numbers(7, sampler=EveryOther())
+    assert values(d) == [0, 2, 4, 6]
+    assert d.get_dataset_size() == 4

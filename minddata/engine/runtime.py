@@ -21,6 +21,7 @@ logger = logging.getLogger("minddata")
 _ROW, _END, _ERR, _DONE = 0, 1, 2, 3
 _CHUNK = 64
 _CHUNK_S = 0.002
+_SLOW_ITEM_S = 0.0005
 _CHUNK_BYTES = 256 * 1024   # keeps prefetch_size chunks of large rows small
 _perf = time.perf_counter
 
@@ -109,18 +110,22 @@ class PipelineRun:
         nbytes = 0
         try:
             while not self._stop.is_set():
+                t_step = _perf()
                 item = self._step(started)
+                now = _perf()
                 started = item[0] == _ROW
                 if not chunk:
-                    t_first = _perf()
+                    t_first = t_step
                     nbytes = 0
                 chunk.append(item)
                 if item[0] == _ROW:
                     nbytes += sum(getattr(a, "nbytes", 0) for a in item[1])
                 last = (item[0] == _END and self.num_epochs != -1 and
                         self._p_epoch >= self.num_epochs)
+                # A slow item (a batch of decoded images) goes out at once: only fast rows
+                # are worth grouping, and grouping slow ones would delay the consumer.
                 if (item[0] == _END or len(chunk) >= _CHUNK or nbytes >= _CHUNK_BYTES
-                        or _perf() - t_first > _CHUNK_S):
+                        or now - t_first > _CHUNK_S or now - t_step > _SLOW_ITEM_S):
                     if not self._put(q, chunk):
                         return
                     chunk = []

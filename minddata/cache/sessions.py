@@ -137,7 +137,7 @@ def stage_summaries(session_id, root=None):
         return []
     env = envs.acquire(found.env_dir, create=False)
     try:
-        with env.begin() as txn:
+        with envs.txn(env) as txn:
             return [(h.hex(), c, txn.get(COMPLETE_PREFIX + h) is not None)
                     for h, c in iter_stage_counters(txn)]
     finally:

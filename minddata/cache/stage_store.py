@@ -127,7 +127,7 @@ class StageStore:
     def _register(self):
         info = json.dumps({"pipeline_key": self.pipeline_key,
                            "column_names": self.column_names}).encode("utf-8")
-        with self._env.begin(write=True) as txn:
+        with envs.txn(self._env, write=True) as txn:
             version = txn.get(VERSION_KEY)
             if version is not None and version != FORMAT_VERSION:
                 # Written by another version of this code: start the session afresh.
@@ -161,7 +161,7 @@ class StageStore:
         env = self._open_spill(create=False)
         if env is None:
             return 0
-        with env.begin() as txn:
+        with envs.txn(env) as txn:
             value = txn.get(STATS_PREFIX + self._hash)
         return _SPILL_COUNT.unpack(value)[0] if value is not None else 0
 
@@ -178,7 +178,7 @@ class StageStore:
         the spill area). A cache whose first pass was interrupted, or that stopped growing at
         its memory cap, is not complete."""
         self._check_open()
-        with self._env.begin() as txn:
+        with envs.txn(self._env) as txn:
             marker = txn.get(COMPLETE_PREFIX + self._hash)
             counters = read_counters(txn, self._hash)
         if marker is None:
@@ -266,7 +266,7 @@ class StageStore:
         self._check_open()
         num_rows = _row_id(num_rows)
         self.flush()
-        with self._env.begin(write=True) as txn:
+        with envs.txn(self._env, write=True) as txn:
             counters = read_counters(txn, self._hash)
             if counters.rows < num_rows:
                 complete = False
@@ -309,7 +309,7 @@ class StageStore:
 
     # -- internals -----------------------------------------------------------------------------
     def _lookup(self, env, key):
-        with env.begin(buffers=True) as txn:
+        with envs.txn(env, buffers=True) as txn:
             value = txn.get(key)
             if value is None:
                 return None
@@ -371,7 +371,7 @@ class StageStore:
         if not (local.hits or local.misses or local.dropped):
             return
         try:
-            with self._env.begin(write=True) as txn:
+            with envs.txn(self._env, write=True) as txn:
                 counters = read_counters(txn, self._hash)
                 counters.add(local)
                 write_counters(txn, self._hash, counters)
@@ -386,7 +386,7 @@ class StageStore:
         batch_bytes = sum(len(v) for v, _ in batch.values())
         memory_ok = memory_ok and self._host_room(batch_bytes)
         to_spill = []
-        with self._env.begin(write=True) as txn:
+        with envs.txn(self._env, write=True) as txn:
             counters = read_counters(txn, self._hash)
             counters.add(local)
             if counters.rows_spill:
@@ -421,7 +421,7 @@ class StageStore:
     def _write_spill(self, rows):
         env = self._open_spill()
         count = nbytes = 0
-        with env.begin(write=True) as txn:
+        with envs.txn(env, write=True) as txn:
             for key, value in rows:
                 if txn.put(key, value, overwrite=False):
                     count += 1

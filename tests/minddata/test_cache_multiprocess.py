@@ -112,3 +112,47 @@ def test_a_forked_child_opens_its_own_handles(cache_dirs):
     with DatasetCache(sid).open_stage(KEY + "|child", ["sq", "name"]) as store:
         assert store.get(0) is not None
     assert os.getpid()  # parent still alive and its handles usable above
+
+
+def _child_opens(session_id, conn):
+    try:
+        with DatasetCache(session_id).open_stage(KEY, ["sq", "name"]) as store:
+            conn.send(("ok", int(store.get(2)[0][0, 0])))
+    except RuntimeError as exc:
+        conn.send(("refused", str(exc)))
+    except BaseException as exc:
+        conn.send(("error", repr(exc)))
+
+
+def test_fork_during_a_transaction_never_hangs_or_harms_the_parent(cache_dirs):
+    import threading
+    from minddata.cache import envs
+    sid = generate_session()
+    assert _fill(sid, KEY, 4)
+    store = DatasetCache(sid).open_stage(KEY, ["sq", "name"])
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold_a_read_transaction():
+        with envs.txn(store._env):
+            inside.set()
+            leave.wait(60)
+    holder = threading.Thread(target=hold_a_read_transaction)
+    holder.start()
+    try:
+        assert inside.wait(30)
+        ctx = mp.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        child = ctx.Process(target=_child_opens, args=(sid, send))
+        child.start()
+        assert recv.poll(60)
+        status, detail = recv.recv()
+        child.join(30)
+        assert child.exitcode == 0
+        assert status == "refused" and "forked" in detail
+    finally:
+        leave.set()
+        holder.join()
+    try:
+        assert store.get(7)[0][0, 0] == 49
+    finally:
+        store.close()

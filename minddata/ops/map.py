@@ -113,7 +113,8 @@ class OpRunner:
                     np.random.seed(s & 0xFFFFFFFF)
                 res = op(*args)
             res = res if isinstance(res, tuple) else (res,)
-            res = tuple(a if type(a) is np.ndarray else np.asarray(a) for a in res)
+            res = tuple(a if type(a) is np.ndarray else _to_array(a, self.names[k])
+                        for a in res)
             if self.debug:
                 _log_op(self.names[k], args, res, self.hooks)
             args = res
@@ -121,6 +122,14 @@ class OpRunner:
             raise RuntimeError(f"the operations returned {len(args)} columns but "
                                f"output_columns names {self.n_out}")
         return args
+
+
+def _to_array(value, name):
+    a = np.asarray(value)
+    if a.dtype.hasobject:
+        raise TypeError(f"operation {name} returned a {type(value).__name__}, which is not a "
+                        f"numpy-compatible array or scalar")
+    return a
 
 
 def _log_op(name, inputs, outputs, hooks):

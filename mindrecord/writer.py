@@ -86,7 +86,12 @@ class FileWriter:
                                   f"{MIN_SHARD_COUNT} and {MAX_SHARD_COUNT}.")
         if not isinstance(overwrite, bool):
             raise ParamTypeError("'overwrite' expect bool type.")
-        self._init_state(shard_paths(file_name, shard_num), overwrite)
+        paths = shard_paths(file_name, shard_num)
+        directory = os.path.dirname(paths[0])
+        if not os.path.isdir(directory):
+            raise RuntimeError(f"[ERROR] Invalid file, the directory of mindrecord file: "
+                               f"{directory} does not exist or is not a directory.")
+        self._init_state(paths, overwrite)
         if not overwrite:
             self._refuse_existing()
 

@@ -127,3 +127,8 @@ def test_unicode_desc_is_raw_utf8_in_header(tmp_path):
     w.add_schema({"k": {"type": "int32"}}, 'dé"sc')
     w.commit()
     assert b'"desc":"d\xc3\xa9\\"sc"' in (tmp_path / "x.mindrecord").read_bytes()
+
+
+def test_missing_directory_is_reported_at_construction(tmp_path):
+    with pytest.raises(RuntimeError, match="does not exist"):
+        FileWriter(str(tmp_path / "no" / "x.mr"))

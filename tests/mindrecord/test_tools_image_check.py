@@ -1,6 +1,4 @@
 """The cheap structural image check used by the image converters."""
-import struct
-import zlib
 
 import cv2
 import numpy as np

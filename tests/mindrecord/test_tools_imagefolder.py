@@ -79,3 +79,11 @@ def test_bad_arguments_fail_at_construction(tmp_path, kwargs, message):
 def test_missing_source_directory(tmp_path):
     with pytest.raises(ValueError, match="source.*does not exist"):
         ImageFolderToMR(str(tmp_path / "nope"), str(tmp_path / "o.mr"))
+
+
+def test_more_shards_than_rows_leaves_empty_shards_in_the_set(tmp_path):
+    expected = make_image_folder(tmp_path / "src", per_class=1)          # 3 rows
+    result = ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "o.mr"), 5).transform()
+    assert len(result.files) == 5
+    for first in (result.files[0], result.files[4]):                    # any shard finds all
+        assert sorted(r["file_name"] for r in read_rows(first)) == sorted(expected)

@@ -1,6 +1,5 @@
 """Linking independently written shards into one dataset (headers as FileWriter writes them)."""
 import json
-import os
 import shutil
 import struct
 

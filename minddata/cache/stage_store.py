@@ -107,6 +107,9 @@ class StageStore:
         self._pending = {}
         self._pending_bytes = 0
         self._local = StageCounters()         # hits/misses not yet written
+        # A caller that fills the stage without looking rows up first computed every row it
+        # puts: those rows count as misses (a caller that looks up counts its misses in get).
+        self._looked_up = False
         self._last_stats_flush = time.monotonic()
         self._stopped_growing = False
         self._closed = False
@@ -202,6 +205,7 @@ class StageStore:
         rid = _row_id(row_key)
         key = self._row_prefix + _ROW_ID.pack(rid)
         with self._lock:
+            self._looked_up = True
             pending = self._pending.get(key)
             ahead = self._read_ahead
             if ahead is None and self._complete_rows and self._read_ahead_depth:
@@ -247,6 +251,9 @@ class StageStore:
             got = len(row) if isinstance(row, (tuple, list)) else type(row).__name__
             raise ValueError(f"DatasetCache: a row for columns {self.column_names} must be a "
                              f"tuple of {len(self.column_names)} arrays, got {got}")
+        if not self._looked_up:
+            with self._lock:
+                self._local.misses += 1
         if self._stopped_growing:
             with self._lock:
                 self._local.dropped += 1

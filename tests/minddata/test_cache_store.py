@@ -44,6 +44,18 @@ def test_first_epoch_misses_later_epochs_hit(cache_dirs):
         assert np.array_equal(a[0], b[0]) and a[1] == b[1]
 
 
+def test_rows_filled_without_lookups_count_as_misses(cache_dirs):
+    cache = DatasetCache(generate_session())
+    with cache.open_stage("k", ["image", "label"]) as store:
+        for i in range(7):
+            store.put(i, _row(i))
+        store.mark_complete(7)
+        for i in range(7):
+            store.get(i)
+    stat = cache.get_stat()
+    assert (stat.misses, stat.hits) == (7, 7)
+
+
 def test_a_later_store_of_the_same_stage_reads_the_rows(cache_dirs):
     cache = DatasetCache(generate_session())
     with cache.open_stage("k", ["image", "label"]) as store:

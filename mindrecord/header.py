@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ParamTypeError, ParamValueError
+from .errors import ParamValueError
 
 MIN_FILE_SIZE = 8
 FIELD_TYPES = ("int32", "int64", "float32", "float64", "string", "bytes")
@@ -227,14 +227,20 @@ def parse_layout(path, header, size):
                        groups=groups)
 
 
-def _as_path(value, what):
+def _as_path(value):
     if isinstance(value, os.PathLike):
         value = os.fspath(value)
-    if not isinstance(value, str):
-        raise ParamTypeError(f"'{what}' expect str type.")
-    if not value:
-        raise ParamValueError(f"Parameter {what} is empty.")
+    if not isinstance(value, str) or not value:
+        raise ParamValueError(f"File path: {value!r} is not string.")
     return os.path.abspath(value)
+
+
+def _given_file(value):
+    """A file named by the caller: MindSpore's check and text."""
+    path = _as_path(value)
+    if not os.path.isfile(path):
+        raise RuntimeError(f"The input: {path} is not exists.")
+    return path
 
 
 def resolve_shard_files(file_name):
@@ -244,14 +250,8 @@ def resolve_shard_files(file_name):
     if isinstance(file_name, (list, tuple)):
         if not file_name:
             raise ParamValueError("Parameter file_name is an empty list.")
-        files = [_as_path(f, "file_name") for f in file_name]
-        for f in files:
-            if not os.path.isfile(f):
-                raise not_found(f)
-        return files
-    path = _as_path(file_name, "file_name")
-    if not os.path.isfile(path):
-        raise not_found(path)
+        return [_given_file(f) for f in file_name]
+    path = _given_file(file_name)
     header, _ = read_header(path)
     names = header.get("shard_addresses")
     if (not isinstance(names, list) or not names

@@ -46,9 +46,9 @@ class FileReader:
             unknown = [c for c in columns if c not in self._reader.schema]
             if unknown:
                 self._reader.close()
-                raise RuntimeError(f"[ERROR] Invalid data, column name: {unknown[0]!r} can not "
-                                   f"be found in the schema of {self._reader.files[0]}; fields: "
-                                   f"{self._reader.column_names}.")
+                raise RuntimeError(f"[ERROR] Invalid data, column name: {unknown[0]} can not "
+                                   f"found in schema. Please check the 'column_list'. Schema of "
+                                   f"{self._reader.files[0]}: {self._reader.column_names}.")
         # MindSpore's order: raw fields (sorted), then blob fields (sorted).
         order = self._reader.raw_fields + self._reader.blob_fields
         self._columns = [c for c in order if columns is None or c in columns]

@@ -25,7 +25,7 @@ def test_columns_must_be_a_list_of_known_fields(shared_fixtures):
     path = fixture_file(shared_fixtures, "a_scalars")
     with pytest.raises(ParamTypeError, match="'columns' expect list type"):
         FileReader(path, columns="i32")
-    with pytest.raises(RuntimeError, match="column name: 'nope' can not be found"):
+    with pytest.raises(RuntimeError, match="column name: nope can not found in schema"):
         FileReader(path, columns=["i32", "nope"])
 
 

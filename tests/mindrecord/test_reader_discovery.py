@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from mindrecord import FileReader, ShardReader
+from mindrecord import FileReader, ParamValueError, ShardReader
 
 
 def copy_case(shared_fixtures, case, dest, rename=None, skip=()):
@@ -46,8 +46,16 @@ def test_renamed_file_given_in_a_list_needs_its_db_name_to_match(shared_fixtures
 
 
 def test_nonexistent_file(tmp_path):
-    with pytest.raises(RuntimeError, match="can not be found"):
+    with pytest.raises(RuntimeError, match=r"The input: .*nope.mindrecord is not exists\."):
         FileReader(str(tmp_path / "nope.mindrecord"))
+    with pytest.raises(RuntimeError, match="is not exists"):
+        FileReader([str(tmp_path / "nope.mindrecord")])
+
+
+@pytest.mark.parametrize("bad", [5, None, "", []])
+def test_file_name_must_be_a_path(bad):
+    with pytest.raises(ParamValueError):
+        ShardReader(bad)
 
 
 def test_pathlike_is_accepted(shared_fixtures):

@@ -330,8 +330,8 @@ class FileWriter:
                                                     thread_name_prefix="mindrecord-writer")
                                  for _ in range(workers)]
         pools = self._files.pools
-        futures = [pools[shard.shard_id % len(pools)].submit(
-            shard.append_rows, enc, a, b, enc.index_values) for shard, a, b in jobs]
+        futures = [(shard.shard_id % len(pools), pools[shard.shard_id % len(pools)].submit(
+            shard.append_rows, enc, a, b, enc.index_values)) for shard, a, b in jobs]
         self._pending.append(futures)
         while len(self._pending) > self._MAX_PENDING:
             self._wait_oldest()
@@ -339,15 +339,35 @@ class FileWriter:
     def _wait_oldest(self):
         futures = self._pending.popleft()
         try:
-            for future in futures:
+            for _, future in futures:
                 future.result()
         except BaseException:
             self._abort()
             raise
 
+    def check_worker_status(self, index):
+        """Whether background writer `index` (parallel_writer=True) is running without error."""
+        pools = self._files.pools
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ParamTypeError("'index' expect int type.")
+        if not 0 <= index < max(len(pools), 1):
+            raise ParamValueError(f"Parameter index's value: {index} should between 0 and "
+                                  f"{max(len(pools), 1) - 1}.")
+        if self._state == "failed":
+            return False
+        return not any(k == index and f.done() and f.exception() is not None
+                       for futures in self._pending for k, f in futures)
+
+    def check_all_worker_status(self):
+        """Raise the error of a failed background write now (it would surface at the next
+        write_raw_data or commit otherwise)."""
+        if self._state == "failed":
+            raise RuntimeError("This FileWriter failed earlier; its files were removed.")
+        self._check_pending()
+
     def _check_pending(self):
         # Surface a failed write-behind call at the next call rather than at commit.
-        while self._pending and all(f.done() for f in self._pending[0]):
+        while self._pending and all(f.done() for _, f in self._pending[0]):
             self._wait_oldest()
 
     def _drain(self):

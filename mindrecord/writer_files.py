@@ -27,7 +27,7 @@ def check_file_name(file_name, param="file_name"):
     if base.startswith(" ") or base.endswith(" "):
         raise ParamValueError(f"File name should not start/end with space: {file_name!r}.")
     if set(base) & _FORBIDDEN:
-        raise ParamValueError("File name should not contains \\/:*?\"<>|`&;\\'")
+        raise ParamValueError(r"File name should not contains \/:*?\"<>|`&;\'")
     return file_name
 
 

@@ -132,3 +132,10 @@ def test_unicode_desc_is_raw_utf8_in_header(tmp_path):
 def test_missing_directory_is_reported_at_construction(tmp_path):
     with pytest.raises(RuntimeError, match="does not exist"):
         FileWriter(str(tmp_path / "no" / "x.mr"))
+
+
+def test_forbidden_character_message(tmp_path):
+    with pytest.raises(ParamValueError) as info:
+        FileWriter(str(tmp_path / "a?b"))
+    assert str(info.value) == ("[ParamValueError]: Invalid parameter value. "
+                               "File name should not contains \\/:*?\\\"<>|`&;\\'")

@@ -64,3 +64,24 @@ def test_arrays_changed_after_the_call_are_written_as_given(tmp_path):
     w.commit()
     with FileReader(str(tmp_path / "y.mr")) as reader:
         assert [r["b"] for r in reader.get_next()] == [b"abc"]
+
+
+def test_worker_status_checks(tmp_path, monkeypatch):
+    from mindrecord.writer_pages import ShardState
+    w = FileWriter(str(tmp_path / "x.mr"), shard_num=2)
+    w.add_schema({"k": {"type": "int32"}})
+    w.write_raw_data([{"k": 1}, {"k": 2}], parallel_writer=True)
+    w.check_all_worker_status()
+    assert w.check_worker_status(0) is True
+
+    def broken(self, *args):
+        raise OSError(5, "I/O error")
+
+    monkeypatch.setattr(ShardState, "append_rows", broken)
+    w.write_raw_data([{"k": 3}, {"k": 4}], parallel_writer=True)
+    with pytest.raises(OSError):
+        w._drain()
+    assert w.check_worker_status(0) is False
+    with pytest.raises(RuntimeError, match="failed earlier"):
+        w.check_all_worker_status()
+    assert list(tmp_path.iterdir()) == []

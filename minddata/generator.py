@@ -11,7 +11,7 @@ from .dataset import check_columns, check_num_parallel_workers
 from .engine.node import IterNode
 from .engine.errors import wrap_error
 from .ops.source import SourceDataset
-from .samplers import _check_num_samples
+from .samplers import Shuffle, _check_num_samples
 from .sources.base import RowSource
 
 
@@ -131,7 +131,7 @@ class GeneratorDataset(SourceDataset):
             if sampler is not None:
                 raise ValueError("Sampler is not supported if source does not have attribute "
                                  "'__getitem__'")
-            if shuffle:
+            if shuffle not in (None, False, Shuffle.FALSE):
                 raise ValueError("shuffle is not supported if source does not have attribute "
                                  "'__getitem__'")
             if num_shards is not None:

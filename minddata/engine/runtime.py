@@ -8,7 +8,6 @@ thread and closes every node (threads, processes, shared memory, files).
 import collections
 import logging
 import queue
-import random
 import threading
 import time
 import weakref
@@ -26,12 +25,6 @@ _CHUNK_BYTES = 256 * 1024   # keeps prefetch_size chunks of large rows small
 _perf = time.perf_counter
 
 
-def _fresh_seed():
-    # Without set_seed, every pipeline run gets its own seed (MindSpore's behaviour: shuffles
-    # differ run to run); it is recorded in the state so a resumed run continues the same way.
-    return random.SystemRandom().getrandbits(32)
-
-
 class PipelineRun:
     def __init__(self, ds, num_epochs=-1, state=None, init_step=0):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
@@ -42,7 +35,10 @@ class PipelineRun:
             _check_state(state)
             seed = int(state["seed"])
         else:
-            seed = config.get_seed() if config._seed_is_set() else _fresh_seed()
+            # MindSpore's samplers and shuffles use the configured seed, 5489 unless set, so
+            # an unseeded run is reproducible and every rank of a sharded job draws the same
+            # permutation (shards stay disjoint).
+            seed = config.get_seed()
         self.debug = config.get_debug_mode()
         self.ctx = BuildContext(seed, debug=self.debug, prefetch_size=config.get_prefetch_size(),
                                 hooks=config._debug_hooks())

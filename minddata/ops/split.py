@@ -2,7 +2,6 @@
 summing to 1 (rounded; the remainder goes to the first part, as MindSpore does)."""
 import copy
 import math
-import random
 
 import numpy as np
 
@@ -55,7 +54,7 @@ def split_dataset(ds, sizes, randomize=True):
             out.append(part.take(int(b - a)))
         return out
     if randomize:
-        seed = config.get_seed() if config._seed_is_set() else random.SystemRandom().getrandbits(32)
+        seed = config.get_seed()
         order = np.random.Generator(np.random.PCG64(seed)).permutation(n)
     else:
         order = np.arange(n, dtype=np.int64)

@@ -101,3 +101,9 @@ def test_user_defined_sampler():
     d = numbers(7, sampler=EveryOther())
     assert values(d) == [0, 2, 4, 6]
     assert d.get_dataset_size() == 4
+
+
+def test_unseeded_shuffled_shards_still_partition_the_rows():
+    # Each rank builds its own pipeline; without set_seed they must agree on the permutation.
+    parts = [values(numbers(12, shuffle=True, num_shards=3, shard_id=k)) for k in range(3)]
+    assert sorted(v for p in parts for v in p) == list(range(12))

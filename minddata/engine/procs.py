@@ -12,6 +12,7 @@ and reported as WorkerDiedError; a worker whose parent dies is killed by the ker
 (PR_SET_PDEATHSIG) or notices within a second.
 """
 import collections
+import logging
 import ctypes
 import mmap
 import multiprocessing
@@ -24,6 +25,8 @@ import numpy as np
 
 from .. import config
 from .errors import WorkerDiedError
+
+logger = logging.getLogger("minddata")
 
 _INFLIGHT = 2          # tasks in flight per worker (= slots per direction)
 _ALIGN = 64
@@ -189,12 +192,20 @@ class ProcessPool:
                                f"({how}) in the middle of an epoch; the pipeline was stopped")
 
     def _recv(self, w):
+        waited = 0.0
+        warn_every = config.get_multiprocessing_timeout_interval()
+        next_warn = warn_every
         while True:
             try:
                 if w.conn.poll(0.5):
                     return w.conn.recv()
             except (EOFError, OSError):
                 raise self._died(w) from None
+            waited += 0.5
+            if waited >= next_warn:
+                next_warn += warn_every
+                logger.warning("minddata: %s worker process %d has not answered for %.0f s "
+                               "(a slow or stuck Python function?)", self.name, w.pid, waited)
             if not w.proc.is_alive():
                 # It may have replied just before exiting.
                 try:

@@ -53,3 +53,18 @@ def test_map_worker_killed():
         for _ in it:
             pass
     assert wait_until(lambda: live_children() <= before)
+
+
+@pytest.mark.timeout(60)
+def test_silent_worker_is_reported_in_the_log(caplog):
+    ds.config.set_multiprocessing_timeout_interval(1)
+
+    def slow(i):
+        time.sleep(1.6)
+        return i
+
+    pipe = ds.NumpySlicesDataset([1, 2], shuffle=False).map(
+        slow, num_parallel_workers=2, python_multiprocessing=True)
+    with caplog.at_level("WARNING", logger="minddata"):
+        assert len(list(pipe.create_tuple_iterator(num_epochs=1))) == 2
+    assert "has not answered" in caplog.text

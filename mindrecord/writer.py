@@ -235,7 +235,11 @@ class FileWriter:
             self._files.fds.append(fd)      # list.append is atomic: safe from pool threads
             return fd
 
-        fds = _map_io(create, temps)
+        try:
+            fds = _map_io(create, temps)
+        except BaseException:
+            self._abort()           # no half-created shard set stays behind
+            raise
         shards = []
         for shard_id, (tmp, fd) in enumerate(zip(temps, fds)):
             shard = ShardState(shard_id, fd, self._header_size, self._page_size,

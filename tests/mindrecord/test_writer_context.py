@@ -109,3 +109,27 @@ def test_header_too_big_leaves_nothing(tmp_path):
     with pytest.raises(Exception, match="header"):
         w.commit()
     assert os.listdir(tmp_path) == []
+
+
+def test_failure_while_creating_shard_files_cleans_up(tmp_path, monkeypatch):
+    import mindrecord.writer as writer_module
+    real_open = os.open
+    calls = []
+
+    def flaky_open(path, flags, mode=0o777):
+        calls.append(path)
+        if len(calls) == 2:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, mode)
+
+    fds = open_fds()
+    w = FileWriter(str(tmp_path / "x.mr"), shard_num=3)
+    w.add_schema(SCHEMA)
+    monkeypatch.setattr(writer_module.os, "open", flaky_open)
+    with pytest.raises(PermissionError):
+        w.write_raw_data(rows(3))
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == []
+    assert open_fds() == fds
+    with pytest.raises(RuntimeError, match="failed earlier"):
+        w.commit()

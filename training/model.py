@@ -45,8 +45,6 @@ class Model:
         self._network = network
         self._loss_fn, self._optimizer = loss_fn, optimizer
         self._metric_fns = get_metrics(metrics)
-        if loss_fn is None and optimizer is not None:
-            raise ValueError("For 'Model', 'loss_fn' can not be None when 'optimizer' is given")
         self._train_network = self._backend.build_train_network(network, loss_fn, optimizer)
         self._eval_network = self._backend.build_eval_network(network, loss_fn, eval_network)
         if eval_network is None and loss_fn is not None:

@@ -85,5 +85,10 @@ class NumpyBackend:
     def checkpoint_object(self, network):
         return network
 
-    def parameters_snapshot(self, network):
+    def snapshot(self, network):
         return {name: p.data.copy() for name, p in network.parameters_and_names()}
+
+    def restore(self, network, snapshot):
+        for name, p in network.parameters_and_names():
+            if name in snapshot:
+                p.set_data(snapshot[name])

@@ -27,17 +27,14 @@ class EarlyStopping(MonitorCallback):
             self._record(value)
             self.wait = 0
             if self.restore_best_weights:
-                self._best_weights = {p.name: p.data.copy()
-                                      for p in cb.train_network.get_parameters()}
+                self._best_weights = cb.backend.snapshot(cb.train_network)
             return
         self.wait += 1
         if self.wait > self.patience:
             self.stopped_epoch = cb.cur_epoch_num
             run_context.request_stop()
             if self.restore_best_weights and self._best_weights is not None:
-                for p in cb.train_network.get_parameters():
-                    if p.name in self._best_weights:
-                        p.set_data(self._best_weights[p.name])
+                cb.backend.restore(cb.train_network, self._best_weights)
 
     def on_train_end(self, run_context):
         if self.stopped_epoch and self.verbose:

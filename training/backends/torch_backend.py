@@ -1,0 +1,237 @@
+"""The torch backend: any `torch.nn.Module` with torch losses and optimizers.
+
+device_target CPU -> cpu, GPU -> cuda:<device_id>, Ascend -> npu:<device_id> (torch_npu).
+GRAPH_MODE compiles forward + loss with `torch.compile` (falling back to eager, with a warning,
+when compilation is unavailable); PYNATIVE_MODE runs eagerly. In sink mode, `to_device` runs in
+the sink thread: on CUDA it copies through pinned memory on a side stream and the step waits on
+an event, so copies overlap compute. Integer columns of 32 bits become int64 (torch losses want
+long class indices). Data parallel: when training.communication is initialized and
+parallel_mode is "data_parallel", the network is wrapped in DistributedDataParallel."""
+import contextlib
+import logging
+
+import numpy as np
+
+from training import context, profiling
+
+logger = logging.getLogger("training.torch")
+
+
+def _import_torch():
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError("The network is a torch.nn.Module but PyTorch is not importable: install "
+                           "it with `pip install torch` (or this project's [torch] extra)") from None
+    return torch
+
+
+def resolve_device(torch):
+    target = context.get_context("device_target")
+    device_id = context.get_context("device_id")
+    if target == "CPU":
+        return torch.device("cpu")
+    if target == "GPU":
+        if not torch.cuda.is_available():
+            raise RuntimeError("device_target 'GPU' needs a CUDA build of PyTorch and a visible NVIDIA "
+                               "GPU, but torch.cuda.is_available() is False. Install a CUDA build "
+                               "(for example `pip install torch --index-url "
+                               "https://download.pytorch.org/whl/cu124`) or use device_target='CPU'")
+        count = torch.cuda.device_count()
+        if device_id >= count:
+            raise RuntimeError(f"device_id {device_id} is out of range: {count} CUDA device(s) are "
+                               f"visible (CUDA_VISIBLE_DEVICES decides which)")
+        return torch.device("cuda", device_id)
+    try:
+        import torch_npu  # noqa: F401  (registers the 'npu' device with torch)
+    except ImportError:
+        raise RuntimeError("device_target 'Ascend' needs torch_npu: install it with "
+                           "`pip install torch_npu` (matching your torch and CANN versions)") from None
+    return torch.device("npu", device_id)
+
+
+class _DeviceBatch(tuple):
+    """A batch already on the device; `event` marks the end of its copy on the side stream."""
+    event = None
+
+
+class TorchTrainStep:
+    """zero_grad; loss = loss_fn(network(*data), label); backward; optimizer.step()."""
+
+    def __init__(self, network, loss_fn, optimizer, compiled, loss_scale=1.0):
+        self.network, self.loss_fn, self.optimizer = network, loss_fn, optimizer
+        self.loss_scale = loss_scale
+        self._forward = self._eager_forward
+        if compiled:
+            torch = _import_torch()
+            self._compiled = torch.compile(self._eager_forward)
+            self._forward = self._compiled_forward
+
+    def _eager_forward(self, *batch):
+        if self.loss_fn is None:  # the network computes its own loss from every column
+            return self.network(*batch)
+        return self.loss_fn(self.network(*batch[:-1]), batch[-1])
+
+    def _compiled_forward(self, *batch):
+        try:
+            return self._compiled(*batch)
+        except Exception as exc:  # no compiler toolchain, unsupported op, ...
+            logger.warning("torch.compile failed (%s: %s); GRAPH_MODE falls back to eager "
+                           "execution", type(exc).__name__, exc)
+            self._forward = self._eager_forward
+            return self._eager_forward(*batch)
+
+    def __call__(self, *batch):
+        self.optimizer.zero_grad(set_to_none=True)
+        with profiling.span("forward_backward"):
+            loss = self._forward(*batch)
+            (loss * self.loss_scale if self.loss_scale != 1.0 else loss).backward()
+        with profiling.span("update"):
+            self.optimizer.step()
+        return loss.detach()
+
+
+class TorchEvalStep:
+    def __init__(self, network, loss_fn):
+        self.network, self.loss_fn = network, loss_fn
+
+    def __call__(self, *batch):
+        outputs = self.network(*batch[:-1])
+        loss = self.loss_fn(outputs, batch[-1]) if self.loss_fn is not None else None
+        return loss, outputs, batch[-1]
+
+
+class TorchBackend:
+    name = "torch"
+
+    def __init__(self):
+        self.torch = _import_torch()
+        self.device = resolve_device(self.torch)
+        self.compiled = context.get_context("mode") == context.GRAPH_MODE
+        self._side_stream = None
+        if self.device.type == "cuda":
+            self._side_stream = self.torch.cuda.Stream(device=self.device)
+
+    # --- building ---------------------------------------------------------------------------
+    def _module(self, obj):
+        return obj.to(self.device) if hasattr(obj, "to") else obj
+
+    def _data_parallel(self, network):
+        from training import communication
+        if context.get_auto_parallel_context("parallel_mode") != "data_parallel":
+            return network, 1.0
+        if not communication.is_initialized():
+            raise RuntimeError("parallel_mode 'data_parallel' needs training.communication.init() "
+                               "first (run the script under torchrun)")
+        from torch.nn.parallel import DistributedDataParallel
+        ids = [self.device.index] if self.device.type == "cuda" else None
+        ddp = DistributedDataParallel(network, device_ids=ids)
+        # DDP averages gradients; gradients_mean=False asks for their sum.
+        scale = 1.0 if context.get_auto_parallel_context("gradients_mean") else \
+            float(communication.get_group_size())
+        return ddp, scale
+
+    def build_train_network(self, network, loss_fn, optimizer):
+        network = self._module(network)
+        if loss_fn is None and optimizer is None:
+            return network
+        if optimizer is None:
+            return None
+        if not hasattr(optimizer, "step") or not hasattr(optimizer, "zero_grad"):
+            raise TypeError(f"With a torch network, 'optimizer' must be a torch.optim.Optimizer, "
+                            f"but got {type(optimizer).__name__}")
+        loss_fn = self._module(loss_fn) if loss_fn is not None else None
+        wrapped, scale = self._data_parallel(network)
+        step = TorchTrainStep(wrapped, loss_fn, optimizer, self.compiled, scale)
+        step.module = network
+        return step
+
+    def build_eval_network(self, network, loss_fn, eval_network):
+        if eval_network is not None:
+            return self._module(eval_network)
+        network = self._module(network)
+        if loss_fn is not None:
+            return TorchEvalStep(network, self._module(loss_fn))
+        return network
+
+    # --- running ----------------------------------------------------------------------------
+    def compute_scope(self):
+        return contextlib.nullcontext()
+
+    def _tensor(self, value):
+        torch = self.torch
+        if isinstance(value, torch.Tensor):
+            return value
+        arr = np.asarray(value)
+        if arr.dtype == np.int32:
+            arr = arr.astype(np.int64)
+        if arr.dtype.kind in "US":
+            return value  # strings stay host-side
+        return torch.from_numpy(np.ascontiguousarray(arr))
+
+    def to_device(self, batch):
+        """Called in the sink thread: host -> device ahead of the step."""
+        tensors = [self._tensor(v) for v in batch]
+        if self.device.type == "cpu":
+            return _DeviceBatch(tensors)
+        torch = self.torch
+        if self._side_stream is not None:
+            with torch.cuda.stream(self._side_stream):
+                moved = [t.pin_memory().to(self.device, non_blocking=True)
+                         if isinstance(t, torch.Tensor) else t for t in tensors]
+                event = torch.cuda.Event()
+                event.record(self._side_stream)
+            out = _DeviceBatch(moved)
+            out.event = event
+            return out
+        return _DeviceBatch(t.to(self.device) if isinstance(t, torch.Tensor) else t for t in tensors)
+
+    def _ready(self, batch):
+        event = getattr(batch, "event", None)
+        if event is not None:
+            stream = self.torch.cuda.current_stream(self.device)
+            stream.wait_event(event)
+            for t in batch:
+                if isinstance(t, self.torch.Tensor):
+                    t.record_stream(stream)  # the allocator must not reuse it early
+        return batch
+
+    def set_train(self, network, mode):
+        target = getattr(network, "module", None) or getattr(network, "network", None) or network
+        if hasattr(target, "train"):
+            target.train(mode)
+
+    def train_step(self, train_network, batch):
+        return train_network(*self._ready(batch))
+
+    def eval_step(self, eval_network, batch):
+        with self.torch.no_grad():
+            return eval_network(*self._ready(batch))
+
+    def predict(self, network, data):
+        network.eval()
+        with self.torch.no_grad():
+            return network(*[self._tensor(d).to(self.device) if not isinstance(d, str) else d
+                             for d in data])
+
+    def synchronize(self):
+        if self.device.type == "cuda":
+            self.torch.cuda.synchronize(self.device)
+
+    # --- optimizer and checkpoints ----------------------------------------------------------
+    def get_lr(self, optimizer):
+        return float(optimizer.param_groups[0]["lr"])
+
+    def set_lr(self, optimizer, lr):
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+
+    def checkpoint_object(self, train_network):
+        return getattr(train_network, "module", train_network)
+
+    def snapshot(self, train_network):
+        module = self.checkpoint_object(train_network)
+        return {k: v.detach().clone() for k, v in module.state_dict().items()}
+
+    def restore(self, train_network, snapshot):
+        self.checkpoint_object(train_network).load_state_dict(snapshot)

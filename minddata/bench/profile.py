@@ -69,13 +69,15 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
     seconds = _check_limit(seconds, "seconds", (int, float))
     batched = has_batch(dataset)
     forever = num_batches is not None or seconds is not None
-    iterator = dataset.create_tuple_iterator(num_epochs=-1 if forever else 1, output_numpy=True)
     cpu = CpuSampler()
     batches = rows = nbytes = 0
     timeline = [(0.0, 0)]
+    cpu.start()
+    # The clock starts before the iterator exists: pipeline start-up (threads, worker
+    # processes, opening files) is part of what a user waits for.
+    start = time.perf_counter()
+    iterator = dataset.create_tuple_iterator(num_epochs=-1 if forever else 1, output_numpy=True)
     try:
-        cpu.start()
-        start = time.perf_counter()
         done = False
         while not done:
             got_any = False

@@ -29,7 +29,8 @@ def _pad(n):
 
 
 def encode_row(row, column_names=None):
-    """Return (bytes, payload_nbytes) for a tuple/list of arrays."""
+    """Return (buffer, payload_nbytes) for a tuple/list of arrays; the buffer is a 1-D uint8
+    array (any bytes-like consumer, LMDB included, takes it)."""
     if not isinstance(row, (tuple, list)):
         raise TypeError(f"a cached row must be a tuple of numpy arrays, got {type(row).__name__}")
     arrays = []
@@ -53,13 +54,23 @@ def encode_row(row, column_names=None):
         header.append(struct.pack(f"<{arr.ndim}Q", *arr.shape))
         header.append(_U64.pack(arr.nbytes))
     head = b"".join(header)
-    parts = [head, bytes(_pad(len(head)))]
+    start = len(head) + _pad(len(head))
+    total = start + sum(a.nbytes + _pad(a.nbytes) for a in arrays)
+    # One buffer filled by numpy copies (they release the GIL for large arrays), so encoding a
+    # large row lets the pipeline's other threads run.
+    out = np.empty(total, dtype=np.uint8)  # padding is zeroed below
+    out[:len(head)] = np.frombuffer(head, dtype=np.uint8)
+    out[len(head):start] = 0
+    pos = start
     payload = 0
     for arr in arrays:
-        parts.append(arr.data if arr.nbytes else b"")
-        parts.append(bytes(_pad(arr.nbytes)))
-        payload += arr.nbytes
-    return b"".join(parts), payload
+        n = arr.nbytes
+        if n:
+            out[pos:pos + n] = arr.reshape(-1).view(np.uint8)
+        out[pos + n:pos + n + _pad(n)] = 0
+        pos += n + _pad(n)
+        payload += n
+    return out, payload
 
 
 def decode_row(buf):

@@ -51,7 +51,7 @@ def test_rows_must_be_tuples():
     lambda b: b[:40],                 # payload cut off
 ])
 def test_damaged_values_raise_decode_error(damage):
-    value = encode_row((np.arange(100, dtype=np.int64),))[0]
+    value = bytes(encode_row((np.arange(100, dtype=np.int64),))[0])
     with pytest.raises(RowDecodeError):
         decode_row(damage(value))
 

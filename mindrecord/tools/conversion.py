@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .bad_input import BadItem, ConversionError, SkipReport
 from . import shard_set
+from .malloc_tuning import retain_freed_memory
 
 CHUNK_ROWS = 256           # rows per write_raw_data call (MindSpore's converters use 256 too)
 LOOKAHEAD_CHUNKS = 3       # chunks loaded ahead of each shard writer
@@ -205,7 +206,9 @@ def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_f
             from .ray_runner import run_shards_on_ray
             outcomes = run_shards_on_ray(spec, paths, ranges, skip_bad, progress)
         else:
-            outcomes = _run_shards_locally(spec, paths, ranges, skip_bad, workers, progress)
+            with retain_freed_memory():
+                outcomes = _run_shards_locally(spec, paths, ranges, skip_bad, workers,
+                                               progress)
         shard_set.link_shards(paths)
     except BaseException:
         shard_set.remove_outputs(paths)

@@ -15,7 +15,9 @@ import os
 
 def _write_shard_task(spec, path, items, skip_bad):
     from .conversion import write_shard
-    return write_shard(spec, path, items, skip_bad)
+    from .malloc_tuning import retain_freed_memory
+    with retain_freed_memory():
+        return write_shard(spec, path, items, skip_bad)
 
 
 def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):

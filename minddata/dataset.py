@@ -7,8 +7,6 @@ until an iterator is created, which compiles the graph into a tree of iterator n
 """
 
 
-from . import config
-
 _INT32_MAX = 2 ** 31 - 1
 
 

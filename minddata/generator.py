@@ -11,7 +11,7 @@ from .dataset import check_columns, check_num_parallel_workers
 from .engine.node import IterNode
 from .engine.errors import wrap_error
 from .ops.source import SourceDataset
-from .samplers import Shuffle, _check_num_samples
+from .samplers import Shuffle
 from .sources.base import RowSource
 
 

@@ -104,7 +104,6 @@ def _worker_main(conn, buf, slot_bytes, handler, parent_pid, use_shm):
             return
         task_no, meta, in_desc = msg
         slot = (task_no // 1) % _INFLIGHT
-        in_base = slot * slot_bytes
         out_base = (_INFLIGHT + slot) * slot_bytes
         try:
             rows_in = unpack(in_desc, buf, copy=False)

@@ -12,8 +12,7 @@ from ..dataset import Dataset, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.node import IterNode
 from ..engine.threads import OrderedThreadPool
-from ..samplers import (DistributedSampler, Sampler, Shuffle, SubsetSampler,
-                        _check_num_samples)
+from ..samplers import Sampler, Shuffle, SubsetSampler, _check_num_samples
 
 _INT32_MAX = 2 ** 31 - 1
 

@@ -132,10 +132,18 @@ def live_children():
 
 
 def shm_entries():
-    try:
-        return set(os.listdir("/dev/shm"))
-    except FileNotFoundError:
-        return set()
+    """/dev/shm segments this process (or its children) has open or mapped. (The directory's
+    listing is shared with every other process on the machine, so it is not checked.)"""
+    out = set()
+    procs = [psutil.Process()] + psutil.Process().children(recursive=True)
+    for p in procs:
+        try:
+            paths = [f.path for f in p.open_files()] + \
+                [m.path for m in p.memory_maps(grouped=True)]
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        out.update(x for x in paths if x.startswith("/dev/shm/"))
+    return out
 
 
 def minddata_threads():

@@ -1,0 +1,33 @@
+"""Worker processes move arrays through shared memory slots, pickling only what cannot fit."""
+import mmap
+
+import numpy as np
+
+from minddata.engine import procs
+
+
+def test_arrays_travel_as_descriptors_into_the_slot():
+    buf = mmap.mmap(-1, 1 << 20)
+    rows = [(np.arange(12, dtype=np.float32).reshape(3, 4), np.array("abc"))]
+    desc = procs.pack(rows, buf, 0, 1 << 20)
+    assert [e[0] for e in desc[0]] == [0, 0]          # both in shared memory
+    out = procs.unpack(desc, buf)
+    assert out[0][0].tolist() == rows[0][0].tolist() and str(out[0][1]) == "abc"
+    buf[:] = b"\0" * len(buf)                          # copies survive slot reuse
+    assert out[0][0][2, 3] == 11
+
+
+def test_oversize_and_object_arrays_fall_back_to_pickles():
+    buf = mmap.mmap(-1, 4096)
+    big = np.ones(10000, np.float64)
+    obj = np.array([{"a": 1}], dtype=object)
+    desc = procs.pack([(big, obj, np.int32(3))], buf, 0, 4096)
+    assert [e[0] for e in desc[0]] == [1, 1, 0]
+    out = procs.unpack(desc, buf)
+    assert out[0][0].sum() == 10000 and out[0][1][0] == {"a": 1} and out[0][2] == 3
+
+
+def test_without_shared_memory_everything_is_pickled():
+    buf = mmap.mmap(-1, 4096)
+    desc = procs.pack([(np.zeros(3),)], buf, 0, 4096, use_shm=False)
+    assert desc[0][0][0] == 1

@@ -66,6 +66,9 @@ cdef int64_t INT32_MAX = 2147483647
 _np_integer = np.integer
 _np_floating = np.floating
 _np_ndarray = np.ndarray
+# int/float subclasses (IntEnum, numpy scalars) are taken by value; bool is not a number here.
+_int_types = (int, np.integer)
+_float_types = (float, np.floating)
 
 
 cdef class EncodedRows:
@@ -203,7 +206,7 @@ cdef class RowEncoder:
                 mp_str(raw, PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key))
                 if kind == K_INT32 or kind == K_INT64:
                     if t is not int:
-                        if t is bool or not isinstance(v, _np_integer):
+                        if t is bool or not isinstance(v, _int_types):
                             ok = False
                             break
                         v = int(v)
@@ -216,10 +219,10 @@ cdef class RowEncoder:
                 elif kind == K_FLOAT32 or kind == K_FLOAT64:
                     if t is float:
                         dval = PyFloat_AS_DOUBLE(v)
-                    elif isinstance(v, _np_floating):
+                    elif isinstance(v, _float_types):
                         v = float(v)
                         dval = PyFloat_AS_DOUBLE(v)
-                    elif t is int or (t is not bool and isinstance(v, _np_integer)):
+                    elif t is not bool and isinstance(v, _int_types):
                         # Accepted only when the float holds the integer exactly.
                         try:
                             dval = float(v)

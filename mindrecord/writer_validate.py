@@ -48,7 +48,7 @@ def _field_problem(name, spec, value):
                     f"got an array of shape {value.shape}")
         return None
     if kind in INTEGER_TYPES:
-        ok = pytype is int or (pytype is not bool and isinstance(value, np.integer))
+        ok = pytype is not bool and isinstance(value, (int, np.integer))
         if ok:
             low, high = _INT_RANGES[kind]
             if low <= int(value) <= high:
@@ -56,9 +56,9 @@ def _field_problem(name, spec, value):
             return (f"data value: '{value}' for field: '{name}' is out of {kind} range.",
                     f"got {_show(value)}, outside the {kind} range [{low}, {high}]")
     elif kind in FLOAT_TYPES:
-        if pytype is float or isinstance(value, np.floating):
+        if isinstance(value, (float, np.floating)):
             return None
-        if pytype is int or (pytype is not bool and isinstance(value, np.integer)):
+        if pytype is not bool and isinstance(value, (int, np.integer)):
             try:
                 if float(value) == value:
                     return None

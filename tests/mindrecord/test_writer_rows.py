@@ -183,3 +183,19 @@ def test_write_before_schema(tmp_path):
     w = FileWriter(str(tmp_path / "x.mindrecord"))
     with pytest.raises(MRMGetMetaError):
         w.write_raw_data([{"a": 1}])
+
+
+def test_int_subclasses_are_taken_by_value(tmp_path):
+    import enum
+
+    class Label(enum.IntEnum):
+        CAT = 3
+
+    w = make_writer(tmp_path, {"k": {"type": "int32"}, "f": {"type": "float64"}})
+    w.write_raw_data([{"k": Label.CAT, "f": Label.CAT}])
+    with pytest.raises(MRMValidateDataError, match="got bool"):
+        w.write_raw_data([{"k": True, "f": 1.0}])
+    w.commit()
+    with FileReader(str(tmp_path / "x.mindrecord")) as reader:
+        (row,) = list(reader.get_next())
+    assert row["k"] == 3 and float(row["f"]) == 3.0

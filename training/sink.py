@@ -18,9 +18,10 @@ DEFAULT_PREFETCH = 16
 def prefetch_depth():
     try:
         from minddata import config
-        return max(1, int(config.get_prefetch_size()))
-    except (ImportError, AttributeError):
+    except Exception:  # minddata absent or not built: training still runs
+        logger.debug("minddata not importable; prefetch depth %d", DEFAULT_PREFETCH, exc_info=True)
         return DEFAULT_PREFETCH
+    return max(1, int(config.get_prefetch_size()))
 
 
 def _close_iterator(it):

@@ -34,9 +34,13 @@ class _Shard:
         self.path = layout.path
         self.schema = layout.schema
         self.num_rows = layout.num_rows
-        with open(self.path, "rb") as f:
-            # The map keeps its own descriptor; the file object is closed right away.
-            self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        self._mm = None
+        try:
+            with open(self.path, "rb") as f:
+                # The map keeps its own descriptor; the file object is closed right away.
+                self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError) as e:  # e.g. emptied or removed since its header was read
+            raise truncated(self.path, f"it cannot be mapped ({e})") from None
         try:
             if len(self._mm) != layout.size:
                 raise truncated(self.path, "the file changed size while it was being opened")

@@ -347,7 +347,7 @@ class MapIter(IterNode):
                 break
             first = self._index
             self._index += len(rows)
-            task = _Chunk(rows, states, provs, first)
+            task = _Chunk(rows, states, provs, first, self.epoch)
             if isinstance(pool, OrderedThreadPool):
                 pool.submit(self._run_chunk, task)
             else:
@@ -378,7 +378,7 @@ class MapIter(IterNode):
 
     def _run_chunk(self, task):
         out = []
-        epoch = self.epoch
+        epoch = task.epoch
         for k, r in enumerate(task.rows):
             try:
                 o = self.runner.run(tuple(r[i] for i in self.in_idx), epoch, task.first + k)
@@ -393,10 +393,11 @@ class MapIter(IterNode):
 
 
 class _Chunk:
-    __slots__ = ("rows", "states", "provs", "first")
+    __slots__ = ("rows", "states", "provs", "first", "epoch")
 
-    def __init__(self, rows, states, provs, first):
+    def __init__(self, rows, states, provs, first, epoch):
         self.rows, self.states, self.provs, self.first = rows, states, provs, first
+        self.epoch = epoch
 
 
 class _MapTask:

@@ -105,3 +105,49 @@ def test_host_memory_cap_sends_rows_to_the_spill_area(cache_dirs):
         assert store.get(9)[1] == 9
     stat = cache.get_stat()
     assert stat.rows_spilled == 10 and stat.rows_in_memory == 0
+
+
+def test_a_full_memory_file_system_sends_the_batch_to_the_spill_area(cache_dirs, monkeypatch):
+    import lmdb
+    from minddata.cache.stage_store import StageStore
+    real = StageStore._write_batch
+
+    def full_then_real(self, batch, local, memory_ok):
+        if memory_ok:
+            raise lmdb.Error("mdb_txn_commit: No space left on device")
+        return real(self, batch, local, memory_ok)
+    monkeypatch.setattr(StageStore, "_write_batch", full_then_real)
+    cache = DatasetCache(generate_session(), spilling=True)
+    with cache.open_stage("k", ["data", "label"]) as store:
+        assert _fill(store, 5)
+        assert store.get(4)[1] == 4
+    assert cache.get_stat().rows_spilled == 5
+
+
+def test_nowhere_to_write_stops_growing_without_failing_the_pipeline(cache_dirs, monkeypatch):
+    import lmdb
+    from minddata.cache.stage_store import StageStore
+
+    def always_full(self, batch, local, memory_ok):
+        raise lmdb.Error("No space left on device")
+    monkeypatch.setattr(StageStore, "_write_batch", always_full)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with DatasetCache(generate_session()).open_stage("k", ["data", "label"]) as store:
+            assert _fill(store, 5) is False
+            assert not store.is_complete()
+    assert any("stops growing" in str(w.message) for w in caught)
+
+
+def test_other_storage_errors_are_raised(cache_dirs, monkeypatch):
+    import lmdb
+    from minddata.cache.stage_store import StageStore
+
+    def corrupted(self, batch, local, memory_ok):
+        raise lmdb.CorruptedError("MDB_CORRUPTED")
+    monkeypatch.setattr(StageStore, "_write_batch", corrupted)
+    store = DatasetCache(generate_session()).open_stage("k", ["data", "label"])
+    store.put(0, _row(0))
+    with pytest.raises(lmdb.CorruptedError):
+        store.flush()
+    store.close()

@@ -100,6 +100,9 @@ class ProfileReport:
                  f"ran       {f['batches']:,} batches, {f['rows']:,} rows in {f['seconds']:.2f} s",
                  f"rate      {f['rows_per_s']:,.1f} rows/s   {f['batches_per_s']:,.2f} batches/s"
                  f"   {f['mb_per_s']:,.1f} MB/s"]
+        if not f["rows"]:
+            lines.append("warning   the pipeline produced no rows (an empty source, or fewer "
+                         "rows than one batch with drop_remainder?)")
         ref = f.get("reference")
         if ref:
             lines.append(f"MindSpore {ref['rows_per_s']:,.0f} rows/s ({ref['workload']}); "

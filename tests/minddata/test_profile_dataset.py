@@ -53,3 +53,10 @@ def test_text_report_mentions_bottleneck_and_stages():
 def test_bad_limits(kwargs):
     with pytest.raises(ValueError):
         profile_dataset(_pipeline(), **kwargs)
+
+
+def test_empty_output_is_reported_not_hidden():
+    data = ds.NumpySlicesDataset({"x": np.arange(3, dtype=np.float32)}, shuffle=False)
+    report = data.batch(8, drop_remainder=True).profile(num_batches=2)
+    assert report["rows"] == 0 and report["batches"] == 0
+    assert "produced no rows" in report.format()

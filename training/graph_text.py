@@ -19,7 +19,7 @@ class GraphRecorder:
 
     def __enter__(self):
         for name, cell in self.network.cells_and_names():
-            def hook(c, inputs, output, _name=name or type(c).__name__):
+            def hook(c, inputs, output, _name=name or type(cell).__name__):
                 self.calls.append((_name, type(c).__name__, _shapes(inputs), _shapes(output)))
             self._handles.append(cell.register_forward_hook(hook))
         return self

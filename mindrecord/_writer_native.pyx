@@ -351,13 +351,14 @@ class _BadRow(Exception):
 
 
 cdef bint _shape_ok(list shape, Py_ssize_t size):
-    cdef Py_ssize_t known = 1
-    cdef bint variable = False
+    # Python integers: a schema shape's element count may exceed 64 bits.
+    known = 1
+    variable = False
     for dim in shape:
         if dim == -1:
             variable = True
         else:
-            known *= <Py_ssize_t>dim
+            known *= dim
     if variable:
         return known > 0 and size % known == 0
     return size == known

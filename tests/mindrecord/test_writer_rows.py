@@ -199,3 +199,9 @@ def test_int_subclasses_are_taken_by_value(tmp_path):
     with FileReader(str(tmp_path / "x.mindrecord")) as reader:
         (row,) = list(reader.get_next())
     assert row["k"] == 3 and float(row["f"]) == 3.0
+
+
+def test_huge_schema_shape_rejects_arrays_without_overflow(tmp_path):
+    w = make_writer(tmp_path, {"v": {"type": "float32", "shape": [1 << 40, 1 << 40]}})
+    with pytest.raises(MRMValidateDataError, match="got an array of shape"):
+        w.write_raw_data([{"v": np.zeros(0, np.float32)}])

@@ -106,9 +106,13 @@ class ArrowTableLoader(ItemLoader):
         start = items[0]
         contiguous = items[-1] - start + 1 == len(items)
         if contiguous:
-            records = self.table.slice(start, len(items)).to_pylist()
+            part = self.table.slice(start, len(items))
         else:
-            records = self.table.take(pa.array(list(items))).to_pylist()
+            part = self.table.take(pa.array(list(items)))
+        fast = self._columnar(part)
+        if fast is not None:
+            return fast
+        records = part.to_pylist()
         out = []
         for index, record in zip(items, records):
             try:
@@ -116,6 +120,24 @@ class ArrowTableLoader(ItemLoader):
             except BadItem as bad:
                 out.append(bad)
         return out
+
+    def _columnar(self, part):
+        """Rows built column by column (several times faster than row by row) when no value
+        of the chunk needs a per-row decision: no nulls, no arrays, no uint64 overflow."""
+        columns = []
+        for name, spec in self.schema.items():
+            column = part.column(name)
+            if "shape" in spec or column.null_count:
+                return None
+            if pa.types.is_uint64(column.type) and len(column) and \
+                    pc.max(column).as_py() >= 2**63:
+                return None
+            values = column.to_pylist()
+            if pa.types.is_boolean(column.type):
+                values = [int(v) for v in values]      # FileWriter takes int, not bool
+            columns.append(values)
+        names = list(self.schema)
+        return [dict(zip(names, values)) for values in zip(*columns)]
 
     def _row(self, record, index):
         row = {}

@@ -203,3 +203,88 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
     if message != NULL:
         raise ValueError("resample: " + message.decode("utf-8"))
     return out
+
+
+# ---- splitmix64 randomness (see transforms_c/_rng.py) ----------------------------------------
+from libc.stdint cimport uint64_t
+from libc.math cimport log, exp, sqrt, cos
+
+cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15ULL
+
+
+cdef inline uint64_t _mix64(uint64_t z) nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+def splitmix64(value):
+    """First splitmix64 output of a generator seeded with `value` (taken modulo 2**64)."""
+    cdef uint64_t v = <uint64_t>(int(value) & 0xFFFFFFFFFFFFFFFF)
+    return _mix64(v + _GOLDEN)
+
+
+def derive_seed(seed, index):
+    """Seed of the index-th op inside a composed or fused run seeded with `seed`."""
+    cdef uint64_t s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef uint64_t i = <uint64_t>(int(index) & 0xFFFFFFFFFFFFFFFF)
+    return _mix64((s ^ _mix64(i + 1 + _GOLDEN)) + _GOLDEN)
+
+
+cdef class Rng:
+    """splitmix64 stream: uniform doubles in [0, 1) and bounded integers."""
+    cdef uint64_t _state
+
+    def __init__(self, seed):
+        self._state = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+
+    cpdef uint64_t next_u64(self):
+        self._state += _GOLDEN
+        return _mix64(self._state)
+
+    cpdef double random(self):
+        return (self.next_u64() >> 11) * (1.0 / 9007199254740992.0)
+
+    cpdef double uniform(self, double low, double high):
+        return low + (high - low) * self.random()
+
+    def randint(self, low, high):
+        """Integer in [low, high], both ends included."""
+        if high <= low:
+            return int(low)
+        return int(low) + int(self.next_u64() % <uint64_t>(int(high) - int(low) + 1))
+
+    cpdef double log_uniform(self, double low, double high):
+        return exp(self.uniform(log(low), log(high)))
+
+    cpdef double gauss(self):
+        """Standard normal (Box-Muller, one output per two uniforms)."""
+        cdef double u1 = self.random()
+        cdef double u2 = self.random()
+        if u1 < 1e-300:
+            u1 = 1e-300
+        return sqrt(-2.0 * log(u1)) * cos(2.0 * 3.141592653589793 * u2)
+
+    cpdef double gamma(self, double shape):
+        """Gamma(shape, 1) (Marsaglia-Tsang)."""
+        cdef double d, c, x, v, u
+        if shape < 1.0:
+            return self.gamma(shape + 1.0) * self.random() ** (1.0 / shape)
+        d = shape - 1.0 / 3.0
+        c = 1.0 / sqrt(9.0 * d)
+        while True:
+            x = self.gauss()
+            v = (1.0 + c * x) ** 3
+            if v <= 0:
+                continue
+            u = self.random()
+            if u < 1e-300:
+                u = 1e-300
+            if log(u) < 0.5 * x * x + d - d * v + d * log(v):
+                return d * v
+
+    cpdef double beta(self, double a, double b):
+        """Beta(a, b) through two gamma draws."""
+        cdef double x = self.gamma(a)
+        cdef double y = self.gamma(b)
+        return x / (x + y) if x + y > 0 else 0.5

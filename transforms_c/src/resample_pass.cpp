@@ -115,7 +115,19 @@ struct RowWriter {
             return;
         }
         auto* out = static_cast<float*>(spec.out);
-        if (spec.chw) {
+        if (spec.chw && CN == 3) {
+            const float* __restrict t0 = table.data();
+            const float* __restrict t1 = t0 + 256;
+            const float* __restrict t2 = t0 + 512;
+            float* __restrict d0 = out + static_cast<size_t>(oy) * w;
+            float* __restrict d1 = d0 + plane;
+            float* __restrict d2 = d1 + plane;
+            for (int x = 0; x < w; ++x) {
+                d0[x] = t0[row[3 * x]];
+                d1[x] = t1[row[3 * x + 1]];
+                d2[x] = t2[row[3 * x + 2]];
+            }
+        } else if (spec.chw) {
             for (int c = 0; c < cn; ++c) {
                 const float* __restrict t = table.data() + c * 256;
                 float* __restrict dst = out + c * plane + static_cast<size_t>(oy) * w;
@@ -167,29 +179,10 @@ void run_copy_or_nearest(const PassSpec& spec) {
     }
 }
 
-template <int CN>
-void horizontal_linear(const uint8_t* __restrict src, const Taps& xt, int cn_runtime,
-                       int* __restrict dst, int out_w) {
-    const int cn = CN ? CN : cn_runtime;
-    const int* __restrict first = xt.first.data();
-    const int* __restrict step = xt.step.data();
-    const int16_t* __restrict coef0 = xt.coef0.data();
-    const int16_t* __restrict coef1 = xt.coef1.data();
-    for (int ox = 0; ox < out_w; ++ox) {
-        const uint8_t* p0 = src + static_cast<ptrdiff_t>(first[ox]) * cn;
-        const uint8_t* p1 = p0 + step[ox] * cn;
-        const int a0 = coef0[ox], a1 = coef1[ox];
-        if (CN == 3) {
-            dst[0] = p0[0] * a0 + p1[0] * a1;
-            dst[1] = p0[1] * a0 + p1[1] * a1;
-            dst[2] = p0[2] * a0 + p1[2] * a1;
-        } else {
-            for (int c = 0; c < cn; ++c) dst[c] = p0[c] * a0 + p1[c] * a1;
-        }
-        dst += cn;
-    }
-}
-
+// Bilinear pass, vertical first: each output row blends its two source rows over the columns the
+// output reads (a contiguous, vectorisable loop), then gathers two taps per output sample. The
+// 11-bit weights are OpenCV's; rounding once at the end keeps results within 1 of OpenCV's
+// horizontal-first arithmetic.
 template <int CN>
 void run_linear(const PassSpec& spec) {
     RowWriter<CN> writer(spec);
@@ -198,34 +191,53 @@ void run_linear(const PassSpec& spec) {
                                 spec.box_w);
     const Taps yt = linear_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
                                 spec.box_h);
+    int col_lo = spec.box_w, col_hi = 0;
+    for (int o = 0; o < spec.out_w; ++o) {
+        col_lo = std::min(col_lo, xt.first[o]);
+        col_hi = std::max(col_hi, xt.first[o] + xt.step[o] + 1);
+    }
+    const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
+    std::vector<int32_t> blended(span);
+    std::vector<int> offsets(spec.out_w), steps(spec.out_w);
+    for (int o = 0; o < spec.out_w; ++o) {
+        offsets[o] = (xt.first[o] - col_lo) * cn;
+        steps[o] = xt.step[o] * cn;
+    }
     const size_t width = static_cast<size_t>(spec.out_w) * cn;
-    // Two cached horizontally-resampled source rows; index -1 marks an empty slot.
-    std::vector<int> buffers(2 * width);
-    int cached[2] = {-1, -1};
     std::vector<uint8_t> row(width);
+    constexpr int kShift = 2 * kCoefBits;
+    constexpr int kHalf = 1 << (kShift - 1);
     for (int oy = 0; oy < spec.out_h; ++oy) {
-        const int need[2] = {yt.first[oy], yt.first[oy] + yt.step[oy]};
-        const int b0 = yt.coef0[oy], b1 = yt.coef1[oy];
-        int slot_of[2] = {-1, -1};
-        for (int k = 0; k < 2; ++k)
-            for (int i = 0; i < 2; ++i)
-                if (cached[i] == need[k]) slot_of[k] = i;
-        for (int k = 0; k < 2; ++k) {
-            if (slot_of[k] >= 0) continue;
-            // Use the slot the other needed row does not occupy.
-            const int slot = slot_of[1 - k] == 0 ? 1 : 0;
-            horizontal_linear<CN>(spec.src + need[k] * spec.src_stride, xt, cn,
-                                  buffers.data() + slot * width, spec.out_w);
-            cached[slot] = need[k];
-            slot_of[k] = slot;
-            if (need[0] == need[1]) slot_of[1 - k] = slot;
+        const uint8_t* __restrict r0 = spec.src + yt.first[oy] * spec.src_stride +
+                                       static_cast<ptrdiff_t>(col_lo) * cn;
+        const uint8_t* __restrict r1 = r0 + yt.step[oy] * spec.src_stride;
+        const int32_t b0 = yt.coef0[oy], b1 = yt.coef1[oy];
+        int32_t* __restrict v = blended.data();
+        if (b1 == 0) {
+            for (size_t i = 0; i < span; ++i) v[i] = b0 * r0[i];
+        } else {
+            for (size_t i = 0; i < span; ++i) v[i] = b0 * r0[i] + b1 * r1[i];
         }
-        const int* r0 = buffers.data() + slot_of[0] * width;
-        const int* r1 = buffers.data() + slot_of[1] * width;
-        for (size_t i = 0; i < width; ++i) {
-            // OpenCV's vectorised rounding: 16-bit high products of (sample >> 4) and weights.
-            const int v = (((b0 * (r0[i] >> 4)) >> 16) + ((b1 * (r1[i] >> 4)) >> 16) + 2) >> 2;
-            row[i] = static_cast<uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
+        const int* __restrict off = offsets.data();
+        const int* __restrict stp = steps.data();
+        const int16_t* __restrict a0s = xt.coef0.data();
+        const int16_t* __restrict a1s = xt.coef1.data();
+        uint8_t* __restrict dst = row.data();
+        for (int ox = 0; ox < spec.out_w; ++ox) {
+            const int32_t* p0 = v + off[ox];
+            const int32_t* p1 = p0 + stp[ox];
+            const int32_t a0 = a0s[ox], a1 = a1s[ox];
+            if (CN == 3) {
+                // Weights are non-negative and sum to at most 2049 per axis, so the result
+                // is within [0, 255] without clamping.
+                dst[0] = static_cast<uint8_t>((a0 * p0[0] + a1 * p1[0] + kHalf) >> kShift);
+                dst[1] = static_cast<uint8_t>((a0 * p0[1] + a1 * p1[1] + kHalf) >> kShift);
+                dst[2] = static_cast<uint8_t>((a0 * p0[2] + a1 * p1[2] + kHalf) >> kShift);
+            } else {
+                for (int c = 0; c < cn; ++c)
+                    dst[c] = static_cast<uint8_t>((a0 * p0[c] + a1 * p1[c] + kHalf) >> kShift);
+            }
+            dst += cn;
         }
         writer.write(row.data(), oy);
     }

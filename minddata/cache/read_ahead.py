@@ -82,4 +82,5 @@ class ReadAhead:
             self._stop = True
             self._ready.clear()
             self._cond.notify_all()
-        self._thread.join()
+        if self._thread is not threading.current_thread():
+            self._thread.join()

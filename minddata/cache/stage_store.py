@@ -28,6 +28,7 @@ import struct
 import threading
 import time
 import warnings
+import weakref
 
 import lmdb
 
@@ -80,6 +81,45 @@ class _Batch(dict):
     local = None
 
 
+def _weak(method):
+    """Call ``method`` without keeping its object alive (the store's background threads must
+    not keep an unclosed, forgotten store from being collected and its handles released)."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args):
+        fn = ref()
+        if fn is None:
+            raise RuntimeError("the dataset cache stage store was garbage-collected")
+        return fn(*args)
+    return call
+
+
+class _Handles:
+    """What a store must give back, closed or merely dropped: its threads and its shares of
+    the process's LMDB environments. Runs once, from close() or from the store's finalizer."""
+
+    def __init__(self, env_dir, spill_dir):
+        self.env_dir = env_dir
+        self.spill_dir = spill_dir
+        self.spill_acquired = False
+        self.read_ahead = None
+        self.writer = None
+        self.pid = os.getpid()
+
+    def release(self):
+        if os.getpid() != self.pid:
+            return  # a forked child owns none of these
+        ahead, self.read_ahead = self.read_ahead, None
+        if ahead is not None:
+            ahead.close()  # before the environments go: the thread reads from them
+        if self.writer is not None:
+            self.writer.stop()
+        envs.release(self.env_dir)
+        if self.spill_acquired:
+            self.spill_acquired = False
+            envs.release(self.spill_dir)
+
+
 def _is_disk_full(exc):
     text = str(exc).lower()
     return isinstance(exc, lmdb.MapFullError) or "no space" in text or "disk quota" in text
@@ -115,15 +155,18 @@ class StageStore:
         self._closed = False
         self._spill_env = None
         self._read_ahead_depth = read_ahead
-        self._read_ahead = None
         self._complete_rows = None            # num_rows once is_complete() said True
-        self._writer = WriteBehind(self._write_any)
+        self._writer = WriteBehind(_weak(self._write_any))
         self._pid = os.getpid()
         self._env = envs.acquire(session_paths.env_dir)
+        self._handles = _Handles(session_paths.env_dir, session_paths.spill_dir)
+        self._handles.writer = self._writer
+        self._finalizer = weakref.finalize(self, self._handles.release)
         try:
             self._register()
         except BaseException:
-            envs.release(session_paths.env_dir)
+            self._closed = True
+            self._finalizer()
             raise
 
     # -- setup ---------------------------------------------------------------------------------
@@ -156,6 +199,7 @@ class StageStore:
             if not create and not self._paths.has_spill():
                 return None
             self._spill_env = envs.acquire(self._paths.spill_dir, create=True)
+            self._handles.spill_acquired = True
         return self._spill_env
 
     def _spilled_rows_present(self):
@@ -207,10 +251,10 @@ class StageStore:
         with self._lock:
             self._looked_up = True
             pending = self._pending.get(key)
-            ahead = self._read_ahead
+            ahead = self._handles.read_ahead
             if ahead is None and self._complete_rows and self._read_ahead_depth:
-                ahead = self._read_ahead = ReadAhead(self._lookup_id, self._complete_rows,
-                                                     self._read_ahead_depth)
+                ahead = self._handles.read_ahead = ReadAhead(
+                    _weak(self._lookup_id), self._complete_rows, self._read_ahead_depth)
         if pending is None:
             pending = self._writer.lookup(key)
         if pending is not None:
@@ -292,21 +336,16 @@ class StageStore:
         if self._closed:
             return
         with self._lock:
-            ahead, self._read_ahead = self._read_ahead, None
+            ahead, self._handles.read_ahead = self._handles.read_ahead, None
         if ahead is not None:
-            ahead.close()  # before the environments go: the thread reads from them
-        in_owner = os.getpid() == self._pid  # a forked child only drops its references
+            ahead.close()
         try:
-            if in_owner:
+            if os.getpid() == self._pid:  # a forked child only drops its references
                 self.flush()
         finally:
             self._closed = True
-            if in_owner:
-                self._writer.close()
-            envs.release(self._paths.env_dir)
-            if self._spill_env is not None:
-                envs.release(self._paths.spill_dir)
-                self._spill_env = None
+            self._spill_env = None
+            self._finalizer()
 
     def __enter__(self):
         return self

@@ -51,16 +51,21 @@ class WriteBehind:
             self._raise_pending_error()
 
     def close(self):
+        """Commit what was submitted, then stop the thread."""
         try:
             self.drain()
         finally:
-            with self._cond:
-                self._stop = True
-                self._queue.clear()
-                self._cond.notify_all()
-            if self._thread is not None:
-                self._thread.join()
-                self._thread = None
+            self.stop()
+
+    def stop(self):
+        """Stop the thread; batches not yet written are dropped."""
+        with self._cond:
+            self._stop = True
+            self._queue.clear()
+            self._cond.notify_all()
+            thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
 
     def _run(self):
         while True:

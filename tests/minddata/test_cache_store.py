@@ -170,3 +170,25 @@ def test_stores_release_their_environments(cache_dirs):
     a.close()
     b.close()
     assert envs.open_count() == before
+
+
+def test_a_dropped_unclosed_store_gives_back_its_threads_and_handles(cache_dirs):
+    import gc
+    import threading
+    from minddata.cache import envs
+    before = envs.open_count()
+    cache = DatasetCache(generate_session())
+    store = cache.open_stage("k", ["image", "label"])
+    for i in range(300):                  # more than a batch: the write-behind thread runs
+        store.put(i, _row(i))
+    store.mark_complete(300)
+    assert store.is_complete()
+    store.get(0)
+    store.get(1)                          # in-order reads: the read-ahead thread runs
+    names = {t.name for t in threading.enumerate()}
+    assert {"minddata-cache-write-behind", "minddata-cache-read-ahead"} <= names
+    del store
+    gc.collect()
+    names = {t.name for t in threading.enumerate()}
+    assert not names & {"minddata-cache-write-behind", "minddata-cache-read-ahead"}
+    assert envs.open_count() == before

@@ -128,6 +128,31 @@ bool read_value(Cursor& c, Value* v) {
     }
 }
 
+// Strict UTF-8 (as Python's decoder): no overlong forms, no surrogates, nothing above U+10FFFF.
+bool valid_utf8(const uint8_t* p, int64_t n) {
+    int64_t i = 0;
+    while (i < n) {
+        const uint8_t c = p[i];
+        if (c < 0x80) { ++i; continue; }
+        int len;
+        uint32_t cp;
+        if (c >= 0xc2 && c <= 0xdf) { len = 2; cp = c & 0x1f; }
+        else if (c >= 0xe0 && c <= 0xef) { len = 3; cp = c & 0x0f; }
+        else if (c >= 0xf0 && c <= 0xf4) { len = 4; cp = c & 0x07; }
+        else return false;
+        if (n - i < len) return false;
+        for (int k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xc0) != 0x80) return false;
+            cp = (cp << 6) | (p[i + k] & 0x3f);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
 const char* kind_name(int32_t kind) {
     return kind == kInt ? "an integer" : kind == kFloat ? "a float" : "a string";
 }
@@ -220,6 +245,10 @@ bool decode_raw_rows(const uint8_t* data, uint64_t size, int64_t n_rows, const i
                 else if (val.tag == Tag::kUInt) floats[at] = static_cast<double>(val.u);
                 else ok = false;
             } else {
+                if (val.tag == Tag::kStr && !valid_utf8(data + val.str_off, val.str_len)) {
+                    *err = "field '" + std::string(fd.name, fd.name_len) + "' is not valid UTF-8";
+                    return false;
+                }
                 if (val.tag == Tag::kStr) {
                     strings[(2 * static_cast<int64_t>(fd.slot)) * n_rows + row] = val.str_off;
                     strings[(2 * static_cast<int64_t>(fd.slot) + 1) * n_rows + row] = val.str_len;

@@ -4,6 +4,8 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mindrecord import _reader_native as native
 
@@ -128,3 +130,21 @@ def test_row_table_rejects_groups_that_do_not_fit(group, message):
     data = struct.pack("<Q", 4) + b"abcd" + struct.pack("<Q", 2) + b"XY"
     with pytest.raises(native.FormatError, match=message):
         native.row_table(buf(data), np.array([group], np.int64), 2)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.binary(max_size=12) | st.text(max_size=6).map(lambda t: t.encode("utf-8")))
+def test_strings_are_checked_as_strictly_as_python_decodes_utf8(raw):
+    row = b"\x81" + msgpack_str("s") + b"\xd9" + bytes([len(raw)]) + raw
+    try:
+        raw.decode("utf-8")
+        python_ok = True
+    except UnicodeDecodeError:
+        python_ok = False
+    try:
+        decode([row], ["s"], [native.KIND_STRING])
+        native_ok = True
+    except native.FormatError as e:
+        assert "not valid UTF-8" in str(e)
+        native_ok = False
+    assert native_ok == python_ok

@@ -131,3 +131,32 @@ def test_nothing_but_the_session_is_left_behind(cache_dirs):
     session_dir = cache_dirs / "root" / "sessions" / str(sid)
     assert sorted(os.listdir(session_dir)) == ["data.mdb", "lock.mdb"]
     assert sorted(os.listdir(cache_dirs / "root")) == ["sessions"]
+
+
+def test_a_writer_killed_inside_its_transaction_does_not_block_the_next(cache_dirs):
+    sid = generate_session()
+    holder = textwrap.dedent(f"""
+        import sys
+        import numpy as np
+        from minddata.cache import DatasetCache, envs
+        store = DatasetCache({sid}).open_stage({KEY!r}, ["data", "id"])
+        with envs.txn(store._env, write=True) as txn:   # holds LMDB's writer lock
+            txn.put(b"r-uncommitted", b"x")
+            print("locked", flush=True)
+            sys.stdin.read()
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", holder], stdout=subprocess.PIPE,
+                            stdin=subprocess.PIPE, text=True, env=os.environ.copy())
+    assert proc.stdout.readline().strip() == "locked"
+    proc.kill()
+    proc.wait(30)
+    proc.stdout.close()
+    proc.stdin.close()
+    # The next writer, in another process so a hang would show as a timeout, not a stuck suite.
+    writer = subprocess.run([sys.executable, "-c", FILLER, str(sid), str(N)], capture_output=True,
+                            text=True, timeout=120, env=os.environ.copy())
+    assert writer.returncode == 0 and "done" in writer.stdout, writer.stderr
+    with DatasetCache(sid).open_stage(KEY, ["data", "id"]) as store:
+        assert store.is_complete() and store.get(N - 1)[1] == N - 1
+        with envs.txn(store._env) as txn:
+            assert txn.get(b"r-uncommitted") is None

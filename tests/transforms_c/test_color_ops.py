@@ -1,0 +1,126 @@
+"""Colour ops: numerics against OpenCV/Pillow definitions, randomness, arguments."""
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageOps
+
+from transforms_c.vision import (AutoContrast, ConvertColor, ConvertMode, Equalize, GaussianBlur,
+                                 Grayscale, Invert, RandomColorAdjust, RandomSharpness)
+from transforms_c.vision.color import (adjust_brightness, adjust_contrast, adjust_hue,
+                                       adjust_saturation, adjust_sharpness)
+
+from tests.transforms_c.tc_samples import max_abs_diff, natural_rgb
+
+
+def test_identity_color_adjust_returns_input():
+    img = natural_rgb()
+    assert np.array_equal(RandomColorAdjust()(img), img)
+
+
+def test_brightness_scales_and_saturates():
+    img = natural_rgb()
+    expect = np.clip(np.rint(img * 1.5), 0, 255).astype(np.uint8)
+    assert max_abs_diff(adjust_brightness(img, 1.5), expect) <= 1
+
+
+def test_contrast_blends_with_gray_mean():
+    img = natural_rgb()
+    mean = int(cv2.mean(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY))[0] + 0.5)
+    expect = np.clip(np.rint(img * 0.5 + mean * 0.5), 0, 255)
+    assert max_abs_diff(adjust_contrast(img, 0.5), expect) <= 1
+
+
+def test_saturation_zero_is_gray():
+    out = adjust_saturation(natural_rgb(), 0.0)
+    assert np.array_equal(out[..., 0], out[..., 1]) and np.array_equal(out[..., 1], out[..., 2])
+
+
+def test_hue_full_turn_is_identity_within_rounding():
+    img = natural_rgb()
+    assert np.abs(adjust_hue(img, 0.0).astype(int) - img).mean() < 2
+    assert not np.array_equal(adjust_hue(img, 0.25), img)
+
+
+def test_sharpness_one_is_identity_and_matches_pillow():
+    img = natural_rgb()
+    assert np.array_equal(adjust_sharpness(img, 1.0), img)
+    from PIL import ImageEnhance
+    ref = np.asarray(ImageEnhance.Sharpness(Image.fromarray(img)).enhance(1.7))
+    assert max_abs_diff(adjust_sharpness(img, 1.7), ref) <= 2
+
+
+def test_color_adjust_seeded_and_random():
+    op = RandomColorAdjust(0.4, 0.4, 0.4, 0.1)
+    img = natural_rgb()
+    assert np.array_equal(op.apply((img,), 5)[0], op.apply((img,), 5)[0])
+    assert len({op.apply((img,), s)[0].tobytes() for s in range(6)}) > 3
+
+
+@pytest.mark.parametrize("kwargs,exc", [(dict(brightness=-1), ValueError),
+                                         (dict(hue=0.6), ValueError),
+                                         (dict(hue=(0.2, -0.2)), ValueError),
+                                         (dict(contrast="x"), TypeError)])
+def test_color_adjust_arguments(kwargs, exc):
+    with pytest.raises(exc):
+        RandomColorAdjust(**kwargs)
+
+
+def test_color_adjust_needs_rgb_uint8():
+    with pytest.raises(RuntimeError):
+        RandomColorAdjust(0.5)(natural_rgb()[..., 0].copy())
+
+
+def test_autocontrast_matches_pillow():
+    img = (natural_rgb() // 2 + 40).astype(np.uint8)
+    ref = np.asarray(ImageOps.autocontrast(Image.fromarray(img)))
+    assert max_abs_diff(AutoContrast()(img), ref) <= 1
+    ref_cut = np.asarray(ImageOps.autocontrast(Image.fromarray(img), cutoff=5))
+    assert max_abs_diff(AutoContrast(cutoff=5.0)(img), ref_cut) <= 1
+
+
+def test_autocontrast_arguments():
+    with pytest.raises(ValueError):
+        AutoContrast(cutoff=50)
+    with pytest.raises(ValueError):
+        AutoContrast(ignore=300)
+
+
+def test_equalize_matches_opencv_per_channel():
+    img = natural_rgb()
+    out = Equalize()(img)
+    for c in range(3):
+        assert np.array_equal(out[..., c], cv2.equalizeHist(np.ascontiguousarray(img[..., c])))
+
+
+def test_invert():
+    img = natural_rgb()
+    assert np.array_equal(Invert()(img), 255 - img)
+
+
+def test_gaussian_blur_matches_opencv():
+    img = natural_rgb()
+    out = GaussianBlur((3, 5), (1.0, 2.0))(img)
+    assert np.array_equal(out, cv2.GaussianBlur(img, (3, 5), 1.0, sigmaY=2.0))
+    with pytest.raises(ValueError):
+        GaussianBlur(4)
+    with pytest.raises(TypeError):
+        GaussianBlur(3.0)
+
+
+def test_convert_color_and_grayscale():
+    img = natural_rgb()
+    assert np.array_equal(ConvertColor(ConvertMode.COLOR_RGB2BGR)(img), img[..., ::-1])
+    gray = Grayscale()(img)
+    assert gray.shape == img.shape[:2] + (1,)
+    assert np.array_equal(gray[..., 0], cv2.cvtColor(img, cv2.COLOR_RGB2GRAY))
+    assert Grayscale(3)(img).shape == img.shape
+    with pytest.raises(ValueError):
+        Grayscale(2)
+    with pytest.raises(TypeError):
+        ConvertColor(4)
+
+
+def test_random_sharpness_range():
+    with pytest.raises(ValueError):
+        RandomSharpness((1.5, 0.5))
+    assert RandomSharpness()(natural_rgb()).shape == natural_rgb().shape

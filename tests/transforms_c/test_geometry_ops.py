@@ -1,0 +1,93 @@
+"""Rotate, RandomRotation, RandomAffine, CutOut, RandomErasing, RandAugment."""
+import cv2
+import numpy as np
+import pytest
+
+from transforms_c.vision import (CutOut, Inter, RandAugment, RandomAffine, RandomErasing,
+                                 RandomRotation, Rotate, ToTensor)
+
+from tests.transforms_c.tc_samples import natural_rgb
+
+
+def test_rotate_matches_opencv():
+    img = natural_rgb()
+    h, w = img.shape[:2]
+    out = Rotate(30, Inter.BILINEAR)(img)
+    matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), 30, 1.0)
+    assert np.array_equal(out, cv2.warpAffine(img, matrix, (w, h), flags=cv2.INTER_LINEAR))
+
+
+def test_rotate_90_expand_swaps_dimensions():
+    img = natural_rgb(40, 60)
+    out = Rotate(90, expand=True)(img)
+    assert out.shape == (60, 40, 3)
+    assert np.array_equal(out, np.rot90(img))
+
+
+def test_rotate_fill_value():
+    out = Rotate(45, fill_value=(255, 0, 0))(natural_rgb())
+    assert tuple(out[0, 0]) == (255, 0, 0)
+
+
+def test_random_rotation_seeded_and_arguments():
+    op = RandomRotation(30)
+    img = natural_rgb()
+    assert np.array_equal(op.apply((img,), 1)[0], op.apply((img,), 1)[0])
+    with pytest.raises(ValueError):
+        RandomRotation(-5)
+    with pytest.raises(TypeError):
+        RandomRotation(10, resample="nearest")
+
+
+def test_random_affine_identity_parameters():
+    img = natural_rgb()
+    assert np.array_equal(RandomAffine(0)(img), img)
+
+
+def test_random_affine_translation_only_shifts():
+    img = natural_rgb(50, 50)
+    out = RandomAffine(0, translate=(0.2, 0.0)).apply((img,), 3)[0]
+    shifts = [s for s in range(-10, 11) if np.array_equal(out[:, 12:38], np.roll(img, s, 1)[:, 12:38])]
+    assert len(shifts) == 1
+
+
+def test_random_affine_arguments():
+    with pytest.raises(ValueError):
+        RandomAffine(10, translate=(1.5, 0))
+    with pytest.raises(ValueError):
+        RandomAffine(10, scale=(0, 1))
+    with pytest.raises(ValueError):
+        RandomAffine(10, translate=(0.1, 0.1, 0.1))
+
+
+def test_cutout_zeroes_square_patches():
+    img = np.full((40, 50, 3), 7, np.uint8)
+    out = CutOut(10, num_patches=1).apply((img,), 4)[0]
+    assert (out == 0).all(axis=2).sum() == 100
+    chw = CutOut(5, is_hwc=False).apply((img.transpose(2, 0, 1).copy(),), 4)[0]
+    assert (chw == 0).all(axis=0).sum() == 25
+    with pytest.raises(ValueError):
+        CutOut(0)
+
+
+def test_random_erasing_on_chw():
+    img = ToTensor()(natural_rgb())
+    out = RandomErasing(prob=1.0, value=0).apply((img,), 2)[0]
+    assert out.shape == img.shape and (out == 0).any()
+    assert not (img == 0).all()
+    assert np.array_equal(RandomErasing(prob=0.0)(img), img)
+    noisy = RandomErasing(prob=1.0, value="random").apply((img,), 2)[0]
+    assert not np.array_equal(noisy, img)
+    with pytest.raises(ValueError):
+        RandomErasing(value="zeros")
+
+
+def test_rand_augment_shapes_and_seed():
+    img = natural_rgb()
+    op = RandAugment(num_ops=3, magnitude=12)
+    out = op.apply((img,), 8)[0]
+    assert out.shape == img.shape and out.dtype == np.uint8
+    assert np.array_equal(out, op.apply((img,), 8)[0])
+    assert len({op.apply((img,), s)[0].tobytes() for s in range(8)}) > 4
+    with pytest.raises(ValueError):
+        RandAugment(magnitude=31)

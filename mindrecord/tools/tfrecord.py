@@ -81,12 +81,13 @@ def scan_records(path):
 
 
 def read_record(f, path, index, offset, length):
-    """One record's data from open file ``f``, its checksum verified (BadItem if wrong)."""
+    """One record's data (a memoryview) from open file ``f``, its checksum verified (BadItem
+    if wrong)."""
     f.seek(offset)
     blob = f.read(length + _CRC.size)
     if len(blob) != length + _CRC.size:
         raise BadItem(f"{path} record {index}", "truncated record data")
-    data = blob[:length]
+    data = memoryview(blob)[:length]     # no copy: parse_example copies only the values
     if masked_crc32c(data) != _CRC.unpack_from(blob, length)[0]:
         raise BadItem(f"{path} record {index}", "data checksum mismatch (corrupt record)")
     return data
@@ -128,7 +129,11 @@ def _fields(buf, start, end):
     """Yield (field number, wire type, value or (start, stop) for LEN fields)."""
     pos = start
     while pos < end:
-        key, pos = _varint(buf, pos, end)
+        key = buf[pos]
+        if key < 0x80:                      # one-byte key: every field number below 16
+            pos += 1
+        else:
+            key, pos = _varint(buf, pos, end)
         number, wire = key >> 3, key & 7
         if wire == 0:
             value, pos = _varint(buf, pos, end)
@@ -137,7 +142,10 @@ def _fields(buf, start, end):
                 raise ValueError("truncated fixed64")
             value, pos = buf[pos:pos + 8], pos + 8
         elif wire == 2:
-            length, pos = _varint(buf, pos, end)
+            if pos < end and buf[pos] < 0x80:
+                length, pos = buf[pos], pos + 1
+            else:
+                length, pos = _varint(buf, pos, end)
             if pos + length > end:
                 raise ValueError("length-delimited field past the end of its message")
             value, pos = (pos, pos + length), pos + length

@@ -26,9 +26,34 @@ const Tables& tables() {
   return instance;
 }
 
-}  // namespace
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// SSE4.2's crc32 instruction computes exactly CRC-32C: about ten times the table's speed.
+__attribute__((target("sse4.2"))) uint32_t crc32c_sse42(uint32_t crc, const uint8_t* data,
+                                                         size_t size) noexcept {
+  uint64_t c = static_cast<uint32_t>(~crc);
+  while (size >= 8) {
+    uint64_t v;
+    std::memcpy(&v, data, 8);
+    c = __builtin_ia32_crc32di(c, v);
+    data += 8;
+    size -= 8;
+  }
+  uint32_t c32 = static_cast<uint32_t>(c);
+  while (size--) c32 = __builtin_ia32_crc32qi(c32, *data++);
+  return ~c32;
+}
 
-uint32_t crc32c_extend(uint32_t crc, const uint8_t* data, size_t size) noexcept {
+bool have_sse42() noexcept {
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sse4.2") != 0;
+  }();
+  return yes;
+}
+#define MRTOOLS_HAVE_SSE42_PATH 1
+#endif
+
+uint32_t crc32c_table(uint32_t crc, const uint8_t* data, size_t size) noexcept {
   const auto& t = tables().t;
   uint32_t c = ~crc;
   while (size >= 8) {
@@ -43,6 +68,19 @@ uint32_t crc32c_extend(uint32_t crc, const uint8_t* data, size_t size) noexcept 
   }
   while (size--) c = (c >> 8) ^ t[0][(c ^ *data++) & 0xffu];
   return ~c;
+}
+
+}  // namespace
+
+uint32_t crc32c_extend(uint32_t crc, const uint8_t* data, size_t size) noexcept {
+#ifdef MRTOOLS_HAVE_SSE42_PATH
+  if (have_sse42()) return crc32c_sse42(crc, data, size);
+#endif
+  return crc32c_table(crc, data, size);
+}
+
+uint32_t crc32c_extend_portable(uint32_t crc, const uint8_t* data, size_t size) noexcept {
+  return crc32c_table(crc, data, size);
 }
 
 }  // namespace mrtools

@@ -259,8 +259,9 @@ class FileWriter:
 
         A row that does not match the schema raises MRMValidateDataError naming the row, the
         field, what was expected and what was given; with skip_bad_rows=True such rows are
-        left out with MindSpore's warning instead. parallel_writer=True encodes and writes the
-        shards on several threads.
+        left out with MindSpore's warning instead. With parallel_writer=True the pages are
+        written by background threads (several shards at once) while the caller prepares the
+        next call; an error there is raised by the next write_raw_data or by commit().
         """
         self._write(raw_data, parallel_writer, skip_bad_rows, None)
 

@@ -45,6 +45,12 @@ class ImageFileLoader(ItemLoader):
 
     def load(self, item):
         try:
+            item.file_name.encode("utf-8")
+        except UnicodeEncodeError:
+            # os.listdir keeps undecodable bytes as surrogates; MindRecord strings are UTF-8.
+            raise BadItem(ascii(item.path), "file name is not valid UTF-8 (MindRecord stores "
+                                            "file_name as UTF-8 text)") from None
+        try:
             data = read_file(item.path)
         except OSError as exc:
             raise BadItem(item.path, f"cannot read: {exc.strerror or exc}") from None

@@ -100,3 +100,13 @@ def test_interrupt_removes_everything(tmp_path):
         ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "out" / "o.mr"), 2).transform(
             progress=interrupt)
     assert os.listdir(tmp_path / "out") == [] and _conversion_threads() == []
+
+
+def test_file_name_that_is_not_utf8_is_bad_input(tmp_path):
+    make_image_folder(tmp_path / "src", per_class=1)
+    src = os.fsencode(tmp_path / "src" / "cat" / "img_0.jpg")
+    os.rename(src, os.fsencode(tmp_path / "src" / "cat") + b"/bad\xff.jpg")
+    result = ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "o.mr")).transform(
+        skip_bad=True)
+    assert result.rows == 2
+    assert "bad\\udcff.jpg" in result.skipped[0][0] and "not valid UTF-8" in result.skipped[0][1]

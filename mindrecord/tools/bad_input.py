@@ -49,7 +49,7 @@ class SkipReport:
     def write(self, path):
         """Write the report atomically (a temporary file renamed into place)."""
         tmp = f"{path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(tmp, "w", encoding="utf-8", errors="backslashreplace") as f:
             for where, reason in self.items:
                 f.write(f"{where}: {reason}\n")
         os.replace(tmp, path)

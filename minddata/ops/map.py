@@ -7,6 +7,7 @@ position), so results do not depend on the worker count or kind.
 import collections
 import logging
 import random
+import time
 
 import numpy as np
 
@@ -18,6 +19,8 @@ from ..engine.node import IterNode, format_provenance
 from ..engine.threads import OrderedThreadPool
 
 logger = logging.getLogger("minddata")
+_MAX_CHUNK = 64
+_perf = time.perf_counter
 
 
 def place_columns(child_cols, in_cols, out_cols, op="map"):
@@ -251,7 +254,13 @@ class MapIter(IterNode):
         self._child_done = False
         self._buf = collections.deque()
         self._pool = None
-        self._chunk = 16
+        # Rows per task, adapted to the measured cost of a row: expensive rows (image decode)
+        # go one or two per task so every worker stays busy; cheap rows are grouped so the
+        # per-task overhead stays small.
+        self._chunk = 4
+        self._row_cost = None
+        self._t_result = None
+        self._target_task_s = 0.002 if not ds.python_multiprocessing else 0.005
         if workers > 1:
             if ds.python_multiprocessing:
                 from ..engine.procs import ProcessPool
@@ -259,7 +268,7 @@ class MapIter(IterNode):
                                          name="Map", max_rowsize=ds.max_rowsize)
             else:
                 self._pool = OrderedThreadPool(workers, "map")
-            self.stats.queue_capacity = 2 * workers * self._chunk
+            self.stats.queue_capacity = 2 * workers * _MAX_CHUNK
 
     # protocol ----------------------------------------------------------------------------
     def start(self, epoch):
@@ -267,6 +276,7 @@ class MapIter(IterNode):
         self._restart_epoch()
 
     def _restart_epoch(self, index=0):
+        self._t_result = None
         if self._pool is not None:
             self._pool.clear()
         self._buf.clear()
@@ -362,11 +372,26 @@ class MapIter(IterNode):
             raise self._wrap_pool_error(e, ctxt)
         if isinstance(pool, OrderedThreadPool):
             self._buf.extend(res)
+            n = len(res)
         else:
             outs, task = res
+            n = len(outs)
             for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
                 self._buf.append((self._assemble(r, o), s, p))
         self.stats.sample_queue(len(pool))
+        self._adapt_chunk(n)
+
+    def _adapt_chunk(self, n_rows):
+        """Results arrive about every task_time / workers when the workers are the
+        bottleneck, which gives the cost of a row."""
+        now = _perf()
+        last, self._t_result = self._t_result, now
+        if last is None or not n_rows:
+            return
+        cost = (now - last) * self.workers / n_rows
+        self._row_cost = cost if self._row_cost is None else 0.8 * self._row_cost + 0.2 * cost
+        want = int(self._target_task_s / max(self._row_cost, 1e-7)) + 1
+        self._chunk = max(1, min(_MAX_CHUNK, want))
 
     def _wrap_pool_error(self, e, info):
         if getattr(e, "_minddata_wrapped", False):

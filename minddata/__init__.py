@@ -34,8 +34,20 @@ __all__ = [
     "config", "Dataset", "SourceDataset", "GeneratorDataset", "NumpySlicesDataset",
     "BatchInfo", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
     "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "Shuffle",
-    "vision", "transforms",
+    "vision", "transforms", "zip",
 ] + list(_LAZY)
+
+
+def zip(datasets):  # noqa: A001  (MindSpore's module-level name)
+    """Zip a tuple of datasets (``mindspore.dataset.zip``)."""
+    if not isinstance(datasets, tuple) or len(datasets) < 1:
+        raise TypeError("datasets must be a non-empty tuple of Datasets")
+    for d in datasets:
+        if not isinstance(d, Dataset):
+            raise TypeError(f"datasets must contain Datasets, got {type(d).__name__}")
+    if len(datasets) == 1:
+        return datasets[0]
+    return datasets[0].zip(datasets[1:])
 
 
 def __getattr__(name):

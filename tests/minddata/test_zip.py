@@ -34,3 +34,10 @@ def test_same_dataset_object_in_two_pipelines():
     it2 = base.create_tuple_iterator(num_epochs=1)
     assert [int(r[0]) for r in it1] == [int(r[0]) for r in it2] == [0, 1, 2, 3]
     assert isinstance(base, ds.Dataset)
+
+
+def test_module_level_zip():
+    d = ds.zip((numbers(2).project(["x"]), numbers(3).project(["y"])))
+    assert d.get_col_names() == ["x", "y"] and d.get_dataset_size() == 2
+    with pytest.raises(TypeError):
+        ds.zip([numbers(2)])

@@ -103,9 +103,11 @@ def _write_file(path, items):
                 else:
                     pieces = [arr]
                 for piece in pieces:
-                    raw = memoryview(piece if piece.flags.c_contiguous else piece.copy()).cast("B")
+                    # Raw little-endian bytes, written from the array's own buffer (no copy
+                    # for contiguous arrays; empty and 0-d arrays included).
+                    raw = np.ascontiguousarray(piece).reshape(-1).view(np.uint8)
                     f.write(ckpt_proto.value_header(name, dims, ttype, raw.nbytes))
-                    f.write(raw)
+                    f.write(raw.data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -5,6 +5,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 
 from training import ckpt_proto, nn
 from training import checkpoint as ckpt
@@ -152,3 +154,24 @@ def test_load_param_into_net_shape_mismatch_names_the_parameter():
 def test_count_params_counts_trainable_only():
     net = nn.SequentialCell(nn.Dense(4, 3), nn.BatchNorm1d(3))
     assert count_params(net) == 4 * 3 + 3 + 3 + 3
+
+
+@settings(deadline=None, max_examples=25)
+@given(data=st.data())
+def test_any_supported_array_round_trips(tmp_path_factory, data):
+    dtype = data.draw(st.sampled_from(sorted(ckpt_proto.DTYPE_TO_TYPE, key=str)))
+    shape = tuple(data.draw(st.lists(st.integers(0, 4), max_size=3)))
+    arr = data.draw(hnp.arrays(dtype, shape))
+    path = str(tmp_path_factory.mktemp("rt") / "a.ckpt")
+    save_checkpoint({"x": arr, "tail": np.int32(1)}, path)
+    back = load_checkpoint(path)["x"].asnumpy()
+    assert back.dtype == arr.dtype and back.shape == arr.shape
+    np.testing.assert_array_equal(back.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8))
+
+
+def test_data_parallel_with_the_numpy_backend_is_refused():
+    from training import Model, set_auto_parallel_context
+    set_auto_parallel_context(parallel_mode="data_parallel")
+    net = nn.Dense(2, 2)
+    with pytest.raises(RuntimeError, match="torch backend"):
+        Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))

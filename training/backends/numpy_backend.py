@@ -27,6 +27,10 @@ class NumpyBackend:
     # --- building ---------------------------------------------------------------------------
     def build_train_network(self, network, loss_fn, optimizer):
         from training.nn.wrappers import TrainOneStepCell, WithLossCell
+        if context.get_auto_parallel_context("parallel_mode") == "data_parallel":
+            raise RuntimeError("parallel_mode 'data_parallel' needs the torch backend (a "
+                               "torch.nn.Module network under torchrun); the numpy backend runs "
+                               "in one process")
         if loss_fn is None and optimizer is None:
             return network  # a custom training cell (TrainOneStepCell or its own)
         if optimizer is None:

@@ -25,6 +25,16 @@ class Slow:
         return self.n
 
 
+_BEFORE_THREADS = set()
+
+
+@pytest.fixture(autouse=True)
+def _threads_before():
+    _BEFORE_THREADS.clear()
+    _BEFORE_THREADS.update(minddata_threads())
+    yield
+
+
 def _process_pipeline():
     src = ds.GeneratorDataset(Slow(), ["a"], num_parallel_workers=2, shuffle=False,
                               python_multiprocessing=True)
@@ -33,7 +43,10 @@ def _process_pipeline():
 
 
 def _clean(before_children, before_shm):
-    assert wait_until(lambda: not minddata_threads()), minddata_threads()
+    # Threads of this test's pipeline are gone (pipelines of other tests may still be
+    # collected later, so only threads started after the test began count).
+    assert wait_until(lambda: not (set(minddata_threads()) - _BEFORE_THREADS)), \
+        minddata_threads()
     assert wait_until(lambda: live_children() <= before_children), live_children()
     assert shm_entries() <= before_shm
 
@@ -103,6 +116,7 @@ def test_keyboard_interrupt_while_waiting_releases_everything():
         for _ in it:
             pass
     timer.join()
+    del it      # Ctrl-C may land in the loop body, outside the iterator: drop it then
     gc.collect()
     _clean(kids, shm)
 
@@ -120,4 +134,4 @@ def test_thread_pipeline_closes_threads():
     next(it)
     assert minddata_threads()
     it.close()
-    assert wait_until(lambda: not minddata_threads())
+    assert wait_until(lambda: not (set(minddata_threads()) - _BEFORE_THREADS))

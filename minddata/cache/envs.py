@@ -10,12 +10,15 @@ reader slot or lock, so closing it touches nothing of the parent's. A handle tha
 was using at the fork is kept, unused, and that session cannot be reopened in the child (a clear
 RuntimeError, never a hang or a damaged parent)."""
 import contextlib
+import logging
 import os
 import threading
 
 import lmdb
 
 from . import root as cache_root_mod
+
+logger = logging.getLogger(__name__)
 
 # Virtual address space reserved per environment; pages are only allocated as rows are written.
 # The memory cap, not this number, bounds what a session holds.
@@ -84,6 +87,16 @@ def acquire(path, create=True):
             raise FileNotFoundError(key)
         try:
             env = _open_env(key, create)
+        except (lmdb.InvalidError, lmdb.CorruptedError, lmdb.VersionMismatchError) as exc:
+            # Not a usable store (e.g. truncated by a full disk, or written by an incompatible
+            # LMDB): it is only a cache, so start it afresh rather than fail the pipeline.
+            logger.warning("dataset cache store %s is unreadable (%s); rebuilding it", key, exc)
+            for name in ("data.mdb", "lock.mdb"):
+                try:
+                    os.remove(os.path.join(key, name))
+                except FileNotFoundError:
+                    pass
+            env = _open_env(key, create=True)
         except lmdb.Error as exc:
             if "already open" not in str(exc):
                 raise

@@ -60,3 +60,16 @@ def test_a_session_of_an_older_format_is_started_afresh(cache_dirs):
             txn.put(stage_store.VERSION_KEY, b"0")
     with cache.open_stage("k", ["x"]) as store:
         assert not store.is_complete() and store.get(0) is None
+
+
+def test_an_unreadable_store_is_rebuilt(cache_dirs, caplog):
+    sid = generate_session()
+    with DatasetCache(sid).open_stage("k", ["x"]) as store:
+        store.put(0, (np.zeros(3),))
+        store.mark_complete(1)
+    (cache_dirs / "root" / "sessions" / str(sid) / "data.mdb").write_bytes(b"garbage" * 1000)
+    with DatasetCache(sid).open_stage("k", ["x"]) as store:
+        assert not store.is_complete() and store.get(0) is None
+        store.put(0, (np.ones(3),))
+        assert store.get(0)[0][0] == 1
+    assert "rebuilding" in caplog.text

@@ -28,7 +28,7 @@ _LAZY = {
     "Schema": "minddata.sources",
     "DatasetCache": "minddata.cache",
 }
-_SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops")
+_SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops", "callback")
 
 __all__ = [
     "config", "Dataset", "SourceDataset", "GeneratorDataset", "NumpySlicesDataset",

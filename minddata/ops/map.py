@@ -16,6 +16,7 @@ from ..dataset import Dataset, check_columns, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.errors import wrap_error
 from ..engine.node import IterNode, format_provenance
+from ..callback import CallbackRunner, check_callbacks
 from ..engine.threads import OrderedThreadPool
 
 logger = logging.getLogger("minddata")
@@ -205,7 +206,7 @@ class MapDataset(Dataset):
         self.python_multiprocessing = python_multiprocessing
         self.max_rowsize = max_rowsize
         self.cache = cache
-        self.callbacks = callbacks
+        self.callbacks = check_callbacks(callbacks)
 
     def _col_names(self):
         return list(self.columns)
@@ -247,6 +248,7 @@ class MapIter(IterNode):
                                                                    ds.python_multiprocessing),
                                debug=ctx.debug, hooks=tuple(ctx.hooks))
         self.workers = workers
+        self._callbacks = CallbackRunner(ds.callbacks) if ds.callbacks else None
         self._index = 0            # rows pulled from the child this epoch (the seed row id)
         self._returned = 0
         self._last_child_state = None
@@ -274,6 +276,18 @@ class MapIter(IterNode):
     def start(self, epoch):
         super().start(epoch)
         self._restart_epoch()
+        if self._callbacks is not None:
+            self._callbacks.epoch_begin()
+
+    def next(self):
+        row = super().next()
+        cb = self._callbacks
+        if cb is not None:
+            if row is None:
+                cb.epoch_end()
+            else:
+                cb.step()
+        return row
 
     def _restart_epoch(self, index=0):
         self._t_result = None

@@ -64,7 +64,13 @@ class PipelineRun:
         self._queue = None
         self._pending = collections.deque()
         self._thread = None
+        # The prefetch queue is the root stage's output queue in its statistics (unless the
+        # root keeps a queue of its own, a map's task queue).
+        self._queue_stats = None
         if not self.debug and not self._finished:
+            if self.root.stats.queue_capacity is None:
+                self.root.stats.queue_capacity = self.ctx.prefetch_size
+                self._queue_stats = self.root.stats
             self._queue = queue.Queue(maxsize=self.ctx.prefetch_size)
             self._thread = threading.Thread(target=self._produce_loop, daemon=True,
                                             name="minddata-producer")
@@ -174,7 +180,8 @@ class PipelineRun:
         if self._pending:
             return self._pending.popleft()
         q = self._queue
-        self.root.stats.sample_queue(q.qsize())
+        if self._queue_stats is not None:
+            self._queue_stats.sample_queue(q.qsize())
         while True:
             try:
                 self._pending.extend(q.get(timeout=0.5))

@@ -194,7 +194,8 @@ class Dataset:
         return iter(self.create_tuple_iterator(num_epochs=1))
 
     def set_init_step(self, init_step):
-        """Start the next iterator ``init_step`` rows (batches) into the first epoch."""
+        """Start the iterators created afterwards ``init_step`` steps (rows or batches) into
+        the run: ``init_step // dataset_size`` epochs are skipped, then the remainder."""
         if isinstance(init_step, bool) or not isinstance(init_step, int):
             raise TypeError(f"init_step must be of type int, but got {type(init_step).__name__}")
         if init_step < 0:

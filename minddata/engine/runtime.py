@@ -57,7 +57,14 @@ class PipelineRun:
                                                              "root": None}
         self._p_epoch = int(self.state["epoch"])
         self._p_root = self.state["root"]
-        self._skip = init_step if state is None else 0
+        self._skip = 0
+        if init_step and state is None:
+            # set_init_step counts steps from the start of training: whole epochs are
+            # skipped by number, the rest row by row.
+            size = ds.get_dataset_size()
+            if size:
+                self._p_epoch, self._skip = divmod(init_step, size)
+                self.state["epoch"] = self._p_epoch
         self._epochs_consumed = self._p_epoch
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
         self._stop = threading.Event()

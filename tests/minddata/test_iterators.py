@@ -60,3 +60,12 @@ def test_prefetch_size_bounds_queue():
         it.close()
     finally:
         ds.config.set_prefetch_size(16)
+
+
+def test_set_init_step_beyond_one_epoch():
+    d = numbers(5).batch(2)
+    d.set_init_step(4)            # 3 batches per epoch: epoch 1, second batch
+    it = d.create_tuple_iterator(num_epochs=3)
+    assert [[r[0].tolist() for r in it] for _ in range(2)] == [[[2, 3], [4]],
+                                                              [[0, 1], [2, 3], [4]]]
+    assert list(it) == []

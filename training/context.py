@@ -13,7 +13,7 @@ DEVICE_TARGETS = ("CPU", "GPU", "Ascend")
 
 _lock = threading.Lock()
 _DEFAULTS = {
-    "mode": GRAPH_MODE,
+    "mode": PYNATIVE_MODE,  # MindSpore 2.x default
     "device_target": "CPU",
     "device_id": 0,
     "print_file_path": None,

@@ -42,6 +42,12 @@ def test_rewriting_the_mixed_fixture_is_byte_identical(shared_fixtures, tmp_path
     assert out.read_bytes() == src.read_bytes()
 
 
+def test_rewriting_the_lenet_fixture_is_byte_identical(shared_fixtures, tmp_path):
+    src = shared_fixtures / "ckpt" / "lenet5.ckpt"
+    save_checkpoint(load_checkpoint(str(src)), str(tmp_path / "l.ckpt"))
+    assert (tmp_path / "l.ckpt").read_bytes() == src.read_bytes()
+
+
 def test_lenet_fixture_loads_into_our_lenet(shared_fixtures):
     net = LeNet5()
     params = load_checkpoint(str(shared_fixtures / "ckpt" / "lenet5.ckpt"))

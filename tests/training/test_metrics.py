@@ -1,6 +1,7 @@
 """Metrics: values by MindSpore's definitions, edge inputs, eval() before update()."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from training import metrics as M
 from training.tensor import Tensor
@@ -137,3 +138,23 @@ def test_names_map_to_metrics():
                                                                  M.Top5CategoricalAccuracy)
     with pytest.raises(KeyError):
         M.get_metrics(["auc"])
+
+
+@settings(deadline=None, max_examples=30)
+@given(n=st.integers(1, 30), classes=st.integers(2, 5), seed=st.integers(0, 10_000))
+def test_classification_metrics_match_scikit_learn(n, classes, seed):
+    from sklearn import metrics as skm
+    rng = np.random.default_rng(seed)
+    scores = rng.random((n, classes))
+    labels = rng.integers(0, classes, n)
+    predicted = scores.argmax(axis=1)
+    acc, prec, rec, f1, cm = M.Accuracy(), M.Precision(), M.Recall(), M.F1(), M.ConfusionMatrix(classes)
+    for metric in (acc, prec, rec, f1, cm):
+        metric.update(scores, labels)
+    assert acc.eval() == pytest.approx(skm.accuracy_score(labels, predicted))
+    kw = {"labels": list(range(classes)), "average": None, "zero_division": 0}
+    np.testing.assert_allclose(prec.eval(), skm.precision_score(labels, predicted, **kw), atol=1e-12)
+    np.testing.assert_allclose(rec.eval(), skm.recall_score(labels, predicted, **kw), atol=1e-12)
+    np.testing.assert_allclose(f1.eval(), skm.f1_score(labels, predicted, **kw), atol=1e-9)
+    np.testing.assert_array_equal(cm.eval(), skm.confusion_matrix(labels, predicted,
+                                                                  labels=list(range(classes))))

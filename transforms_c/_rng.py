@@ -7,7 +7,6 @@ number of workers. A fused plan gives each op it contains the sub-seed `derive_s
 identical numbers. Only Python draws; the native kernels receive the drawn parameters.
 """
 import os
-import sys
 import threading
 
 _MASK = (1 << 64) - 1
@@ -62,3 +61,6 @@ def reset_eager_stream(seed):
         _eager["seen"] = seed
         _eager["base"] = splitmix64(int(seed) & _MASK)
         _eager["counter"] = 0
+
+
+__all__ = ["Rng", "derive_seed", "splitmix64", "eager_seed", "reset_eager_stream"]

@@ -6,7 +6,7 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, _to_numpy
 from transforms_c._rng import Rng, derive_seed, eager_seed
-from transforms_c._validate import (check_float, check_int, check_sequence, is_int, is_number)
+from transforms_c._validate import check_float, check_int, check_sequence, is_int
 
 
 def _as_tuple(value):

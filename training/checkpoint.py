@@ -6,6 +6,7 @@ disk and renamed, so a crash never leaves a truncated checkpoint under the final
 larger than SLICE_BYTES are written as consecutive Values with the same tag (MindSpore's way of
 keeping each protobuf message under 2 GB); reading joins them again."""
 import atexit
+import math
 import mmap
 import os
 import tempfile
@@ -197,17 +198,22 @@ def _read_arrays(path):
             dims, ttype = pending[0][0], pending[0][1]
             dtype = ckpt_proto.TYPE_TO_DTYPE[ttype]
             total = sum(stop - start for _, _, (start, stop) in pending)
-            count = int(np.prod(dims)) if dims else 1
+            count = math.prod(dims)  # Python ints: corrupt dims cannot overflow
             if any(d < 0 for d in dims) or count * np.dtype(dtype).itemsize != total:
                 raise ValueError(f"Failed to read the checkpoint file {path!r}: parameter "
                                  f"'{pending_tag}' declares shape {dims} of {ttype} "
                                  f"({count * np.dtype(dtype).itemsize} bytes) but holds {total} bytes")
-            data = bytearray(total)
+            # Copy straight from the memory map into the final array: one copy, no bytes
+            # temporaries (a multi-gigabyte tensor must not need twice its size in memory).
+            arr = np.empty(count, dtype=dtype)
+            dst = arr.view(np.uint8)
             pos = 0
             for _, _, (start, stop) in pending:
-                data[pos:pos + stop - start] = buf[start:stop]
+                src = np.frombuffer(buf, dtype=np.uint8, count=stop - start, offset=start)
+                dst[pos:pos + stop - start] = src
+                del src  # no view may outlive the map
                 pos += stop - start
-            out[pending_tag] = np.frombuffer(data, dtype=dtype).reshape(dims)
+            out[pending_tag] = arr.reshape(dims)
 
         try:
             for tag, dims, ttype, content in ckpt_proto.iter_values(buf):

@@ -181,3 +181,19 @@ def test_data_parallel_with_the_numpy_backend_is_refused():
     net = nn.Dense(2, 2)
     with pytest.raises(RuntimeError, match="torch backend"):
         Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+
+
+@settings(deadline=None, max_examples=60)
+@given(flips=st.lists(st.tuples(st.integers(0, 320), st.integers(1, 255)), min_size=1, max_size=4),
+       cut=st.integers(1, 321))
+def test_damaged_files_load_or_raise_value_error(shared_fixtures, tmp_path_factory, flips, cut):
+    data = bytearray((shared_fixtures / "ckpt" / "mixed.ckpt").read_bytes())
+    for pos, xor in flips:
+        data[pos] ^= xor
+    path = tmp_path_factory.mktemp("dmg") / "d.ckpt"
+    path.write_bytes(bytes(data[:cut]))
+    try:
+        params = load_checkpoint(str(path))
+    except ValueError:
+        return
+    assert all(isinstance(v.asnumpy(), np.ndarray) for v in params.values())

@@ -134,9 +134,12 @@ class _Shard:
                 if n % dtype.itemsize:
                     raise native.FormatError(f"{n} bytes is not a whole number of {dtype} values")
                 flat = u8[o:o + n].view(dtype).copy()  # aligned and writable for the caller
-            return flat.reshape(spec["shape"]) if spec["shape"] or flat.size == 1 else flat
         except native.FormatError as e:
             raise _corrupt(self.path, row, f"field '{name}': {e}") from None
+        if not spec["shape"] and flat.size != 1:
+            return flat  # degenerate shape [] (accepted by MindSpore's add_schema)
+        try:
+            return flat.reshape(spec["shape"])
         except ValueError:
             raise _corrupt(self.path, row, f"field '{name}' holds {flat.size} values, which do "
                                            f"not fit the schema shape {spec['shape']}") from None
@@ -185,8 +188,8 @@ class _Shard:
         return out
 
     def close(self):
+        # Only the map goes: a read_rows running in another thread keeps consistent tables.
         self.u8 = None
-        self.columns, self.strings, self.blobs = {}, {}, {}
         mm, self._mm = getattr(self, "_mm", None), None
         if mm is not None:
             try:

@@ -98,3 +98,28 @@ def test_close_is_idempotent_and_a_context_manager(shared_fixtures):
     r.close()
     with pytest.raises(RuntimeError):
         r.read_row(0)
+
+
+def test_close_while_other_threads_read(shared_fixtures):
+    path = str(shared_fixtures / "mindrecord" / "c_multi_blob" / "c_multi_blob.mindrecord")
+    reader = ShardReader(path)
+    outcomes = []
+
+    def work():
+        try:
+            for _ in range(2000):
+                got = reader.read_rows([0, 3, 1])
+                assert got["zeta"][1].tobytes() == b"ZZZZ"
+            outcomes.append("done")
+        except RuntimeError as e:
+            outcomes.append("closed" if "closed" in str(e) else repr(e))
+        except Exception as e:  # noqa: BLE001 - reported below
+            outcomes.append(repr(e))
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    reader.close()
+    for t in threads:
+        t.join()
+    assert set(outcomes) <= {"done", "closed"} and len(outcomes) == 3

@@ -152,7 +152,7 @@ def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, canc
                 else:
                     rows.append(entry)
             if rows:
-                writer.write_raw_data(rows)
+                writer.write_raw_data(rows, parallel_writer=True)   # write-behind
                 rows_written += len(rows)
             if on_items is not None:
                 on_items(len(loaded))

@@ -223,6 +223,11 @@ def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_f
         report = SkipReport()
         report.extend(result.skipped)
         result.report_file = report.write(report_file or spec.destination + ".skipped.txt")
+        if result.rows == 0:
+            # Nothing usable: an empty dataset would only hide the problem downstream.
+            shard_set.remove_outputs(paths)
+            raise ConversionError(f"no usable rows: all {len(result.skipped)} item(s) of "
+                                  f"{spec.destination} were bad; see {result.report_file}")
     return result
 
 

@@ -110,3 +110,14 @@ def test_file_name_that_is_not_utf8_is_bad_input(tmp_path):
         skip_bad=True)
     assert result.rows == 2
     assert "bad\\udcff.jpg" in result.skipped[0][0] and "not valid UTF-8" in result.skipped[0][1]
+
+
+def test_skip_bad_with_nothing_usable_fails_and_keeps_only_the_report(tmp_path):
+    make_image_folder(tmp_path / "src", classes=("a",), per_class=2)
+    for name in ("img_0.jpg", "img_1.jpg"):
+        (tmp_path / "src" / "a" / name).write_bytes(b"junk")
+    os.makedirs(tmp_path / "out")
+    with pytest.raises(ConversionError, match=r"no usable rows: all 2 item\(s\)"):
+        ImageFolderToMR(str(tmp_path / "src"), str(tmp_path / "out" / "o.mr")).transform(
+            skip_bad=True)
+    assert os.listdir(tmp_path / "out") == ["o.mr.skipped.txt"]

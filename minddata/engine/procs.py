@@ -130,10 +130,11 @@ class _Worker:
 class ProcessPool:
     """Ordered pool of forked worker processes running ``handler(meta, rows_in) -> rows``."""
 
-    def __init__(self, num_workers, handler, name="worker", max_rowsize=None, rows_per_task=16):
+    def __init__(self, num_workers, handler, name="worker", max_rowsize=None, rows_per_task=16,
+                 slot_mb=_DEFAULT_SLOT_MB):
         self.name = name
         self.num_workers = num_workers
-        mb = max_rowsize if max_rowsize else _DEFAULT_SLOT_MB
+        mb = max_rowsize if max_rowsize else slot_mb
         # With an explicit max_rowsize (MB per row, MindSpore's meaning) a slot holds a task's
         # rows; without one, a slot of 16 MB per task.
         self.slot_bytes = int(mb * 1024 * 1024 * (rows_per_task if max_rowsize else 1))

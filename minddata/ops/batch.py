@@ -1,9 +1,13 @@
 """batch / padded_batch: group rows into batches written into one preallocated array per
 column, with optional per_batch_map and padding."""
+import collections
+
 import numpy as np
 
 from ..dataset import Dataset, check_columns, check_num_parallel_workers
+from ..engine.errors import wrap_error
 from ..engine.node import IterNode
+from ..engine.threads import OrderedThreadPool
 
 _INT32_MAX = 2 ** 31 - 1
 
@@ -156,6 +160,11 @@ class BatchDataset(Dataset):
             if missing:
                 raise ValueError(f"input_columns {missing} are not columns of the dataset "
                                  f"{child_cols}")
+        if max_rowsize is not None and (isinstance(max_rowsize, bool) or
+                                        not isinstance(max_rowsize, int)):
+            raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
+        self.python_multiprocessing = python_multiprocessing
+        self.max_rowsize = None if max_rowsize == -1 else max_rowsize
         self.batch_size = batch_size
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
@@ -190,16 +199,13 @@ class BatchDataset(Dataset):
         return BatchIter(self, ctx)
 
 
-class BatchIter(IterNode):
-    name = "Batch"
+class BatchBuilder:
+    """Turns a list of rows into one batch (stacking, padding, per_batch_map). Pure, so it
+    runs in the pipeline's thread, on worker threads, or in forked worker processes."""
 
-    def __init__(self, ds, ctx):
-        child = ds.children[0]._build_iter(ctx)
-        super().__init__(ctx, [child])
+    def __init__(self, ds):
         self.ds = ds
         self.child_cols = ds.children[0]._col_names()
-        self._batch_num = 0
-        self._done = False
         self.pads = [None] * len(self.child_cols)
         for k, c in enumerate(self.child_cols):
             if c in ds.pad_info:
@@ -211,22 +217,115 @@ class BatchIter(IterNode):
             from .map import placement
             self.place = placement(self.child_cols, ds.in_cols, ds.out_cols)
 
+    def build(self, rows, info):
+        cols = list(zip(*rows))
+        if self.ds.per_batch_map is not None:
+            return self._per_batch_map(cols, info)
+        return tuple(stack_column(name, col, pad) for name, col, pad in
+                     zip(self.child_cols, cols, self.pads))
+
+    def _per_batch_map(self, cols, info):
+        ds = self.ds
+        args = [list(cols[i]) for i in self.in_idx]
+        try:
+            res = ds.per_batch_map(*args, info)
+        except BaseException as e:
+            raise wrap_error(e, "Batch(per_batch_map)",
+                             f"batch {info.get_batch_num()} of epoch {info.get_epoch_num()}")
+        if not isinstance(res, tuple):
+            res = (res,)
+        if len(res) != len(ds.out_cols):
+            raise RuntimeError(f"Batch: per_batch_map returned {len(res)} columns but "
+                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
+        outs = []
+        for name, v in zip(ds.out_cols, res):
+            if isinstance(v, np.ndarray):
+                outs.append(v)
+            elif isinstance(v, (list, tuple)):
+                outs.append(stack_column(name, v, None, "Batch per_batch_map"))
+            else:
+                raise TypeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
+                                f"{type(v).__name__} for column {name!r}")
+        stacked = {k: stack_column(n, cols[k], self.pads[k]) for k, n in
+                   enumerate(self.child_cols) if k not in self.in_idx}
+        return tuple(outs[j] if src == "out" else stacked[j] for src, j in self.place)
+
+
+class _BatchTask:
+    """Worker-process side: rows in, one batch out."""
+
+    name = "Batch"
+
+    def __init__(self, builder):
+        self.builder = builder
+
+    def __call__(self, meta, rows_in):
+        return [self.builder.build(rows_in, BatchInfo(*meta))]
+
+
+class BatchIter(IterNode):
+    """Collects rows in the pipeline's thread; builds batches there, or with
+    ``num_parallel_workers`` > 1 on worker threads (numpy copies release the GIL) or, for a
+    per_batch_map with ``python_multiprocessing=True``, in worker processes. Batches come out
+    in order."""
+
+    name = "Batch"
+
+    def __init__(self, ds, ctx):
+        child = ds.children[0]._build_iter(ctx)
+        workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
+        super().__init__(ctx, [child], num_workers=workers)
+        self.ds = ds
+        self.builder = BatchBuilder(ds)
+        self.workers = workers
+        self._batch_num = 0      # batches collected this epoch
+        self._done = False       # the child is exhausted for this epoch
+        self._pool = None
+        self._meta = collections.deque()   # per submitted batch: state after it
+        self._last = None
+        if workers > 1:
+            if ds.python_multiprocessing and ds.per_batch_map is not None:
+                from ..engine.procs import ProcessPool
+                self._pool = ProcessPool(workers, _BatchTask(self.builder), name="Batch",
+                                         max_rowsize=ds.max_rowsize,
+                                         rows_per_task=ds.batch_size if isinstance(
+                                             ds.batch_size, int) else 64,
+                                         slot_mb=64)
+            else:
+                self._pool = OrderedThreadPool(workers, "batch")
+            self.stats.queue_capacity = 2 * workers
+
     def start(self, epoch):
         super().start(epoch)
-        self._batch_num = 0
-        self._done = False
+        self._restart(0, False)
+
+    def _restart(self, batch_num, done):
+        if self._pool is not None:
+            self._pool.clear()
+        self._meta.clear()
+        self._batch_num = batch_num
+        self._done = done
+        self._last = None
 
     def get_state(self):
-        return {"epoch": self.epoch, "batch_num": self._batch_num,
-                "done": self._done, "child": self.children[0].get_state()}
+        if self._pool is None:
+            return {"epoch": self.epoch, "batch_num": self._batch_num,
+                    "done": self._done, "child": self.children[0].get_state()}
+        if self._last is None:
+            return {"epoch": self.epoch, "batch_num": 0, "done": False, "child": None}
+        cstate, num, done = self._last
+        return {"epoch": self.epoch, "batch_num": num, "done": done, "child": cstate}
 
     def reset(self, state):
         self.epoch = state["epoch"]
-        self._batch_num = state["batch_num"]
-        self._done = state["done"]
-        self.children[0].reset(state["child"])
+        if state["child"] is None:
+            self.children[0].start(self.epoch)
+        else:
+            self.children[0].reset(state["child"])
+        self._restart(state["batch_num"], state["done"])
 
-    def _next(self):
+    def _collect(self):
+        """Rows of the next batch and its BatchInfo, or None at the end of the epoch."""
         if self._done:
             return None
         ds = self.ds
@@ -248,33 +347,30 @@ class BatchIter(IterNode):
             self._done = True
             return None
         self._batch_num += 1
-        cols = list(zip(*rows))
-        if ds.per_batch_map is not None:
-            return self._per_batch_map(cols, info)
-        return tuple(stack_column(name, col, pad) for name, col, pad in
-                     zip(self.child_cols, cols, self.pads))
+        return rows, info
 
-    def _per_batch_map(self, cols, info):
-        ds = self.ds
-        args = [list(cols[i]) for i in self.in_idx]
-        try:
-            res = ds.per_batch_map(*args, info)
-        except BaseException as e:
-            raise self.fail(e, f"batch {info.get_batch_num()} of epoch {info.get_epoch_num()}")
-        if not isinstance(res, tuple):
-            res = (res,)
-        if len(res) != len(ds.out_cols):
-            raise RuntimeError(f"Batch: per_batch_map returned {len(res)} columns but "
-                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
-        outs = []
-        for name, v in zip(ds.out_cols, res):
-            if isinstance(v, np.ndarray):
-                outs.append(v)
-            elif isinstance(v, (list, tuple)):
-                outs.append(stack_column(name, v, None, "Batch per_batch_map"))
+    def _next(self):
+        if self._pool is None:
+            got = self._collect()
+            return None if got is None else self.builder.build(*got)
+        pool = self._pool
+        while len(pool) < 2 * self.workers:
+            got = self._collect()
+            if got is None:
+                break
+            rows, info = got
+            if isinstance(pool, OrderedThreadPool):
+                pool.submit(self.builder.build, rows, info)
             else:
-                raise TypeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
-                                f"{type(v).__name__} for column {name!r}")
-        stacked = {k: stack_column(n, cols[k], self.pads[k]) for k, n in
-                   enumerate(self.child_cols) if k not in self.in_idx}
-        return tuple(outs[j] if src == "out" else stacked[j] for src, j in self.place)
+                pool.submit((info.get_batch_num(), info.get_epoch_num()), rows)
+            self._meta.append((self.children[0].get_state(), self._batch_num, self._done))
+        if not self._meta:
+            return None
+        self.stats.sample_queue(len(pool))
+        res = pool.result()
+        self._last = self._meta.popleft()
+        return res if isinstance(pool, OrderedThreadPool) else res[0]
+
+    def _close_self(self):
+        if self._pool is not None:
+            self._pool.close()

@@ -95,3 +95,27 @@ def test_batch_then_repeat_and_repeat_then_batch():
 
 def test_empty_dataset_gives_no_batches():
     assert values(numbers(5).skip(5).batch(2)) == []
+
+
+def _mixup(x, y, info):
+    return [v * 2 + info.get_batch_num() for v in x], y
+
+
+@pytest.mark.parametrize("workers,processes", [(2, False), (3, True)])
+def test_parallel_batches_equal_serial_ones(workers, processes):
+    serial = rows(numbers(23).batch(4, per_batch_map=_mixup))
+    parallel = rows(numbers(23).batch(4, num_parallel_workers=workers, per_batch_map=_mixup,
+                                      python_multiprocessing=processes))
+    assert parallel == serial
+    assert rows(numbers(23).batch(5, num_parallel_workers=workers)) == rows(numbers(23).batch(5))
+
+
+def test_per_batch_map_error_in_worker_names_the_batch():
+    def bad(x, info):
+        if info.get_batch_num() == 2:
+            raise ValueError("bad batch")
+        return (x,)
+
+    with pytest.raises(ValueError, match="batch 2 of epoch 0"):
+        rows(numbers(12).batch(3, num_parallel_workers=2, per_batch_map=bad,
+                               input_columns=["x"], python_multiprocessing=True))

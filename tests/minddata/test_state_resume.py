@@ -37,6 +37,10 @@ PIPELINES = {
     "batch_drop": lambda: numbers(10).batch(3, drop_remainder=True),
     "batch_per_batch_map": lambda: numbers(10).batch(
         4, per_batch_map=lambda x, y, info: (x, [v + info.get_batch_num() for v in y])),
+    "batch_threads": lambda: numbers(11, shuffle=True).batch(2, num_parallel_workers=2),
+    "batch_processes": lambda: numbers(11).batch(
+        3, num_parallel_workers=2, python_multiprocessing=True,
+        per_batch_map=lambda x, y, info: (x, y)),
     "shuffle": lambda: numbers(12).shuffle(4),
     "repeat": lambda: numbers(4).repeat(3),
     "repeat_shuffle": lambda: numbers(5).shuffle(3).repeat(2),

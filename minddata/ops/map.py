@@ -55,6 +55,9 @@ def placement(child_cols, in_cols, out_cols):
 
 
 def op_name(op):
+    inner = getattr(op, "ops", None)
+    if isinstance(inner, (list, tuple)) and inner:   # a fused plan: name the ops it runs
+        return f"{type(op).__name__}({'+'.join(op_name(o) for o in inner)})"
     return getattr(op, "__name__", None) or type(op).__name__
 
 
@@ -241,7 +244,8 @@ class MapIter(IterNode):
         self.in_idx = [child_cols.index(c) for c in ds.in_cols]
         self.place = placement(child_cols, ds.in_cols, ds.out_cols)
         positions = [ctx.position() for _ in ds.operations]
-        ops = _compile(ds.operations) if not ctx.debug else list(ds.operations)
+        # Debug mode runs the same (fused) operations, so it shows the values training sees.
+        ops = _compile(ds.operations)
         positions = _compiled_positions(ds.operations, ops, positions)
         self.runner = OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
                                seed_py=config._seed_is_set() and (workers == 1 or

@@ -86,7 +86,7 @@ def _wanted(config, cell):
 def _arrays(values):
     values = values if isinstance(values, (tuple, list)) else (values,)
     for v in values:
-        data = getattr(v, "data", v)
+        data = v if isinstance(v, np.ndarray) else getattr(v, "data", None)  # Tensor -> array
         if isinstance(data, np.ndarray):
             yield data
 

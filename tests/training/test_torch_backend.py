@@ -166,3 +166,23 @@ def test_graph_mode_uses_torch_compile_and_falls_back_to_eager(monkeypatch):
     assert compiled_calls == [2]                       # tried once, then eager
     assert any("falls back to eager" in r.getMessage() for r in records)
     assert model.train_network._forward == model.train_network._eager_forward
+
+
+def test_wrong_input_shape_names_the_torch_layer():
+    model = _model()
+    x = np.zeros((20, 5), np.float32)  # built for 6 features
+    with pytest.raises(ValueError, match=r"'Linear' layer 'fc1'.*\(N, 6\).*\(10, 5\)"):
+        model.train(1, make_dataset([x, np.zeros(20, np.int32)], 10))
+
+
+def test_dump_records_torch_modules(tmp_path, monkeypatch):
+    import json
+    cfg = tmp_path / "dump.json"
+    cfg.write_text(json.dumps({"common_dump_settings": {
+        "dump_mode": 1, "path": str(tmp_path / "d"), "net_name": "Small", "iteration": "0",
+        "input_output": 2, "kernels": ["fc2"]}}))
+    monkeypatch.setenv("MINDSPORE_DUMP_CONFIG", str(cfg))
+    _model().train(1, _dataset(20, 10))
+    files = list((tmp_path / "d").rglob("*.npy"))
+    assert len(files) == 1 and files[0].name.startswith("Linear.fc2.")
+    assert np.load(files[0]).shape == (10, 3)

@@ -55,6 +55,65 @@ class _DeviceBatch(tuple):
     event = None
 
 
+def _expected_input(module):
+    """Text of the input shape a standard torch layer expects, or None."""
+    for attr, template in (("in_features", "(N, {})"), ("in_channels", "(N, {}, ...)"),
+                           ("num_features", "(N, {}, ...)")):
+        value = getattr(module, attr, None)
+        if isinstance(value, int):
+            return template.format(value)
+    return None
+
+
+def explain_forward_error(network, inputs, exc):
+    """Re-run the forward pass with hooks to find the layer that raised `exc`; returns a
+    ValueError naming it, the expected and the received shape (None if it cannot tell)."""
+    stack = []
+    handles = []
+    for name, module in network.named_modules():
+        def pre(mod, args, _name=name or type(network).__name__):
+            stack.append((_name, mod, [tuple(a.shape) for a in args if hasattr(a, "shape")]))
+
+        def post(mod, args, out):
+            if stack:
+                stack.pop()
+        handles.append(module.register_forward_pre_hook(pre))
+        handles.append(module.register_forward_hook(post))
+    try:
+        import torch
+        with torch.no_grad():
+            network(*inputs)
+    except Exception:  # the same failure again: the stack's top is the layer that raised
+        pass
+    finally:
+        for handle in handles:
+            handle.remove()
+    if not stack:
+        return None
+    name, module, shapes = stack[-1]
+    expected = _expected_input(module)
+    received = shapes[0] if len(shapes) == 1 else shapes
+    return ValueError(f"For '{type(module).__name__}' layer '{name}', the input shape must be "
+                      f"{expected or 'different'}, but got {received} ({exc})")
+
+
+def attach_dump_hooks(network):
+    """With MINDSPORE_DUMP_CONFIG set, record every module's inputs and outputs as .npy."""
+    from training import dump
+    if not dump.enabled():
+        return
+    for name, module in network.named_modules():
+        scope = name or type(network).__name__
+        shim = type(module.__class__.__name__, (), {"scope_name": lambda self, s=scope: s})()
+
+        def hook(mod, args, out, _shim=shim):
+            def host(v):
+                return v.detach().cpu().numpy() if hasattr(v, "detach") else v
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            dump.record(_shim, tuple(host(a) for a in args), tuple(host(o) for o in outs))
+        module.register_forward_hook(hook)
+
+
 class TorchTrainStep:
     """zero_grad; loss = loss_fn(network(*data), label); backward; optimizer.step()."""
 
@@ -84,7 +143,14 @@ class TorchTrainStep:
     def __call__(self, *batch):
         self.optimizer.zero_grad(set_to_none=True)
         with profiling.span("forward_backward"):
-            loss = self._forward(*batch)
+            try:
+                loss = self._forward(*batch)
+            except RuntimeError as exc:
+                inputs = batch if self.loss_fn is None else batch[:-1]
+                explained = explain_forward_error(getattr(self, "module", self.network), inputs, exc)
+                if explained is None:
+                    raise
+                raise explained from exc
             (loss * self.loss_scale if self.loss_scale != 1.0 else loss).backward()
         with profiling.span("update"):
             self.optimizer.step()
@@ -141,6 +207,7 @@ class TorchBackend:
             raise TypeError(f"With a torch network, 'optimizer' must be a torch.optim.Optimizer, "
                             f"but got {type(optimizer).__name__}")
         loss_fn = self._module(loss_fn) if loss_fn is not None else None
+        attach_dump_hooks(network)
         wrapped, scale = self._data_parallel(network)
         step = TorchTrainStep(wrapped, loss_fn, optimizer, self.compiled, scale)
         step.module = network

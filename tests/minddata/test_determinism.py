@@ -66,3 +66,11 @@ def test_python_random_seeded_per_row_in_processes_and_inline():
 def test_output_order_is_input_order(workers):
     out = _run(numbers(50).map(lambda x: x * 3, "x", num_parallel_workers=workers), 1)
     assert [r[0] for r in out[0]] == [3 * i for i in range(50)]
+
+
+def test_debug_mode_gives_the_same_rows():
+    ds.config.set_seed(5)
+    ref = _run(_pipe(2, False))
+    ds.config.set_debug_mode(True)
+    ds.config.set_seed(5)
+    assert _run(_pipe(2, False)) == ref

@@ -206,6 +206,10 @@ class TorchBackend:
         if not hasattr(optimizer, "step") or not hasattr(optimizer, "zero_grad"):
             raise TypeError(f"With a torch network, 'optimizer' must be a torch.optim.Optimizer, "
                             f"but got {type(optimizer).__name__}")
+        from training.nn.cell import Cell
+        if isinstance(loss_fn, Cell) or (loss_fn is not None and not callable(loss_fn)):
+            raise TypeError(f"With a torch network, 'loss_fn' must be a torch loss (callable on "
+                            f"torch tensors), but got {type(loss_fn).__name__}")
         loss_fn = self._module(loss_fn) if loss_fn is not None else None
         attach_dump_hooks(network)
         wrapped, scale = self._data_parallel(network)

@@ -16,9 +16,11 @@ The stage hash is a 16-byte BLAKE2b of the upstream pipeline's description and c
 different upstream gets different keys, so it can never read another pipeline's rows.
 
 Rows are buffered and written in batches (one LMDB write transaction per batch: LMDB's single
-writer lock serializes processes, so concurrent writers never corrupt the session). A row lands
-in memory while the session is under its cap, else in the spill environment (spilling=True), else
-it is not cached (and a warning says so once)."""
+writer lock serializes processes, so concurrent writers never corrupt the session), committed by
+a write-behind thread (write_behind.py) so the pipeline does not wait for them. A row lands in
+memory while the session is under its cap, else in the spill environment (spilling=True), else
+it is not cached (and a warning says so once). A complete stage read in row order is read ahead
+on another thread (read_ahead.py)."""
 import hashlib
 import json
 import logging
@@ -37,8 +39,8 @@ from . import root as roots
 from . import sessions
 from .read_ahead import ReadAhead
 from .row_codec import RowDecodeError, decode_row, encode_row
-from .write_behind import WriteBehind
 from .stats import StageCounters, read_counters, session_counters, write_counters
+from .write_behind import WriteBehind
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +51,8 @@ ROW_PREFIX = b"r"
 COMPLETE_PREFIX = b"c"
 STATS_PREFIX = b"s"
 BATCH_ROWS = 128
-DEFAULT_READ_AHEAD = 20  # rows; MindSpore's default prefetch_size
 BATCH_BYTES = 32 << 20
+DEFAULT_READ_AHEAD = 20  # rows; MindSpore's default prefetch_size
 STATS_FLUSH_S = 1.0
 _ROW_ID = struct.Struct(">Q")
 _SPILL_COUNT = struct.Struct("<Q")
@@ -411,6 +413,8 @@ class StageStore:
                     raise
                 # Nowhere left to write: the cache stops growing; the pipeline goes on.
                 self._stopped_growing = True
+                batch.local.dropped += len(batch)
+                self._add_counters(batch.local)
                 self._warn_full()
 
     def _add_counters(self, local):

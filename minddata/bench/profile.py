@@ -72,7 +72,10 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
     cpu = CpuSampler()
     batches = rows = nbytes = 0
     timeline = [(0.0, 0)]
-    cpu.start()
+    try:
+        cpu.start()
+    except Exception:   # noqa: BLE001 - reported as unavailable by cpu.stop below
+        pass
     # The clock starts before the iterator exists: pipeline start-up (threads, worker
     # processes, opening files) is part of what a user waits for.
     start = time.perf_counter()
@@ -100,7 +103,11 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
             if not forever or not got_any:
                 done = True
         wall = time.perf_counter() - start
-        cpu_report = cpu.stop(wall)
+        try:
+            cpu_report = cpu.stop(wall)
+        except Exception as exc:   # noqa: BLE001 - psutil may be refused /proc access
+            cpu_report = {"process_percent": None, "cores": None, "workers": [],
+                          "error": f"CPU figures unavailable: {exc}"}
         stats = iterator.stage_stats() if hasattr(iterator, "stage_stats") else []
     finally:
         close = getattr(iterator, "close", None)

@@ -124,7 +124,9 @@ class ProfileReport:
         lines.append("")
         lines.append(f"bottleneck: {b['stage'] or 'none'}: {b['reason']}")
         cpu = f.get("cpu")
-        if cpu:
+        if cpu and cpu.get("process_percent") is None:
+            lines.append(f"cpu: {cpu.get('error', 'unavailable')}")
+        elif cpu:
             lines.append(f"cpu: process {cpu['process_percent']:.0f}% of one core "
                          f"({cpu['cores']} cores)")
             for w in cpu["workers"][:12]:

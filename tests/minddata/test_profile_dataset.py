@@ -60,3 +60,16 @@ def test_empty_output_is_reported_not_hidden():
     report = data.batch(8, drop_remainder=True).profile(num_batches=2)
     assert report["rows"] == 0 and report["batches"] == 0
     assert "produced no rows" in report.format()
+
+
+def test_cpu_figures_unavailable_is_reported_not_fatal(monkeypatch):
+    import psutil
+    from minddata.bench import cpu
+
+    def refuse(self):
+        raise psutil.AccessDenied(pid=1)
+
+    monkeypatch.setattr(cpu.CpuSampler, "start", refuse)
+    report = _pipeline().profile(num_batches=2)
+    assert report["rows"] == 8 and report["cpu"]["process_percent"] is None
+    assert "CPU figures unavailable" in report.format()

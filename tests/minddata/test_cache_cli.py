@@ -78,15 +78,31 @@ def test_memory_cap_and_spill_directory_are_saved(cli, tmp_path, monkeypatch):
     assert roots.spill_root() == str(spill) and spill.is_dir()
 
 
+def _main(argv):
+    """Run the command in this process (fast) and return its exit status."""
+    from minddata.cache.cli import main
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
 @pytest.mark.parametrize("args", [["-m", "1.5"], ["-m", "x"], ["-d", "abc"], ["-d", "0"],
                                   ["-g", "-d", "3"], [], ["--bogus"]])
-def test_usage_errors_exit_2_with_a_message(cli, args):
-    out = cli(*args)
-    assert out.returncode == 2 and "error" in out.stderr
+def test_usage_errors_exit_2_with_a_message(cli, capsys, args):
+    assert _main(args) == 2
+    assert "error" in capsys.readouterr().err
 
 
-def test_help_and_compat_flags(cli):
-    assert "--generate_session" in cli("-h").stdout
-    assert "--list_sessions" in cli("--help").stdout
-    out = cli("-h", "127.0.0.1", "-p", "50052", "-w", "4", "-l", "1", "--list_sessions")
-    assert out.returncode == 0 and "No sessions" in out.stdout
+def test_help_and_compat_flags(cli, capsys):
+    assert _main(["-h"]) == 0
+    assert "--generate_session" in capsys.readouterr().out
+    assert _main(["--help"]) == 0
+    assert "--list_sessions" in capsys.readouterr().out
+    assert _main(["-h", "127.0.0.1", "-p", "50052", "-w", "4", "-l", "1", "--list_sessions"]) == 0
+    assert "No sessions" in capsys.readouterr().out
+
+
+def test_the_module_runs_as_a_command(cli):
+    out = cli("--bogus")
+    assert out.returncode == 2 and "dataset-cache: error" in out.stderr

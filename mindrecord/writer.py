@@ -25,7 +25,8 @@ from .errors import (MRMAddSchemaError, MRMCommitError, MRMDefineIndexError, MRM
                      MRMValidateDataError, ParamTypeError, ParamValueError)
 from .index_db import write_index_db
 from .writer_append import load_dataset
-from .writer_files import FileSet, check_file_name, existing_files, shard_paths, temp_path
+from .writer_files import (FileSet, check_file_name, create_unnamed, existing_files, name_unnamed,
+                           shard_paths, temp_path)
 from .writer_pages import ShardState, common_header_parts, header_bytes
 
 logger = logging.getLogger("mindrecord")
@@ -222,26 +223,28 @@ class FileWriter:
         return self._index_fields
 
     def _open_files(self):
-        """Create the shard files (temporary names) on the first write or commit."""
+        """Create the shard files on the first write or commit: unnamed (O_TMPFILE) where the
+        file system allows, so a process killed before commit leaves nothing at all; hidden
+        temporary names otherwise. Both get their final names at commit."""
         if self._shards is not None:
             return
         if not self._overwrite:
             self._refuse_existing()
-        temps = [temp_path(path) for path in self._paths]
-        self._files.temp_files.extend(temps)
 
-        def create(tmp):
-            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+        def create(path):
+            fd, tmp = create_unnamed(path)
+            if tmp is not None:
+                self._files.temp_files.append(tmp)
             self._files.fds.append(fd)      # list.append is atomic: safe from pool threads
-            return fd
+            return fd, tmp
 
         try:
-            fds = _map_io(create, temps)
+            created = _map_io(create, self._paths)
         except BaseException:
             self._abort()           # no half-created shard set stays behind
             raise
         shards = []
-        for shard_id, (tmp, fd) in enumerate(zip(temps, fds)):
+        for shard_id, (fd, tmp) in enumerate(created):
             shard = ShardState(shard_id, fd, self._header_size, self._page_size,
                                n_index=len(self._index_list()))
             shard.temp_path = tmp
@@ -466,6 +469,11 @@ class FileWriter:
                 data += bytes(old_len - len(header))
             os.pwrite(shard.fd, data, 0)
             os.ftruncate(shard.fd, shard.file_size(len(header)))
+        if not self._append:
+            for path, shard in zip(self._paths, self._shards):
+                if shard.temp_path is None:          # unnamed file: give it a name first
+                    shard.temp_path = name_unnamed(shard.fd, path)
+                    self._files.temp_files.append(shard.temp_path)
         for fd in self._files.fds:
             os.close(fd)
         self._files.fds = []

@@ -5,6 +5,7 @@ commit, so an interrupted or failed writer never leaves a file that looks comple
 modify the existing files in place; on failure they are rolled back (truncated to their old
 size, bytes written inside the old extent zeroed), so the old header still describes them.
 """
+import errno
 import os
 import uuid
 
@@ -44,6 +45,47 @@ def temp_path(final_path):
     """Hidden temporary name beside final_path (same file system, so rename is atomic)."""
     dirname, base = os.path.split(final_path)
     return os.path.join(dirname, f".{base}.{os.getpid()}-{uuid.uuid4().hex[:8]}.partial")
+
+
+def create_unnamed(final_path):
+    """(fd, None) for an unnamed file (O_TMPFILE) in final_path's directory, or (fd, name) of
+    a hidden temporary file where the file system cannot create unnamed files."""
+    directory = os.path.dirname(final_path)
+    if hasattr(os, "O_TMPFILE"):
+        try:
+            return os.open(directory, os.O_TMPFILE | os.O_RDWR, 0o644), None
+        except OSError as exc:
+            if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+                raise
+    tmp = temp_path(final_path)
+    return os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), tmp
+
+
+def name_unnamed(fd, final_path):
+    """Give the unnamed file `fd` a hidden temporary name beside final_path (renamed into
+    place afterwards: link cannot replace an existing file). Copies the bytes when /proc is
+    not available to link through."""
+    tmp = temp_path(final_path)
+    try:
+        os.link(f"/proc/self/fd/{fd}", tmp)
+        return tmp
+    except OSError:
+        pass
+    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        offset = 0
+        while offset < size:
+            sent = os.sendfile(out, fd, offset, size - offset)
+            if sent == 0:
+                raise OSError(errno.EIO, f"short copy while naming {final_path}")
+            offset += sent
+    except BaseException:
+        os.close(out)
+        os.unlink(tmp)
+        raise
+    os.close(out)
+    return tmp
 
 
 def existing_files(paths):

@@ -60,7 +60,6 @@ def test_writer_dropped_without_commit_removes_its_files(tmp_path):
     w = FileWriter(str(tmp_path / "x.mr"))
     w.add_schema(SCHEMA)
     w.write_raw_data(rows(4))
-    assert os.listdir(tmp_path)                  # the temporary file exists meanwhile
     assert not [n for n in os.listdir(tmp_path) if n in ("x.mr", "x.mr.db")]
     del w
     gc.collect()
@@ -133,3 +132,40 @@ def test_failure_while_creating_shard_files_cleans_up(tmp_path, monkeypatch):
     assert open_fds() == fds
     with pytest.raises(RuntimeError, match="failed earlier"):
         w.commit()
+
+
+def test_killed_process_leaves_nothing_complete_looking(tmp_path):
+    import subprocess
+    import sys
+    code = (
+        "import os, sys\n"
+        "sys.path.insert(0, os.getcwd())\n"
+        "from mindrecord import FileWriter\n"
+        f"w = FileWriter({str(tmp_path / 'x.mr')!r}, shard_num=2)\n"
+        "w.add_schema({'k': {'type': 'int32'}, 'b': {'type': 'bytes'}})\n"
+        "w.write_raw_data([{'k': i, 'b': b'v' * i} for i in range(50)])\n"
+        "os._exit(3)\n")
+    result = subprocess.run([sys.executable, "-c", code], timeout=120)
+    assert result.returncode == 3
+    left = os.listdir(tmp_path)
+    # Unnamed files (O_TMPFILE) vanish with the process; where the file system lacks them,
+    # only hidden *.partial names may remain.
+    assert all(n.startswith(".") and n.endswith(".partial") for n in left), left
+
+
+@pytest.mark.parametrize("fallback", ["no_tmpfile", "no_link"])
+def test_fallbacks_without_unnamed_files_or_proc(tmp_path, monkeypatch, fallback):
+    import mindrecord.writer_files as files_module
+    if fallback == "no_tmpfile":
+        monkeypatch.delattr(files_module.os, "O_TMPFILE", raising=False)
+    else:
+        def no_link(*args, **kwargs):
+            raise OSError(2, "no /proc")
+        monkeypatch.setattr(files_module.os, "link", no_link)
+    with FileWriter(str(tmp_path / "x.mr"), shard_num=2) as w:
+        w.add_schema(SCHEMA)
+        w.write_raw_data(rows(6))
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == ["x.mr0", "x.mr0.db", "x.mr1", "x.mr1.db"]
+    with FileReader(str(tmp_path / "x.mr0")) as reader:
+        assert sorted(r["k"] for r in reader.get_next()) == list(range(6))

@@ -1,7 +1,9 @@
 """File names and file lifetimes for the writer.
 
-New datasets are written under hidden temporary names beside the final ones and renamed at
-commit, so an interrupted or failed writer never leaves a file that looks complete. Appends
+New data files are unnamed (O_TMPFILE) until commit, or, where the file system cannot do
+that, written under hidden temporary names beside the final ones; at commit they are named and
+renamed into place, so an interrupted, failed or killed writer never leaves a file that looks
+complete. Appends
 modify the existing files in place; on failure they are rolled back (truncated to their old
 size, bytes written inside the old extent zeroed), so the old header still describes them.
 """

@@ -274,13 +274,13 @@ class BatchIter(IterNode):
     def __init__(self, ds, ctx):
         child = ds.children[0]._build_iter(ctx)
         workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
+        self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
         self.ds = ds
         self.builder = BatchBuilder(ds)
         self.workers = workers
         self._batch_num = 0      # batches collected this epoch
         self._done = False       # the child is exhausted for this epoch
-        self._pool = None
         self._meta = collections.deque()   # per submitted batch: state after it
         self._last = None
         if workers > 1:

@@ -238,6 +238,7 @@ class MapIter(IterNode):
         child = child if child is not None else ds.children[0]._build_iter(ctx)
         workers = 1 if ctx.debug else (ds.num_parallel_workers or
                                        config.get_num_parallel_workers())
+        self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
         self.ds = ds
         child_cols = ds.children[0]._col_names()
@@ -259,7 +260,6 @@ class MapIter(IterNode):
         self._last_prov = None
         self._child_done = False
         self._buf = collections.deque()
-        self._pool = None
         # Rows per task, adapted to the measured cost of a row: expensive rows (image decode)
         # go one or two per task so every worker stays busy; cheap rows are grouped so the
         # per-task overhead stays small.

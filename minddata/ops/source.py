@@ -203,6 +203,10 @@ class SourceIter(IterNode):
 
     def __init__(self, ds, ctx):
         workers = 1 if ctx.debug else (ds.num_parallel_workers or config.get_num_parallel_workers())
+        # Resources first set to None: close() works whatever step of the set-up failed.
+        self._pool = None
+        self._store = None
+        self.src = None
         super().__init__(ctx, (), num_workers=workers, name=type(ds).__name__)
         self.ds = ds
         self.position = ctx.position()
@@ -215,11 +219,9 @@ class SourceIter(IterNode):
         self._buf_i = 0
         self._buf_start = 0
         self._last_id = None
-        self._pool = None
         # Rows per read task: process tasks cost a pipe round trip, so they get bigger ones.
         self._chunk = ds._chunk_rows or (64 if workers <= 1 or (ds._process_workers and
                                                                ds.cache is None) else 16)
-        self._store = None
         self._put_ids = None
         if ds.cache is not None:
             self._store = ds.cache.open_stage(ds._describe(), list(self.src.column_names))
@@ -357,7 +359,8 @@ class SourceIter(IterNode):
                 if self._store is not None:
                     self._store.close()
             finally:
-                self.src.close()
+                if self.src is not None:
+                    self.src.close()
 
 
 class _SourceTask:

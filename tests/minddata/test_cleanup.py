@@ -135,3 +135,14 @@ def test_thread_pipeline_closes_threads():
     assert minddata_threads()
     it.close()
     assert wait_until(lambda: not (set(minddata_threads()) - _BEFORE_THREADS))
+
+
+def test_source_that_cannot_open_fails_cleanly():
+    def broken():
+        raise FileNotFoundError("data.mindrecord is gone")
+
+    data = ds.SourceDataset(broken, column_names=["x"], num_parallel_workers=2)
+    data = data.map(lambda x: x, "x", num_parallel_workers=2)
+    with pytest.raises(FileNotFoundError, match="is gone"):
+        data.create_tuple_iterator(num_epochs=1)
+    assert wait_until(lambda: not (set(minddata_threads()) - _BEFORE_THREADS))

@@ -3393,7 +3393,8 @@ static PyObject *__pyx_pf___pyx_memoryviewslice___reduce_cython__(CYTHON_UNUSED 
 static PyObject *__pyx_pf___pyx_memoryviewslice_2__setstate_cython__(CYTHON_UNUSED struct __pyx_memoryviewslice_obj *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_15View_dot_MemoryView___pyx_unpickle_Enum(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data, uint32_t __pyx_v_crc); /* proto */
-static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data); /* proto */
+static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2crc32c_portable(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data, uint32_t __pyx_v_crc); /* proto */
+static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_4masked_crc32c(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data); /* proto */
 static PyObject *__pyx_tp_new__initialisation_array(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3528,8 +3529,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_slice[1];
     PyObject *__pyx_tuple[2];
-    PyObject *__pyx_codeobj_tab[2];
-    PyObject *__pyx_string_tab[103];
+    PyObject *__pyx_codeobj_tab[3];
+    PyObject *__pyx_string_tab[105];
     PyObject *__pyx_number_tab[3];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3644,44 +3645,46 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_count __pyx_string_tab[62]
 #define __pyx_n_u_crc __pyx_string_tab[63]
 #define __pyx_n_u_crc32c __pyx_string_tab[64]
-#define __pyx_n_u_data __pyx_string_tab[65]
-#define __pyx_n_u_dtype_is_object __pyx_string_tab[66]
-#define __pyx_n_u_encode __pyx_string_tab[67]
-#define __pyx_n_u_enumerate __pyx_string_tab[68]
-#define __pyx_n_u_error __pyx_string_tab[69]
-#define __pyx_n_u_flags __pyx_string_tab[70]
-#define __pyx_n_u_format __pyx_string_tab[71]
-#define __pyx_n_u_fortran __pyx_string_tab[72]
-#define __pyx_n_u_id __pyx_string_tab[73]
-#define __pyx_n_u_index __pyx_string_tab[74]
-#define __pyx_n_u_items __pyx_string_tab[75]
-#define __pyx_n_u_itemsize __pyx_string_tab[76]
-#define __pyx_n_u_masked_crc32c __pyx_string_tab[77]
-#define __pyx_n_u_memview __pyx_string_tab[78]
-#define __pyx_n_u_mindrecord_tools__crc32c __pyx_string_tab[79]
-#define __pyx_n_u_mode __pyx_string_tab[80]
-#define __pyx_n_u_n __pyx_string_tab[81]
-#define __pyx_n_u_name __pyx_string_tab[82]
-#define __pyx_n_u_ndim __pyx_string_tab[83]
-#define __pyx_n_u_obj __pyx_string_tab[84]
-#define __pyx_n_u_p __pyx_string_tab[85]
-#define __pyx_n_u_pack __pyx_string_tab[86]
-#define __pyx_n_u_pop __pyx_string_tab[87]
-#define __pyx_n_u_register __pyx_string_tab[88]
-#define __pyx_n_u_setdefault __pyx_string_tab[89]
-#define __pyx_n_u_shape __pyx_string_tab[90]
-#define __pyx_n_u_size __pyx_string_tab[91]
-#define __pyx_n_u_start __pyx_string_tab[92]
-#define __pyx_n_u_step __pyx_string_tab[93]
-#define __pyx_n_u_stop __pyx_string_tab[94]
-#define __pyx_n_u_struct __pyx_string_tab[95]
-#define __pyx_n_u_unpack __pyx_string_tab[96]
-#define __pyx_n_u_update __pyx_string_tab[97]
-#define __pyx_n_u_values __pyx_string_tab[98]
-#define __pyx_n_u_x __pyx_string_tab[99]
-#define __pyx_n_b_O __pyx_string_tab[100]
-#define __pyx_kp_b_iso88591_D_aq_AT_q_k_q_3a_1 __pyx_string_tab[101]
-#define __pyx_kp_b_iso88591_31_D_aq_AT_q_m1E_A_1 __pyx_string_tab[102]
+#define __pyx_n_u_crc32c_portable __pyx_string_tab[65]
+#define __pyx_n_u_data __pyx_string_tab[66]
+#define __pyx_n_u_dtype_is_object __pyx_string_tab[67]
+#define __pyx_n_u_encode __pyx_string_tab[68]
+#define __pyx_n_u_enumerate __pyx_string_tab[69]
+#define __pyx_n_u_error __pyx_string_tab[70]
+#define __pyx_n_u_flags __pyx_string_tab[71]
+#define __pyx_n_u_format __pyx_string_tab[72]
+#define __pyx_n_u_fortran __pyx_string_tab[73]
+#define __pyx_n_u_id __pyx_string_tab[74]
+#define __pyx_n_u_index __pyx_string_tab[75]
+#define __pyx_n_u_items __pyx_string_tab[76]
+#define __pyx_n_u_itemsize __pyx_string_tab[77]
+#define __pyx_n_u_masked_crc32c __pyx_string_tab[78]
+#define __pyx_n_u_memview __pyx_string_tab[79]
+#define __pyx_n_u_mindrecord_tools__crc32c __pyx_string_tab[80]
+#define __pyx_n_u_mode __pyx_string_tab[81]
+#define __pyx_n_u_n __pyx_string_tab[82]
+#define __pyx_n_u_name __pyx_string_tab[83]
+#define __pyx_n_u_ndim __pyx_string_tab[84]
+#define __pyx_n_u_obj __pyx_string_tab[85]
+#define __pyx_n_u_p __pyx_string_tab[86]
+#define __pyx_n_u_pack __pyx_string_tab[87]
+#define __pyx_n_u_pop __pyx_string_tab[88]
+#define __pyx_n_u_register __pyx_string_tab[89]
+#define __pyx_n_u_setdefault __pyx_string_tab[90]
+#define __pyx_n_u_shape __pyx_string_tab[91]
+#define __pyx_n_u_size __pyx_string_tab[92]
+#define __pyx_n_u_start __pyx_string_tab[93]
+#define __pyx_n_u_step __pyx_string_tab[94]
+#define __pyx_n_u_stop __pyx_string_tab[95]
+#define __pyx_n_u_struct __pyx_string_tab[96]
+#define __pyx_n_u_unpack __pyx_string_tab[97]
+#define __pyx_n_u_update __pyx_string_tab[98]
+#define __pyx_n_u_values __pyx_string_tab[99]
+#define __pyx_n_u_x __pyx_string_tab[100]
+#define __pyx_n_b_O __pyx_string_tab[101]
+#define __pyx_kp_b_iso88591_D_aq_AT_q_k_q_3a_1 __pyx_string_tab[102]
+#define __pyx_kp_b_iso88591_31_D_aq_AT_q_m1E_A_1 __pyx_string_tab[103]
+#define __pyx_kp_b_iso88591_A_D_aq_AT_q_AU_Q_1 __pyx_string_tab[104]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
 #define __pyx_int_136983863 __pyx_number_tab[2]
@@ -3712,8 +3715,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
   for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<2; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<103; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<105; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3750,8 +3753,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
   for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<2; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<103; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<105; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<3; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -17938,7 +17941,7 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "mindrecord/tools/_crc32c.pyx":11
+/* "mindrecord/tools/_crc32c.pyx":12
  * 
  * 
  * def crc32c(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
@@ -17987,48 +17990,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_data,&__pyx_mstate_global->__pyx_n_u_crc,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 11, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 12, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 11, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 12, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 11, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 12, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "crc32c", 0) < (0)) __PYX_ERR(0, 11, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "crc32c", 0) < (0)) __PYX_ERR(0, 12, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("crc32c", 0, 1, 2, i); __PYX_ERR(0, 11, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("crc32c", 0, 1, 2, i); __PYX_ERR(0, 12, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 11, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 12, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 11, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 12, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
     }
-    __pyx_v_data = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_data.memview)) __PYX_ERR(0, 11, __pyx_L3_error)
+    __pyx_v_data = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_data.memview)) __PYX_ERR(0, 12, __pyx_L3_error)
     if (values[1]) {
-      __pyx_v_crc = __Pyx_PyLong_As_uint32_t(values[1]); if (unlikely((__pyx_v_crc == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 11, __pyx_L3_error)
+      __pyx_v_crc = __Pyx_PyLong_As_uint32_t(values[1]); if (unlikely((__pyx_v_crc == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 12, __pyx_L3_error)
     } else {
       __pyx_v_crc = ((uint32_t)((uint32_t)0));
     }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("crc32c", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 11, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("crc32c", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 12, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18041,7 +18044,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return NULL;
   __pyx_L4_argument_unpacking_done:;
   if (unlikely(((PyObject *)__pyx_v_data.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "data"); __PYX_ERR(0, 11, __pyx_L1_error)
+    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "data"); __PYX_ERR(0, 12, __pyx_L1_error)
   }
   __pyx_r = __pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(__pyx_self, __pyx_v_data, __pyx_v_crc);
 
@@ -18079,7 +18082,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
   __Pyx_RefNannySetupContext("crc32c", 0);
 
 
-  /* "mindrecord/tools/_crc32c.pyx":13
+  /* "mindrecord/tools/_crc32c.pyx":14
  * def crc32c(const unsigned char[::1] data not None, uint32_t crc=0):
  *     """CRC-32C of a bytes-like object (continuing from ``crc``)."""
  *     cdef size_t n = data.shape[0]             # <<<<<<<<<<<<<<
@@ -18088,7 +18091,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
 */
   __pyx_v_n = (__pyx_v_data.shape[0]);
 
-  /* "mindrecord/tools/_crc32c.pyx":14
+  /* "mindrecord/tools/_crc32c.pyx":15
  *     """CRC-32C of a bytes-like object (continuing from ``crc``)."""
  *     cdef size_t n = data.shape[0]
  *     cdef const uint8_t* p = &data[0] if n else NULL             # <<<<<<<<<<<<<<
@@ -18108,7 +18111,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
 
   __pyx_v_p = __pyx_t_1;
 
-  /* "mindrecord/tools/_crc32c.pyx":15
+  /* "mindrecord/tools/_crc32c.pyx":16
  *     cdef size_t n = data.shape[0]
  *     cdef const uint8_t* p = &data[0] if n else NULL
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18121,7 +18124,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "mindrecord/tools/_crc32c.pyx":16
+        /* "mindrecord/tools/_crc32c.pyx":17
  *     cdef const uint8_t* p = &data[0] if n else NULL
  *     with nogil:
  *         crc = crc32c_extend(crc, p, n)             # <<<<<<<<<<<<<<
@@ -18131,7 +18134,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
         __pyx_v_crc = mrtools::crc32c_extend(__pyx_v_crc, __pyx_v_p, __pyx_v_n);
       }
 
-      /* "mindrecord/tools/_crc32c.pyx":15
+      /* "mindrecord/tools/_crc32c.pyx":16
  *     cdef size_t n = data.shape[0]
  *     cdef const uint8_t* p = &data[0] if n else NULL
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18148,14 +18151,14 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
       }
   }
 
-  /* "mindrecord/tools/_crc32c.pyx":17
+  /* "mindrecord/tools/_crc32c.pyx":18
  *     with nogil:
  *         crc = crc32c_extend(crc, p, n)
  *     return crc             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(__pyx_v_crc); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 17, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(__pyx_v_crc); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 18, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject *__pyx_temp;
@@ -18168,7 +18171,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "mindrecord/tools/_crc32c.pyx":11
+  /* "mindrecord/tools/_crc32c.pyx":12
  * 
  * 
  * def crc32c(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
@@ -18190,7 +18193,259 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
   return __pyx_r;
 }
 
-/* "mindrecord/tools/_crc32c.pyx":20
+/* "mindrecord/tools/_crc32c.pyx":21
+ * 
+ * 
+ * def crc32c_portable(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
+ *     """CRC-32C by tables only (the path CPUs without SSE4.2 take)."""
+ *     cdef size_t n = data.shape[0]
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_3crc32c_portable(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_10mindrecord_5tools_7_crc32c_2crc32c_portable, "CRC-32C by tables only (the path CPUs without SSE4.2 take).");
+static PyMethodDef __pyx_mdef_10mindrecord_5tools_7_crc32c_3crc32c_portable = {"crc32c_portable", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_10mindrecord_5tools_7_crc32c_3crc32c_portable, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_10mindrecord_5tools_7_crc32c_2crc32c_portable};
+static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_3crc32c_portable(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  __Pyx_memviewslice __pyx_v_data = { 0, 0, { 0 }, { 0 }, { 0 } };
+  uint32_t __pyx_v_crc;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("crc32c_portable (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_data,&__pyx_mstate_global->__pyx_n_u_crc,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 21, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 21, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 21, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "crc32c_portable", 0) < (0)) __PYX_ERR(0, 21, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("crc32c_portable", 0, 1, 2, i); __PYX_ERR(0, 21, __pyx_L3_error) }
+      }
+    } else {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 21, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 21, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+    }
+    __pyx_v_data = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_data.memview)) __PYX_ERR(0, 21, __pyx_L3_error)
+    if (values[1]) {
+      __pyx_v_crc = __Pyx_PyLong_As_uint32_t(values[1]); if (unlikely((__pyx_v_crc == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 21, __pyx_L3_error)
+    } else {
+      __pyx_v_crc = ((uint32_t)((uint32_t)0));
+    }
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("crc32c_portable", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 21, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_data, 1);
+  __Pyx_AddTraceback("mindrecord.tools._crc32c.crc32c_portable", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(((PyObject *)__pyx_v_data.memview) == Py_None)) {
+    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "data"); __PYX_ERR(0, 21, __pyx_L1_error)
+  }
+  __pyx_r = __pyx_pf_10mindrecord_5tools_7_crc32c_2crc32c_portable(__pyx_self, __pyx_v_data, __pyx_v_crc);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_data, 1);
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2crc32c_portable(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data, uint32_t __pyx_v_crc) {
+  size_t __pyx_v_n;
+  uint8_t const *__pyx_v_p;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  unsigned char const *__pyx_t_1;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("crc32c_portable", 0);
+
+
+  /* "mindrecord/tools/_crc32c.pyx":23
+ * def crc32c_portable(const unsigned char[::1] data not None, uint32_t crc=0):
+ *     """CRC-32C by tables only (the path CPUs without SSE4.2 take)."""
+ *     cdef size_t n = data.shape[0]             # <<<<<<<<<<<<<<
+ *     cdef const uint8_t* p = &data[0] if n else NULL
+ *     with nogil:
+*/
+  __pyx_v_n = (__pyx_v_data.shape[0]);
+
+  /* "mindrecord/tools/_crc32c.pyx":24
+ *     """CRC-32C by tables only (the path CPUs without SSE4.2 take)."""
+ *     cdef size_t n = data.shape[0]
+ *     cdef const uint8_t* p = &data[0] if n else NULL             # <<<<<<<<<<<<<<
+ *     with nogil:
+ *         crc = crc32c_extend_portable(crc, p, n)
+*/
+  __pyx_t_2 = (__pyx_v_n != 0);
+
+  if (__pyx_t_2) {
+    __pyx_t_3 = 0;
+
+    __pyx_t_1 = (&(*((unsigned char const  *) ( /* dim=0 */ ((char *) (((unsigned char const  *) __pyx_v_data.data) + __pyx_t_3)) ))));
+  } else {
+
+    __pyx_t_1 = NULL;
+  }
+
+  __pyx_v_p = __pyx_t_1;
+
+  /* "mindrecord/tools/_crc32c.pyx":25
+ *     cdef size_t n = data.shape[0]
+ *     cdef const uint8_t* p = &data[0] if n else NULL
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         crc = crc32c_extend_portable(crc, p, n)
+ *     return crc
+*/
+  {
+      PyThreadState * _save;
+      _save = PyEval_SaveThread();
+      __Pyx_FastGIL_Remember();
+      /*try:*/ {
+
+        /* "mindrecord/tools/_crc32c.pyx":26
+ *     cdef const uint8_t* p = &data[0] if n else NULL
+ *     with nogil:
+ *         crc = crc32c_extend_portable(crc, p, n)             # <<<<<<<<<<<<<<
+ *     return crc
+ * 
+*/
+        __pyx_v_crc = mrtools::crc32c_extend_portable(__pyx_v_crc, __pyx_v_p, __pyx_v_n);
+      }
+
+      /* "mindrecord/tools/_crc32c.pyx":25
+ *     cdef size_t n = data.shape[0]
+ *     cdef const uint8_t* p = &data[0] if n else NULL
+ *     with nogil:             # <<<<<<<<<<<<<<
+ *         crc = crc32c_extend_portable(crc, p, n)
+ *     return crc
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_FastGIL_Forget();
+          PyEval_RestoreThread(_save);
+          goto __pyx_L5;
+        }
+        __pyx_L5:;
+      }
+  }
+
+  /* "mindrecord/tools/_crc32c.pyx":27
+ *     with nogil:
+ *         crc = crc32c_extend_portable(crc, p, n)
+ *     return crc             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(__pyx_v_crc); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 27, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_4;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_4 = 0;
+  goto __pyx_L0;
+
+  /* "mindrecord/tools/_crc32c.pyx":21
+ * 
+ * 
+ * def crc32c_portable(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
+ *     """CRC-32C by tables only (the path CPUs without SSE4.2 take)."""
+ *     cdef size_t n = data.shape[0]
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_AddTraceback("mindrecord.tools._crc32c.crc32c_portable", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "mindrecord/tools/_crc32c.pyx":30
  * 
  * 
  * def masked_crc32c(const unsigned char[::1] data not None):             # <<<<<<<<<<<<<<
@@ -18199,16 +18454,16 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_crc32c(CYTHON_UNUSED PyOb
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_3masked_crc32c(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_5masked_crc32c(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_10mindrecord_5tools_7_crc32c_2masked_crc32c, "TFRecord\047s masked CRC-32C of a bytes-like object.");
-static PyMethodDef __pyx_mdef_10mindrecord_5tools_7_crc32c_3masked_crc32c = {"masked_crc32c", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_10mindrecord_5tools_7_crc32c_3masked_crc32c, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_10mindrecord_5tools_7_crc32c_2masked_crc32c};
-static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_3masked_crc32c(PyObject *__pyx_self, 
+PyDoc_STRVAR(__pyx_doc_10mindrecord_5tools_7_crc32c_4masked_crc32c, "TFRecord\047s masked CRC-32C of a bytes-like object.");
+static PyMethodDef __pyx_mdef_10mindrecord_5tools_7_crc32c_5masked_crc32c = {"masked_crc32c", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_10mindrecord_5tools_7_crc32c_5masked_crc32c, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_10mindrecord_5tools_7_crc32c_4masked_crc32c};
+static PyObject *__pyx_pw_10mindrecord_5tools_7_crc32c_5masked_crc32c(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -18238,32 +18493,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_data,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 20, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 30, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 20, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 30, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "masked_crc32c", 0) < (0)) __PYX_ERR(0, 20, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "masked_crc32c", 0) < (0)) __PYX_ERR(0, 30, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("masked_crc32c", 1, 1, 1, i); __PYX_ERR(0, 20, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("masked_crc32c", 1, 1, 1, i); __PYX_ERR(0, 30, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 20, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 30, __pyx_L3_error)
     }
-    __pyx_v_data = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_data.memview)) __PYX_ERR(0, 20, __pyx_L3_error)
+    __pyx_v_data = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_data.memview)) __PYX_ERR(0, 30, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("masked_crc32c", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 20, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("masked_crc32c", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 30, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18276,9 +18531,9 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return NULL;
   __pyx_L4_argument_unpacking_done:;
   if (unlikely(((PyObject *)__pyx_v_data.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "data"); __PYX_ERR(0, 20, __pyx_L1_error)
+    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "data"); __PYX_ERR(0, 30, __pyx_L1_error)
   }
-  __pyx_r = __pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(__pyx_self, __pyx_v_data);
+  __pyx_r = __pyx_pf_10mindrecord_5tools_7_crc32c_4masked_crc32c(__pyx_self, __pyx_v_data);
 
   /* function exit code */
   goto __pyx_L0;
@@ -18298,7 +18553,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data) {
+static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_4masked_crc32c(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_data) {
   size_t __pyx_v_n;
   uint8_t const *__pyx_v_p;
   uint32_t __pyx_v_crc;
@@ -18313,7 +18568,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("masked_crc32c", 0);
 
-  /* "mindrecord/tools/_crc32c.pyx":22
+  /* "mindrecord/tools/_crc32c.pyx":32
  * def masked_crc32c(const unsigned char[::1] data not None):
  *     """TFRecord's masked CRC-32C of a bytes-like object."""
  *     cdef size_t n = data.shape[0]             # <<<<<<<<<<<<<<
@@ -18322,7 +18577,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
 */
   __pyx_v_n = (__pyx_v_data.shape[0]);
 
-  /* "mindrecord/tools/_crc32c.pyx":23
+  /* "mindrecord/tools/_crc32c.pyx":33
  *     """TFRecord's masked CRC-32C of a bytes-like object."""
  *     cdef size_t n = data.shape[0]
  *     cdef const uint8_t* p = &data[0] if n else NULL             # <<<<<<<<<<<<<<
@@ -18342,7 +18597,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
 
   __pyx_v_p = __pyx_t_1;
 
-  /* "mindrecord/tools/_crc32c.pyx":25
+  /* "mindrecord/tools/_crc32c.pyx":35
  *     cdef const uint8_t* p = &data[0] if n else NULL
  *     cdef uint32_t crc
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18355,7 +18610,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "mindrecord/tools/_crc32c.pyx":26
+        /* "mindrecord/tools/_crc32c.pyx":36
  *     cdef uint32_t crc
  *     with nogil:
  *         crc = crc32c_mask(crc32c_extend(0, p, n))             # <<<<<<<<<<<<<<
@@ -18364,7 +18619,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
         __pyx_v_crc = mrtools::crc32c_mask(mrtools::crc32c_extend(0, __pyx_v_p, __pyx_v_n));
       }
 
-      /* "mindrecord/tools/_crc32c.pyx":25
+      /* "mindrecord/tools/_crc32c.pyx":35
  *     cdef const uint8_t* p = &data[0] if n else NULL
  *     cdef uint32_t crc
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -18381,12 +18636,12 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
       }
   }
 
-  /* "mindrecord/tools/_crc32c.pyx":27
+  /* "mindrecord/tools/_crc32c.pyx":37
  *     with nogil:
  *         crc = crc32c_mask(crc32c_extend(0, p, n))
  *     return crc             # <<<<<<<<<<<<<<
 */
-  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(__pyx_v_crc); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 27, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(__pyx_v_crc); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 37, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject *__pyx_temp;
@@ -18399,7 +18654,7 @@ static PyObject *__pyx_pf_10mindrecord_5tools_7_crc32c_2masked_crc32c(CYTHON_UNU
   __pyx_t_4 = 0;
   goto __pyx_L0;
 
-  /* "mindrecord/tools/_crc32c.pyx":20
+  /* "mindrecord/tools/_crc32c.pyx":30
  * 
  * 
  * def masked_crc32c(const unsigned char[::1] data not None):             # <<<<<<<<<<<<<<
@@ -20570,44 +20825,69 @@ __Pyx_RefNannySetupContext("PyInit__crc32c", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "mindrecord/tools/_crc32c.pyx":11
+  /* "mindrecord/tools/_crc32c.pyx":12
  * 
  * 
  * def crc32c(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
  *     """CRC-32C of a bytes-like object (continuing from ``crc``)."""
  *     cdef size_t n = data.shape[0]
 */
-  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(((uint32_t)0)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 11, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(((uint32_t)0)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 12, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   {
     PyObject* __pyx_temp[1] = {__pyx_t_4};
-    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 11, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 12, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
   }
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_10mindrecord_5tools_7_crc32c_1crc32c, 0, __pyx_mstate_global->__pyx_n_u_crc32c, NULL, __pyx_mstate_global->__pyx_n_u_mindrecord_tools__crc32c, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 11, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_10mindrecord_5tools_7_crc32c_1crc32c, 0, __pyx_mstate_global->__pyx_n_u_crc32c, NULL, __pyx_mstate_global->__pyx_n_u_mindrecord_tools__crc32c, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 12, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_4, __pyx_t_5);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_crc32c, __pyx_t_4) < (0)) __PYX_ERR(0, 11, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_crc32c, __pyx_t_4) < (0)) __PYX_ERR(0, 12, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "mindrecord/tools/_crc32c.pyx":20
+  /* "mindrecord/tools/_crc32c.pyx":21
+ * 
+ * 
+ * def crc32c_portable(const unsigned char[::1] data not None, uint32_t crc=0):             # <<<<<<<<<<<<<<
+ *     """CRC-32C by tables only (the path CPUs without SSE4.2 take)."""
+ *     cdef size_t n = data.shape[0]
+*/
+  __pyx_t_4 = __Pyx_PyLong_From_uint32_t(((uint32_t)0)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  {
+    PyObject* __pyx_temp[1] = {__pyx_t_4};
+    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 21, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+  }
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_10mindrecord_5tools_7_crc32c_3crc32c_portable, 0, __pyx_mstate_global->__pyx_n_u_crc32c_portable, NULL, __pyx_mstate_global->__pyx_n_u_mindrecord_tools__crc32c, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_4, __pyx_t_5);
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_crc32c_portable, __pyx_t_4) < (0)) __PYX_ERR(0, 21, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "mindrecord/tools/_crc32c.pyx":30
  * 
  * 
  * def masked_crc32c(const unsigned char[::1] data not None):             # <<<<<<<<<<<<<<
  *     """TFRecord's masked CRC-32C of a bytes-like object."""
  *     cdef size_t n = data.shape[0]
 */
-  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_10mindrecord_5tools_7_crc32c_3masked_crc32c, 0, __pyx_mstate_global->__pyx_n_u_masked_crc32c, NULL, __pyx_mstate_global->__pyx_n_u_mindrecord_tools__crc32c, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 20, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_10mindrecord_5tools_7_crc32c_5masked_crc32c, 0, __pyx_mstate_global->__pyx_n_u_masked_crc32c, NULL, __pyx_mstate_global->__pyx_n_u_mindrecord_tools__crc32c, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_masked_crc32c, __pyx_t_4) < (0)) __PYX_ERR(0, 20, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_masked_crc32c, __pyx_t_4) < (0)) __PYX_ERR(0, 30, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "mindrecord/tools/_crc32c.pyx":1
@@ -20784,38 +21064,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{28},{50},{30},{37},{5},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{3},{15},{18},{4},{1},{18},{5},{3},{6},{4},{15},{6},{9},{5},{5},{6},{7},{2},{5},{5},{8},{13},{7},{24},{4},{1},{4},{4},{3},{1},{4},{3},{8},{10},{5},{4},{5},{4},{4},{6},{6},{6},{6},{1}};
-    const struct { const unsigned int length: 6; } bytes_length_index[] = {{1},{53},{52}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{2},{9},{28},{50},{30},{37},{5},{8},{8},{15},{20},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{11},{10},{19},{14},{12},{10},{17},{13},{12},{12},{19},{8},{13},{3},{15},{18},{4},{1},{18},{5},{3},{6},{15},{4},{15},{6},{9},{5},{5},{6},{7},{2},{5},{5},{8},{13},{7},{24},{4},{1},{4},{4},{3},{1},{4},{3},{8},{10},{5},{4},{5},{4},{4},{6},{6},{6},{6},{1}};
+    const struct { const unsigned int length: 6; } bytes_length_index[] = {{1},{53},{52},{53}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (771 bytes) */
-static const char cstring[] = "x\332}T\275o\3240\024\007Q\361)!U02x\342\2266\245\264\003BUQ\325\026\251\003\245\242\210\325r\354\227;s\216\235\363\263\217\204\211\261#c\306\033o\344Oa\354\330?\205\347\344\356Z\020\020)\311\213\337\367\357\375^\230\010\354E\315\\\376\031d\330\317^\263\275wP:\337|\322\360\205\271\202\355Ig\203\036F\027\221\t\253\230\322>\031\376y\254\355R\201\301k\005\352\2061s\376\277\372\337\317V\226\373o\016\205\265.0\201\250\207\226\005\307<\010\265\351\254iX\331\0259\245\"O\354T\030\255X\351\024l0\250+\362\245P\0039Hy\007\205\363\301\013;\330`C\n\2654\306\221\250\200R1Qkd\247.\000\013#B\342\260\t#g\031\235)0:\007/\002P\266T\037E\365\311\310\262\263\343\263\315\335W\273]\265\036\022n\3100\346\322P\241\200\t\264<j\023(zh*\300\214\235\024\254q\221Y\240\272\250\213\212\354n:\204\021X\206\020\222\300\006]\317\"hg9\271k;\034,`\322SH\336o\205A\310\204R\234\354@:c\222\316Y\314D.\225F\221\033\000\233\236C\251\261\227TI\250R\014\347\325Vp\316\340\026\227^\356\274\224Y\325\324\326Q\263\205\210&0\316=\250(\201s\246b\227\315:\273I\315O\2650\244\225\332\352\300y\354\202&\2650\306I\302\210\t\357E\303\224\010\"\373\213\266\207;\341\325O\032\263\203\363\303\223\223cct\205\032\317a\022\301JH\234\313\256\351\307\371YS\323}D\330\363S\250\303\007(8_\340C5R=\t\301ka\010A\007(\323\201J>t\025\321\312\364&\025.\275tY\021)\222T\nm\273\267S\321t:+\312\376\235\322sN\360p9\0029\306X\366_\213(IL\323\355\245h+-\307\024\341\330.\355\246!\241\220bL\2420\313\260KxW\222\354\010w\343\000\352\364AlX\225\2027J_\311\327~\0010\365\242\221\323x]$\332\001\021a\t=\317cQ\020\215\261\261R\273le\202\271@\220\322\220\310\t\003Z\021\t\271\220c\351\242\r\304\215\236\036i\236\252k\223\302\367\277\010\232\023-\032P\237\335r\200\367\316\027F\014\221\026\255\024a\261nZ\021\341\240N\323\300\376\361\025J\201cP\013\342\321\376\246\345\275\346e\326\3612[\252)\207M\000\320\317\240\244\304UE\265U\256\3620\324H\213H8,8\333Q+\205\047\\<\201\003\025\006G\267\2172\320X\310-V\324\006\320\336G\300\372\375\267\333WkO\277\037\265w[\321N.\327""\236\265\007\355\307\331\372\354\371\374\336|r\365\340\341\345\375\307\027\343v\275\335\234M\346w\346;sq\271\366\350b\373\347\255\235\037\333\377\366\273\354\375\312v\273=\236=\231\035t>\277\000G\325\020\366";
-    PyObject *data = __Pyx_DecompressString(cstring, 771, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (798 bytes) */
+static const char cstring[] = "x\332\205T;\217\3240\020\006q\342)\235\204\240\244\260\004b\033.\307q\024\010\235@\253\343\220\256\000\216gk9\366d\327\254cg=\366\222PQRR\246\334rKJ~\006\345\225\374\024\306\311\356\336\201xDJ2\361\274\277\371&L\004v\267f.\177\0172<\312\036\262\275gP:\337\274\323\360\201\271\202\355Ig\203\036E\027\221\t\253\230\322>\031\376~\254\355J\201\301k\005\352\2241s\376\237\372_\317\326\226\217\036\357\013k]`\002Q\217,\013\216y\020j\313Y\323\260\262+rFE\036\332\2310Z\261\322)\270\303\240\256\310\227B\r\344 \345\035\024\316\007/\354\340\016\033Q\250\2251\216E\005\224\212\211Z#{\356\002\2600&$\366\2330v\226\321\231\002\243s\360\"\000eK\365QT\237\214,;:8\332\272\377\340~W\255\207\204\0332\214\2714T(`\002-\217\332\004\212\036\232\n0c\207\005k\\d\026\250.\352\242\"\273\323\016a\014\226!\204$\260A\327\263\010\332YN\356\332\216\006K\230\364\014\222\367Sa\0202\241\024\047;\220\316\230\244s\0263\221K\245Q\344\006\300\246\347Hj\354%U\022\252\024\303y\265\035\2343\270\315\245\227\273\367dV5\265u\324l!\242\t\214s\017*J\340\234\251\330e\263\316nQ\3633-\014i\245\266:p\036\273\240I-\214q\2220b\302{\3210%\202\310\376\240\355\341Nx\365\223\306l\370z\377\360\360\300\030]\241\306\3270\215`%$\316e\047\364\343\374\250\251\351~B\330\363\347P\207WPp\276\304\207j\244z\022\202\047\302\010\202\016P\246\003\225|\350*\242\225\351M*\\y\351\262\"R$\251\024\332vo\247\242\351tV\224\375;\245\347\234\340\341r\014r\202\261\354\277\226Q\222\230\246\333K\321VZN(\302\201]\331\315BB!\305\230FaVaW\360\256%\331\021\356\324\001\324\351\203\330\260.\005O\225\276\226O\374\002`\352E#\247\361\272H\264\003\"\302\nz\236\307\242 \032cc\245v\331\332\004s\201 \245!\221\023\006\264\"\022r!\047\322E\033\210\033==\372\047Opu4\242\361\252\256k\312\326\3771hl\264w@mw\273\002\336;_\0301B\332\273R\204\345\366iE\374\203:\r\007\373\307G(\005N@-yH\353\234v\371\204\246YG\323l\245\246\0346\341A\377\206\222\022W\025\225Z\271\312\303H#\355%\301\262\244p\307\264\024\236`\362\204\025T\030\034\335>\312@S\"\267XQ\033@\277\201\010X\277\370t""\366\307\306\365/O\332\363\255h\247\307\0337\332a\373f~u~{qa1\375q\351\362\361\305\315\317\223\366j\2735\237.\316-v\027\342x\343\312\347\235\357gv\277\356\374\335\357\270\367+\333\235\366`~m>\\\372\354}\033\376\317\347\373\346\255\371p\376vqs\361\262s\372\t\361\233+0";
+    PyObject *data = __Pyx_DecompressString(cstring, 798, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1042 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001ogcis\004\003dm\235@\376\265@ord/too\377ls/_crc3\3772c.pyxno\377 default\377 __reduc\277e__ dui\002n\367on-\316@vial\376\033\000cinit__\371uZ\002\215Aalloc\376\241  array \037data.\013\020\351#\273a\376\230cs.ASCII\377Ellipsis\377Sequence\372\360a.\365g__Pyx\376\001\000Dict_Ne\177xtRef__\231$\266\241\000__\356\"__\001\005g\277etitem\r\001d<0\001\027\000func\035\001\030\000sst\312@)\001imp\222`\3363\001main\003\002od\273ulM\002nam\002\003e\371wT\001\234 _chec\007ksuT\000\n\001?\004\025\001\234@\374\247 \037\001unpick6?\000En \005vt\205A\230\001\217qualO\005\327%\340&c\230\354b\277\001\363$ex\314\001\213`_\340\203\005\227`\262\006\003\006.\007tes\376\220@_is_cor\313ou\364`e\206`\221E_b\377ufferasy\337ncio.\032\006sb\377asecclin\373e_\201 trace\377backcoun\021t\231`\231c\314Ad\342\002\\\000\235\207\003\266\245@od\336`um\230\205\002e\377rrorflag\177sformat\350\205\004\177idindex\212A\375s\000\002izemaswked\362dmem\271\206\001\352\216\204\007.\223\204\002.\027\005ode\375n\210Andimob\367jpp\231\000popr\377egisters\223et\255\204\004\305\206\002s\\\000\334@r\275t\031\000psto\001\000r\347uct\224@\320\000upd\377atevalue\377sxO\200\001\340\004\024\377\220D\230\006\230a\230q\377\330\004\034\230A\230T\240\377\021\240&\250\007\250q\340\377\t\n\330\010\016\210k\230\377\021\230-\240q\250\003\250\3773\250a\330\004\013\2101_\320\0003""\2601\036\027\3302\003\377m\2301\230E\240\023\240\001A/\002";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1042, 1369);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1070 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>.:\377 <Memory\377View of \377<contigu\377ous and gdir%\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\305\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\207 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\264!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\266@\376+\000s.abcdi\177sableen\002\001ogcis\004\003dm\235@\376\265@ord/too\377ls/_crc3\3772c.pyxno\377 default\377 __reduc\277e__ dui\002n\367on-\316@vial\376\033\000cinit__\371uZ\002\215Aalloc\376\241  array \037data.\013\020\351#\273a\376\230cs.ASCII\377Ellipsis\377Sequence\372\360a.\365g__Pyx\376\001\000Dict_Ne\177xtRef__\231$\266\241\000__\356\"__\001\005g\277etitem\r\001d<0\001\027\000func\035\001\030\000sst\312@)\001imp\222`\3363\001main\003\002od\273ulM\002nam\002\003e\371wT\001\234 _chec\007ksuT\000\n\001?\004\025\001\234@\374\247 \037\001unpick6?\000En \005vt\205A\230\001\217qualO\005\327%\340&c\230\354b\277\001\363$ex\314\001\213`_\340\203\005\227`\262\006\003\006.\007tes\376\220@_is_cor\313ou\364`e\206`\221E_b\377ufferasy\337ncio.\032\006sb\377asecclin\373e_\201 trace\377backcoun\021t\231`\231c\237c_\253!\323a\333Aad\361\002k\000\254\207\003\264@od\355`\373um\247\205\002error\377flagsfor\367mat\367\205\004idin\327dex\231As\000\002iz\177emasked\201\204\004\247mem\310\206\001\235\204\007.\242\204\002.\336\027\005oden\227And\177imobjpp\250\000\377popregis?terset\274\204\004\324\206\002\331s\\\000\353@rt\031\000ps{to\001\000ruct\243@\376\337\000updatev\377aluesxO\200\377\001\340\004\024\220D\230\006\377\230a\230q\330\004\034\230\377A\230T\240\021\240&\250\377\007\250q\340\t\n\330\010\377\016\210k\230\021\230-\240\377q\250\003\2503\250a\330\377\004""\013\2101\320\0003\260\3651\036\027\3302\003m\2301\230\337E\240\023\240A-\004<\270\375A\024\035\320\016$\240A\240\037U\250#\250Qd\002";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1070, 1437);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (1369 bytes) */
-static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledmindrecord/tools/_crc32c.pyxno default __reduce__ due to non-trivial __cinit__unable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferasyncio.coroutinesbaseccline_in_tracebackcountcrccrc32cdatadtype_is_objectencodeenumerateerrorflagsformatfortranidindexitemsitemsizemasked_crc32cmemviewmindrecord.tools._crc32cmodennamendimobjppackpopregistersetdefaultshapesizestartstepstopstructunpackupdatevaluesxO\200\001\340\004\024\220D\230\006\230a\230q\330\004\034\230A\230T\240\021\240&\250\007\250q\340\t\n\330\010\016\210k\230\021\230-\240q\250\003\2503\250a\330\004\013\2101\320\0003\2601\340\004\024\220D\230\006\230a\230q\330\004\034\230A\230T\240\021\240&\250\007\250q\330\t\n\330\010\016\210m\2301\230E\240\023\240A\330\004\013\2101";
+    #else /* compression: none (1437 bytes) */
+static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegcisenabledmindrecord/tools/_crc32c.pyxno default __reduce__ due to non-trivial __cinit__unable to allocate array data.unable to allocate shape and strides.ASCIIEllipsisSequenceView.MemoryView__Pyx_PyDict_NextRef__annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineabcallocate_bufferasyncio.coroutinesbaseccline_in_tracebackcountcrccrc32ccrc32c_portabledatadtype_is_objectencodeenumerateerrorflagsformatfortranidindexitemsitemsizemasked_crc32cmemviewmindrecord.tools._crc32cmodennamendimobjppackpopregistersetdefaultshapesizestartstepstopstructunpackupdatevaluesxO\200\001\340\004\024\220D\230\006\230a\230q\330\004\034\230A\230T\240\021\240&\250\007\250q\340\t\n\330\010\016\210k\230\021\230-\240q\250\003\2503\250a\330\004\013\2101\320\0003\2601\340\004\024\220D\230\006\230a\230q\330\004\034\230A\230T\240\021\240&\250\007\250q\330\t\n\330\010\016\210m\2301\230E\240\023\240A\330\004\013\2101\320\000<\270A\340\004\024\220D\230\006\230a\230q\330\004\034\230A\230T\240\021\240&\250\007\250q\330\t\n\330\010\016\320\016$\240A\240U\250#\250Q\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 100; i++) {
+    for (int i = 0; i < 101; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 26) PyUnicode_InternInPlace(&string);
@@ -20826,8 +21106,8 @@ static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and dir
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 100; i < 103; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-100].length;
+    for (int i = 101; i < 105; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-101].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -20837,15 +21117,15 @@ static const char bytes[] = " at 0x object>.: <MemoryView of <contiguous and dir
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 103; i++) {
+    for (Py_ssize_t i = 0; i < 105; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 100;
-      for (Py_ssize_t i=0; i<3; ++i) {
+      PyObject **table = stringtab + 101;
+      for (Py_ssize_t i=0; i<4; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -20932,14 +21212,19 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 11};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 12};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_data, __pyx_mstate->__pyx_n_u_crc, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_p};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mindrecord_tools__crc32c_pyx, __pyx_mstate->__pyx_n_u_crc32c, __pyx_mstate->__pyx_kp_b_iso88591_31_D_aq_AT_q_m1E_A_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 20};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 21};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_data, __pyx_mstate->__pyx_n_u_crc, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_p};
+    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mindrecord_tools__crc32c_pyx, __pyx_mstate->__pyx_n_u_crc32c_portable, __pyx_mstate->__pyx_kp_b_iso88591_A_D_aq_AT_q_AU_Q_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 30};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_data, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_crc};
-    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mindrecord_tools__crc32c_pyx, __pyx_mstate->__pyx_n_u_masked_crc32c, __pyx_mstate->__pyx_kp_b_iso88591_D_aq_AT_q_k_q_3a_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mindrecord_tools__crc32c_pyx, __pyx_mstate->__pyx_n_u_masked_crc32c, __pyx_mstate->__pyx_kp_b_iso88591_D_aq_AT_q_k_q_3a_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;

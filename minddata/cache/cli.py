@@ -15,6 +15,7 @@ import sys
 
 from . import root as roots
 from . import sessions
+from .stats import StageCounters
 from .validation import UINT32_MAX
 
 _HELP = object()
@@ -123,10 +124,16 @@ def _list_sessions():
         summaries = sessions.stage_summaries(sid)
         if not summaries:
             print(f"{sid:>10} {'-':>8} {0:>9} {_human(0):>11} {_human(0):>11} {0:>9} {0:>9}  -")
+        total = StageCounters()
         for stage_hex, c, complete in summaries:
+            total.add(c)
             print(f"{sid:>10} {stage_hex[:8]:>8} {c.rows:>9} {_human(c.bytes_mem):>11} "
                   f"{_human(c.bytes_spill):>11} {c.hits:>9} {c.misses:>9}  "
                   f"{'yes' if complete else 'no'}")
+        if len(summaries) > 1:
+            c = total
+            print(f"{sid:>10} {'total':>8} {c.rows:>9} {_human(c.bytes_mem):>11} "
+                  f"{_human(c.bytes_spill):>11} {c.hits:>9} {c.misses:>9}")
 
 
 def run(args):

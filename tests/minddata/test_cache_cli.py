@@ -53,6 +53,16 @@ def test_list_sessions_shows_rows_bytes_hits_and_misses(cli):
     assert "Hits" in out.stdout and "Misses" in out.stdout
 
 
+def test_list_sessions_totals_a_session_with_several_stages(cli, capsys):
+    sid = _generate(cli)
+    for key in ("a", "b"):
+        with DatasetCache(sid).open_stage(key, ["x"]) as store:
+            store.put(0, (np.zeros(10, np.uint8),))
+    assert _main(["--list_sessions"]) == 0
+    total = [l.split() for l in capsys.readouterr().out.splitlines() if " total " in l]
+    assert len(total) == 1 and total[0][0] == str(sid) and total[0][2] == "2"
+
+
 def test_destroy_session(cli):
     sid = _generate(cli)
     out = cli("-d", str(sid))

@@ -51,30 +51,36 @@ def check_image(data, where, mode="header"):
 
 
 def _check_jpeg(data, where):
-    end = len(data.rstrip(b"\x00"))   # some writers pad files with zeros after EOI
-    if data[end - 2:end] != b"\xff\xd9":
-        raise BadItem(where, "JPEG file is truncated (no end-of-image marker FFD9)")
-    pos = 2
+    """Walk the header segments up to the start of scan (checking every segment length and the
+    frame header), then require an end-of-image marker after the scan data. Bytes after EOI
+    (camera trailers, zero padding) are allowed; inside scan data 0xFF is always followed by
+    0x00 or a restart marker, so a FFD9 there can only be a real end of image."""
+    end = len(data)
+    pos, frame_seen = 2, False
     while True:
-        # Skip fill bytes, then read one marker.
         if pos >= end or data[pos] != 0xFF:
             raise BadItem(where, f"corrupt JPEG header: no marker at byte {pos}")
-        while pos < end and data[pos] == 0xFF:
+        while pos < end and data[pos] == 0xFF:       # fill bytes
             pos += 1
         if pos >= end:
-            raise BadItem(where, "corrupt JPEG header: ends inside a marker")
+            raise BadItem(where, "JPEG file is truncated (ends inside its header)")
         marker = data[pos]
         pos += 1
         if marker in _STANDALONE:
             continue
-        if marker in (0xD9, 0xDA):
-            raise BadItem(where, "corrupt JPEG header: image data before any frame header (SOF)")
+        if marker == 0xD9:
+            raise BadItem(where, "corrupt JPEG header: end-of-image marker before any image data")
         if pos + 2 > end:
-            raise BadItem(where, "corrupt JPEG header: segment length past the end of the file")
+            raise BadItem(where, "JPEG file is truncated (ends inside its header)")
         (length,) = struct.unpack_from(">H", data, pos)
         if length < 2 or pos + length > end:
             raise BadItem(where, f"corrupt JPEG header: segment length {length} at byte {pos} "
                                  "is outside the file")
+        if marker == 0xDA:
+            if not frame_seen:
+                raise BadItem(where, "corrupt JPEG header: image data before any frame "
+                                     "header (SOF)")
+            break
         if marker in _SOF_MARKERS:
             if length < 8:
                 raise BadItem(where, "corrupt JPEG frame header (too short)")
@@ -82,8 +88,10 @@ def _check_jpeg(data, where):
             if width == 0 or components not in (1, 3, 4):
                 raise BadItem(where, f"corrupt JPEG frame header: {width}x{height}, "
                                      f"{components} components")
-            return
+            frame_seen = True
         pos += length
+    if data.rfind(b"\xff\xd9", pos) < 0:
+        raise BadItem(where, "JPEG file is truncated (no end-of-image marker FFD9)")
 
 
 def _check_png(data, where):

@@ -23,7 +23,8 @@ def test_valid_jpeg_and_png_pass():
     (b"", "empty file"),
     (b"GARBAGE!" * 4, "unknown signature"),
     (jpeg_bytes(1)[:-2], "no end-of-image"),
-    (b"\xff\xd8\xff\xe0\x00\x02\xff\xd9", "before any frame header"),
+    (b"\xff\xd8\xff\xe0\x00\x02\xff\xd9", "end-of-image marker before any image data"),
+    (b"\xff\xd8\xff\xda\x00\x02\x00\xff\xd9", "before any frame header"),
     (b"\xff\xd8\xff\xe0\xff\xff\x00\x00\xff\xd9", "outside the file"),
 ])
 def test_broken_jpegs_are_named(data, message):
@@ -41,8 +42,16 @@ def test_png_checksum_and_truncation():
         check_image(bytes(png), "p.png")
 
 
-def test_zero_padding_after_jpeg_end_is_accepted():
+def test_zero_padding_or_a_trailer_after_jpeg_end_is_accepted():
     check_image(jpeg_bytes(2) + b"\x00" * 10, "padded.jpg")
+    check_image(jpeg_bytes(2) + b"CAMERA TRAILER \x01\x02", "trailer.jpg")
+
+
+def test_jpeg_cut_anywhere_is_rejected():
+    data = jpeg_bytes(3, h=64, w=64)
+    for cut in range(3, len(data) - 1, 97):
+        with pytest.raises(BadItem):
+            check_image(data[:cut], "cut.jpg")
 
 
 def test_none_mode_accepts_anything_and_bad_mode_is_refused():

@@ -106,7 +106,8 @@ def _check_png(data, where):
     width, height = struct.unpack_from(">II", data, 16)
     if width == 0 or height == 0:
         raise BadItem(where, f"corrupt PNG: size {width}x{height}")
-    if data[-12:-8] != b"\x00\x00\x00\x00" or data[-8:-4] != b"IEND":
+    iend = data.rfind(b"\x00\x00\x00\x00IEND", 33)
+    if iend < 0 or iend + 12 > len(data):
         raise BadItem(where, "PNG file is truncated (no IEND chunk at the end)")
 
 

@@ -230,6 +230,7 @@ class StageStore:
         with envs.txn(self._env) as txn:
             marker = txn.get(COMPLETE_PREFIX + self._hash)
             counters = read_counters(txn, self._hash)
+        self._complete_rows = None
         if marker is None:
             return False
         try:
@@ -244,6 +245,11 @@ class StageStore:
             return False
         self._complete_rows = num_rows
         return True
+
+    def num_rows(self):
+        """Rows of the full pass when the stage is complete, else None: a reader of a complete
+        stage can stop at this count instead of probing for the first missing key."""
+        return self._complete_rows if self.is_complete() else None
 
     def get(self, row_key):
         """The cached row (tuple of numpy arrays, freshly allocated) or None on a miss."""

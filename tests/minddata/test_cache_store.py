@@ -82,6 +82,13 @@ def test_without_the_marker_the_stage_is_incomplete(cache_dirs):
         assert store.get(4)[1] == 4  # the rows written are still good hits
 
 
+def test_num_rows_of_a_complete_stage(cache_dirs):
+    with DatasetCache(generate_session()).open_stage("k", ["image", "label"]) as store:
+        assert store.num_rows() is None
+        _epoch(store, 9)
+        assert store.num_rows() == 9
+
+
 def test_marker_needs_every_row_of_the_pass(cache_dirs):
     with DatasetCache(generate_session()).open_stage("k", ["image", "label"]) as store:
         for i in range(5):

@@ -14,6 +14,7 @@ import collections
 import json
 import logging
 import os
+import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 
@@ -113,6 +114,8 @@ class FileWriter:
         self._state = "open"           # open -> committed | failed
         self._files = FileSet()
         self._pending = collections.deque()   # futures of write-behind calls
+        # Calls from several threads are serialised (the page layout is one sequence).
+        self._lock = threading.RLock()
         self._finalizer = weakref.finalize(self, FileSet.release, self._files)
 
     def _refuse_existing(self):
@@ -266,12 +269,14 @@ class FileWriter:
         written by background threads (several shards at once) while the caller prepares the
         next call; an error there is raised by the next write_raw_data or by commit().
         """
-        self._write(raw_data, parallel_writer, skip_bad_rows, None)
+        with self._lock:
+            self._write(raw_data, parallel_writer, skip_bad_rows, None)
 
     def _write_raw_data_split(self, raw_data, rows_per_shard, parallel_writer=False):
         """write_raw_data with an explicit per-shard split (contiguous blocks in shard order);
         used to reproduce a MindSpore file whose random split is known."""
-        self._write(raw_data, parallel_writer, False, list(rows_per_shard))
+        with self._lock:
+            self._write(raw_data, parallel_writer, False, list(rows_per_shard))
 
     def _write(self, raw_data, parallel_writer, skip_bad_rows, split):
         if not isinstance(raw_data, list):
@@ -425,6 +430,10 @@ class FileWriter:
     # ---- commit ----------------------------------------------------------------------------
     def commit(self):
         """Write the headers and the .db index files and move the files into place."""
+        with self._lock:
+            self._commit()
+
+    def _commit(self):
         if self._state == "committed":
             return
         if self._state == "failed":

@@ -85,3 +85,14 @@ def test_worker_status_checks(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="failed earlier"):
         w.check_all_worker_status()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_calls_from_several_threads_are_serialised(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    w = FileWriter(str(tmp_path / "x.mr"), shard_num=2)
+    w.add_schema(SCHEMA, "threads")
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda start: w.write_raw_data(rows(start, 10)), range(0, 200, 10)))
+    w.commit()
+    with FileReader(str(tmp_path / "x.mr0")) as reader:
+        assert sorted(r["label"] for r in reader.get_next()) == list(range(200))

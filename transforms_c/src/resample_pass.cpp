@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mdt {
 namespace {
@@ -180,9 +185,52 @@ void run_copy_or_nearest(const PassSpec& spec) {
 }
 
 // Bilinear pass, vertical first: each output row blends its two source rows over the columns the
-// output reads (a contiguous, vectorisable loop), then gathers two taps per output sample. The
-// 11-bit weights are OpenCV's; rounding once at the end keeps results within 1 of OpenCV's
-// horizontal-first arithmetic.
+// output reads (a contiguous, vectorisable loop, kept as 16-bit values >> 4 as OpenCV's SIMD path
+// does), then gathers two taps per output sample. The 11-bit weights are OpenCV's; results are
+// within 1 of OpenCV's horizontal-first arithmetic.
+constexpr int kFinalShift = 2 * kCoefBits - 4;
+constexpr int kFinalHalf = 1 << (kFinalShift - 1);
+
+inline void gather_generic(const int16_t* v, const int* off, const int* stp, const int16_t* a0s,
+                           const int16_t* a1s, int out_w, int cn, uint8_t* dst) {
+    for (int ox = 0; ox < out_w; ++ox) {
+        const int16_t* p0 = v + off[ox];
+        const int16_t* p1 = p0 + stp[ox];
+        const int32_t a0 = a0s[ox], a1 = a1s[ox];
+        // Weights are non-negative and sum to at most 2049, so no clamping is needed.
+        for (int c = 0; c < cn; ++c)
+            dst[c] = static_cast<uint8_t>((a0 * p0[c] + a1 * p1[c] + kFinalHalf) >> kFinalShift);
+        dst += cn;
+    }
+}
+
+// Three channels: one pixel per step with SSE2's multiply-add of (tap0, tap1) sample pairs.
+// `dst` needs one byte of slack after the row (4 bytes are stored per 3-byte pixel) and `v`
+// four samples of slack (4 samples are loaded per tap).
+inline void gather_rgb(const int16_t* v, const int* off, const int* stp, const int16_t* a0s,
+                       const int16_t* a1s, int out_w, uint8_t* dst) {
+#if defined(__SSE2__)
+    const __m128i half = _mm_set1_epi32(kFinalHalf);
+    for (int ox = 0; ox < out_w; ++ox) {
+        const int16_t* p0 = v + off[ox];
+        const int16_t* p1 = p0 + stp[ox];
+        const __m128i s0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p0));
+        const __m128i s1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p1));
+        const __m128i pairs = _mm_unpacklo_epi16(s0, s1);  // p0c0 p1c0 p0c1 p1c1 ...
+        const int32_t weights = (static_cast<int32_t>(static_cast<uint16_t>(a1s[ox])) << 16) |
+                                static_cast<uint16_t>(a0s[ox]);
+        __m128i sum = _mm_madd_epi16(pairs, _mm_set1_epi32(weights));
+        sum = _mm_srai_epi32(_mm_add_epi32(sum, half), kFinalShift);
+        const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(sum, sum), sum);
+        const int32_t bytes = _mm_cvtsi128_si32(packed);
+        std::memcpy(dst, &bytes, 4);
+        dst += 3;
+    }
+#else
+    gather_generic(v, off, stp, a0s, a1s, out_w, 3, dst);
+#endif
+}
+
 template <int CN>
 void run_linear(const PassSpec& spec) {
     RowWriter<CN> writer(spec);
@@ -197,47 +245,28 @@ void run_linear(const PassSpec& spec) {
         col_hi = std::max(col_hi, xt.first[o] + xt.step[o] + 1);
     }
     const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
-    std::vector<int32_t> blended(span);
+    std::vector<int16_t> blended(span + 4, 0);
     std::vector<int> offsets(spec.out_w), steps(spec.out_w);
     for (int o = 0; o < spec.out_w; ++o) {
         offsets[o] = (xt.first[o] - col_lo) * cn;
         steps[o] = xt.step[o] * cn;
     }
     const size_t width = static_cast<size_t>(spec.out_w) * cn;
-    std::vector<uint8_t> row(width);
-    constexpr int kShift = 2 * kCoefBits;
-    constexpr int kHalf = 1 << (kShift - 1);
+    std::vector<uint8_t> row(width + 1);
     for (int oy = 0; oy < spec.out_h; ++oy) {
         const uint8_t* __restrict r0 = spec.src + yt.first[oy] * spec.src_stride +
                                        static_cast<ptrdiff_t>(col_lo) * cn;
         const uint8_t* __restrict r1 = r0 + yt.step[oy] * spec.src_stride;
         const int32_t b0 = yt.coef0[oy], b1 = yt.coef1[oy];
-        int32_t* __restrict v = blended.data();
-        if (b1 == 0) {
-            for (size_t i = 0; i < span; ++i) v[i] = b0 * r0[i];
+        int16_t* __restrict v = blended.data();
+        for (size_t i = 0; i < span; ++i)
+            v[i] = static_cast<int16_t>((b0 * r0[i] + b1 * r1[i]) >> 4);
+        if (CN == 3) {
+            gather_rgb(v, offsets.data(), steps.data(), xt.coef0.data(), xt.coef1.data(),
+                       spec.out_w, row.data());
         } else {
-            for (size_t i = 0; i < span; ++i) v[i] = b0 * r0[i] + b1 * r1[i];
-        }
-        const int* __restrict off = offsets.data();
-        const int* __restrict stp = steps.data();
-        const int16_t* __restrict a0s = xt.coef0.data();
-        const int16_t* __restrict a1s = xt.coef1.data();
-        uint8_t* __restrict dst = row.data();
-        for (int ox = 0; ox < spec.out_w; ++ox) {
-            const int32_t* p0 = v + off[ox];
-            const int32_t* p1 = p0 + stp[ox];
-            const int32_t a0 = a0s[ox], a1 = a1s[ox];
-            if (CN == 3) {
-                // Weights are non-negative and sum to at most 2049 per axis, so the result
-                // is within [0, 255] without clamping.
-                dst[0] = static_cast<uint8_t>((a0 * p0[0] + a1 * p1[0] + kHalf) >> kShift);
-                dst[1] = static_cast<uint8_t>((a0 * p0[1] + a1 * p1[1] + kHalf) >> kShift);
-                dst[2] = static_cast<uint8_t>((a0 * p0[2] + a1 * p1[2] + kHalf) >> kShift);
-            } else {
-                for (int c = 0; c < cn; ++c)
-                    dst[c] = static_cast<uint8_t>((a0 * p0[c] + a1 * p1[c] + kHalf) >> kShift);
-            }
-            dst += cn;
+            gather_generic(v, offsets.data(), steps.data(), xt.coef0.data(), xt.coef1.data(),
+                           spec.out_w, cn, row.data());
         }
         writer.write(row.data(), oy);
     }

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/train_bench.py [--data /tmp/bench-data] [--backend numpy|torch]
                                                [--epochs 2] [--batch 64] [--rows 4096]
+                                               [--torch-threads 1]
 
 Pipeline (faster than the model): minddata.NumpySlicesDataset over the MNIST-like images of
 ../shared/tools/make_bench_data.py, a map that pads 28x28 -> 32x32 and scales to [0, 1], batch.
@@ -109,12 +110,18 @@ def main():
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rows", type=int, default=4096)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch intra-op threads on CPU (1 leaves a core to the pipeline on "
+                             "a 2-core machine; torch's default spins on every core)")
     args = parser.parse_args()
+    if args.backend == "torch":
+        import torch
+        torch.set_num_threads(args.torch_threads)
     images, labels, source = load_images(args.data, args.rows)
     dataset = make_pipeline(images, labels, args.batch)
     factory = numpy_model if args.backend == "numpy" else torch_model
     print(f"data: {source}, {len(images)} rows, batch {args.batch}, {args.epochs} epochs, "
-          f"backend {args.backend}")
+          f"backend {args.backend}, {os.cpu_count()} CPUs")
     print(f"pipeline alone: {pipeline_rate(dataset, 40):.1f} batches/s")
     results = {}
     for sink in (False, True):

@@ -140,7 +140,7 @@ class Model:
                     else:
                         exhausted = self._epoch_steps(cb, cbs, run_context, feeder, stats)
                     if valid is not None:
-                        self._eval_in_fit(cb, valid, i + 1, epoch)
+                        self._eval_in_fit(cb, cbs, valid, i + 1, epoch)
                     cbs.on_train_epoch_end(run_context)
                     if run_context.get_stop_requested() or exhausted:
                         break
@@ -242,16 +242,24 @@ class Model:
             cbs.on_train_step_end(run_context)
         return exhausted
 
-    def _eval_in_fit(self, cb, valid, epoch_number, last_epoch):
+    def _eval_in_fit(self, cb, cbs, valid, epoch_number, last_epoch):
+        """Model.fit's evaluation: the same callbacks receive the on_eval_* events (as in
+        MindSpore), and the results land in cb_params.eval_results before on_train_epoch_end."""
         dataset, frequency, sink = valid
         due = (epoch_number in frequency) if isinstance(frequency, list) else \
             (epoch_number % frequency == 0 or epoch_number == last_epoch)
         if due:
-            cb.eval_results = self.eval(dataset, dataset_sink_mode=sink)
+            cb.eval_results = self._eval_run(dataset, cbs, sink)
             self._backend.set_train(self._train_network, True)
 
     # --- evaluation ------------------------------------------------------------------------------
     def eval(self, valid_dataset, callbacks=None, dataset_sink_mode=False):
+        cbs = CallbackList(callbacks)
+        with cbs:
+            return self._eval_run(valid_dataset, cbs, dataset_sink_mode)
+
+    def _eval_run(self, valid_dataset, cbs, dataset_sink_mode):
+        """One evaluation pass, firing on_eval_* on `cbs` (already entered as context)."""
         if not self._metric_fns:
             raise ValueError("For 'Model.eval', the model argument 'metrics' can not be None or "
                              "empty; pass metrics to Model(...)")
@@ -267,10 +275,9 @@ class Model:
                             dataset_sink_mode=dataset_sink_mode, metrics=None,
                             backend=self._backend)
         run_context = RunContext(cb)
-        cbs = CallbackList(callbacks)
         feeder_cls = SinkFeeder if dataset_sink_mode else InlineFeeder
         self._backend.set_train(self._eval_network, False)
-        with cbs, self._backend.compute_scope(), \
+        with self._backend.compute_scope(), \
                 feeder_cls(valid_dataset, 1, self._backend.to_device) as feeder:
             cbs.on_eval_begin(run_context)
             cb.cur_epoch_num = 1

@@ -174,3 +174,14 @@ def test_predict_returns_network_output():
     model = _model()
     out = model.predict(np.zeros((3, 6), np.float32))
     assert out.shape == (3, 3)
+
+
+def test_fit_sends_eval_events_to_the_same_callbacks():
+    rec = EventRecorder()
+    ds = _dataset(20, 10)
+    _model().fit(2, ds, valid_dataset=ds, valid_frequency=2, callbacks=rec)
+    names = [e[0] for e in rec.events]
+    # evaluation only after epoch 2 (valid_frequency=2), before that epoch's epoch_end
+    assert names[-6:] == ["eval_begin", "eval_step_end", "eval_step_end", "eval_end",
+                          "epoch_end", "end"]
+    assert names.count("eval_begin") == 1

@@ -28,7 +28,7 @@ from transforms_c.vision.decode import (Decode, decode_other, encoded_bytes, is_
                                         jpeg_size)
 from transforms_c.vision.flip import (HorizontalFlip, RandomHorizontalFlip, RandomVerticalFlip,
                                       VerticalFlip)
-from transforms_c.vision.normalize import HWC2CHW, Normalize, NormalizePad, Rescale, per_channel
+from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import NATIVE_INTERP, Resize, cv2_scale, resize_array
 from transforms_c.vision.resized_crop import RandomCropDecodeResize, RandomResizedCrop
 
@@ -423,4 +423,4 @@ class FusedPlan:
         return "FusedPlan(" + ", ".join(repr(op) for op in self.ops) + ")"
 
 
-__all__ = ["compile_operations", "FusedPlan", "run_chain", "NormalizePad"]
+__all__ = ["compile_operations", "FusedPlan", "run_chain", "run_unfused"]

@@ -201,3 +201,19 @@ def test_plan_rejects_non_fusable_ops():
 def test_crop_decode_resize_plan(exact_decode):
     ops = [RandomCropDecodeResize(32), RandomHorizontalFlip(), Normalize(MEAN, STD), HWC2CHW()]
     _assert_same(ops, sample_jpeg(), range(8))
+
+
+def test_decode_crop_without_resize_uses_region_decode():
+    data = sample_jpeg(123, 157)
+    _assert_same([Decode(), CenterCrop((40, 50)), Normalize(MEAN, STD), HWC2CHW()], data, [0])
+    _assert_same([Decode(), Crop((3, 100), (60, 57)), RandomHorizontalFlip()], data, range(4))
+    _assert_same([Decode(), RandomCrop((30, 20)), RandomVerticalFlip(), HWC2CHW()], data,
+                 range(6))
+
+
+def test_decode_resize_then_crop_window(exact_decode):
+    data = sample_jpeg(123, 157)
+    _assert_same([Decode(), Resize((300, 200)), Crop((250, 150), (50, 50)), HWC2CHW()], data,
+                 [0])
+    _assert_same([Decode(), RandomResizedCrop(64), CenterCrop(33), Rescale(1 / 255, 0)], data,
+                 range(6))

@@ -100,6 +100,7 @@ class Model:
             raise RuntimeError("For 'Model.train', the model has no optimizer: pass 'optimizer' "
                                "(with 'loss_fn'), or a training cell with neither")
         dataset_size = _check_dataset(dataset, "train_dataset")
+        self._col_names = dataset.get_col_names() if hasattr(dataset, "get_col_names") else None
         steps_per_epoch = sink_size if (sink and sink_size > 0) else dataset_size
         n_epochs = epoch - initial_epoch
         data_epochs = math.ceil(n_epochs * steps_per_epoch / dataset_size) if sink else n_epochs
@@ -160,7 +161,36 @@ class Model:
             self._graph_saved.add(tag)
             return self._step_recording_graph(batch, tag)
         with profiling.span("step"):
-            return self._backend.train_step(self._train_network, batch)
+            try:
+                return self._backend.train_step(self._train_network, batch)
+            except TypeError as exc:
+                mismatch = self._column_mismatch(batch)
+                if mismatch:
+                    raise TypeError(mismatch) from exc
+                raise
+
+    def _column_mismatch(self, batch):
+        """Text explaining a dataset/network arity mismatch, or None if the counts agree."""
+        import inspect
+        target = self._train_network
+        while getattr(target, "network", None) is not None and target.network is not target:
+            target = target.network  # TrainOneStepCell -> the network it differentiates
+        fn = getattr(target, "construct", None)  # numpy cells; torch reports its own arity
+        if fn is None:
+            return None
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        if any(p.kind == p.VAR_POSITIONAL for p in params):
+            return None
+        required = [p for p in params if p.default is p.empty and p.kind == p.POSITIONAL_OR_KEYWORD]
+        if len(required) <= len(batch) <= len(params):
+            return None
+        names = self.__dict__.get("_col_names") or [f"column {i}" for i in range(len(batch))]
+        return (f"For 'Model.train', the training network {type(target).__name__} takes "
+                f"{len(required)} input(s) ({', '.join(p.name for p in required)}) but the dataset "
+                f"gives {len(batch)} column(s) ({', '.join(names)})")
 
     def _step_recording_graph(self, batch, tag):
         directory = context.get_context("save_graphs_path")

@@ -185,3 +185,11 @@ def test_fit_sends_eval_events_to_the_same_callbacks():
     assert names[-6:] == ["eval_begin", "eval_step_end", "eval_step_end", "eval_end",
                           "epoch_end", "end"]
     assert names.count("eval_begin") == 1
+
+
+def test_dataset_with_too_many_columns_is_explained():
+    x, y = classification_data(20)
+    ds = make_dataset([x, y, y], 10, ["image", "label", "extra"])
+    with pytest.raises(TypeError, match=r"WithLossCell takes 2 input\(s\) \(data, label\).*"
+                                        r"3 column\(s\) \(image, label, extra\)"):
+        _model().train(1, ds)

@@ -119,3 +119,22 @@ def test_decoder_survives_many_failures():
 def test_normalize_rejects_bytes_shape():
     with pytest.raises(RuntimeError):
         Normalize([0.0], [1.0])(np.zeros((4, 4, 4, 4), np.uint8))
+
+
+@pytest.mark.parametrize("ext", [".png", ".bmp", ".webp", ".tiff"])
+def test_truncated_other_formats_raise(ext):
+    data = encoded(natural_rgb(), ext)
+    with pytest.raises(RuntimeError, match="not a decodable image"):
+        Decode()(data[:len(data) // 3].copy())
+
+
+def test_random_bytes_never_crash():
+    rng = np.random.default_rng(0)
+    for i in range(200):
+        data = rng.integers(0, 256, rng.integers(1, 400), dtype=np.uint8)
+        if i % 2:
+            data[:3] = (0xFF, 0xD8, 0xFF)  # looks like a JPEG
+        try:
+            Decode()(data)
+        except RuntimeError:
+            pass

@@ -95,3 +95,24 @@ def test_decode_rejects_decoded_image():
 def test_decode_argument_type():
     with pytest.raises(TypeError):
         Decode(to_pil=1)
+
+
+@pytest.mark.parametrize("options", [dict(progressive=True), dict(subsampling=0),
+                                     dict(subsampling=1), dict(progressive=True, subsampling=1)])
+def test_region_and_scaled_decode_for_other_jpeg_layouts(options):
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(natural_rgb()).save(buf, "JPEG", quality=90, **options)
+    data = np.frombuffer(buf.getvalue(), np.uint8)
+    full = Decode()(data)
+    assert np.array_equal(full, cv2_decode_rgb(data))
+    region = np.empty((60, 57, 3), np.uint8)
+    _native.jpeg_decode_into(data, 1, 33, 41, region, 1 << 28)
+    assert np.array_equal(region, full[41:101, 33:90])
+    width, height = _native.jpeg_scaled(157, 123, 2)
+    scaled = np.empty((height, width, 3), np.uint8)
+    _native.jpeg_decode_into(data, 2, 0, 0, scaled, 1 << 28)
+    part = np.empty((30, 40, 3), np.uint8)
+    _native.jpeg_decode_into(data, 2, 10, 11, part, 1 << 28)
+    assert np.array_equal(part, scaled[11:41, 10:50])

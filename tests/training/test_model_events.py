@@ -193,3 +193,10 @@ def test_dataset_with_too_many_columns_is_explained():
     with pytest.raises(TypeError, match=r"WithLossCell takes 2 input\(s\) \(data, label\).*"
                                         r"3 column\(s\) \(image, label, extra\)"):
         _model().train(1, ds)
+
+
+def test_mindspore_train_namespace_is_mirrored():
+    from training import train
+    from training.callbacks import LossMonitor as LM
+    assert train.LossMonitor is LM and train.Model is Model
+    assert train.Accuracy()(np.eye(2), np.array([0, 1])) == 1.0

@@ -73,6 +73,8 @@ class Decode(PyTensorOperation):
     """Decode(): encoded bytes (1-D uint8 array or bytes) -> RGB PIL image."""
 
     def _compute(self, data, rng):
+        if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
+            data = data.tobytes()
         if isinstance(data, np.ndarray):
             if data.dtype != np.uint8 or data.ndim != 1:
                 raise RuntimeError(f"Decode: expected 1-D uint8 encoded bytes, got shape "

@@ -116,3 +116,12 @@ def test_region_and_scaled_decode_for_other_jpeg_layouts(options):
     part = np.empty((30, 40, 3), np.uint8)
     _native.jpeg_decode_into(data, 2, 10, 11, part, 1 << 28)
     assert np.array_equal(part, scaled[11:41, 10:50])
+
+
+def test_decode_accepts_zero_dim_bytes_array():
+    data = sample_jpeg()
+    packed = np.asarray(data.tobytes())
+    assert packed.dtype.kind == "S" and packed.ndim == 0
+    assert np.array_equal(Decode().apply((packed,), 0)[0], Decode()(data))
+    from minddata.vision import py_transforms as P
+    assert P.Decode().apply((packed,), 0)[0].size == (157, 123)

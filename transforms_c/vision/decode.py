@@ -17,6 +17,8 @@ def encoded_bytes(data, op_name="Decode"):
     """The 1-D uint8 contiguous array of an encoded image, checked."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         data = np.frombuffer(data, np.uint8)
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
+        data = np.frombuffer(data.tobytes(), np.uint8)  # np.asarray(b"...") from a generator
     if not isinstance(data, np.ndarray):
         raise TypeError(f"{op_name}: input should be a numpy array of encoded bytes, "
                         f"got {type(data).__name__}")

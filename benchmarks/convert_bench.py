@@ -69,8 +69,10 @@ def time_filewriter(spec, rows, dest):
     from mindrecord import FileWriter
     start = time.perf_counter()
     writer = FileWriter(dest, shard_num=4, overwrite=True)
-    writer.set_header_size(spec.header_size)
-    writer.set_page_size(spec.page_size)
+    if spec.header_size:
+        writer.set_header_size(spec.header_size)
+    if spec.page_size:
+        writer.set_page_size(spec.page_size)
     writer.add_schema(spec.schema, spec.desc)
     writer.add_index(list(spec.index_fields))
     writer.write_raw_data(rows, parallel_writer=True)

@@ -75,4 +75,4 @@ class ImageFolderToMR(Converter):
                                   f"{', '.join(self.extensions)} in its class folders")
         return [ConversionSpec(self.destination, IMAGE_SCHEMA, "image_folder_schema", items,
                                _UnknownClass(self.verify), self.partition_number,
-                               IMAGE_INDEX_FIELDS, header_size=1 << 24, page_size=1 << 26)]
+                               IMAGE_INDEX_FIELDS, header_size=1 << 24)]

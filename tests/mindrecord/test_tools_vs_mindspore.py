@@ -54,3 +54,18 @@ def test_mindspore_reads_csv_and_tfrecord_conversions(tmp_path):
     (row,) = _mindspore_rows(str(tmp_path / "t.mr"))
     assert row["img"] == b"\x01\x02" and row["label"] == 7
     assert row["box"].tolist() == [1.0, 2.0, 3.0, 4.0]
+
+
+def test_imagenet_files_identical_to_mindspore(tmp_path):
+    # One image per folder: MindSpore lists files in directory order, we sort; alike here.
+    from mindrecord.tools import ImageNetToMR
+    make_image_folder(tmp_path / "img", classes=("n03", "n01", "n02"), per_class=1,
+                      ext=".JPEG")
+    (tmp_path / "map.txt").write_text("n01 0\nn02 1\nn03 2\n")
+    for who in ("ours", "ms"):
+        os.makedirs(tmp_path / who)
+    ImageNetToMR(str(tmp_path / "map.txt"), str(tmp_path / "img"),
+                 str(tmp_path / "ours" / "i.mr")).transform()
+    ms_mindrecord.ImageNetToMR(str(tmp_path / "map.txt"), str(tmp_path / "img"),
+                               str(tmp_path / "ms" / "i.mr")).transform()
+    assert (tmp_path / "ours" / "i.mr").read_bytes() == (tmp_path / "ms" / "i.mr").read_bytes()

@@ -12,6 +12,7 @@ defaults to a folder under the system temporary directory, which is on disk."""
 import json
 import os
 import tempfile
+import time
 
 ROOT_ENV = "MINDDATA_CACHE_DIR"
 SPILL_ENV = "MINDDATA_CACHE_SPILL_DIR"
@@ -116,7 +117,6 @@ def is_tmpfs(path):
 
 def clean_stale_temp_files(root=None):
     """A killed admin tool may leave a .config-*.tmp behind; remove those older than a minute."""
-    import time
     root = root or cache_root()
     try:
         names = os.listdir(root)

@@ -129,3 +129,12 @@ def test_conv_output_shape_same_and_valid():
     x = Tensor(np.zeros((1, 1, 7, 7), np.float32))
     assert nn.Conv2d(1, 2, 3, stride=2)(x).shape == (1, 2, 4, 4)
     assert nn.Conv2d(1, 2, 3, stride=2, pad_mode="valid")(x).shape == (1, 2, 3, 3)
+
+
+@pytest.mark.parametrize("pad_mode,shape", [("valid", (1, 1, 4, 4)), ("same", (1, 1, 5, 5))])
+def test_maxpool_ties_send_the_gradient_to_one_element(pad_mode, shape):
+    x = Tensor(np.zeros(shape), requires_grad=True)   # every window is a tie
+    pool = nn.MaxPool2d(2, 2, pad_mode=pad_mode)
+    (gx,) = grad_of(pool(x).sum(), [x])
+    assert gx.sum() == pool(x).size
+    assert gx[0, 0, 0, 0] == 1 and gx[0, 0, 0, 1] == 0 and gx[0, 0, 1, 0] == 0

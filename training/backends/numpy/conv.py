@@ -113,21 +113,20 @@ def max_pool2d(x, kernel, stride, pad_mode, padding):
     n, c = xd.shape[:2]
     if not any(pads) and kernel == stride and xd.shape[2] % kernel[0] == 0 \
             and xd.shape[3] % kernel[1] == 0:
-        # Non-overlapping windows that tile the input: a reshape, no window copies.
+        # Non-overlapping windows that tile the input: one gather into (..., kh*kw) windows,
+        # argmax once; the backward pass scatters through a one-hot of that argmax (ties go to
+        # the first maximum, as an argmax does).
         oh, ow = xd.shape[2] // kernel[0], xd.shape[3] // kernel[1]
-        blocks = xd.reshape(n, c, oh, kernel[0], ow, kernel[1])
-        out = blocks.max(axis=(3, 5))
+        kk = kernel[0] * kernel[1]
+        win = xd.reshape(n, c, oh, kernel[0], ow, kernel[1]).transpose(0, 1, 2, 4, 3, 5) \
+            .reshape(n, c, oh, ow, kk)
+        idx = win.argmax(axis=-1)
+        out = np.take_along_axis(win, idx[..., None], axis=-1)[..., 0]
 
         def backward_tiled(grad):
-            mask = blocks == out[:, :, :, None, :, None]
-            # Ties: the gradient goes to the first maximum only, as an argmax would.
-            flat = mask.transpose(0, 1, 2, 4, 3, 5).reshape(n, c, oh, ow, -1)
-            first = flat.argmax(axis=-1)
-            onehot = np.zeros_like(flat, dtype=xd.dtype)
-            np.put_along_axis(onehot, first[..., None], 1, axis=-1)
-            onehot *= grad[..., None]
+            onehot = (idx[..., None] == np.arange(kk)) * grad[..., None]
             dx = onehot.reshape(n, c, oh, ow, kernel[0], kernel[1]).transpose(0, 1, 2, 4, 3, 5)
-            return (dx.reshape(xd.shape),)
+            return (dx.reshape(xd.shape).astype(xd.dtype, copy=False),)
         return Tensor.from_op(out, (x,), backward_tiled)
     win = _windows(xp, kernel, stride, (1, 1))
     oh, ow = win.shape[2:4]

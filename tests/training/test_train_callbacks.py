@@ -36,6 +36,14 @@ def test_checkpoint_file_names_and_keep_max(tmp_path):
     assert "0.weight" in params and "moments.0.weight" in params
 
 
+def test_keep_per_n_minutes_protects_a_file_from_rotation(tmp_path):
+    cfg = CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=1,
+                           keep_checkpoint_per_n_minutes=60)
+    _model().train(1, _dataset(40, 10), callbacks=ModelCheckpoint(directory=str(tmp_path), config=cfg))
+    # the first file opens the 60-minute window and is kept; the rotation keeps the newest
+    assert sorted(os.listdir(tmp_path)) == ["CKP-1_1.ckpt", "CKP-1_4.ckpt"]
+
+
 def test_checkpoint_saves_the_last_step_at_end(tmp_path):
     cb = ModelCheckpoint(directory=str(tmp_path),
                          config=CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=0))

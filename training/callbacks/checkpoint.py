@@ -63,6 +63,7 @@ class ModelCheckpoint(Callback):
         self._saved = []
         self._last_saved_step = 0
         self._last_time = time.monotonic()
+        self._last_kept = float("-inf")
         self.latest_ckpt_file_name = None
 
     def on_train_step_end(self, run_context):
@@ -109,7 +110,12 @@ class ModelCheckpoint(Callback):
         self.latest_ckpt_file_name = path
         if path in self._saved:
             self._saved.remove(path)
-        self._saved.append(path)
+        per_minutes = self._config.keep_checkpoint_per_n_minutes
+        if per_minutes and time.monotonic() - self._last_kept >= per_minutes * 60:
+            # keep_checkpoint_per_n_minutes: one file every n minutes is never rotated out
+            self._last_kept = time.monotonic()
+        else:
+            self._saved.append(path)
         keep = self._config.keep_checkpoint_max
         while keep and len(self._saved) > keep:
             old = self._saved.pop(0)

@@ -44,6 +44,20 @@ def test_keep_per_n_minutes_protects_a_file_from_rotation(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["CKP-1_1.ckpt", "CKP-1_4.ckpt"]
 
 
+def test_exception_save_writes_a_breakpoint_checkpoint(tmp_path):
+    from training.callbacks import Callback
+
+    class Boom(Callback):
+        def on_train_step_end(self, rc):
+            if rc.original_args().cur_step_num == 2:
+                raise KeyboardInterrupt
+    cfg = CheckpointConfig(save_checkpoint_steps=100, exception_save=True)
+    with pytest.raises(KeyboardInterrupt):
+        _model().train(1, _dataset(40, 10),
+                       callbacks=[ModelCheckpoint(directory=str(tmp_path), config=cfg), Boom()])
+    assert os.listdir(tmp_path) == ["CKP-1_2_breakpoint.ckpt"]
+
+
 def test_checkpoint_saves_the_last_step_at_end(tmp_path):
     cb = ModelCheckpoint(directory=str(tmp_path),
                          config=CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=0))

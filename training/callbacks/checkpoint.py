@@ -66,6 +66,17 @@ class ModelCheckpoint(Callback):
         self._last_kept = float("-inf")
         self.latest_ckpt_file_name = None
 
+    def on_train_begin(self, run_context):
+        self._cb = run_context.original_args()
+
+    def __exit__(self, exc_type, exc, tb):
+        # exception_save: an exception ending training leaves "<prefix>-<epoch>_<step>_breakpoint.ckpt"
+        cb = getattr(self, "_cb", None)
+        if exc_type is not None and self._config.exception_save and cb is not None \
+                and cb.cur_step_num:
+            self._save(cb, suffix="_breakpoint")
+        return False
+
     def on_train_step_end(self, run_context):
         cb = run_context.original_args()
         cfg = self._config
@@ -86,10 +97,10 @@ class ModelCheckpoint(Callback):
         from training.checkpoint import wait_async_save
         wait_async_save()
 
-    def _save(self, cb):
+    def _save(self, cb, suffix=""):
         from training.checkpoint import save_checkpoint
         step_in_epoch = (cb.cur_step_num - 1) % cb.batch_num + 1
-        name = f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}.ckpt"
+        name = f"{self._prefix}-{cb.cur_epoch_num}_{step_in_epoch}{suffix}.ckpt"
         path = os.path.join(self._directory, name)
         network = self._config.saved_network or cb.train_network
         append = {}

@@ -32,6 +32,10 @@ class CheckpointConfig:
             raise TypeError("For 'CheckpointConfig', 'append_info' must be a list or None")
         if enc_key is not None:
             raise NotImplementedError("For 'CheckpointConfig', encrypted checkpoints are not supported")
+        if crc_check:
+            raise NotImplementedError("For 'CheckpointConfig', crc_check=True is not supported")
+        if format != "ckpt":
+            raise ValueError(f"For 'CheckpointConfig', 'format' must be 'ckpt', but got {format!r}")
         self.save_checkpoint_steps = save_checkpoint_steps
         self.save_checkpoint_seconds = save_checkpoint_seconds
         self.keep_checkpoint_max = keep_checkpoint_max if keep_checkpoint_max else None

@@ -46,6 +46,7 @@ cdef extern from "resample_pass.h" namespace "mdt":
 INTERP_COPY = 0
 INTERP_NEAREST = 1
 INTERP_LINEAR = 2
+INTERP_CUBIC = 3
 POINT_NONE = 0
 POINT_NORMALIZE = 1
 POINT_RESCALE = 2

@@ -219,9 +219,11 @@ def _needed_span(win, count, scale, src_count, interp):
     elif interp == _native.INTERP_NEAREST:
         lo = int(math.floor(win * scale))
         hi = int(math.floor((win + count - 1) * scale)) + 1
-    else:
-        lo = int(math.floor(np.float32((win + 0.5) * scale - 0.5)))
-        hi = int(math.floor(np.float32((win + count - 1 + 0.5) * scale - 0.5))) + 2
+    else:  # linear: taps s, s + 1; cubic: s - 1 .. s + 2
+        cubic = interp == _native.INTERP_CUBIC
+        lo = int(math.floor(np.float32((win + 0.5) * scale - 0.5))) - (1 if cubic else 0)
+        hi = int(math.floor(np.float32((win + count - 1 + 0.5) * scale - 0.5))) + (3 if cubic
+                                                                                 else 2)
     lo = max(0, lo - 2)
     hi = min(src_count, hi + 2)
     return lo, max(hi, lo + 1)

@@ -121,3 +121,40 @@ def test_to_device_conversion_runs_in_the_sink_thread():
         while feeder.next() is not None:
             pass
     assert threads == {"training-sink"}
+
+
+@pytest.mark.parametrize("epochs,sink_size", [(2, -1), (3, 2), (5, 3)])
+def test_sink_and_non_sink_train_on_the_same_batches(epochs, sink_size):
+    """Same batches in the same order: identical final weights (the numpy backend is exact)."""
+    from training import set_seed
+    x, y = classification_data(40)
+    weights = []
+    for sink in (False, True):
+        set_seed(0)
+        net = nn.Dense(6, 3)
+        model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                      nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        ds = DuckDataset([x, y], 10)
+        if sink:
+            model.train(epochs, ds, dataset_sink_mode=True, sink_size=sink_size)
+            steps = model.last_train_stats["steps"]
+        else:
+            total = epochs * (sink_size if sink_size > 0 else 4)
+            model.train(-(-total // 4), ds, callbacks=EventRecorder(stop_at_step=total))
+        weights.append(net.weight.data.copy())
+    assert steps == epochs * (sink_size if sink_size > 0 else 4)
+    np.testing.assert_array_equal(weights[0], weights[1])
+
+
+def test_early_stop_releases_the_pipeline_threads():
+    minddata = pytest.importorskip("minddata")
+    x, y = classification_data(400)
+    ds = minddata.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(4)
+    before = threading.active_count()
+    for sink in (False, True):
+        rec = EventRecorder(stop_at_step=2)
+        _model().train(3, ds, callbacks=rec, dataset_sink_mode=sink, sink_size=2 if sink else -1)
+    deadline = time.time() + 5
+    while threading.active_count() > before and time.time() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() <= before

@@ -49,7 +49,7 @@ class Cifar100ToMR(Converter):
                                  ("test", self.destination + "_test", "img_test")):
             items = batch_items([os.path.join(self.source, name)], "fine_labels")
             specs.append(ConversionSpec(dest, CIFAR100_SCHEMA, desc, items, loader,
-                                        self.partition_number, self.fields))
+                                        self.partition_number, self.fields, write_rows=None))
         return specs
 
     def transform(self, fields=None, **options):

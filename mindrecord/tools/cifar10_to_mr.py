@@ -56,8 +56,9 @@ class Cifar10ToMR(Converter):
                              self.image_format)
         train = batch_items(self.train_files, "labels")
         test = batch_items([self.test_file], "labels")
+        # write_rows=None: one write call per shard, as MindSpore does (same page layout).
         return [ConversionSpec(dest, CIFAR10_SCHEMA, desc, items, loader,
-                               self.partition_number, self.fields)
+                               self.partition_number, self.fields, write_rows=None)
                 for dest, desc, items in ((self.destination, "img_train", train),
                                           (self.destination + "_test", "img_test", test))]
 

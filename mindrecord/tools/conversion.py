@@ -61,6 +61,9 @@ class ConversionSpec:
     header_size: int = None
     page_size: int = None
     pre_skipped: list = field(default_factory=list)   # (where, reason) found while listing
+    # Rows per write_raw_data call (each call is a row group in the file); None: the whole
+    # shard in one call, as MindSpore's CIFAR converters do. Loading still runs in chunks.
+    write_rows: int = CHUNK_ROWS
 
 
 @dataclass
@@ -128,7 +131,7 @@ def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, canc
     writer = open_shard_writer(spec, path)
     committed = False
     pending = collections.deque()
-    rows_written, skipped = 0, []
+    rows_written, skipped, rows = 0, [], []
     try:
         next_chunk = 0
         while next_chunk < len(chunks) or pending:
@@ -143,7 +146,6 @@ def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, canc
                 next_chunk += 1
             if cancel is not None and cancel.is_set():
                 raise _Cancelled()
-            rows = []
             for entry in loaded:
                 if isinstance(entry, BadItem):
                     if not skip_bad:
@@ -151,9 +153,11 @@ def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, canc
                     skipped.append((entry.where, entry.reason))
                 else:
                     rows.append(entry)
-            if rows:
+            last = next_chunk >= len(chunks) and not pending
+            if rows and (last or (spec.write_rows and len(rows) >= spec.write_rows)):
                 writer.write_raw_data(rows, parallel_writer=True)   # write-behind
                 rows_written += len(rows)
+                rows = []
             if on_items is not None:
                 on_items(len(loaded))
         writer.commit()

@@ -62,8 +62,12 @@ def write_cifar_batch(path, images, **labels):
     batch = {b"data": data}
     for key, values in labels.items():
         batch[key.encode()] = [int(v) for v in values]
+    # Protocol 3 names numpy's reconstructor as text: spell it as numpy 1.x did, as the real
+    # CIFAR files (and MindSpore's restricted unpickler) expect.
+    blob = pickle.dumps(batch, protocol=3).replace(b"numpy._core.multiarray",
+                                                   b"numpy.core.multiarray")
     with open(path, "wb") as f:
-        pickle.dump(batch, f)
+        f.write(blob)
 
 
 def make_cifar10(root, n_train=(5, 4), n_test=3, label_max=10):

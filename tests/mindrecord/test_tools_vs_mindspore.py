@@ -69,3 +69,16 @@ def test_imagenet_files_identical_to_mindspore(tmp_path):
     ms_mindrecord.ImageNetToMR(str(tmp_path / "map.txt"), str(tmp_path / "img"),
                                str(tmp_path / "ms" / "i.mr")).transform()
     assert (tmp_path / "ours" / "i.mr").read_bytes() == (tmp_path / "ms" / "i.mr").read_bytes()
+
+
+def test_cifar10_files_identical_to_mindspore(tmp_path):
+    from mindrecord.tools import Cifar10ToMR
+    from .test_tools_helpers import make_cifar10
+    # One training batch: MindSpore takes data_batch_* in directory order, we sort.
+    make_cifar10(tmp_path / "c10", n_train=(300,), n_test=40)
+    for who in ("ours", "ms"):
+        os.makedirs(tmp_path / who)
+    Cifar10ToMR(str(tmp_path / "c10"), str(tmp_path / "ours" / "c.mr")).transform()
+    ms_mindrecord.Cifar10ToMR(str(tmp_path / "c10"), str(tmp_path / "ms" / "c.mr")).transform()
+    for name in ("c.mr", "c.mr_test"):
+        assert (tmp_path / "ours" / name).read_bytes() == (tmp_path / "ms" / name).read_bytes()

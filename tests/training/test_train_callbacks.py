@@ -2,7 +2,6 @@
 import os
 import struct
 
-import numpy as np
 import pytest
 
 from training import Model, nn, set_seed

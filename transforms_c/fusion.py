@@ -216,9 +216,11 @@ def _needed_span(win, count, scale, src_count, interp):
     of two so that no tap is clamped at a trimmed edge."""
     if interp == _native.INTERP_COPY:
         lo, hi = win, win + count
-    elif interp == _native.INTERP_NEAREST:
+    elif interp in (_native.INTERP_NEAREST, _native.INTERP_AREA):
+        # Area reads [v * scale, (v + 1) * scale) (or two taps from floor(v * scale) when
+        # enlarging): one source pixel past the nearest-neighbour span covers both.
         lo = int(math.floor(win * scale))
-        hi = int(math.floor((win + count - 1) * scale)) + 1
+        hi = int(math.floor((win + count) * scale)) + 2
     else:  # linear: taps s, s + 1; cubic: s - 1 .. s + 2
         cubic = interp == _native.INTERP_CUBIC
         lo = int(math.floor(np.float32((win + 0.5) * scale - 0.5))) - (1 if cubic else 0)

@@ -217,3 +217,12 @@ def test_decode_resize_then_crop_window(exact_decode):
                  [0])
     _assert_same([Decode(), RandomResizedCrop(64), CenterCrop(33), Rescale(1 / 255, 0)], data,
                  range(6))
+
+
+@pytest.mark.parametrize("interp", [Inter.AREA, Inter.BICUBIC, Inter.NEAREST, Inter.BILINEAR])
+def test_enlarging_resize_then_window(interp):
+    # The output window needs only part of the source: the plan decodes a trimmed region.
+    data = sample_jpeg(123, 157)
+    _assert_same([Decode(), Resize((300, 400), interp), CenterCrop((100, 120)), HWC2CHW()],
+                 data, [0])
+    _assert_same([Decode(), Resize((90, 400), interp), Crop((10, 300), (60, 90))], data, [0])

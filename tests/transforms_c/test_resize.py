@@ -61,7 +61,7 @@ def test_four_channels():
 @settings(deadline=None, max_examples=40)
 @given(h=st.integers(1, 80), w=st.integers(1, 80), oh=st.integers(1, 120),
        ow=st.integers(1, 120),
-       interp=st.sampled_from([Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC]))
+       interp=st.sampled_from([Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA]))
 def test_native_kernel_property_vs_opencv(h, w, oh, ow, interp):
     rng = np.random.default_rng(h * 1000 + w)
     img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)

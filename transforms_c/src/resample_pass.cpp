@@ -33,6 +33,41 @@ struct Taps {
     std::vector<int16_t> coef1;
 };
 
+// OpenCV's INTER_AREA when enlarging an axis: bilinear taps whose weight only moves off the
+// left sample in the last fraction of each source pixel.
+Taps area_linear_taps(int out_count, int win, bool flip, double scale, double offset,
+                      int src_count) {
+    Taps taps;
+    taps.first.resize(out_count);
+    taps.step.resize(out_count);
+    taps.coef0.resize(out_count);
+    taps.coef1.resize(out_count);
+    const double inv_scale = 1.0 / scale;
+    for (int o = 0; o < out_count; ++o) {
+        const int v = virtual_index(o, win, out_count, flip);
+        // The weight depends on the position inside the whole source; `offset` (a trimmed
+        // region's origin, or an approximate decode's fraction) only moves the sample index.
+        const int s_raw = static_cast<int>(std::floor(v * scale));
+        float f = static_cast<float>((v + 1) - (s_raw + 1) * inv_scale);
+        f = f <= 0 ? 0.f : f - std::floor(f);
+        int s = offset == std::floor(offset) ? s_raw + static_cast<int>(offset)
+                                              : static_cast<int>(std::floor(v * scale + offset));
+        if (s < 0) {
+            s = 0;
+            f = 0.f;
+        }
+        if (s >= src_count - 1) {
+            s = src_count - 1;
+            f = 0.f;
+        }
+        taps.first[o] = s;
+        taps.step[o] = s < src_count - 1 ? 1 : 0;
+        taps.coef0[o] = to_coef(1.f - f);
+        taps.coef1[o] = to_coef(f);
+    }
+    return taps;
+}
+
 Taps linear_taps(int out_count, int win, bool flip, double scale, double offset, int src_count) {
     Taps taps;
     taps.first.resize(out_count);
@@ -232,13 +267,14 @@ inline void gather_rgb(const int16_t* v, const int* off, const int* stp, const i
 }
 
 template <int CN>
-void run_linear(const PassSpec& spec) {
+void run_linear(const PassSpec& spec, bool area_taps = false) {
     RowWriter<CN> writer(spec);
     const int cn = writer.cn;
-    const Taps xt = linear_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
-                                spec.box_w);
-    const Taps yt = linear_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
-                                spec.box_h);
+    const auto taps = area_taps ? area_linear_taps : linear_taps;
+    const Taps xt = taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
+                         spec.box_w);
+    const Taps yt = taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
+                         spec.box_h);
     int col_lo = spec.box_w, col_hi = 0;
     for (int o = 0; o < spec.out_w; ++o) {
         col_lo = std::min(col_lo, xt.first[o]);
@@ -350,10 +386,89 @@ void run_cubic(const PassSpec& spec) {
     }
 }
 
+// INTER_AREA when shrinking both axes: every output sample is the average of the source area it
+// covers (fractional weights at the edges), accumulated in float as OpenCV does.
+struct AreaTaps {
+    std::vector<int> start;      // per output: first entry in index/weight
+    std::vector<int> index;
+    std::vector<float> weight;
+};
+
+AreaTaps area_taps(int out_count, int win, bool flip, double scale, double offset,
+                   int src_count) {
+    AreaTaps taps;
+    taps.start.resize(out_count + 1);
+    for (int o = 0; o < out_count; ++o) {
+        taps.start[o] = static_cast<int>(taps.index.size());
+        const int v = virtual_index(o, win, out_count, flip);
+        const double lo = v * scale + offset;
+        const double hi = lo + scale;
+        const int first = std::max(0, static_cast<int>(std::floor(lo)));
+        const int last = std::min(src_count, static_cast<int>(std::ceil(hi)));
+        for (int s = first; s < last; ++s) {
+            const double overlap = std::min(hi, s + 1.0) - std::max(lo, static_cast<double>(s));
+            if (overlap <= 1e-9) continue;
+            taps.index.push_back(s);
+            taps.weight.push_back(static_cast<float>(overlap / scale));
+        }
+        if (taps.start[o] == static_cast<int>(taps.index.size())) {  // outside: nearest edge
+            taps.index.push_back(std::min(std::max(first, 0), src_count - 1));
+            taps.weight.push_back(1.f);
+        }
+    }
+    taps.start[out_count] = static_cast<int>(taps.index.size());
+    return taps;
+}
+
+template <int CN>
+void run_area(const PassSpec& spec) {
+    if (spec.scale_x < 1.0 || spec.scale_y < 1.0) {
+        run_linear<CN>(spec, true);
+        return;
+    }
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const AreaTaps xt = area_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x,
+                                  spec.offset_x, spec.box_w);
+    const AreaTaps yt = area_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y,
+                                  spec.offset_y, spec.box_h);
+    int col_lo = spec.box_w, col_hi = 0;
+    for (int idx : xt.index) {
+        col_lo = std::min(col_lo, idx);
+        col_hi = std::max(col_hi, idx + 1);
+    }
+    const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
+    std::vector<float> acc(span);
+    std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
+    for (int oy = 0; oy < spec.out_h; ++oy) {
+        std::fill(acc.begin(), acc.end(), 0.f);
+        for (int t = yt.start[oy]; t < yt.start[oy + 1]; ++t) {
+            const uint8_t* __restrict src = spec.src + yt.index[t] * spec.src_stride +
+                                            static_cast<ptrdiff_t>(col_lo) * cn;
+            const float w = yt.weight[t];
+            float* __restrict a = acc.data();
+            for (size_t i = 0; i < span; ++i) a[i] += w * src[i];
+        }
+        uint8_t* dst = row.data();
+        for (int ox = 0; ox < spec.out_w; ++ox) {
+            for (int c = 0; c < cn; ++c) {
+                float sum = 0.f;
+                for (int t = xt.start[ox]; t < xt.start[ox + 1]; ++t)
+                    sum += xt.weight[t] * acc[(xt.index[t] - col_lo) * cn + c];
+                const long value = std::lrint(sum);
+                dst[c] = static_cast<uint8_t>(value < 0 ? 0 : (value > 255 ? 255 : value));
+            }
+            dst += cn;
+        }
+        writer.write(row.data(), oy);
+    }
+}
+
 template <int CN>
 void dispatch(const PassSpec& spec) {
     if (spec.interp == INTERP_LINEAR) run_linear<CN>(spec);
     else if (spec.interp == INTERP_CUBIC) run_cubic<CN>(spec);
+    else if (spec.interp == INTERP_AREA) run_area<CN>(spec);
     else run_copy_or_nearest<CN>(spec);
 }
 
@@ -369,7 +484,7 @@ const char* run_pass(const PassSpec& spec) {
         return "output window outside the resized image";
     if (spec.interp == INTERP_COPY && (spec.virt_w != spec.box_w || spec.virt_h != spec.box_h))
         return "copy pass needs the resize target equal to the source box";
-    if (spec.interp < INTERP_COPY || spec.interp > INTERP_CUBIC) return "unknown interpolation";
+    if (spec.interp < INTERP_COPY || spec.interp > INTERP_AREA) return "unknown interpolation";
     if (spec.point_op != POINT_NONE && (!spec.p0 || !spec.p1)) return "missing pointwise values";
     switch (spec.channels) {
         case 1: dispatch<1>(spec); break;

@@ -1,5 +1,5 @@
 // One pass from a uint8 image to the output array: crop (a box of the source), resize (nearest,
-// bilinear or bicubic, OpenCV-compatible fixed-point arithmetic), a window of the resized image, horizontal
+// bilinear, bicubic or area, OpenCV-compatible arithmetic), a window of the resized image, horizontal
 // and vertical flips, an optional per-channel affine (Normalize or Rescale, float32 output) and
 // HWC or CHW layout. Every fused plan and the eager uint8 Resize/Normalize/HWC2CHW ops run through
 // it, so fused and unfused results are bit-identical.
@@ -9,7 +9,13 @@
 
 namespace mdt {
 
-enum Interp : int { INTERP_COPY = 0, INTERP_NEAREST = 1, INTERP_LINEAR = 2, INTERP_CUBIC = 3 };
+enum Interp : int {
+    INTERP_COPY = 0,
+    INTERP_NEAREST = 1,
+    INTERP_LINEAR = 2,
+    INTERP_CUBIC = 3,
+    INTERP_AREA = 4,  // box average when shrinking both axes, OpenCV's area-linear otherwise
+};
 enum PointOp : int { POINT_NONE = 0, POINT_NORMALIZE = 1, POINT_RESCALE = 2 };
 
 struct PassSpec {

@@ -1,7 +1,7 @@
 """Resize (and the size/kernel helpers shared by the crop-and-resize ops). uint8 images with
-NEAREST, BILINEAR or BICUBIC run through the native resample pass (OpenCV's arithmetic, GIL
-released); AREA, ANTIALIAS, PILCUBIC and non-uint8 images call cv2.resize, which also releases
-the GIL."""
+NEAREST, BILINEAR, BICUBIC, AREA (and ANTIALIAS, as AREA) run through the native resample pass
+(OpenCV's arithmetic, GIL released); PILCUBIC and non-uint8 images call cv2.resize, which also
+releases the GIL."""
 import math
 
 import cv2
@@ -13,7 +13,8 @@ from transforms_c._validate import check_enum, check_size, is_int
 from transforms_c.enums import CV2_INTER, Inter
 
 NATIVE_INTERP = {Inter.NEAREST: _native.INTERP_NEAREST, Inter.BILINEAR: _native.INTERP_LINEAR,
-                 Inter.BICUBIC: _native.INTERP_CUBIC}
+                 Inter.BICUBIC: _native.INTERP_CUBIC, Inter.AREA: _native.INTERP_AREA,
+                 Inter.ANTIALIAS: _native.INTERP_AREA}
 
 
 def resized_shape(height, width, size):

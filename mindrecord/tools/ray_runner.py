@@ -13,6 +13,21 @@ import dataclasses
 import os
 
 
+def _remove_partials(path):
+    """Remove FileWriter's temporary files (``.<name>.<pid>-<id>.partial``) for ``path``."""
+    directory, base = os.path.split(os.path.abspath(path))
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(f".{base}.") and name.endswith(".partial"):
+            try:
+                os.remove(os.path.join(directory, name))
+            except OSError:
+                pass
+
+
 def _write_shard_task(spec, path, items, skip_bad):
     from .conversion import write_shard
     from .malloc_tuning import retain_freed_memory
@@ -32,7 +47,9 @@ def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):
         # Workers must import this package even when it is not installed: put its root first.
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-        ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False,
+        # A local instance listens on loopback only: nothing of it is reachable from elsewhere.
+        ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False,
+                 configure_logging=False,
                  runtime_env={"env_vars": {"PYTHONPATH": path}})
         started = True
     try:
@@ -53,6 +70,12 @@ def run_shards_on_ray(spec, paths, ranges, skip_bad, progress=None):
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
+            # A task killed mid-write cannot remove its own temporary file: wait until the
+            # cancelled tasks are gone, then remove what they left.
+            if pending:
+                ray.wait(list(pending), num_returns=len(pending), timeout=60)
+            for path in paths:
+                _remove_partials(path)
             raise
         return outcomes
     finally:

@@ -20,7 +20,7 @@ def local_ray():
 
 
 def _start(ray):
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False,
              configure_logging=False, runtime_env={"env_vars": {
                  "PYTHONPATH": os.pathsep.join(filter(None, [
                      os.path.dirname(os.path.dirname(os.path.dirname(__file__))),

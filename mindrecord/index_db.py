@@ -32,6 +32,26 @@ def indexes_ddl(index_fields, schema):
     return "".join(parts)
 
 
+def _fill(conn, shard_file_name, index_fields, schema, locations, index_values):
+    conn.execute("PRAGMA page_size=4096")
+    conn.execute("PRAGMA journal_mode=OFF")
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute("BEGIN")
+    conn.execute(indexes_ddl(index_fields, schema))
+    conn.execute(_DDL_SHARD_NAME)
+    conn.execute("INSERT INTO SHARD_NAME (NAME) VALUES (?)", (shard_file_name,))
+    columns = [locations[c].tolist() for c in LOCATION_COLUMNS]
+    names = list(LOCATION_COLUMNS)
+    zeros = [0] * len(columns[0])
+    for k, name in enumerate(index_fields):
+        names += [f"INC_{k}", f"{name}_0"]
+        columns += [zeros, index_values[k]]
+    sql = (f"INSERT INTO INDEXES ({','.join(names)}) "
+           f"VALUES ({','.join('?' * len(names))})")
+    conn.executemany(sql, zip(*columns))
+    conn.execute("COMMIT")
+
+
 def write_index_db(path, shard_file_name, index_fields, schema, locations, index_values):
     """Create the index at `path` (must not exist).
 
@@ -40,23 +60,20 @@ def write_index_db(path, shard_file_name, index_fields, schema, locations, index
     """
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        conn.execute("PRAGMA page_size=4096")
-        conn.execute("PRAGMA journal_mode=OFF")
-        conn.execute("PRAGMA synchronous=OFF")
-        conn.execute("BEGIN")
-        conn.execute(indexes_ddl(index_fields, schema))
-        conn.execute(_DDL_SHARD_NAME)
-        conn.execute("INSERT INTO SHARD_NAME (NAME) VALUES (?)", (shard_file_name,))
-        columns = [locations[c].tolist() for c in LOCATION_COLUMNS]
-        names = list(LOCATION_COLUMNS)
-        zeros = [0] * len(columns[0])
-        for k, name in enumerate(index_fields):
-            names += [f"INC_{k}", f"{name}_0"]
-            columns += [zeros, index_values[k]]
-        sql = (f"INSERT INTO INDEXES ({','.join(names)}) "
-               f"VALUES ({','.join('?' * len(names))})")
-        conn.executemany(sql, zip(*columns))
-        conn.execute("COMMIT")
+        _fill(conn, shard_file_name, index_fields, schema, locations, index_values)
+    finally:
+        conn.close()
+
+
+def index_db_bytes(shard_file_name, index_fields, schema, locations, index_values):
+    """The index file's bytes, built in memory (no file until the caller writes them), or None
+    when this sqlite3 module cannot serialise a database (Python < 3.11)."""
+    if not hasattr(sqlite3.Connection, "serialize"):
+        return None
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        _fill(conn, shard_file_name, index_fields, schema, locations, index_values)
+        return conn.serialize()
     finally:
         conn.close()
 

@@ -24,11 +24,11 @@ from . import schema as schema_mod
 from ._writer_native import RowEncoder, _BadRow
 from .errors import (MRMAddSchemaError, MRMCommitError, MRMDefineIndexError, MRMGetMetaError,
                      MRMValidateDataError, ParamTypeError, ParamValueError)
-from .index_db import write_index_db
+from .index_db import index_db_bytes, write_index_db
 from .writer_append import load_dataset
-from .writer_files import (FileSet, check_file_name, create_unnamed, existing_files, name_unnamed,
+from .writer_files import (FileSet, check_file_name, create_unnamed, existing_files, publish,
                            shard_paths, temp_path)
-from .writer_pages import ShardState, common_header_parts, header_bytes
+from .writer_pages import ShardState, common_header_parts, header_bytes, pwrite_all
 
 logger = logging.getLogger("mindrecord")
 
@@ -465,34 +465,47 @@ class FileWriter:
                     f"{self._header_size}; call set_header_size with a larger value.")
         if not self._append and not self._overwrite:
             self._refuse_existing()
-        db_temps = [temp_path(path + ".db") for path in self._paths]
-        self._files.temp_files.extend(db_temps)
-        _map_io(lambda job: write_index_db(job[0], os.path.basename(job[1]), index_fields,
-                                           self._schema, job[2].locations(),
-                                           job[2].index_values),
-                list(zip(db_temps, self._paths, self._shards)))
+        db_files = _map_io(lambda job: self._build_index(*job),
+                           list(zip(self._paths, self._shards)))
         for shard, header in zip(self._shards, headers):
             data = header_bytes(header)
             old_len = getattr(shard, "old_header_len", 0)
             if old_len > len(header):
                 data += bytes(old_len - len(header))
-            os.pwrite(shard.fd, data, 0)
+            pwrite_all(shard.fd, data, 0)
             os.ftruncate(shard.fd, shard.file_size(len(header)))
+        # Everything is written; only now do the files get their final names: the indexes
+        # first, then the data files from the last shard to shard 0 (the name users open).
+        for path, (db_fd, db_tmp) in zip(self._paths, db_files):
+            publish(db_fd, db_tmp, path + ".db")
         if not self._append:
-            for path, shard in zip(self._paths, self._shards):
-                if shard.temp_path is None:          # unnamed file: give it a name first
-                    shard.temp_path = name_unnamed(shard.fd, path)
-                    self._files.temp_files.append(shard.temp_path)
+            for path, shard in reversed(list(zip(self._paths, self._shards))):
+                publish(shard.fd, shard.temp_path, path)
+        self._files.temp_files = []
         for fd in self._files.fds:
             os.close(fd)
         self._files.fds = []
-        for path, shard, db_tmp in zip(self._paths, self._shards, db_temps):
-            if not self._append:
-                os.replace(shard.temp_path, path)
-            os.replace(db_tmp, path + ".db")
-        self._files.temp_files = []
         self._files.rollbacks = []
         self._files.done = True
+
+    def _build_index(self, path, shard):
+        """(fd, temporary name or None) of the finished .db of one shard, not yet named."""
+        args = (os.path.basename(path), self._index_list(), self._schema, shard.locations(),
+                shard.index_values)
+        data = index_db_bytes(*args)
+        if data is None:                         # no in-memory build: a named temporary
+            tmp = temp_path(path + ".db")
+            self._files.temp_files.append(tmp)
+            write_index_db(tmp, *args)
+            fd = os.open(tmp, os.O_RDONLY)
+            self._files.fds.append(fd)
+            return fd, tmp
+        fd, tmp = create_unnamed(path + ".db")
+        self._files.fds.append(fd)
+        if tmp is not None:
+            self._files.temp_files.append(tmp)
+        pwrite_all(fd, data, 0)
+        return fd, tmp
 
     # ---- append ----------------------------------------------------------------------------
     @classmethod

@@ -55,39 +55,84 @@ def create_unnamed(final_path):
     directory = os.path.dirname(final_path)
     if hasattr(os, "O_TMPFILE"):
         try:
-            return os.open(directory, os.O_TMPFILE | os.O_RDWR, 0o644), None
+            fd = os.open(directory, os.O_TMPFILE | os.O_RDWR, 0o644)
         except OSError as exc:
             if exc.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
                 raise
+        else:
+            if _can_name_unnamed(fd, final_path):
+                return fd, None
+            os.close(fd)
     tmp = temp_path(final_path)
     return os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644), tmp
 
 
-def name_unnamed(fd, final_path):
-    """Give the unnamed file `fd` a hidden temporary name beside final_path (renamed into
-    place afterwards: link cannot replace an existing file). Copies the bytes when /proc is
-    not available to link through."""
+_LINKABLE = {}    # st_dev -> whether unnamed files on that device can be linked into place
+
+
+def _can_name_unnamed(fd, final_path):
+    """Whether an unnamed file can later get a name through /proc/self/fd (it cannot without
+    /proc, and some sandboxes refuse the link with EXDEV); probed once per device."""
+    device = os.fstat(fd).st_dev
+    if device not in _LINKABLE:
+        probe = temp_path(final_path)
+        try:
+            os.link(f"/proc/self/fd/{fd}", probe)
+            os.unlink(probe)
+            _LINKABLE[device] = True
+        except OSError:
+            _LINKABLE[device] = False
+    return _LINKABLE[device]
+
+
+def publish(fd, temp_name, final_path):
+    """Give a finished file its final name, replacing any file there.
+
+    Unnamed files (temp_name None) are linked straight to final_path when nothing is there,
+    else linked to a hidden name and renamed over it (link cannot replace a file); where /proc
+    is unavailable to link through, the bytes are copied to a hidden name first."""
+    if temp_name is not None:
+        os.replace(temp_name, final_path)
+        return
+    source = f"/proc/self/fd/{fd}"
+    if not os.path.lexists(final_path):
+        try:
+            os.link(source, final_path)
+            return
+        except FileExistsError:
+            pass
+        except OSError:
+            source = None
     tmp = temp_path(final_path)
     try:
-        os.link(f"/proc/self/fd/{fd}", tmp)
-        return tmp
-    except OSError:
-        pass
-    out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        if source is not None:
+            try:
+                os.link(source, tmp)
+            except OSError:
+                _copy_fd_to(fd, tmp)
+        else:
+            _copy_fd_to(fd, tmp)
+        os.replace(tmp, final_path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _copy_fd_to(fd, path):
+    out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
         size = os.fstat(fd).st_size
         offset = 0
         while offset < size:
             sent = os.sendfile(out, fd, offset, size - offset)
             if sent == 0:
-                raise OSError(errno.EIO, f"short copy while naming {final_path}")
+                raise OSError(errno.EIO, f"short copy while writing {path}")
             offset += sent
-    except BaseException:
+    finally:
         os.close(out)
-        os.unlink(tmp)
-        raise
-    os.close(out)
-    return tmp
 
 
 def existing_files(paths):

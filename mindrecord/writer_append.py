@@ -89,6 +89,26 @@ def _check_header(h, path, length, size):
     _need(not pages or end <= size, path, f"file truncated: pages end at {end}, file has {size} bytes")
 
 
+def _check_page_chain(pages, path):
+    """New rows continue the last blob page and the last raw row group: both must exist
+    together and agree, or appending would write rows no reader can find."""
+    blobs = [p for p in pages if p.blob]
+    raws = [p for p in pages if not p.blob]
+    if bool(blobs) != bool(raws):
+        raise MRMOpenForAppendError(f"file {path}: blob and raw pages do not match")
+    if not blobs:
+        return
+    if [p.page_type_id for p in blobs] != list(range(len(blobs))):
+        raise MRMOpenForAppendError(f"file {path}: blob pages are not numbered 0..{len(blobs) - 1}")
+    for prev, page in zip(blobs, blobs[1:]):
+        if page.start_row_id != prev.end_row_id:
+            raise MRMOpenForAppendError(f"file {path}: blob page {page.page_id} does not "
+                                        f"continue the rows of page {prev.page_id}")
+    if not raws[-1].groups or raws[-1].groups[-1][0] != blobs[-1].page_type_id:
+        raise MRMOpenForAppendError(f"file {path}: the last raw page does not end with the "
+                                    f"row group of the last blob page")
+
+
 def load_dataset(file_name):
     """Everything FileWriter needs to continue a dataset (see open_for_append)."""
     first, _ = read_header(file_name)
@@ -115,6 +135,7 @@ def load_dataset(file_name):
             raise MRMOpenForAppendError(f"shard file {path} has shard_id {header['shard_id']}, "
                                         f"expected {shard_id}")
         pages = [Page.from_json(p) for p in header["page"]]
+        _check_page_chain(pages, path)
         num_rows = max((p.end_row_id for p in pages if p.blob), default=0)
         try:
             locations, values = read_index_db(path + ".db", index_fields, os.path.basename(path))

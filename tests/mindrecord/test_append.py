@@ -146,3 +146,28 @@ def test_failed_append_restores_files(tmp_path):
     assert (tmp_path / "x.mr").read_bytes() == before
     assert (tmp_path / "x.mr.db").read_bytes() == before_db
     assert sorted(os.listdir(tmp_path)) == ["x.mr", "x.mr.db"]
+
+
+def test_inconsistent_page_chain_is_refused(tmp_path):
+    w = new_writer(tmp_path / "x.mr")
+    w.write_raw_data(rows(0, 3))
+    w.commit()
+    path = tmp_path / "x.mr"
+    data = path.read_bytes()
+    n = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + n])
+    header["page"][1]["row_group_ids"] = []            # raw page without its row group
+    text = json.dumps(header, separators=(",", ":")).encode()
+    path.write_bytes(len(text).to_bytes(8, "little") + text + data[8 + len(text):])
+    with pytest.raises(MRMOpenForAppendError, match="row group"):
+        FileWriter.open_for_append(str(path))
+
+
+def test_append_to_empty_dataset(tmp_path):
+    w = new_writer(tmp_path / "x.mr")
+    w.commit()
+    w = FileWriter.open_for_append(str(tmp_path / "x.mr"))
+    w.write_raw_data(rows(0, 3))
+    w.commit()
+    with FileReader(str(tmp_path / "x.mr")) as reader:
+        assert [r["k"] for r in reader.get_next()] == [0, 1, 2]

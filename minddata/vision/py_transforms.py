@@ -16,6 +16,7 @@ from transforms_c._validate import (check_bool, check_fill_value, check_float, c
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
 from transforms_c.vision.resized_crop import random_resized_crop_box
+from transforms_c.vision.tensor import to_tensor
 
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
@@ -86,7 +87,8 @@ class Decode(PyTensorOperation):
             raise RuntimeError("Decode: image data is empty (0 bytes)")
         try:
             img = Image.open(io.BytesIO(data))
-            return img.convert("RGB")
+            img.load()
+            return img if img.mode == "RGB" else img.convert("RGB")
         except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
             raise RuntimeError(f"Decode: cannot decode image: {exc}") from None
 
@@ -101,13 +103,7 @@ class ToTensor(PyTensorOperation):
             raise TypeError(f"output_type should be a numpy dtype, got {output_type!r}") from None
 
     def _compute(self, img, rng):
-        arr = np.asarray(img)
-        if arr.ndim == 2:
-            arr = arr[:, :, None]
-        if arr.ndim != 3:
-            raise RuntimeError(f"ToTensor: expected <H,W> or <H,W,C>, got {arr.shape}")
-        out = arr.transpose(2, 0, 1).astype(np.float32) / np.float32(255.0)
-        return np.ascontiguousarray(out.astype(self.output_type, copy=False))
+        return to_tensor(img, self.output_type)
 
 
 class ToPIL(PyTensorOperation):
@@ -292,7 +288,10 @@ class Normalize(PyTensorOperation):
                                f"channels, got shape {arr.shape}")
         mean = np.asarray(self.mean, np.float32).reshape(-1, 1, 1)
         std = np.asarray(self.std, np.float32).reshape(-1, 1, 1)
-        return (arr.astype(np.float32) - mean) / std
+        out = arr.astype(np.float32)  # a fresh copy, then updated in place
+        out -= mean
+        out /= std
+        return out
 
 
 class HWC2CHW(PyTensorOperation):

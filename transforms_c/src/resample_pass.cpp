@@ -207,8 +207,13 @@ void run_copy_or_nearest(const PassSpec& spec) {
                           spec.box_h);
     }
     std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
+    const bool contiguous = spec.interp == INTERP_COPY && !spec.hflip;
     for (int oy = 0; oy < spec.out_h; ++oy) {
         const uint8_t* src = spec.src + ys[oy] * spec.src_stride;
+        if (contiguous) {  // the window's row is already laid out as the output wants
+            writer.write(src + static_cast<size_t>(xs[0]) * cn, oy);
+            continue;
+        }
         uint8_t* dst = row.data();
         for (int ox = 0; ox < spec.out_w; ++ox) {
             const uint8_t* px = src + static_cast<size_t>(xs[ox]) * cn;

@@ -1,7 +1,8 @@
 """ToTensor, ToPIL and ToType: conversions between PIL images and arrays."""
 import numpy as np
 
-from transforms_c._base import TensorOperation
+from transforms_c import _native
+from transforms_c._base import TensorOperation, native_ready
 
 
 class ToTensor(TensorOperation):
@@ -18,13 +19,28 @@ class ToTensor(TensorOperation):
         return self.apply((img,), 0)[0]
 
     def _compute(self, img, rng):
-        arr = np.asarray(img)
-        if arr.ndim == 2:
-            arr = arr[:, :, None]
-        if arr.ndim != 3:
-            raise RuntimeError(f"ToTensor: input should be <H,W> or <H,W,C>, got {arr.shape}")
-        out = arr.astype(np.float32) / 255.0
-        return np.ascontiguousarray(out.transpose(2, 0, 1)).astype(self.output_type, copy=False)
+        return to_tensor(img, self.output_type)
+
+
+def to_tensor(img, output_type=np.float32):
+    """HWC (or HW) image in [0, 255] -> CHW array of img / 255. uint8 images take one native
+    pass ((v - 0) / 255 in float32, the same values as numpy's division)."""
+    arr = np.asarray(img)
+    if arr.ndim == 2:
+        arr = arr[:, :, None]
+    if arr.ndim != 3 or arr.size == 0:
+        raise RuntimeError(f"ToTensor: input should be a non-empty <H,W> or <H,W,C> image, got "
+                           f"shape {arr.shape}")
+    if arr.dtype == np.uint8:
+        src = native_ready(arr)
+        channels = src.shape[2]
+        out = np.empty((channels, src.shape[0], src.shape[1]), np.float32)
+        _native.resample(src, out, src.shape[1], src.shape[0], _native.INTERP_COPY,
+                         point_op=_native.POINT_NORMALIZE, p0=np.zeros(channels, np.float32),
+                         p1=np.full(channels, 255.0, np.float32), chw=True)
+    else:
+        out = np.ascontiguousarray((arr.astype(np.float32) / np.float32(255.0)).transpose(2, 0, 1))
+    return out.astype(output_type, copy=False)
 
 
 class ToPIL(TensorOperation):

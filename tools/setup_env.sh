@@ -23,6 +23,14 @@ if [ ! -f "$stamp" ] || ! cmp -s <(cat requirements.txt requirements-dev.txt) "$
     .venv/bin/python -m pip install -q -r requirements-dev.txt
     cat requirements.txt requirements-dev.txt > "$stamp"
 fi
+# Editable install (console scripts in .venv/bin, packages importable from anywhere). It
+# compiles every extension, so it runs only when setup.py changed; afterwards build_ext
+# recompiles just the modules whose sources changed.
+editable=.venv/.editable.stamp
+if [ ! -f "$editable" ] || ! cmp -s setup.py "$editable"; then
+    .venv/bin/python -m pip install -q --no-build-isolation --no-deps -e . 2>&1 \
+        | grep -v -e BuildBackendWarning -e '^ *!!' -e '^ *\*\*\*' -e 'Please be careful' \
+              -e 'name as your package' -e 'wheel_obj' -e '^ *$' || true
+    cp setup.py "$editable"
+fi
 .venv/bin/python setup.py -q build_ext --inplace -j 2 >/dev/null
-# Editable install: console scripts on PATH inside .venv, packages importable from anywhere.
-.venv/bin/python -m pip install -q --no-build-isolation --no-deps -e . >/dev/null

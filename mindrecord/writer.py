@@ -307,6 +307,7 @@ class FileWriter:
         n = len(enc)
         if n == 0:
             raise RuntimeError(_NO_VALID_DATA)
+        self._check_index_floats(enc)
         self._check_row_sizes(enc)
         if split is None:
             split = _split_rows(n, self._shard_num)
@@ -330,6 +331,22 @@ class FileWriter:
                 raise
             self._check_header_room()
         self._compression_size += enc.saved
+
+    def _check_index_floats(self, enc):
+        """NaN or infinity in an indexed float field is an error raised here, before anything is
+        written. (MindSpore's index generator cannot parse them and aborts the whole process at
+        commit; a value that cannot be indexed must not be indexed: leave the field out of
+        add_index to store it.)"""
+        for name, values in zip(self._get_encoder().index_fields, enc.index_values):
+            if self._schema[name]["type"] not in schema_mod.FLOAT_TYPES or not values:
+                continue
+            finite = np.isfinite(np.asarray(values, dtype=np.float64))
+            if not finite.all():
+                k = int(np.argmin(finite))
+                raise MRMValidateDataError(
+                    f"row {enc.kept[k]}: field '{name}' is an index field and holds "
+                    f"{values[k]!r}; NaN and infinity cannot be indexed. Leave '{name}' out of "
+                    f"add_index(...) to store such values.")
 
     # parallel_writer=True: page writes run behind the caller on worker threads (one FIFO
     # worker per group of shards keeps each shard's writes in order), so encoding the next

@@ -164,3 +164,20 @@ class ArrowTableLoader(ItemLoader):
                 value = float(value)
             row[name] = value
         return row
+
+
+def index_fields(table, schema):
+    """The fields to index: every scalar field (MindSpore's choice), except float columns that
+    hold NaN, infinity or nulls (which become NaN): such values cannot be indexed, and
+    FileWriter refuses them in an index field (MindSpore's own converter aborts on them)."""
+    fields = []
+    for name, spec in schema.items():
+        if "shape" in spec or spec["type"] == "bytes":
+            continue
+        if spec["type"] in ("float32", "float64"):
+            column = table.column(name)
+            values = column.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+            if column.null_count or not np.isfinite(values).all():
+                continue
+        fields.append(name)
+    return fields or None

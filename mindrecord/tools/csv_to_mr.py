@@ -8,7 +8,7 @@ and line.
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
-from .arrow_rows import ArrowTableLoader, table_schema
+from .arrow_rows import ArrowTableLoader, index_fields, table_schema
 from .bad_input import BadItem, ConversionError
 from .conversion import ConversionSpec
 from .converter import Converter
@@ -69,6 +69,6 @@ class CsvToMR(Converter):
             line += 1
         return [ConversionSpec(self.destination, schema, "csv_schema", range(table.num_rows),
                                ArrowTableLoader(table, schema, self.source, lines),
-                               self.partition_number, list(schema),
+                               self.partition_number, index_fields(table, schema),
                                header_size=1 << 24, page_size=1 << 26,
                                pre_skipped=[(b.where, b.reason) for _, b in bad_lines])]

@@ -6,7 +6,7 @@ fields with shape [-1]); every scalar field is indexed (as CsvToMR), desc "parqu
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .arrow_rows import ArrowTableLoader, table_schema
+from .arrow_rows import ArrowTableLoader, index_fields, table_schema
 from .bad_input import ConversionError
 from .conversion import ConversionSpec
 from .converter import Converter
@@ -38,9 +38,8 @@ class ParquetToMR(Converter):
                 raise RuntimeError(f"The parameter columns_list is illegal: {exc}") from None
             raise ConversionError(f"{self.source}: cannot read as Parquet: {exc}") from None
         table, schema = table_schema(table.combine_chunks(), self.source, self.columns_list)
-        index = [name for name, spec in schema.items()
-                 if "shape" not in spec and spec["type"] != "bytes"]
+        index = index_fields(table, schema)
         return [ConversionSpec(self.destination, schema, "parquet_schema", range(table.num_rows),
                                ArrowTableLoader(table, schema, self.source),
-                               self.partition_number, index or None,
+                               self.partition_number, index,
                                header_size=1 << 24, page_size=1 << 26)]

@@ -1,6 +1,6 @@
 """Row checking: a row that does not match the schema raises (MindSpore drops it with a
 warning) unless skip_bad_rows=True; int32 range is enforced; empty blobs are stored;
-NaN/inf in an indexed float field is stored (NULL/inf in the .db) without aborting."""
+NaN/inf in an indexed float field is an error (MindSpore aborts the process at commit)."""
 import logging
 import sqlite3
 
@@ -144,20 +144,26 @@ def test_empty_array_is_stored_in_blob_only_schema(tmp_path):
     assert sizes == [0, 2]
 
 
-def test_nan_and_inf_in_indexed_float_fields_are_stored(tmp_path):
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), float("-inf")])
+def test_nan_or_inf_in_an_indexed_float_field_is_an_error(tmp_path, bad):
+    from mindrecord import MRMValidateDataError
     schema = {"f": {"type": "float32"}, "d": {"type": "float64"}}
     w = make_writer(tmp_path, schema)
-    w.write_raw_data([{"f": float("nan"), "d": float("inf")}, {"f": float("-inf"), "d": 1.5}])
+    with pytest.raises(MRMValidateDataError, match=r"row 1: field 'd' is an index field"):
+        w.write_raw_data([{"f": 1.0, "d": 2.0}, {"f": 0.5, "d": bad}])
+
+
+def test_nan_and_inf_in_float_fields_left_out_of_the_index_are_stored(tmp_path):
+    schema = {"f": {"type": "float32"}, "d": {"type": "float64"}, "k": {"type": "int32"}}
+    w = make_writer(tmp_path, schema)
+    w.add_index(["k"])
+    w.write_raw_data([{"f": float("nan"), "d": float("inf"), "k": 0},
+                      {"f": float("-inf"), "d": 1.5, "k": 1}])
     w.commit()
-    conn = sqlite3.connect(tmp_path / "x.mindrecord.db")
-    try:
-        values = conn.execute("SELECT f_0, d_0 FROM INDEXES ORDER BY ROW_ID").fetchall()
-    finally:
-        conn.close()
-    assert values == [(None, float("inf")), (float("-inf"), 1.5)]
     with FileReader(str(tmp_path / "x.mindrecord")) as reader:
         rows = list(reader.get_next())
     assert np.isnan(rows[0]["f"]) and rows[0]["d"] == float("inf")
+    assert rows[1]["f"] == float("-inf") and rows[1]["d"] == 1.5
 
 
 def test_non_contiguous_array_is_written_in_c_order(tmp_path):

@@ -20,7 +20,6 @@ import os
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,15 +27,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench_data import ensure_bench_data  # noqa: E402
+
 MS_FILEWRITER_4_SHARDS = 3871      # rows/s, MindSpore 2.10, ImageNet-like JPEG bytes + label
-
-
-def ensure_bench_data(path):
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return
-    tool = os.path.join(ROOT, "..", "shared", "tools", "make_bench_data.py")
-    print(f"generating benchmark data in {path} ...", flush=True)
-    subprocess.run([sys.executable, tool, path, "--n-cifar", "10000"], check=True)
 
 
 def cpu_seconds():

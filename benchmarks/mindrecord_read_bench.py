@@ -27,34 +27,11 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench_data import ensure_bench_data, imagenet_rows, cifar_rows  # noqa: E402
+
 # MindSpore 2.10.0, MindDataset read, no transforms, 2 workers, shuffle off (rows/s, MB/s)
 REFERENCE = {"imagenet": (5725, 327), "cifar": (7764, None)}
 OPEN_TARGET = "< 1 s and < 200 MB"
-
-
-def ensure_bench_data(path):
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return
-    tool = os.path.join(ROOT, "..", "shared", "tools", "make_bench_data.py")
-    print(f"generating benchmark data in {path} ...", flush=True)
-    subprocess.run([sys.executable, tool, path, "--n-cifar", "10000"], check=True)
-
-
-def imagenet_rows(data_dir):
-    root = os.path.join(data_dir, "imagenet")
-    rows = []
-    with open(os.path.join(root, "files.txt")) as f:
-        for line in f:
-            rel, label = line.rstrip("\n").split("\t")
-            with open(os.path.join(root, "train", rel), "rb") as img:
-                rows.append({"image": img.read(), "label": int(label)})
-    return rows
-
-
-def cifar_rows(data_dir):
-    images = np.load(os.path.join(data_dir, "cifar", "images.npy"))
-    labels = np.load(os.path.join(data_dir, "cifar", "labels.npy"))
-    return [{"image": img.tobytes(), "label": int(lab)} for img, lab in zip(images, labels)]
 
 
 def write_mindrecord(path, schema, rows, desc):

@@ -55,28 +55,33 @@ def scan_records(path):
     Checks each length's checksum and that every record lies inside the file; raises
     FramingError where the framing breaks. Data checksums are checked when records are read.
     """
-    size = os.path.getsize(path)
-    records, offset, index = [], 0, 0
     with open(path, "rb") as f:
-        while offset < size:
-            if size - offset < _HEADER.size:
-                raise FramingError(path, index, offset,
-                                   f"truncated record header ({size - offset} of 12 bytes)",
-                                   records)
-            f.seek(offset)
-            head = f.read(_HEADER.size)
-            length, length_crc = _HEADER.unpack(head)
-            if masked_crc32c(head[:8]) != length_crc:
-                raise FramingError(path, index, offset, "length checksum mismatch "
-                                                        "(corrupt file or not a TFRecord file)",
-                                   records)
-            end = offset + _HEADER.size + length + _CRC.size
-            if end > size:
-                raise FramingError(path, index, offset, f"truncated record: {length} data "
-                                                        f"bytes announced, file ends before",
-                                   records)
-            records.append((offset + _HEADER.size, length))
-            offset, index = end, index + 1
+        return scan_stream(f, os.path.getsize(path), path)
+
+
+def scan_stream(f, size, path):
+    """scan_records for an open, seekable binary file ``f`` of ``size`` bytes (for example a
+    decompressed copy in a temporary file); ``path`` names it in errors."""
+    records, offset, index = [], 0, 0
+    while offset < size:
+        if size - offset < _HEADER.size:
+            raise FramingError(path, index, offset,
+                               f"truncated record header ({size - offset} of 12 bytes)",
+                               records)
+        f.seek(offset)
+        head = f.read(_HEADER.size)
+        length, length_crc = _HEADER.unpack(head)
+        if masked_crc32c(head[:8]) != length_crc:
+            raise FramingError(path, index, offset, "length checksum mismatch "
+                                                    "(corrupt file or not a TFRecord file)",
+                               records)
+        end = offset + _HEADER.size + length + _CRC.size
+        if end > size:
+            raise FramingError(path, index, offset, f"truncated record: {length} data "
+                                                    f"bytes announced, file ends before",
+                               records)
+        records.append((offset + _HEADER.size, length))
+        offset, index = end, index + 1
     return records
 
 

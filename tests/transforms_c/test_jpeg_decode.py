@@ -125,3 +125,21 @@ def test_decode_accepts_zero_dim_bytes_array():
     assert np.array_equal(Decode().apply((packed,), 0)[0], Decode()(data))
     from minddata.vision import py_transforms as P
     assert P.Decode().apply((packed,), 0)[0].size == (157, 123)
+
+
+@pytest.mark.parametrize("options", [dict(), dict(progressive=True), dict(subsampling=1),
+                                     dict(subsampling=0)])
+def test_random_regions_are_bit_identical_to_full_decode(options):
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(natural_rgb(200, 263)).save(buf, "JPEG", quality=90, **options)
+    data = np.frombuffer(buf.getvalue(), np.uint8)
+    full = Decode()(data)
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        x, y = int(rng.integers(0, 263)), int(rng.integers(0, 200))
+        w, h = int(rng.integers(1, 264 - x)), int(rng.integers(1, 201 - y))
+        region = np.empty((h, w, 3), np.uint8)
+        _native.jpeg_decode_into(data, 1, x, y, region, 1 << 28)
+        assert np.array_equal(region, full[y:y + h, x:x + w]), (x, y, w, h)

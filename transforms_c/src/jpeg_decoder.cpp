@@ -12,9 +12,11 @@ namespace mdt {
 namespace {
 
 // Pixels decoded beyond each side of a requested region and then dropped. Chroma upsampling
-// ("fancy upsampling") reads neighbouring samples, so a region that starts exactly at a cropped
-// edge could differ from the same pixels of a full decode; one iMCU of context avoids that.
-constexpr int kRegionMargin = 16;
+// ("fancy upsampling") reads neighbouring chroma samples (two luma pixels away with 2x
+// subsampling), so a region starting exactly at a cropped edge could differ from the same pixels
+// of a full decode; four pixels of context keep region decode bit-identical (tested on random
+// regions of 4:2:0, 4:2:2, 4:4:4, progressive and gray files).
+constexpr int kRegionMargin = 4;
 
 struct ErrorManager {
     jpeg_error_mgr pub;

@@ -180,9 +180,13 @@ def _bytes_value(column, values, where):
         if any(len(v) > width for v in values):
             raise RuntimeError(f"{where}: column '{column['name']}' has a value of more than "
                                f"{width} bytes, the size of one item of its shape {shape}.")
-    flat = np.zeros(len(values) * width, dtype=np.uint8)
-    for i, v in enumerate(values):
-        flat[i * width:i * width + len(v)] = np.frombuffer(v, dtype=np.uint8)
+    if all(len(v) == width for v in values):
+        # The common case (one image, or equal lengths): one copy, into a writable buffer.
+        flat = np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
+    else:
+        flat = np.zeros(len(values) * width, dtype=np.uint8)
+        for i, v in enumerate(values):
+            flat[i * width:i * width + len(v)] = np.frombuffer(v, dtype=np.uint8)
     return flat.view(np.dtype(column["type"]) if column["type"] == "int8" else np.uint8)
 
 

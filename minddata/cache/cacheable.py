@@ -21,7 +21,10 @@ def assert_cacheable(operations):
     list; fused plans and nested lists such as Compose's are looked into)."""
     ops = operations if isinstance(operations, (list, tuple)) else [operations]
     for op in ops:
-        inner = getattr(op, "transforms", None) or getattr(op, "operations", None)
+        # Compose-like containers (transforms/operations) and fused plans (ops): name the
+        # random op inside rather than the container.
+        inner = (getattr(op, "transforms", None) or getattr(op, "operations", None)
+                 or getattr(op, "ops", None))
         if isinstance(inner, (list, tuple)) and inner:
             assert_cacheable(inner)
         if _is_random(op):

@@ -73,15 +73,12 @@ def encode_row(row, column_names=None):
     return out, payload
 
 
-def decode_row(buf):
-    """Decode from any buffer (bytes, memoryview into LMDB's map). Copies the value once into a
-    fresh array so the columns stay valid and writable after the LMDB transaction ends (numpy
-    releases the GIL for that copy, so other threads run meanwhile)."""
-    src = np.frombuffer(buf, dtype=np.uint8)
-    data = np.empty(src.size, dtype=np.uint8)
-    np.copyto(data, src)
-    view = memoryview(data)
-    size = src.size
+def parse_layout(buf):
+    """Where each column of an encoded row lies: (header bytes, [(dtype, shape, offset,
+    nbytes)]), checked against the buffer's size. Rows of one stage usually share one header,
+    so a reader of many rows parses it once and compares the next rows' header bytes."""
+    view = memoryview(buf).cast("B")
+    size = view.nbytes
     if size < _HEAD.size:
         raise RowDecodeError("value shorter than a row header")
     magic, ncols, _ = _HEAD.unpack_from(view, 0)
@@ -100,6 +97,8 @@ def decode_row(buf):
             dtype = np.dtype(bytes(view[pos:pos + code_len]).decode("ascii"))
         except (TypeError, ValueError, UnicodeDecodeError) as exc:
             raise RowDecodeError(f"bad dtype in row header: {exc}") from None
+        if dtype.kind not in _ALLOWED_KINDS or dtype.fields is not None:
+            raise RowDecodeError(f"dtype {dtype} in row header is not one the cache writes")
         pos += code_len
         (ndim,) = _U8.unpack_from(view, pos)
         pos += 1
@@ -114,16 +113,31 @@ def decode_row(buf):
             count *= dim
         if count * dtype.itemsize != nbytes:
             raise RowDecodeError("row header shape does not match its byte count")
-        specs.append((dtype, shape, nbytes))
+        specs.append([dtype, shape, 0, nbytes])
+    header = bytes(view[:pos])
     pos += _pad(pos)
-    columns = []
-    for dtype, shape, nbytes in specs:
+    for spec in specs:
+        nbytes = spec[3]
         if pos + nbytes > size:
             raise RowDecodeError("row payload shorter than its header says")
+        spec[2] = pos
+        pos += nbytes + _pad(nbytes)
+    return header, [tuple(spec) for spec in specs]
+
+
+def decode_row(buf):
+    """Decode from any buffer (bytes, memoryview into LMDB's map). Copies the value once into a
+    fresh array so the columns stay valid and writable after the LMDB transaction ends (numpy
+    releases the GIL for that copy, so other threads run meanwhile)."""
+    src = np.frombuffer(buf, dtype=np.uint8)
+    data = np.empty(src.size, dtype=np.uint8)
+    np.copyto(data, src)
+    _, specs = parse_layout(data)
+    columns = []
+    for dtype, shape, offset, nbytes in specs:
         if nbytes:
-            arr = data[pos:pos + nbytes].view(dtype)
+            arr = data[offset:offset + nbytes].view(dtype)
         else:
             arr = np.empty(0, dtype=dtype)
         columns.append(arr.reshape(shape))
-        pos += nbytes + _pad(nbytes)
     return tuple(columns)

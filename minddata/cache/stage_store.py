@@ -21,6 +21,7 @@ a write-behind thread (write_behind.py) so the pipeline does not wait for them. 
 memory while the session is under its cap, else in the spill environment (spilling=True), else
 it is not cached (and a warning says so once). A complete stage read in row order is read ahead
 on another thread (read_ahead.py)."""
+import contextlib
 import hashlib
 import json
 import logging
@@ -33,12 +34,13 @@ import warnings
 import weakref
 
 import lmdb
+import numpy as np
 
 from . import envs
 from . import root as roots
 from . import sessions
 from .read_ahead import ReadAhead
-from .row_codec import RowDecodeError, decode_row, encode_row
+from .row_codec import RowDecodeError, decode_row, encode_row, parse_layout
 from .stats import StageCounters, read_counters, session_counters, write_counters
 from .write_behind import WriteBehind
 
@@ -290,6 +292,53 @@ class StageStore:
             row = self._lookup(self._spill_env, key)
         return row
 
+    def read_range(self, first, count, stack=False):
+        """Rows ``first`` .. ``first + count - 1`` read in one transaction (for a reader of a
+        complete stage, in order). Returns a list of rows (tuples of fresh arrays, None where
+        a row is missing); with ``stack=True``, when every row is there with the same column
+        shapes and dtypes, a tuple with one array per column instead, the rows stacked on a
+        new first axis and copied once, straight out of the memory map. Only numpy copies run
+        per row, and they release the GIL, so several threads read at once."""
+        self._check_open()
+        first, count = _row_id(first), _row_id(count)
+        keys = [self._row_prefix + _ROW_ID.pack(first + i) for i in range(count)]
+        spill = self._spill_env
+        with contextlib.ExitStack() as txns:
+            txn = txns.enter_context(envs.txn(self._env, buffers=True))
+            spill_txn = None
+            values = []
+            for key in keys:
+                value = txn.get(key)
+                if value is None and spill is not None:
+                    if spill_txn is None:
+                        spill_txn = txns.enter_context(envs.txn(spill, buffers=True))
+                    value = spill_txn.get(key)
+                values.append(value)
+            result = _stack_rows(values) if stack and count else None
+            if result is None:
+                result = [self._decode_or_none(v) for v in values]
+                found = sum(r is not None for r in result)
+            else:
+                found = count
+        with self._lock:
+            self._looked_up = True
+            self._local.hits += found
+            self._local.misses += count - found
+            due = time.monotonic() - self._last_stats_flush > STATS_FLUSH_S
+        if due:
+            self._flush_counters()
+        return result
+
+    def _decode_or_none(self, value):
+        if value is None:
+            return None
+        try:
+            return decode_row(value)
+        except RowDecodeError as exc:
+            logger.warning("DatasetCache session %s: unreadable cached row (%s); "
+                           "treating it as a miss", self.session_id, exc)
+            return None
+
     def get_many(self, row_keys):
         """[row or None] for several keys (convenience over get)."""
         return [self.get(k) for k in row_keys]
@@ -498,3 +547,29 @@ class StageStore:
             f"DatasetCache session {self.session_id} reached {cap}: the cache stops growing and "
             "rows beyond it are recomputed every epoch. Pass spilling=True to spill them to disk "
             f"({roots.spill_root(self._root)}), or raise size.", RuntimeWarning, stacklevel=3)
+
+
+def _stack_rows(values):
+    """The rows' columns stacked into new arrays (one copy per row and column), or None when a
+    row is missing or unreadable or its header differs from the first row's (different
+    shapes or dtypes: the caller decodes the rows one by one and batches them itself)."""
+    if any(v is None for v in values):
+        return None
+    try:
+        header, specs = parse_layout(values[0])
+    except RowDecodeError:
+        return None
+    n = len(values)
+    outs = [np.empty((n,) + tuple(shape), dtype=dtype) for dtype, shape, _, _ in specs]
+    # Per column: the destination as (rows, bytes), and where the column lies in a row.
+    targets = [(out.reshape(n, -1).view(np.uint8), offset, offset + nbytes)
+               for out, (_, _, offset, nbytes) in zip(outs, specs) if nbytes]
+    end = max((stop for _, _, stop in targets), default=len(header))
+    hlen = len(header)
+    for i, value in enumerate(values):
+        if len(value) < end or value[:hlen] != header:
+            return None
+        src = np.frombuffer(value, dtype=np.uint8)
+        for dst, start, stop in targets:
+            dst[i] = src[start:stop]
+    return tuple(outs)

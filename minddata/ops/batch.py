@@ -1,6 +1,7 @@
 """batch / padded_batch: group rows into batches written into one preallocated array per
 column, with optional per_batch_map and padding."""
 import collections
+import time
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from ..engine.node import IterNode
 from ..engine.threads import OrderedThreadPool
 
 _INT32_MAX = 2 ** 31 - 1
+_perf = time.perf_counter
 
 
 class BatchInfo:
@@ -283,6 +285,13 @@ class BatchIter(IterNode):
         self._done = False       # the child is exhausted for this epoch
         self._meta = collections.deque()   # per submitted batch: state after it
         self._last = None
+        # Plain batches of a fixed size over a cached map read them whole from the cache
+        # (copied once, straight into the batch arrays); decided each epoch, as the cache
+        # serves only epochs that find its stage complete.
+        self._fast_ok = (not ctx.debug and ds.per_batch_map is None and not ds.pad_info
+                         and not ds.pad_all and not callable(ds.batch_size)
+                         and hasattr(child, "batch_source"))
+        self._fast = False
         if workers > 1:
             if ds.python_multiprocessing and ds.per_batch_map is not None:
                 from ..engine.procs import ProcessPool
@@ -298,6 +307,7 @@ class BatchIter(IterNode):
     def start(self, epoch):
         super().start(epoch)
         self._restart(0, False)
+        self._fast = self._fast_ok and self.children[0].batch_source(self.ds.batch_size)
 
     def _restart(self, batch_num, done):
         if self._pool is not None:
@@ -323,6 +333,7 @@ class BatchIter(IterNode):
         else:
             self.children[0].reset(state["child"])
         self._restart(state["batch_num"], state["done"])
+        self._fast = self._fast_ok and self.children[0].batch_source(self.ds.batch_size)
 
     def _collect(self):
         """Rows of the next batch and its BatchInfo, or None at the end of the epoch."""
@@ -349,7 +360,36 @@ class BatchIter(IterNode):
         self._batch_num += 1
         return rows, info
 
+    def _next_fast(self):
+        """The next batch read whole from a cached map; None at the end of the epoch;
+        NotImplemented when the cache stopped serving this epoch (rows are pulled instead)."""
+        if self._done:
+            return None
+        child = self.children[0]
+        t0 = _perf()
+        got = child.next_batch()
+        self.stats.wait_s += _perf() - t0
+        if got is None:
+            return NotImplemented
+        n, batch = got
+        size = self.ds.batch_size
+        if n < size:
+            self._done = True
+        if not n or (n < size and self.ds.drop_remainder):
+            self._done = True
+            return None
+        info = BatchInfo(self._batch_num, self.epoch)
+        self._batch_num += 1
+        if self._pool is not None:
+            self._last = (child.get_state(), self._batch_num, self._done)
+        return self.builder.build(batch, info) if isinstance(batch, list) else batch
+
     def _next(self):
+        if self._fast:
+            out = self._next_fast()
+            if out is not NotImplemented:
+                return out
+            self._fast = False
         if self._pool is None:
             got = self._collect()
             return None if got is None else self.builder.build(*got)

@@ -199,10 +199,10 @@ class MapDataset(Dataset):
         if cache is not None:
             if not hasattr(cache, "open_stage"):
                 raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
-            random_ops = [op_name(o) for o in self.operations if getattr(o, "is_random", False)]
-            if random_ops:
-                raise RuntimeError(f"map: cannot cache the output of random operations "
-                                   f"{random_ops}: every epoch must draw new values")
+            # Looks into Compose-like containers and fused plans too (their inner ops).
+            # Imported here: minddata.cache (and LMDB) load only for pipelines that cache.
+            from ..cache.cacheable import assert_cacheable
+            assert_cacheable(self.operations)
         self.in_cols = in_cols
         self.out_cols = out_cols
         self.columns = place_columns(child_cols, in_cols, out_cols)
@@ -316,6 +316,18 @@ class MapIter(IterNode):
 
     def prov_token(self):
         return self._last_prov
+
+    def skip_input(self, n):
+        """Right after start(): pass over the next ``n`` input rows without running the
+        operations (a cached stage computing its pass again from row ``n``)."""
+        child = self.children[0]
+        skipped = 0
+        while skipped < n and self.pull(child) is not None:
+            skipped += 1
+        self._child_done = skipped < n
+        self._index = self._returned = skipped
+        self._last_child_state = child.get_state()
+        self._last_prov = None
 
     # rows --------------------------------------------------------------------------------
     def _next(self):

@@ -252,6 +252,7 @@ class SourceIter(IterNode):
         if self._pool is not None:
             self._pool.clear()
         self._pos = pos
+        self._from_start = pos == 0     # a resumed pass did not read the rows before pos
         self._next_chunk = pos
         self._buf = []
         self._buf_i = 0
@@ -327,11 +328,18 @@ class SourceIter(IterNode):
         return out
 
     def _maybe_mark_complete(self):
-        if self._store.is_complete():
-            return
+        """After a pass whose ids covered every row of the source: the rows this process
+        did not put were served by the store (put by another process or an interrupted
+        earlier run), so the stage may be complete; mark_complete writes the marker only if
+        the store really holds every row."""
         total = len(self.src)
-        if total and len(self._put_ids) >= total:
-            self._store.mark_complete(total)
+        if (not total or not self._from_start or len(self._ids) < total
+                or self._store.is_complete()):
+            return
+        ids = self._ids
+        if ids.min() < 0 or ids.max() >= total or np.unique(ids).size != total:
+            return      # a shard, a subset or num_samples: some rows were never seen
+        self._store.mark_complete(total)
 
     def _wrap(self, exc, ids):
         prov = None

@@ -1,0 +1,39 @@
+"""Helpers for the engine <-> cache tests: a private cache root per test, and direct access
+to a stage's rows (to simulate a row lost from a complete stage)."""
+import lmdb
+import numpy as np
+import pytest
+
+from minddata.cache import sessions
+from minddata.cache.stage_store import ROW_PREFIX, stage_hash
+
+
+@pytest.fixture
+def cache_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINDDATA_CACHE_DIR", str(tmp_path / "cache-root"))
+    monkeypatch.setenv("MINDDATA_CACHE_SPILL_DIR", str(tmp_path / "cache-spill"))
+    return tmp_path
+
+
+def delete_cached_row(session_id, dataset, row_key):
+    """Remove one stored row of ``dataset``'s cached stage, leaving its counters and its
+    completion marker: the stage still says complete but one row is gone."""
+    columns = dataset.get_col_names()
+    key = ROW_PREFIX + stage_hash(dataset._describe(), columns) + int(row_key).to_bytes(8, "big")
+    env = lmdb.open(sessions.require(session_id).env_dir, subdir=True, create=False)
+    try:
+        with env.begin(write=True) as txn:
+            assert txn.delete(key), f"row {row_key} was not stored"
+    finally:
+        env.close()
+
+
+def epochs(data, n, **kwargs):
+    it = data.create_tuple_iterator(num_epochs=n, output_numpy=True, **kwargs)
+    return [[tuple(np.array(c) for c in row) for row in it] for _ in range(n)]
+
+
+def same_rows(a, b):
+    return len(a) == len(b) and all(
+        len(r) == len(s) and all(x.dtype == y.dtype and np.array_equal(x, y)
+                                 for x, y in zip(r, s)) for r, s in zip(a, b))

@@ -1,0 +1,79 @@
+"""A source's cache is marked complete after any pass that covered every row, whoever put
+the rows (this process, another one, or an interrupted earlier run)."""
+import numpy as np
+
+import minddata as ds
+from minddata.cache import generate_session
+
+from .cache_test_helpers import cache_root, epochs, same_rows  # noqa: F401 (fixture)
+
+
+def _mindrecord(tmp_path, n=40):
+    from mindrecord import FileWriter
+    path = str(tmp_path / "rows.mindrecord")
+    writer = FileWriter(path, shard_num=1)
+    writer.add_schema({"data": {"type": "bytes"}, "label": {"type": "int32"}}, "rows")
+    writer.write_raw_data([{"data": bytes([i]) * (i % 7 + 1), "label": i} for i in range(n)])
+    writer.commit()
+    return path
+
+
+def _stage(cache, data):
+    # The store the source stage uses: its key is the dataset's description.
+    return cache.open_stage(data._describe(), data.get_col_names())
+
+
+def test_a_stage_partly_filled_elsewhere_is_marked_complete_after_a_full_pass(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=False, cache=cache)
+    expected = epochs(ds.MindDataset(path, shuffle=False), 1)[0]
+    with _stage(cache, data) as store:          # "another process" stored rows 0..9
+        for i in range(10):
+            store.put(i, expected[i])
+    got = epochs(data, 1)[0]
+    assert same_rows(got, expected)
+    with _stage(cache, data) as store:
+        assert store.is_complete() and store.num_rows() == 40
+
+
+def test_a_shuffled_full_pass_marks_the_stage_complete(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=True, cache=cache)
+    rows = epochs(data, 1)[0]
+    assert sorted(int(r[1]) for r in rows) == list(range(40))
+    with _stage(cache, data) as store:
+        assert store.is_complete()
+
+
+def test_a_shard_does_not_mark_the_stage_complete(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=False, num_shards=2, shard_id=0, cache=cache)
+    assert len(epochs(data, 1)[0]) == 20
+    with _stage(cache, data) as store:
+        assert not store.is_complete()
+
+
+def test_num_samples_does_not_mark_the_stage_complete(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=False, num_samples=15, cache=cache)
+    assert len(epochs(data, 1)[0]) == 15
+    with _stage(cache, data) as store:
+        assert not store.is_complete()
+
+
+def test_a_pass_resumed_mid_epoch_is_not_taken_for_a_full_one(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=False, num_parallel_workers=1, cache=cache)
+    first = epochs(ds.MindDataset(path, shuffle=False), 1)[0]
+    state = {"seed": ds.config.get_seed(), "epoch": 0,
+             "root": {"epoch": 0, "pos": 30}}
+    rest = epochs(data, 1, state=state)[0]
+    assert same_rows(rest, first[30:])
+    with _stage(cache, data) as store:
+        assert not store.is_complete()
+    assert np.array_equal(epochs(data, 1)[0][0][1], first[0][1])

@@ -1,0 +1,99 @@
+"""Batches over a complete cached map are read whole from the cache (copied once, straight
+into the batch arrays); they must equal the batches of the same pipeline without a cache."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from minddata.cache import generate_session
+
+from .cache_test_helpers import cache_root, epochs, same_rows  # noqa: F401 (fixture)
+
+
+class _Rows:
+    """Random-access source: an image-like float array, an int label and a string."""
+
+    def __init__(self, n, ragged=False):
+        self.n, self.ragged = n, ragged
+
+    def __getitem__(self, i):
+        side = 4 + (i % 3 if self.ragged else 0)
+        return (np.full((3, side, side), i / 7, np.float32), np.int32(i),
+                np.array("r" * (1 + i % 4)))
+
+    def __len__(self):
+        return self.n
+
+
+def _source(n=23, ragged=False):
+    return ds.GeneratorDataset(_Rows(n, ragged), ["image", "label", "tag"], shuffle=False)
+
+
+def _batched(src, cache, size, drop=False, workers=None):
+    data = src.map(lambda x: x * 2, input_columns=["image"], cache=cache)
+    return data.batch(size, drop_remainder=drop, num_parallel_workers=workers)
+
+
+@pytest.mark.parametrize("size,drop,workers", [(5, False, None), (5, True, None), (4, False, 2),
+                                               (23, False, None), (64, False, None)])
+def test_cached_batches_equal_uncached_ones(cache_root, size, drop, workers):
+    src = _source()
+    expected = epochs(_batched(src, None, size, drop, workers), 1)[0]
+    got = epochs(_batched(src, ds.DatasetCache(generate_session()), size, drop, workers), 3)
+    assert len(got[1]) == len(expected) and same_rows(got[1], expected)
+    assert same_rows(got[2], expected) and same_rows(got[0], expected)
+
+
+def test_rows_of_different_shapes_fail_as_without_a_cache(cache_root):
+    src = _source(ragged=True)
+    data = _batched(src, ds.DatasetCache(generate_session()), 4)
+    with pytest.raises(RuntimeError, match="different shapes"):
+        epochs(data, 1)
+    ok = src.map(lambda x: x * 2, input_columns=["image"], cache=ds.DatasetCache(
+        generate_session())).batch(4, pad_info={"image": ([3, 6, 6], -1.0)})
+    padded = epochs(ok, 2)
+    assert padded[1][0][0].shape == (4, 3, 6, 6) and same_rows(padded[0], padded[1])
+
+
+def test_strings_of_different_widths_are_batched_from_the_cache(cache_root):
+    src = _source(8)
+    got = epochs(_batched(src, ds.DatasetCache(generate_session()), 8), 2)[1]
+    assert got[0][2].tolist() == ["r" * (1 + i % 4) for i in range(8)]
+
+
+def test_resuming_mid_epoch_gives_the_remaining_cached_batches(cache_root):
+    src = _source()
+    data = _batched(src, ds.DatasetCache(generate_session()), 4)
+    expected = epochs(data, 2)[1]
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    list(it)                                          # epoch 0 (from the store already)
+    for k, _ in enumerate(it):
+        if k == 2:
+            break
+    state = it.get_state()
+    it.close()
+    resumed = data.create_tuple_iterator(num_epochs=2, output_numpy=True, state=state)
+    rest = [tuple(row) for row in resumed]
+    assert len(rest) == len(expected) - 3 and same_rows(rest, expected[3:])
+
+
+def test_a_shuffle_after_the_cached_map_reads_rows(cache_root):
+    src = _source()
+    data = src.map(lambda x: x * 2, input_columns=["image"],
+                   cache=ds.DatasetCache(generate_session())).shuffle(8).batch(5)
+    first, second = epochs(data, 2)
+    labels = [sorted(np.concatenate([b[1] for b in e]).tolist()) for e in (first, second)]
+    assert labels == [list(range(23))] * 2
+
+
+def test_debug_mode_reads_the_cache_inline(cache_root):
+    src = _source()
+    expected = epochs(_batched(src, None, 5), 1)[0]
+    ds.config.set_debug_mode(True)
+    got = epochs(_batched(src, ds.DatasetCache(generate_session()), 5), 2)
+    assert same_rows(got[1], expected)
+
+
+def test_every_cached_row_is_a_hit(cache_root):
+    cache = ds.DatasetCache(generate_session())
+    epochs(_batched(_source(), cache, 5), 3)
+    assert cache.get_stat().hits == 46

@@ -15,6 +15,8 @@ from minddata.sources.schema import Schema
 from minddata.sources.tfrecord_dataset import TFRecordDataset, TFRecordSource
 from mindrecord.tools.tfrecord import encode_example, frame_record, write_tfrecord
 
+from .engine_helpers import check_resume
+
 
 def _example(i):
     return {"label": [i], "image": [bytes([i % 256]) * (1 + i % 3)],
@@ -293,6 +295,22 @@ def test_shard_equal_rows_with_shuffle_covers_every_row(three_files):
     got = sum((_labels(TFRecordDataset(three_files, num_shards=3, shard_id=k,
                                        shard_equal_rows=True)) for k in range(3)), [])
     assert sorted(got) == list(range(9))
+
+
+def test_cache_makes_sharding_row_based(three_files, tmp_path, monkeypatch):
+    # MindSpore shards by row when a cache is used, so 1 file and 2 shards is fine then.
+    monkeypatch.setenv("MINDDATA_CACHE_DIR", str(tmp_path / "root"))
+    monkeypatch.setenv("MINDDATA_CACHE_SPILL_DIR", str(tmp_path / "spill"))
+    from minddata.cache import generate_session
+    cache = ds.DatasetCache(generate_session())
+    data = TFRecordDataset(three_files[0], shuffle=False, num_shards=2, shard_id=1, cache=cache)
+    assert data.get_dataset_size() == 1 and _labels(data) == [5]
+
+
+@pytest.mark.parametrize("kwargs", [{"shuffle": True}, {"shuffle": ds.Shuffle.FILES},
+                                    {"shuffle": False, "num_shards": 2, "shard_id": 1}])
+def test_resume(three_files, kwargs):
+    check_resume(TFRecordDataset(three_files, **kwargs), num_epochs=2, stops=(0, 2, 5, 9))
 
 
 # ---- compression ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ cdef extern from "resample_pass.h" namespace "mdt":
         cbool chw
         void* out
     const char* run_pass(const PassSpec& spec) nogil
+    uint8_t* thread_scratch(size_t nbytes) nogil
 
 INTERP_COPY = 0
 INTERP_NEAREST = 1
@@ -53,6 +54,8 @@ POINT_NORMALIZE = 1
 POINT_RESCALE = 2
 
 DEF ERR_LEN = 256
+# Decoded regions up to this size reuse a per-thread scratch buffer (about 2300x2300 RGB).
+DEF _SCRATCH_LIMIT = 16 * 1024 * 1024
 
 
 def jpeg_info(const uint8_t[::1] data):
@@ -187,24 +190,44 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
         raise RuntimeError("image data is empty (0 bytes)")
     if w <= 0 or h <= 0:
         raise ValueError("decode region is empty")
-    cdef uint8_t[:, :, ::1] region = np.empty((h, w, 3), np.uint8)
+    # The decoded region lives in a per-thread scratch buffer reused across rows; a tiny numpy
+    # view only carries the shape through the checks.
+    cdef uint8_t[:, :, ::1] shape_probe = _PROBE
     cdef PassSpec spec
-    _fill_spec(&spec, region, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y, interp,
-               win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+    _fill_spec(&spec, shape_probe, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y,
+               interp, win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+    spec.box_w = w
+    spec.box_h = h
+    spec.src_stride = <Py_ssize_t>w * 3
     cdef char err[ERR_LEN]
-    cdef cbool ok
+    cdef cbool ok = False
     cdef const char* message = NULL
+    cdef uint8_t* region = NULL
+    cdef size_t nbytes = <size_t>w * <size_t>h * 3
+    cdef uint8_t[::1] large
     err[0] = 0
+    if nbytes > _SCRATCH_LIMIT:  # rare huge regions: a temporary, so no thread keeps it
+        large = np.empty(nbytes, np.uint8)
+        region = &large[0]
     with nogil:
-        ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, w, h, &region[0, 0, 0],
-                                region.strides[0], max_pixels, err, ERR_LEN)
-        if ok:
-            message = run_pass(spec)
+        if region == NULL:
+            region = thread_scratch(nbytes)
+        if region != NULL:
+            ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, w, h, region,
+                                    spec.src_stride, max_pixels, err, ERR_LEN)
+            if ok:
+                spec.src = region
+                message = run_pass(spec)
+    if region == NULL:
+        raise MemoryError(f"cannot allocate {w}x{h} pixels for a decoded JPEG region")
     if not ok:
         raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
     if message != NULL:
         raise ValueError("resample: " + message.decode("utf-8"))
     return out
+
+
+_PROBE = np.zeros((1, 1, 3), np.uint8)
 
 
 # ---- splitmix64 randomness (see transforms_c/_rng.py) ----------------------------------------

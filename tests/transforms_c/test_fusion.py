@@ -226,3 +226,12 @@ def test_enlarging_resize_then_window(interp):
     _assert_same([Decode(), Resize((300, 400), interp), CenterCrop((100, 120)), HWC2CHW()],
                  data, [0])
     _assert_same([Decode(), Resize((90, 400), interp), Crop((10, 300), (60, 90))], data, [0])
+
+
+def test_large_region_takes_the_temporary_buffer_path(exact_decode):
+    # A region above the per-thread scratch limit (16 MB) is decoded into a temporary array.
+    gradient = np.linspace(0, 255, 2400, dtype=np.float32)
+    img = np.dstack([np.add.outer(gradient, gradient) / 2] * 3).astype(np.uint8)
+    data = jpeg_bytes(img, quality=70)
+    ops = [Decode(), RandomResizedCrop(32, scale=(1.0, 1.0), ratio=(1.0, 1.0)), HWC2CHW()]
+    _assert_same(ops, data, [0])

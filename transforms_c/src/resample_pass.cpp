@@ -479,6 +479,18 @@ void dispatch(const PassSpec& spec) {
 
 }  // namespace
 
+uint8_t* thread_scratch(size_t bytes) {
+    thread_local std::vector<uint8_t> buffer;
+    if (buffer.size() < bytes) {
+        try {
+            buffer.resize(bytes);
+        } catch (const std::bad_alloc&) {
+            return nullptr;
+        }
+    }
+    return buffer.data();
+}
+
 const char* run_pass(const PassSpec& spec) {
     if (!spec.src || !spec.out) return "null source or output";
     if (spec.box_w <= 0 || spec.box_h <= 0 || spec.channels <= 0) return "empty source box";

@@ -43,4 +43,9 @@ struct PassSpec {
 // Returns nullptr on success, else a static message describing the invalid spec.
 const char* run_pass(const PassSpec& spec);
 
+// A scratch buffer of at least `bytes` bytes owned by the calling thread and reused by its next
+// call (decoded JPEG regions): no allocation and no fresh zeroed pages per row. nullptr when
+// memory is exhausted.
+uint8_t* thread_scratch(size_t bytes);
+
 }  // namespace mdt

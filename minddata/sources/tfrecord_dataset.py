@@ -201,7 +201,8 @@ def _column_value(column, feature, where):
     if kind == "int64":
         if kind_wanted not in _INT_TYPES:
             raise RuntimeError(f"{where}: Invalid column type, the column type of {name} should "
-                               f"be int, but got {kind_wanted}.")
+                               f"be uint64, int64, uint32, int32, uint16, int16, uint8 or int8, "
+                               f"but got {kind_wanted}.")
         # astype wraps out-of-range values, as MindSpore's static_cast does.
         flat = np.array(values, dtype=np.int64).astype(kind_wanted, copy=False)
     elif kind == "float":
@@ -220,11 +221,12 @@ def _column_value(column, feature, where):
             return flat.reshape(_materialize_shape(column, len(values), where))
         if kind_wanted not in ("uint8", "int8", "bytes"):
             raise RuntimeError(f"{where}: Invalid column type, the column type of {name} should "
-                               f"be uint8, int8 or string, but got {kind_wanted}.")
+                               f"be int8, uint8 or string, but got {kind_wanted}.")
         flat = _bytes_value(column, values, where)
     else:
-        raise RuntimeError(f"{where}: Invalid column type, the column type of {name} should be "
-                           f"int64, float32 or string (the feature holds no value list).")
+        raise RuntimeError(f"{where}: Unrecognized datatype, column type in tfrecord file must "
+                           f"be uint8, int64 or float32, check tfrecord file (feature {name} "
+                           f"holds no value list).")
     return flat.reshape(_materialize_shape(column, flat.size, where))
 
 
@@ -243,7 +245,8 @@ def _columns_from_example(features, columns_list, where):
         kind = features[name][0]
         if kind not in _KIND_TYPES:
             raise RuntimeError(f"{where}: Unrecognized column type, the column type of {name} "
-                               f"should be int64, float32 or string.")
+                               f"should be uint8, int64 or float32, but got unrecognized column "
+                               f"type.")
         columns.append({"name": name, "type": _KIND_TYPES[kind], "rank": 1})
     return columns
 

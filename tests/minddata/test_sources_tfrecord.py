@@ -151,8 +151,8 @@ def test_columns_list_not_in_schema(tmp_path):
 
 @pytest.mark.parametrize("column, kind, message", [
     ("score", "int64", "should be float32, but got int64"),
-    ("label", "float32", "should be int, but got float32"),
-    ("image", "int32", "should be uint8, int8 or string, but got int32"),
+    ("label", "float32", "should be uint64, int64, .* or int8, but got float32"),
+    ("image", "int32", "should be int8, uint8 or string, but got int32"),
     ("missing", "int64", "column name: missing does not exist"),
 ])
 def test_feature_and_column_type_mismatch(tmp_path, column, kind, message):
@@ -179,13 +179,26 @@ def test_string_column_with_non_utf8_bytes(tmp_path):
         _rows(TFRecordDataset(str(tmp_path / "a.tfrecord"), schema=s))
 
 
-def test_feature_without_value_list(tmp_path):
+def _kindless_feature_file(path):
     # Example{features{feature{key: "k", value: Feature{}}}}: a feature whose kind is not set.
     entry = b"\x0a\x01k\x12\x00"
     features = b"\x0a" + bytes([len(entry)]) + entry
-    (tmp_path / "a.tfrecord").write_bytes(frame_record(b"\x0a" + bytes([len(features)]) + features))
-    with pytest.raises(RuntimeError, match="Unrecognized column type"):
-        TFRecordDataset(str(tmp_path / "a.tfrecord")).get_col_names()
+    path.write_bytes(frame_record(b"\x0a" + bytes([len(features)]) + features))
+    return str(path)
+
+
+def test_feature_without_value_list(tmp_path):
+    data = TFRecordDataset(_kindless_feature_file(tmp_path / "a.tfrecord"))
+    with pytest.raises(RuntimeError, match="Unrecognized column type, the column type of k"):
+        data.get_col_names()
+
+
+def test_feature_without_value_list_with_schema(tmp_path):
+    s = Schema()
+    s.add_column("k", "int64")
+    data = TFRecordDataset(_kindless_feature_file(tmp_path / "a.tfrecord"), schema=s)
+    with pytest.raises(RuntimeError, match="a.tfrecord record 0: Unrecognized datatype"):
+        _rows(data)
 
 
 # ---- files, order, shuffle -----------------------------------------------------------------

@@ -393,10 +393,12 @@ class TFRecordDataset(SourceDataset):
                                  f"needs at least num_shards={num_shards} files, but got "
                                  f"{len(files)}; pass shard_equal_rows=True to split rows.")
             shard_files = files[shard_id::num_shards]
+        # MindSpore's public attributes, with its None replacements.
         self.dataset_files = files
-        self.shard_equal_rows = bool(shard_equal_rows)
-        self.compression_type = compression_type
+        self.schema = schema
         self.columns_list = list(columns_list or [])
+        self.shard_equal_rows = bool(shard_equal_rows)
+        self.compression_type = compression
         if columns is not None:
             known = [c["name"] for c in columns]
         else:

@@ -97,3 +97,16 @@ def test_every_cached_row_is_a_hit(cache_root):
     cache = ds.DatasetCache(generate_session())
     epochs(_batched(_source(), cache, 5), 3)
     assert cache.get_stat().hits == 46
+
+
+def test_breaking_out_of_a_cached_epoch_leaves_no_reader_threads(cache_root):
+    import gc
+    import threading
+    data = _batched(_source(200), ds.DatasetCache(generate_session()), 4)
+    epochs(data, 1)                                   # fill
+    it = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    next(it)
+    assert any(t.name.startswith("minddata-cache-read") for t in threading.enumerate())
+    del it
+    gc.collect()
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("minddata-cache")]

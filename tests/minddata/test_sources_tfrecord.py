@@ -1,6 +1,7 @@
 """TFRecordDataset: columns and types (with and without a schema), compression, shuffle modes,
 file- and row-based sharding, and errors on bad arguments and bad files."""
 import gzip
+import json
 import os
 import pickle
 import zlib
@@ -489,3 +490,26 @@ def test_examples_round_trip(tmp_path, data):
                 assert value.dtype == np.uint8 and value.tobytes() == want[name][0]
             else:
                 assert value.tolist() == np.asarray(want[name]).tolist()
+
+
+# ---- against MindSpore, where it is installed ----------------------------------------------
+
+@pytest.mark.parametrize("kwargs", [{}, {"columns_list": ["score", "label"]},
+                                    {"num_shards": 2, "shard_id": 1}])
+def test_same_rows_as_mindspore(three_files, kwargs):
+    ms_ds = pytest.importorskip("mindspore.dataset")
+    ours = TFRecordDataset(three_files, shuffle=False, **kwargs)
+    theirs = ms_ds.TFRecordDataset(three_files, shuffle=False, **kwargs)
+    assert ours.get_col_names() == theirs.get_col_names()
+    assert ours.get_dataset_size() == theirs.get_dataset_size()
+    assert [[a.tolist() for a in r] for r in _rows(ours)] == \
+        [[a.tolist() for a in r] for r in _rows(theirs)]
+
+
+def test_same_schema_json_as_mindspore():
+    ms_ds = pytest.importorskip("mindspore.dataset")
+    ours, theirs = Schema(), ms_ds.Schema()
+    for s in (ours, theirs):
+        s.add_column("image", "uint8")
+        s.add_column("label", "int32", [2, -1])
+    assert json.loads(ours.to_json()) == json.loads(theirs.to_json())

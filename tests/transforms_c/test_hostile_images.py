@@ -138,3 +138,23 @@ def test_random_bytes_never_crash():
             Decode()(data)
         except RuntimeError:
             pass
+
+
+def test_failed_decodes_release_decoder_memory():
+    import psutil
+    process = psutil.Process()
+    truncated = sample_jpeg(400, 500)
+    truncated = truncated[:len(truncated) * 2 // 3].copy()
+    plan = _fused_train()
+
+    def fail_many(count):
+        for i in range(count):
+            for decode in (Decode(), lambda d: plan.apply((d,), i)[0]):
+                with pytest.raises(RuntimeError):
+                    decode(truncated)
+
+    fail_many(50)  # warm up allocator pools
+    before = process.memory_info().rss
+    fail_many(1500)
+    # libjpeg allocates well over 100 kB per decoder: a leak would add hundreds of MB.
+    assert process.memory_info().rss - before < 40 * 1024 * 1024

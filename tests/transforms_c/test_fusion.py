@@ -1,6 +1,7 @@
 """compile_operations: which runs fuse, and fused output == unfused output with the same seeds."""
 import numpy as np
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 
 import transforms_c
 from transforms_c import settings
@@ -235,3 +236,33 @@ def test_large_region_takes_the_temporary_buffer_path(exact_decode):
     data = jpeg_bytes(img, quality=70)
     ops = [Decode(), RandomResizedCrop(32, scale=(1.0, 1.0), ratio=(1.0, 1.0)), HWC2CHW()]
     _assert_same(ops, data, [0])
+
+
+@hsettings(deadline=None, max_examples=60)
+@given(height=st.integers(1, 40), width=st.integers(1, 40), seed=st.integers(0, 2 ** 64 - 1),
+       out=st.integers(1, 30), interp=st.sampled_from([Inter.BILINEAR, Inter.NEAREST,
+                                                        Inter.BICUBIC, Inter.AREA]))
+def test_fused_equals_unfused_on_tiny_jpegs(height, width, seed, out, interp):
+    settings.set_approximate_decode(False)
+    try:
+        rng = np.random.default_rng(height * 100 + width)
+        data = jpeg_bytes(rng.integers(0, 256, (height, width, 3), dtype=np.uint8))
+        _assert_same([Decode(), RandomResizedCrop(out, interpolation=interp),
+                       RandomHorizontalFlip(), Normalize(MEAN, STD), HWC2CHW()], data, [seed])
+        _assert_same([Decode(), Resize(out, interp), CenterCrop(max(1, out // 2)), HWC2CHW()],
+                     data, [seed])
+    finally:
+        settings.set_approximate_decode(True)
+
+
+@hsettings(deadline=None, max_examples=40)
+@given(height=st.integers(16, 300), width=st.integers(16, 300), seed=st.integers(0, 2 ** 64 - 1),
+       out=st.integers(1, 24), interp=st.sampled_from([Inter.BILINEAR, Inter.NEAREST,
+                                                       Inter.BICUBIC, Inter.AREA]))
+def test_approximate_decode_shapes_on_random_sizes(height, width, seed, out, interp):
+    gradient = np.add.outer(np.arange(height), np.arange(width)) % 256
+    data = jpeg_bytes(np.dstack([gradient] * 3).astype(np.uint8))
+    (plan,) = transforms_c.compile_operations(
+        [Decode(), RandomResizedCrop((out, out + 1), interpolation=interp), HWC2CHW()])
+    result = plan.apply((data,), seed)[0]
+    assert result.shape == (3, out, out + 1) and result.dtype == np.uint8

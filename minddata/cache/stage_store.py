@@ -292,13 +292,14 @@ class StageStore:
             row = self._lookup(self._spill_env, key)
         return row
 
-    def read_range(self, first, count, stack=False):
+    def read_range(self, first, count, stack=False, empty=np.empty):
         """Rows ``first`` .. ``first + count - 1`` read in one transaction (for a reader of a
         complete stage, in order). Returns a list of rows (tuples of fresh arrays, None where
         a row is missing); with ``stack=True``, when every row is there with the same column
         shapes and dtypes, a tuple with one array per column instead, the rows stacked on a
         new first axis and copied once, straight out of the memory map. Only numpy copies run
-        per row, and they release the GIL, so several threads read at once."""
+        per row, and they release the GIL, so several threads read at once. ``empty(shape,
+        dtype)`` allocates the stacked arrays (a caller may hand back recycled ones)."""
         self._check_open()
         first, count = _row_id(first), _row_id(count)
         keys = [self._row_prefix + _ROW_ID.pack(first + i) for i in range(count)]
@@ -314,7 +315,7 @@ class StageStore:
                         spill_txn = txns.enter_context(envs.txn(spill, buffers=True))
                     value = spill_txn.get(key)
                 values.append(value)
-            result = _stack_rows(values) if stack and count else None
+            result = _stack_rows(values, empty) if stack and count else None
             if result is None:
                 result = [self._decode_or_none(v) for v in values]
                 found = sum(r is not None for r in result)
@@ -549,7 +550,7 @@ class StageStore:
             f"({roots.spill_root(self._root)}), or raise size.", RuntimeWarning, stacklevel=3)
 
 
-def _stack_rows(values):
+def _stack_rows(values, empty=np.empty):
     """The rows' columns stacked into new arrays (one copy per row and column), or None when a
     row is missing or unreadable or its header differs from the first row's (different
     shapes or dtypes: the caller decodes the rows one by one and batches them itself)."""
@@ -560,7 +561,7 @@ def _stack_rows(values):
     except RowDecodeError:
         return None
     n = len(values)
-    outs = [np.empty((n,) + tuple(shape), dtype=dtype) for dtype, shape, _, _ in specs]
+    outs = [empty((n,) + tuple(shape), dtype) for dtype, shape, _, _ in specs]
     # Per column: the destination as (rows, bytes), and where the column lies in a row.
     targets = [(out.reshape(n, -1).view(np.uint8), offset, offset + nbytes)
                for out, (_, _, offset, nbytes) in zip(outs, specs) if nbytes]

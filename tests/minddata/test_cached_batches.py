@@ -110,3 +110,31 @@ def test_breaking_out_of_a_cached_epoch_leaves_no_reader_threads(cache_root):
     del it
     gc.collect()
     assert not [t.name for t in threading.enumerate() if t.name.startswith("minddata-cache")]
+
+
+def test_batches_the_consumer_holds_are_never_overwritten(cache_root):
+    src = _source(40)
+    data = _batched(src, ds.DatasetCache(generate_session()), 4)
+    expected = epochs(data, 1)[0]                     # fill, copied
+    it = data.create_tuple_iterator(num_epochs=3, output_numpy=True)
+    held = [list(it) for _ in range(3)]               # every batch array kept, no copy
+    views = [b[0][1:] for b in held[0]]               # and views of some
+    for epoch in held:
+        assert same_rows([tuple(b) for b in epoch], expected)
+    assert all(np.array_equal(v, b[0][1:]) for v, b in zip(views, expected))
+
+
+def test_dropped_batch_arrays_are_reused(cache_root):
+    from minddata.ops.cached import _Recycler
+    recycler = _Recycler()
+    first = recycler.empty((4, 3), np.float32)
+    address = first.ctypes.data
+    held = recycler.empty((4, 3), np.float32)
+    assert held.ctypes.data != address                # still referenced: a new array
+    del first
+    again = recycler.empty((4, 3), np.float32)
+    assert again.ctypes.data == address and held.ctypes.data != address
+    view = again[1:]
+    del again
+    other = recycler.empty((4, 3), np.float32)        # a view keeps the array in use
+    assert other.ctypes.data != address and view.base.ctypes.data == address

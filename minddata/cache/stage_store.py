@@ -292,6 +292,14 @@ class StageStore:
             row = self._lookup(self._spill_env, key)
         return row
 
+    def read_keys(self, row_keys):
+        """[row or None] for several row keys, read in one transaction: for a reader of a
+        complete stage (rows this process put but has not committed yet are not seen; use
+        get for those)."""
+        self._check_open()
+        keys = [self._row_prefix + _ROW_ID.pack(_row_id(k)) for k in row_keys]
+        return self._read_keys(keys, False, None)
+
     def read_range(self, first, count, stack=False, empty=np.empty):
         """Rows ``first`` .. ``first + count - 1`` read in one transaction (for a reader of a
         complete stage, in order). Returns a list of rows (tuples of fresh arrays, None where
@@ -303,6 +311,10 @@ class StageStore:
         self._check_open()
         first, count = _row_id(first), _row_id(count)
         keys = [self._row_prefix + _ROW_ID.pack(first + i) for i in range(count)]
+        return self._read_keys(keys, stack, empty)
+
+    def _read_keys(self, keys, stack, empty):
+        count = len(keys)
         spill = self._spill_env
         with contextlib.ExitStack() as txns:
             txn = txns.enter_context(envs.txn(self._env, buffers=True))

@@ -223,6 +223,7 @@ class SourceIter(IterNode):
         self._chunk = ds._chunk_rows or (64 if workers <= 1 or (ds._process_workers and
                                                                ds.cache is None) else 16)
         self._put_ids = None
+        self._store_complete = False
         if ds.cache is not None:
             self._store = ds.cache.open_stage(ds._describe(), list(self.src.column_names))
             self._put_ids = set()
@@ -239,6 +240,7 @@ class SourceIter(IterNode):
     def start(self, epoch):
         self.epoch = epoch
         self._ids = self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position)
+        self._store_complete = self._store is not None and self._store.is_complete()
         self._seek(0)
 
     def get_state(self):
@@ -309,14 +311,11 @@ class SourceIter(IterNode):
     def _read(self, ids, first_pos):
         if self._store is None:
             return self._read_direct(ids, first_pos)
-        out = [None] * len(ids)
-        missing = []
-        for i, rid in enumerate(ids):
-            got = self._store.get(int(rid))
-            if got is None:
-                missing.append(i)
-            else:
-                out[i] = tuple(got)
+        if self._store_complete:    # every row committed: one transaction per chunk
+            out = self._store.read_keys(ids.tolist())
+        else:
+            out = [self._store.get(int(rid)) for rid in ids]
+        missing = [i for i, row in enumerate(out) if row is None]
         if missing:
             rows = self._read_direct(ids[missing], first_pos)
             for i, row in zip(missing, rows):

@@ -77,3 +77,28 @@ def test_a_pass_resumed_mid_epoch_is_not_taken_for_a_full_one(cache_root):
     with _stage(cache, data) as store:
         assert not store.is_complete()
     assert np.array_equal(epochs(data, 1)[0][0][1], first[0][1])
+
+
+def test_a_complete_source_stage_serves_every_row_from_the_cache(cache_root):
+    path = _mindrecord(cache_root)
+    cache = ds.DatasetCache(generate_session())
+    data = ds.MindDataset(path, shuffle=True, num_parallel_workers=2, cache=cache)
+    first = epochs(data, 1)[0]
+    hits = cache.get_stat().hits
+    again = epochs(data, 2)
+    assert cache.get_stat().hits == hits + 80
+    assert all(sorted(int(r[1]) for r in e) == list(range(40)) for e in again)
+    by_label = {int(r[1]): r for r in first}
+    assert all(same_rows([r], [by_label[int(r[1])]]) for r in again[1])
+
+
+def test_a_row_missing_from_a_complete_source_stage_is_read_again(cache_root):
+    from .cache_test_helpers import delete_cached_row
+    path = _mindrecord(cache_root)
+    sid = generate_session()
+    data = ds.MindDataset(path, shuffle=False, cache=ds.DatasetCache(sid))
+    expected = epochs(data, 1)[0]
+    delete_cached_row(sid, data, 5)
+    assert same_rows(epochs(data, 1)[0], expected)
+    with _stage(ds.DatasetCache(sid), data) as store:
+        assert store.get(5) is not None

@@ -24,7 +24,8 @@ from ..engine.node import IterNode
 from ..engine.threads import OrderedThreadPool
 from .map import MapIter
 
-_ROWS_PER_READ = 32      # rows per read task when the consumer takes rows one by one
+_ROWS_PER_READ = 32      # rows per read task when the consumer takes rows one by one,
+                         # unless DatasetCache(prefetch_size=...) says otherwise
 _perf = time.perf_counter
 
 
@@ -150,6 +151,7 @@ class CachedMapIter(IterNode):
         workers = 0 if ctx.debug else min(4, max(2, ds.num_parallel_workers or
                                                  config.get_num_parallel_workers()))
         self._reader = _RangeReader(self.store, workers, "cache-read")
+        self._row_step = getattr(ds.cache, "prefetch_size", None) or _ROWS_PER_READ
 
     # protocol ----------------------------------------------------------------------------
     def start(self, epoch):
@@ -167,7 +169,7 @@ class CachedMapIter(IterNode):
         self.from_store = limit is not None
         if self.from_store:
             self.limit = limit
-            self._reader.restart(index, limit, _ROWS_PER_READ, False)
+            self._reader.restart(index, limit, self._row_step, False)
         else:
             self._reader.clear()
         return self.from_store

@@ -138,3 +138,12 @@ def test_dropped_batch_arrays_are_reused(cache_root):
     del again
     other = recycler.empty((4, 3), np.float32)        # a view keeps the array in use
     assert other.ctypes.data != address and view.base.ctypes.data == address
+
+
+@pytest.mark.parametrize("prefetch_size", [None, 1, 7])
+def test_rows_read_in_runs_of_prefetch_size_come_out_in_order(cache_root, prefetch_size):
+    src = _source()
+    cache = ds.DatasetCache(generate_session(), prefetch_size=prefetch_size)
+    data = src.map(lambda x: x * 2, input_columns=["image"], cache=cache)
+    first, second = epochs(data, 2)
+    assert [int(r[1]) for r in second] == list(range(23)) and same_rows(first, second)

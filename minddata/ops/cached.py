@@ -16,6 +16,7 @@ import collections
 import sys
 import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -29,52 +30,62 @@ _ROWS_PER_READ = 32      # rows per read task when the consumer takes rows one b
 _perf = time.perf_counter
 
 
-def _refs_of_item(items, i):
-    return sys.getrefcount(items[i])
-
-
-_UNREFERENCED = _refs_of_item([object()], 0)   # the list's reference and the call's
-
-
 class _Recycler:
     """Allocates batch arrays, reusing those of batches the consumer has dropped: a fresh
     batch-sized array costs a page fault and the kernel zeroing every page, about as much CPU
-    as copying the rows out of the cache. An array is reused only when no reference to it is
-    left but this object's (CPython's reference count: the batch, any view or slice of it, a
-    memoryview or a torch tensor made from it all hold one), so data the consumer still holds
-    is never overwritten."""
+    as copying the rows out of the cache. The consumer gets a view of a buffer kept here;
+    when that view is freed, the buffer comes back for reuse only if nothing else references
+    it (CPython's reference count: a slice, a reshape, a memoryview or a tensor made from the
+    batch all hold the buffer), so data the consumer still holds is never overwritten. At most
+    ``keep`` buffers per shape wait here; the others are freed at once."""
+
+    _free_refs = None    # references to a buffer nobody else holds, seen in _give_back
 
     def __init__(self, keep=4):
-        self._keep = keep          # free arrays kept per (shape, dtype)
+        self._keep = keep
         self._lock = threading.Lock()
-        self._out = []             # arrays handed out
-        self._free = {}            # (shape, dtype) -> arrays nobody else references
+        self._free = {}            # (shape, dtype) -> buffers nobody else references
+        self._closed = False
 
     def empty(self, shape, dtype):
         key = (tuple(shape), np.dtype(dtype).str)
         with self._lock:
-            out = self._out
-            i = 0
-            while i < len(out):
-                if _refs_of_item(out, i) == _UNREFERENCED:
-                    arr = out[i]
-                    out[i] = out[-1]
-                    out.pop()
-                    spare = self._free.setdefault((arr.shape, arr.dtype.str), [])
-                    if len(spare) < self._keep:
-                        spare.append(arr)
-                    del arr
-                else:
-                    i += 1
             spare = self._free.get(key)
-            arr = spare.pop() if spare else np.empty(shape, dtype)
-            out.append(arr)
-            return arr
+            buf = spare.pop() if spare else None
+        if buf is None:
+            buf = np.empty(shape, dtype)
+        out = buf.view()
+        weakref.finalize(out, self._give_back, key, buf).atexit = False
+        return out
+
+    def _give_back(self, key, buf):
+        # Runs where the consumer's array was freed (any thread).
+        refs = sys.getrefcount(buf)
+        if _Recycler._free_refs is None:     # the calibration below
+            _Recycler._free_refs = refs
+            return
+        if refs != _Recycler._free_refs:
+            return                           # a slice or another view still uses it
+        with self._lock:
+            if self._closed:
+                return
+            spare = self._free.setdefault(key, [])
+            if len(spare) < self._keep:
+                spare.append(buf)
 
     def clear(self):
         with self._lock:
-            self._out.clear()
+            self._closed = True
             self._free.clear()
+
+
+def _calibrate_recycler():
+    probe = _Recycler(keep=0)
+    probe.empty((1,), np.uint8)              # freed at once: _give_back counts the refs
+    assert _Recycler._free_refs is not None
+
+
+_calibrate_recycler()
 
 
 class _RangeReader:

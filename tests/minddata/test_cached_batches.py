@@ -134,10 +134,28 @@ def test_dropped_batch_arrays_are_reused(cache_root):
     del first
     again = recycler.empty((4, 3), np.float32)
     assert again.ctypes.data == address and held.ctypes.data != address
-    view = again[1:]
-    del again
-    other = recycler.empty((4, 3), np.float32)        # a view keeps the array in use
-    assert other.ctypes.data != address and view.base.ctypes.data == address
+
+
+def test_an_array_whose_slice_is_alive_is_not_reused(cache_root):
+    from minddata.ops.cached import _Recycler
+    recycler = _Recycler()
+    batch = recycler.empty((4, 3), np.float32)
+    batch[:] = 7
+    address = batch.ctypes.data
+    part = batch[1:].reshape(-1)                      # holds the buffer, not the batch
+    del batch
+    other = recycler.empty((4, 3), np.float32)
+    other[:] = 0
+    assert other.ctypes.data != address and np.all(part == 7)
+
+
+def test_a_closed_recycler_keeps_nothing(cache_root):
+    from minddata.ops.cached import _Recycler
+    recycler = _Recycler()
+    batch = recycler.empty((2, 2), np.uint8)
+    recycler.clear()
+    del batch
+    assert recycler._free == {}
 
 
 @pytest.mark.parametrize("prefetch_size", [None, 1, 7])

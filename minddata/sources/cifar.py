@@ -16,7 +16,8 @@ import os
 import numpy as np
 
 from . import _arrays
-from ._source_base import RowSource, SourceDataset
+from ._file_rows import MultiFileRowSource, file_stamps
+from ._source_base import SourceDataset
 from ._validation import check_dir, check_sampling_args, check_usage
 
 IMAGE_BYTES = 32 * 32 * 3
@@ -64,8 +65,10 @@ def load_cifar_file(path, fmt):
     return np.ascontiguousarray(images), labels
 
 
-class CifarSource(RowSource):
+class CifarSource(MultiFileRowSource):
     """All records of the selected batch files, loaded once (CIFAR is 180 MB at most)."""
+
+    _row_unit = "record"
 
     def __init__(self, dataset_dir, usage, fmt):
         self._dir, self._usage, self._fmt = dataset_dir, usage, fmt
@@ -95,22 +98,10 @@ class CifarSource(RowSource):
             columns.append(_arrays.scalars(labels[:, k]))
         return list(zip(*columns))
 
-    def provenance(self, row_id):
-        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
-        return f"{self._files[k]} record {int(row_id - self._starts[k])}"
-
     def describe(self):
-        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        stamps = file_stamps(self._files)
         return f"{self._fmt.api_name}(dir={self._dir!r}, usage={self._usage!r}, files={stamps})"
 
-    def class_indexing(self):
-        return None
-
-    def file_row_ranges(self):
-        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
-
-    def close(self):
-        pass
 
 
 class _CifarDataset(SourceDataset):

@@ -16,7 +16,8 @@ import os
 import numpy as np
 
 from . import _arrays
-from ._source_base import RowSource, Shuffle, SourceDataset
+from ._file_rows import MultiFileRowSource, file_stamps
+from ._source_base import Shuffle, SourceDataset
 from ._validation import check_sampling_args, find_files, type_check
 
 _KINDS = {int: ("int32", np.int32), float: ("float32", np.float32), str: ("string", None)}
@@ -81,8 +82,10 @@ def _convert(column, kind, default, path, name):
                            f"{default!r}): {exc}") from exc
 
 
-class CsvSource(RowSource):
+class CsvSource(MultiFileRowSource):
     """All rows of the files, converted column by column once at open."""
+
+    _row_unit = "data line"
 
     def __init__(self, files, field_delim, column_defaults, column_names):
         self._files, self._delim = files, field_delim
@@ -120,22 +123,10 @@ class CsvSource(RowSource):
         columns = [_arrays.scalars(col[ids]) for col in self._columns]
         return list(zip(*columns))
 
-    def provenance(self, row_id):
-        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
-        return f"{self._files[k]} data line {int(row_id - self._starts[k])}"
-
     def describe(self):
-        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        stamps = file_stamps(self._files)
         return f"CSVDataset(files={stamps}, delim={self._delim!r}, columns={self.column_names})"
 
-    def class_indexing(self):
-        return None
-
-    def file_row_ranges(self):
-        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
-
-    def close(self):
-        pass
 
 
 class CSVDataset(SourceDataset):

@@ -16,6 +16,7 @@ import os
 
 import numpy as np
 
+from ._file_rows import file_stamps
 from ._source_base import RowSource, Shuffle, SourceDataset
 from ._validation import check_file_list, check_sampling_args, type_check
 
@@ -125,7 +126,7 @@ class MindRecordSource(RowSource):
         return f"{os.path.basename(path)} row {local} ({path})"
 
     def describe(self):
-        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        stamps = file_stamps(self._files)
         padded = None
         if self._padded_row is not None:
             padded = [(v.dtype.str, v.shape, v.tobytes().hex()) for v in self._padded_row]

@@ -15,7 +15,8 @@ import struct
 import numpy as np
 
 from . import _arrays
-from ._source_base import RowSource, SourceDataset
+from ._file_rows import MultiFileRowSource, file_stamps
+from ._source_base import SourceDataset
 from ._validation import check_dir, check_sampling_args, check_usage
 
 IMAGE_MAGIC = 2051
@@ -69,7 +70,7 @@ def load_mnist_pair(image_path, label_path):
     return pixels.reshape(n_img, rows, cols, 1), label_bytes.astype(np.uint32)
 
 
-class MnistSource(RowSource):
+class MnistSource(MultiFileRowSource):
     """All rows of the selected idx files, loaded once into memory (MNIST is 55 MB at most)."""
 
     column_names = ["image", "label"]
@@ -103,30 +104,9 @@ class MnistSource(RowSource):
         images = self._images[ids]          # one gather; each row is a private view of it
         return list(zip(_arrays.rows_of(images), _arrays.scalars(self._labels[ids])))
 
-    def provenance(self, row_id):
-        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
-        return f"{self._files[k]} row {int(row_id - self._starts[k])}"
-
     def describe(self):
-        return f"MnistDataset(dir={self._dir!r}, usage={self._usage!r}, files={_stamp(self._files)})"
-
-    def class_indexing(self):
-        return None
-
-    def file_row_ranges(self):
-        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
-
-    def close(self):
-        pass
-
-
-def _stamp(paths):
-    """Paths with size and mtime, so a cache key changes when a file is rewritten."""
-    out = []
-    for p in paths:
-        st = os.stat(p)
-        out.append((p, st.st_size, st.st_mtime_ns))
-    return out
+        return (f"MnistDataset(dir={self._dir!r}, usage={self._usage!r}, "
+                f"files={file_stamps(self._files)})")
 
 
 class MnistDataset(SourceDataset):

@@ -29,7 +29,8 @@ from mindrecord.tools import tfrecord as tfr
 from mindrecord.tools.bad_input import BadItem
 
 from . import _arrays
-from ._source_base import RowSource, Shuffle, SourceDataset
+from ._file_rows import MultiFileRowSource, file_stamps
+from ._source_base import Shuffle, SourceDataset
 from ._validation import check_sampling_args, find_files, type_check
 from .schema import Schema
 
@@ -253,12 +254,14 @@ def _columns_from_example(features, columns_list, where):
 
 # ---- the row source ------------------------------------------------------------------------
 
-class TFRecordSource(RowSource):
+class TFRecordSource(MultiFileRowSource):
     """Every record of ``files`` (in order) as a row of ``columns`` (schema column dicts).
 
     Without ``columns``, they are taken from the first record of ``infer_from`` (the dataset's
     full file list: a shard that reads other files still gets the columns of the first one).
     """
+
+    _row_unit = "record"
 
     def __init__(self, files, columns, compression, columns_list=None, infer_from=None):
         self._files = list(files)
@@ -305,17 +308,10 @@ class TFRecordSource(RowSource):
                               for c in self._columns))
         return rows
 
-    def provenance(self, row_id):
-        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
-        return f"{self._files[k]} record {int(row_id - self._starts[k])}"
-
     def describe(self):
-        stamps = [(p, os.stat(p).st_size, os.stat(p).st_mtime_ns) for p in self._files]
+        stamps = file_stamps(self._files)
         return (f"TFRecordDataset(files={stamps}, compression={self._compression!r}, "
                 f"columns={self._columns})")
-
-    def file_row_ranges(self):
-        return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
 
     def close(self):
         for record_file in self._open:

@@ -98,6 +98,26 @@ def check_range_pair(value, name, low=None, high=None, ordered=True, low_open=Fa
     return float(value[0]), float(value[1])
 
 
+def check_factor_range(value, name, center=1.0, low=0.0, high=None):
+    """A single non-negative number f -> (max(low, center - f), center + f); a pair is checked
+    within [low, high] (colour factors: brightness, contrast, saturation)."""
+    if is_number(value):
+        check_float(value, name, 0.0, high)
+        return max(low, center - value), center + value
+    return check_range_pair(value, name, low, high)
+
+
+def check_symmetric_range(value, name, bound=None):
+    """A single non-negative number d (at most ``bound``) -> (-d, d); a pair is checked within
+    [-bound, bound] (rotation degrees, hue shift)."""
+    if is_number(value):
+        check_float(value, name, 0.0, bound)
+        return -float(value), float(value)
+    if bound is None:
+        return check_range_pair(value, name)
+    return check_range_pair(value, name, -bound, bound)
+
+
 def check_enum(value, enum_cls, name):
     if not isinstance(value, enum_cls):
         raise TypeError(f"Argument {name} with value {value!r} is not of type "

@@ -10,9 +10,9 @@ import numpy as np
 from PIL import Image, ImageEnhance, ImageFile, ImageOps
 
 from transforms_c._rng import Rng, eager_seed
-from transforms_c._validate import (check_bool, check_fill_value, check_float, check_int,
-                                    check_padding, check_range_pair, check_sequence, check_size,
-                                    is_number)
+from transforms_c._validate import (check_bool, check_enum, check_factor_range, check_fill_value,
+                                    check_float, check_int, check_padding, check_range_pair,
+                                    check_sequence, check_size, check_symmetric_range)
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
 from transforms_c.vision.resized_crop import random_resized_crop_box
@@ -25,13 +25,6 @@ _PIL_INTER = {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR,
               Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC}
 _PIL_PAD = {Border.CONSTANT: "constant", Border.EDGE: "edge", Border.REFLECT: "reflect",
             Border.SYMMETRIC: "symmetric"}
-
-
-def _check_inter(value, name="interpolation"):
-    if not isinstance(value, Inter):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [Inter], but got "
-                        f"{type(value).__name__}.")
-    return value
 
 
 def to_pil(img, op_name):
@@ -136,7 +129,7 @@ class Resize(PyTensorOperation):
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
         self.size = check_size(size)
-        self.interpolation = _check_inter(interpolation)
+        self.interpolation = check_enum(interpolation, Inter, "interpolation")
 
     def _compute(self, img, rng):
         img = to_pil(img, "Resize")
@@ -183,10 +176,7 @@ class Pad(PyTensorOperation):
     def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
         self.padding = check_padding(padding)
         self.fill_value = check_fill_value(fill_value)
-        if not isinstance(padding_mode, Border):
-            raise TypeError(f"Argument padding_mode with value {padding_mode!r} is not of "
-                            f"type [Border].")
-        self.padding_mode = padding_mode
+        self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
 
     def _compute(self, img, rng):
         return _pad(to_pil(img, "Pad"), self.padding, self.fill_value, self.padding_mode)
@@ -204,10 +194,7 @@ class RandomCrop(PyTensorOperation):
         self.padding = None if padding is None else check_padding(padding)
         self.pad_if_needed = check_bool(pad_if_needed, "pad_if_needed")
         self.fill_value = check_fill_value(fill_value)
-        if not isinstance(padding_mode, Border):
-            raise TypeError(f"Argument padding_mode with value {padding_mode!r} is not of "
-                            f"type [Border].")
-        self.padding_mode = padding_mode
+        self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
 
     def _compute(self, img, rng):
         img = to_pil(img, "RandomCrop")
@@ -237,7 +224,7 @@ class RandomResizedCrop(PyTensorOperation):
         self.size = check_size(size)
         self.scale = check_range_pair(scale, "scale", 0.0)
         self.ratio = check_range_pair(ratio, "ratio", 0.0, low_open=True)
-        self.interpolation = _check_inter(interpolation)
+        self.interpolation = check_enum(interpolation, Inter, "interpolation")
         self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
 
     def _compute(self, img, rng):
@@ -304,13 +291,6 @@ class HWC2CHW(PyTensorOperation):
         return np.ascontiguousarray(arr.transpose(2, 0, 1))
 
 
-def _factor_pair(value, name, center=1.0):
-    if is_number(value):
-        check_float(value, name, 0.0)
-        return max(0.0, center - value), center + value
-    return check_range_pair(value, name, 0.0)
-
-
 def _adjust_hue(img, factor):
     if img.mode in ("L", "1", "I", "F"):
         return img
@@ -327,14 +307,10 @@ class RandomColorAdjust(PyTensorOperation):
     is_random = True
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
-        self.brightness = _factor_pair(brightness, "brightness")
-        self.contrast = _factor_pair(contrast, "contrast")
-        self.saturation = _factor_pair(saturation, "saturation")
-        if is_number(hue):
-            check_float(hue, "hue", 0.0, 0.5)
-            self.hue = (-float(hue), float(hue))
-        else:
-            self.hue = check_range_pair(hue, "hue", -0.5, 0.5)
+        self.brightness = check_factor_range(brightness, "brightness")
+        self.contrast = check_factor_range(contrast, "contrast")
+        self.saturation = check_factor_range(saturation, "saturation")
+        self.hue = check_symmetric_range(hue, "hue", 0.5)
 
     def _compute(self, img, rng):
         img = to_pil(img, "RandomColorAdjust")
@@ -389,12 +365,8 @@ class RandomRotation(PyTensorOperation):
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
                  fill_value=0):
-        if is_number(degrees):
-            check_float(degrees, "degrees", 0.0)
-            self.degrees = (-float(degrees), float(degrees))
-        else:
-            self.degrees = check_range_pair(degrees, "degrees")
-        self.resample = _check_inter(resample, "resample")
+        self.degrees = check_symmetric_range(degrees, "degrees")
+        self.resample = check_enum(resample, Inter, "resample")
         self.expand = check_bool(expand, "expand")
         self.center = None if center is None else tuple(check_sequence(center, "center", 2))
         self.fill_value = check_fill_value(fill_value)

@@ -5,8 +5,9 @@ import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (check_enum, check_float, check_int, check_range_pair,
-                                    check_sequence, is_int, is_number)
+from transforms_c._validate import (check_enum, check_factor_range, check_float, check_int,
+                                    check_range_pair, check_sequence, check_symmetric_range,
+                                    is_int, is_number)
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
 
 
@@ -105,14 +106,6 @@ def equalize(img):
                      for c in range(img.shape[2])], axis=2)
 
 
-def _factor_range(value, name, center=1.0, low=0.0, high=None):
-    """A single non-negative number f -> (max(low, center - f), center + f); a pair is checked."""
-    if is_number(value):
-        check_float(value, name, 0.0, high)
-        return max(low, center - value), center + value
-    return check_range_pair(value, name, low, high)
-
-
 class RandomColorAdjust(TensorOperation):
     """RandomColorAdjust(brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
     factors drawn uniformly, applied in a random order (as MindSpore)."""
@@ -120,14 +113,10 @@ class RandomColorAdjust(TensorOperation):
     is_random = True
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
-        self.brightness = _factor_range(brightness, "brightness")
-        self.contrast = _factor_range(contrast, "contrast")
-        self.saturation = _factor_range(saturation, "saturation")
-        if is_number(hue):
-            check_float(hue, "hue", 0.0, 0.5)
-            self.hue = (-float(hue), float(hue))
-        else:
-            self.hue = check_range_pair(hue, "hue", -0.5, 0.5)
+        self.brightness = check_factor_range(brightness, "brightness")
+        self.contrast = check_factor_range(contrast, "contrast")
+        self.saturation = check_factor_range(saturation, "saturation")
+        self.hue = check_symmetric_range(hue, "hue", 0.5)
 
     def _compute(self, img, rng):
         img = _rgb_uint8(img, "RandomColorAdjust")

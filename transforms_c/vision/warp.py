@@ -6,7 +6,8 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (check_bool, check_enum, check_fill_value, check_float,
-                                    check_range_pair, check_sequence, is_number)
+                                    check_range_pair, check_sequence, check_symmetric_range,
+                                    is_number)
 from transforms_c.enums import CV2_INTER, Inter
 
 
@@ -75,11 +76,7 @@ class RandomRotation(TensorOperation):
     is_random = True
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
-        if is_number(degrees):
-            check_float(degrees, "degrees", 0.0)
-            self.degrees = (-float(degrees), float(degrees))
-        else:
-            self.degrees = check_range_pair(degrees, "degrees")
+        self.degrees = check_symmetric_range(degrees, "degrees")
         self.resample = check_enum(resample, Inter, "resample")
         self.expand = check_bool(expand, "expand")
         self.center = _check_center(center)
@@ -114,11 +111,7 @@ class RandomAffine(TensorOperation):
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
                  fill_value=0):
-        if is_number(degrees):
-            check_float(degrees, "degrees", 0.0)
-            self.degrees = (-float(degrees), float(degrees))
-        else:
-            self.degrees = check_range_pair(degrees, "degrees")
+        self.degrees = check_symmetric_range(degrees, "degrees")
         if translate is None:
             self.translate = (0.0, 0.0, 0.0, 0.0)
         else:

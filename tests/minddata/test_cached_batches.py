@@ -6,7 +6,11 @@ import pytest
 import minddata as ds
 from minddata.cache import generate_session
 
-from .cache_test_helpers import cache_root, epochs, same_rows  # noqa: F401 (fixture)
+from . import cache_test_helpers as helpers
+from .cache_test_helpers import epochs, same_rows
+
+cache_root = helpers.cache_root     # fixture: a private cache root for each test
+pytestmark = pytest.mark.usefixtures("cache_root")
 
 
 class _Rows:
@@ -35,7 +39,7 @@ def _batched(src, cache, size, drop=False, workers=None):
 
 @pytest.mark.parametrize("size,drop,workers", [(5, False, None), (5, True, None), (4, False, 2),
                                                (23, False, None), (64, False, None)])
-def test_cached_batches_equal_uncached_ones(cache_root, size, drop, workers):
+def test_cached_batches_equal_uncached_ones(size, drop, workers):
     src = _source()
     expected = epochs(_batched(src, None, size, drop, workers), 1)[0]
     got = epochs(_batched(src, ds.DatasetCache(generate_session()), size, drop, workers), 3)
@@ -43,7 +47,7 @@ def test_cached_batches_equal_uncached_ones(cache_root, size, drop, workers):
     assert same_rows(got[2], expected) and same_rows(got[0], expected)
 
 
-def test_rows_of_different_shapes_fail_as_without_a_cache(cache_root):
+def test_rows_of_different_shapes_fail_as_without_a_cache():
     src = _source(ragged=True)
     data = _batched(src, ds.DatasetCache(generate_session()), 4)
     with pytest.raises(RuntimeError, match="different shapes"):
@@ -54,13 +58,13 @@ def test_rows_of_different_shapes_fail_as_without_a_cache(cache_root):
     assert padded[1][0][0].shape == (4, 3, 6, 6) and same_rows(padded[0], padded[1])
 
 
-def test_strings_of_different_widths_are_batched_from_the_cache(cache_root):
+def test_strings_of_different_widths_are_batched_from_the_cache():
     src = _source(8)
     got = epochs(_batched(src, ds.DatasetCache(generate_session()), 8), 2)[1]
     assert got[0][2].tolist() == ["r" * (1 + i % 4) for i in range(8)]
 
 
-def test_resuming_mid_epoch_gives_the_remaining_cached_batches(cache_root):
+def test_resuming_mid_epoch_gives_the_remaining_cached_batches():
     src = _source()
     data = _batched(src, ds.DatasetCache(generate_session()), 4)
     expected = epochs(data, 2)[1]
@@ -76,7 +80,7 @@ def test_resuming_mid_epoch_gives_the_remaining_cached_batches(cache_root):
     assert len(rest) == len(expected) - 3 and same_rows(rest, expected[3:])
 
 
-def test_a_shuffle_after_the_cached_map_reads_rows(cache_root):
+def test_a_shuffle_after_the_cached_map_reads_rows():
     src = _source()
     data = src.map(lambda x: x * 2, input_columns=["image"],
                    cache=ds.DatasetCache(generate_session())).shuffle(8).batch(5)
@@ -85,7 +89,7 @@ def test_a_shuffle_after_the_cached_map_reads_rows(cache_root):
     assert labels == [list(range(23))] * 2
 
 
-def test_debug_mode_reads_the_cache_inline(cache_root):
+def test_debug_mode_reads_the_cache_inline():
     src = _source()
     expected = epochs(_batched(src, None, 5), 1)[0]
     ds.config.set_debug_mode(True)
@@ -93,13 +97,13 @@ def test_debug_mode_reads_the_cache_inline(cache_root):
     assert same_rows(got[1], expected)
 
 
-def test_every_cached_row_is_a_hit(cache_root):
+def test_every_cached_row_is_a_hit():
     cache = ds.DatasetCache(generate_session())
     epochs(_batched(_source(), cache, 5), 3)
     assert cache.get_stat().hits == 46
 
 
-def test_breaking_out_of_a_cached_epoch_leaves_no_reader_threads(cache_root):
+def test_breaking_out_of_a_cached_epoch_leaves_no_reader_threads():
     import gc
     import threading
     data = _batched(_source(200), ds.DatasetCache(generate_session()), 4)
@@ -112,7 +116,7 @@ def test_breaking_out_of_a_cached_epoch_leaves_no_reader_threads(cache_root):
     assert not [t.name for t in threading.enumerate() if t.name.startswith("minddata-cache")]
 
 
-def test_batches_the_consumer_holds_are_never_overwritten(cache_root):
+def test_batches_the_consumer_holds_are_never_overwritten():
     src = _source(40)
     data = _batched(src, ds.DatasetCache(generate_session()), 4)
     expected = epochs(data, 1)[0]                     # fill, copied
@@ -124,7 +128,7 @@ def test_batches_the_consumer_holds_are_never_overwritten(cache_root):
     assert all(np.array_equal(v, b[0][1:]) for v, b in zip(views, expected))
 
 
-def test_dropped_batch_arrays_are_reused(cache_root):
+def test_dropped_batch_arrays_are_reused():
     from minddata.ops.cached import _Recycler
     recycler = _Recycler()
     first = recycler.empty((4, 3), np.float32)
@@ -136,7 +140,7 @@ def test_dropped_batch_arrays_are_reused(cache_root):
     assert again.ctypes.data == address and held.ctypes.data != address
 
 
-def test_an_array_whose_slice_is_alive_is_not_reused(cache_root):
+def test_an_array_whose_slice_is_alive_is_not_reused():
     from minddata.ops.cached import _Recycler
     recycler = _Recycler()
     batch = recycler.empty((4, 3), np.float32)
@@ -149,7 +153,7 @@ def test_an_array_whose_slice_is_alive_is_not_reused(cache_root):
     assert other.ctypes.data != address and np.all(part == 7)
 
 
-def test_a_closed_recycler_keeps_nothing(cache_root):
+def test_a_closed_recycler_keeps_nothing():
     from minddata.ops.cached import _Recycler
     recycler = _Recycler()
     batch = recycler.empty((2, 2), np.uint8)
@@ -159,7 +163,7 @@ def test_a_closed_recycler_keeps_nothing(cache_root):
 
 
 @pytest.mark.parametrize("prefetch_size", [None, 1, 7])
-def test_rows_read_in_runs_of_prefetch_size_come_out_in_order(cache_root, prefetch_size):
+def test_rows_read_in_runs_of_prefetch_size_come_out_in_order(prefetch_size):
     src = _source()
     cache = ds.DatasetCache(generate_session(), prefetch_size=prefetch_size)
     data = src.map(lambda x: x * 2, input_columns=["image"], cache=cache)

@@ -6,7 +6,11 @@ import pytest
 import minddata as ds
 from minddata.cache import generate_session
 
-from .cache_test_helpers import cache_root, delete_cached_row, epochs  # noqa: F401
+from . import cache_test_helpers as helpers
+from .cache_test_helpers import delete_cached_row, epochs
+
+cache_root = helpers.cache_root     # fixture: a private cache root for each test
+pytestmark = pytest.mark.usefixtures("cache_root")
 
 
 def _counted_square(calls):
@@ -28,7 +32,7 @@ def _pipeline(cache, calls, shuffle=False):
     return _SOURCES[shuffle].map(_counted_square(calls), input_columns=["x"], cache=cache)
 
 
-def test_later_epochs_add_hits_and_no_misses(cache_root):
+def test_later_epochs_add_hits_and_no_misses():
     cache = ds.DatasetCache(generate_session())
     epochs(_pipeline(cache, []), 1)
     misses = cache.get_stat().misses
@@ -38,7 +42,7 @@ def test_later_epochs_add_hits_and_no_misses(cache_root):
     assert stat.hits == 90
 
 
-def test_a_missing_row_is_computed_again(cache_root):
+def test_a_missing_row_is_computed_again():
     sid = generate_session()
     cache = ds.DatasetCache(sid)
     epochs(_pipeline(cache, []), 1)
@@ -49,7 +53,7 @@ def test_a_missing_row_is_computed_again(cache_root):
     assert calls[0] == 7                   # nothing before the missing row was recomputed
 
 
-def test_a_missing_row_is_stored_again(cache_root):
+def test_a_missing_row_is_stored_again():
     sid = generate_session()
     cache = ds.DatasetCache(sid)
     epochs(_pipeline(cache, []), 1)
@@ -60,7 +64,7 @@ def test_a_missing_row_is_stored_again(cache_root):
     assert calls == [] and [int(r[0]) for r in rows] == [i * i for i in range(30)]
 
 
-def test_a_missing_row_in_a_batched_epoch_is_computed_again(cache_root):
+def test_a_missing_row_in_a_batched_epoch_is_computed_again():
     sid = generate_session()
     cache = ds.DatasetCache(sid)
     epochs(_pipeline(cache, []).batch(4), 1)
@@ -70,7 +74,7 @@ def test_a_missing_row_in_a_batched_epoch_is_computed_again(cache_root):
                                                 for k in range(0, 30, 4)]
 
 
-def test_a_missing_row_below_a_shuffle_raises(cache_root):
+def test_a_missing_row_below_a_shuffle_raises():
     sid = generate_session()
     cache = ds.DatasetCache(sid)
     epochs(_pipeline(cache, [], shuffle=True), 1)
@@ -79,7 +83,7 @@ def test_a_missing_row_below_a_shuffle_raises(cache_root):
         epochs(_pipeline(cache, [], shuffle=True), 1)
 
 
-def test_resuming_from_a_store_that_lost_its_rows_continues_at_the_same_row(cache_root):
+def test_resuming_from_a_store_that_lost_its_rows_continues_at_the_same_row():
     sid = generate_session()
     cache = ds.DatasetCache(sid)
     data = _pipeline(cache, [])

@@ -1,11 +1,16 @@
 """A source's cache is marked complete after any pass that covered every row, whoever put
 the rows (this process, another one, or an interrupted earlier run)."""
 import numpy as np
+import pytest
 
 import minddata as ds
 from minddata.cache import generate_session
 
-from .cache_test_helpers import cache_root, epochs, same_rows  # noqa: F401 (fixture)
+from . import cache_test_helpers as helpers
+from .cache_test_helpers import epochs, same_rows
+
+cache_root = helpers.cache_root     # fixture: a private cache root for each test
+pytestmark = pytest.mark.usefixtures("cache_root")
 
 
 def _mindrecord(tmp_path, n=40):
@@ -23,8 +28,8 @@ def _stage(cache, data):
     return cache.open_stage(data._describe(), data.get_col_names())
 
 
-def test_a_stage_partly_filled_elsewhere_is_marked_complete_after_a_full_pass(cache_root):
-    path = _mindrecord(cache_root)
+def test_a_stage_partly_filled_elsewhere_is_marked_complete_after_a_full_pass(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=False, cache=cache)
     expected = epochs(ds.MindDataset(path, shuffle=False), 1)[0]
@@ -37,8 +42,8 @@ def test_a_stage_partly_filled_elsewhere_is_marked_complete_after_a_full_pass(ca
         assert store.is_complete() and store.num_rows() == 40
 
 
-def test_a_shuffled_full_pass_marks_the_stage_complete(cache_root):
-    path = _mindrecord(cache_root)
+def test_a_shuffled_full_pass_marks_the_stage_complete(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=True, cache=cache)
     rows = epochs(data, 1)[0]
@@ -47,8 +52,8 @@ def test_a_shuffled_full_pass_marks_the_stage_complete(cache_root):
         assert store.is_complete()
 
 
-def test_a_shard_does_not_mark_the_stage_complete(cache_root):
-    path = _mindrecord(cache_root)
+def test_a_shard_does_not_mark_the_stage_complete(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=False, num_shards=2, shard_id=0, cache=cache)
     assert len(epochs(data, 1)[0]) == 20
@@ -56,8 +61,8 @@ def test_a_shard_does_not_mark_the_stage_complete(cache_root):
         assert not store.is_complete()
 
 
-def test_num_samples_does_not_mark_the_stage_complete(cache_root):
-    path = _mindrecord(cache_root)
+def test_num_samples_does_not_mark_the_stage_complete(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=False, num_samples=15, cache=cache)
     assert len(epochs(data, 1)[0]) == 15
@@ -65,8 +70,8 @@ def test_num_samples_does_not_mark_the_stage_complete(cache_root):
         assert not store.is_complete()
 
 
-def test_a_pass_resumed_mid_epoch_is_not_taken_for_a_full_one(cache_root):
-    path = _mindrecord(cache_root)
+def test_a_pass_resumed_mid_epoch_is_not_taken_for_a_full_one(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=False, num_parallel_workers=1, cache=cache)
     first = epochs(ds.MindDataset(path, shuffle=False), 1)[0]
@@ -79,8 +84,8 @@ def test_a_pass_resumed_mid_epoch_is_not_taken_for_a_full_one(cache_root):
     assert np.array_equal(epochs(data, 1)[0][0][1], first[0][1])
 
 
-def test_a_complete_source_stage_serves_every_row_from_the_cache(cache_root):
-    path = _mindrecord(cache_root)
+def test_a_complete_source_stage_serves_every_row_from_the_cache(tmp_path):
+    path = _mindrecord(tmp_path)
     cache = ds.DatasetCache(generate_session())
     data = ds.MindDataset(path, shuffle=True, num_parallel_workers=2, cache=cache)
     first = epochs(data, 1)[0]
@@ -92,9 +97,9 @@ def test_a_complete_source_stage_serves_every_row_from_the_cache(cache_root):
     assert all(same_rows([r], [by_label[int(r[1])]]) for r in again[1])
 
 
-def test_a_row_missing_from_a_complete_source_stage_is_read_again(cache_root):
+def test_a_row_missing_from_a_complete_source_stage_is_read_again(tmp_path):
     from .cache_test_helpers import delete_cached_row
-    path = _mindrecord(cache_root)
+    path = _mindrecord(tmp_path)
     sid = generate_session()
     data = ds.MindDataset(path, shuffle=False, cache=ds.DatasetCache(sid))
     expected = epochs(data, 1)[0]

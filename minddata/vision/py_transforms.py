@@ -12,8 +12,10 @@ from PIL import Image, ImageEnhance, ImageFile, ImageOps
 from transforms_c._rng import Rng, eager_seed
 from transforms_c._validate import (check_bool, check_enum, check_factor_range, check_fill_value,
                                     check_float, check_int, check_padding, check_range_pair,
-                                    check_sequence, check_size, check_symmetric_range)
+                                    check_sequence, check_size, check_symmetric_range,
+                                    size_hw)
 from transforms_c.enums import Border, Inter
+from transforms_c.vision.crop import random_crop_window
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
 from transforms_c.vision.resized_crop import random_resized_crop_box
 from transforms_c.vision.tensor import to_tensor
@@ -137,10 +139,6 @@ class Resize(PyTensorOperation):
                           _PIL_INTER[self.interpolation])
 
 
-def _hw(size):
-    return (size, size) if isinstance(size, numbers.Integral) else tuple(size)
-
-
 class CenterCrop(PyTensorOperation):
     """CenterCrop(size): centred window (zero-padded when larger than the image)."""
 
@@ -149,7 +147,7 @@ class CenterCrop(PyTensorOperation):
 
     def _compute(self, img, rng):
         img = to_pil(img, "CenterCrop")
-        crop_h, crop_w = _hw(self.size)
+        crop_h, crop_w = size_hw(self.size)
         left = int(round((img.width - crop_w) / 2.0))
         top = int(round((img.height - crop_h) / 2.0))
         return img.crop((left, top, left + crop_w, top + crop_h))
@@ -200,16 +198,12 @@ class RandomCrop(PyTensorOperation):
         img = to_pil(img, "RandomCrop")
         if self.padding is not None:
             img = _pad(img, self.padding, self.fill_value, self.padding_mode)
-        crop_h, crop_w = _hw(self.size)
         if self.pad_if_needed:
+            crop_h, crop_w = size_hw(self.size)
             pad_w = max(0, crop_w - img.width)
             pad_h = max(0, crop_h - img.height)
             img = _pad(img, (pad_w, pad_h, pad_w, pad_h), self.fill_value, self.padding_mode)
-        if crop_h > img.height or crop_w > img.width:
-            raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
-                               f"image {img.height}x{img.width}")
-        left = rng.randint(0, img.width - crop_w)
-        top = rng.randint(0, img.height - crop_h)
+        top, left, crop_h, crop_w = random_crop_window(img.height, img.width, self.size, rng)
         return img.crop((left, top, left + crop_w, top + crop_h))
 
 
@@ -231,7 +225,7 @@ class RandomResizedCrop(PyTensorOperation):
         img = to_pil(img, "RandomResizedCrop")
         top, left, crop_h, crop_w = random_resized_crop_box(
             img.height, img.width, self.scale, self.ratio, self.max_attempts, rng)
-        out_h, out_w = _hw(self.size)
+        out_h, out_w = size_hw(self.size)
         return img.resize((out_w, out_h), _PIL_INTER[self.interpolation],
                           box=(left, top, left + crop_w, top + crop_h))
 

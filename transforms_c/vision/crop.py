@@ -41,6 +41,18 @@ def center_crop_box(height, width, crop_h, crop_w):
     return (height - crop_h) // 2, (width - crop_w) // 2
 
 
+def random_crop_window(height, width, size, rng):
+    """(top, left, h, w) of RandomCrop's window inside a (height, width) image; draws x then y
+    (the native op, its fused plan and the PIL op share it so they pick the same window)."""
+    crop_h, crop_w = size_hw(size)
+    if crop_h > height or crop_w > width:
+        raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
+                           f"image {height}x{width} (use padding or pad_if_needed)")
+    left = rng.randint(0, width - crop_w)
+    top = rng.randint(0, height - crop_h)
+    return top, left, crop_h, crop_w
+
+
 class Crop(TensorOperation):
     """Crop(coordinates, size): coordinates is (top, left)."""
 
@@ -121,13 +133,7 @@ class RandomCrop(TensorOperation):
 
     def window(self, height, width, rng):
         """(top, left, h, w) inside an unpadded image; draws x then y."""
-        crop_h, crop_w = size_hw(self.size)
-        if crop_h > height or crop_w > width:
-            raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
-                               f"image {height}x{width} (use padding or pad_if_needed)")
-        left = rng.randint(0, width - crop_w)
-        top = rng.randint(0, height - crop_h)
-        return top, left, crop_h, crop_w
+        return random_crop_window(height, width, self.size, rng)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

@@ -169,3 +169,32 @@ def test_rows_read_in_runs_of_prefetch_size_come_out_in_order(prefetch_size):
     data = src.map(lambda x: x * 2, input_columns=["image"], cache=cache)
     first, second = epochs(data, 2)
     assert [int(r[1]) for r in second] == list(range(23)) and same_rows(first, second)
+
+
+def _spilling_pipeline(cache):
+    src = ds.NumpySlicesDataset({"data": np.arange(40 * 16384, dtype=np.float32).reshape(40, -1),
+                                 "label": np.arange(40, dtype=np.int64)}, shuffle=False)
+    return src, lambda: src.map(lambda x: x + 1, input_columns=["data"], cache=cache)
+
+
+def test_batches_and_rows_read_spilled_rows(tmp_path):
+    cache = ds.DatasetCache(generate_session(), size=1, spilling=True)   # 1 MB: most spill
+    src, pipeline = _spilling_pipeline(cache)
+    expected = epochs(src.map(lambda x: x + 1, input_columns=["data"]), 1)[0]
+    epochs(pipeline(), 1)
+    stat = cache.get_stat()
+    assert stat.rows_spilled > 20 and stat.rows_in_memory + stat.rows_spilled == 40
+    batches = epochs(pipeline().batch(6), 1)[0]
+    assert np.array_equal(np.concatenate([b[0] for b in batches]), np.stack([r[0] for r in expected]))
+    assert same_rows(epochs(pipeline(), 1)[0], expected)
+
+
+def test_a_deleted_spill_directory_makes_the_stage_compute_again(tmp_path):
+    import shutil
+    cache = ds.DatasetCache(generate_session(), size=1, spilling=True)
+    src, pipeline = _spilling_pipeline(cache)
+    first = epochs(pipeline().batch(8), 1)[0]
+    shutil.rmtree(tmp_path / "cache-spill")
+    calls = []
+    data = src.map(lambda x: calls.append(1) or x + 1, input_columns=["data"], cache=cache)
+    assert same_rows(epochs(data.batch(8), 1)[0], first) and len(calls) == 40

@@ -198,3 +198,16 @@ def test_a_deleted_spill_directory_makes_the_stage_compute_again(tmp_path):
     calls = []
     data = src.map(lambda x: calls.append(1) or x + 1, input_columns=["data"], cache=cache)
     assert same_rows(epochs(data.batch(8), 1)[0], first) and len(calls) == 40
+
+
+def test_an_empty_cached_stage_gives_empty_epochs():
+    data = _batched(_source(0), ds.DatasetCache(generate_session()), 4)
+    assert epochs(data, 3) == [[], [], []]
+
+
+def test_a_repeat_above_the_batch_reads_the_cache_each_pass():
+    src = _source()
+    expected = epochs(_batched(src, None, 5), 1)[0]
+    data = _batched(src, ds.DatasetCache(generate_session()), 5).repeat(3)
+    got = epochs(data, 1)[0]
+    assert same_rows(got, expected * 3)

@@ -8,15 +8,12 @@ and line.
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
-from .arrow_rows import ArrowTableLoader, index_fields, table_schema
+from .arrow_rows import table_schema
+from .arrow_table_to_mr import ArrowTableToMR
 from .bad_input import BadItem, ConversionError
-from .conversion import ConversionSpec
-from .converter import Converter
-from .params import (check_columns_list, check_destination_arg, check_partition_number,
-                     check_path_arg)
 
 
-class CsvToMR(Converter):
+class CsvToMR(ArrowTableToMR):
     """Convert a CSV file to MindRecord (``mindspore.mindrecord.CsvToMR``).
 
     Args:
@@ -26,11 +23,8 @@ class CsvToMR(Converter):
         partition_number (int): number of shard files. Default 1.
     """
 
-    def __init__(self, source, destination, columns_list=None, partition_number=1):
-        self.source = check_path_arg(source, "source", "file")
-        self.columns_list = check_columns_list(columns_list)
-        self.destination = check_destination_arg(destination)
-        self.partition_number = check_partition_number(partition_number)
+    source_kind = "file"
+    desc = "csv_schema"
 
     def _read(self):
         bad_lines = []
@@ -67,8 +61,5 @@ class CsvToMR(Converter):
                 k += 1
             lines.append(line)
             line += 1
-        return [ConversionSpec(self.destination, schema, "csv_schema", range(table.num_rows),
-                               ArrowTableLoader(table, schema, self.source, lines),
-                               self.partition_number, index_fields(table, schema),
-                               header_size=1 << 24, page_size=1 << 26,
-                               pre_skipped=[(b.where, b.reason) for _, b in bad_lines])]
+        return self.table_specs(table, schema, lines,
+                                pre_skipped=[(b.where, b.reason) for _, b in bad_lines])

@@ -31,17 +31,33 @@ struct Taps {
     std::vector<int> step;       // 0 at the right/bottom edge, else 1
     std::vector<int16_t> coef0;  // weights (linear only)
     std::vector<int16_t> coef1;
+
+    explicit Taps(int out_count)
+        : first(out_count), step(out_count), coef0(out_count), coef1(out_count) {}
+
+    // Output o reads source s with weight 1 - f and s + 1 with weight f; outside the source
+    // the edge sample is repeated, as OpenCV's border replication does for linear taps.
+    void set(int o, int s, float f, int src_count) {
+        if (s < 0) {
+            s = 0;
+            f = 0.f;
+        }
+        if (s >= src_count - 1) {
+            s = src_count - 1;
+            f = 0.f;
+        }
+        first[o] = s;
+        step[o] = s < src_count - 1 ? 1 : 0;
+        coef0[o] = to_coef(1.f - f);
+        coef1[o] = to_coef(f);
+    }
 };
 
 // OpenCV's INTER_AREA when enlarging an axis: bilinear taps whose weight only moves off the
 // left sample in the last fraction of each source pixel.
 Taps area_linear_taps(int out_count, int win, bool flip, double scale, double offset,
                       int src_count) {
-    Taps taps;
-    taps.first.resize(out_count);
-    taps.step.resize(out_count);
-    taps.coef0.resize(out_count);
-    taps.coef1.resize(out_count);
+    Taps taps(out_count);
     const double inv_scale = 1.0 / scale;
     for (int o = 0; o < out_count; ++o) {
         const int v = virtual_index(o, win, out_count, flip);
@@ -52,28 +68,13 @@ Taps area_linear_taps(int out_count, int win, bool flip, double scale, double of
         f = f <= 0 ? 0.f : f - std::floor(f);
         int s = offset == std::floor(offset) ? s_raw + static_cast<int>(offset)
                                               : static_cast<int>(std::floor(v * scale + offset));
-        if (s < 0) {
-            s = 0;
-            f = 0.f;
-        }
-        if (s >= src_count - 1) {
-            s = src_count - 1;
-            f = 0.f;
-        }
-        taps.first[o] = s;
-        taps.step[o] = s < src_count - 1 ? 1 : 0;
-        taps.coef0[o] = to_coef(1.f - f);
-        taps.coef1[o] = to_coef(f);
+        taps.set(o, s, f, src_count);
     }
     return taps;
 }
 
 Taps linear_taps(int out_count, int win, bool flip, double scale, double offset, int src_count) {
-    Taps taps;
-    taps.first.resize(out_count);
-    taps.step.resize(out_count);
-    taps.coef0.resize(out_count);
-    taps.coef1.resize(out_count);
+    Taps taps(out_count);
     for (int o = 0; o < out_count; ++o) {
         const int v = virtual_index(o, win, out_count, flip);
         // OpenCV computes the coordinate in single precision.
@@ -81,18 +82,7 @@ Taps linear_taps(int out_count, int win, bool flip, double scale, double offset,
         if (offset != 0.0) f = static_cast<float>(f + offset);
         int s = static_cast<int>(std::floor(f));
         f -= static_cast<float>(s);
-        if (s < 0) {
-            s = 0;
-            f = 0.f;
-        }
-        if (s >= src_count - 1) {
-            s = src_count - 1;
-            f = 0.f;
-        }
-        taps.first[o] = s;
-        taps.step[o] = s < src_count - 1 ? 1 : 0;
-        taps.coef0[o] = to_coef(1.f - f);
-        taps.coef1[o] = to_coef(f);
+        taps.set(o, s, f, src_count);
     }
     return taps;
 }

@@ -8,6 +8,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data")
+#: The schema of imagenet_rows and cifar_rows.
+IMAGE_LABEL_SCHEMA = {"image": {"type": "bytes"}, "label": {"type": "int32"}}
 
 
 def ensure_bench_data(path=DEFAULT_DIR):
@@ -19,20 +21,45 @@ def ensure_bench_data(path=DEFAULT_DIR):
     return path
 
 
+def imagenet_files(data_dir):
+    """[(path relative to imagenet/train, label)] of the ImageNet-like JPEGs, in files.txt order
+    (which is also sorted path order)."""
+    with open(os.path.join(data_dir, "imagenet", "files.txt")) as f:
+        return [(rel, int(label)) for rel, label in
+                (line.rstrip("\n").split("\t") for line in f)]
+
+
+def read_imagenet_file(data_dir, rel):
+    """The bytes of one ImageNet-like JPEG (``rel`` as imagenet_files gives it)."""
+    with open(os.path.join(data_dir, "imagenet", "train", rel), "rb") as img:
+        return img.read()
+
+
 def imagenet_rows(data_dir):
     """The ImageNet-like JPEGs as FileWriter rows: {"image": bytes, "label": int}."""
-    root = os.path.join(data_dir, "imagenet")
-    rows = []
-    with open(os.path.join(root, "files.txt")) as f:
-        for line in f:
-            rel, label = line.rstrip("\n").split("\t")
-            with open(os.path.join(root, "train", rel), "rb") as img:
-                rows.append({"image": img.read(), "label": int(label)})
-    return rows
+    return [{"image": read_imagenet_file(data_dir, rel), "label": label}
+            for rel, label in imagenet_files(data_dir)]
+
+
+def cifar_arrays(data_dir):
+    """(images (N, 32, 32, 3) uint8, labels (N,)) of the CIFAR-like data."""
+    images = np.load(os.path.join(data_dir, "cifar", "images.npy"))
+    labels = np.load(os.path.join(data_dir, "cifar", "labels.npy"))
+    return images, labels
 
 
 def cifar_rows(data_dir):
     """The CIFAR-like arrays as FileWriter rows: {"image": 3072 raw bytes, "label": int}."""
-    images = np.load(os.path.join(data_dir, "cifar", "images.npy"))
-    labels = np.load(os.path.join(data_dir, "cifar", "labels.npy"))
+    images, labels = cifar_arrays(data_dir)
     return [{"image": img.tobytes(), "label": int(lab)} for img, lab in zip(images, labels)]
+
+
+def write_mindrecord(path, rows, desc, schema=IMAGE_LABEL_SCHEMA, chunk=1000):
+    """One MindRecord file of ``rows`` (FileWriter, one shard), handed over ``chunk`` rows per
+    write_raw_data call."""
+    from mindrecord import FileWriter
+    writer = FileWriter(path, shard_num=1, overwrite=True)
+    writer.add_schema(schema, desc)
+    for start in range(0, len(rows), chunk):
+        writer.write_raw_data(rows[start:start + chunk])
+    writer.commit()

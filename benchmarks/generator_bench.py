@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 import minddata as ds  # noqa: E402
+from bench_data import cifar_arrays  # noqa: E402
 
 # MindSpore 2.10.0, 2 vCPU, batch 256, medians of 3 (../shared/tools/README.md)
 REFERENCE = {"processes": 1254, "threads": 1239}
@@ -45,8 +46,8 @@ class CifarSource:
 def load(data_dir):
     d = os.path.join(data_dir, "cifar")
     if os.path.exists(os.path.join(d, "images.npy")):
-        images = np.load(os.path.join(d, "images.npy"))[:N_ROWS]
-        labels = np.load(os.path.join(d, "labels.npy"))[:N_ROWS].astype(np.int32)
+        images, labels = cifar_arrays(data_dir)
+        images, labels = images[:N_ROWS], labels[:N_ROWS].astype(np.int32)
         return images, labels, f"{d} ({len(images)} rows)"
     rng = np.random.default_rng(0)
     images = rng.integers(0, 256, size=(N_ROWS, 32, 32, 3), dtype=np.uint8)

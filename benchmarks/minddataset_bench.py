@@ -20,7 +20,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench_data import ensure_bench_data, imagenet_rows, cifar_rows  # noqa: E402
+from bench_data import (cifar_rows, ensure_bench_data, imagenet_rows,  # noqa: E402
+                        write_mindrecord)
 
 # MindSpore 2.10.0, 2 vCPU, medians of 3 (../shared/tools/README.md)
 REFERENCE = {
@@ -28,15 +29,6 @@ REFERENCE = {
     ("imagenet", True): 6713,
     ("cifar", False): 7764,
 }
-
-
-def write_mindrecord(path, rows, desc):
-    from mindrecord import FileWriter
-    writer = FileWriter(path, shard_num=1, overwrite=True)
-    writer.add_schema({"image": {"type": "bytes"}, "label": {"type": "int32"}}, desc)
-    for start in range(0, len(rows), 1000):
-        writer.write_raw_data(rows[start:start + 1000])
-    writer.commit()
 
 
 def time_read(path, shuffle, repeats, min_rows):

@@ -27,20 +27,12 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench_data import ensure_bench_data, imagenet_rows, cifar_rows  # noqa: E402
+from bench_data import (cifar_rows, ensure_bench_data, imagenet_rows,  # noqa: E402
+                        write_mindrecord)
 
 # MindSpore 2.10.0, MindDataset read, no transforms, 2 workers, shuffle off (rows/s, MB/s)
 REFERENCE = {"imagenet": (5725, 327), "cifar": (7764, None)}
 OPEN_TARGET = "< 1 s and < 200 MB"
-
-
-def write_mindrecord(path, schema, rows, desc):
-    from mindrecord import FileWriter
-    writer = FileWriter(path, shard_num=1, overwrite=True)
-    writer.add_schema(schema, desc)
-    for start in range(0, len(rows), 10000):
-        writer.write_raw_data(rows[start:start + 10000])
-    writer.commit()
 
 
 def time_read(path, repeats, batch, copy, min_rows):
@@ -119,12 +111,11 @@ def main(argv=None):
     ensure_bench_data(args.data)
     out = args.keep or tempfile.mkdtemp(prefix="mindrecord-read-bench-")
     os.makedirs(out, exist_ok=True)
-    schema = {"image": {"type": "bytes"}, "label": {"type": "int32"}}
     try:
         paths = {"imagenet": os.path.join(out, "imagenet.mindrecord"),
                  "cifar": os.path.join(out, "cifar.mindrecord")}
-        write_mindrecord(paths["imagenet"], schema, imagenet_rows(args.data), "ImageNet-like")
-        write_mindrecord(paths["cifar"], schema, cifar_rows(args.data), "CIFAR-like")
+        write_mindrecord(paths["imagenet"], imagenet_rows(args.data), "ImageNet-like", chunk=10000)
+        write_mindrecord(paths["cifar"], cifar_rows(args.data), "CIFAR-like", chunk=10000)
         for name, path in paths.items():
             time_read(path, 1, args.batch, True, 1)  # warm the page cache
             for mode, copy in (("views", False), ("copied", True)):
@@ -133,8 +124,9 @@ def main(argv=None):
         big = os.path.join(out, "million.mindrecord")
         rows = [{"label": i, "name": "r%d" % i, "data": b"%08d" % i}
                 for i in range(args.open_rows)]
-        write_mindrecord(big, {"label": {"type": "int64"}, "name": {"type": "string"},
-                               "data": {"type": "bytes"}}, rows, "small rows")
+        write_mindrecord(big, rows, "small rows", chunk=10000,
+                         schema={"label": {"type": "int64"}, "name": {"type": "string"},
+                                 "data": {"type": "bytes"}})
         del rows
         time_open(big)   # first open warms the page cache
         time_open(big)

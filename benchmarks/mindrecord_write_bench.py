@@ -17,9 +17,8 @@ import shutil
 import sys
 import time
 
-import numpy as np
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_data import cifar_arrays, imagenet_files, read_imagenet_file  # noqa: E402
 from mindrecord import FileWriter  # noqa: E402
 
 REFERENCE = {  # MindSpore 2.10 FileWriter rows/s (shared/tools/README.md)
@@ -28,21 +27,15 @@ REFERENCE = {  # MindSpore 2.10 FileWriter rows/s (shared/tools/README.md)
 
 
 def load_imagenet(root):
-    rows = []
-    with open(os.path.join(root, "imagenet", "files.txt")) as f:
-        for line in f:
-            rel, label = line.rstrip("\n").split("\t")
-            with open(os.path.join(root, "imagenet", "train", rel), "rb") as img:
-                rows.append({"file_name": os.path.basename(rel), "label": int(label),
-                             "data": img.read()})
+    rows = [{"file_name": os.path.basename(rel), "label": label,
+             "data": read_imagenet_file(root, rel)} for rel, label in imagenet_files(root)]
     schema = {"file_name": {"type": "string"}, "label": {"type": "int32"},
               "data": {"type": "bytes"}}
     return rows, schema
 
 
 def load_cifar(root):
-    images = np.load(os.path.join(root, "cifar", "images.npy"))
-    labels = np.load(os.path.join(root, "cifar", "labels.npy"))
+    images, labels = cifar_arrays(root)
     rows = [{"data": images[i].tobytes(), "label": int(labels[i])} for i in range(len(images))]
     return rows, {"data": {"type": "bytes"}, "label": {"type": "int32"}}
 

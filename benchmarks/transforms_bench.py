@@ -24,7 +24,6 @@ import glob
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +32,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from bench_data import ensure_bench_data, imagenet_rows, write_mindrecord  # noqa: E402
 
 # MindSpore 2.10.0 on this machine kind, 2 vCPU, medians of 3 (../shared/tools/README.md).
 MS = {
@@ -46,14 +47,6 @@ MS = {
 TARGETS = {"train": 3.0, "train_rcdr": 2.0, "imagefolder": 3.0, "eval": 2.0, "train_pil": 1.5}
 MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
 STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
-
-
-def ensure_bench_data(path):
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return
-    tool = os.path.join(ROOT, "..", "shared", "tools", "make_bench_data.py")
-    print(f"generating benchmark data in {path} ...", flush=True)
-    subprocess.run([sys.executable, tool, path, "--n-cifar", "10000"], check=True)
 
 
 def pipelines():
@@ -120,23 +113,6 @@ def part1(datas, repeats):
     return results
 
 
-def write_mindrecord(path, files):
-    from mindrecord import FileWriter
-    writer = FileWriter(path, shard_num=1, overwrite=True)
-    writer.add_schema({"image": {"type": "bytes"}, "label": {"type": "int32"}}, "imagenet")
-    rows = []
-    for f in files:
-        with open(f, "rb") as fh:
-            rows.append({"image": fh.read(), "label": int(os.path.basename(
-                os.path.dirname(f)).split("_")[-1])})
-        if len(rows) == 500:
-            writer.write_raw_data(rows)
-            rows = []
-    if rows:
-        writer.write_raw_data(rows)
-    writer.commit()
-
-
 def time_dataset(make, repeats):
     """(images per wall second, images per CPU second of this process) over one epoch."""
     rates, cpu_rates = [], []
@@ -151,7 +127,7 @@ def time_dataset(make, repeats):
     return statistics.median(rates), statistics.median(cpu_rates)
 
 
-def part2(data_dir, files, repeats):
+def part2(data_dir, repeats):
     print(f"\n== end to end: map with 2 workers, batch(128), one epoch, median of {repeats} ==")
     try:
         import minddata as ds
@@ -166,7 +142,7 @@ def part2(data_dir, files, repeats):
         cases = []
         try:
             mr_path = os.path.join(tmp, "imagenet.mindrecord")
-            write_mindrecord(mr_path, files)
+            write_mindrecord(mr_path, imagenet_rows(data_dir), "imagenet", chunk=500)
             cases.append(("train", lambda: ds.MindDataset(mr_path, num_parallel_workers=2,
                                                           shuffle=True), pipes["train"]))
             cases.append(("train_rcdr", lambda: ds.MindDataset(
@@ -219,7 +195,7 @@ def main(argv=None):
           f"load average {os.getloadavg()[0]:.1f}")
     part1(datas, args.repeats)
     if not args.skip_e2e:
-        part2(args.data, files, args.repeats)
+        part2(args.data, args.repeats)
 
 
 if __name__ == "__main__":

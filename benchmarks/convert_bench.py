@@ -59,15 +59,9 @@ def load_rows(folder):
 
 
 def time_filewriter(spec, rows, dest):
-    from mindrecord import FileWriter
+    from mindrecord.tools.conversion import open_shard_writer
     start = time.perf_counter()
-    writer = FileWriter(dest, shard_num=4, overwrite=True)
-    if spec.header_size:
-        writer.set_header_size(spec.header_size)
-    if spec.page_size:
-        writer.set_page_size(spec.page_size)
-    writer.add_schema(spec.schema, spec.desc)
-    writer.add_index(list(spec.index_fields))
+    writer = open_shard_writer(spec, dest, shard_num=4)
     writer.write_raw_data(rows, parallel_writer=True)
     writer.commit()
     return time.perf_counter() - start

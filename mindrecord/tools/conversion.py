@@ -95,10 +95,11 @@ class _Cancelled(Exception):
     """Another shard failed; this one stops early."""
 
 
-def open_shard_writer(spec, path):
-    """A FileWriter for one shard of ``spec``, schema and index set up."""
+def open_shard_writer(spec, path, shard_num=1):
+    """A FileWriter for one shard of ``spec``, schema and index set up (``shard_num`` > 1: a
+    writer of the whole shard set at once, as benchmarks/convert_bench.py times FileWriter)."""
     from ..writer import FileWriter
-    writer = FileWriter(path, shard_num=1, overwrite=True)
+    writer = FileWriter(path, shard_num=shard_num, overwrite=True)
     if spec.header_size:
         writer.set_header_size(spec.header_size)
     if spec.page_size:

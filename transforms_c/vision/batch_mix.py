@@ -9,7 +9,11 @@ from transforms_c._validate import check_enum, check_float
 from transforms_c.enums import ImageBatchFormat
 
 
-def _check_batch(images, labels, op_name):
+def _images_and_labels(arrays, op_name):
+    """(images, labels) of a batch-mixing op's two input columns, checked."""
+    if len(arrays) != 2:
+        raise RuntimeError(f"{op_name}: expected 2 columns (images, labels), got {len(arrays)}")
+    images, labels = arrays
     if not isinstance(images, np.ndarray) or images.ndim != 4:
         raise RuntimeError(f"{op_name}: images should be a batch of shape <N,H,W,C> or "
                            f"<N,C,H,W>, got {getattr(images, 'shape', type(images).__name__)}")
@@ -18,6 +22,7 @@ def _check_batch(images, labels, op_name):
                            f"{getattr(labels, 'shape', type(labels).__name__)}")
     if labels.shape[0] != images.shape[0]:
         raise RuntimeError(f"{op_name}: {images.shape[0]} images but {labels.shape[0]} labels")
+    return images, labels
 
 
 def _permutation(count, rng):
@@ -45,11 +50,7 @@ class MixUpBatch(TensorOperation):
         self.alpha = check_float(alpha, "alpha", 0.0, low_open=True)
 
     def apply(self, arrays, seed):
-        if len(arrays) != 2:
-            raise RuntimeError(f"MixUpBatch: expected 2 columns (images, labels), got "
-                               f"{len(arrays)}")
-        images, labels = arrays
-        _check_batch(images, labels, "MixUpBatch")
+        images, labels = _images_and_labels(arrays, "MixUpBatch")
         rng = Rng(seed)
         lam = rng.beta(self.alpha, self.alpha)
         perm = _permutation(images.shape[0], rng)
@@ -73,11 +74,7 @@ class CutMixBatch(TensorOperation):
         self.prob = check_float(prob, "prob", 0.0, 1.0)
 
     def apply(self, arrays, seed):
-        if len(arrays) != 2:
-            raise RuntimeError(f"CutMixBatch: expected 2 columns (images, labels), got "
-                               f"{len(arrays)}")
-        images, labels = arrays
-        _check_batch(images, labels, "CutMixBatch")
+        images, labels = _images_and_labels(arrays, "CutMixBatch")
         rng = Rng(seed)
         nhwc = self.image_batch_format == ImageBatchFormat.NHWC
         height, width = (images.shape[1:3] if nhwc else images.shape[2:4])

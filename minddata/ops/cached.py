@@ -43,7 +43,7 @@ class _Recycler:
 
     def __init__(self, keep=4):
         self._keep = keep
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._free = {}            # (shape, dtype) -> buffers nobody else references
         self._closed = False
 
@@ -66,10 +66,11 @@ class _Recycler:
             return
         if refs != _Recycler._free_refs:
             return                           # a slice or another view still uses it
-        with self._lock:
+        fresh = []     # allocated before locking: a garbage collection it may start can
+        with self._lock:   # free another batch and re-enter here (hence also an RLock)
             if self._closed:
                 return
-            spare = self._free.setdefault(key, [])
+            spare = self._free.setdefault(key, fresh)
             if len(spare) < self._keep:
                 spare.append(buf)
 

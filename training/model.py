@@ -208,13 +208,19 @@ class Model:
         if item is None:
             return None
         _, batch, wait = item
+        self._record_data_wait(cb, stats, start, wait)
+        return batch
+
+    @staticmethod
+    def _record_data_wait(cb, stats, start, wait):
+        """Account ``wait`` seconds spent waiting for a batch (fetch begun at ``start``): the
+        profiler's trace, the callbacks' data_wait_time and the run's statistics."""
         profiling.add("data_wait", start, start + wait, "data")
         cb.data_wait_time = wait
         cb.epoch_data_wait_time += wait
         stats["data_wait_s"] += wait
         if stats["first_wait_s"] is None:
             stats["first_wait_s"] = wait
-        return batch
 
     def _epoch_steps(self, cb, cbs, run_context, feeder, stats):
         """One non-sink epoch: a callback step per batch, until the data epoch changes.
@@ -231,12 +237,7 @@ class Model:
             elif epoch_of_batch != data_epoch:
                 feeder.push_back(item)  # first batch of the next epoch
                 return False
-            profiling.add("data_wait", start, start + wait, "data")
-            cb.data_wait_time = wait
-            cb.epoch_data_wait_time += wait
-            stats["data_wait_s"] += wait
-            if stats["first_wait_s"] is None:
-                stats["first_wait_s"] = wait
+            self._record_data_wait(cb, stats, start, wait)
             cb.cur_step_num += 1
             cb.epoch_steps += 1
             cb.train_dataset_element = batch

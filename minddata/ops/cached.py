@@ -234,11 +234,12 @@ class CachedMapIter(IterNode):
     def _compute_from(self, index):
         """A row of the complete stage is missing (its spill area was deleted, or it was
         unreadable): compute the rest of the pass from row ``index`` with the pipeline below.
-        Possible only when that pipeline gives the same rows in the same order every epoch."""
+        Past row 0, possible only when that pipeline gives the same rows in the same order
+        every epoch (from row 0 it is a new pass, like the fill of an incomplete stage)."""
         self._reader.clear()
         self._rows.clear()
         self.from_store = self._stacking = False
-        if self.ds.children[0]._is_random():
+        if index and self.ds.children[0]._is_random():
             sid = self.store.session_id
             raise RuntimeError(
                 f"DatasetCache session {sid}: row {index} of a complete cached stage is missing "

@@ -98,3 +98,13 @@ def test_resuming_from_a_store_that_lost_its_rows_continues_at_the_same_row():
     ds.cache.create_session(sid)            # the same session, now empty
     rest = epochs(data, 1, state=state)[0]
     assert [int(r[0]) for r in rest] == [i * i for i in range(10, 30)]
+
+
+def test_a_missing_first_row_below_a_shuffle_starts_a_new_pass():
+    sid = generate_session()
+    cache = ds.DatasetCache(sid)
+    epochs(_pipeline(cache, [], shuffle=True), 1)
+    delete_cached_row(sid, _pipeline(cache, [], shuffle=True), 0)
+    calls = []
+    rows = epochs(_pipeline(cache, calls, shuffle=True), 1)[0]
+    assert sorted(int(r[0]) for r in rows) == [i * i for i in range(30)] and len(calls) == 30

@@ -17,11 +17,9 @@ import numpy as np
 
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
-from ._source_base import SourceDataset
-from ._validation import check_dir, check_sampling_args, check_usage
+from ._usage_folder import UsageFolderDataset
 
 IMAGE_BYTES = 32 * 32 * 3
-USAGES = ["train", "test", "all"]
 
 
 class _CifarFormat:
@@ -104,20 +102,14 @@ class CifarSource(MultiFileRowSource):
 
 
 
-class _CifarDataset(SourceDataset):
+class _CifarDataset(UsageFolderDataset):
     _format = None
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        dataset_dir = check_dir(dataset_dir)
-        usage = check_usage(usage, USAGES)
-        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir, self.usage = dataset_dir, usage
-        super().__init__(functools.partial(CifarSource, dataset_dir, usage, self._format),
-                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
-                         shard_id=shard_id, sampler=sampler,
-                         num_parallel_workers=num_parallel_workers, cache=cache,
-                         column_names=["image"] + list(self._format.label_columns))
+    def _make_source_factory(self, dataset_dir, usage):
+        return functools.partial(CifarSource, dataset_dir, usage, self._format)
+
+    def _output_columns(self):
+        return ["image"] + list(self._format.label_columns)
 
 
 class Cifar10Dataset(_CifarDataset):

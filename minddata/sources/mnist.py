@@ -16,12 +16,10 @@ import numpy as np
 
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
-from ._source_base import SourceDataset
-from ._validation import check_dir, check_sampling_args, check_usage
+from ._usage_folder import UsageFolderDataset
 
 IMAGE_MAGIC = 2051
 LABEL_MAGIC = 2049
-USAGES = ["train", "test", "all"]
 
 
 def find_mnist_files(dataset_dir, usage):
@@ -109,21 +107,15 @@ class MnistSource(MultiFileRowSource):
                 f"files={file_stamps(self._files)})")
 
 
-class MnistDataset(SourceDataset):
+class MnistDataset(UsageFolderDataset):
     """MNIST from its idx files: columns ``image`` (28, 28, 1) uint8 and ``label`` uint32.
 
     Same signature, defaults and errors as ``mindspore.dataset.MnistDataset``; ``usage`` is
     'train', 'test' or 'all' (None means 'all').
     """
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        dataset_dir = check_dir(dataset_dir)
-        usage = check_usage(usage, USAGES)
-        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir, self.usage = dataset_dir, usage
-        super().__init__(functools.partial(MnistSource, dataset_dir, usage),
-                         num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
-                         shard_id=shard_id, sampler=sampler,
-                         num_parallel_workers=num_parallel_workers, cache=cache,
-                         column_names=MnistSource.column_names)
+    def _make_source_factory(self, dataset_dir, usage):
+        return functools.partial(MnistSource, dataset_dir, usage)
+
+    def _output_columns(self):
+        return MnistSource.column_names

@@ -8,6 +8,17 @@ from training.nn import initializer
 from training.tensor import Tensor, grad_of
 
 
+def _central_difference(fn, tensor, idx, eps=1e-6):
+    """d fn / d tensor[idx] by central finite differences; tensor.data is restored after."""
+    old = tensor.data[idx]
+    tensor.data[idx] = old + eps
+    up = fn()
+    tensor.data[idx] = old - eps
+    down = fn()
+    tensor.data[idx] = old
+    return (up - down) / (2 * eps)
+
+
 def _check(cell, x, samples=30, tol=1e-5):
     x = Tensor(np.asarray(x, np.float64), requires_grad=True)
     for p in cell.get_parameters():
@@ -23,13 +34,7 @@ def _check(cell, x, samples=30, tol=1e-5):
     for tensor, grad in zip(targets, grads):
         for _ in range(min(samples, tensor.size)):
             idx = tuple(rng.integers(0, n) for n in tensor.shape)
-            old = tensor.data[idx]
-            tensor.data[idx] = old + 1e-6
-            up = objective()
-            tensor.data[idx] = old - 1e-6
-            down = objective()
-            tensor.data[idx] = old
-            numeric = (up - down) / 2e-6
+            numeric = _central_difference(objective, tensor, idx)
             assert abs(numeric - grad[idx]) <= tol * max(1.0, abs(numeric)), \
                 (type(cell).__name__, getattr(tensor, "name", "input"), idx, numeric, grad[idx])
 
@@ -91,13 +96,7 @@ def test_softmax_cross_entropy_gradient(sparse, reduction):
         return float(np.sum(loss_fn(logits, lab).data))
     (grad,) = grad_of(loss_fn(logits, lab).sum(), [logits])
     for idx in [(0, 0), (1, 3), (4, 2)]:
-        old = logits.data[idx]
-        logits.data[idx] = old + 1e-6
-        up = value()
-        logits.data[idx] = old - 1e-6
-        down = value()
-        logits.data[idx] = old
-        assert abs((up - down) / 2e-6 - grad[idx]) < 1e-6
+        assert abs(_central_difference(value, logits, idx) - grad[idx]) < 1e-6
 
 
 def test_softmax_cross_entropy_value_matches_definition():

@@ -10,10 +10,11 @@ import time
 SAMPLE_ROWS = 8
 
 
-def _walk(ds):
+def walk_graph(ds):
+    """``ds`` and every dataset node it reads from (its children, recursively), ``ds`` first."""
     yield ds
     for child in getattr(ds, "children", []):
-        yield from _walk(child)
+        yield from walk_graph(child)
 
 
 def _op_name(op):
@@ -26,7 +27,7 @@ def _as_tuple(out):
 
 def time_map_ops(dataset, sample_rows=SAMPLE_ROWS):
     """[{"stage", "op", "ms_per_row", "share"}] for every map stage (source side first)."""
-    maps = [d for d in _walk(dataset) if hasattr(d, "operations") and hasattr(d, "in_cols")]
+    maps = [d for d in walk_graph(dataset) if hasattr(d, "operations") and hasattr(d, "in_cols")]
     results = []
     for position, node in enumerate(reversed(maps)):
         child = node.children[0]

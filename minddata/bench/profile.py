@@ -9,21 +9,15 @@ native plan hides the split between its ops.
 import time
 
 from .cpu import CpuSampler
-from .op_timing import time_map_ops
+from .op_timing import time_map_ops, walk_graph
 from .report import SCHEMA_VERSION, ProfileReport, infer_bottleneck, stage_rows
 
 _TIMELINE_POINTS = 400
 
 
-def _walk(ds):
-    yield ds
-    for child in getattr(ds, "children", []):
-        yield from _walk(child)
-
-
 def has_batch(dataset):
     return any(type(d).__name__ == "BatchDataset" or getattr(d, "_op_name", "") == "Batch"
-               for d in _walk(dataset))
+               for d in walk_graph(dataset))
 
 
 def _row_stats(row, batched):
@@ -136,7 +130,7 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
 
 
 def _describe(dataset):
-    names = [getattr(d, "_op_name", type(d).__name__) for d in _walk(dataset)]
+    names = [getattr(d, "_op_name", type(d).__name__) for d in walk_graph(dataset)]
     return " <- ".join(names)
 
 

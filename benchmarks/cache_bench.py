@@ -15,13 +15,14 @@ import os
 import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_data import DEFAULT_DIR, ensure_bench_data  # noqa: E402 (after the path set-up)
 
 # MindSpore 2.10.0, 2 vCPU, medians of 3 (../shared/tools/README.md): eval pipeline with a cache
 # after the map, epoch 2 (and the same pipeline's uncached epoch 2).
@@ -29,14 +30,6 @@ MS_CACHED_EPOCH2 = 813
 MS_UNCACHED_EPOCH2 = 267
 MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
 STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
-
-
-def ensure_bench_data(path):
-    if os.path.exists(os.path.join(path, "manifest.json")):
-        return
-    tool = os.path.join(ROOT, "..", "shared", "tools", "make_bench_data.py")
-    print(f"generating benchmark data in {path} ...", flush=True)
-    subprocess.run([sys.executable, tool, path, "--n-cifar", "10000"], check=True)
 
 
 def eval_pipeline(folder, cache):
@@ -76,7 +69,7 @@ def time_two_epochs(folder, cache):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", default="/tmp/bench-data")
+    parser.add_argument("--data", default=DEFAULT_DIR)
     parser.add_argument("--repeats", type=int, default=1)
     args = parser.parse_args()
     ensure_bench_data(args.data)

@@ -7,34 +7,33 @@ with ``image_format="png"``).
 import os
 
 from .cifar_files import CifarLoader, batch_items, read_meta
-from .cifar10_to_mr import check_fields
+from .cifar_converter import CifarConverter
 from .conversion import ConversionSpec
-from .converter import Converter
-from .image_encoding import check_image_format
-from .params import check_destination_arg, check_partition_number, check_path_arg
+from .params import check_path_arg
 
 CIFAR100_SCHEMA = {"id": {"type": "int64"}, "fine_label": {"type": "int64"},
                    "coarse_label": {"type": "int64"}, "data": {"type": "bytes"}}
 
 
-class Cifar100ToMR(Converter):
+class Cifar100ToMR(CifarConverter):
     """Convert CIFAR-100 (python version) to MindRecord (``mindspore.mindrecord.Cifar100ToMR``).
 
     Args:
         source (str): directory with the ``train`` and ``test`` files.
         destination (str): MindRecord file for the training rows (test: ``destination_test``).
         partition_number, image_format (keyword-only): as in Cifar10ToMR.
+
+    ``transform(fields)`` takes the index fields, e.g. ["fine_label", "coarse_label"].
     """
+
+    schema = CIFAR100_SCHEMA
 
     def __init__(self, source, destination, *, partition_number=1, image_format="jpeg"):
         self.source = check_path_arg(source, "source", "dir")
         for name in ("train", "test"):
             if not os.path.isfile(os.path.join(source, name)):
                 raise ValueError(f"Parameter source: no '{name}' file in {source}.")
-        self.destination = check_destination_arg(destination)
-        self.partition_number = check_partition_number(partition_number)
-        self.image_format = check_image_format(image_format)
-        self.fields = None
+        self._set_options(destination, partition_number, image_format)
 
     def _build_specs(self):
         meta = os.path.join(self.source, "meta")
@@ -51,13 +50,3 @@ class Cifar100ToMR(Converter):
             specs.append(ConversionSpec(dest, CIFAR100_SCHEMA, desc, items, loader,
                                         self.partition_number, self.fields, write_rows=None))
         return specs
-
-    def transform(self, fields=None, **options):
-        """Convert; ``fields`` are the index fields, e.g. ["fine_label", "coarse_label"]."""
-        fields = check_fields(fields, CIFAR100_SCHEMA)
-        if fields != self.fields:
-            self.fields, self._specs = fields, None
-        return self._run(**options)
-
-    def run(self, fields=None, **options):
-        return self.transform(fields, **options)

@@ -8,25 +8,15 @@ import glob
 import os
 
 from .cifar_files import CifarLoader, batch_items, read_meta
+from .cifar_converter import CifarConverter
 from .conversion import ConversionSpec
-from .converter import Converter
-from .image_encoding import check_image_format
-from .params import check_destination_arg, check_partition_number, check_path_arg
+from .params import check_path_arg
 
 CIFAR10_SCHEMA = {"id": {"type": "int64"}, "label": {"type": "int64"},
                   "data": {"type": "bytes"}}
 
 
-def check_fields(fields, schema):
-    """``transform(fields=...)``: index fields, None or a list of scalar schema fields."""
-    if fields is None:
-        return None
-    if not isinstance(fields, list):
-        raise ValueError("The parameter fields should be None or list")
-    return fields or None
-
-
-class Cifar10ToMR(Converter):
+class Cifar10ToMR(CifarConverter):
     """Convert CIFAR-10 (python version) to MindRecord (``mindspore.mindrecord.Cifar10ToMR``).
 
     Args:
@@ -37,6 +27,8 @@ class Cifar10ToMR(Converter):
         image_format (str, keyword-only): "jpeg" (MindSpore's choice, default) or "png".
     """
 
+    schema = CIFAR10_SCHEMA
+
     def __init__(self, source, destination, *, partition_number=1, image_format="jpeg"):
         self.source = check_path_arg(source, "source", "dir")
         self.train_files = sorted(glob.glob(os.path.join(source, "data_batch_*")))
@@ -45,10 +37,7 @@ class Cifar10ToMR(Converter):
             raise ValueError(f"Parameter source: no data_batch_* file in {source}.")
         if not os.path.isfile(self.test_file):
             raise ValueError(f"Parameter source: no test_batch file in {source}.")
-        self.destination = check_destination_arg(destination)
-        self.partition_number = check_partition_number(partition_number)
-        self.image_format = check_image_format(image_format)
-        self.fields = None
+        self._set_options(destination, partition_number, image_format)
 
     def _build_specs(self):
         names = read_meta(os.path.join(self.source, "batches.meta"), "label_names")
@@ -61,14 +50,3 @@ class Cifar10ToMR(Converter):
                                self.partition_number, self.fields, write_rows=None)
                 for dest, desc, items in ((self.destination, "img_train", train),
                                           (self.destination + "_test", "img_test", test))]
-
-    def transform(self, fields=None, **options):
-        """Convert; ``fields`` are the index fields (FileWriter.add_index), default all
-        scalar fields. Keyword options as :meth:`Converter.transform`."""
-        fields = check_fields(fields, CIFAR10_SCHEMA)
-        if fields != self.fields:
-            self.fields, self._specs = fields, None
-        return self._run(**options)
-
-    def run(self, fields=None, **options):
-        return self.transform(fields, **options)

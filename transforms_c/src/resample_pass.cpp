@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -24,6 +25,17 @@ inline int16_t to_coef(float value) {
 // Output column/row -> virtual coordinate, after the window and the flip.
 inline int virtual_index(int o, int win, int count, bool flip) {
     return win + (flip ? count - 1 - o : o);
+}
+
+// [lo, hi) of the source columns a pass's horizontal taps read, so only that span of each
+// source row is blended.
+inline std::pair<int, int> column_range(const std::vector<int>& index, int box_w) {
+    int lo = box_w, hi = 0;
+    for (int idx : index) {
+        lo = std::min(lo, idx);
+        hi = std::max(hi, idx + 1);
+    }
+    return {lo, hi};
 }
 
 struct Taps {
@@ -343,11 +355,7 @@ void run_cubic(const PassSpec& spec) {
                                     spec.offset_x, spec.box_w);
     const CubicTaps yt = cubic_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y,
                                     spec.offset_y, spec.box_h);
-    int col_lo = spec.box_w, col_hi = 0;
-    for (int idx : xt.index) {
-        col_lo = std::min(col_lo, idx);
-        col_hi = std::max(col_hi, idx + 1);
-    }
+    const auto [col_lo, col_hi] = column_range(xt.index, spec.box_w);
     const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
     std::vector<int32_t> blended(span);
     std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
@@ -427,11 +435,7 @@ void run_area(const PassSpec& spec) {
                                   spec.offset_x, spec.box_w);
     const AreaTaps yt = area_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y,
                                   spec.offset_y, spec.box_h);
-    int col_lo = spec.box_w, col_hi = 0;
-    for (int idx : xt.index) {
-        col_lo = std::min(col_lo, idx);
-        col_hi = std::max(col_hi, idx + 1);
-    }
+    const auto [col_lo, col_hi] = column_range(xt.index, spec.box_w);
     const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
     std::vector<float> acc(span);
     std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);

@@ -28,6 +28,9 @@ class Converter:
 
     def _run(self, workers=None, skip_bad=False, overwrite=False, report_file=None,
              progress=None, backend="local"):
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be a callable told of the number of items done, or "
+                            f"None, but got {type(progress).__name__}.")
         if bool(skip_bad) != self.skip_bad:
             self.skip_bad, self._specs = bool(skip_bad), None
         specs = self.prepare()

@@ -92,3 +92,11 @@ def test_console_entry_point_runs_as_a_program(tmp_path):
                            str(tmp_path / "nope"), str(tmp_path / "o2.mr")],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "does not exist" in proc.stderr
+
+
+def test_transform_refuses_a_progress_that_is_not_callable(tmp_path):
+    from mindrecord.tools import CsvToMR
+    (tmp_path / "a.csv").write_text("a\n1\n")
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform(progress=False)
+    assert not os.path.exists(tmp_path / "a.mr")

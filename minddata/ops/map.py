@@ -108,9 +108,12 @@ class OpRunner:
             self._bases[epoch] = b
         return b
 
-    def run(self, args, epoch, index):
+    def run(self, args, epoch, index, stop=None):
+        """The row's outputs; with ``stop``, only the ops before position ``stop`` (the
+        prefix the batch fast path runs before the last op's apply_batch)."""
         bases = self.bases(epoch)
-        for k, op in enumerate(self.ops):
+        ops = self.ops if stop is None else self.ops[:stop]
+        for k, op in enumerate(ops):
             s = seeds.row_seed(bases[k], index)
             if self.has_apply[k]:
                 res = op.apply(args, s)
@@ -125,6 +128,8 @@ class OpRunner:
             if self.debug:
                 _log_op(self.names[k], args, res, self.hooks)
             args = res
+        if stop is not None:
+            return args
         if len(args) != self.n_out:
             raise RuntimeError(f"the operations returned {len(args)} columns but "
                                f"output_columns names {self.n_out}")
@@ -233,6 +238,7 @@ class MapIter(IterNode):
     """Inline (one worker / debug), thread pool, or process pool execution."""
 
     name = "Map"
+    _fuse = None
 
     def __init__(self, ds, ctx, child=None):
         child = child if child is not None else ds.children[0]._build_iter(ctx)
@@ -267,6 +273,13 @@ class MapIter(IterNode):
         self._row_cost = None
         self._t_result = None
         self._target_task_s = 0.002 if not ds.python_multiprocessing else 0.005
+        # Whole batches for a batch stage right above (engine/map_batch.py): when the last op
+        # writes rows straight into a batch array (a fused native plan's apply_batch).
+        self._fuse = None
+        if (not ctx.debug and self._callbacks is None and not ds.python_multiprocessing
+                and len(ds.out_cols) == 1 and hasattr(ops[-1], "apply_batch")):
+            from ..engine.map_batch import BatchFuser
+            self._fuse = BatchFuser(self)
         if workers > 1:
             if ds.python_multiprocessing:
                 from ..engine.procs import ProcessPool
@@ -297,6 +310,8 @@ class MapIter(IterNode):
         self._t_result = None
         if self._pool is not None:
             self._pool.clear()
+        if self._fuse is not None:
+            self._fuse.stop()
         self._buf.clear()
         self._index = index
         self._returned = index
@@ -328,6 +343,30 @@ class MapIter(IterNode):
         self._index = self._returned = skipped
         self._last_child_state = child.get_state()
         self._last_prov = None
+
+    # whole batches, for a batch stage right above (same protocol as a cached map) ---------
+    def batch_source(self, batch_size):
+        """Called by a batch stage after start()/reset(): serve whole batches of
+        ``batch_size`` rows whose map output is written straight into the batch array.
+        Returns whether this map does."""
+        if self._fuse is None or self._buf:
+            return False
+        self._fuse.begin(batch_size)
+        return True
+
+    def next_batch(self):
+        """(n, columns) with the batch's stacked columns, or a list of n rows the caller
+        stacks (rows whose shapes differ); (0, None) at the end of the epoch; None when
+        this map does not serve batches."""
+        if self._fuse is None or not self._fuse.active:
+            return None
+        t0 = _perf()
+        w0 = self.stats.wait_s
+        got = self._fuse.next_batch()
+        st = self.stats
+        st.busy_s += _perf() - t0 - (st.wait_s - w0)
+        st.rows_out += got[0]
+        return got
 
     # rows --------------------------------------------------------------------------------
     def _next(self):
@@ -443,8 +482,12 @@ class MapIter(IterNode):
         return out
 
     def _close_self(self):
+        if self._fuse is not None:
+            self._fuse.stop()
         if self._pool is not None:
             self._pool.close()
+        if self._fuse is not None:
+            self._fuse.close()
 
 
 class _Chunk:

@@ -83,6 +83,8 @@ class BatchFuser:
         if not self.jobs:
             return 0, None
         job = self.jobs.pop(0)
+        if it._pool is not None:
+            it.stats.sample_queue(len(it._pool))
         try:
             # Tasks are submitted in order and nothing else uses the pool in batch mode, so
             # the pool's oldest results are this batch's tasks.

@@ -47,13 +47,13 @@ def identity(x):
 
 
 def pipeline(datas, batch_size, ops=None, per_row=False, workers=2, drop=False,
-             shuffle=False, **map_kw):
+             shuffle=False, batch_workers=None, **map_kw):
     ops = list(ops if ops is not None else train_ops())
     if per_row:
         ops.append(identity)
     data = ds.GeneratorDataset(JpegRows(datas), ["image", "label"], shuffle=shuffle)
     data = data.map(ops, input_columns=["image"], num_parallel_workers=workers, **map_kw)
-    return data.batch(batch_size, drop_remainder=drop)
+    return data.batch(batch_size, drop_remainder=drop, num_parallel_workers=batch_workers)
 
 
 def batches(dataset, num_epochs=1):

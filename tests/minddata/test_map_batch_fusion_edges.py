@@ -19,6 +19,10 @@ def test_the_state_harness_passes(workers):
     check_resume(pipeline(DATAS, 3, workers=workers), num_epochs=2, stops=(0, 1, 2, 5, 6, 9))
 
 
+def test_the_state_harness_passes_with_batch_worker_threads():
+    check_resume(pipeline(DATAS, 3, batch_workers=2), num_epochs=2, stops=(0, 1, 4, 6))
+
+
 def test_resume_equals_the_per_row_stream():
     fast = check_resume(pipeline(DATAS, 4), num_epochs=2, stops=(1,))
     assert fast == check_resume(pipeline(DATAS, 4, per_row=True), num_epochs=2, stops=(1,))
@@ -90,3 +94,11 @@ def test_breaking_out_leaves_no_threads():
     del it
     gc.collect()
     assert wait_until(lambda: not minddata_threads())
+
+
+def test_stage_stats_count_the_rows_the_map_served():
+    it = pipeline(DATAS, 4).create_tuple_iterator(num_epochs=1, output_numpy=True)
+    list(it)
+    stats = {s.name: s for s in it.stage_stats()}
+    assert stats["Map"].rows_out == len(DATAS) and stats["Batch"].rows_out == 5
+    assert stats["Map"].busy_s > 0

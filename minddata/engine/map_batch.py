@@ -131,7 +131,9 @@ class BatchFuser:
             from ..ops.cached import _Recycler
             self._recycler = _Recycler()
         shape, dtype = self.spec
-        job.out = self._recycler.empty((self.batch_size,) + shape, dtype)
+        # Sized by the rows collected: a batch_size far above the epoch's rows allocates
+        # only what it holds.
+        job.out = self._recycler.empty((n,) + shape, dtype)
         pool = it._pool
         if pool is None:
             self._run_part(job, start, n)
@@ -200,9 +202,8 @@ class BatchFuser:
             # them as it would without the fast path.
             outs = [job.odd.get(i) if i in job.odd else out[i].copy() for i in range(n)]
             return [it._assemble(r, (o,)) for r, o in zip(job.rows, outs)]
-        col = out if n == len(out) else out[:n]
         from ..ops.batch import stack_column
         names = it.ds.children[0]._col_names()
-        return tuple(col if src == "out" else
+        return tuple(out if src == "out" else
                      stack_column(names[j], [r[j] for r in job.rows])
                      for src, j in it.place)

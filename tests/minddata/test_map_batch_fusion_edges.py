@@ -102,3 +102,8 @@ def test_stage_stats_count_the_rows_the_map_served():
     stats = {s.name: s for s in it.stage_stats()}
     assert stats["Map"].rows_out == len(DATAS) and stats["Batch"].rows_out == 5
     assert stats["Map"].busy_s > 0
+
+
+def test_a_batch_size_far_above_the_rows_allocates_only_the_rows():
+    got = batches(pipeline(DATAS, 2 ** 31 - 1))
+    assert len(got) == 1 and got[0][0].shape == (len(DATAS), 3, 16, 16)

@@ -106,3 +106,18 @@ def test_uint8_plans_and_deterministic_plans_equal_the_per_row_path():
     expected = batches(pipeline(DATAS, 8, ops=ops, per_row=True))
     got = batches(pipeline(DATAS, 8, ops=ops))
     assert got[0][0].dtype == np.uint8 and same_batches(got, expected)
+
+
+def test_a_repeat_above_the_batch_gives_each_pass_its_own_draws():
+    ds.config.set_seed(9)
+    expected = batches(pipeline(DATAS, 4, per_row=True).repeat(2))
+    got = batches(pipeline(DATAS, 4).repeat(2))
+    assert same_batches(got, expected) and not np.array_equal(got[0][0], got[6][0])
+
+
+def test_debug_mode_gives_the_same_batches(served):
+    ds.config.set_seed(6)
+    fast = batches(pipeline(DATAS, 4))
+    assert served[0] == 6
+    ds.config.set_debug_mode(True)
+    assert same_batches(batches(pipeline(DATAS, 4)), fast) and served[0] == 6

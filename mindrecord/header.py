@@ -158,8 +158,10 @@ def parse_layout(path, header, size):
     page_size = _int(path, header, "page_size", "", lo=1)
     schema = parse_schema(path, header)
     pages = header.get("page")
+    if pages is None:
+        pages = []          # MindSpore writes "page":null for a shard without rows
     if not isinstance(pages, list):
-        raise invalid_header(path, "'page' must be a list")
+        raise invalid_header(path, "'page' must be a list or null")
     used_ids = set()
     blob_pages = {}
     raw_pages = []

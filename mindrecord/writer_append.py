@@ -69,7 +69,9 @@ def _check_header(h, path, length, size):
     _need(index is None or (isinstance(index, list) and all(
         isinstance(x, dict) and isinstance(x.get("index_field"), str) for x in index)),
         path, "'index_fields' malformed")
-    pages = h.get("page")
+    if h.get("page") is None:
+        h["page"] = []         # MindSpore writes "page":null for a shard without rows
+    pages = h["page"]
     _need(isinstance(pages, list), path, "'page' is not a list")
     end = h["header_size"]
     for k, p in enumerate(pages):

@@ -200,8 +200,11 @@ class ShardState:
 
     def header_json(self, common):
         """The header JSON (bytes) of this shard; common holds the dataset-wide parts."""
-        pages = ",".join(p.to_json(self.shard_id) for p in self.pages)
-        text = ('{"header_size":%d,"index_fields":%s,"page":[%s],"page_size":%d,'
+        # A shard without pages has "page":null, not [] (what MindSpore 2.10 writes, checked
+        # against it; the format spec's "[]" is wrong).
+        pages = ("[" + ",".join(p.to_json(self.shard_id) for p in self.pages) + "]"
+                 if self.pages else "null")
+        text = ('{"header_size":%d,"index_fields":%s,"page":%s,"page_size":%d,'
                 '"compression_size":%d,"schema":%s,"shard_addresses":%s,"shard_id":%d,'
                 '"statistics":null,"version":"3.0"}' % (
                     self.header_size, common["index_fields"], pages, self.page_size,

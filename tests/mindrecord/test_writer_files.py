@@ -48,7 +48,7 @@ def test_thousand_shards(tmp_path):
     w.commit()
     names = sorted(os.listdir(tmp_path))
     assert len(names) == 2000 and "m000" in names and "m999.db" in names
-    assert header(tmp_path / "m999")["page"] == [] and header(tmp_path / "m004")["shard_id"] == 4
+    assert header(tmp_path / "m999")["page"] is None and header(tmp_path / "m004")["shard_id"] == 4
     with FileReader(str(tmp_path / "m000")) as reader:
         assert sorted(r["k"] for r in reader.get_next()) == [0, 1, 2, 3, 4]
 
@@ -103,7 +103,8 @@ def test_zero_rows_gives_header_only_file(tmp_path):
     data = (tmp_path / "e.mindrecord").read_bytes()
     (n,) = struct.unpack("<Q", data[:8])
     assert len(data) == 8 + n
-    assert header(tmp_path / "e.mindrecord")["page"] == []
+    # MindSpore 2.10 writes "page":null for a shard without rows (checked against it).
+    assert header(tmp_path / "e.mindrecord")["page"] is None
     assert os.path.exists(tmp_path / "e.mindrecord.db")
 
 

@@ -410,10 +410,12 @@ class FusedPlan:
             slot = target[i] if target is not None else None
             value = self.apply(tuple(row), seed, slot)[0]
             if slot is not None and not np.shares_memory(value, slot):
-                if value.size != slot.size:
+                # A row that took a fallback path: copy it into its slot only when it has the
+                # slot's exact shape (never reshape a (W, H) image into an (H, W) slot).
+                if value.shape != slot.shape:
                     raise RuntimeError(f"{self!r}: row {i} has shape {value.shape}, the batch "
                                        f"array expects {slot.shape}")
-                slot[...] = value.reshape(slot.shape)
+                slot[...] = value
                 value = slot
             results.append((value,))
         return results

@@ -266,3 +266,12 @@ def test_approximate_decode_shapes_on_random_sizes(height, width, seed, out, int
         [Decode(), RandomResizedCrop((out, out + 1), interpolation=interp), HWC2CHW()])
     result = plan.apply((data,), seed)[0]
     assert result.shape == (3, out, out + 1) and result.dtype == np.uint8
+
+
+def test_apply_batch_never_reshapes_a_fallback_row_into_its_slot():
+    import cv2
+    ok, png = cv2.imencode(".png", natural_rgb(40, 50))      # not a JPEG: the unfused path
+    assert ok
+    plan = _plan([Decode(), Resize((20, 30)), HWC2CHW()])
+    with pytest.raises(RuntimeError, match="expects"):     # (3, 20, 30) into a (3, 30, 20) slot
+        plan.apply_batch([(png.tobytes(),)], [0], out=np.empty((1, 3, 30, 20), np.float32))

@@ -8,7 +8,7 @@
 
 Rows are checked and encoded by the native encoder (_writer_native), cut into pages by
 writer_pages.ShardState, and the per-shard SQLite index is written at commit (index_db).
-Where MindSpore silently drops data, this writer raises instead (see docs/mindrecord-writer.md).
+Where MindSpore silently drops data, this writer raises instead (see the README, "Writing MindRecord files").
 """
 import collections
 import json

@@ -7,7 +7,7 @@ every line is data. ``column_defaults`` gives each column's type by the Python t
 that replaces an empty field. Every value comes out as a 0-d array.
 
 Files are read whole when the pipeline opens the source, so rows are random-access (and shard
-like any other source, see the deviation noted in docs/minddata-sources.md).
+like any other source, see the deviation noted in the README, "Reading files").
 """
 import csv
 import functools

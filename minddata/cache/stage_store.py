@@ -268,7 +268,11 @@ class StageStore:
         if pending is None:
             pending = self._writer.lookup(key)
         if pending is not None:
-            row = decode_row(pending[0])
+            # A row already stored wins over a later put of the same key (the batch writer
+            # skips stored keys), so a pending row is returned only when none is stored.
+            row = self._lookup_key(key)
+            if row is None:
+                row = decode_row(pending[0])
         else:
             found, row = ahead.take(rid) if ahead is not None else (False, None)
             if not found:
@@ -426,15 +430,7 @@ class StageStore:
     # -- internals -----------------------------------------------------------------------------
     def _lookup(self, env, key):
         with envs.txn(env, buffers=True) as txn:
-            value = txn.get(key)
-            if value is None:
-                return None
-            try:
-                return decode_row(value)
-            except RowDecodeError as exc:
-                logger.warning("DatasetCache session %s: unreadable cached row (%s); "
-                               "treating it as a miss", self.session_id, exc)
-                return None
+            return self._decode_or_none(txn.get(key))
 
     def _take_local_counters(self):
         with self._lock:
@@ -510,7 +506,6 @@ class StageStore:
             if counters.rows_spill:
                 self._open_spill(create=False)
             used = session_counters(txn).bytes_mem if self._size_bytes else 0
-            spill_txn = None
             for key, (value, _rid) in batch.items():
                 if txn.get(key) is not None:
                     continue

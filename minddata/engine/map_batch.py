@@ -101,16 +101,7 @@ class BatchFuser:
     def _collect(self):
         """Pull the next batch's rows from the map's child; None at the end of the epoch."""
         it = self.it
-        child = it.children[0]
-        rows, states, provs = [], [], []
-        for _ in range(self.batch_size):
-            r = it.pull(child)
-            if r is None:
-                it._child_done = True
-                break
-            rows.append(r)
-            states.append(child.get_state())
-            provs.append(child.prov_token())
+        rows, states, provs = it.pull_rows(self.batch_size)
         if not rows:
             return None
         job = _Job(rows, states, provs, it._index, it.epoch)

@@ -409,19 +409,25 @@ class MapIter(IterNode):
         name = f"Map({', '.join(self.runner.names)})"
         return wrap_error(e, name, where)
 
-    def _fill(self):
+    def pull_rows(self, n):
+        """Up to n rows from the child, with the child's state and provenance token after each
+        (what a task needs to resume and to name a failing row); marks the child done at its end."""
         child = self.children[0]
+        rows, states, provs = [], [], []
+        for _ in range(n):
+            r = self.pull(child)
+            if r is None:
+                self._child_done = True
+                break
+            rows.append(r)
+            states.append(child.get_state())
+            provs.append(child.prov_token())
+        return rows, states, provs
+
+    def _fill(self):
         pool = self._pool
         while len(pool) < 2 * self.workers and not self._child_done:
-            rows, states, provs = [], [], []
-            for _ in range(self._chunk):
-                r = self.pull(child)
-                if r is None:
-                    self._child_done = True
-                    break
-                rows.append(r)
-                states.append(child.get_state())
-                provs.append(child.prov_token())
+            rows, states, provs = self.pull_rows(self._chunk)
             if not rows:
                 break
             first = self._index

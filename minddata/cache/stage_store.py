@@ -265,14 +265,14 @@ class StageStore:
             if ahead is None and self._complete_rows and self._read_ahead_depth:
                 ahead = self._handles.read_ahead = ReadAhead(
                     _weak(self._lookup_id), self._complete_rows, self._read_ahead_depth)
-        if pending is None:
-            pending = self._writer.lookup(key)
-        if pending is not None:
-            # A row already stored wins over a later put of the same key (the batch writer
-            # skips stored keys), so a pending row is returned only when none is stored.
+        in_flight = self._writer.lookup(key)
+        if pending is not None or in_flight is not None:
+            # The first row put under a key wins (the batch writer skips stored keys): a row
+            # already stored comes first, then one the writer is committing, then this
+            # store's pending one.
             row = self._lookup_key(key)
             if row is None:
-                row = decode_row(pending[0])
+                row = decode_row((in_flight if in_flight is not None else pending)[0])
         else:
             found, row = ahead.take(rid) if ahead is not None else (False, None)
             if not found:

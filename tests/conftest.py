@@ -4,6 +4,15 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI runs every property test on a fixed sequence of examples, so that a landing never depends
+# on the luck of the draw; developers' runs keep exploring new examples (and replay, from
+# .hypothesis/, any failure they found).
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None,
+                                     print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = (PROJECT_ROOT / ".." / "shared" / "fixtures").resolve()

@@ -15,6 +15,7 @@ from .samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,
                        SequentialSampler, Shuffle, SubsetRandomSampler, SubsetSampler,
                        WeightedRandomSampler)
 from .ops.batch import BatchInfo
+from .elastic import reshard_state
 
 # name -> module that defines it, imported on first access.
 _LAZY = {
@@ -34,7 +35,7 @@ __all__ = [
     "config", "Dataset", "SourceDataset", "GeneratorDataset", "NumpySlicesDataset",
     "BatchInfo", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
     "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "Shuffle",
-    "vision", "transforms", "zip",
+    "vision", "transforms", "zip", "reshard_state",
 ] + list(_LAZY)
 
 

@@ -5,9 +5,11 @@ A MindSpore script ports by changing imports:
     import training as ms
     from training import nn, Model
 """
-from training.tensor import (Parameter, Tensor, bool_, float16, float32, float64, int8,  # noqa: F401
-                             int16, int32, int64, no_grad, uint8)
-from training.nn.initializer import set_seed  # noqa: F401
+from training.tensor import Parameter, Tensor, no_grad  # noqa: F401
+from training.common import dtype  # noqa: F401
+from training.common.dtype import (bool_, float16, float32, float64, int8, int16, int32,  # noqa: F401
+                                   int64, uint8, uint16, uint32, uint64, complex64, complex128)
+from training.common.seed import get_seed, set_seed  # noqa: F401
 from training import context, ops  # noqa: F401
 from training import log as _log
 from training.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_context,  # noqa: F401
@@ -15,5 +17,10 @@ from training.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_contex
 from training.checkpoint import (count_params, load_checkpoint, load_param_into_net,  # noqa: F401
                                  save_checkpoint)
 from training.model import Model  # noqa: F401
+from training.context import ParallelMode, reset_auto_parallel_context  # noqa: F401
+from training import common, communication, nn, train  # noqa: F401
+from training.common.initializer import initializer  # noqa: F401
+# MindSpore 2.x exports mindspore.train's names at the top level (mindspore.LossMonitor, ...).
+from training.train import *  # noqa: F401,F403
 
 _log.get_logger()  # handlers and level from GLOG_v / GLOG_logtostderr / GLOG_log_dir

@@ -2,9 +2,11 @@
 
 Keys: mode (GRAPH_MODE=0 / PYNATIVE_MODE=1), device_target ("CPU", "GPU", "Ascend"), device_id,
 print_file_path, save_graphs, save_graphs_path, enable_profiling, profiling_options,
-max_call_depth. Unknown keys raise ValueError, as in MindSpore."""
+max_call_depth, deterministic. MindSpore keys without meaning here warn once; unknown keys raise
+ValueError, as in MindSpore."""
 import os
 import threading
+import warnings
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
@@ -25,6 +27,41 @@ _DEFAULTS = {
     "deterministic": "OFF",
 }
 _context = dict(_DEFAULTS)
+
+# MindSpore's set_context keys that configure its own compiler, memory pools or devices.
+_NO_COMPILER = "there is no MindSpore graph compiler (numpy or torch run the network)"
+_NO_POOL = "memory is managed by numpy / torch, not by a MindSpore memory pool"
+_WITHOUT_EFFECT = {
+    **dict.fromkeys(("enable_graph_kernel", "graph_kernel_flags", "jit_syntax_level", "jit_config",
+                     "enable_compile_cache", "compile_cache_path", "precompile_only",
+                     "check_bprop", "grad_for_scalar", "support_binary", "debug_level",
+                     "reserve_class_name_in_scope", "disable_format_transform",
+                     "enable_reduce_precision", "exec_order"), _NO_COMPILER),
+    **dict.fromkeys(("max_device_memory", "variable_memory_max_size", "mempool_block_size",
+                     "memory_optimize_level", "memory_offload"), _NO_POOL),
+    **dict.fromkeys(("ascend_config", "aoe_tune_mode", "aoe_config", "op_timeout",
+                     "auto_tune_mode", "gpu_config"), "device options belong to MindSpore's own "
+                                                      "kernels; torch chooses its kernels itself"),
+    **dict.fromkeys(("enable_dump", "save_dump_path"), "dumps are configured with the "
+                                                       "MINDSPORE_DUMP_CONFIG environment variable"),
+    **dict.fromkeys(("runtime_num_threads", "inter_op_parallel_num"),
+                    "set TRAINING_NUMPY_THREADS or torch.set_num_threads instead"),
+    "pynative_synchronize": "execution is synchronous already on the numpy backend",
+    "env_config_path": "there is no MindSpore runtime to configure",
+    "enable_auto_mixed_precision": "use Model(amp_level=...) with a torch network",
+}
+_warned = set()
+
+
+class ParallelMode:
+    """The parallel modes (`mindspore.ParallelMode`, `context.ParallelMode`); this project runs
+    STAND_ALONE and DATA_PARALLEL."""
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+    MODE_LIST = [STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL]
 
 _PARALLEL_DEFAULTS = {
     "parallel_mode": "stand_alone",
@@ -55,14 +92,24 @@ def _check(key, value):
 
 
 def set_context(**kwargs):
-    """Set global execution options (mindspore.set_context)."""
+    """Set global execution options (mindspore.set_context).
+
+    Keys MindSpore has but that mean nothing here (memory pools, graph-kernel fusion, Ascend
+    options, ...) are accepted with a one-time warning each; keys MindSpore does not know raise
+    ValueError, as MindSpore does."""
     for key, value in kwargs.items():
-        if key not in _DEFAULTS:
-            raise ValueError(f"For 'set_context', the keyword argument '{key}' is not recognized; "
-                             f"expected one of {sorted(_DEFAULTS)}")
+        if key not in _DEFAULTS and key not in _WITHOUT_EFFECT:
+            raise ValueError(f"For 'context.set_context', the keyword argument {key} is not "
+                             f"recognized! Expected one of {sorted(_DEFAULTS)} (or a MindSpore key "
+                             f"without effect here: {sorted(_WITHOUT_EFFECT)})")
         _check(key, value)
+    for key in kwargs:
+        if key in _WITHOUT_EFFECT and key not in _warned:
+            _warned.add(key)
+            warnings.warn(f"set_context({key}=...) has no effect here: {_WITHOUT_EFFECT[key]}",
+                          UserWarning, stacklevel=2)
     with _lock:
-        _context.update(kwargs)
+        _context.update({k: v for k, v in kwargs.items() if k in _DEFAULTS})
     if "print_file_path" in kwargs and kwargs["print_file_path"]:
         directory = os.path.dirname(os.path.abspath(kwargs["print_file_path"]))
         if not os.path.isdir(directory):
@@ -86,8 +133,24 @@ def reset_context():
         _parallel.update(_PARALLEL_DEFAULTS)
 
 
+# MindSpore's auto-parallel keys for its graph partitioner and fusion passes.
+_PARALLEL_WITHOUT_EFFECT = (
+    "gradient_fp32_sync", "loss_repeated_mean", "search_mode", "auto_parallel_search_mode",
+    "parameter_broadcast", "strategy_ckpt_load_file", "strategy_ckpt_save_file", "full_batch",
+    "dataset_strategy", "enable_parallel_optimizer", "enable_alltoall", "all_reduce_fusion_config",
+    "pipeline_stages", "parallel_optimizer_config", "comm_fusion", "strategy_ckpt_config",
+    "group_ckpt_save_file", "pipeline_config", "auto_pipeline")
+
+
 def set_auto_parallel_context(**kwargs):
     for key, value in kwargs.items():
+        if key in _PARALLEL_WITHOUT_EFFECT:
+            if key not in _warned:
+                _warned.add(key)
+                warnings.warn(f"set_auto_parallel_context({key}=...) has no effect here: data "
+                              f"parallelism is torch's DistributedDataParallel", UserWarning,
+                              stacklevel=2)
+            continue
         if key not in _PARALLEL_DEFAULTS:
             raise ValueError(f"For 'set_auto_parallel_context', the keyword argument '{key}' is "
                              f"not recognized; expected one of {sorted(_PARALLEL_DEFAULTS)}")
@@ -98,7 +161,7 @@ def set_auto_parallel_context(**kwargs):
             raise NotImplementedError(f"parallel_mode {value!r} is not supported; only "
                                       "'stand_alone' and 'data_parallel' are")
     with _lock:
-        _parallel.update(kwargs)
+        _parallel.update({k: v for k, v in kwargs.items() if k in _PARALLEL_DEFAULTS})
 
 
 def get_auto_parallel_context(attr_key):

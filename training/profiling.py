@@ -63,14 +63,19 @@ def options_output(options):
     return os.path.abspath(options.get("output", os.path.join("data", "profiler")))
 
 
+def start(output):
+    """Record spans into a new recorder writing under `output` (replaces any active one)."""
+    global _active
+    _active = TraceRecorder(output)
+    return _active
+
+
 def start_from_context():
     """A recorder if the context asks for profiling, else None."""
-    global _active
     from training import context
     if not context.get_context("enable_profiling"):
         return None
-    _active = TraceRecorder(options_output(context.get_context("profiling_options")))
-    return _active
+    return start(options_output(context.get_context("profiling_options")))
 
 
 def stop(recorder):

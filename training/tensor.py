@@ -10,17 +10,6 @@ import threading
 
 import numpy as np
 
-# MindSpore-style dtype names (mindspore.float32 ...) mapped onto numpy dtypes.
-float16 = np.float16
-float32 = np.float32
-float64 = np.float64
-int8 = np.int8
-int16 = np.int16
-int32 = np.int32
-int64 = np.int64
-uint8 = np.uint8
-bool_ = np.bool_
-
 _state = threading.local()
 
 
@@ -66,8 +55,13 @@ class Tensor:
     arithmetic that records gradients when an operand requires them."""
     __array_priority__ = 100
 
-    def __init__(self, input_data=None, dtype=None, requires_grad=False):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, requires_grad=False):
+        if init is not None:
+            from training.common.initializer import initializer  # lazy: it imports this module
+            input_data = initializer(init, shape, dtype or np.float32).data
         data = input_data.data if isinstance(input_data, Tensor) else input_data
+        if not isinstance(data, np.ndarray) and callable(getattr(data, "asnumpy", None)):
+            data = data.asnumpy()  # minddata's Tensor (output_numpy=False), without a copy
         arr = np.asarray(data, dtype=dtype)
         if dtype is None and arr.dtype == np.float64 and not isinstance(data, np.ndarray):
             arr = arr.astype(np.float32)  # Python floats become float32, as in MindSpore
@@ -115,6 +109,10 @@ class Tensor:
 
     def astype(self, dtype):
         return Tensor(self.data.astype(dtype))
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        """MindSpore initializes lazily; here the data exists already."""
+        return self
 
     def detach(self):
         return Tensor(self.data)

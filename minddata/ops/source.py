@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .. import config
+from .. import config, elastic
 from ..dataset import Dataset, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.node import IterNode
@@ -153,13 +153,18 @@ class SourceDataset(Dataset):
         return SourceIter(self, ctx)
 
     # -- the ids of one epoch -------------------------------------------------------------
-    def _epoch_ids(self, src, seed, epoch, position):
+    def _epoch_ids(self, src, seed, epoch, position, shards=None):
+        """``shards`` = (num_shards, shard_id) replaces the dataset's own split (elastic
+        resume recomputes the ids of another world size's ranks)."""
         n = len(src)
         if self.sampler is not None:
+            sampler = self.sampler if shards is None else elastic.with_shards(self.sampler,
+                                                                              *shards)
             labels = None
-            if isinstance(self.sampler, Sampler):
-                labels = lambda: _read_class_column(src, self.sampler)  # noqa: E731
-            return self.sampler.ids(n, seed, epoch, position, labels)
+            if isinstance(sampler, Sampler):
+                labels = lambda: _read_class_column(src, sampler)  # noqa: E731
+            return sampler.ids(n, seed, epoch, position, labels)
+        num_shards, shard_id = shards or (self.num_shards, self.shard_id)
         rng = seeds.rng(seed, epoch, position)
         level = self.shuffle_level
         if level == Shuffle.GLOBAL:
@@ -175,9 +180,9 @@ class SourceDataset(Dataset):
         else:
             order = np.arange(n, dtype=np.int64)
         order = order.astype(np.int64, copy=False)
-        if self.num_shards and n:
-            per = math.ceil(n / self.num_shards)
-            order = order[(self.shard_id + np.arange(per, dtype=np.int64) * self.num_shards) % n]
+        if num_shards and n:
+            per = math.ceil(n / num_shards)
+            order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % n]
         if self.num_samples:
             order = order[:self.num_samples]
         return order
@@ -212,6 +217,8 @@ class SourceIter(IterNode):
         self.position = ctx.position()
         self.src = ds._source_factory()
         self.workers = workers
+        self._shard = elastic.source_shard(ds)
+        self._world = None
         self._ids = np.zeros(0, np.int64)
         self._pos = 0           # rows returned this epoch
         self._next_chunk = 0    # first id index not yet submitted
@@ -238,16 +245,29 @@ class SourceIter(IterNode):
 
     # protocol
     def start(self, epoch):
+        self._start_epoch(epoch, None)
+
+    def _start_epoch(self, epoch, world):
         self.epoch = epoch
-        self._ids = self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position)
+        # world: this epoch continues one saved by another number of ranks (elastic resume).
+        self._world = world
+        if world is None:
+            self._ids = self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position)
+        else:
+            self._ids = elastic.resumed_ids(
+                lambda n, k: self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position,
+                                                (n, k)), world, *self._shard)
         self._store_complete = self._store is not None and self._store.is_complete()
         self._seek(0)
 
     def get_state(self):
-        return {"epoch": self.epoch, "pos": self._pos}
+        state = {"epoch": self.epoch, "pos": self._pos, "shard": list(self._shard)}
+        if self._world is not None:
+            state["world"] = self._world
+        return state
 
     def reset(self, state):
-        self.start(state["epoch"])
+        self._start_epoch(state["epoch"], state.get("world"))
         self._seek(int(state["pos"]))
 
     def _seek(self, pos):

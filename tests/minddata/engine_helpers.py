@@ -57,12 +57,14 @@ class RandomAdd:
         return self.apply(arrays, np.random.randint(0, 2 ** 31))
 
 
-def check_resume(dataset, num_epochs=2, stops=(0, 1, 3, 7)):
+def check_resume(dataset, num_epochs=2, stops=(0, 1, 3, 7), start_state=None):
     """THE state harness: for every stop point k (rows consumed across epochs), a new iterator
     created from the state taken after k rows yields exactly the rows a single uninterrupted
-    iterator yields after those k rows (epoch boundaries included). Returns the full stream."""
+    iterator yields after those k rows (epoch boundaries included). Returns the full stream.
+    ``start_state``: where both iterators start (e.g. a state resharded by elastic resume)."""
     ds.config.set_seed(1234)
-    it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True)
+    it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True,
+                                       state=start_state)
     full = []
     for _ in range(num_epochs):
         full.extend([a.tolist() for a in r] for r in it)
@@ -73,7 +75,8 @@ def check_resume(dataset, num_epochs=2, stops=(0, 1, 3, 7)):
     for k in stops:
         if k > n_rows:
             continue
-        it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True)
+        it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True,
+                                           state=start_state)
         got_before = []
         consumed = 0
         while consumed < k:

@@ -7,3 +7,7 @@ from training.callbacks.loss_monitor import LossMonitor  # noqa: F401
 from training.callbacks.reduce_lr import ReduceLROnPlateau  # noqa: F401
 from training.callbacks.summary import SummaryCollector  # noqa: F401
 from training.callbacks.time_monitor import TimeMonitor  # noqa: F401
+
+__all__ = ["Callback", "CallbackList", "CheckpointConfig", "EarlyStopping", "LambdaCallback",
+           "LossMonitor", "ModelCheckpoint", "ReduceLROnPlateau", "RunContext", "SummaryCollector",
+           "TimeMonitor"]

@@ -7,6 +7,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from training import context
 from training.tensor import Parameter, Tensor
 
 
@@ -200,7 +201,8 @@ class Cell:
         if self._scope is None:
             for _ in self.cells_and_names():  # names every sub-cell for error messages
                 pass
-        args = tuple(Tensor(a) if isinstance(a, np.ndarray) else a for a in args)
+        _check_device(self)
+        args = tuple(_as_tensor(a) for a in args)
         for hook in self._forward_pre_hooks:
             replaced = hook(self, args)
             if replaced is not None:
@@ -225,6 +227,26 @@ class Cell:
             shape = tuple(x.shape) if hasattr(x, "shape") else type(x).__name__
             raise ValueError(f"For '{self.cls_name}' layer '{self.scope_name()}', the input "
                              f"shape must be {expected}, but got {shape}")
+
+
+def _as_tensor(value):
+    """Arrays and array-likes with MindSpore's interface (minddata's Tensor) become Tensors."""
+    if isinstance(value, np.ndarray):
+        return Tensor(value)
+    if not isinstance(value, Tensor) and callable(getattr(value, "asnumpy", None)):
+        return Tensor(value.asnumpy())
+    return value
+
+
+def _check_device(cell):
+    """Cells run on the CPU: with device_target GPU/Ascend, MindSpore would launch device
+    kernels, so calling a cell fails rather than silently running on the CPU."""
+    target = context.get_context("device_target")
+    if target != "CPU":
+        raise RuntimeError(f"For '{cell.cls_name}', device_target is '{target}' but training.nn "
+                           f"cells run on the CPU only (numpy backend). Use "
+                           f"set_context(device_target='CPU'), or a torch.nn.Module network for "
+                           f"{target}")
 
 
 class _HookHandle:

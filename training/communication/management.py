@@ -1,12 +1,13 @@
-"""Collective communication for data-parallel training, mapped onto torch.distributed.
+"""`mindspore.communication.management`: collective communication for data-parallel training,
+mapped onto torch.distributed.
 
 `init()` joins the process group that `torchrun` describes in the environment (gloo on CPU, nccl
 on CUDA), `get_rank()` / `get_group_size()` report this process's place in it, and the training
 context's `device_id` follows the local rank (within CUDA_VISIBLE_DEVICES)."""
 import os
 
-HCCL_WORLD_GROUP = "hccl_world_group"
-NCCL_WORLD_GROUP = "nccl_world_group"
+HCCL_WORLD_COMM_GROUP = "hccl_world_group"
+NCCL_WORLD_COMM_GROUP = "nccl_world_group"
 _BACKENDS = {None: None, "hccl": None, "nccl": "nccl", "gloo": "gloo", "mpi": "mpi"}
 
 
@@ -41,10 +42,18 @@ def init(backend_name=None):
     context.set_auto_parallel_context(device_num=dist.get_world_size(), global_rank=dist.get_rank())
     if backend == "nccl":
         torch.cuda.set_device(local_rank)
+    GlobalComm.BACKEND, GlobalComm.INITED = backend, True
+
+
+class GlobalComm:
+    """MindSpore's record of the communication backend and world group."""
+    BACKEND = "nccl"
+    WORLD_COMM_GROUP = NCCL_WORLD_COMM_GROUP
+    INITED = False
 
 
 def _check_group(group):
-    if group not in (HCCL_WORLD_GROUP, NCCL_WORLD_GROUP, None):
+    if group not in (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, None):
         raise ValueError(f"only the world group is supported, but got group {group!r}")
 
 
@@ -56,18 +65,30 @@ def is_initialized():
     return dist.is_available() and dist.is_initialized()
 
 
-def get_rank(group=HCCL_WORLD_GROUP):
+def get_rank(group=HCCL_WORLD_COMM_GROUP):
     _check_group(group)
     if not is_initialized():
         raise RuntimeError("get_rank() needs training.communication.init() first")
     return _dist().get_rank()
 
 
-def get_group_size(group=HCCL_WORLD_GROUP):
+def get_group_size(group=HCCL_WORLD_COMM_GROUP):
     _check_group(group)
     if not is_initialized():
         raise RuntimeError("get_group_size() needs training.communication.init() first")
     return _dist().get_world_size()
+
+
+def get_local_rank(group=HCCL_WORLD_COMM_GROUP):
+    """This process's rank on its node (torchrun's LOCAL_RANK)."""
+    get_rank(group)  # checks the group and that init() ran
+    return int(os.environ.get("LOCAL_RANK", 0))
+
+
+def get_local_rank_size(group=HCCL_WORLD_COMM_GROUP):
+    """The number of processes on this node (torchrun's LOCAL_WORLD_SIZE)."""
+    size = get_group_size(group)
+    return int(os.environ.get("LOCAL_WORLD_SIZE", size))
 
 
 def get_rank_or_zero():
@@ -77,3 +98,4 @@ def get_rank_or_zero():
 def release():
     if is_initialized():
         _dist().destroy_process_group()
+    GlobalComm.INITED = False

@@ -1,0 +1,298 @@
+"""Elastic exact resume: continue an epoch saved by N ranks on M ranks (M != N allowed).
+
+The rule
+--------
+Each old rank k of N saved a state in which its source had returned ``consumed[k]`` rows of
+its epoch id list ``ids_k`` (shard k of N, as the dataset splits an epoch: row j of shard k is
+position ``k + j*N`` of the epoch's order). The rows not yet delivered are, in this order::
+
+    remaining = [ids_k[j] for j in 0, 1, 2, ... for k in 0..N-1 if j >= consumed[k]]
+
+i.e. the old ranks' rest interleaved back into the epoch's global order. New rank r of M
+reads ``remaining[r::M]`` for the rest of that epoch: every row of the epoch (the old world's
+rows, its wrap-around padding included) is delivered exactly once over all ranks, old and
+new; new ranks' counts differ by at most one (nothing is padded or dropped to even them out).
+The epochs after it, and the passes of a repeat after the one the ranks stopped in, follow
+the dataset's own split over M ranks, as a fresh run would. States saved by every rank at
+the same epoch boundary (nothing of the epoch delivered) resume that epoch as a fresh run
+of M ranks.
+
+The resumed epoch is described in the source's state as a *world*
+``{"num_shards": N, "consumed": [...], "from": <world the old ranks read, or None>}``, so a
+resumed epoch can be resharded again (the ``from`` chain grows by one link per change within
+the same epoch).
+
+Supported pipelines: one source (not a generator stream) under map (without cache), batch,
+project, rename and repeat. A shuffle buffer, filter, take, skip, zip or concat keeps rows whose
+source positions the state does not record: ``reshard_state`` rejects them with ValueError.
+"""
+import copy
+
+import numpy as np
+
+__all__ = ["reshard_state"]
+
+
+# -- sharding of a source --------------------------------------------------------------------
+def distributed_sampler_of(sampler):
+    """The DistributedSampler in a sampler chain, or None."""
+    from .samplers import DistributedSampler
+    s = sampler
+    while s is not None:
+        if isinstance(s, DistributedSampler):
+            return s
+        s = s.child_sampler
+    return None
+
+
+def source_shard(source):
+    """(num_shards, shard_id) of a SourceDataset: its sharding arguments, its sampler's
+    DistributedSampler, or (1, 0) when it is not sharded."""
+    if source.num_shards:
+        return source.num_shards, source.shard_id
+    dist = distributed_sampler_of(source.sampler)
+    if dist is not None:
+        return dist.num_shards, dist.shard_id
+    return 1, 0
+
+
+def with_shards(sampler, num_shards, shard_id):
+    """A copy of a sampler chain whose DistributedSampler takes shard ``shard_id`` of
+    ``num_shards`` (the ids another rank of another world size read)."""
+    if distributed_sampler_of(sampler) is None:
+        if num_shards == 1:
+            return sampler
+        raise ValueError("elastic resume: the dataset's sampler has no DistributedSampler, so "
+                         f"the ids of shard {shard_id} of {num_shards} cannot be recomputed")
+    top = copy.copy(sampler)
+    s = top
+    while True:
+        if s is distributed_sampler_of(s):
+            s.num_shards, s.shard_id = num_shards, shard_id
+            return top
+        s.child_sampler = copy.copy(s.child_sampler)
+        s = s.child_sampler
+
+
+# -- the ids of a resumed epoch ---------------------------------------------------------------
+def remaining_ids(parts, consumed):
+    """The old ranks' undelivered ids, interleaved back into the epoch's order (see the rule).
+    ``consumed[k] == -1`` means rank k delivered its whole list."""
+    js, ks, vals = [], [], []
+    for k, (ids, done) in enumerate(zip(parts, consumed)):
+        done = len(ids) if done < 0 else done
+        if done > len(ids):
+            raise ValueError(f"elastic resume: rank {k} reports {done} rows delivered, but its "
+                             f"shard of this epoch has only {len(ids)} rows (the states do not "
+                             f"belong to this dataset)")
+        js.append(np.arange(done, len(ids), dtype=np.int64))
+        ks.append(np.full(len(ids) - done, k, dtype=np.int64))
+        vals.append(np.asarray(ids[done:], dtype=np.int64))
+    if not vals:
+        return np.zeros(0, np.int64)
+    j, k, v = np.concatenate(js), np.concatenate(ks), np.concatenate(vals)
+    return v[np.lexsort((k, j))]
+
+
+def resumed_ids(shard_ids, world, num_shards, shard_id):
+    """Ids of shard ``shard_id`` of ``num_shards`` in an epoch resumed from ``world``.
+    ``shard_ids(n, k)`` returns the dataset's own ids of shard k of n for that epoch."""
+    if world is None:
+        return shard_ids(num_shards, shard_id)
+    old = int(world["num_shards"])
+    parts = [resumed_ids(shard_ids, world["from"], old, k) for k in range(old)]
+    return remaining_ids(parts, world["consumed"])[shard_id::num_shards]
+
+
+# -- turning N states into the state of one new rank -------------------------------------------
+class _RankPosition:
+    """Where one old rank stands: the pass of a repeat, and rows its source returned."""
+
+    def __init__(self, rep, consumed, source_state):
+        self.rep = rep
+        self.consumed = consumed
+        self.source_state = source_state
+
+
+def _chain(dataset):
+    """The pipeline as a list of nodes from the root down to its source (ValueError for a
+    node elastic resume cannot reposition)."""
+    from .ops.batch import BatchDataset
+    from .ops.map import MapDataset
+    from .ops.project import ProjectDataset
+    from .ops.rename import RenameDataset
+    from .ops.repeat import RepeatDataset
+    from .ops.source import SourceDataset
+    nodes = []
+    node = dataset
+    while True:
+        nodes.append(node)
+        if isinstance(node, SourceDataset):
+            return nodes
+        ok = (isinstance(node, (BatchDataset, ProjectDataset, RenameDataset, RepeatDataset))
+              or (isinstance(node, MapDataset) and node.cache is None))
+        if not ok or len(node.children) != 1:
+            raise ValueError(f"elastic resume supports a source under map (without cache), "
+                             f"batch, project, rename and repeat; the pipeline has "
+                             f"{type(node).__name__}, whose state does not record which rows "
+                             f"it has delivered")
+        if isinstance(node, RepeatDataset) and any(isinstance(n, RepeatDataset)
+                                                   for n in nodes[:-1]):
+            raise ValueError("elastic resume supports at most one repeat in the pipeline")
+        node = node.children[0]
+
+
+def _kind(node):
+    from .ops.batch import BatchDataset
+    from .ops.map import MapDataset
+    from .ops.repeat import RepeatDataset
+    from .ops.source import SourceDataset
+    for cls, name in ((SourceDataset, "source"), (MapDataset, "map"), (BatchDataset, "batch"),
+                      (RepeatDataset, "repeat")):
+        if isinstance(node, cls):
+            return name
+    return "pass"   # project, rename: their state is their child's
+
+
+def _position(chain, root_state, epoch, rank):
+    """A _RankPosition from one old rank's root state (not None) at ``epoch``."""
+    rep = 0
+    st = root_state
+    for node in chain:
+        kind = _kind(node)
+        if st is None:   # the node's child has not returned a row in this pass yet
+            return _RankPosition(rep, 0, None)
+        if not isinstance(st, dict):
+            raise ValueError(f"elastic resume: state of rank {rank} does not match the "
+                             f"pipeline at {type(node).__name__}")
+        if kind == "source":
+            if "shard" not in st or "pos" not in st:
+                raise ValueError(f"elastic resume: rank {rank}'s source state {st} has no "
+                                 f"shard/position (a generator stream cannot be resharded)")
+            return _RankPosition(rep, int(st["pos"]), st)
+        if kind == "repeat":
+            rep = int(st["rep"])
+        if kind != "pass":
+            st = st.get("child")
+    raise AssertionError("a chain ends at its source")
+
+
+def _world_of(positions, states, num_old):
+    """The world spec new ranks read the epoch from, after validating the old ranks."""
+    worlds = []
+    for k, (pos, st) in enumerate(zip(positions, states)):
+        src = pos.source_state
+        if src is None:
+            continue
+        shard = [int(x) for x in src["shard"]]
+        if shard != [num_old, k]:
+            raise ValueError(f"elastic resume: states[{k}] was saved by shard {shard[1]} of "
+                             f"{shard[0]}; pass the states of all {num_old} ranks in shard "
+                             f"order")
+        worlds.append(src.get("world"))
+    prior = worlds[0] if worlds else None
+    if any(w != prior for w in worlds):
+        raise ValueError("elastic resume: the ranks' states come from different resumed "
+                         "worlds of the same epoch")
+    return {"num_shards": num_old, "consumed": [p.consumed for p in positions], "from": prior}
+
+
+def _pass_epoch(count, epoch, rep):
+    """The epoch a repeat gives its child in pass ``rep`` (RepeatIter's numbering)."""
+    return epoch * (1 << 32) + rep if count == -1 else epoch * count + rep
+
+
+def _new_state(chain, epoch, rep, rows, world, shard):
+    """The nested state of the new rank: positioned at the start of its share of the rest."""
+    def build(i, ep):
+        node = chain[i]
+        kind = _kind(node)
+        if kind == "source":
+            return {"epoch": ep, "pos": 0, "shard": list(shard), "world": world}
+        if kind == "pass":
+            return build(i + 1, ep)
+        if kind == "repeat":
+            return {"epoch": ep, "rep": rep, "rows": rows,
+                    "child": build(i + 1, _pass_epoch(node.count, ep, rep))}
+        if kind == "map":
+            return {"epoch": ep, "index": 0, "child": build(i + 1, ep)}
+        return {"epoch": ep, "batch_num": 0, "done": False, "child": build(i + 1, ep)}
+
+    return build(0, epoch)
+
+
+def _check_states(states):
+    if isinstance(states, dict) or not isinstance(states, (list, tuple)) or not states:
+        raise TypeError("states must be a non-empty list of get_state() dicts, one per old rank "
+                        "in shard order")
+    for k, st in enumerate(states):
+        if not isinstance(st, dict) or not {"seed", "epoch", "root"} <= set(st):
+            raise ValueError(f"states[{k}] must be a dict returned by an iterator's get_state()")
+    seeds_ = {int(st["seed"]) for st in states}
+    if len(seeds_) != 1:
+        raise ValueError(f"elastic resume: the ranks' states have different seeds {sorted(seeds_)}")
+
+
+def reshard_state(dataset, states):
+    """The state from which ``dataset`` (built with the new ``num_shards``/``shard_id``)
+    continues a run whose N ranks saved ``states`` (a list in shard order: states[k] came
+    from shard k of N). Every rank of the new world calls it with the same ``states`` and
+    passes the result as ``state=`` to ``create_tuple_iterator``/``create_dict_iterator``;
+    the rest of the epoch is split among the new ranks by the rule in this module's
+    docstring. Raises TypeError/ValueError for states that cannot be combined."""
+    from .dataset import Dataset
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
+    _check_states(states)
+    chain = _chain(dataset)
+    seed = int(states[0]["seed"])
+    epoch = min(int(st["epoch"]) for st in states)
+    positions = []
+    for k, st in enumerate(states):
+        e = int(st["epoch"])
+        if e == epoch and st["root"] is not None:
+            positions.append(_position(chain, st["root"], epoch, k))
+        elif e == epoch:
+            positions.append(_RankPosition(0, 0, None))     # epoch not started
+        elif e == epoch + 1 and st["root"] is None:
+            positions.append(_RankPosition(None, -1, None))  # epoch finished
+        else:
+            raise ValueError(f"elastic resume: rank {k} is in epoch {e}, more than one epoch "
+                             f"after rank(s) in epoch {epoch}")
+    if all(st["root"] is None for st in states) and len({st["epoch"] for st in states}) == 1:
+        # Every rank at the same epoch boundary: that epoch is the new world's from its start.
+        return {"seed": seed, "epoch": epoch, "root": None}
+    reps = {p.rep for p in positions if p.rep is not None}
+    if len(reps) > 1:
+        raise ValueError(f"elastic resume: the ranks are in different passes {sorted(reps)} "
+                         f"of the repeat; save the states at a step all ranks share")
+    rep = reps.pop()
+    last_rep = 1
+    for node in chain:
+        if _kind(node) == "repeat":
+            last_rep = node.count
+    if any(p.consumed == -1 for p in positions) and last_rep != -1 and rep != last_rep - 1:
+        raise ValueError("elastic resume: some ranks finished the epoch while others are in an "
+                         "earlier pass of the repeat")
+    world = _world_of(positions, states, len(states))
+    shard = source_shard(chain[-1])
+    rows = max((_repeat_rows(chain, st["root"]) for st in states
+                if st["root"] is not None and int(st["epoch"]) == epoch), default=0)
+    return {"seed": seed, "epoch": epoch,
+            "root": _new_state(chain, epoch, rep, rows, world, shard)}
+
+
+def _repeat_rows(chain, root_state):
+    """Rows the (outermost) repeat returned in its current pass, 0 without a repeat."""
+    st = root_state
+    for node in chain:
+        if st is None:
+            return 0
+        kind = _kind(node)
+        if kind == "repeat":
+            return int(st["rows"])
+        if kind == "source":
+            return 0
+        if kind != "pass":
+            st = st.get("child")
+    return 0

@@ -1,0 +1,122 @@
+"""MindSpore's module layout and top-level names, as the model zoo imports them."""
+import importlib
+import warnings
+
+import numpy as np
+import pytest
+
+import training as ms
+from training import context
+
+
+@pytest.mark.parametrize("module, names", [
+    ("training.common", ["dtype", "set_seed", "Tensor", "Parameter", "initializer"]),
+    ("training.common.initializer", ["Normal", "TruncatedNormal", "XavierUniform", "HeNormal",
+                                     "HeUniform", "Zero", "One", "Constant", "initializer"]),
+    ("training.train.callback", ["Callback", "LossMonitor", "ModelCheckpoint", "CheckpointConfig",
+                                 "TimeMonitor", "RunContext"]),
+    ("training.train.serialization", ["save_checkpoint", "load_checkpoint",
+                                      "load_param_into_net"]),
+    ("training.train.model", ["Model"]),
+    ("training.train.metrics", ["Accuracy", "Loss", "Precision"]),
+    ("training.nn.loss", ["SoftmaxCrossEntropyWithLogits", "MSELoss", "L1Loss", "LossBase"]),
+    ("training.nn.metrics", ["Accuracy", "Loss", "F1", "Metric"]),
+    ("training.nn", ["Accuracy", "Loss", "F1", "Precision", "Recall", "Top1CategoricalAccuracy"]),
+    ("training.communication.management", ["init", "get_rank", "get_group_size", "release",
+                                           "get_local_rank", "GlobalComm",
+                                           "HCCL_WORLD_COMM_GROUP"]),
+    ("training.communication", ["init", "get_rank", "get_group_size", "management"]),
+    ("training.profiler", ["Profiler"]),
+    ("training.context", ["ParallelMode", "set_context", "GRAPH_MODE"]),
+    ("training", ["dtype", "ParallelMode", "LossMonitor", "CheckpointConfig", "Callback",
+                  "ModelCheckpoint", "TimeMonitor", "Model", "Accuracy", "set_seed",
+                  "initializer", "get_seed"]),
+])
+def test_mindspore_module_layout(module, names):
+    mod = importlib.import_module(module)
+    missing = [n for n in names if not hasattr(mod, n)]
+    assert not missing
+
+
+def test_dtype_names_are_numpy_types():
+    from training import dtype as mstype
+    from training.common import dtype
+    assert mstype is dtype
+    assert mstype.float32 is np.float32 and mstype.int32 is np.int32 and mstype.bool_ is np.bool_
+    assert ms.Tensor([1, 2], mstype.float16).dtype == np.float16
+    assert mstype.pytype_to_dtype(float) is np.float32
+    assert mstype.dtype_to_pytype(mstype.int8) is int
+
+
+def test_parallel_mode_values():
+    assert ms.ParallelMode is context.ParallelMode
+    assert ms.ParallelMode.DATA_PARALLEL == "data_parallel"
+    assert ms.ParallelMode.STAND_ALONE == "stand_alone"
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    try:
+        assert ms.get_auto_parallel_context("parallel_mode") == "data_parallel"
+    finally:
+        context.reset_auto_parallel_context()
+
+
+def test_train_package_names_are_the_implementations():
+    from training.callbacks import LossMonitor
+    from training.train.callback import LossMonitor as L2
+    assert ms.LossMonitor is LossMonitor is L2
+    assert ms.train.Model is ms.Model
+
+
+def test_set_context_keys_without_effect_warn_once_and_unknown_keys_raise():
+    with pytest.warns(UserWarning, match="graph_kernel_flags.*no effect"):
+        ms.set_context(graph_kernel_flags="--opt_level=2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ms.set_context(graph_kernel_flags="--opt_level=1")  # once only
+    with pytest.raises(ValueError, match="not recognized"):
+        ms.set_context(device_tgt="CPU")
+    with pytest.raises(ValueError, match="device_target"):
+        ms.set_context(device_target="TPU")
+    with pytest.warns(UserWarning, match="all_reduce_fusion_config"):
+        ms.set_auto_parallel_context(all_reduce_fusion_config=[85, 160])
+
+
+def test_cell_call_on_gpu_target_raises_instead_of_running_on_cpu():
+    net = ms.nn.Dense(3, 2)
+    ms.set_context(device_target="GPU")
+    try:
+        with pytest.raises(RuntimeError, match="device_target is 'GPU'.*CPU only"):
+            net(np.ones((1, 3), np.float32))
+    finally:
+        ms.set_context(device_target="CPU")
+    assert net(np.ones((1, 3), np.float32)).shape == (1, 2)
+
+
+def test_profiler_writes_a_trace(tmp_path):
+    from training import nn
+    from training.profiler import Profiler
+    import minddata as ds
+    profiler = Profiler(output_path=str(tmp_path))
+    data = ds.NumpySlicesDataset((np.ones((8, 3), np.float32), np.zeros(8, np.int32)),
+                                 column_names=["x", "y"]).batch(4)
+    net = nn.Dense(3, 2)
+    ms.Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+             nn.SGD(net.trainable_params(), 0.1)).train(1, data)
+    path = profiler.analyse()
+    assert path.startswith(str(tmp_path)) and "forward_backward" in open(path).read()
+    with pytest.raises(RuntimeError, match="not running"):
+        profiler.stop()
+    with pytest.raises(ValueError, match="profile_memory"):
+        Profiler(output_path=str(tmp_path), profile_memory=True)
+
+
+def test_tensor_accepts_objects_with_asnumpy():
+    class Wrapped:  # minddata's Tensor has this interface
+        def __init__(self, a):
+            self.a = a
+
+        def asnumpy(self):
+            return self.a
+    arr = np.arange(6, dtype=np.float32).reshape(2, 3)
+    t = ms.Tensor(Wrapped(arr))
+    assert t.asnumpy() is arr
+    assert ms.nn.Flatten()(Wrapped(arr.reshape(2, 3, 1))).shape == (2, 3)

@@ -1,0 +1,10 @@
+"""`mindspore.train` as a package: `Model`, the callbacks, the metrics and checkpoint functions,
+with MindSpore's submodules `callback`, `serialization`, `model` and `metrics`.
+`from mindspore.train.callback import LossMonitor` ports as
+`from training.train.callback import LossMonitor`."""
+from training.train import callback, metrics, model, serialization  # noqa: F401
+from training.train.callback import *  # noqa: F401,F403
+from training.train.metrics import *  # noqa: F401,F403
+from training.train.model import Model  # noqa: F401
+from training.train.serialization import (count_params, load_checkpoint,  # noqa: F401
+                                          load_param_into_net, save_checkpoint)

@@ -1,0 +1,3 @@
+"""`mindspore.train.serialization`: checkpoint saving and loading (training.checkpoint)."""
+from training.checkpoint import (count_params, load_checkpoint, load_param_into_net,  # noqa: F401
+                                 save_checkpoint)

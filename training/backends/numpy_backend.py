@@ -17,12 +17,8 @@ class NumpyBackend:
     name = "numpy"
 
     def __init__(self):
-        target = context.get_context("device_target")
-        if target != "CPU":
-            raise RuntimeError(f"device_target '{target}' needs the torch backend: the numpy backend "
-                               f"runs training.nn cells on the CPU only. Pass a torch.nn.Module "
-                               f"network and install PyTorch with {target} support "
-                               f"(`pip install torch`{' and torch_npu' if target == 'Ascend' else ''})")
+        from training.nn.cell import check_cpu_target
+        check_cpu_target("Model")
 
     # --- building ---------------------------------------------------------------------------
     def build_train_network(self, network, loss_fn, optimizer):

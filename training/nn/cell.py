@@ -201,7 +201,7 @@ class Cell:
         if self._scope is None:
             for _ in self.cells_and_names():  # names every sub-cell for error messages
                 pass
-        _check_device(self)
+        check_cpu_target(self.cls_name)
         args = tuple(_as_tensor(a) for a in args)
         for hook in self._forward_pre_hooks:
             replaced = hook(self, args)
@@ -238,15 +238,14 @@ def _as_tensor(value):
     return value
 
 
-def _check_device(cell):
+def check_cpu_target(api):
     """Cells run on the CPU: with device_target GPU/Ascend, MindSpore would launch device
-    kernels, so calling a cell fails rather than silently running on the CPU."""
+    kernels, so running a cell fails rather than silently running on the CPU."""
     target = context.get_context("device_target")
     if target != "CPU":
-        raise RuntimeError(f"For '{cell.cls_name}', device_target is '{target}' but training.nn "
-                           f"cells run on the CPU only (numpy backend). Use "
-                           f"set_context(device_target='CPU'), or a torch.nn.Module network for "
-                           f"{target}")
+        raise RuntimeError(f"For '{api}', device_target is '{target}' but training.nn cells run "
+                           f"on the CPU only (numpy backend). Use set_context(device_target='CPU'),"
+                           f" or a torch.nn.Module network (with PyTorch built for {target})")
 
 
 class _HookHandle:

@@ -1,0 +1,74 @@
+"""to_torch under torch.distributed (gloo, 2 processes started by torch.multiprocessing):
+each rank reads its own shard, and the ranks' rows are disjoint and cover the epoch."""
+import json
+import os
+import socket
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rank_main(rank, world, port, out_dir, num_workers):
+    import torch.distributed as dist
+    from torch.utils.data import DataLoader
+
+    from minddata import config
+    from minddata.pytorch import to_torch
+    from tests.minddata.torch_helpers import ids_of, make_pipeline
+
+    config.set_seed(3)
+    too_early = to_torch(make_pipeline)  # made before the process group: must be refused
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank,
+                            world_size=world)
+    try:
+        try:
+            iter(too_early)
+            early_error = None
+        except RuntimeError as exc:
+            early_error = str(exc)
+        adapter = to_torch(make_pipeline)
+        ids = ids_of(DataLoader(adapter, batch_size=None, num_workers=num_workers))
+        gathered = [None] * world
+        dist.all_gather_object(gathered, ids)
+        with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
+            json.dump({"ids": ids, "gathered": gathered, "early_error": early_error,
+                       "state": adapter.state_dict()}, f)
+    finally:
+        dist.destroy_process_group()
+
+
+def _run(tmp_path, num_workers):
+    import torch.multiprocessing as mp
+    # fork: the ranks start without importing torch again (spawn costs seconds per process).
+    mp.start_processes(_rank_main, args=(2, _free_port(), str(tmp_path), num_workers), nprocs=2,
+                       join=True, start_method="fork")
+    return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
+
+
+def _check_disjoint_cover(results):
+    rank0, rank1 = results[0]["ids"], results[1]["ids"]
+    assert len(rank0) == len(rank1) == 24
+    assert not set(rank0) & set(rank1)
+    assert sorted(rank0 + rank1) == list(range(48))
+    assert results[0]["gathered"] == [rank0, rank1]
+    for rank, result in enumerate(results):
+        assert "init_process_group" in result["early_error"]
+
+
+def test_two_gloo_ranks_read_disjoint_shards_covering_the_epoch(tmp_path):
+    results = _run(tmp_path, num_workers=0)
+    _check_disjoint_cover(results)
+    # The main process's pass finished: the state points at the next epoch of each rank's shard.
+    assert [(r["state"]["epoch"], r["state"]["num_shards"], r["state"]["shard_id"])
+            for r in results] == [(1, 2, 0), (1, 2, 1)]
+
+
+def test_two_gloo_ranks_with_dataloader_workers(tmp_path):
+    _check_disjoint_cover(_run(tmp_path, num_workers=2))

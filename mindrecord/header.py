@@ -51,9 +51,17 @@ def not_found(path):
 
 def read_header(path):
     """Returns (header dict, file size) of the shard file at `path` (absolute)."""
+    header, size, _ = read_header_and_id(path)
+    return header, size
+
+
+def read_header_and_id(path):
+    """(header dict, file size, (st_dev, st_ino)) of the shard file at `path`: the identity of
+    the file the header was read from, which a reader compares with the file it maps."""
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
+            stat = os.fstat(f.fileno())
+            size = stat.st_size
             if size < MIN_FILE_SIZE:
                 raise RuntimeError(
                     f"Invalid file, the size of mindrecord file: {size} is smaller than the lower "
@@ -79,7 +87,7 @@ def read_header(path):
     if not isinstance(header, dict):
         raise _parse_error(path)
     header["_json_length"] = length
-    return header, size
+    return header, size, (stat.st_dev, stat.st_ino)
 
 
 def _int(path, obj, key, where, lo=0, hi=_SIZE_LIMIT):

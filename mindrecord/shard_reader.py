@@ -7,13 +7,16 @@ reading a row is an index lookup: scalars come from the columns, bytes fields ar
 views of the map, and integer arrays are decompressed on demand in C++ with the GIL released.
 """
 import mmap
+import os
 import threading
+import time
 
 import numpy as np
 
 from . import _reader_native as native
-from .header import (check_index_db, invalid_header, parse_layout, read_header,
+from .header import (check_index_db, invalid_header, parse_layout, read_header_and_id,
                      resolve_shard_files, truncated)
+from .writer_commit import ShardSetChanged, check_one_commit
 
 _KINDS = {"int32": native.KIND_INT, "int64": native.KIND_INT, "float32": native.KIND_FLOAT,
           "float64": native.KIND_FLOAT, "string": native.KIND_STRING}
@@ -30,13 +33,16 @@ def _corrupt(path, row, detail):
 class _Shard:
     """One open shard file: its map, row table and decoded columns (immutable after open)."""
 
-    def __init__(self, layout):
+    def __init__(self, layout, file_id):
         self.path = layout.path
         self.schema = layout.schema
         self.num_rows = layout.num_rows
         self._mm = None
         try:
             with open(self.path, "rb") as f:
+                stat = os.fstat(f.fileno())
+                if (stat.st_dev, stat.st_ino) != file_id:
+                    raise ShardSetChanged(f"{self.path} was replaced since its header was read")
                 # The map keeps its own descriptor; the file object is closed right away.
                 self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as e:  # e.g. emptied or removed since its header was read
@@ -198,6 +204,19 @@ class _Shard:
                 pass  # views handed to callers still use the map; it is unmapped when they go
 
 
+_OPEN_ATTEMPTS = 5
+
+
+def _shard0_paths(layouts):
+    """Shard 0 of each file's set (beside it): where a FileWriter keeps its commit marker."""
+    found = set()
+    for layout in layouts:
+        names = layout.header.get("shard_addresses")
+        if isinstance(names, list) and names and isinstance(names[0], str):
+            found.add(os.path.join(os.path.dirname(layout.path), os.path.basename(names[0])))
+    return sorted(found)
+
+
 class ShardReader:
     """Random-access reader over one MindRecord dataset (docs/internals.md).
 
@@ -209,26 +228,17 @@ class ShardReader:
     def __init__(self, file_name, *, check_index=True):
         self._lock = threading.Lock()
         self._shards = []
-        files = resolve_shard_files(file_name)
-        try:
-            layouts = []
-            for path in files:
-                header, size = read_header(path)
-                layouts.append(parse_layout(path, header, size))
-            first = layouts[0]
-            for other in layouts[1:]:
-                if other.schema.fields != first.schema.fields or \
-                        other.schema.blob_fields != first.schema.blob_fields:
-                    raise invalid_header(other.path, f"its schema differs from the schema of "
-                                                     f"{first.path}")
-            if check_index:
-                for layout in layouts:
-                    check_index_db(layout.path, layout.num_rows)
-            for layout in layouts:
-                self._shards.append(_Shard(layout))
-        except BaseException:
-            self.close()
-            raise
+        for attempt in range(_OPEN_ATTEMPTS):
+            try:
+                files, first = self._open(file_name, check_index)
+                break
+            except ShardSetChanged as changed:
+                if attempt + 1 == _OPEN_ATTEMPTS:
+                    raise RuntimeError(f"[ERROR] The mindrecord dataset could not be opened "
+                                       f"as one commit in {_OPEN_ATTEMPTS} attempts: {changed}. "
+                                       f"Open it again when the FileWriter has committed.") \
+                        from None
+                time.sleep(0.05 * (attempt + 1))
         self.files = list(files)
         self._info = first.schema
         self.header = first.header
@@ -241,6 +251,35 @@ class ShardReader:
         self.blob_fields = list(self._info.blob_fields)
         self.raw_fields = list(self._info.raw_fields)
         self._closed = False
+
+    def _open(self, file_name, check_index):
+        """Open the set once: (files, first layout). ShardSetChanged if a FileWriter replaced a
+        file meanwhile; RuntimeError if the files on disk mix two commits (writer_commit)."""
+        files = resolve_shard_files(file_name)
+        try:
+            layouts, file_ids = [], []
+            for path in files:
+                header, size, file_id = read_header_and_id(path)
+                layouts.append(parse_layout(path, header, size))
+                file_ids.append(file_id)
+            # Before anything else can fail on a mixture: the maps below are checked to be
+            # of these same files.
+            check_one_commit(files, file_ids, _shard0_paths(layouts))
+            first = layouts[0]
+            for other in layouts[1:]:
+                if other.schema.fields != first.schema.fields or \
+                        other.schema.blob_fields != first.schema.blob_fields:
+                    raise invalid_header(other.path, f"its schema differs from the schema of "
+                                                     f"{first.path}")
+            if check_index:
+                for layout in layouts:
+                    check_index_db(layout.path, layout.num_rows)
+            for layout, file_id in zip(layouts, file_ids):
+                self._shards.append(_Shard(layout, file_id))
+        except BaseException:
+            self.close()
+            raise
+        return files, first
 
     # ---- helpers --------------------------------------------------------------------------
     def _live_shards(self):

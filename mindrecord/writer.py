@@ -26,8 +26,9 @@ from .errors import (MRMAddSchemaError, MRMCommitError, MRMDefineIndexError, MRM
                      MRMValidateDataError, ParamTypeError, ParamValueError)
 from .index_db import index_db_bytes, write_index_db
 from .writer_append import load_dataset
-from .writer_files import (FileSet, check_file_name, create_unnamed, existing_files, publish,
-                           shard_paths, temp_path)
+from .writer_commit import publish_set
+from .writer_files import (FileSet, check_file_name, check_final_names, create_unnamed,
+                           existing_files, publish, remove_temp_files, shard_paths, temp_path)
 from .writer_pages import ShardState, common_header_parts, header_bytes, pwrite_all
 
 logger = logging.getLogger("mindrecord")
@@ -93,6 +94,8 @@ class FileWriter:
         if not os.path.isdir(directory):
             raise RuntimeError(f"[ERROR] Invalid file, the directory of mindrecord file: "
                                f"{directory} does not exist or is not a directory.")
+        check_final_names(paths)
+        remove_temp_files(paths)        # of writers on these paths that were killed
         self._init_state(paths, overwrite)
         if not overwrite:
             self._refuse_existing()
@@ -493,11 +496,15 @@ class FileWriter:
             os.ftruncate(shard.fd, shard.file_size(len(header)))
         # Everything is written; only now do the files get their final names: the indexes
         # first, then the data files from the last shard to shard 0 (the name users open).
-        for path, (db_fd, db_tmp) in zip(self._paths, db_files):
-            publish(db_fd, db_tmp, path + ".db")
-        if not self._append:
-            for path, shard in reversed(list(zip(self._paths, self._shards))):
-                publish(shard.fd, shard.temp_path, path)
+        indexes = [(db_fd, db_tmp, path + ".db") for path, (db_fd, db_tmp) in
+                   zip(self._paths, db_files)]
+        if self._append:
+            for fd, tmp, final in indexes:
+                publish(fd, tmp, final)
+        else:
+            data = [(shard.fd, shard.temp_path, path) for path, shard in
+                    reversed(list(zip(self._paths, self._shards)))]
+            publish_set(indexes + data, self._paths[0], self._files.temp_files)
         self._files.temp_files = []
         for fd in self._files.fds:
             os.close(fd)
@@ -532,6 +539,7 @@ class FileWriter:
         if not os.path.exists(file_name):
             raise RuntimeError(f"The input: {file_name} is not exists.")
         info = load_dataset(file_name)
+        remove_temp_files(info["paths"])
         writer = cls.__new__(cls)
         writer._init_state(info["paths"], False)
         writer._append = True

@@ -8,7 +8,9 @@ modify the existing files in place; on failure they are rolled back (truncated t
 size, bytes written inside the old extent zeroed), so the old header still describes them.
 """
 import errno
+import hashlib
 import os
+import re
 import uuid
 
 from .errors import ParamTypeError, ParamValueError
@@ -43,10 +45,73 @@ def shard_paths(file_name, shard_num):
     return [path + str(i).rjust(width, "0") for i in range(shard_num)]
 
 
+# Hidden temporary names are "<stem>~<pid>-<8 hex>.partial" beside the final name. The stem is
+# "." + the final name, cut and completed by a hash of it when needed, so that the temporary
+# name stays within NAME_MAX for every legal final name; the pid lets the next writer on the
+# path remove the files of writers that died (kill -9 cannot be caught).
+NAME_MAX = 255
+_TEMP_SUFFIX_ROOM = len("~4294967295-0123abcd.partial")
+_STEM_MAX = NAME_MAX - _TEMP_SUFFIX_ROOM
+_TEMP_TAIL = re.compile(r"~(\d+)-[0-9a-f]{8}\.partial")
+
+
+def hidden_stem(final_path):
+    """The hidden-name stem of final_path's base name (see above)."""
+    base = os.path.basename(final_path)
+    if len(os.fsencode(base)) + 1 <= _STEM_MAX:
+        return "." + base
+    digest = hashlib.blake2b(os.fsencode(base), digest_size=4).hexdigest()
+    cut = base[:_STEM_MAX - 10]
+    while len(os.fsencode(cut)) > _STEM_MAX - 10:     # NAME_MAX counts bytes
+        cut = cut[:-1]
+    return "." + cut + "~" + digest
+
+
 def temp_path(final_path):
     """Hidden temporary name beside final_path (same file system, so rename is atomic)."""
-    dirname, base = os.path.split(final_path)
-    return os.path.join(dirname, f".{base}.{os.getpid()}-{uuid.uuid4().hex[:8]}.partial")
+    return os.path.join(os.path.dirname(final_path),
+                        f"{hidden_stem(final_path)}~{os.getpid()}-{uuid.uuid4().hex[:8]}.partial")
+
+
+def remove_temp_files(final_paths, only_dead_writers=True):
+    """Remove the hidden temporary files of final_paths (each also stands for its .db) that
+    writers left behind; with only_dead_writers, only those whose writer process is gone."""
+    stems = {}
+    for path in final_paths:
+        for final in (path, path + ".db"):
+            stems.setdefault(os.path.dirname(os.path.abspath(final)), set()).add(
+                hidden_stem(final))
+    for directory, wanted in stems.items():
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(".partial"):
+                continue
+            stem, _, tail = name.rpartition("~")
+            match = _TEMP_TAIL.fullmatch("~" + tail)
+            if stem not in wanted or match is None:
+                continue
+            if only_dead_writers and process_alive(int(match.group(1))):
+                continue
+            try:
+                os.unlink(os.path.join(directory, name))
+            except OSError:
+                pass
+
+
+def process_alive(pid):
+    """Whether process `pid` exists (on this host, in this pid namespace)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:          # it exists, as another user's process
+        return True
+    return True
 
 
 def create_unnamed(final_path):
@@ -86,39 +151,28 @@ def _can_name_unnamed(fd, final_path):
 
 
 def publish(fd, temp_name, final_path):
-    """Give a finished file its final name, replacing any file there.
-
-    Unnamed files (temp_name None) are linked straight to final_path when nothing is there,
-    else linked to a hidden name and renamed over it (link cannot replace a file); where /proc
-    is unavailable to link through, the bytes are copied to a hidden name first."""
-    if temp_name is not None:
-        os.replace(temp_name, final_path)
-        return
-    source = f"/proc/self/fd/{fd}"
-    if not os.path.lexists(final_path):
-        try:
-            os.link(source, final_path)
-            return
-        except FileExistsError:
-            pass
-        except OSError:
-            source = None
-    tmp = temp_path(final_path)
+    """Give one finished file its final name, replacing any file there (a rename, so a reader
+    sees the old file or the new one). Sets of files go through writer_commit.publish_set."""
+    if temp_name is None:
+        temp_name = temp_path(final_path)
+        name_file(fd, temp_name)
     try:
-        if source is not None:
-            try:
-                os.link(source, tmp)
-            except OSError:
-                _copy_fd_to(fd, tmp)
-        else:
-            _copy_fd_to(fd, tmp)
-        os.replace(tmp, final_path)
+        os.replace(temp_name, final_path)
     except BaseException:
         try:
-            os.unlink(tmp)
+            os.unlink(temp_name)
         except OSError:
             pass
         raise
+
+
+def name_file(fd, path):
+    """Give open file fd (unnamed or not) the new name `path`: a hard link through /proc, or,
+    where that is refused, a copy of its bytes."""
+    try:
+        os.link(f"/proc/self/fd/{fd}", path)
+    except OSError:
+        _copy_fd_to(fd, path)
 
 
 def _copy_fd_to(fd, path):
@@ -131,8 +185,28 @@ def _copy_fd_to(fd, path):
             if sent == 0:
                 raise OSError(errno.EIO, f"short copy while writing {path}")
             offset += sent
-    finally:
+    except BaseException:
         os.close(out)
+        os.unlink(path)
+        raise
+    os.close(out)
+
+
+def check_final_names(paths):
+    """ParamValueError unless every shard name and its .db name fit NAME_MAX; RuntimeError if
+    one of them is a directory. Checked when the writer is created, before anything is
+    written."""
+    for path in paths:
+        for final in (path, path + ".db"):
+            if len(os.fsencode(os.path.basename(final))) > NAME_MAX:
+                raise ParamValueError(f"File name {os.path.basename(final)!r} is longer than "
+                                      f"{NAME_MAX} bytes (NAME_MAX); the shard files and their "
+                                      f".db files need names within it. Choose a shorter "
+                                      f"file_name.")
+            if os.path.isdir(final):
+                raise RuntimeError(f"[ERROR] Invalid file, mindrecord file name: {final} is an "
+                                   f"existing directory; a FileWriter cannot replace a "
+                                   f"directory. Choose another file_name.")
 
 
 def existing_files(paths):

@@ -14,18 +14,9 @@ import os
 
 
 def _remove_partials(path):
-    """Remove FileWriter's temporary files (``.<name>.<pid>-<id>.partial``) for ``path``."""
-    directory, base = os.path.split(os.path.abspath(path))
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return
-    for name in names:
-        if name.startswith(f".{base}.") and name.endswith(".partial"):
-            try:
-                os.remove(os.path.join(directory, name))
-            except OSError:
-                pass
+    """Remove FileWriter's hidden temporary files for ``path`` (its task may run elsewhere)."""
+    from ..writer_files import remove_temp_files
+    remove_temp_files([path], only_dead_writers=False)
 
 
 def _write_shard_task(spec, path, items, skip_bad):

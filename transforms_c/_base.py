@@ -35,6 +35,22 @@ class TensorOperation:
     def _compute(self, img, rng):
         raise NotImplementedError
 
+    # -- fusion declarations (transforms_c/folding.py) --------------------------------------
+    def fusion_phase(self, position):
+        """The phase this op takes in a fused plan when it is the `position`-th op of the run,
+        or None when it cannot be fused."""
+        return None
+
+    def fold(self, geo, pss, seed, channels):
+        """Folds this op into one row's Geometry / PassParams (seeded with `seed`); raises
+        folding.Unfoldable when the row must run op by op."""
+        raise NotImplementedError(f"{type(self).__name__} is not fusable")
+
+    def native_step(self):
+        """The native step (a dict for transforms_c._batch) running this op without Python, or
+        None."""
+        return None
+
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({args})"

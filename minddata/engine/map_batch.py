@@ -7,7 +7,7 @@ when the consumer dropped every reference to it, so the kernel does not zero a f
 77 MB array for every batch.
 
 Rows, seeds and provenance are exactly those of the per-row path: row ``first + i`` of the
-epoch gets the seed ``row_seed(base, first + i)`` of the plan's op position, and a failing
+epoch gets the seeds ``runner.op_seeds(base, first + i)`` (one per op of the plan), and a failing
 row is run again through the per-row path, which raises the error naming the op and row.
 A row whose output does not fit the batch array (another shape or dtype) makes that batch a
 list of rows that the batch stage stacks as usual (and so reports or pads as usual).
@@ -18,7 +18,6 @@ pipeline's thread between batches.
 """
 import numpy as np
 
-from . import seeds
 
 _BATCHES_AHEAD = 2       # batches in flight with worker threads (two batch arrays)
 _TASKS_PER_WORKER = 4    # tasks per worker and batch: small enough to balance the load
@@ -160,7 +159,7 @@ class BatchFuser:
                 except BaseException as e:
                     raise it._wrap(e, job.provs[i], index)
             inputs.append(args)
-            row_seeds.append(seeds.row_seed(base, index))
+            row_seeds.append(runner.op_seeds(base, index))
         shape, dtype = self.spec
         try:
             results = self.plan.apply_batch(inputs, row_seeds, out=job.out[a:b])

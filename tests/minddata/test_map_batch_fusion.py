@@ -94,7 +94,7 @@ def test_apply_batch_output_equals_per_row_apply():
     plan = transforms_c.compile_operations(train_ops())[0]
     seeds = [12345 + 977 * i for i in range(len(DATAS))]
     out = np.empty((len(DATAS), 3, 16, 16), np.float32)
-    rows = plan.apply_batch([(d,) for d in DATAS], seeds, out=out)
+    rows = plan.apply_batch([(d,) for d in DATAS], [plan.seeds(s) for s in seeds], out=out)
     for i, (d, s) in enumerate(zip(DATAS, seeds)):
         expected = plan.apply((d,), s)[0]
         assert np.array_equal(rows[i][0], expected) and np.array_equal(out[i], expected)

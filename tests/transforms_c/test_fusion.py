@@ -161,18 +161,20 @@ def test_apply_batch_writes_into_batch_array(exact_decode):
     rows = [(sample_jpeg(123, 157),), (sample_jpeg(100, 90, 1),), (sample_jpeg(),)]
     seeds = [11, 12, 13]
     out = np.empty((3, 3, 48, 48), np.float32)
-    results = plan.apply_batch(rows, seeds, out=out)
+    results = plan.apply_batch(rows, [plan.seeds(s) for s in seeds], out=out)
     for i, (row, seed) in enumerate(zip(rows, seeds)):
         expect = plan.apply(row, seed)[0]
         np.testing.assert_array_equal(out[i], expect)
         assert np.shares_memory(results[i][0], out)
-    assert [r[0].shape for r in plan.apply_batch(rows, seeds)] == [(3, 48, 48)] * 3
+    assert [r[0].shape for r in plan.apply_batch(rows, [plan.seeds(s) for s in seeds])] == \
+        [(3, 48, 48)] * 3
 
 
 def test_apply_batch_shape_mismatch_raises():
     plan = _plan(train_ops())
     with pytest.raises(RuntimeError, match="expects"):
-        plan.apply_batch([(sample_jpeg(),)], [0], out=np.empty((1, 3, 10, 10), np.float32))
+        plan.apply_batch([(sample_jpeg(),)], [plan.seeds(0)],
+                        out=np.empty((1, 3, 10, 10), np.float32))
 
 
 def test_compose_fuses_with_the_same_seeds(exact_decode):
@@ -274,4 +276,5 @@ def test_apply_batch_never_reshapes_a_fallback_row_into_its_slot():
     assert ok
     plan = _plan([Decode(), Resize((20, 30)), HWC2CHW()])
     with pytest.raises(RuntimeError, match="expects"):     # (3, 20, 30) into a (3, 30, 20) slot
-        plan.apply_batch([(png.tobytes(),)], [0], out=np.empty((1, 3, 30, 20), np.float32))
+        plan.apply_batch([(png.tobytes(),)], [plan.seeds(0)],
+                        out=np.empty((1, 3, 30, 20), np.float32))

@@ -2,6 +2,8 @@
 import cv2
 import numpy as np
 
+from transforms_c import folding
+from transforms_c._rng import Rng
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
                                     check_int, check_padding, check_sequence, check_size, size_hw)
@@ -67,6 +69,17 @@ class Crop(TensorOperation):
         crop_h, crop_w = size_hw(self.size)
         return self.coordinates[0], self.coordinates[1], crop_h, crop_w
 
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY
+
+    def fold(self, geo, pss, seed, channels):
+        geo.crop(*self.window(*geo.current_hw()))
+
+    def native_step(self):
+        crop_h, crop_w = size_hw(self.size)
+        return {"kind": folding.STEP.STEP_CROP, "top": self.coordinates[0],
+                "left": self.coordinates[1], "size_h": crop_h, "size_w": crop_w}
+
     def _compute(self, img, rng):
         image_hwc(img, "Crop")
         return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
@@ -84,6 +97,19 @@ class CenterCrop(TensorOperation):
         crop_h, crop_w = size_hw(self.size)
         box = center_crop_box(height, width, crop_h, crop_w)
         return None if box is None else (box[0], box[1], crop_h, crop_w)
+
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY
+
+    def fold(self, geo, pss, seed, channels):
+        window = self.window(*geo.current_hw())
+        if window is None:      # the op pads: run it by itself
+            raise folding.Unfoldable
+        geo.crop(*window)
+
+    def native_step(self):
+        crop_h, crop_w = size_hw(self.size)
+        return {"kind": folding.STEP.STEP_CENTER_CROP, "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "CenterCrop")
@@ -134,6 +160,20 @@ class RandomCrop(TensorOperation):
     def window(self, height, width, rng):
         """(top, left, h, w) inside an unpadded image; draws x then y."""
         return random_crop_window(height, width, self.size, rng)
+
+    def fusion_phase(self, position):
+        return None if self.pads else folding.PHASE_GEOMETRY
+
+    def fold(self, geo, pss, seed, channels):
+        try:
+            window = self.window(*geo.current_hw(), Rng(seed))
+        except RuntimeError:    # larger than the image: the op by itself raises
+            raise folding.Unfoldable from None
+        geo.crop(*window)
+
+    def native_step(self):
+        crop_h, crop_w = size_hw(self.size)
+        return {"kind": folding.STEP.STEP_RANDOM_CROP, "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

@@ -2,6 +2,8 @@
 VerticalFlip of MindSpore 2.x)."""
 import numpy as np
 
+from transforms_c import folding
+from transforms_c._rng import Rng
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import check_float
 
@@ -26,6 +28,18 @@ class RandomHorizontalFlip(TensorOperation):
     def draw(self, rng):
         return rng.random() < self.prob
 
+    _axis = 0       # 0: left-right, 1: top-bottom
+
+    def fusion_phase(self, position):
+        return folding.PHASE_FLIP
+
+    def fold(self, geo, pss, seed, channels):
+        if self.draw(Rng(seed)):
+            pss.flip(self._axis)
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_FLIP, "axis": self._axis, "prob": self.prob}
+
     def _compute(self, img, rng):
         image_hwc(img, type(self).__name__)
         return hflip(img) if self.draw(rng) else img
@@ -34,21 +48,36 @@ class RandomHorizontalFlip(TensorOperation):
 class RandomVerticalFlip(RandomHorizontalFlip):
     """RandomVerticalFlip(prob=0.5): mirrors top-bottom with probability prob."""
 
+    _axis = 1
+
     def _compute(self, img, rng):
         image_hwc(img, type(self).__name__)
         return vflip(img) if self.draw(rng) else img
 
 
-class HorizontalFlip(TensorOperation):
+class _FixedFlip(TensorOperation):
     is_native = True
+    _axis = 0
+
+    def fusion_phase(self, position):
+        return folding.PHASE_FLIP
+
+    def fold(self, geo, pss, seed, channels):
+        pss.flip(self._axis)
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_FLIP, "axis": self._axis, "prob": 1.0}
+
+
+class HorizontalFlip(_FixedFlip):
 
     def _compute(self, img, rng):
         image_hwc(img, "HorizontalFlip")
         return hflip(img)
 
 
-class VerticalFlip(TensorOperation):
-    is_native = True
+class VerticalFlip(_FixedFlip):
+    _axis = 1
 
     def _compute(self, img, rng):
         image_hwc(img, "VerticalFlip")

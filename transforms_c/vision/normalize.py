@@ -4,6 +4,7 @@ image, float32 written once); other inputs use numpy with the same float32 expre
 import numpy as np
 
 from transforms_c import _native
+from transforms_c import folding
 from transforms_c._base import TensorOperation, image_hwc, native_ready
 from transforms_c._validate import check_bool, check_float, check_sequence
 
@@ -65,10 +66,26 @@ class Normalize(TensorOperation):
         image_hwc(img, "Normalize")
         return normalize_array(img, self.mean, self.std, self.is_hwc)
 
+    def fusion_phase(self, position):
+        return folding.PHASE_POINT if self.is_hwc else None
+
+    def fold(self, geo, pss, seed, channels):
+        pss.point = (_native.POINT_NORMALIZE, per_channel(self.mean, channels, "Normalize", "mean"),
+                     per_channel(self.std, channels, "Normalize", "std"))
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_NORMALIZE, "a": list(self.mean), "b": list(self.std)}
+
 
 class NormalizePad(Normalize):
     """NormalizePad(mean, std, dtype='float32', is_hwc=True): Normalize, then one extra channel of
     zeros (HWC -> H,W,C+1), in float32 or float16."""
+
+    def fusion_phase(self, position):
+        return None     # the extra channel is not part of a pass
+
+    def native_step(self):
+        return None
 
     def __init__(self, mean, std, dtype="float32", is_hwc=True):
         super().__init__(mean, std, is_hwc)
@@ -113,6 +130,16 @@ class Rescale(TensorOperation):
             return out.reshape(img.shape)
         return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
 
+    def fusion_phase(self, position):
+        return folding.PHASE_POINT
+
+    def fold(self, geo, pss, seed, channels):
+        pss.point = (_native.POINT_RESCALE, np.full(channels, self.rescale, np.float32),
+                     np.full(channels, self.shift, np.float32))
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_RESCALE, "a": [self.rescale], "b": [self.shift]}
+
 
 class HWC2CHW(TensorOperation):
     """HWC2CHW(): (H, W, C) -> (C, H, W); a 2-D image is returned unchanged (as MindSpore)."""
@@ -126,3 +153,12 @@ class HWC2CHW(TensorOperation):
         if img.ndim == 2:
             return img
         return np.ascontiguousarray(img.transpose(2, 0, 1))
+
+    def fusion_phase(self, position):
+        return folding.PHASE_LAYOUT
+
+    def fold(self, geo, pss, seed, channels):
+        pss.chw = True
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_HWC2CHW}

@@ -1,6 +1,8 @@
 """RandomResizedCrop and RandomCropDecodeResize (the fused decode + random crop + resize)."""
 import math
 
+from transforms_c import folding, settings
+from transforms_c._rng import Rng
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (MAX_SIZE, check_enum, check_int, check_range_pair, check_size,
                                     size_hw)
@@ -61,6 +63,31 @@ class RandomResizedCrop(TensorOperation):
     def output_hw(self):
         return size_hw(self.size)
 
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY
+
+    def fold(self, geo, pss, seed, channels):
+        if geo.virt is not None:
+            raise folding.Unfoldable
+        top, left, crop_h, crop_w = self.window(*geo.current_hw(), Rng(seed))
+        geo.crop(top, left, crop_h, crop_w)
+        out_h, out_w = self.output_hw()
+        geo.resize(out_h, out_w, self.interpolation, self)
+
+    def allows_approximate_decode(self):
+        enabled = self.approximate_decode
+        return settings.get_approximate_decode() if enabled is None else enabled
+
+    def native_step(self):
+        interp = folding.native_interp(self.interpolation)
+        if interp is None:
+            return None
+        out_h, out_w = self.output_hw()
+        return {"kind": folding.STEP.STEP_RANDOM_RESIZED_CROP, "size_h": out_h, "size_w": out_w,
+                "interp": interp, "scale": tuple(self.scale), "ratio": tuple(self.ratio),
+                "max_attempts": self.max_attempts,
+                "approximate": bool(self.allows_approximate_decode())}
+
     def _compute(self, img, rng):
         image_hwc(img, self._name)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
@@ -75,6 +102,19 @@ class RandomCropDecodeResize(RandomResizedCrop):
     transforms_c.settings) and resizes it, in one native call."""
 
     _name = "RandomCropDecodeResize"
+
+    decodes = True      # its input is encoded bytes
+
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY if position == 0 else None
+
+    def apply_unfused(self, data, seed):
+        """The unfused meaning: Decode, then RandomResizedCrop (used when a row cannot fold)."""
+        from transforms_c.vision.decode import Decode
+        image = Decode().apply((data,), 0)[0]
+        rrc = RandomResizedCrop(self.size, self.scale, self.ratio, self.interpolation,
+                                self.max_attempts)
+        return rrc.apply((image,), seed)[0]
 
     def apply(self, arrays, seed):
         if len(arrays) != 1:

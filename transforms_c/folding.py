@@ -1,0 +1,78 @@
+"""What a fusable op declares, and the state it folds itself into.
+
+A fused plan (transforms_c.fusion) is a run of ops whose phases never go backwards:
+
+    START (decode) -> GEOMETRY (crops, resizes) -> FLIP -> POINT (one affine) -> LAYOUT (CHW)
+
+Each op class says, by itself, whether and where it fits (``fusion_phase``), how it changes the
+plan's geometry or pass for one row (``fold``), and which native step runs it without Python
+(``native_step``, a dict for transforms_c._batch; None when only the Python path can run it).
+Adding a fusable op is a change to that op alone: the compiler in fusion.py knows no op class.
+"""
+from transforms_c import _batch
+
+PHASE_START, PHASE_GEOMETRY, PHASE_FLIP, PHASE_POINT, PHASE_LAYOUT = range(5)
+#: Phases that at most one op of a plan may occupy.
+SINGLE_PHASES = (PHASE_POINT, PHASE_LAYOUT)
+
+STEP = _batch  # step kinds: STEP_DECODE, STEP_RANDOM_RESIZED_CROP, ... (src/row_plan.h)
+
+
+class Unfoldable(Exception):
+    """This row's geometry does not fold into one pass; run the ops one by one."""
+
+
+class Geometry:
+    """Source box (x, y, w, h) -> resize to virt (w, h) -> window (x, y, w, h)."""
+
+    def __init__(self, width, height):
+        self.box = [0, 0, width, height]
+        self.virt = None
+        self.window = None
+        self.interp = None
+        self.random_crop_op = None
+
+    def current_hw(self):
+        if self.virt is None:
+            return self.box[3], self.box[2]
+        return self.window[3], self.window[2]
+
+    def crop(self, top, left, height, width):
+        cur_h, cur_w = self.current_hw()
+        if top < 0 or left < 0 or top + height > cur_h or left + width > cur_w:
+            raise Unfoldable
+        if self.virt is None:
+            self.box = [self.box[0] + left, self.box[1] + top, width, height]
+        else:
+            self.window = [self.window[0] + left, self.window[1] + top, width, height]
+
+    def resize(self, height, width, interp, random_crop_op=None):
+        if self.virt is not None:
+            raise Unfoldable
+        self.virt = (width, height)
+        self.window = [0, 0, width, height]
+        self.interp = interp
+        self.random_crop_op = random_crop_op
+
+
+class PassParams:
+    """Flip, pointwise and layout parameters of the pass."""
+
+    def __init__(self):
+        self.hflip = False
+        self.vflip = False
+        self.point = None      # (native point op, p0, p1) once a pointwise op folded in
+        self.chw = False
+
+    def flip(self, axis):
+        """Mirror left-right (axis 0) or top-bottom (axis 1) once more."""
+        if axis == 0:
+            self.hflip = not self.hflip
+        else:
+            self.vflip = not self.vflip
+
+
+def native_interp(interpolation):
+    """The native kernel's code of an Inter value, or None when only OpenCV has it."""
+    from transforms_c.vision.resize import NATIVE_INTERP
+    return NATIVE_INTERP.get(interpolation)

@@ -7,6 +7,7 @@ functions are read in order by one stream node.
 """
 import numpy as np
 
+from .cache.identity import Deferred, describe_value, unidentified
 from .dataset import check_columns, check_num_parallel_workers
 from .engine.node import IterNode
 from .engine.errors import wrap_error
@@ -43,8 +44,8 @@ def _schema_columns(schema):
 
 
 def make_row(item, names, types, where):
-    """Generator output -> tuple of numpy arrays (a tuple/list of one value per column, or a
-    single value when there is one column)."""
+    """Generator output -> tuple of numpy arrays, or dicts for Python object columns (a
+    tuple/list of one value per column, or a single value when there is one column)."""
     n = len(names)
     if isinstance(item, tuple) or (isinstance(item, list) and n > 1):
         values = item
@@ -55,14 +56,43 @@ def make_row(item, names, types, where):
                            f"column_names has {n}: {names}")
     out = []
     for k, v in enumerate(values):
+        if isinstance(v, dict):
+            # A Python object column (MindSpore keeps dicts as they are; wrap any other
+            # Python object in a dict to carry it through the pipeline).
+            out.append(v)
+            continue
         a = v if type(v) is np.ndarray else np.asarray(v)
         if a.dtype == object:
             raise TypeError(f"GeneratorDataset: {where} column {names[k]!r} has a value of type "
-                            f"{type(v).__name__} that is not a numpy-compatible array or scalar")
+                            f"{type(v).__name__} that is not a numpy-compatible array or scalar "
+                            f"(wrap other Python objects in a dict)")
         if types is not None and a.dtype != types[k]:
             a = a.astype(types[k])
         out.append(a)
     return tuple(out)
+
+
+def describe_source(source, types):
+    """Cache-key text of a generator source. Python code can return anything (files read
+    afresh, random draws, a counter), so its rows are identified only by what the user
+    states: the source's ``cache_identity`` attribute, a non-empty str that must change
+    whenever its rows change. In-memory data given as the source (a list, a tuple, a numpy
+    array) is identified by its content instead. Anything else cannot be cached."""
+    kind = f"{type(source).__module__}.{type(source).__qualname__}"
+    types_text = None if types is None else [t.str for t in types]
+    identity = getattr(source, "cache_identity", None)
+    if isinstance(identity, str) and identity:
+        return f"GeneratorDataset({kind}, cache_identity={identity!r}, column_types={types_text})"
+    if identity is None and isinstance(source, (list, tuple, np.ndarray)):
+        return Deferred(lambda: f"GeneratorDataset({kind}#{describe_value(source, 'source')}, "
+                                f"column_types={types_text})")
+    name = getattr(source, "__qualname__", None) or type(source).__qualname__
+    problem = ("its cache_identity is not a non-empty str" if identity is not None else
+               "Python code can return different rows for the same index")
+    return unidentified(
+        f"the rows of GeneratorDataset(source={name}) cannot be identified ({problem}); set "
+        f"{name}.cache_identity to a str that changes whenever the rows change (a version, a "
+        "hash of the input files), or cache a file source or NumpySlicesDataset instead")
 
 
 class _RandomAccessSource(RowSource):
@@ -89,8 +119,7 @@ class _RandomAccessSource(RowSource):
         return f"{type(self.obj).__name__}[{int(row_id)}]"
 
     def describe(self):
-        return f"GeneratorDataset({type(self.obj).__module__}.{type(self.obj).__qualname__}" \
-               f"@{id(self.obj):x})"
+        return describe_source(self.obj, self.types)
 
 
 class GeneratorDataset(SourceDataset):
@@ -168,7 +197,7 @@ class GeneratorDataset(SourceDataset):
     def _source_meta(self):
         if not self.random_access:
             return {"columns": self._known_columns, "len": None, "classes": None,
-                    "describe": f"GeneratorDataset(stream@{id(self.source):x})"}
+                    "describe": describe_source(self.source, self.column_types)}
         return super()._source_meta()
 
     def _is_random_self(self):

@@ -1,21 +1,31 @@
 """NumpySlicesDataset: rows sliced from in-memory arrays along their first dimension."""
 import numpy as np
 
+from .cache.identity import Deferred, describe_arrays
 from .dataset import check_columns, check_num_parallel_workers
 from .ops.source import SourceDataset
 from .sources.base import RowSource
 
 
+def _as_column(values):
+    """A numpy array, or for a list of ``bytes`` a list of 1-D ``uint8`` arrays: numpy's ``S``
+    dtype would drop each value's trailing NUL bytes (b"ab\\0\\0" would come back as b"ab")."""
+    if (isinstance(values, (list, tuple)) and values
+            and all(isinstance(v, (bytes, bytearray)) for v in values)):
+        return [np.frombuffer(v, np.uint8).copy() for v in values]
+    return np.asarray(values)
+
+
 def _columns_of(data, column_names):
-    """(names, list of arrays) from a list, tuple, dict or numpy array."""
+    """(names, list of columns) from a list, tuple, dict or numpy array."""
     if isinstance(data, dict):
         names = [str(k) for k in data]
-        cols = [np.asarray(v) for v in data.values()]
+        cols = [_as_column(v) for v in data.values()]
     elif isinstance(data, tuple):
-        cols = [np.asarray(v) for v in data]
+        cols = [_as_column(v) for v in data]
         names = [f"column_{i}" for i in range(len(cols))]
     elif isinstance(data, (list, np.ndarray)):
-        cols = [np.asarray(data)]
+        cols = [_as_column(data)]
         names = ["column_0"]
     else:
         raise TypeError(f"data must be a list, tuple, dict or numpy array, got "
@@ -29,6 +39,8 @@ def _columns_of(data, column_names):
     if not cols:
         raise ValueError("data must contain at least one column")
     for name, c in zip(names, cols):
+        if isinstance(c, list):     # bytes values
+            continue
         if c.ndim == 0:
             raise ValueError(f"column {name!r} is a scalar; NumpySlicesDataset slices along the "
                              f"first dimension")
@@ -52,16 +64,24 @@ class _SliceSource(RowSource):
 
     def read_rows(self, ids):
         ids = np.asarray(ids, dtype=np.int64)
-        picked = [c[ids] for c in self.cols]
-        # Rows are tuples of arrays: 0-d arrays for scalar columns, not numpy scalars.
-        per_col = [list(p) if p.ndim > 1 else [np.asarray(x) for x in p] for p in picked]
+        per_col = [_pick(c, ids) for c in self.cols]
         return list(zip(*per_col)) if per_col else []
 
     def provenance(self, row_id):
         return f"NumpySlicesDataset row {int(row_id)}"
 
     def describe(self):
-        return f"NumpySlices({self.column_names}@{id(self.cols[0]):x})"
+        # The arrays' content (hashed when a cache key is built), never their address.
+        names, cols = self.column_names, self.cols
+        return Deferred(lambda: f"NumpySlices({describe_arrays(names, cols)})")
+
+
+def _pick(column, ids):
+    """One value per id: 0-d arrays for scalar columns (not numpy scalars), fresh copies."""
+    if isinstance(column, list):
+        return [column[i].copy() for i in ids.tolist()]
+    picked = column[ids]
+    return list(picked) if picked.ndim > 1 else [np.asarray(x) for x in picked]
 
 
 class NumpySlicesDataset(SourceDataset):

@@ -6,6 +6,7 @@ server: stores are LMDB environments under the host's cache root (see root.py)."
 
 from . import sessions
 from .cacheable import assert_cacheable
+from .identity import refuse_unidentified
 from .stage_store import DEFAULT_READ_AHEAD, StageStore
 from .validation import check_int_range, check_pos_int32, check_pos_uint32, check_pos_uint64, \
     check_type
@@ -68,7 +69,9 @@ class DatasetCache:
     # -- the engine's side ---------------------------------------------------------------------
     def open_stage(self, pipeline_key, column_names):
         """The store for the stage whose upstream pipeline is described by ``pipeline_key``.
-        Raises RuntimeError if the session does not exist."""
+        Raises RuntimeError if the session does not exist, or if the key says that part of
+        the upstream pipeline cannot be identified (identity.py)."""
+        refuse_unidentified(pipeline_key)
         found = sessions.require(self.session_id)
         return StageStore(found, pipeline_key, column_names, size_bytes=self.size * _MB,
                           spilling=self.spilling,

@@ -17,6 +17,7 @@ from ..engine import seeds
 from ..engine.errors import wrap_error
 from ..engine.node import IterNode, format_provenance
 from ..callback import CallbackRunner, check_callbacks
+from ..cache.identity import describe_operation
 from ..engine.threads import OrderedThreadPool
 
 logger = logging.getLogger("minddata")
@@ -98,15 +99,26 @@ class OpRunner:
         self.names = [op_name(op) for op in ops]
         self._bases = {}
         self.has_apply = [hasattr(op, "apply") and hasattr(op, "is_random") for op in ops]
+        # A fused plan gets one seed per op it runs, each from that op's own position.
+        self.per_op_seeds = [hasattr(op, "apply_seeds") for op in ops]
 
     def bases(self, epoch):
+        """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
         b = self._bases.get(epoch)
         if b is None:
-            b = [seeds.stage_base(self.seed, epoch, p) for p in self.positions]
+            b = [[seeds.stage_base(self.seed, epoch, q) for q in p] if isinstance(p, list)
+                 else seeds.stage_base(self.seed, epoch, p) for p in self.positions]
             if len(self._bases) > 64:
                 self._bases.clear()
             self._bases[epoch] = b
         return b
+
+    @staticmethod
+    def op_seeds(base, index):
+        """Seed(s) of one compiled op for row `index`, from its ``bases`` entry."""
+        if isinstance(base, list):
+            return [seeds.row_seed(b, index) for b in base]
+        return seeds.row_seed(base, index)
 
     def run(self, args, epoch, index, stop=None):
         """The row's outputs; with ``stop``, only the ops before position ``stop`` (the
@@ -114,8 +126,10 @@ class OpRunner:
         bases = self.bases(epoch)
         ops = self.ops if stop is None else self.ops[:stop]
         for k, op in enumerate(ops):
-            s = seeds.row_seed(bases[k], index)
-            if self.has_apply[k]:
+            s = self.op_seeds(bases[k], index)
+            if self.per_op_seeds[k]:
+                res = op.apply_seeds(args, s)
+            elif self.has_apply[k]:
                 res = op.apply(args, s)
             else:
                 if self.seed_py:
@@ -137,6 +151,8 @@ class OpRunner:
 
 
 def _to_array(value, name):
+    if isinstance(value, dict):
+        return value    # a Python object column, passed on as it is (as in MindSpore)
     a = np.asarray(value)
     if a.dtype.hasobject:
         raise TypeError(f"operation {name} returned a {type(value).__name__}, which is not a "
@@ -155,8 +171,8 @@ def _desc(arrays):
 
 
 def _compiled_positions(original, compiled, positions):
-    """Op position of each compiled op: a fused plan takes the position of the first op it
-    replaces, so an op after a plan keeps its own position."""
+    """Op position of each compiled op; a fused plan gets the list of the positions of the ops
+    it runs, so every op draws from its own position whether it was fused or not."""
     ids = {id(op): k for k, op in enumerate(original)}
     out, k = [], 0
     for op in compiled:
@@ -165,8 +181,9 @@ def _compiled_positions(original, compiled, positions):
             out.append(positions[k])
             k += 1
         else:
-            out.append(positions[min(k, len(positions) - 1)])
-            k += len(getattr(op, "ops", ())) or 1
+            n = len(getattr(op, "ops", ())) or 1
+            out.append(list(positions[k:k + n]))
+            k += n
     return out
 
 
@@ -223,8 +240,9 @@ class MapDataset(Dataset):
         return any(getattr(o, "is_random", False) for o in self.operations)
 
     def _describe_self(self):
-        ops = ",".join(repr(o) if hasattr(o, "apply") else
-                       f"{getattr(o, '__module__', '')}.{op_name(o)}" for o in self.operations)
+        # Content fingerprints of each operation's code and state (cache keys must identify
+        # what the map computes; names and reprs do not).
+        ops = ",".join(describe_operation(o) for o in self.operations)
         return f"Map[{ops}]({self.in_cols}->{self.out_cols})"
 
     def _build_iter(self, ctx):
@@ -259,7 +277,9 @@ class MapIter(IterNode):
                                                                    ds.python_multiprocessing),
                                debug=ctx.debug, hooks=tuple(ctx.hooks))
         self.workers = workers
-        self._callbacks = CallbackRunner(ds.callbacks) if ds.callbacks else None
+        self._callbacks = CallbackRunner(ds.callbacks, ctx.stopping) if ds.callbacks else None
+        if ds.callbacks:
+            ctx.hand_over_each_row = True
         self._index = 0            # rows pulled from the child this epoch (the seed row id)
         self._returned = 0
         self._last_child_state = None

@@ -59,6 +59,8 @@ def test_map_cache_computes_once_over_epochs(cache_dirs):
 
 def test_generator_source_with_cached_map(cache_dirs):
     class Source:
+        cache_identity = "filled-4x4-v1"   # a generator's rows are identified by its author
+
         def __getitem__(self, i):
             return (np.full((4, 4), i, np.float32),)
 

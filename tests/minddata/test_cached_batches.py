@@ -18,6 +18,8 @@ class _Rows:
 
     def __init__(self, n, ragged=False):
         self.n, self.ragged = n, ragged
+        # What identifies these rows for the cache (a generator's are stated by its author).
+        self.cache_identity = f"rows-v1-n={n}-ragged={ragged}"
 
     def __getitem__(self, i):
         side = 4 + (i % 3 if self.ragged else 0)

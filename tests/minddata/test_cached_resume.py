@@ -41,8 +41,8 @@ def test_resume_reading_a_cached_map(name):
 
 def test_a_fill_resumed_mid_epoch_completes_the_stage():
     cache = ds.DatasetCache(generate_session())
-    calls = []
-    data = numbers(12).map(lambda x: calls.append(1) or x * 3, "x", cache=cache)
+    calls = helpers.CallCounter()
+    data = numbers(12).map(lambda x: calls() or x * 3, "x", cache=cache)
     it = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
     head = [int(next(it)[0]) for _ in range(5)]
     state = it.get_state()
@@ -50,6 +50,6 @@ def test_a_fill_resumed_mid_epoch_completes_the_stage():
     rest = [int(r[0]) for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True,
                                                            state=state)]
     assert head + rest == [3 * i for i in range(12)]
-    before = len(calls)
+    before = calls.count
     again = [int(r[0]) for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
-    assert again == head + rest and len(calls) == before      # served by the cache
+    assert again == head + rest and calls.count == before      # served by the cache

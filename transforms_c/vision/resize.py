@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from transforms_c import _native
+from transforms_c import folding
 from transforms_c._base import TensorOperation, image_hwc, native_ready
 from transforms_c._validate import check_enum, check_size, is_int
 from transforms_c.enums import CV2_INTER, Inter
@@ -65,6 +66,21 @@ class Resize(TensorOperation):
 
     def output_shape(self, height, width):
         return resized_shape(height, width, self.size)
+
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY
+
+    def fold(self, geo, pss, seed, channels):
+        out_h, out_w = self.output_shape(*geo.current_hw())
+        geo.resize(out_h, out_w, self.interpolation)
+
+    def native_step(self):
+        interp = folding.native_interp(self.interpolation)
+        if interp is None:
+            return None
+        size_h, size_w = (self.size, -1) if is_int(self.size) else self.size
+        return {"kind": folding.STEP.STEP_RESIZE, "size_h": size_h, "size_w": size_w,
+                "interp": interp}
 
     def _compute(self, img, rng):
         image_hwc(img, "Resize")

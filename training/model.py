@@ -11,7 +11,7 @@ from training import context, dump, graph_text, profiling
 from training.backends.base import select_backend
 from training.callbacks.callback import CallbackList, CallbackParams, RunContext
 from training.metrics import Loss, get_metrics
-from training.sink import InlineFeeder, SinkFeeder
+from training.sink import InlineFeeder, SinkFeeder, TrainStats
 
 logger = logging.getLogger("training.model")
 
@@ -121,10 +121,8 @@ class Model:
         backend = self._backend
         feeder_cls = SinkFeeder if sink else InlineFeeder
         recorder = profiling.start_from_context()
-        # first_wait_s: the wait for the very first batch (pipeline start-up), reported apart so
-        # steady-state data wait can be judged.
-        stats = {"steps": 0, "data_wait_s": 0.0, "step_s": 0.0, "sink": sink, "first_wait_s": None}
-        started = time.perf_counter()
+        stats = TrainStats(backend, sink)
+        cb.device_timing = stats.device_timing
         backend.set_train(self._train_network, True)
         try:
             with cbs, backend.compute_scope(), \
@@ -142,14 +140,14 @@ class Model:
                         exhausted = self._epoch_steps(cb, cbs, run_context, feeder, stats)
                     if valid is not None:
                         self._eval_in_fit(cb, cbs, valid, i + 1, epoch)
+                    cb.epoch_host_step_time, cb.epoch_device_step_time, _ = stats.end_epoch()
                     cbs.on_train_epoch_end(run_context)
                     if run_context.get_stop_requested() or exhausted:
                         break
                 cbs.on_train_end(run_context)
         finally:
             backend.set_train(self._train_network, False)
-            stats["total_s"] = time.perf_counter() - started
-            self.last_train_stats = stats
+            self.last_train_stats = stats.as_dict()
             trace = profiling.stop(recorder)
             if trace:
                 logger.info("profiling trace written to %s", trace)
@@ -218,9 +216,7 @@ class Model:
         profiling.add("data_wait", start, start + wait, "data")
         cb.data_wait_time = wait
         cb.epoch_data_wait_time += wait
-        stats["data_wait_s"] += wait
-        if stats["first_wait_s"] is None:
-            stats["first_wait_s"] = wait
+        stats.add_data_wait(wait)
 
     def _epoch_steps(self, cb, cbs, run_context, feeder, stats):
         """One non-sink epoch: a callback step per batch, until the data epoch changes.
@@ -242,10 +238,8 @@ class Model:
             cb.epoch_steps += 1
             cb.train_dataset_element = batch
             cbs.on_train_step_begin(run_context)
-            t0 = time.perf_counter()
-            cb.net_outputs = self._run_step(batch, cb.cur_step_num - 1)
-            stats["step_s"] += time.perf_counter() - t0
-            stats["steps"] += 1
+            with stats.step():
+                cb.net_outputs = self._run_step(batch, cb.cur_step_num - 1)
             cbs.on_train_step_end(run_context)
             if run_context.get_stop_requested():
                 return False
@@ -259,10 +253,8 @@ class Model:
             if batch is None:
                 exhausted = True
                 break
-            t0 = time.perf_counter()
-            outputs = self._run_step(batch, cb.cur_step_num + done)
-            stats["step_s"] += time.perf_counter() - t0
-            stats["steps"] += 1
+            with stats.step():
+                outputs = self._run_step(batch, cb.cur_step_num + done)
             done += 1
             cb.train_dataset_element = batch
         self._backend.synchronize()

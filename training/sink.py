@@ -4,7 +4,9 @@
 iterator, converts them for the backend and copies them to the device ahead of time (the
 backend's `to_device`: pinned memory and a side CUDA stream with torch on GPU), handing them over
 through a bounded queue whose depth is minddata's prefetch size. `InlineFeeder` (non-sink) does
-the same work in the caller's thread. Both measure the time the step loop waits for data."""
+the same work in the caller's thread. Both measure the time the step loop waits for data;
+`TrainStats` adds the host and device time of the steps (Model.last_train_stats, TimeMonitor)."""
+import contextlib
 import logging
 import queue
 import threading
@@ -176,3 +178,118 @@ class SinkFeeder(InlineFeeder):
                 self._thread.join(timeout=0.1)
         else:
             self._gen.close()
+
+
+class CudaStepTimer:
+    """Device time of steps from CUDA events recorded on the step's stream before and after it:
+    the time the GPU took from the step's first queued operation to its last, gaps included
+    (a GPU starved by a slow host shows the gaps; waiting for the batch's copy counts too)."""
+
+    description = "cuda events"
+
+    def __init__(self, torch, device):
+        self._cuda, self._device = torch.cuda, device
+        self._open = []        # (start, end) events not read yet, oldest first
+        self.total_s = 0.0
+        self.epoch_s = 0.0
+
+    def _event(self):
+        event = self._cuda.Event(enable_timing=True)
+        event.record(self._cuda.current_stream(self._device))
+        return event
+
+    def begin(self):
+        return self._event()
+
+    def end(self, start):
+        self._open.append((start, self._event()))
+        self.collect(wait=False)
+
+    def collect(self, wait):
+        """Read the finished steps' times (all of them, waiting for the GPU, when `wait`)."""
+        while self._open and (wait or self._open[0][1].query()):
+            start, end = self._open.pop(0)
+            end.synchronize()
+            seconds = start.elapsed_time(end) / 1000.0
+            self.total_s += seconds
+            self.epoch_s += seconds
+
+
+def device_timer(backend):
+    """(timer or None, what it measures or why there is none) for `backend`'s steps."""
+    device = getattr(backend, "device", None)
+    if getattr(backend, "name", None) == "torch" and getattr(device, "type", None) == "cuda":
+        return CudaStepTimer(backend.torch, device), CudaStepTimer.description
+    where = getattr(device, "type", "cpu")
+    if where == "cpu":
+        return None, (f"n/a: the {backend.name} backend runs the step on the host, so the host "
+                      f"step time is the step time")
+    return None, f"n/a: no device timer for {where}"
+
+
+class TrainStats:
+    """What one Model.train call measured. Every second of the run is either data wait (the
+    step loop waiting for a batch), host step time (the step call, as the host saw it: with an
+    asynchronous device, the time to queue the step's work) or other (callbacks, evaluation,
+    the wait for the device at the end of a sink chunk). Device step time is measured apart, on
+    the device's own clock, where the backend has one."""
+
+    def __init__(self, backend, sink):
+        self.sink = sink
+        self.steps = 0
+        self.data_wait_s = 0.0
+        self.first_wait_s = None
+        self.host_step_s = 0.0
+        self._timer, self.device_timing = device_timer(backend)
+        self._started = time.perf_counter()
+        self._epoch = {"steps": 0, "host_s": 0.0}
+
+    def add_data_wait(self, seconds):
+        self.data_wait_s += seconds
+        if self.first_wait_s is None:
+            self.first_wait_s = seconds
+
+    @contextlib.contextmanager
+    def step(self):
+        start = self._timer.begin() if self._timer is not None else None
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            host = time.perf_counter() - t0
+            if self._timer is not None:
+                self._timer.end(start)
+            self.host_step_s += host
+            self.steps += 1
+            self._epoch["steps"] += 1
+            self._epoch["host_s"] += host
+
+    def end_epoch(self):
+        """(host step seconds, device step seconds or None, steps) of the epoch now ending;
+        the next epoch counts from zero."""
+        device = None
+        if self._timer is not None:
+            self._timer.collect(wait=True)
+            device, self._timer.epoch_s = self._timer.epoch_s, 0.0
+        epoch, self._epoch = self._epoch, {"steps": 0, "host_s": 0.0}
+        return epoch["host_s"], device, epoch["steps"]
+
+    def as_dict(self):
+        """Model.last_train_stats: totals in seconds, per-step means in milliseconds."""
+        total = time.perf_counter() - self._started
+        device = None
+        if self._timer is not None:
+            self._timer.collect(wait=True)
+            device = self._timer.total_s
+        per_step = 1000.0 / self.steps if self.steps else 0.0
+        return {
+            "steps": self.steps, "sink": self.sink, "total_s": total,
+            "data_wait_s": self.data_wait_s, "first_wait_s": self.first_wait_s,
+            "host_step_s": self.host_step_s, "step_s": self.host_step_s,
+            "device_step_s": device,
+            "other_s": total - self.data_wait_s - self.host_step_s,
+            "data_wait_ms": self.data_wait_s * per_step,
+            "host_step_ms": self.host_step_s * per_step,
+            "device_step_ms": None if device is None else device * per_step,
+            "device_timing": self.device_timing,
+        }

@@ -1,5 +1,7 @@
 """TimeMonitor: per-epoch time and per-step time; with `data_time=True` also the time the step
-loop spent waiting for data (the sink executor measures it)."""
+loop spent waiting for data (the sink executor measures it) and, per step, the host time of the
+step call and the device time of the step where the backend can measure it (torch on CUDA:
+CUDA events; elsewhere "n/a", the host time being the step time)."""
 import time
 
 from training.callbacks.callback import Callback
@@ -33,5 +35,18 @@ class TimeMonitor(Callback):
             report["data_wait_ms"] = wait_ms
             report["data_wait_fraction"] = wait_ms / epoch_ms if epoch_ms else 0.0
             line += f", data wait time: {wait_ms:.3f} ms ({100 * report['data_wait_fraction']:.2f}%)"
+            line += self._step_times(cb, report)
         self.last_report = report
         print(line, flush=True)
+
+    @staticmethod
+    def _step_times(cb, report):
+        """Host and device time per step of the epoch, added to `report`; the text to print."""
+        steps = max(cb.get("epoch_steps") or 0, 1)
+        report["host_step_ms"] = cb.get("epoch_host_step_time", 0.0) * 1000 / steps
+        device = cb.get("epoch_device_step_time")
+        report["device_step_ms"] = None if device is None else device * 1000 / steps
+        text = f", host step time: {report['host_step_ms']:.3f} ms"
+        if device is None:
+            return text + ", device step time: n/a"
+        return text + f", device step time: {report['device_step_ms']:.3f} ms"

@@ -1,0 +1,102 @@
+"""Host and device time per step in Model.last_train_stats and TimeMonitor: a slow step beside a
+busy pipeline thread shows up as host step time, not as data wait, and the figures add up.
+No assertion on absolute wall-clock figures: only on how the measured parts relate."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from training import Model
+from training.callbacks import TimeMonitor
+
+torch = pytest.importorskip("torch")
+
+
+def busy_python(iterations):
+    """Many tiny numpy calls, as a training step's kernel launches are; holds the GIL."""
+    x = np.zeros(4)
+    for _ in range(iterations):
+        x = x + 1.0
+    return x
+
+
+class SlowStep(torch.nn.Module):
+    """A training cell (Model(cell) with neither loss nor optimizer) whose step is host work."""
+
+    def forward(self, image, label):
+        busy_python(6000)
+        return torch.zeros(())
+
+
+def busy_pipeline(num_rows=48, batch_size=4):
+    """Rows made by a Python map in the pipeline's thread: it competes for the GIL with the
+    step, but makes a batch (4 x 1000 calls) faster than a step uses one (6000 calls)."""
+    images = np.zeros((num_rows, 2), np.float32)
+    labels = np.arange(num_rows, dtype=np.int64)
+    data = ds.NumpySlicesDataset((images, labels), column_names=["image", "label"], shuffle=False)
+
+    def work(image):
+        busy_python(1000)
+        return image
+    return data.map(work, input_columns=["image"]).batch(batch_size)
+
+
+@pytest.mark.parametrize("sink", [False, True])
+def test_slow_step_beside_a_busy_pipeline_is_host_step_time(sink, capsys):
+    model = Model(SlowStep())
+    reports = []
+
+    class Keep(TimeMonitor):
+        def on_train_epoch_end(self, run_context):
+            super().on_train_epoch_end(run_context)
+            reports.append(dict(self.last_report, steps=run_context.original_args().epoch_steps))
+
+    model.train(2, busy_pipeline(), callbacks=[Keep(data_time=True)], dataset_sink_mode=sink)
+    stats = model.last_train_stats
+    assert stats["steps"] == 24 and stats["sink"] is sink
+
+    # The batches are ready (after the first): the time goes to the step, not to data wait.
+    steady_wait = stats["data_wait_s"] - stats["first_wait_s"]
+    assert steady_wait < stats["host_step_s"]
+    # Measured separately, the parts never exceed the whole.
+    assert stats["data_wait_s"] + stats["host_step_s"] <= stats["total_s"]
+    assert stats["other_s"] >= 0
+    assert stats["step_s"] == stats["host_step_s"]
+    assert stats["host_step_ms"] == pytest.approx(stats["host_step_s"] * 1000 / 24)
+    assert stats["data_wait_ms"] == pytest.approx(stats["data_wait_s"] * 1000 / 24)
+    # A CPU backend has no device clock, and says so.
+    assert stats["device_step_s"] is None and stats["device_step_ms"] is None
+    assert stats["device_timing"].startswith("n/a")
+
+    # TimeMonitor's epochs add up to the run's totals.
+    assert len(reports) == 2 and sum(r["steps"] for r in reports) == 24
+    host_ms = sum(r["host_step_ms"] * r["steps"] for r in reports)
+    wait_ms = sum(r["data_wait_ms"] for r in reports)
+    assert host_ms == pytest.approx(stats["host_step_s"] * 1000)
+    assert wait_ms == pytest.approx(stats["data_wait_s"] * 1000)
+    assert all(r["device_step_ms"] is None for r in reports)
+    for r in reports:
+        assert r["host_step_ms"] * r["steps"] <= r["epoch_ms"]
+    out = capsys.readouterr().out
+    assert out.count("host step time:") == 2 and out.count("device step time: n/a") == 2
+
+
+def test_time_monitor_without_data_time_prints_mindspore_line_only(capsys):
+    Model(SlowStep()).train(1, busy_pipeline(num_rows=8), callbacks=[TimeMonitor()])
+    out = capsys.readouterr().out
+    assert "per step time:" in out and "host step time" not in out
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_steps_have_a_device_time():
+    from training import set_context
+    set_context(device_target="GPU", device_id=0)
+    try:
+        net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 4))
+        model = Model(net, torch.nn.CrossEntropyLoss(), torch.optim.SGD(net.parameters(), 0.1))
+        model.train(1, busy_pipeline(num_rows=32), dataset_sink_mode=True)
+    finally:
+        set_context(device_target="CPU")
+    stats = model.last_train_stats
+    assert stats["device_timing"] == "cuda events"
+    assert stats["device_step_s"] > 0 and stats["device_step_ms"] > 0
+    assert stats["device_step_ms"] == pytest.approx(stats["device_step_s"] * 1000 / 8)

@@ -16,6 +16,8 @@ _state = {
     "seed": None,
     "num_parallel_workers": 8,
     "prefetch_size": 16,
+    "native_batches": True,
+    "batch_ring_depth": 3,
     "enable_shared_mem": True,
     "debug_mode": False,
     "debug_hooks": [],
@@ -77,6 +79,29 @@ def set_prefetch_size(size):
 
 def get_prefetch_size():
     return _state["prefetch_size"]
+
+
+def set_native_batches(enable):
+    """Whether the planner may run ``Batch(Map(Source))`` chains of native ops as native batches
+    (C++ threads, no interpreter lock per row); on by default. Rows are the same either way."""
+    if not isinstance(enable, bool):
+        raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
+    _state["native_batches"] = enable
+
+
+def get_native_batches():
+    return _state["native_batches"]
+
+
+def set_batch_ring_depth(depth):
+    """Batches a native batch node keeps in flight ahead of the consumer (its memory is about
+    ``depth + 1`` batches, whatever the batch size)."""
+    _check_int("depth", depth, 1, 1024)
+    _state["batch_ring_depth"] = depth
+
+
+def get_batch_ring_depth():
+    return _state["batch_ring_depth"]
 
 
 def set_enable_shared_mem(enable):

@@ -256,6 +256,17 @@ class Dataset:
     def _class_indexing(self):
         return self.children[0]._class_indexing() if self.children else None
 
+    def plan(self):
+        """What the engine would run for this pipeline (engine/plan.py): a PlanReport with the
+        planned iterator tree (``nodes``, root first) and the planner's rewrite decisions
+        (``rewrites``, ``fired(rule)``). Builds the tree without running it."""
+        from .engine.runtime import PipelineRun
+        run = PipelineRun(self, num_epochs=1, start=False)
+        try:
+            return run.plan_report()
+        finally:
+            run.close()
+
     def profile(self, num_batches=None, seconds=None):
         """Run the pipeline and report where the time goes (see minddata.bench)."""
         from .bench import profile as _profile

@@ -4,7 +4,9 @@ import numpy as np
 from .cache.identity import Deferred, describe_arrays
 from .dataset import check_columns, check_num_parallel_workers
 from .ops.source import SourceDataset
+from .samplers import user_source_sampling
 from .sources.base import RowSource
+from .sources.native_access import DecodedImages
 
 
 def _as_column(values):
@@ -69,6 +71,13 @@ class _SliceSource(RowSource):
 
     def provenance(self, row_id):
         return f"NumpySlicesDataset row {int(row_id)}"
+
+    def native_column(self, name):
+        return DecodedImages.of(self.cols[self.column_names.index(name)])
+
+    def column_values(self, name):
+        col = self.cols[self.column_names.index(name)]
+        return col if isinstance(col, np.ndarray) and not col.dtype.hasobject else None
 
     def describe(self):
         # The arrays' content (hashed when a cache key is built), never their address.

@@ -343,6 +343,37 @@ class ShardReader:
     def read_row(self, i, columns=None):
         return {name: values[0] for name, values in self.read_rows([i], columns).items()}
 
+    def blob_locations(self, row_ids, column):
+        """Where the bytes of the ``bytes`` field `column` of each row lie in memory: (uint64
+        addresses, int64 sizes), for native code that reads them without the GIL. Valid while
+        this reader is open (the maps stay mapped until close())."""
+        shards = self._live_shards()
+        if self.schema.get(column, {}).get("type") != "bytes":
+            raise ValueError(f"blob_locations: {column!r} is not a bytes field of {self.files[0]}")
+        ids = self._ids(row_ids)
+        shard, local = self._locate(ids) if len(shards) > 1 else (np.zeros(len(ids), np.int64), ids)
+        addresses = np.empty(len(ids), np.uint64)
+        sizes = np.empty(len(ids), np.int64)
+        for s in np.unique(shard).tolist():
+            pos = np.flatnonzero(shard == s)
+            offs, lens = shards[s].blobs[column]
+            base = shards[s]._u8().ctypes.data
+            addresses[pos] = offs[local[pos]].astype(np.uint64) + np.uint64(base)
+            sizes[pos] = lens[local[pos]]
+        return addresses, sizes
+
+    def scalar_column(self, column):
+        """The values of the int/float field `column` for every row, as one 1-D array (what
+        read_rows returns row by row), or None for other fields."""
+        shards = self._live_shards()
+        parts = []
+        for shard in shards:
+            col = shard.columns.get(column)
+            if col is None or column in shard.int32_overflow:
+                return None
+            parts.append(col)
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
     def row_provenance(self, i):
         """(file path, shard-local row id) of global row `i`."""
         ids = self._ids([i])

@@ -2,7 +2,7 @@
 native plan, see docs/internals.md) serves whole batches to the batch stage above it. The
 plan writes each row's output straight into the batch array, so there is no per-row output
 array, no copy into the batch and no per-row hand-over between stages; the batch arrays
-come from the cache's recycler (minddata.ops.cached._Recycler), which reuses an array only
+come from a BufferRecycler (minddata/engine/recycler.py), which reuses an array only
 when the consumer dropped every reference to it, so the kernel does not zero a fresh
 77 MB array for every batch.
 
@@ -17,6 +17,8 @@ are submitted before the current one is awaited, so the workers never wait for t
 pipeline's thread between batches.
 """
 import numpy as np
+
+from .recycler import BufferRecycler
 
 
 _BATCHES_AHEAD = 2       # batches in flight with worker threads (two batch arrays)
@@ -118,8 +120,7 @@ class BatchFuser:
             self.spec = (out.shape, out.dtype)
             start = 1
         if self._recycler is None:
-            from ..ops.cached import _Recycler
-            self._recycler = _Recycler()
+            self._recycler = BufferRecycler()
         shape, dtype = self.spec
         # Sized by the rows collected: a batch_size far above the epoch's rows allocates
         # only what it holds.

@@ -8,10 +8,12 @@
   rows that would have come next;
 - ``close()``: release threads, processes, shared memory and files; idempotent.
 
-Nodes are built by ``Dataset._build_iter(ctx)`` from the immutable dataset graph; the graph
-itself holds no iteration state.
+Nodes are built by ``ctx.build(ds)`` (the planner, engine/plan.py, which may rewrite a part of
+the graph into another node, else calls ``Dataset._build_iter(ctx)``) from the immutable dataset
+graph; the graph itself holds no iteration state.
 """
 import logging
+import threading
 import time
 
 from .errors import wrap_error
@@ -40,8 +42,20 @@ class BuildContext:
         self.debug = debug
         self.prefetch_size = prefetch_size
         self.hooks = list(hooks)
+        # Set when the run stops: a node blocked on something outside the pipeline (a
+        # WaitedDSCallback waiting for a training step) gives up instead of hanging close().
+        self.stopping = threading.Event()
+        # Set by a node whose rows must reach the consumer one by one (a map with callbacks
+        # that may wait for the training loop, which needs the rows already produced).
+        self.hand_over_each_row = False
         self._next_position = 0
         self.nodes = []
+        from .plan import Planner
+        self.planner = Planner(self)
+
+    def build(self, ds):
+        """The iterator node of dataset node `ds`, through the planner's rewrite rules."""
+        return self.planner.build(ds)
 
     def position(self):
         p = self._next_position

@@ -26,7 +26,7 @@ _perf = time.perf_counter
 
 
 class PipelineRun:
-    def __init__(self, ds, num_epochs=-1, state=None, init_step=0):
+    def __init__(self, ds, num_epochs=-1, state=None, init_step=0, start=True):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise TypeError(f"num_epochs must be of type int, but got {type(num_epochs).__name__}")
         if num_epochs < -1 or num_epochs == 0:
@@ -48,7 +48,7 @@ class PipelineRun:
         self._closed = False
         self.root = None
         try:
-            self.root = ds._build_iter(self.ctx)
+            self.root = self.ctx.build(ds)
         except BaseException:
             self._close_nodes()
             raise
@@ -74,7 +74,10 @@ class PipelineRun:
         # The prefetch queue is the root stage's output queue in its statistics (unless the
         # root keeps a queue of its own, a map's task queue).
         self._queue_stats = None
-        if not self.debug and not self._finished:
+        prefetch = self.ctx.planner.needs_prefetch_thread(self.root)
+        if self.debug:
+            logger.info("minddata debug: %s", self.plan_report())
+        if start and not self.debug and not self._finished and prefetch:
             if self.root.stats.queue_capacity is None:
                 self.root.stats.queue_capacity = self.ctx.prefetch_size
                 self._queue_stats = self.root.stats
@@ -161,8 +164,8 @@ class PipelineRun:
             raise StopIteration
         try:
             if self._thread is None:
-                item = self._step(self._debug_started)
-                self._debug_started = item[0] == _ROW
+                item = self._step(self._inline_started)
+                self._inline_started = item[0] == _ROW
             else:
                 item = self._get()
         except BaseException:
@@ -181,7 +184,7 @@ class PipelineRun:
             return None
         return item[1]
 
-    _debug_started = False
+    _inline_started = False
 
     def _get(self):
         if self._pending:
@@ -225,6 +228,11 @@ class PipelineRun:
 
     def stage_stats(self):
         return self.root.iter_stats() if self.root is not None else []
+
+    def plan_report(self):
+        """The planned iterator tree and the planner's rewrite decisions."""
+        from .plan import PlanReport
+        return PlanReport(self.root, self.ctx.planner.rewrites)
 
 
 def _check_state(state):

@@ -274,7 +274,7 @@ class BatchIter(IterNode):
     name = "Batch"
 
     def __init__(self, ds, ctx):
-        child = ds.children[0]._build_iter(ctx)
+        child = ctx.build(ds.children[0])
         workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
         self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)

@@ -70,7 +70,7 @@ class BucketBatchIter(ReplayNode):
     name = "BucketBatchByLength"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.ds = ds
         self.cols = ds.children[0]._col_names()
 

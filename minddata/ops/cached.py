@@ -13,80 +13,19 @@ whole batches (``batch_source``/``next_batch``): each batch is then copied once,
 from the store into the batch arrays, instead of once into a row and again into the batch.
 """
 import collections
-import sys
-import threading
 import time
-import weakref
 
 import numpy as np
 
 from .. import config
 from ..engine.node import IterNode
+from ..engine.recycler import BufferRecycler
 from ..engine.threads import OrderedThreadPool
 from .map import MapIter
 
 _ROWS_PER_READ = 32      # rows per read task when the consumer takes rows one by one,
                          # unless DatasetCache(prefetch_size=...) says otherwise
 _perf = time.perf_counter
-
-
-class _Recycler:
-    """Allocates batch arrays, reusing those of batches the consumer has dropped: a fresh
-    batch-sized array costs a page fault and the kernel zeroing every page, about as much CPU
-    as copying the rows out of the cache. The consumer gets a view of a buffer kept here;
-    when that view is freed, the buffer comes back for reuse only if nothing else references
-    it (CPython's reference count: a slice, a reshape, a memoryview or a tensor made from the
-    batch all hold the buffer), so data the consumer still holds is never overwritten. At most
-    ``keep`` buffers per shape wait here; the others are freed at once."""
-
-    _free_refs = None    # references to a buffer nobody else holds, seen in _give_back
-
-    def __init__(self, keep=4):
-        self._keep = keep
-        self._lock = threading.RLock()
-        self._free = {}            # (shape, dtype) -> buffers nobody else references
-        self._closed = False
-
-    def empty(self, shape, dtype):
-        key = (tuple(shape), np.dtype(dtype).str)
-        with self._lock:
-            spare = self._free.get(key)
-            buf = spare.pop() if spare else None
-        if buf is None:
-            buf = np.empty(shape, dtype)
-        out = buf.view()
-        weakref.finalize(out, self._give_back, key, buf).atexit = False
-        return out
-
-    def _give_back(self, key, buf):
-        # Runs where the consumer's array was freed (any thread).
-        refs = sys.getrefcount(buf)
-        if _Recycler._free_refs is None:     # the calibration below
-            _Recycler._free_refs = refs
-            return
-        if refs != _Recycler._free_refs:
-            return                           # a slice or another view still uses it
-        fresh = []     # allocated before locking: a garbage collection it may start can
-        with self._lock:   # free another batch and re-enter here (hence also an RLock)
-            if self._closed:
-                return
-            spare = self._free.setdefault(key, fresh)
-            if len(spare) < self._keep:
-                spare.append(buf)
-
-    def clear(self):
-        with self._lock:
-            self._closed = True
-            self._free.clear()
-
-
-def _calibrate_recycler():
-    probe = _Recycler(keep=0)
-    probe.empty((1,), np.uint8)              # freed at once: _give_back counts the refs
-    assert _Recycler._free_refs is not None
-
-
-_calibrate_recycler()
 
 
 class _RangeReader:
@@ -101,7 +40,7 @@ class _RangeReader:
         self.next = self.limit = 0
         self.step = _ROWS_PER_READ
         self.stack = False
-        self.recycler = _Recycler()
+        self.recycler = BufferRecycler()
 
     def restart(self, pos, limit, step, stack):
         self.clear()

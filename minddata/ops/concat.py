@@ -32,7 +32,7 @@ class ConcatIter(IterNode):
     name = "Concat"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [c._build_iter(ctx) for c in ds.children])
+        super().__init__(ctx, [ctx.build(c) for c in ds.children])
         self.current = 0
 
     def start(self, epoch):

@@ -39,7 +39,7 @@ class FilterIter(IterNode):
     name = "Filter"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.ds = ds
 
     def _next(self):

@@ -85,6 +85,22 @@ def _compile(ops):
     return list(compile_ops(list(ops)))
 
 
+def compile_map_operations(operations):
+    """The one fused native plan a map's operations compile to (a single fusable op becomes a
+    plan of one op), or None when they are not one run of native ops."""
+    ops = _compile(operations)
+    if len(ops) != 1:
+        return None
+    op = ops[0]
+    if hasattr(op, "native_steps"):
+        return op
+    declare = getattr(op, "fusion_phase", None)
+    if declare is None or declare(0) is None:
+        return None
+    from transforms_c import FusedPlan
+    return FusedPlan([op])
+
+
 class OpRunner:
     """Runs the op list on one row's input columns; picklable state for worker processes."""
 
@@ -259,7 +275,7 @@ class MapIter(IterNode):
     _fuse = None
 
     def __init__(self, ds, ctx, child=None):
-        child = child if child is not None else ds.children[0]._build_iter(ctx)
+        child = child if child is not None else ctx.build(ds.children[0])
         workers = 1 if ctx.debug else (ds.num_parallel_workers or
                                        config.get_num_parallel_workers())
         self._pool = None   # before anything can fail: close() must work

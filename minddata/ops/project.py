@@ -30,7 +30,7 @@ class ProjectIter(IterNode):
     name = "Project"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.index = ds.index
 
     def _next(self):

@@ -39,7 +39,7 @@ class RenameIter(IterNode):
     name = "Rename"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
 
     def _next(self):
         return self.pull(self.children[0])

@@ -41,7 +41,7 @@ class RepeatIter(IterNode):
     name = "Repeat"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.count = ds.count
         self.rep = 0
         self._rows_this_pass = 0

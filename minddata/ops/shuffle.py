@@ -37,7 +37,7 @@ class ShuffleIter(ReplayNode):
     name = "Shuffle"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)],
+        super().__init__(ctx, [ctx.build(ds.children[0])],
                          queue_capacity=ds.buffer_size)
         self.size = ds.buffer_size
         self.position = ctx.position()

@@ -27,7 +27,7 @@ class SkipIter(IterNode):
     name = "Skip"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.count = ds.count
         self.skipped = False
 

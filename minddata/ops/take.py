@@ -42,7 +42,7 @@ class TakeIter(IterNode):
     name = "Take"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [ds.children[0]._build_iter(ctx)])
+        super().__init__(ctx, [ctx.build(ds.children[0])])
         self.count = ds.count
         self.taken = 0
 

@@ -43,7 +43,7 @@ class ZipIter(IterNode):
     name = "Zip"
 
     def __init__(self, ds, ctx):
-        super().__init__(ctx, [c._build_iter(ctx) for c in ds.children])
+        super().__init__(ctx, [ctx.build(c) for c in ds.children])
         self._done = False
 
     def start(self, epoch):

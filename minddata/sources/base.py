@@ -62,6 +62,17 @@ class RowSource:
         """
         return [(0, len(self))]
 
+    def native_column(self, name):
+        """Optional: native access to column `name` (a minddata.sources.native_access
+        EncodedBytes, ImageFiles or DecodedImages), so the native batch engine reads it without
+        Python per row; None (the default) when the source offers none."""
+        return None
+
+    def column_values(self, name):
+        """Optional: every row's value of column `name` as one array whose row i is what
+        read_rows gives for row i (stacked), or None (the default)."""
+        return None
+
     def close(self):
         """Release file handles and memory maps. Called once when the pipeline closes; must be
         safe to call twice."""

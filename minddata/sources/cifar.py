@@ -18,6 +18,7 @@ import numpy as np
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
 from ._usage_folder import UsageFolderDataset
+from .native_access import DecodedImages
 
 IMAGE_BYTES = 32 * 32 * 3
 
@@ -86,6 +87,14 @@ class CifarSource(MultiFileRowSource):
 
     def __len__(self):
         return len(self._labels)
+
+    def native_column(self, name):
+        return DecodedImages.of(self._images) if name == "image" else None
+
+    def column_values(self, name):
+        if name not in self.column_names[1:]:
+            return None
+        return self._labels[:, self.column_names.index(name) - 1]
 
     def read_rows(self, ids):
         ids = _arrays.as_int_ids(ids)

@@ -16,6 +16,7 @@ import os
 import numpy as np
 
 from ._source_base import RowSource, SourceDataset
+from .native_access import ImageFiles
 from ._validation import check_dir, check_sampling_args, type_check
 
 
@@ -125,6 +126,14 @@ class ImageFolderSource(RowSource):
 
     def class_indexing(self):
         return dict(self._class_indexing)
+
+    def native_column(self, name):
+        if name != "image" or self._decode or self._decrypt is not None:
+            return None
+        return ImageFiles(self._paths)
+
+    def column_values(self, name):
+        return np.array(self._labels) if name == "label" else None
 
     def close(self):
         pass

@@ -18,6 +18,7 @@ import numpy as np
 
 from ._file_rows import file_stamps
 from ._source_base import RowSource, Shuffle, SourceDataset
+from .native_access import EncodedBytes
 from ._validation import check_file_list, check_sampling_args, type_check
 
 SUPPORTED_SAMPLERS = ("SubsetRandomSampler", "SubsetSampler", "PKSampler", "DistributedSampler",
@@ -135,6 +136,15 @@ class MindRecordSource(RowSource):
 
     def class_indexing(self):
         return None
+
+    def native_column(self, name):
+        if self._num_padded or self._reader.schema.get(name, {}).get("type") != "bytes":
+            return None
+        reader = self._reader
+        return EncodedBytes(lambda ids: reader.blob_locations(ids, name))
+
+    def column_values(self, name):
+        return None if self._num_padded else self._reader.scalar_column(name)
 
     def file_row_ranges(self):
         starts = np.cumsum([0] + [int(c) for c in self._reader.shard_row_counts])

@@ -131,8 +131,8 @@ def test_batches_the_consumer_holds_are_never_overwritten():
 
 
 def test_dropped_batch_arrays_are_reused():
-    from minddata.ops.cached import _Recycler
-    recycler = _Recycler()
+    from minddata.engine.recycler import BufferRecycler
+    recycler = BufferRecycler()
     first = recycler.empty((4, 3), np.float32)
     address = first.ctypes.data
     held = recycler.empty((4, 3), np.float32)
@@ -143,8 +143,8 @@ def test_dropped_batch_arrays_are_reused():
 
 
 def test_an_array_whose_slice_is_alive_is_not_reused():
-    from minddata.ops.cached import _Recycler
-    recycler = _Recycler()
+    from minddata.engine.recycler import BufferRecycler
+    recycler = BufferRecycler()
     batch = recycler.empty((4, 3), np.float32)
     batch[:] = 7
     address = batch.ctypes.data
@@ -156,8 +156,8 @@ def test_an_array_whose_slice_is_alive_is_not_reused():
 
 
 def test_a_closed_recycler_keeps_nothing():
-    from minddata.ops.cached import _Recycler
-    recycler = _Recycler()
+    from minddata.engine.recycler import BufferRecycler
+    recycler = BufferRecycler()
     batch = recycler.empty((2, 2), np.uint8)
     recycler.clear()
     del batch

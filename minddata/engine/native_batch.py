@@ -1,0 +1,219 @@
+"""The native batch node: source + native map + batch, run by C++ threads.
+
+The planner (plan.py) puts this node in place of ``Batch(Map(Source))`` when the map is one run
+of native ops (a fused plan whose ops all declare a native step), the source gives the mapped
+column native access (minddata/sources/native_access.py) and every other column as one array,
+and the batch is a plain fixed-size batch. Then, for each batch, Python only slices the epoch's
+row ids, looks up where the rows' bytes are (one numpy call) and submits the batch; C++ threads
+read, decode, augment (with each row's seeds) and write every row into its slot of a reused
+batch buffer, with the interpreter lock released throughout. Up to ``ring depth`` batches are in
+flight, so batches are ready ahead of the consumer without any Python thread.
+
+Same rows as the general nodes: the epoch's ids come from the source's sampler, op k of the map
+draws for row i from ``row_seed(stage_base(seed, epoch, position_k), i)``, and the state has the
+general Batch/Map/Source nodes' layout, so a state saved from either resumes in the other. A row
+the native plan cannot fold or decode (a PNG, a crop that pads, a broken file) runs through the
+ops' Python path, which gives its value or raises its error naming the op, the row and the epoch;
+a batch with a failing row is never returned.
+"""
+import collections
+
+import numpy as np
+
+from transforms_c import _batch, settings
+from transforms_c.vision.resize import resized_shape
+from . import seeds
+from .errors import wrap_error
+from .node import IterNode
+from .recycler import BufferRecycler
+
+
+class NativeBatchSpec:
+    """What the planner found out about one ``Batch(Map(Source))`` chain."""
+
+    def __init__(self, batch_ds, map_ds, source_ds, plan, steps, column):
+        self.batch_ds, self.map_ds, self.source_ds = batch_ds, map_ds, source_ds
+        self.plan = plan            # the FusedPlan the per-row path runs (repairs, errors)
+        self.steps = steps          # its native steps
+        self.column = column        # the mapped column
+
+
+def row_layout(steps, image_shape):
+    """(row shape, dtype, (height, width, channels)) of the plan's output, or None when it
+    depends on the image."""
+    hw = None if image_shape is None else (image_shape[0], image_shape[1])
+    channels = 3 if image_shape is None else image_shape[2]
+    chw = point = False
+    for s in steps:
+        kind = s["kind"]
+        if kind in (_batch.STEP_RANDOM_RESIZED_CROP, _batch.STEP_CROP, _batch.STEP_CENTER_CROP,
+                    _batch.STEP_RANDOM_CROP):
+            hw = (s["size_h"], s["size_w"])
+        elif kind == _batch.STEP_RESIZE:
+            if s["size_w"] >= 0:
+                hw = (s["size_h"], s["size_w"])
+            elif hw is not None:
+                hw = resized_shape(hw[0], hw[1], s["size_h"])
+        elif kind in (_batch.STEP_NORMALIZE, _batch.STEP_RESCALE):
+            point = True
+        elif kind == _batch.STEP_HWC2CHW:
+            chw = True
+    if hw is None:
+        return None
+    shape = (channels,) + hw if chw else hw + (channels,)
+    return shape, np.dtype(np.float32 if point else np.uint8), hw + (channels,)
+
+
+class _Job:
+    __slots__ = ("job_id", "ids", "first", "out")
+
+    def __init__(self, job_id, ids, first, out):
+        self.job_id, self.ids, self.first, self.out = job_id, ids, first, out
+
+
+class NativeBatchIter(IterNode):
+    """See the module doc. ``src`` is the opened source (owned from here on)."""
+
+    def __init__(self, ctx, spec, src, native_column, layout, threads, ring_depth):
+        # Resources first: close() must work whatever step of the set-up failed.
+        self.engine = None
+        self.recycler = None
+        self.inflight = collections.deque()
+        self.src = src
+        name = f"NativeBatch({type(spec.source_ds).__name__}+Map+Batch)"
+        super().__init__(ctx, (), queue_capacity=ring_depth, num_workers=threads, name=name)
+        self.spec = spec
+        self.ds = spec.batch_ds
+        self.source_position = ctx.position()
+        self.op_positions = [ctx.position() for _ in spec.map_ds.operations]
+        self.native_column = native_column
+        self.row_shape, self.dtype, self.row_hwc = layout
+        self.ring_depth = ring_depth
+        self.columns = spec.source_ds._col_names()
+        self.mapped = self.columns.index(spec.column)
+        self.others = {k: src.column_values(c) for k, c in enumerate(self.columns)
+                       if k != self.mapped}
+        self.engine = _batch.BatchEngineHandle(spec.steps, native_column.kind,
+                                               settings.get_max_image_pixels(), threads)
+        self.recycler = BufferRecycler(keep=ring_depth + 1)
+        self.ids = np.zeros(0, np.int64)
+        self.submitted = 0      # rows of the epoch submitted
+        self.returned = 0       # rows of the epoch returned
+        self.batch_num = 0
+        self.done = False
+        self.bases = None
+
+    # -- protocol ------------------------------------------------------------------------
+    def start(self, epoch):
+        self._position(epoch, 0, 0, False)
+
+    def _position(self, epoch, rows, batch_num, done):
+        self._drain()
+        self.epoch = epoch
+        self.ids = self.spec.source_ds._epoch_ids(self.src, self.ctx.seed, epoch,
+                                                  self.source_position)
+        self.bases = np.array([seeds.stage_base(self.ctx.seed, epoch, p)
+                               for p in self.op_positions], np.uint64)
+        self.submitted = self.returned = rows
+        self.batch_num = batch_num
+        self.done = done
+
+    def get_state(self):
+        # The layout of BatchIter(MapIter(SourceIter)) states.
+        child = None
+        if self.returned:
+            child = {"epoch": self.epoch, "index": self.returned,
+                     "child": {"epoch": self.epoch, "pos": self.returned}}
+        return {"epoch": self.epoch, "batch_num": self.batch_num, "done": self.done,
+                "child": child}
+
+    def reset(self, state):
+        child = state["child"]
+        rows = int(child["index"]) if child is not None else 0
+        self._position(state["epoch"], rows, int(state["batch_num"]), bool(state["done"]))
+
+    def _next(self):
+        self._fill()
+        if not self.inflight:
+            return None
+        job = self.inflight.popleft()
+        result = self.engine.wait(job.job_id)
+        if result is None:
+            raise RuntimeError(f"{self.name}: the native batch engine was stopped")
+        statuses, messages = result
+        if statuses.any():
+            self._run_rows_in_python(job, np.flatnonzero(statuses), messages)
+        n = len(job.ids)
+        self.returned = job.first + n
+        self.batch_num += 1
+        if n < self.ds.batch_size:
+            self.done = True
+        self._fill()
+        return tuple(job.out if k == self.mapped else self.others[k][job.ids]
+                     for k in range(len(self.columns)))
+
+    # -- batches -------------------------------------------------------------------------
+    def _fill(self):
+        """Submits batches until ``ring_depth`` are in flight or the epoch's ids run out."""
+        size = self.ds.batch_size
+        while len(self.inflight) < self.ring_depth and not self.done:
+            first = self.submitted
+            ids = self.ids[first:first + size]
+            if not len(ids) or (len(ids) < size and self.ds.drop_remainder):
+                self.done = True
+                break
+            addresses, sizes = self.native_column.locate(ids)
+            out = self.recycler.empty((len(ids),) + self.row_shape, self.dtype)
+            job_id = self.engine.submit(addresses, sizes, self.bases, first, out, self.row_hwc,
+                                        self.native_column,
+                                        self.native_column.image_shape)
+            self.inflight.append(_Job(job_id, ids, first, out))
+            self.submitted = first + len(ids)
+            if len(ids) < size:
+                break           # the last, partial batch: done once it is returned
+
+    def _drain(self):
+        """Waits for the batches in flight and drops them (a new epoch or a reset)."""
+        while self.inflight:
+            self.engine.wait(self.inflight.popleft().job_id)
+
+    def _run_rows_in_python(self, job, rows, messages):
+        """Rows the native plan left to Python: their value from the ops' Python path (or its
+        error, naming the op and the row), written into their slots."""
+        column = self.spec.column
+        for i in rows.tolist():
+            rid = int(job.ids[i])
+            index = job.first + i
+            row_seeds = [seeds.row_seed(int(b), index) for b in self.bases]
+            try:
+                value = self.src.read_rows(np.array([rid], np.int64))[0][self.mapped]
+                value = self.spec.plan.apply_seeds((value,), row_seeds)[0]
+            except BaseException as e:
+                raise self._wrap(e, rid, index) from None
+            slot = job.out[i]
+            if value.shape != slot.shape or value.dtype != slot.dtype:
+                raise self._wrap(RuntimeError(
+                    f"Batch: column {column!r} has rows of different shapes or types: "
+                    f"{slot.shape} {slot.dtype} (the batch) and {value.shape} {value.dtype} "
+                    f"(row {i}); use pad_info or padded_batch to pad them"), rid, index)
+            slot[...] = value
+
+    def _wrap(self, exc, rid, index):
+        try:
+            prov = self.src.provenance(rid)
+        except Exception:
+            prov = f"row id {rid}"
+        names = "+".join(type(op).__name__ for op in self.spec.plan.ops)
+        return wrap_error(exc, f"Map(FusedPlan({names}))",
+                          f"{prov} (row {index} of epoch {self.epoch})")
+
+    def _close_self(self):
+        try:
+            if self.engine is not None:
+                self.engine.stop()
+            self.inflight.clear()
+            if self.recycler is not None:
+                self.recycler.clear()
+        finally:
+            if self.src is not None:
+                self.src.close()

@@ -1,0 +1,171 @@
+"""The planning stage: the Dataset graph becomes an iterator tree through one rewrite pass.
+
+Every node of the tree is built through ``Planner.build`` (``BuildContext.build``), which first
+tries the rewrite rules on the dataset node and falls back to the node's own ``_build_iter``. Each
+rule that looked at a node records whether it fired and why, so debug mode, ``Dataset.profile()``
+and tests (``Dataset.plan()``, as tf.data's ``assert_next``) can see what the engine will run.
+
+Rules:
+- ``native_batch``: ``Batch(Map(Source))`` whose map is one run of native ops becomes one
+  NativeBatch node (engine/native_batch.py): C++ threads do all per-row work.
+- ``prefetch``: the run's producer thread and bounded queue (engine/runtime.py) are the prefetch
+  node; they are left out when the root keeps batches ready by itself (a native batch ring under
+  nodes that only pass batches on), since a second thread would only add hand-overs of the
+  interpreter lock.
+- ``cache``: a ``cache=`` on a source or a map is served by cache-read/write nodes (a source reads
+  through the store; a map becomes a CachedMap node).
+"""
+import logging
+
+from .. import config
+from .native_batch import NativeBatchIter, NativeBatchSpec, row_layout
+
+logger = logging.getLogger("minddata")
+
+#: Nodes that hand their child's rows (or batches) on without per-row Python work of their own.
+PASS_THROUGH_NODES = ("Repeat", "Take", "Skip", "Project", "Rename")
+
+
+class Rewrite:
+    """One rule looking at one dataset node: did it fire, and why (not)."""
+
+    __slots__ = ("rule", "target", "fired", "why")
+
+    def __init__(self, rule, target, fired, why):
+        self.rule, self.target, self.fired, self.why = rule, target, fired, why
+
+    def __repr__(self):
+        return (f"{self.rule} on {self.target}: {'fired' if self.fired else 'not applied'}"
+                f" ({self.why})")
+
+
+class Planner:
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.rewrites = []
+
+    def build(self, ds):
+        node = self._native_batch(ds)
+        if node is None:
+            node = ds._build_iter(self.ctx)
+        cache = getattr(ds, "cache", None)
+        if cache is not None:
+            self.rewrites.append(Rewrite("cache", type(ds).__name__, True,
+                                         f"cache-read/write node {node.name} serves the "
+                                         f"stage from the DatasetCache"))
+        return node
+
+    def note(self, rule, target, fired, why):
+        self.rewrites.append(Rewrite(rule, target, fired, why))
+
+    # -- rules -----------------------------------------------------------------------------
+    def _native_batch(self, ds):
+        from ..ops.batch import BatchDataset
+        if type(ds) is not BatchDataset:
+            return None
+        found = native_batch_spec(ds, self.ctx)
+        if isinstance(found, str):
+            self.note("native_batch", "Batch", False, found)
+            return None
+        spec = found
+        src = spec.source_ds._source_factory()
+        try:
+            why = None
+            column = src.native_column(spec.column)
+            if column is None:
+                why = (f"{type(spec.source_ds).__name__} offers no native access to column "
+                       f"{spec.column!r}")
+            else:
+                others = [c for c in spec.source_ds._col_names() if c != spec.column]
+                missing = [c for c in others if src.column_values(c) is None]
+                layout = row_layout(spec.steps, column.image_shape)
+                if missing:
+                    why = f"column(s) {missing} cannot be gathered per batch"
+                elif layout is None:
+                    why = "the output shape depends on each image (no fixed-size op)"
+            if why is not None:
+                src.close()
+                self.note("native_batch", "Batch", False, why)
+                return None
+            map_ds = spec.map_ds
+            threads = map_ds.num_parallel_workers or config.get_num_parallel_workers()
+            node = NativeBatchIter(self.ctx, spec, src, column, layout, threads,
+                                   config.get_batch_ring_depth())
+        except BaseException:
+            src.close()
+            raise
+        self.note("native_batch", "Batch", True,
+                  f"{type(spec.source_ds).__name__} + Map({spec.plan!r}) + "
+                  f"Batch({spec.batch_ds.batch_size}) run by {threads} native thread(s), "
+                  f"ring of {config.get_batch_ring_depth()} batches")
+        return node
+
+    def needs_prefetch_thread(self, root):
+        """Whether the run needs its producer thread and queue (the prefetch node)."""
+        node = root
+        while node.name in PASS_THROUGH_NODES and len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, NativeBatchIter):
+            self.note("prefetch", root.name, False,
+                      f"{node.name} keeps {node.ring_depth} batches ready itself")
+            return False
+        self.note("prefetch", root.name, True, "a producer thread fills a bounded queue of "
+                                               f"{self.ctx.prefetch_size} items")
+        return True
+
+
+def native_batch_spec(batch_ds, ctx):
+    """A NativeBatchSpec for ``Batch(Map(Source))``, or a string saying why not (without
+    opening the source)."""
+    from ..ops.map import MapDataset, compile_map_operations
+    from ..ops.source import SourceDataset
+    if not config.get_native_batches():
+        return "native batches are switched off (config.set_native_batches)"
+    if ctx.debug:
+        return "debug mode runs every op in Python"
+    if (batch_ds.per_batch_map is not None or batch_ds.pad_info or batch_ds.pad_all
+            or callable(batch_ds.batch_size)):
+        return "the batch pads, has a per_batch_map or a callable batch_size"
+    map_ds = batch_ds.children[0]
+    if type(map_ds) is not MapDataset:
+        return f"its input is {type(map_ds).__name__}, not a map"
+    if map_ds.cache is not None or map_ds.callbacks or map_ds.python_multiprocessing:
+        return "the map caches, has callbacks or runs in processes"
+    if len(map_ds.in_cols) != 1 or map_ds.out_cols != map_ds.in_cols:
+        return "the map does not read and write one same column"
+    source_ds = map_ds.children[0]
+    if not isinstance(source_ds, SourceDataset) or source_ds.cache is not None:
+        return f"the map's input is {type(source_ds).__name__}, not an uncached source"
+    plan = compile_map_operations(map_ds.operations)
+    if plan is None:
+        return "the map's operations are not one run of fusable native ops"
+    steps = plan.native_steps()
+    if steps is None:
+        return f"an op of {plan!r} has no native step (e.g. an OpenCV-only interpolation)"
+    return NativeBatchSpec(batch_ds, map_ds, source_ds, plan, steps, map_ds.in_cols[0])
+
+
+class PlanReport:
+    """What ``Dataset.plan()`` returns: the planned tree (node names, root first, depth-first)
+    and every rewrite decision."""
+
+    def __init__(self, root, rewrites):
+        self.nodes = []
+        self._lines = []
+
+        def walk(node, depth):
+            self.nodes.append(node.name)
+            self._lines.append("  " * depth + node.name)
+            for child in node.children:
+                walk(child, depth + 1)
+        walk(root, 0)
+        self.rewrites = list(rewrites)
+
+    def fired(self, rule):
+        return any(r.rule == rule and r.fired for r in self.rewrites)
+
+    def __str__(self):
+        return ("planned tree:\n" + "\n".join("  " + l for l in self._lines) +
+                "\nrewrites:\n" + "\n".join(f"  {r!r}" for r in self.rewrites))
+
+    __repr__ = __str__

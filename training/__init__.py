@@ -20,7 +20,15 @@ from training.model import Model  # noqa: F401
 from training.context import ParallelMode, reset_auto_parallel_context  # noqa: F401
 from training import common, communication, nn, train  # noqa: F401
 from training.common.initializer import initializer  # noqa: F401
+from training.common.api import jit, jit_class, ms_class, ms_function, mutable  # noqa: F401
+from training.ops.autodiff import grad, value_and_grad  # noqa: F401
+from training.tensor import ParameterTuple  # noqa: F401
 # MindSpore 2.x exports mindspore.train's names at the top level (mindspore.LossMonitor, ...).
 from training.train import *  # noqa: F401,F403
 
 _log.get_logger()  # handlers and level from GLOG_v / GLOG_logtostderr / GLOG_log_dir
+
+
+def __getattr__(name):
+    from training.compat.names import missing_attribute
+    raise missing_attribute("mindspore", name)

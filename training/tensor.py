@@ -279,6 +279,22 @@ class Parameter(Tensor):
                f"requires_grad={self.requires_grad})"
 
 
+class ParameterTuple(tuple):
+    """A tuple of Parameters (`mindspore.ParameterTuple`), as optimizers and gradient functions
+    take them."""
+
+    def __new__(cls, iterable):
+        items = tuple(iterable)
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"For 'ParameterTuple', every element must be a Parameter, but "
+                                f"got {type(p).__name__}")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix, init="same"):
+        return ParameterTuple(p.clone(prefix, init) for p in self)
+
+
 def grad_of(output, wrt, sens=None):
     """Gradients of `output` (a Tensor) with respect to each tensor in `wrt`.
 

@@ -1,4 +1,7 @@
-"""Loss cells: SoftmaxCrossEntropyWithLogits, MSELoss, L1Loss."""
+"""Loss cells (`mindspore.nn.loss`): SoftmaxCrossEntropyWithLogits, CrossEntropyLoss, MSELoss,
+L1Loss."""
+import numpy as np
+
 from training.backends.numpy import functional as F
 from training.nn.cell import Cell
 from training.tensor import Tensor
@@ -47,3 +50,50 @@ class L1Loss(LossBase):
     def construct(self, logits, labels):
         labels = labels if isinstance(labels, Tensor) else Tensor(labels)
         return self.get_loss((logits - labels.astype(logits.dtype)).abs())
+
+
+class CrossEntropyLoss(LossBase):
+    """Cross entropy of log_softmax(logits) (N, C) against class indices (N,) or class
+    probabilities (N, C), with per-class `weight`, `ignore_index` and `label_smoothing`
+    (MindSpore 2.x / torch semantics: the mean divides by the summed weights of the counted
+    samples)."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(reduction)
+        if not 0.0 <= label_smoothing <= 1.0:
+            raise ValueError(f"For 'CrossEntropyLoss', 'label_smoothing' must be in [0, 1], but "
+                             f"got {label_smoothing}")
+        self.weight = None if weight is None else np.asarray(getattr(weight, "data", weight))
+        self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
+
+    def construct(self, logits, labels):
+        self.check_input(logits, logits.ndim == 2, "(N, C)")
+        n, classes = logits.shape
+        lab = np.asarray(getattr(labels, "data", labels))
+        log_prob = F.log_softmax(logits, axis=1)
+        weight = np.ones(classes, log_prob.dtype) if self.weight is None else \
+            self.weight.astype(log_prob.dtype)
+        if lab.shape == logits.shape:  # class probabilities
+            target = lab.astype(log_prob.dtype)
+            counted = np.ones(n, log_prob.dtype)
+            denominator = float(n)
+        else:
+            if lab.shape != (n,) or lab.dtype.kind not in "iu":
+                raise ValueError(f"For 'CrossEntropyLoss', labels must be {n} integer class "
+                                 f"indices or probabilities of shape {logits.shape}, but got "
+                                 f"shape {lab.shape} and dtype {lab.dtype}")
+            valid = lab != self.ignore_index
+            idx = np.where(valid, lab, 0)
+            if valid.any() and (idx[valid].min() < 0 or idx[valid].max() >= classes):
+                raise ValueError(f"For 'CrossEntropyLoss', class indices must be in [0, {classes})"
+                                 f" or ignore_index, but got values in [{lab.min()}, {lab.max()}]")
+            target = np.zeros((n, classes), log_prob.dtype)
+            target[np.arange(n), idx] = 1
+            counted = valid.astype(log_prob.dtype)
+            denominator = float((weight[idx] * counted).sum())
+        if self.label_smoothing:
+            target = target * (1 - self.label_smoothing) + self.label_smoothing / classes
+        per_sample = -(log_prob * (target * weight * counted[:, None])).sum(axis=1)
+        if self.reduction == "mean":
+            return per_sample.sum() * (1.0 / max(denominator, 1e-12))
+        return per_sample.sum() if self.reduction == "sum" else per_sample

@@ -1,4 +1,4 @@
-"""Operators usable inside `construct`, as `mindspore.ops`: Print and a few array functions.
+"""`ops.Print`: strings and tensors printed in MindSpore's layout.
 
 `Print()(*inputs)` prints strings and tensors in MindSpore's layout. With
 `set_context(print_file_path=...)` the text is appended to that file instead of the screen
@@ -8,7 +8,6 @@ import threading
 
 import numpy as np
 
-from training.backends.numpy import functional as F
 from training.tensor import Tensor
 
 _print_lock = threading.Lock()
@@ -52,23 +51,3 @@ class Print:
             else:
                 sys.stdout.write(text)
                 sys.stdout.flush()
-
-
-def reshape(x, shape):
-    return x.reshape(tuple(shape))
-
-
-def relu(x):
-    return F.relu(x)
-
-
-def softmax(x, axis=-1):
-    return F.softmax(x, axis)
-
-
-def log_softmax(x, axis=-1):
-    return F.log_softmax(x, axis)
-
-
-def mean(x, axis=None, keep_dims=False):
-    return x.mean(axis=axis, keep_dims=keep_dims)

@@ -3,7 +3,7 @@ weight decay with MindSpore's filter (no decay on BatchNorm gamma/beta), and los
 import numpy as np
 
 from training.nn.cell import Cell
-from training.tensor import Parameter
+from training.tensor import Parameter, ParameterTuple, as_array
 
 
 class Optimizer(Cell):
@@ -31,7 +31,7 @@ class Optimizer(Cell):
             raise ValueError(f"For '{self.cls_name}', 'weight_decay' must be >= 0, got {weight_decay}")
         if loss_scale <= 0:
             raise ValueError(f"For '{self.cls_name}', 'loss_scale' must be > 0, got {loss_scale}")
-        object.__setattr__(self, "parameters", params)
+        object.__setattr__(self, "parameters", ParameterTuple(params))
         self.weight_decay, self.loss_scale = weight_decay, loss_scale
         self._schedule = None
         if callable(learning_rate):
@@ -89,7 +89,7 @@ class Optimizer(Cell):
         return out
 
     def construct(self, gradients):
-        gradients = list(gradients)
+        gradients = [as_array(g) for g in gradients]  # Tensors from value_and_grad, or arrays
         if len(gradients) != len(self.parameters):
             raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for "
                              f"{len(self.parameters)} parameters")

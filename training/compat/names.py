@@ -1,0 +1,95 @@
+"""Which project module stands for each `mindspore` module, and what to use instead of the
+MindSpore modules this project does not provide."""
+
+# Longest prefix wins; the rest of the dotted name is kept ("mindspore.dataset.vision" ->
+# "minddata.vision").
+PREFIXES = {
+    "mindspore": "training",
+    "mindspore.dataset": "minddata",
+    "mindspore.mindrecord": "mindrecord",
+    # MindSpore's internal module paths that scripts import from directly.
+    "mindspore.common.tensor": "training.tensor",
+    "mindspore.common.parameter": "training.tensor",
+    "mindspore.common.api": "training.common.api",
+    "mindspore.nn.wrap": "training.nn",
+    "mindspore.nn.wrap.cell_wrapper": "training.nn",
+    "mindspore.nn.wrap.loss_scale": "training.nn",
+    "mindspore.nn.layer": "training.nn",
+    "mindspore.nn.loss.loss": "training.nn.loss",
+    "mindspore.nn.optim.optimizer": "training.nn.optim",
+    "mindspore.train.callback._callback": "training.callbacks.callback",
+}
+
+NOT_PROVIDED = {
+    "mindspore.numpy": "use numpy on Tensor.asnumpy() values, or training.ops",
+    "mindspore.scipy": "use scipy on Tensor.asnumpy() values",
+    "mindspore.mint": "use training.ops, or write the network as a torch.nn.Module",
+    "mindspore.nn.probability": "use numpy.random / torch.distributions",
+    "mindspore.boost": "Model runs boost_level 'O0' only",
+    "mindspore.parallel": "data parallelism is set_auto_parallel_context(parallel_mode="
+                          "'data_parallel') with a torch network under torchrun",
+    "mindspore.rewrite": "edit the network's Python code",
+    "mindspore.hal": "use torch.cuda for device and stream control",
+    "mindspore.experimental": "use training.nn optimizers or torch.optim",
+    "mindspore.dataset.audio": "decode audio with a Python map function (e.g. soundfile, "
+                               "torchaudio)",
+    "mindspore.dataset.text": "tokenize with a Python map function (e.g. the tokenizers package)",
+}
+
+
+def target_of(fullname):
+    """The project module for a mindspore module name."""
+    best = max((p for p in PREFIXES if fullname == p or fullname.startswith(p + ".")), key=len)
+    return PREFIXES[best] + fullname[len(best):]
+
+
+def not_provided(fullname):
+    """(MindSpore module, alternative) when `fullname` is in a module this project lacks."""
+    for name, alternative in NOT_PROVIDED.items():
+        if fullname == name or fullname.startswith(name + "."):
+            return name, alternative
+    return None
+
+
+_TORCH_NETWORK = "write the network as a torch.nn.Module (torch.nn.{}) and train it with Model"
+# Names model code uses from modules this project does provide, with what to use instead.
+MISSING_ATTRIBUTES = {
+    "mindspore": {
+        "export": "there is no MindIR export; save weights with save_checkpoint (or torch.onnx "
+                  "for a torch network)",
+        "load": "there is no MindIR loader; load weights with load_checkpoint",
+        "build_searched_strategy": "there is no auto-parallel strategy search",
+        "merge_sliced_parameter": "there is no model parallelism; checkpoints hold whole tensors",
+    },
+    "mindspore.nn": {
+        **{name: _TORCH_NETWORK.format(torch) for name, torch in (
+            ("LSTM", "LSTM"), ("GRU", "GRU"), ("RNN", "RNN"), ("LSTMCell", "LSTMCell"),
+            ("Conv3d", "Conv3d"), ("Conv3dTranspose", "ConvTranspose3d"),
+            ("MultiheadAttention", "MultiheadAttention"), ("Transformer", "Transformer"),
+            ("TransformerEncoder", "TransformerEncoder"), ("BatchNorm3d", "BatchNorm3d"),
+            ("MaxPool3d", "MaxPool3d"), ("AvgPool3d", "AvgPool3d"))},
+        "DistributedGradReducer": "data parallelism averages gradients with torch's "
+                                  "DistributedDataParallel (a torch network under torchrun)",
+        "PipelineCell": "there is no pipeline parallelism",
+        "MicroBatchInterleaved": "there is no pipeline parallelism",
+        "GradAccumulationCell": "accumulate gradients in a Python loop with value_and_grad",
+        "thor": "use Momentum or Adam",
+    },
+}
+
+
+class NotProvidedError(ImportError):
+    """A MindSpore name this project does not provide. An ImportError, so that
+    `from mindspore.nn import LSTM` keeps this message (Python rewrites AttributeErrors raised
+    during `from ... import` into a generic one)."""
+
+
+def missing_attribute(mindspore_module, name):
+    """The exception for `mindspore_module.name` when the project module lacks it."""
+    alternative = MISSING_ATTRIBUTES.get(mindspore_module, {}).get(name)
+    if alternative is not None:
+        return NotProvidedError(f"{mindspore_module}.{name} (MindSpore API) is not provided by "
+                                f"this project: {alternative}")
+    return AttributeError(f"module {mindspore_module!r} has no attribute {name!r} here: "
+                          f"{mindspore_module}.{name} is not provided by this project (see "
+                          f"README.md, 'Running MindSpore scripts unchanged')")

@@ -1,0 +1,2 @@
+"""`mindspore.ops.composite` (imported as C in model code): the gradient operations."""
+from training.ops.autodiff import GradOperation, grad, value_and_grad  # noqa: F401

@@ -1,0 +1,323 @@
+"""`mindspore.ops` functions (`ops.functional`, imported as F in model code), with MindSpore 2.x
+signatures. Each works on numpy-backend Tensors (recording gradients) and on torch tensors
+(calling torch, so autograd and devices work as usual): the backend is chosen by the inputs."""
+import numpy as np
+
+from training.backends.numpy import functional as NF
+from training.ops import array_kernels as K
+from training.tensor import Tensor, as_array
+
+
+def _torch_of(*values):
+    """The torch module when any value is a torch tensor, else None."""
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            found = _torch_of(*value)
+            if found is not None:
+                return found
+        elif type(value).__module__.startswith("torch"):
+            import torch
+            return torch
+    return None
+
+
+def _np_dtype(dtype):
+    return None if dtype is None else np.dtype(dtype)
+
+
+def _torch_dtype(torch, dtype):
+    return torch.from_numpy(np.empty(0, _np_dtype(dtype))).dtype
+
+
+def _axes(axis):
+    """MindSpore's () (every axis) as None; lists as tuples."""
+    if axis is None or axis == ():
+        return None
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+# --- shapes and types -------------------------------------------------------------------------
+def cast(input, dtype):  # noqa: A002  (MindSpore's argument name)
+    torch = _torch_of(input)
+    if torch:
+        return input.to(_torch_dtype(torch, dtype))
+    return K.cast(K.as_tensor(input), _np_dtype(dtype))
+
+
+def shape(input_x):
+    return tuple(input_x.shape)
+
+
+def reshape(input, shape):  # noqa: A002
+    shape = tuple(shape)
+    if _torch_of(input):
+        return input.reshape(shape)
+    return K.as_tensor(input).reshape(shape)
+
+
+def transpose(input, input_perm):  # noqa: A002
+    if _torch_of(input):
+        return input.permute(*input_perm)
+    return K.as_tensor(input).transpose(tuple(input_perm))
+
+
+def expand_dims(input_x, axis):
+    if _torch_of(input_x):
+        return input_x.unsqueeze(axis)
+    x = K.as_tensor(input_x)
+    return x.reshape(np.expand_dims(np.empty(x.shape, np.bool_), axis).shape)
+
+
+unsqueeze = expand_dims
+
+
+def squeeze(input, axis=None):  # noqa: A002
+    axis = _axes(axis)
+    if _torch_of(input):
+        return input.squeeze() if axis is None else input.squeeze(axis)
+    x = K.as_tensor(input)
+    return x.reshape(np.squeeze(np.empty(x.shape, np.bool_), axis).shape)
+
+
+def flatten(input, start_dim=1, end_dim=-1):  # noqa: A002
+    if _torch_of(input):
+        return input.flatten(start_dim, end_dim)
+    x = K.as_tensor(input)
+    end = end_dim % x.ndim
+    return x.reshape(x.shape[:start_dim] + (-1,) + x.shape[end + 1:])
+
+
+def tile(input, dims):  # noqa: A002
+    torch = _torch_of(input)
+    if torch:
+        return torch.tile(input, tuple(dims))
+    return K.tile(K.as_tensor(input), dims)
+
+
+def concat(tensors, axis=0):
+    torch = _torch_of(tensors)
+    if torch:
+        return torch.cat(list(tensors), dim=axis)
+    return K.concat(tensors, axis)
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    torch = _torch_of(tensors)
+    if torch:
+        return torch.stack(list(tensors), dim=axis)
+    return K.stack(tensors, axis)
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    """Parts of `split_size_or_sections` rows each (the last may be shorter), or of the listed
+    sizes."""
+    if _torch_of(tensor):
+        return tuple(tensor.split(split_size_or_sections, dim=axis))
+    x = K.as_tensor(tensor)
+    if isinstance(split_size_or_sections, int):
+        size = x.shape[axis]
+        chunk = split_size_or_sections
+        split_size_or_sections = [chunk] * (size // chunk) + ([size % chunk] if size % chunk else [])
+    return K.split(x, list(split_size_or_sections), axis)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    if batch_dims:
+        raise ValueError("For 'gather', only batch_dims=0 is provided")
+    torch = _torch_of(input_params, input_indices)
+    if torch:
+        index = torch.as_tensor(as_array(input_indices) if not _torch_of(input_indices)
+                                else input_indices, device=input_params.device).long()
+        flat = torch.index_select(input_params, axis, index.reshape(-1))
+        dim = axis % input_params.ndim
+        return flat.reshape(input_params.shape[:dim] + index.shape + input_params.shape[dim + 1:])
+    return K.gather(K.as_tensor(input_params), input_indices, axis)
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    torch = _torch_of(indices)
+    if torch:
+        hot = torch.nn.functional.one_hot(indices.long(), depth).movedim(-1, axis)
+        on = torch.as_tensor(as_array(on_value) if not _torch_of(on_value) else on_value,
+                             device=indices.device)
+        off = torch.as_tensor(as_array(off_value) if not _torch_of(off_value) else off_value,
+                              device=indices.device)
+        return torch.where(hot.bool(), on, off)
+    return K.one_hot(indices, depth, on_value, off_value, axis)
+
+
+# --- creation ---------------------------------------------------------------------------------
+def zeros(size, dtype=None):
+    return Tensor(np.zeros(tuple(np.atleast_1d(size)) if not isinstance(size, int) else size,
+                           _np_dtype(dtype) or np.float32))
+
+
+def ones(shape, dtype=None):
+    return Tensor(np.ones(tuple(np.atleast_1d(shape)) if not isinstance(shape, int) else shape,
+                          _np_dtype(dtype) or np.float32))
+
+
+def zeros_like(input, *, dtype=None):  # noqa: A002
+    torch = _torch_of(input)
+    if torch:
+        return torch.zeros_like(input, dtype=None if dtype is None else _torch_dtype(torch, dtype))
+    return Tensor(np.zeros_like(as_array(input), dtype=_np_dtype(dtype)))
+
+
+def ones_like(input, *, dtype=None):  # noqa: A002
+    torch = _torch_of(input)
+    if torch:
+        return torch.ones_like(input, dtype=None if dtype is None else _torch_dtype(torch, dtype))
+    return Tensor(np.ones_like(as_array(input), dtype=_np_dtype(dtype)))
+
+
+# --- math -------------------------------------------------------------------------------------
+def matmul(input, other):  # noqa: A002
+    if _torch_of(input, other):
+        return input @ other
+    return K.as_tensor(input) @ K.as_tensor(other)
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
+    dim = _axes(dim)
+    if _torch_of(input):
+        out = input.sum() if dim is None else input.sum(dim=dim, keepdim=keepdim)
+        return out if dtype is None else cast(out, dtype)
+    out = K.as_tensor(input).sum(axis=dim, keepdims=keepdim)
+    return out if dtype is None else cast(out, dtype)
+
+
+def mean(x, axis=None, keep_dims=False):
+    axis = _axes(axis)
+    if _torch_of(x):
+        return x.mean() if axis is None else x.mean(dim=axis, keepdim=keep_dims)
+    return K.as_tensor(x).mean(axis=axis, keep_dims=keep_dims)
+
+
+def argmax(input, dim=None, keepdim=False):  # noqa: A002
+    if _torch_of(input):
+        return input.argmax() if dim is None else input.argmax(dim=dim, keepdim=keepdim)
+    data = as_array(input)
+    out = data.argmax() if dim is None else data.argmax(axis=dim)
+    if keepdim and dim is not None:
+        out = np.expand_dims(out, dim)
+    return Tensor(np.asarray(out, np.int64))
+
+
+def softmax(input, axis=-1):  # noqa: A002
+    if _torch_of(input):
+        return input.softmax(dim=axis)
+    return NF.softmax(K.as_tensor(input), axis)
+
+
+def log_softmax(logits, axis=-1):
+    if _torch_of(logits):
+        return logits.log_softmax(dim=axis)
+    return NF.log_softmax(K.as_tensor(logits), axis)
+
+
+def sigmoid(input):  # noqa: A002
+    if _torch_of(input):
+        return input.sigmoid()
+    return NF.sigmoid(K.as_tensor(input))
+
+
+def relu(input):  # noqa: A002
+    if _torch_of(input):
+        return input.relu()
+    return NF.relu(K.as_tensor(input))
+
+
+def tanh(input):  # noqa: A002
+    if _torch_of(input):
+        return input.tanh()
+    return NF.tanh(K.as_tensor(input))
+
+
+def exp(input):  # noqa: A002
+    return input.exp() if _torch_of(input) else K.as_tensor(input).exp()
+
+
+def log(input):  # noqa: A002
+    return input.log() if _torch_of(input) else K.as_tensor(input).log()
+
+
+def abs(input):  # noqa: A001,A002
+    return input.abs() if _torch_of(input) else K.as_tensor(input).abs()
+
+
+def sqrt(x):
+    if _torch_of(x):
+        return x.sqrt()
+    return K.unary(K.as_tensor(x), np.sqrt, lambda a, out: 0.5 / out)
+
+
+def square(input):  # noqa: A002
+    return input * input if _torch_of(input) else K.as_tensor(input) * K.as_tensor(input)
+
+
+def maximum(input, other):  # noqa: A002
+    torch = _torch_of(input, other)
+    if torch:
+        return torch.maximum(torch.as_tensor(input), torch.as_tensor(other))
+    return K.maximum(input, other, np.greater_equal)
+
+
+def minimum(input, other):  # noqa: A002
+    torch = _torch_of(input, other)
+    if torch:
+        return torch.minimum(torch.as_tensor(input), torch.as_tensor(other))
+    return K.maximum(input, other, np.less_equal)
+
+
+def add(input, other):  # noqa: A002
+    return input + other
+
+
+def sub(input, other):  # noqa: A002
+    return input - other
+
+
+def mul(input, other):  # noqa: A002
+    return input * other
+
+
+def div(input, other):  # noqa: A002
+    return input / other
+
+
+def neg(input):  # noqa: A002
+    return -input
+
+
+def pow(input, exponent):  # noqa: A001,A002
+    return input ** exponent
+
+
+def equal(input, other):  # noqa: A002
+    if _torch_of(input, other):
+        return input == other
+    return Tensor(as_array(input) == as_array(other))
+
+
+def stop_gradient(value):
+    if _torch_of(value):
+        return value.detach()
+    return value.detach() if isinstance(value, Tensor) else value
+
+
+def depend(value, expr):
+    """MindSpore orders graph nodes with depend; eager execution already runs in order."""
+    return value
+
+
+# MindSpore 1.x functional names still common in model code.
+tensor_add = add
+tensor_sub = sub
+tensor_mul = mul
+tensor_div = div
+reduce_sum = sum
+reduce_mean = mean

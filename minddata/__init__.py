@@ -11,7 +11,7 @@ from .dataset import Dataset
 from .generator import GeneratorDataset
 from .numpy_slices import NumpySlicesDataset
 from .ops.source import SourceDataset
-from .samplers import (DistributedSampler, PKSampler, RandomSampler, Sampler,
+from .samplers import (DistributedSampler, IterSampler, PKSampler, RandomSampler, Sampler,
                        SequentialSampler, Shuffle, SubsetRandomSampler, SubsetSampler,
                        WeightedRandomSampler)
 from .ops.batch import BatchInfo
@@ -28,13 +28,18 @@ _LAZY = {
     "TFRecordDataset": "minddata.sources",
     "Schema": "minddata.sources",
     "DatasetCache": "minddata.cache",
+    "DSCallback": "minddata.callback",
+    "WaitedDSCallback": "minddata.callback",
+    "Tensor": "minddata.tensor",
 }
-_SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops", "callback")
+_SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops", "callback",
+                "tensor", "mstype")
 
 __all__ = [
     "config", "Dataset", "SourceDataset", "GeneratorDataset", "NumpySlicesDataset",
     "BatchInfo", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
-    "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "Shuffle",
+    "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "IterSampler",
+    "Shuffle",
     "vision", "transforms", "zip", "reshard_state",
 ] + list(_LAZY)
 

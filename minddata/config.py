@@ -26,6 +26,7 @@ _state = {
     "auto_num_workers": False,
     "mp_timeout_interval": 15,
     "error_samples_mode": "return",
+    "callback_timeout": 60,
 }
 _UINT32_MAX = 2 ** 32 - 1
 _INT32_MAX = 2 ** 31 - 1
@@ -179,3 +180,13 @@ def set_error_samples_mode(error_samples_mode):
 
 def get_error_samples_mode():
     return _state["error_samples_mode"]
+
+
+def set_callback_timeout(timeout):
+    """Seconds a WaitedDSCallback waits for the training step or epoch it syncs with."""
+    _check_int("timeout", timeout, 1, _INT32_MAX)
+    _state["callback_timeout"] = timeout
+
+
+def get_callback_timeout():
+    return _state["callback_timeout"]

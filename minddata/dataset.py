@@ -7,7 +7,10 @@ until an iterator is created, which compiles the graph into a tree of iterator n
 """
 
 
+import numpy as np
+
 _INT32_MAX = 2 ** 31 - 1
+_OBJECT = np.dtype(object)
 
 
 def check_num_parallel_workers(n):
@@ -41,6 +44,13 @@ def check_columns(name, cols, allow_none=True):
     if len(set(cols)) != len(cols):
         raise ValueError(f"{name} must not contain duplicate names: {list(cols)}")
     return list(cols)
+
+
+def _check_bool(name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
+                        f"but got {type(value)}.")
+    return value
 
 
 class Dataset:
@@ -178,17 +188,22 @@ class Dataset:
     # -- iteration ------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
                               do_copy=False, state=None):
-        """Iterator of rows as lists of numpy arrays (there is no Tensor type: output_numpy
-        is accepted and numpy arrays are returned either way). ``state`` resumes from an
-        iterator's ``get_state()``."""
+        """Iterator of rows as lists: ``minddata.Tensor`` values (zero-copy views of the
+        pipeline's arrays), or numpy arrays with ``output_numpy=True``; string columns are
+        numpy arrays either way. ``do_copy=True`` copies each array first. ``state`` resumes
+        from an iterator's ``get_state()``."""
         from .engine.runtime import TupleIterator
-        return TupleIterator(self, columns=columns, num_epochs=num_epochs, state=state)
+        return TupleIterator(self, columns=columns, num_epochs=num_epochs, state=state,
+                             output_numpy=_check_bool("output_numpy", output_numpy),
+                             do_copy=_check_bool("do_copy", do_copy))
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False,
                              state=None):
-        """Iterator of rows as dicts column name -> numpy array."""
+        """Iterator of rows as dicts column name -> value (as create_tuple_iterator's)."""
         from .engine.runtime import DictIterator
-        return DictIterator(self, num_epochs=num_epochs, state=state)
+        return DictIterator(self, num_epochs=num_epochs, state=state,
+                            output_numpy=_check_bool("output_numpy", output_numpy),
+                            do_copy=_check_bool("do_copy", do_copy))
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
@@ -233,12 +248,12 @@ class Dataset:
     def output_shapes(self, estimate=False):
         """Shapes of the first row's columns (list of lists)."""
         names, row = self._first_row()
-        return [list(a.shape) for a in row]
+        return [list(np.shape(a)) for a in row]     # a dict column: []
 
     def output_types(self):
         """numpy dtypes of the first row's columns (MindSpore returns its own dtypes)."""
         names, row = self._first_row()
-        return [a.dtype for a in row]
+        return [getattr(a, "dtype", _OBJECT) for a in row]     # a dict column: object
 
     def get_batch_size(self):
         return self._batch_size()

@@ -12,7 +12,7 @@ from .dataset import check_columns, check_num_parallel_workers
 from .engine.node import IterNode
 from .engine.errors import wrap_error
 from .ops.source import SourceDataset
-from .samplers import Shuffle
+from .samplers import Shuffle, user_source_sampling
 from .sources.base import RowSource
 
 
@@ -135,6 +135,8 @@ class GeneratorDataset(SourceDataset):
             else _schema_columns(schema)
         types = _check_column_types(column_types, len(names))
         check_num_parallel_workers(num_parallel_workers)
+        sampler, shuffle, num_shards, shard_id = user_source_sampling(
+            num_samples, sampler, shuffle, num_shards, shard_id)
         if not isinstance(python_multiprocessing, bool):
             raise TypeError(f"python_multiprocessing must be of type bool, but got "
                             f"{type(python_multiprocessing).__name__}")

@@ -99,6 +99,8 @@ class NumpySlicesDataset(SourceDataset):
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):
         check_num_parallel_workers(num_parallel_workers)
+        sampler, shuffle, num_shards, shard_id = user_source_sampling(
+            num_samples, sampler, shuffle, num_shards, shard_id)
         names, cols = _columns_of(data, column_names)
 
         def factory(names=names, cols=cols):

@@ -4,12 +4,17 @@ A sampler turns (number of rows, seed, epoch) into an int64 array of row ids bef
 ``add_child`` chains samplers as MindSpore does: the child's output ids are the population
 the parent samples from.
 """
+import copy
 import enum
+import logging
 import math
+import operator
 
 import numpy as np
 
 from .engine import seeds
+
+logger = logging.getLogger("minddata")
 
 _INT32_MAX = 2 ** 31 - 1
 
@@ -52,6 +57,13 @@ class Sampler:
 
     def __init__(self, num_samples=None):
         _check_num_samples(num_samples)
+        if num_samples is None and self._user_defined() and hasattr(type(self), "__len__"):
+            # MindSpore's default for a user sampler; its __len__ may need attributes the
+            # subclass sets after this call, in which case the ids are counted when needed.
+            try:
+                num_samples = len(self)
+            except Exception:
+                num_samples = None
         self.num_samples = num_samples
         self.child_sampler = None
         self.dataset_size = 0
@@ -67,6 +79,10 @@ class Sampler:
     def get_child(self):
         return self.child_sampler
 
+    def reset(self):
+        """Called before each epoch after the first; override it in a user-defined sampler
+        that keeps per-epoch state."""
+
     def get_num_samples(self):
         return self.num_samples
 
@@ -79,7 +95,11 @@ class Sampler:
     # engine side -------------------------------------------------------------------------
     def ids(self, num_rows, seed, epoch, op_position, labels=None, _depth=0):
         """Row ids of one epoch (int64 array). ``labels()`` returns the class column (for
-        PKSampler), called only when needed."""
+        PKSampler), called only when needed. A user-defined sampler's ``reset()`` runs
+        before every epoch after the first, and its ``__iter__`` once per epoch, as in
+        MindSpore."""
+        if epoch > 0 and self._user_defined():
+            self.reset()
         if self.child_sampler is not None:
             population = self.child_sampler.ids(num_rows, seed, epoch, op_position, labels,
                                                 _depth + 1)
@@ -118,7 +138,7 @@ class Sampler:
 
     def _count(self, n):
         if self._user_defined():
-            return None
+            return self.num_samples or _count_by_iterating(self, n)
         return n
 
     def _user_defined(self):
@@ -127,7 +147,7 @@ class Sampler:
     def _sample(self, n, rng, labels):
         if self._user_defined():
             self.dataset_size = n
-            return np.fromiter((int(i) for i in iter(self)), dtype=np.int64)
+            return _drain(self, self.num_samples)
         raise NotImplementedError(f"{type(self).__name__} must implement __iter__")
 
     def describe(self):
@@ -139,6 +159,126 @@ class Sampler:
 
     def __repr__(self):
         return self.describe()
+
+
+def _drain(iterable, limit):
+    """The ids an iterable yields (ints, or lists of ints as a batch sampler yields them),
+    flattened, stopping after ``limit`` items when given."""
+    out = []
+    for count, idx in enumerate(iterable):
+        if limit is not None and 0 < limit <= count:
+            break
+        if isinstance(idx, (list, tuple, np.ndarray)):
+            out.extend(int(i) for i in np.asarray(idx).reshape(-1))
+        else:
+            try:
+                out.append(operator.index(idx))
+            except TypeError:
+                raise TypeError(f"a sampler must yield int row ids, got {idx!r}") from None
+    return np.asarray(out, dtype=np.int64)
+
+
+def _count_by_iterating(sampler, n):
+    """Ids per epoch of a user sampler without __len__: iterate a copy (the original's
+    iteration state is left alone, as MindSpore does); None when it cannot be copied."""
+    try:
+        twin = copy.deepcopy(sampler)
+    except Exception:
+        return None
+    twin.dataset_size = n
+    return len(twin._sample(n, None, None))
+
+
+class IterSampler(Sampler):
+    """Any iterable of row ids used as a sampler (``mindspore.dataset.IterSampler``): an
+    object with ``__iter__`` (and usually ``__len__``) or with ``__getitem__``/``__len__``,
+    such as a model-zoo ``DistributedSampler`` that is not a ``ds.Sampler`` subclass. Its
+    ``__iter__`` is called once per epoch (and once when the dataset is built, as
+    MindSpore checks that it is iterable); ``num_samples`` defaults to ``len(sampler)``."""
+
+    def __init__(self, sampler, num_samples=None):
+        if num_samples is None and hasattr(sampler, "__len__"):
+            num_samples = len(sampler)
+        super().__init__(num_samples)
+        self.sampler = sampler
+
+    def _user_defined(self):
+        return False
+
+    def _sample(self, n, rng, labels):
+        self.dataset_size = n
+        return _drain(self.sampler, self.num_samples)
+
+    def _count(self, n):
+        if self.num_samples is not None:
+            return self.num_samples
+        return _count_by_iterating(self, n)
+
+    def _describe_args(self):
+        return f"sampler={type(self.sampler).__qualname__}, num_samples={self.num_samples}"
+
+
+def as_sampler(sampler, num_samples=None):
+    """What MindSpore accepts as ``sampler=``: a Sampler; a list, tuple or array of row ids
+    (SubsetSampler); an int (one row id); or any other iterable of row ids (IterSampler)."""
+    if sampler is None or isinstance(sampler, Sampler):
+        return sampler
+    if isinstance(sampler, (list, tuple, np.ndarray)):
+        return SubsetSampler(sampler, num_samples)
+    if isinstance(sampler, (str, bytes)):
+        raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
+    if isinstance(sampler, int) and not isinstance(sampler, bool):
+        return SubsetSampler([sampler])
+    try:
+        iter(sampler)
+    except TypeError:
+        raise TypeError(f"Unsupported sampler object of type ({type(sampler)}): a sampler must "
+                        f"be a ds.Sampler, a list of row ids or an iterable of row ids") from None
+    return IterSampler(sampler, num_samples)
+
+
+def user_source_sampling(num_samples, sampler, shuffle, num_shards, shard_id):
+    """Sampling arguments of GeneratorDataset and NumpySlicesDataset checked by MindSpore's
+    rules for them (ValueError where file sources raise RuntimeError); returns
+    (sampler, shuffle, num_shards, shard_id) for SourceDataset. As in MindSpore, a sampler
+    that is not a ds.Sampler (a list of ids, an iterable) overrides shuffle and sharding,
+    which are then ignored with a warning."""
+    if (num_shards is None) != (shard_id is None):
+        raise ValueError("num_shards and shard_id need to be passed in together.")
+    if num_shards is not None:
+        for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"Argument {name} with value {v} is not of type "
+                                f"[<class 'int'>], but got {type(v)}.")
+        if not 1 <= num_shards <= _INT32_MAX:
+            raise ValueError(f"Input num_shards is not within the required interval of "
+                             f"[1, {_INT32_MAX}].")
+        if shard_id >= num_shards:
+            raise ValueError("shard_id should be less than num_shards.")
+        if shard_id < 0:
+            raise ValueError(f"Input shard_id is not within the required interval of "
+                             f"[0, {num_shards - 1}].")
+    if sampler is None:
+        return None, shuffle, num_shards, shard_id
+    if not isinstance(sampler, Sampler):
+        # MindSpore's argument check calls iter() on it (a stateful sampler, such as the model
+        # zoo's DistributedSampler whose __iter__ advances its epoch, sees this call too).
+        try:
+            iter(sampler)
+        except TypeError:
+            raise TypeError("sampler should be either iterable or from "
+                            "mindspore.dataset.samplers.") from None
+    if isinstance(sampler, Sampler):
+        if any(a is not None for a in (num_shards, shard_id, shuffle, num_samples)):
+            raise ValueError(f"Conflicting arguments during sampler assignments. num_samples: "
+                             f"{num_samples}, num_shards: {num_shards}, shard_id: {shard_id}, "
+                             f"shuffle: {shuffle}.")
+        return sampler, None, None, None
+    if shuffle is not None or num_shards is not None:
+        logger.warning("minddata: sampler=%s decides the rows; shuffle=%r, num_shards=%r and "
+                       "shard_id=%r are ignored (as in MindSpore)", type(sampler).__name__,
+                       shuffle, num_shards, shard_id)
+    return as_sampler(sampler, num_samples), None, None, None
 
 
 class SequentialSampler(Sampler):

@@ -45,6 +45,9 @@ def pack(rows, buf, base, limit, use_shm=True):
     for row in rows:
         rd = []
         for a in row:
+            if isinstance(a, dict):     # a Python object column travels pickled, as it is
+                rd.append((1, a))
+                continue
             if type(a) is not np.ndarray:
                 a = np.asarray(a)
             if use_shm and not a.dtype.hasobject and a.dtype.kind != "V":

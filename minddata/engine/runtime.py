@@ -13,6 +13,7 @@ import time
 import weakref
 
 from .. import config
+from ..tensor import to_output
 from .node import BuildContext
 
 logger = logging.getLogger("minddata")
@@ -67,7 +68,7 @@ class PipelineRun:
                 self.state["epoch"] = self._p_epoch
         self._epochs_consumed = self._p_epoch
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
-        self._stop = threading.Event()
+        self._stop = self.ctx.stopping
         self._queue = None
         self._pending = collections.deque()
         self._thread = None
@@ -137,7 +138,8 @@ class PipelineRun:
                 # A slow item (a batch of decoded images) goes out at once: only fast rows
                 # are worth grouping, and grouping slow ones would delay the consumer.
                 if (item[0] == _END or len(chunk) >= _CHUNK or nbytes >= _CHUNK_BYTES
-                        or now - t_first > _CHUNK_S or now - t_step > _SLOW_ITEM_S):
+                        or now - t_first > _CHUNK_S or now - t_step > _SLOW_ITEM_S
+                        or self.ctx.hand_over_each_row):
                     if not self._put(q, chunk):
                         return
                     chunk = []
@@ -290,9 +292,12 @@ def _copy_state(st):
 
 
 class TupleIterator(_IteratorBase):
-    def __init__(self, ds, columns=None, num_epochs=-1, state=None):
+    def __init__(self, ds, columns=None, num_epochs=-1, state=None, output_numpy=True,
+                 do_copy=False):
         from ..dataset import check_columns
         cols = check_columns("columns", columns)
+        self._output_numpy = output_numpy
+        self._do_copy = do_copy
         super().__init__(ds, num_epochs, state)
         self._index = None
         if cols is not None:
@@ -304,14 +309,20 @@ class TupleIterator(_IteratorBase):
             self._index = [names.index(c) for c in cols]
 
     def _convert(self, row):
-        if self._index is None:
-            return list(row)
-        return [row[i] for i in self._index]
+        if self._index is not None:
+            row = [row[i] for i in self._index]
+        return [to_output(v, self._output_numpy, self._do_copy) for v in row]
 
 
 class DictIterator(_IteratorBase):
+    def __init__(self, ds, num_epochs=-1, state=None, output_numpy=True, do_copy=False):
+        self._output_numpy = output_numpy
+        self._do_copy = do_copy
+        super().__init__(ds, num_epochs, state)
+
     def _convert(self, row):
-        return dict(zip(self._run.column_names, row))
+        return {name: to_output(v, self._output_numpy, self._do_copy)
+                for name, v in zip(self._run.column_names, row)}
 
 
 def first_row(ds):

@@ -74,7 +74,10 @@ def check_pad_info(pad_info, columns):
 
 def stack_column(name, values, pad=None, op_name="Batch"):
     """One column of a batch: a new array (n, *shape) filled row by row; ``pad`` is
-    (pad_shape or None, pad_value) to pad rows of different shapes."""
+    (pad_shape or None, pad_value) to pad rows of different shapes. A column of Python
+    dicts becomes one dict (see batch_dicts)."""
+    if isinstance(values[0], dict):
+        return batch_dicts(name, values, op_name)
     first = np.asarray(values[0])
     n = len(values)
     if first.dtype.kind in "US":
@@ -126,6 +129,41 @@ def stack_column(name, values, pad=None, op_name="Batch"):
     for i, a in enumerate(arrs):
         out[(i,) + tuple(slice(0, s) for s in a.shape)] = a
     return out
+
+
+def batch_dicts(name, dicts, op_name="Batch"):
+    """A batch of a Python dict column, as MindSpore builds it: one dict with the keys of the
+    first row, each key's values stacked into one numpy array."""
+    keys = _dict_keys(name, dicts, op_name)
+    out = {}
+    for k in keys:
+        try:
+            arr = np.array([d[k] for d in dicts])
+        except ValueError:
+            arr = None
+        if arr is None or arr.dtype.hasobject:
+            raise RuntimeError(f"{op_name}: failed to create a NumPy array with primitive types "
+                               f"for the dictionary objects in column {name!r}, key: {k!r}. If "
+                               f"you want a customized array, define a custom 'per_batch_map' "
+                               f"function.")
+        out[k] = arr
+    return out
+
+
+def _dict_keys(name, dicts, op_name):
+    keys = list(dicts[0])
+    for i, d in enumerate(dicts):
+        if not isinstance(d, dict) or list(d) != keys:
+            raise RuntimeError(f"{op_name}: column {name!r} row {i} is not a dict with the keys "
+                               f"{keys} of row 0")
+    return keys
+
+
+def _merge_dicts(name, dicts):
+    """per_batch_map's list of dicts -> one dict of lists (key -> the rows' values), as
+    MindSpore merges them."""
+    keys = _dict_keys(name, dicts, "Batch per_batch_map")
+    return {k: [d[k] for d in dicts] for k in keys}
 
 
 def _check_same_shapes(name, arrs, op_name):
@@ -241,8 +279,10 @@ class BatchBuilder:
                                f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
         outs = []
         for name, v in zip(ds.out_cols, res):
-            if isinstance(v, np.ndarray):
+            if isinstance(v, (np.ndarray, dict)):
                 outs.append(v)
+            elif isinstance(v, (list, tuple)) and v and all(isinstance(d, dict) for d in v):
+                outs.append(_merge_dicts(name, v))
             elif isinstance(v, (list, tuple)):
                 outs.append(stack_column(name, v, None, "Batch per_batch_map"))
             else:

@@ -12,7 +12,7 @@ from ..dataset import Dataset, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.node import IterNode
 from ..engine.threads import OrderedThreadPool
-from ..samplers import Sampler, Shuffle, SubsetSampler, _check_num_samples
+from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
 
 _INT32_MAX = 2 ** 31 - 1
 
@@ -57,12 +57,7 @@ def _normalize_shuffle(shuffle, shuffle_modes):
 
 
 def _as_sampler(sampler):
-    if sampler is None or isinstance(sampler, Sampler):
-        return sampler
-    if isinstance(sampler, (list, tuple, np.ndarray)):
-        return SubsetSampler(sampler)
-    raise TypeError(f"sampler must be a Sampler or a list of indices, got "
-                    f"{type(sampler).__name__}")
+    return as_sampler(sampler)
 
 
 class SourceDataset(Dataset):

@@ -51,16 +51,16 @@ def test_every_numpy_dtype_survives(dtype):
     for mp in (False, True):
         d = ds.GeneratorDataset([(arr,)] * 4, ["a"], shuffle=False, num_parallel_workers=2,
                                 python_multiprocessing=mp)
-        out = [r[0] for r in d.create_tuple_iterator(num_epochs=1)]
+        out = [r[0] for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
         assert out[0].dtype == np.dtype(dtype) and out[0].shape == (2, 3)
 
 
 def test_python_scalars_and_column_types():
     d = ds.GeneratorDataset([(1, 2.5, "s")], ["i", "f", "s"], shuffle=False)
-    out = next(iter(d))
+    out = next(d.create_tuple_iterator(output_numpy=True))
     assert out[0].dtype == np.int64 and out[1].dtype == np.float64 and out[2].dtype.kind == "U"
     d = ds.GeneratorDataset([(1,)], ["i"], column_types=[np.int8], shuffle=False)
-    assert next(iter(d))[0].dtype == np.int8
+    assert next(d.create_tuple_iterator(output_numpy=True))[0].dtype == np.int8
 
 
 def test_generator_that_raises_names_the_row():

@@ -6,8 +6,10 @@ import minddata as ds
 from .engine_helpers import numbers
 
 
-def test_tuple_iterator_rows_are_lists_of_arrays():
+def test_tuple_iterator_rows_are_lists_of_tensors_or_arrays():
     row = next(iter(numbers(2).create_tuple_iterator(output_numpy=False)))
+    assert isinstance(row, list) and all(isinstance(a, ds.Tensor) for a in row)
+    row = next(iter(numbers(2).create_tuple_iterator(output_numpy=True)))
     assert isinstance(row, list) and all(isinstance(a, np.ndarray) for a in row)
 
 

@@ -75,11 +75,12 @@ def test_num_samples_truncates():
 
 
 def test_validation_errors_match_mindspore_types():
-    with pytest.raises(RuntimeError):
+    # GeneratorDataset / NumpySlicesDataset raise ValueError here (file sources RuntimeError)
+    with pytest.raises(ValueError):
         numbers(4, num_shards=2)                     # shard_id missing
     with pytest.raises(ValueError):
         numbers(4, num_shards=2, shard_id=2)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ValueError):
         ds.NumpySlicesDataset([1, 2], shuffle=True, sampler=ds.SequentialSampler())
     with pytest.raises(ValueError):
         ds.DistributedSampler(2, 5)

@@ -67,7 +67,10 @@ def collect(dataset, num_epochs=1, native=True, **iter_args):
     ds.config.set_native_batches(native)
     try:
         it = dataset.create_tuple_iterator(output_numpy=True, num_epochs=num_epochs, **iter_args)
-        return [[np.array(c) for c in batch] for batch in it]
+        out = []
+        for _ in range(num_epochs):         # one epoch per for loop
+            out.extend([np.array(c) for c in batch] for batch in it)
+        return out
     finally:
         ds.config.set_native_batches(previous)
 

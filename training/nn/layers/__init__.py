@@ -1,7 +1,10 @@
 """Layers of the numpy backend, one family per module."""
-from training.nn.layers.activation import GELU, LeakyReLU, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
-from training.nn.layers.basic import Dense, Dropout, Flatten  # noqa: F401
+from training.nn.layers.activation import (GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax,  # noqa: F401
+                                           PReLU, ReLU, ReLU6, Sigmoid, Softmax, Tanh)
+from training.nn.layers.basic import Dense, Dropout, Flatten, Pad  # noqa: F401
 from training.nn.layers.container import CellList, SequentialCell  # noqa: F401
-from training.nn.layers.conv import Conv2d  # noqa: F401
-from training.nn.layers.normalization import BatchNorm1d, BatchNorm2d  # noqa: F401
-from training.nn.layers.pooling import AvgPool2d, MaxPool2d  # noqa: F401
+from training.nn.layers.conv import Conv1d, Conv2d, Conv2dTranspose  # noqa: F401
+from training.nn.layers.embedding import Embedding  # noqa: F401
+from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
+                                              LayerNorm)
+from training.nn.layers.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: F401

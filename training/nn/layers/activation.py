@@ -3,7 +3,7 @@ import numpy as np
 
 from training.backends.numpy import functional as F
 from training.nn.cell import Cell
-from training.tensor import Tensor
+from training.tensor import Parameter, Tensor
 
 
 class ReLU(Cell):
@@ -51,3 +51,58 @@ class GELU(Cell):
         c = np.sqrt(2 / np.pi).astype(x.dtype)
         inner = c * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1.0 + F.tanh(inner))
+
+
+def _relu6(x):
+    mask = (x.data > 0) & (x.data < 6)
+    return Tensor.from_op(np.clip(x.data, 0, 6), (x,), lambda g: (g * mask,))
+
+
+class ReLU6(Cell):
+    """min(max(x, 0), 6)."""
+
+    def construct(self, x):
+        return _relu6(x)
+
+
+class HSwish(Cell):
+    """x * ReLU6(x + 3) / 6."""
+
+    def construct(self, x):
+        return x * _relu6(x + 3.0) * (1.0 / 6)
+
+
+class HSigmoid(Cell):
+    """ReLU6(x + 3) / 6."""
+
+    def construct(self, x):
+        return _relu6(x + 3.0) * (1.0 / 6)
+
+
+class PReLU(Cell):
+    """x where x > 0, else w * x, with a learned slope `w` per channel (axis 1) or shared."""
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        if not isinstance(channel, int) or isinstance(channel, bool) or channel <= 0:
+            raise ValueError(f"For 'PReLU', 'channel' must be a positive int, but got {channel!r}")
+        from training.nn import initializer
+        self.channel = channel
+        self.w = Parameter(initializer.initialize(w, (channel,), np.float32, "w"), name="a")
+
+    def construct(self, x):
+        self.check_input(x, self.channel == 1 or (x.ndim >= 2 and x.shape[1] == self.channel),
+                         f"(N, {self.channel}, ...)")
+        shape = (1, self.channel) + (1,) * (x.ndim - 2) if self.channel > 1 else (1,) * x.ndim
+        slope = self.w.reshape(shape)
+        positive = (x.data > 0).astype(x.dtype)
+        return x * positive + x * (1.0 - positive) * slope
+
+
+class LogSoftmax(Cell):
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x):
+        return F.log_softmax(x, self.axis)

@@ -83,3 +83,36 @@ class Dropout(Cell):
         if not self.training or self.keep_prob == 1.0:
             return x
         return F.dropout(x, self.keep_prob, initializer.rng())
+
+
+class Pad(Cell):
+    """Pads each axis by `paddings[i] = (before, after)`; mode 'CONSTANT' (zeros, or `value`),
+    'REFLECT' or 'SYMMETRIC'."""
+
+    _MODES = {"CONSTANT": "constant", "REFLECT": "reflect", "SYMMETRIC": "symmetric"}
+
+    def __init__(self, paddings, mode="CONSTANT"):
+        super().__init__()
+        if mode.upper() not in self._MODES:
+            raise ValueError(f"For 'Pad', 'mode' must be one of {sorted(self._MODES)}, but got "
+                             f"{mode!r}")
+        if not isinstance(paddings, (tuple, list)) or any(
+                len(p) != 2 or any(not isinstance(v, int) or v < 0 for v in p) for p in paddings):
+            raise ValueError(f"For 'Pad', 'paddings' must be a tuple of (before, after) pairs of "
+                             f"non-negative ints, but got {paddings!r}")
+        self.paddings, self.mode = tuple(tuple(p) for p in paddings), mode.upper()
+
+    def construct(self, x):
+        self.check_input(x, x.ndim == len(self.paddings), f"{len(self.paddings)} dimensions")
+        out = np.pad(x.data, self.paddings, mode=self._MODES[self.mode])
+        keep = tuple(slice(before, before + n) for (before, _), n in zip(self.paddings, x.shape))
+        if self.mode == "CONSTANT":
+            return Tensor.from_op(out, (x,), lambda g: (g[keep],))
+
+        def backward(g):  # reflected cells send their gradient back to their source cell
+            source = np.pad(np.arange(x.data.size).reshape(x.shape), self.paddings,
+                            mode=self._MODES[self.mode])
+            dx = np.zeros(x.data.size, dtype=g.dtype)
+            np.add.at(dx, source.ravel(), g.ravel())
+            return (dx.reshape(x.shape),)
+        return Tensor.from_op(out, (x,), backward)

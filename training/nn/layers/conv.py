@@ -1,9 +1,10 @@
-"""Conv2d (NCHW), im2col + BLAS in training.backends.numpy.conv."""
+"""Conv2d, Conv1d and Conv2dTranspose (NCHW / NCL), im2col + BLAS in
+training.backends.numpy.conv."""
 import math
 
 import numpy as np
 
-from training.backends.numpy.conv import _pair, conv2d
+from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d
 from training.nn import initializer
 from training.nn.cell import Cell
 from training.tensor import Parameter
@@ -11,41 +12,56 @@ from training.tensor import Parameter
 PAD_MODES = ("same", "valid", "pad")
 
 
-class Conv2d(Cell):
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, data_format="NCHW", dtype=np.float32):
+class _Conv(Cell):
+    """Argument checks and parameters shared by the convolutions; `weight_shape` is the
+    MindSpore layout of each layer's weight."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, pad_mode, padding,
+                 dilation, group, has_bias, weight_init, bias_init, weight_shape, bias_fan_in,
+                 dtype):
         super().__init__()
-        for name, value in (("in_channels", in_channels), ("out_channels", out_channels),
-                            ("group", group)):
+        name = self.cls_name
+        for arg, value in (("in_channels", in_channels), ("out_channels", out_channels),
+                           ("group", group)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"For 'Conv2d', '{name}' must be a positive int, but got {value!r}")
+                raise ValueError(f"For '{name}', '{arg}' must be a positive int, but got {value!r}")
         if in_channels % group or out_channels % group:
-            raise ValueError(f"For 'Conv2d', in_channels ({in_channels}) and out_channels "
+            raise ValueError(f"For '{name}', in_channels ({in_channels}) and out_channels "
                              f"({out_channels}) must be divisible by group ({group})")
         if pad_mode not in PAD_MODES:
-            raise ValueError(f"For 'Conv2d', 'pad_mode' must be one of {PAD_MODES}, but got "
+            raise ValueError(f"For '{name}', 'pad_mode' must be one of {PAD_MODES}, but got "
                              f"{pad_mode!r}")
         if pad_mode != "pad" and padding not in (0, (0, 0, 0, 0)):
-            raise ValueError(f"For 'Conv2d', 'padding' must be 0 when pad_mode is '{pad_mode}', "
+            raise ValueError(f"For '{name}', 'padding' must be 0 when pad_mode is '{pad_mode}', "
                              f"but got {padding!r}")
-        if data_format != "NCHW":
-            raise ValueError(f"For 'Conv2d', only data_format 'NCHW' is supported, got {data_format!r}")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.stride = _pair(stride, "stride")
-        self.dilation = _pair(dilation, "dilation")
+        self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
         self.pad_mode, self.padding, self.group, self.has_bias = pad_mode, padding, group, has_bias
-        shape = (out_channels, in_channels // group) + self.kernel_size
-        self.weight = Parameter(initializer.initialize(weight_init, shape, dtype, "weight"),
+        self.weight = Parameter(initializer.initialize(weight_init, weight_shape, dtype, "weight"),
                                 name="weight")
         if has_bias:
-            fan_in = in_channels // group * math.prod(self.kernel_size)
-            bias = initializer.bias_uniform(fan_in, (out_channels,), dtype) \
+            bias = initializer.bias_uniform(bias_fan_in, (out_channels,), dtype) \
                 if bias_init is None else initializer.initialize(bias_init, (out_channels,), dtype)
             self.bias = Parameter(bias, name="bias")
         else:
             self.bias = None
+
+    def extend_repr(self):
+        return f"input_channels={self.in_channels}, output_channels={self.out_channels}, " \
+               f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+
+class Conv2d(_Conv):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, data_format="NCHW", dtype=np.float32):
+        if data_format != "NCHW":
+            raise ValueError(f"For 'Conv2d', only data_format 'NCHW' is supported, got {data_format!r}")
+        kernel = _pair(kernel_size, "kernel_size")
+        super().__init__(in_channels, out_channels, kernel, _pair(stride, "stride"), pad_mode,
+                         padding, _pair(dilation, "dilation"), group, has_bias, weight_init,
+                         bias_init, (out_channels, in_channels // group) + kernel,
+                         in_channels // group * math.prod(kernel), dtype)
 
     def construct(self, x):
         self.check_input(x, x.ndim == 4 and x.shape[1] == self.in_channels,
@@ -58,6 +74,69 @@ class Conv2d(Cell):
         return conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                       self.dilation, self.group)
 
-    def extend_repr(self):
-        return f"input_channels={self.in_channels}, output_channels={self.out_channels}, " \
-               f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+def _int(value, name, cls):
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value!r}")
+    return value
+
+
+class Conv1d(_Conv):
+    """1-D convolution over (N, C, L); weight (out_channels, in_channels / group, kernel_size).
+    Runs as a 2-D convolution over a height of one."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, dtype=np.float32):
+        kernel = _int(kernel_size, "kernel_size", "Conv1d")
+        super().__init__(in_channels, out_channels, kernel, _int(stride, "stride", "Conv1d"),
+                         pad_mode, padding, _int(dilation, "dilation", "Conv1d"), group, has_bias,
+                         weight_init, bias_init, (out_channels, in_channels // group, kernel),
+                         in_channels // group * kernel, dtype)
+
+    def construct(self, x):
+        self.check_input(x, x.ndim == 3 and x.shape[1] == self.in_channels,
+                         f"(N, {self.in_channels}, L)")
+        padding = self.padding if isinstance(self.padding, int) else self.padding[0]
+        weight = self.weight.reshape(self.weight.shape[:2] + (1, self.kernel_size))
+        out = conv2d(x.reshape(x.shape[:2] + (1, x.shape[2])), weight, self.bias,
+                     (1, self.stride), self.pad_mode, (0, 0, padding, padding),
+                     (1, self.dilation), self.group)
+        return out.reshape(out.shape[:2] + (out.shape[3],))
+
+
+class Conv2dTranspose(_Conv):
+    """Transposed 2-D convolution; weight (in_channels, out_channels, kh, kw). Output size:
+    'same' H * stride, 'valid' (H - 1) * stride + dilation * (k - 1) + 1, 'pad' the 'valid'
+    size - padding (top + bottom) + output_padding."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
+                 weight_init=None, bias_init=None, dtype=np.float32):
+        kernel = _pair(kernel_size, "kernel_size")
+        if group != 1:
+            raise ValueError(f"For 'Conv2dTranspose', only group=1 is provided, but got {group!r}")
+        super().__init__(in_channels, out_channels, kernel, _pair(stride, "stride"), pad_mode,
+                         padding, _pair(dilation, "dilation"), group, has_bias, weight_init,
+                         bias_init, (in_channels, out_channels) + kernel,
+                         out_channels * math.prod(kernel), dtype)
+        self.output_padding = _pair(output_padding, "output_padding")
+
+    def _pads(self, size):
+        if self.pad_mode == "valid":
+            return 0, 0, 0, 0
+        if self.pad_mode == "pad":
+            p = self.padding
+            return (p,) * 4 if isinstance(p, int) else tuple(p)
+        pads = []
+        for n, k, s, d in zip(size, self.kernel_size, self.stride, self.dilation):
+            total = max((n - 1) * s + (k - 1) * d + 1 - n * s, 0)
+            pads += [total // 2, total - total // 2]
+        return tuple(pads)
+
+    def construct(self, x):
+        self.check_input(x, x.ndim == 4 and x.shape[1] == self.in_channels,
+                         f"(N, {self.in_channels}, H, W)")
+        output_padding = self.output_padding if self.pad_mode == "pad" else (0, 0)
+        return conv_transpose2d(x, self.weight, self.bias, self.stride, self._pads(x.shape[2:]),
+                                self.dilation, output_padding)

@@ -52,3 +52,70 @@ class BatchNorm1d(_BatchNorm):
 class BatchNorm2d(_BatchNorm):
     expected_ndim = (4,)
     expected_text = "(N, C, H, W)"
+
+
+def _normalize(x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over `axes`, through Tensor ops (so gradients flow)."""
+    mean = x.mean(axis=axes, keep_dims=True)
+    centered = x - mean
+    var = (centered * centered).mean(axis=axes, keep_dims=True)
+    return centered * (var + eps) ** -0.5
+
+
+class LayerNorm(Cell):
+    """Normalizes over the axes from `begin_norm_axis` on; gamma and beta of
+    `normalized_shape` apply from `begin_params_axis` on."""
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1,
+                 gamma_init="ones", beta_init="zeros", epsilon=1e-7, dtype=np.float32):
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"For 'LayerNorm', 'normalized_shape' must be a tuple or list, but got "
+                            f"{type(normalized_shape).__name__}")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
+        self.epsilon = epsilon
+        self.gamma = Parameter(initializer.initialize(gamma_init, self.normalized_shape, dtype),
+                               name="gamma")
+        self.beta = Parameter(initializer.initialize(beta_init, self.normalized_shape, dtype),
+                              name="beta")
+
+    def construct(self, x):
+        first = self.begin_norm_axis % x.ndim
+        params_from = self.begin_params_axis % x.ndim
+        self.check_input(x, x.shape[params_from:] == self.normalized_shape,
+                         f"(..., {', '.join(map(str, self.normalized_shape))})")
+        out = _normalize(x, tuple(range(first, x.ndim)), self.epsilon)
+        return out * self.gamma + self.beta
+
+    def extend_repr(self):
+        return f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}"
+
+
+class GroupNorm(Cell):
+    """Normalizes each of `num_groups` channel groups over its channels and spatial axes, then
+    scales and shifts per channel."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=np.float32):
+        super().__init__()
+        for name, value in (("num_groups", num_groups), ("num_channels", num_channels)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"For 'GroupNorm', '{name}' must be a positive int, but got "
+                                 f"{value!r}")
+        if num_channels % num_groups:
+            raise ValueError(f"For 'GroupNorm', 'num_channels' ({num_channels}) must be divisible "
+                             f"by 'num_groups' ({num_groups})")
+        self.num_groups, self.num_channels, self.eps = num_groups, num_channels, eps
+        self.gamma = Parameter(initializer.initialize(gamma_init, (num_channels,), dtype),
+                               name="gamma", requires_grad=affine)
+        self.beta = Parameter(initializer.initialize(beta_init, (num_channels,), dtype),
+                              name="beta", requires_grad=affine)
+
+    def construct(self, x):
+        self.check_input(x, x.ndim >= 2 and x.shape[1] == self.num_channels,
+                         f"(N, {self.num_channels}, ...)")
+        grouped = x.reshape((x.shape[0], self.num_groups, -1))
+        out = _normalize(grouped, (2,), self.eps).reshape(x.shape)
+        shape = (1, self.num_channels) + (1,) * (x.ndim - 2)
+        return out * self.gamma.reshape(shape) + self.beta.reshape(shape)

@@ -1,6 +1,7 @@
 """MaxPool2d and AvgPool2d (NCHW)."""
 from training.backends.numpy.conv import _pair, avg_pool2d, max_pool2d
 from training.nn.cell import Cell
+from training.ops.array_kernels import concat
 
 
 class _Pool2d(Cell):
@@ -42,3 +43,28 @@ class AvgPool2d(_Pool2d):
         self._check(x)
         return avg_pool2d(x, self.kernel_size, self.stride, self.pad_mode, self.padding,
                           self.count_include_pad)
+
+
+class AdaptiveAvgPool2d(Cell):
+    """Averages over bins that split H and W into `output_size` parts (bin i spans
+    [floor(i * H / out), ceil((i + 1) * H / out)))."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = (output_size, output_size) if isinstance(output_size, int) or \
+            output_size is None else tuple(output_size)
+
+    def construct(self, x):
+        self.check_input(x, x.ndim in (3, 4), "(N, C, H, W) or (C, H, W)")
+        h, w = x.shape[-2:]
+        oh = self.output_size[0] or h
+        ow = self.output_size[1] or w
+        if (oh, ow) == (1, 1):
+            return x.mean(axis=(-2, -1), keep_dims=True)
+        rows = []
+        for i in range(oh):
+            top, bottom = (i * h) // oh, -(-((i + 1) * h) // oh)
+            cells = [x[..., top:bottom, (j * w) // ow:-(-((j + 1) * w) // ow)]
+                     .mean(axis=(-2, -1), keep_dims=True) for j in range(ow)]
+            rows.append(concat(cells, x.ndim - 1))
+        return concat(rows, x.ndim - 2)

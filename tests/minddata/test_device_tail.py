@@ -1,0 +1,53 @@
+"""uint8 batches with the Normalize / HWC2CHW tail left to the device."""
+import numpy as np
+import pytest
+
+import minddata as ds
+import minddata.vision as vision
+from minddata.engine.device_tail import split_device_tail
+
+from .native_batch_helpers import collect, jpeg_bytes, train_ops, write_mindrecord
+
+
+@pytest.fixture(scope="module")
+def mr_path(tmp_path_factory):
+    return write_mindrecord(str(tmp_path_factory.mktemp("tail") / "t.mindrecord"),
+                            [jpeg_bytes(i) for i in range(13)])
+
+
+def pipeline(path, ops):
+    d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    return d.map(ops, input_columns=["image"], num_parallel_workers=2).batch(4)
+
+
+@pytest.mark.parametrize("ops", [train_ops(), train_ops()[:-1], train_ops()[:-2] + [
+    vision.Rescale(1 / 255.0, -0.5), vision.HWC2CHW()]])
+def test_uint8_batches_plus_tail_equal_the_cpu_path(mr_path, ops):
+    ds.config.set_seed(11)
+    full = collect(pipeline(mr_path, ops))
+    head, tail = split_device_tail(pipeline(mr_path, ops))
+    assert tail is not None and tail.column == 0
+    assert head.plan().fired("native_batch")
+    raw = collect(head)
+    assert raw[0][0].dtype == np.uint8 and raw[0][0].shape[-1] == 3
+    for cpu, dev in zip(full, raw):
+        np.testing.assert_allclose(tail.apply_numpy(dev[0]), cpu[0], rtol=0, atol=1e-5)
+        np.testing.assert_array_equal(dev[1], cpu[1])
+
+
+def test_torch_tail_matches(mr_path):
+    torch = pytest.importorskip("torch")
+    ds.config.set_seed(2)
+    full = collect(pipeline(mr_path, train_ops()))
+    head, tail = split_device_tail(pipeline(mr_path, train_ops()))
+    for cpu, dev in zip(full, collect(head)):
+        out = tail.apply_torch(torch.from_numpy(dev[0]))
+        assert out.dtype == torch.float32 and tuple(out.shape) == cpu[0].shape
+        np.testing.assert_allclose(out.numpy(), cpu[0], rtol=0, atol=1e-5)
+
+
+def test_no_tail_leaves_the_pipeline_alone(mr_path):
+    ops = [vision.Decode(), vision.RandomResizedCrop(16)]
+    d = pipeline(mr_path, ops)
+    assert split_device_tail(d) == (d, None)
+    assert split_device_tail(d.repeat(2))[1] is None

@@ -40,7 +40,7 @@ def check_image(data, where, mode="header"):
         (size,) = struct.unpack_from("<I", data, 4)
         if size + 8 > len(data):
             raise BadItem(where, f"WebP file is truncated ({len(data)} of {size + 8} bytes)")
-    elif data[:4] in (b"II*\x00", b"MM\x00*"):
+    elif data[:4] in (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+"):   # TIFF, BigTIFF
         pass  # TIFF: the structure is scattered through the file; only a decode checks it
     else:
         raise BadItem(where, "not an image: unknown signature "
@@ -120,8 +120,17 @@ def _check_bmp(data, where):
 
 
 def _check_decodes(data, where):
+    """Decode as the training pipeline will: the declared size is checked against the same
+    pixel limit first (transforms_c.image_limits), so a decompression bomb is a bad item,
+    not an allocation of gigabytes."""
     import cv2
     import numpy as np
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+
+    from transforms_c.image_limits import check_declared_size
+    try:
+        check_declared_size(data, "verify='decode'")
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    except (RuntimeError, cv2.error) as exc:
+        raise BadItem(where, f"image does not decode: {str(exc).strip()}") from None
     if img is None or img.size == 0:
         raise BadItem(where, "image does not decode")

@@ -1,16 +1,14 @@
 """Decode: encoded image bytes (1-D uint8) -> RGB HWC uint8. JPEG goes through libjpeg-turbo
-(native, GIL released); PNG, BMP, WebP, TIFF and the rest through cv2.imdecode. Every failure is a
-RuntimeError saying what was wrong with the data."""
-import struct
-
+(native, GIL released); PNG, BMP, WebP, TIFF and the rest through cv2.imdecode, after
+image_limits has read the size their header declares. Every failure is a RuntimeError saying what
+was wrong with the data."""
 import cv2
 import numpy as np
 
 from transforms_c import _native, settings
 from transforms_c._base import TensorOperation
 from transforms_c._validate import check_bool
-
-_PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+from transforms_c.image_limits import check_declared_size, check_pixels
 
 
 def encoded_bytes(data, op_name="Decode"):
@@ -35,30 +33,10 @@ def is_jpeg(data):
     return data.size >= 3 and data[0] == 0xFF and data[1] == 0xD8 and data[2] == 0xFF
 
 
-def _declared_size(data):
-    """(width, height) declared by a PNG or BMP header, else None."""
-    head = data[:32].tobytes()
-    if head.startswith(_PNG_MAGIC) and len(head) >= 24:
-        return struct.unpack(">II", head[16:24])
-    if head.startswith(b"BM") and len(head) >= 26:
-        width, height = struct.unpack("<ii", head[18:26])
-        return abs(width), abs(height)
-    return None
-
-
-def check_declared_pixels(width, height, op_name="Decode"):
-    limit = settings.get_max_image_pixels()
-    if width <= 0 or height <= 0 or width * height > limit:
-        raise RuntimeError(f"{op_name}: image declares {width}x{height} pixels, outside the "
-                           f"accepted range (1 to {limit} pixels; see "
-                           f"transforms_c.settings.set_max_image_pixels)")
-
-
 def decode_other(data, op_name="Decode"):
-    """Non-JPEG formats through OpenCV, as RGB (3 channels, alpha dropped)."""
-    declared = _declared_size(data)
-    if declared is not None:
-        check_declared_pixels(*declared, op_name=op_name)
+    """Non-JPEG formats through OpenCV, as RGB (3 channels, alpha dropped); the size every
+    header declares is checked first (image_limits), so no decoder allocates past the limit."""
+    check_declared_size(data, op_name)
     try:
         img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error as exc:
@@ -74,7 +52,7 @@ def jpeg_size(data, op_name="Decode"):
         width, height, _ = _native.jpeg_info(data)
     except RuntimeError as exc:
         raise RuntimeError(f"{op_name}: {exc}") from None
-    check_declared_pixels(width, height, op_name)
+    check_pixels(width, height, op_name)
     return width, height
 
 

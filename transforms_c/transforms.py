@@ -109,19 +109,20 @@ class RandomChoice(_Composite):
 
 
 def to_numpy_dtype(data_type, name="data_type"):
-    """A numpy dtype from a numpy type/dtype, a type name ('int32') or an object with a
-    numpy-compatible name (e.g. mindspore.int32 when available)."""
+    """A numpy dtype from a numpy type/dtype, a type name ('int32'), a dtype-like object
+    (minddata.mstype.int32 carries its numpy dtype) or an object whose name is a numpy type's
+    (mindspore.int32 prints as Int32)."""
     if isinstance(data_type, str):
         try:
             return np.dtype(data_type)
         except TypeError:
             raise ValueError(f"{name} {data_type!r} is not a known data type") from None
-    if isinstance(data_type, (type, np.dtype)):
+    if data_type is not None and not isinstance(data_type, (int, float)):
         try:
             return np.dtype(data_type)
         except TypeError:
             pass
-    text = str(data_type).split(".")[-1]
+    text = str(data_type).split(".")[-1].lower()
     if text == "bool_":
         text = "bool"
     try:
@@ -141,8 +142,9 @@ class TypeCast(TensorOperation):
 
 
 class OneHot(TensorOperation):
-    """OneHot(num_classes, smoothing_rate=0.0): integer labels -> one-hot rows (label smoothing
-    gives (1 - s) + s / num_classes to the hot class, s / num_classes elsewhere)."""
+    """OneHot(num_classes, smoothing_rate=0.0): integer labels -> one-hot rows of the labels'
+    dtype; with label smoothing, float64 rows (as MindSpore 2.10 returns them) holding
+    (1 - s) + s / num_classes for the hot class and s / num_classes elsewhere."""
 
     def __init__(self, num_classes, smoothing_rate=0.0):
         self.num_classes = check_int(num_classes, "num_classes", 1, 2147483647)
@@ -158,7 +160,7 @@ class OneHot(TensorOperation):
             raise RuntimeError(f"OneHot: label out of range [0, {self.num_classes})")
         if self.smoothing_rate > 0:
             low = self.smoothing_rate / self.num_classes
-            out = np.full(labels.shape + (self.num_classes,), low, np.float32)
+            out = np.full(labels.shape + (self.num_classes,), low, np.float64)
             np.put_along_axis(out, labels[..., None].astype(np.int64),
                               1.0 - self.smoothing_rate + low, axis=-1)
             return out

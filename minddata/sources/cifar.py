@@ -48,6 +48,16 @@ def find_cifar_files(dataset_dir, usage, fmt):
     return [os.path.join(dataset_dir, n) for n in names if fmt.wants(n, usage)]
 
 
+def count_cifar_records(dataset_dir, usage, fmt):
+    """Records of the selected batch files from their sizes, or None when there is no file or
+    a size is not a whole number of records (opening them reports the problem)."""
+    files = find_cifar_files(dataset_dir, usage, fmt)
+    sizes = [os.path.getsize(p) for p in files]
+    if not files or any(size % fmt.record_bytes for size in sizes):
+        return None
+    return sum(sizes) // fmt.record_bytes
+
+
 def load_cifar_file(path, fmt):
     """(images (N, 32, 32, 3) uint8, labels (N, n_label_columns) uint32) of one batch file."""
     with open(path, "rb") as f:
@@ -116,6 +126,9 @@ class _CifarDataset(UsageFolderDataset):
 
     def _make_source_factory(self, dataset_dir, usage):
         return functools.partial(CifarSource, dataset_dir, usage, self._format)
+
+    def _count_rows(self):
+        return count_cifar_records(self.dataset_dir, self.usage, self._format)
 
     def _output_columns(self):
         return ["image"] + list(self._format.label_columns)

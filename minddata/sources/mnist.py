@@ -58,6 +58,30 @@ def _read_idx(path, magic, ndim_after_count):
     return count, dims, payload
 
 
+def count_mnist_rows(dataset_dir, usage):
+    """Rows of the selected idx files from their headers (8 bytes each), or None when the
+    files do not pair up or a header is not a valid idx header (opening them reports it)."""
+    image_files, label_files = find_mnist_files(dataset_dir, usage)
+    if not image_files or len(image_files) != len(label_files):
+        return None
+    total = 0
+    for image_path, label_path in zip(image_files, label_files):
+        counts = [_header_count(image_path, IMAGE_MAGIC), _header_count(label_path, LABEL_MAGIC)]
+        if None in counts or counts[0] != counts[1]:
+            return None
+        total += counts[0]
+    return total
+
+
+def _header_count(path, magic):
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if len(head) < 8:
+        return None
+    found, count = struct.unpack(">2I", head)
+    return count if found == magic else None
+
+
 def load_mnist_pair(image_path, label_path):
     """(images (N, rows, cols, 1) uint8, labels (N,) uint32) of one image/label file pair."""
     n_img, (rows, cols), pixels = _read_idx(image_path, IMAGE_MAGIC, 2)
@@ -116,6 +140,9 @@ class MnistDataset(UsageFolderDataset):
 
     def _make_source_factory(self, dataset_dir, usage):
         return functools.partial(MnistSource, dataset_dir, usage)
+
+    def _count_rows(self):
+        return count_mnist_rows(self.dataset_dir, self.usage)
 
     def _output_columns(self):
         return MnistSource.column_names

@@ -252,23 +252,33 @@ class RandomVerticalFlip(RandomHorizontalFlip):
 
 
 class Normalize(PyTensorOperation):
-    """Normalize(mean, std): on a CHW float array (after ToTensor); mean and std in [0, 1]."""
+    """Normalize(mean, std, is_hwc=False): (image - mean) / std per channel, as float32, with
+    mean and std in [0, 1] (the image is a float array after ToTensor). The image is CHW by
+    default (as ToTensor gives it), HWC with ``is_hwc=True``, or 2-D with one mean/std."""
 
-    def __init__(self, mean, std):
+    def __init__(self, mean, std, is_hwc=False):
         check_sequence(mean, "mean")
         check_sequence(std, "std")
         self.mean = tuple(check_float(m, "mean", 0.0, 1.0) for m in mean)
         self.std = tuple(check_float(s, "std", 0.0, 1.0, low_open=True) for s in std)
         if len(self.mean) != len(self.std):
             raise ValueError("Length of mean and std must be equal.")
+        self.is_hwc = check_bool(is_hwc, "is_hwc")
 
     def _compute(self, img, rng):
         arr = np.asarray(img)
-        if arr.ndim != 3 or (len(self.mean) != 1 and arr.shape[0] != len(self.mean)):
-            raise RuntimeError(f"Normalize: expected a CHW array with {len(self.mean)} "
-                               f"channels, got shape {arr.shape}")
-        mean = np.asarray(self.mean, np.float32).reshape(-1, 1, 1)
-        std = np.asarray(self.std, np.float32).reshape(-1, 1, 1)
+        channels = len(self.mean)
+        axis = -1 if self.is_hwc else 0
+        if arr.ndim == 2 and channels == 1:
+            shape = (1, 1)
+        elif arr.ndim == 3 and channels in (1, arr.shape[axis]):
+            shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
+        else:
+            layout = "HWC" if self.is_hwc else "CHW"
+            raise RuntimeError(f"Normalize: expected a {layout} array with {channels} channels "
+                               f"(is_hwc={self.is_hwc}), got shape {arr.shape}")
+        mean = np.asarray(self.mean, np.float32).reshape(shape)
+        std = np.asarray(self.std, np.float32).reshape(shape)
         out = arr.astype(np.float32)  # a fresh copy, then updated in place
         out -= mean
         out /= std

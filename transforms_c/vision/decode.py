@@ -20,6 +20,8 @@ def encoded_bytes(data, op_name="Decode"):
     if not isinstance(data, np.ndarray):
         raise TypeError(f"{op_name}: input should be a numpy array of encoded bytes, "
                         f"got {type(data).__name__}")
+    if data.dtype == np.int8 and data.ndim == 1:
+        data = data.view(np.uint8)  # np.fromfile(path, dtype="int8"), accepted by MindSpore
     if data.dtype != np.uint8 or data.ndim != 1:
         raise RuntimeError(f"{op_name}: invalid data shape {data.shape} / dtype {data.dtype}: "
                            f"expected 1-D uint8 encoded image bytes (is the image already "

@@ -1,5 +1,6 @@
 # distutils: sources = transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
 # distutils: libraries = jpeg
+# distutils: extra_compile_args = -ffp-contract=off
 """Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
 with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
 callers (the op classes and the fusion plans) pass already-validated shapes."""
@@ -39,6 +40,8 @@ cdef extern from "resample_pass.h" namespace "mdt":
         int point_op
         const float* p0
         const float* p1
+        const float* p2
+        const float* p3
         cbool chw
         void* out
     const char* run_pass(const PassSpec& spec) nogil
@@ -49,9 +52,11 @@ INTERP_NEAREST = 1
 INTERP_LINEAR = 2
 INTERP_CUBIC = 3
 INTERP_AREA = 4
+INTERP_PILCUBIC = 5
 POINT_NONE = 0
 POINT_NORMALIZE = 1
 POINT_RESCALE = 2
+POINT_RESCALE_NORMALIZE = 3
 
 DEF ERR_LEN = 256
 # Decoded regions up to this size reuse a per-thread scratch buffer (about 2300x2300 RGB).
@@ -101,7 +106,8 @@ def jpeg_decode_into(const uint8_t[::1] data, int denom, int x, int y,
 cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int virt_h,
                     double scale_x, double scale_y, double offset_x, double offset_y,
                     int interp, int win_x, int win_y, cbool hflip, cbool vflip, int point_op,
-                    const float[::1] p0, const float[::1] p1, cbool chw, object out) except -1:
+                    const float[::1] p0, const float[::1] p1, const float[::1] p2,
+                    const float[::1] p3, cbool chw, object out) except -1:
     cdef int channels = <int>src.shape[2]
     if src.shape[0] == 0 or src.shape[1] == 0 or channels == 0:
         raise ValueError("source image is empty")
@@ -117,6 +123,8 @@ cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int 
         raise ValueError("output must be float32 with a pointwise op")
     if point_op != POINT_NONE and (p0.shape[0] < channels or p1.shape[0] < channels):
         raise ValueError("pointwise values need one entry per channel")
+    if point_op == POINT_RESCALE_NORMALIZE and (p2.shape[0] < channels or p3.shape[0] < channels):
+        raise ValueError("pointwise values need one entry per channel (p0..p3)")
     cdef int out_h, out_w
     if chw:
         if arr.ndim != 3 or arr.shape[0] != channels:
@@ -149,6 +157,8 @@ cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int 
     spec.point_op = point_op
     spec.p0 = &p0[0] if p0.shape[0] else NULL
     spec.p1 = &p1[0] if p1.shape[0] else NULL
+    spec.p2 = &p2[0] if p2.shape[0] else NULL
+    spec.p3 = &p3[0] if p3.shape[0] else NULL
     spec.chw = chw
     spec.out = cnp.PyArray_DATA(arr)
     return 0
@@ -157,19 +167,29 @@ cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int 
 _EMPTY = np.zeros(1, np.float32)
 
 
+cdef double _plain_scale(Py_ssize_t box, int virt, int interp):
+    if virt <= 0:
+        return 1.0
+    if interp == INTERP_PILCUBIC:
+        return <double>box / virt
+    return 1.0 / (<double>virt / box)
+
+
 def resample(const uint8_t[:, :, :] src, object out, int virt_w, int virt_h, int interp,
              double scale_x=0.0, double scale_y=0.0, double offset_x=0.0, double offset_y=0.0,
              int win_x=0, int win_y=0, cbool hflip=False, cbool vflip=False, int point_op=0,
-             const float[::1] p0=_EMPTY, const float[::1] p1=_EMPTY, cbool chw=False):
+             const float[::1] p0=_EMPTY, const float[::1] p1=_EMPTY, cbool chw=False,
+             const float[::1] p2=_EMPTY, const float[::1] p3=_EMPTY):
     """One pass src (H, W, C uint8, rows may be strided) -> out; see resample_pass.h.
-    scale 0 means box size / virtual size (plain resize)."""
+    scale 0 means a plain resize of src: cv2's 1 / (virtual size / box size), or box size /
+    virtual size for INTERP_PILCUBIC. p2, p3 are POINT_RESCALE_NORMALIZE's mean and std."""
     cdef PassSpec spec
     if scale_x == 0.0:
-        scale_x = 1.0 / (<double>virt_w / src.shape[1]) if virt_w > 0 else 1.0
+        scale_x = _plain_scale(src.shape[1], virt_w, interp)
     if scale_y == 0.0:
-        scale_y = 1.0 / (<double>virt_h / src.shape[0]) if virt_h > 0 else 1.0
+        scale_y = _plain_scale(src.shape[0], virt_h, interp)
     _fill_spec(&spec, src, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y, interp,
-               win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+               win_x, win_y, hflip, vflip, point_op, p0, p1, p2, p3, chw, out)
     cdef const char* message
     with nogil:
         message = run_pass(spec)
@@ -183,9 +203,9 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
                     double scale_x, double scale_y, double offset_x, double offset_y,
                     int win_x, int win_y, cbool hflip, cbool vflip, int point_op,
                     const float[::1] p0, const float[::1] p1, cbool chw,
-                    long long max_pixels):
+                    long long max_pixels, const float[::1] p2=_EMPTY, const float[::1] p3=_EMPTY):
     """Region/scaled JPEG decode of (x, y, w, h) at 1/denom followed by one resample pass, all
-    without the GIL. The decoded region is the pass's source box."""
+    without the GIL. The decoded region is the pass's source region."""
     if data.shape[0] == 0:
         raise RuntimeError("image data is empty (0 bytes)")
     if w <= 0 or h <= 0:
@@ -195,7 +215,7 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
     cdef uint8_t[:, :, ::1] shape_probe = _PROBE
     cdef PassSpec spec
     _fill_spec(&spec, shape_probe, virt_w, virt_h, scale_x, scale_y, offset_x, offset_y,
-               interp, win_x, win_y, hflip, vflip, point_op, p0, p1, chw, out)
+               interp, win_x, win_y, hflip, vflip, point_op, p0, p1, p2, p3, chw, out)
     spec.box_w = w
     spec.box_h = h
     spec.src_stride = <Py_ssize_t>w * 3

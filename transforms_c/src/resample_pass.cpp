@@ -1,143 +1,316 @@
 #include "resample_pass.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
-#include <cstring>
-#include <utility>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+// Every float step here must round as OpenCV's, Pillow's and numpy's do, one operation at a time:
+// the extension is built with -ffp-contract=off (see _native.pyx), so no multiply-add is fused.
+//
+// The separable resizes run horizontally first, as OpenCV and Pillow do: their rounding of the
+// horizontal results (OpenCV's >> 4 before the vertical blend, Pillow's clip to uint8) is part of
+// the result. Horizontal rows are cached by source row, so each is computed once per pass.
 
 namespace mdt {
 namespace {
 
-// OpenCV's INTER_LINEAR for 8-bit images: 11-bit coefficients, products summed in 32 bits.
-constexpr int kCoefBits = 11;
+constexpr int kCoefBits = 11;  // OpenCV's INTER_RESIZE_COEF_BITS
 constexpr int kCoefScale = 1 << kCoefBits;
+constexpr int kPilBits = 22;   // Pillow's PRECISION_BITS for 8-bit images
 
+// saturate_cast<short>(float): the weight scaled to 11 bits, rounded half to even.
 inline int16_t to_coef(float value) {
-    // saturate_cast<short>(float) in OpenCV rounds half to even.
     return static_cast<int16_t>(std::lrint(value * kCoefScale));
 }
 
-// Output column/row -> virtual coordinate, after the window and the flip.
-inline int virtual_index(int o, int win, int count, bool flip) {
-    return win + (flip ? count - 1 - o : o);
+inline uint8_t saturate_u8(long value) {
+    return static_cast<uint8_t>(value < 0 ? 0 : (value > 255 ? 255 : value));
 }
 
-// [lo, hi) of the source columns a pass's horizontal taps read, so only that span of each
-// source row is blended.
-inline std::pair<int, int> column_range(const std::vector<int>& index, int box_w) {
-    int lo = box_w, hi = 0;
-    for (int idx : index) {
-        lo = std::min(lo, idx);
-        hi = std::max(hi, idx + 1);
+// Pillow's clip8: a 22-bit fixed-point sum (already holding the rounding half) to a sample.
+inline uint8_t pil_clip8(int64_t sum) { return saturate_u8(static_cast<long>(sum >> kPilBits)); }
+
+// One axis of the pass: output index -> virtual index (window, flip) -> box coordinate -> index
+// into the source region.
+struct Axis {
+    int count;      // output samples
+    int win;        // first virtual index of the window
+    bool flip;
+    int virt;       // size of the resized (virtual) image
+    double scale;   // box pixels per virtual pixel
+    double offset;  // approximate decode's fractional offset, added to every coordinate; else 0
+    int shift;      // region index = box index + shift (a trimmed region starts -shift pixels in)
+    int full;       // box size up to the region's end, in box coordinates
+    int src_count;  // region size
+
+    Axis(int count_, int win_, bool flip_, int virt_, double scale_, double offset_, int src)
+        : count(count_), win(win_), flip(flip_), virt(virt_), scale(scale_), src_count(src) {
+        const bool integral = offset_ == std::floor(offset_);
+        offset = integral ? 0.0 : offset_;
+        shift = integral ? static_cast<int>(offset_) : 0;
+        full = src_count - shift;
     }
-    return {lo, hi};
-}
 
-struct Taps {
-    std::vector<int> first;      // first source index (the second is first + step)
-    std::vector<int> step;       // 0 at the right/bottom edge, else 1
-    std::vector<int16_t> coef0;  // weights (linear only)
-    std::vector<int16_t> coef1;
+    int virtual_index(int o) const { return win + (flip ? count - 1 - o : o); }
 
-    explicit Taps(int out_count)
-        : first(out_count), step(out_count), coef0(out_count), coef1(out_count) {}
+    // Box index clamped to the box (edge replication), then mapped into the region; the region
+    // clamp only matters when a caller trimmed the region too tightly (never out of bounds).
+    int region(int box_index) const {
+        const int b = std::min(std::max(box_index, 0), full - 1);
+        return std::min(std::max(b + shift, 0), src_count - 1);
+    }
 
-    // Output o reads source s with weight 1 - f and s + 1 with weight f; outside the source
-    // the edge sample is repeated, as OpenCV's border replication does for linear taps.
-    void set(int o, int s, float f, int src_count) {
-        if (s < 0) {
-            s = 0;
-            f = 0.f;
-        }
-        if (s >= src_count - 1) {
-            s = src_count - 1;
-            f = 0.f;
-        }
-        first[o] = s;
-        step[o] = s < src_count - 1 ? 1 : 0;
-        coef0[o] = to_coef(1.f - f);
-        coef1[o] = to_coef(f);
+    // OpenCV's sampling coordinate of virtual index v, computed in single precision as it does.
+    float coordinate(int v) const {
+        float f = static_cast<float>((v + 0.5) * scale - 0.5);
+        if (offset != 0.0) f = static_cast<float>(f + offset);
+        return f;
+    }
+
+    // OpenCV's dst/src ratio. With a trimmed region the box size is recovered from the scale
+    // (cv2's scale is 1 / (virt / box)); 1 / scale when it cannot be.
+    double inverse_scale() const {
+        const double box = std::nearbyint(virt * scale);
+        if (box >= 1.0 && 1.0 / (virt / box) == scale) return virt / box;
+        return 1.0 / scale;
+    }
+
+    // cv2's test for its integer-factor area kernel: the scale is within DBL_EPSILON of an
+    // integer (saturate_cast<int> rounds half to even).
+    bool integer_scale(int* factor) const {
+        const double rounded = std::nearbyint(scale);
+        *factor = static_cast<int>(rounded);
+        return offset == 0.0 && std::fabs(scale - rounded) < DBL_EPSILON && *factor >= 1;
     }
 };
 
-// OpenCV's INTER_AREA when enlarging an axis: bilinear taps whose weight only moves off the
-// left sample in the last fraction of each source pixel.
-Taps area_linear_taps(int out_count, int win, bool flip, double scale, double offset,
-                      int src_count) {
-    Taps taps(out_count);
-    const double inv_scale = 1.0 / scale;
-    for (int o = 0; o < out_count; ++o) {
-        const int v = virtual_index(o, win, out_count, flip);
-        // The weight depends on the position inside the whole source; `offset` (a trimmed
-        // region's origin, or an approximate decode's fraction) only moves the sample index.
-        const int s_raw = static_cast<int>(std::floor(v * scale));
-        float f = static_cast<float>((v + 1) - (s_raw + 1) * inv_scale);
-        f = f <= 0 ? 0.f : f - std::floor(f);
-        int s = offset == std::floor(offset) ? s_raw + static_cast<int>(offset)
-                                              : static_cast<int>(std::floor(v * scale + offset));
-        taps.set(o, s, f, src_count);
-    }
-    return taps;
+// ---- tap tables ---------------------------------------------------------------------------------
+
+std::vector<int> copy_taps(const Axis& a) {
+    std::vector<int> index(a.count);
+    for (int o = 0; o < a.count; ++o) index[o] = a.region(a.virtual_index(o));
+    return index;
 }
 
-Taps linear_taps(int out_count, int win, bool flip, double scale, double offset, int src_count) {
-    Taps taps(out_count);
-    for (int o = 0; o < out_count; ++o) {
-        const int v = virtual_index(o, win, out_count, flip);
-        // OpenCV computes the coordinate in single precision.
-        float f = static_cast<float>((v + 0.5) * scale - 0.5);
-        if (offset != 0.0) f = static_cast<float>(f + offset);
-        int s = static_cast<int>(std::floor(f));
-        f -= static_cast<float>(s);
-        taps.set(o, s, f, src_count);
-    }
-    return taps;
-}
-
-std::vector<int> nearest_taps(int out_count, int win, bool flip, double scale, double offset,
-                              int src_count) {
-    std::vector<int> index(out_count);
-    for (int o = 0; o < out_count; ++o) {
-        const int v = virtual_index(o, win, out_count, flip);
-        int s = static_cast<int>(std::floor(v * scale + offset));
-        index[o] = std::min(std::max(s, 0), src_count - 1);
+// INTER_NEAREST: floor(v * scale), in double.
+std::vector<int> nearest_taps(const Axis& a) {
+    std::vector<int> index(a.count);
+    for (int o = 0; o < a.count; ++o) {
+        const double pos = a.virtual_index(o) * a.scale + a.offset;
+        index[o] = a.region(static_cast<int>(std::floor(pos)));
     }
     return index;
 }
 
-std::vector<int> copy_taps(int out_count, int win, bool flip) {
-    std::vector<int> index(out_count);
-    for (int o = 0; o < out_count; ++o) index[o] = virtual_index(o, win, out_count, flip);
-    return index;
+struct LinearTaps {
+    std::vector<int> i0, i1;     // region indices of the two taps
+    std::vector<int16_t> w0, w1; // 11-bit weights
+
+    explicit LinearTaps(int n) : i0(n), i1(n), w0(n), w1(n) {}
+};
+
+// Two-tap weights of INTER_LINEAR, or of INTER_AREA when enlarging (whose weight only leaves the
+// left sample in the last fraction of each source pixel). Along x OpenCV moves a coordinate outside
+// the box onto the edge sample; along y it keeps the weights and clamps the rows.
+LinearTaps linear_taps(const Axis& a, bool area_mode, bool clamp_weights) {
+    LinearTaps taps(a.count);
+    const double inv_scale = area_mode ? a.inverse_scale() : 0.0;
+    for (int o = 0; o < a.count; ++o) {
+        const int v = a.virtual_index(o);
+        int s;
+        float f;
+        if (!area_mode) {
+            const float pos = a.coordinate(v);
+            s = static_cast<int>(std::floor(pos));
+            f = pos - static_cast<float>(s);
+        } else {
+            const int s_box = static_cast<int>(std::floor(v * a.scale));
+            f = static_cast<float>((v + 1) - (s_box + 1) * inv_scale);
+            f = f <= 0 ? 0.f : f - std::floor(f);
+            s = a.offset == 0.0 ? s_box : static_cast<int>(std::floor(v * a.scale + a.offset));
+        }
+        if (clamp_weights) {
+            if (s < 0) s = 0, f = 0.f;
+            if (s >= a.full - 1) s = a.full - 1, f = 0.f;
+        }
+        taps.i0[o] = a.region(s);
+        taps.i1[o] = a.region(s + 1);
+        taps.w0[o] = to_coef(1.f - f);
+        taps.w1[o] = to_coef(f);
+    }
+    return taps;
 }
+
+// INTER_CUBIC: OpenCV's A = -0.75 kernel in single precision, four 11-bit weights, edge samples
+// replicated.
+struct CubicTaps {
+    std::vector<int> index;     // 4 region indices per output
+    std::vector<int16_t> coef;  // 4 weights per output
+};
+
+CubicTaps cubic_taps(const Axis& a) {
+    CubicTaps taps;
+    taps.index.resize(static_cast<size_t>(a.count) * 4);
+    taps.coef.resize(static_cast<size_t>(a.count) * 4);
+    const float A = -0.75f;
+    for (int o = 0; o < a.count; ++o) {
+        const float pos = a.coordinate(a.virtual_index(o));
+        const int s = static_cast<int>(std::floor(pos));
+        const float x = pos - static_cast<float>(s);
+        float c[4];
+        c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+        c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+        c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+        c[3] = 1.f - c[0] - c[1] - c[2];
+        for (int k = 0; k < 4; ++k) {
+            taps.index[o * 4 + k] = a.region(s - 1 + k);
+            taps.coef[o * 4 + k] = to_coef(c[k]);
+        }
+    }
+    return taps;
+}
+
+// Pillow's bicubic (a = -0.5), widened by the scale when shrinking; weights normalised in double
+// and rounded half away from zero to 22 bits.
+struct PilTaps {
+    int ksize = 0;
+    std::vector<int> count;     // taps per output
+    std::vector<int> index;     // ksize region indices per output
+    std::vector<int32_t> coef;  // ksize weights per output
+};
+
+double pil_bicubic(double x) {
+    const double a = -0.5;
+    if (x < 0.0) x = -x;
+    if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1;
+    if (x < 2.0) return (((x - 5) * x + 8) * x - 4) * a;
+    return 0.0;
+}
+
+PilTaps pil_taps(const Axis& a) {
+    PilTaps taps;
+    const double filter_scale = std::max(a.scale, 1.0);
+    const double support = 2.0 * filter_scale;
+    taps.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
+    taps.count.resize(a.count);
+    taps.index.assign(static_cast<size_t>(a.count) * taps.ksize, 0);
+    taps.coef.assign(static_cast<size_t>(a.count) * taps.ksize, 0);
+    std::vector<double> weight(taps.ksize);
+    for (int o = 0; o < a.count; ++o) {
+        const double center = a.offset + (a.virtual_index(o) + 0.5) * a.scale;
+        const double inv = 1.0 / filter_scale;
+        int first = static_cast<int>(center - support + 0.5);
+        if (first < 0) first = 0;
+        int last = static_cast<int>(center + support + 0.5);
+        if (last > a.full) last = a.full;
+        const int n = std::min(std::max(last - first, 0), taps.ksize);
+        double total = 0.0;
+        for (int x = 0; x < n; ++x) {
+            weight[x] = pil_bicubic((x + first - center + 0.5) * inv);
+            total += weight[x];
+        }
+        taps.count[o] = n;
+        for (int x = 0; x < n; ++x) {
+            const double w = total != 0.0 ? weight[x] / total : weight[x];
+            const double scaled = w * (1 << kPilBits);
+            taps.coef[o * taps.ksize + x] = static_cast<int32_t>(w < 0 ? -0.5 + scaled
+                                                                       : 0.5 + scaled);
+            taps.index[o * taps.ksize + x] = a.region(first + x);
+        }
+    }
+    return taps;
+}
+
+// INTER_AREA when shrinking: per output, the source pixels its cell covers with OpenCV's float
+// weights (fractional at the cell's edges), in OpenCV's order.
+struct AreaTaps {
+    std::vector<int> start;  // per output: first entry in index/weight; count + 1 entries
+    std::vector<int> index;
+    std::vector<float> weight;
+};
+
+AreaTaps area_taps(const Axis& a) {
+    AreaTaps taps;
+    taps.start.resize(a.count + 1);
+    auto add = [&](int s, float w) {
+        taps.index.push_back(a.region(s));
+        taps.weight.push_back(w);
+    };
+    for (int o = 0; o < a.count; ++o) {
+        taps.start[o] = static_cast<int>(taps.index.size());
+        const double lo = a.virtual_index(o) * a.scale + a.offset;
+        const double hi = lo + a.scale;
+        const double cell = std::min(a.scale, a.full - lo);
+        int s_lo = static_cast<int>(std::ceil(lo));
+        int s_hi = static_cast<int>(std::floor(hi));
+        s_hi = std::min(s_hi, a.full - 1);
+        s_lo = std::min(s_lo, s_hi);
+        if (s_lo - lo > 1e-3) add(s_lo - 1, static_cast<float>((s_lo - lo) / cell));
+        for (int s = s_lo; s < s_hi; ++s) add(s, static_cast<float>(1.0 / cell));
+        if (hi - s_hi > 1e-3) add(s_hi, static_cast<float>(std::min(std::min(hi - s_hi, 1.), cell) / cell));
+        if (taps.start[o] == static_cast<int>(taps.index.size()))  // degenerate cell: nearest
+            add(static_cast<int>(std::floor(lo)), 1.f);
+    }
+    taps.start[a.count] = static_cast<int>(taps.index.size());
+    return taps;
+}
+
+// ---- shared machinery ---------------------------------------------------------------------------
+
+// Horizontally resampled source rows, cached by region row in `slots` direct-mapped slots: the
+// rows one output row reads are consecutive, so with at least that many slots none evicts another.
+template <typename T, typename Fill>
+class RowCache {
+  public:
+    RowCache(int slots, size_t width, Fill& fill)
+        : slots_(slots), width_(width), fill_(fill), tags_(slots, -1), data_(slots * width) {}
+
+    const T* get(int row) {
+        const int slot = row % slots_;
+        T* out = data_.data() + slot * width_;
+        if (tags_[slot] != row) {
+            fill_(row, out);
+            tags_[slot] = row;
+        }
+        return out;
+    }
+
+  private:
+    int slots_;
+    size_t width_;
+    Fill& fill_;
+    std::vector<int> tags_;
+    std::vector<T> data_;
+};
 
 // Writes one row of uint8 samples (HWC order, out_w pixels) into the output. The pointwise op
 // of a uint8 sample has 256 possible results per channel: they are tabulated once per pass with
-// the same float32 expression the eager ops use, so results stay bit-identical.
+// the same float32 expressions (one rounding per operation) the eager ops use.
 template <int CN>
 struct RowWriter {
     const PassSpec& spec;
     int cn;
+    size_t width;              // samples per output row
     std::vector<float> table;  // cn x 256
 
-    explicit RowWriter(const PassSpec& s) : spec(s), cn(CN ? CN : s.channels) {
+    explicit RowWriter(const PassSpec& s)
+        : spec(s), cn(CN ? CN : s.channels), width(static_cast<size_t>(s.out_w) * cn) {
         if (spec.point_op == POINT_NONE) return;
         table.resize(static_cast<size_t>(cn) * 256);
         for (int c = 0; c < cn; ++c) {
-            const float a = spec.p0[c];
-            const float b = spec.p1[c];
             float* t = table.data() + c * 256;
-            if (spec.point_op == POINT_NORMALIZE) {
-                for (int v = 0; v < 256; ++v) t[v] = (static_cast<float>(v) - a) / b;
-            } else {
-                for (int v = 0; v < 256; ++v) t[v] = static_cast<float>(v) * a + b;
-            }
+            for (int v = 0; v < 256; ++v) t[v] = point_value(static_cast<float>(v), c);
         }
+    }
+
+    float point_value(float v, int c) const {
+        if (spec.point_op == POINT_NORMALIZE) return (v - spec.p0[c]) / spec.p1[c];
+        const float scaled = v * spec.p0[c];
+        const float rescaled = scaled + spec.p1[c];
+        if (spec.point_op == POINT_RESCALE) return rescaled;
+        const float centered = rescaled - spec.p2[c];
+        return centered / spec.p3[c];
     }
 
     void write(const uint8_t* __restrict row, int oy) const {
@@ -194,25 +367,45 @@ struct RowWriter {
     }
 };
 
+struct Geometry {
+    Axis x, y;
+    explicit Geometry(const PassSpec& s)
+        : x(s.out_w, s.win_x, s.hflip, s.virt_w, s.scale_x, s.offset_x, s.box_w),
+          y(s.out_h, s.win_y, s.vflip, s.virt_h, s.scale_y, s.offset_y, s.box_h) {}
+};
+
+inline const uint8_t* source_row(const PassSpec& spec, int row) {
+    return spec.src + row * spec.src_stride;
+}
+
+// The separable kernels' skeleton: `fill(sy, h)` resamples source row sy horizontally into h
+// (cached, `slots` rows), `blend(oy, rows, out)` makes output row oy from the cached rows.
+template <typename H, int CN, typename Fill, typename Blend>
+void run_separable(const PassSpec& spec, const RowWriter<CN>& writer, int slots, Fill fill,
+                   Blend blend) {
+    RowCache<H, Fill> rows(slots, writer.width, fill);
+    std::vector<uint8_t> row(writer.width);
+    for (int oy = 0; oy < spec.out_h; ++oy) {
+        blend(oy, rows, row.data());
+        writer.write(row.data(), oy);
+    }
+}
+
+// ---- kernels ------------------------------------------------------------------------------------
+
 template <int CN>
-void run_copy_or_nearest(const PassSpec& spec) {
+void run_copy_or_nearest(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
     const int cn = writer.cn;
-    std::vector<int> xs, ys;
-    if (spec.interp == INTERP_COPY) {
-        xs = copy_taps(spec.out_w, spec.win_x, spec.hflip);
-        ys = copy_taps(spec.out_h, spec.win_y, spec.vflip);
-    } else {
-        xs = nearest_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
-                          spec.box_w);
-        ys = nearest_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
-                          spec.box_h);
-    }
-    std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
-    const bool contiguous = spec.interp == INTERP_COPY && !spec.hflip;
+    const bool copy = spec.interp == INTERP_COPY;
+    const std::vector<int> xs = copy ? copy_taps(g.x) : nearest_taps(g.x);
+    const std::vector<int> ys = copy ? copy_taps(g.y) : nearest_taps(g.y);
+    std::vector<uint8_t> row(writer.width);
+    bool contiguous = true;  // the window's row is laid out as the output wants
+    for (int o = 1; o < spec.out_w; ++o) contiguous = contiguous && xs[o] == xs[o - 1] + 1;
     for (int oy = 0; oy < spec.out_h; ++oy) {
-        const uint8_t* src = spec.src + ys[oy] * spec.src_stride;
-        if (contiguous) {  // the window's row is already laid out as the output wants
+        const uint8_t* src = source_row(spec, ys[oy]);
+        if (contiguous) {
             writer.write(src + static_cast<size_t>(xs[0]) * cn, oy);
             continue;
         }
@@ -226,249 +419,221 @@ void run_copy_or_nearest(const PassSpec& spec) {
     }
 }
 
-// Bilinear pass, vertical first: each output row blends its two source rows over the columns the
-// output reads (a contiguous, vectorisable loop, kept as 16-bit values >> 4 as OpenCV's SIMD path
-// does), then gathers two taps per output sample. The 11-bit weights are OpenCV's; results are
-// within 1 of OpenCV's horizontal-first arithmetic.
-constexpr int kFinalShift = 2 * kCoefBits - 4;
-constexpr int kFinalHalf = 1 << (kFinalShift - 1);
+// INTER_LINEAR (and INTER_AREA's enlarging mode): OpenCV's horizontal sums are exact, kept >> 4
+// as 16-bit values; the vertical blend is ((b0 * h0) >> 16) + ((b1 * h1) >> 16), rounded >> 2
+// (OpenCV's SIMD and scalar code agree on it).
+template <int CN>
+void run_linear(const PassSpec& spec, const Geometry& g, bool area_mode) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const LinearTaps xt = linear_taps(g.x, area_mode, true);
+    const LinearTaps yt = linear_taps(g.y, area_mode, false);
+    auto fill = [&](int sy, int16_t* __restrict h) {
+        const uint8_t* __restrict src = source_row(spec, sy);
+        for (int o = 0; o < spec.out_w; ++o) {
+            const uint8_t* p0 = src + static_cast<size_t>(xt.i0[o]) * cn;
+            const uint8_t* p1 = src + static_cast<size_t>(xt.i1[o]) * cn;
+            const int32_t a0 = xt.w0[o], a1 = xt.w1[o];
+            for (int c = 0; c < (CN ? CN : cn); ++c)
+                h[o * cn + c] = static_cast<int16_t>((p0[c] * a0 + p1[c] * a1) >> 4);
+        }
+    };
+    run_separable<int16_t>(spec, writer, 2, fill, [&](int oy, auto& rows, uint8_t* __restrict dst) {
+        const int16_t* __restrict h0 = rows.get(yt.i0[oy]);
+        const int16_t* __restrict h1 = rows.get(yt.i1[oy]);
+        const int32_t b0 = yt.w0[oy], b1 = yt.w1[oy];
+        for (size_t e = 0; e < writer.width; ++e)
+            dst[e] = static_cast<uint8_t>((((b0 * h0[e]) >> 16) + ((b1 * h1[e]) >> 16) + 2) >> 2);
+    });
+}
 
-inline void gather_generic(const int16_t* v, const int* off, const int* stp, const int16_t* a0s,
-                           const int16_t* a1s, int out_w, int cn, uint8_t* dst) {
-    for (int ox = 0; ox < out_w; ++ox) {
-        const int16_t* p0 = v + off[ox];
-        const int16_t* p1 = p0 + stp[ox];
-        const int32_t a0 = a0s[ox], a1 = a1s[ox];
-        // Weights are non-negative and sum to at most 2049, so no clamping is needed.
+// INTER_CUBIC: exact integer horizontal sums; vertically OpenCV's SIMD code blends the first
+// (virt_w * cn) rounded down to 8 samples of each row in float (a nested multiply-add chain,
+// rounded half to even), the rest in 22-bit integer arithmetic. Which samples took which path
+// depends on their position in the whole resized row, so a window reproduces it per sample.
+template <int CN>
+void run_cubic(const PassSpec& spec, const Geometry& g) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const CubicTaps xt = cubic_taps(g.x);
+    const CubicTaps yt = cubic_taps(g.y);
+    const long simd_end = (static_cast<long>(spec.virt_w) * cn / 8) * 8;
+    std::vector<uint8_t> float_path(writer.width);
+    for (int o = 0; o < spec.out_w; ++o)
         for (int c = 0; c < cn; ++c)
-            dst[c] = static_cast<uint8_t>((a0 * p0[c] + a1 * p1[c] + kFinalHalf) >> kFinalShift);
-        dst += cn;
-    }
-}
-
-// Three channels: one pixel per step with SSE2's multiply-add of (tap0, tap1) sample pairs.
-// `dst` needs one byte of slack after the row (4 bytes are stored per 3-byte pixel) and `v`
-// four samples of slack (4 samples are loaded per tap).
-inline void gather_rgb(const int16_t* v, const int* off, const int* stp, const int16_t* a0s,
-                       const int16_t* a1s, int out_w, uint8_t* dst) {
-#if defined(__SSE2__)
-    const __m128i half = _mm_set1_epi32(kFinalHalf);
-    for (int ox = 0; ox < out_w; ++ox) {
-        const int16_t* p0 = v + off[ox];
-        const int16_t* p1 = p0 + stp[ox];
-        const __m128i s0 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p0));
-        const __m128i s1 = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p1));
-        const __m128i pairs = _mm_unpacklo_epi16(s0, s1);  // p0c0 p1c0 p0c1 p1c1 ...
-        const int32_t weights = (static_cast<int32_t>(static_cast<uint16_t>(a1s[ox])) << 16) |
-                                static_cast<uint16_t>(a0s[ox]);
-        __m128i sum = _mm_madd_epi16(pairs, _mm_set1_epi32(weights));
-        sum = _mm_srai_epi32(_mm_add_epi32(sum, half), kFinalShift);
-        const __m128i packed = _mm_packus_epi16(_mm_packs_epi32(sum, sum), sum);
-        const int32_t bytes = _mm_cvtsi128_si32(packed);
-        std::memcpy(dst, &bytes, 4);
-        dst += 3;
-    }
-#else
-    gather_generic(v, off, stp, a0s, a1s, out_w, 3, dst);
-#endif
-}
-
-template <int CN>
-void run_linear(const PassSpec& spec, bool area_taps = false) {
-    RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
-    const auto taps = area_taps ? area_linear_taps : linear_taps;
-    const Taps xt = taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x, spec.offset_x,
-                         spec.box_w);
-    const Taps yt = taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y, spec.offset_y,
-                         spec.box_h);
-    int col_lo = spec.box_w, col_hi = 0;
-    for (int o = 0; o < spec.out_w; ++o) {
-        col_lo = std::min(col_lo, xt.first[o]);
-        col_hi = std::max(col_hi, xt.first[o] + xt.step[o] + 1);
-    }
-    const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
-    std::vector<int16_t> blended(span + 4, 0);
-    std::vector<int> offsets(spec.out_w), steps(spec.out_w);
-    for (int o = 0; o < spec.out_w; ++o) {
-        offsets[o] = (xt.first[o] - col_lo) * cn;
-        steps[o] = xt.step[o] * cn;
-    }
-    const size_t width = static_cast<size_t>(spec.out_w) * cn;
-    std::vector<uint8_t> row(width + 1);
-    for (int oy = 0; oy < spec.out_h; ++oy) {
-        const uint8_t* __restrict r0 = spec.src + yt.first[oy] * spec.src_stride +
-                                       static_cast<ptrdiff_t>(col_lo) * cn;
-        const uint8_t* __restrict r1 = r0 + yt.step[oy] * spec.src_stride;
-        const int32_t b0 = yt.coef0[oy], b1 = yt.coef1[oy];
-        int16_t* __restrict v = blended.data();
-        for (size_t i = 0; i < span; ++i)
-            v[i] = static_cast<int16_t>((b0 * r0[i] + b1 * r1[i]) >> 4);
-        if (CN == 3) {
-            gather_rgb(v, offsets.data(), steps.data(), xt.coef0.data(), xt.coef1.data(),
-                       spec.out_w, row.data());
-        } else {
-            gather_generic(v, offsets.data(), steps.data(), xt.coef0.data(), xt.coef1.data(),
-                           spec.out_w, cn, row.data());
+            float_path[o * cn + c] = static_cast<long>(g.x.virtual_index(o)) * cn + c < simd_end;
+    auto fill = [&](int sy, int32_t* __restrict h) {
+        const uint8_t* __restrict src = source_row(spec, sy);
+        for (int o = 0; o < spec.out_w; ++o) {
+            const int* idx = &xt.index[o * 4];
+            const int16_t* a = &xt.coef[o * 4];
+            for (int c = 0; c < (CN ? CN : cn); ++c) {
+                int32_t sum = 0;
+                for (int k = 0; k < 4; ++k) sum += a[k] * src[idx[k] * cn + c];
+                h[o * cn + c] = sum;
+            }
         }
-        writer.write(row.data(), oy);
-    }
-}
-
-// Bicubic (OpenCV's A = -0.75 kernel, 11-bit weights, edge samples replicated), vertical first
-// like the bilinear pass; scalar, as it is off the hot path.
-struct CubicTaps {
-    std::vector<int> index;      // 4 clamped source indices per output
-    std::vector<int16_t> coef;   // 4 weights per output
-};
-
-CubicTaps cubic_taps(int out_count, int win, bool flip, double scale, double offset,
-                     int src_count) {
-    CubicTaps taps;
-    taps.index.resize(static_cast<size_t>(out_count) * 4);
-    taps.coef.resize(static_cast<size_t>(out_count) * 4);
-    const float A = -0.75f;
-    for (int o = 0; o < out_count; ++o) {
-        const int v = virtual_index(o, win, out_count, flip);
-        float f = static_cast<float>((v + 0.5) * scale - 0.5);
-        if (offset != 0.0) f = static_cast<float>(f + offset);
-        const int s = static_cast<int>(std::floor(f));
-        const float x = f - static_cast<float>(s);
-        float c[4];
-        c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
-        c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
-        c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
-        c[3] = 1.f - c[0] - c[1] - c[2];
-        for (int k = 0; k < 4; ++k) {
-            taps.index[o * 4 + k] = std::min(std::max(s - 1 + k, 0), src_count - 1);
-            taps.coef[o * 4 + k] = to_coef(c[k]);
-        }
-    }
-    return taps;
-}
-
-template <int CN>
-void run_cubic(const PassSpec& spec) {
-    RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
-    const CubicTaps xt = cubic_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x,
-                                    spec.offset_x, spec.box_w);
-    const CubicTaps yt = cubic_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y,
-                                    spec.offset_y, spec.box_h);
-    const auto [col_lo, col_hi] = column_range(xt.index, spec.box_w);
-    const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
-    std::vector<int32_t> blended(span);
-    std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
+    };
+    const float unit = 1.f / (kCoefScale * kCoefScale);
     constexpr int kShift = 2 * kCoefBits;
-    constexpr int64_t kHalf = int64_t(1) << (kShift - 1);
-    for (int oy = 0; oy < spec.out_h; ++oy) {
-        const uint8_t* rows[4];
+    run_separable<int32_t>(spec, writer, 4, fill, [&](int oy, auto& rows, uint8_t* dst) {
+        const int32_t* h[4];
         int32_t b[4];
+        float fb[4];
         for (int k = 0; k < 4; ++k) {
-            rows[k] = spec.src + yt.index[oy * 4 + k] * spec.src_stride +
-                      static_cast<ptrdiff_t>(col_lo) * cn;
+            h[k] = rows.get(yt.index[oy * 4 + k]);
             b[k] = yt.coef[oy * 4 + k];
+            fb[k] = static_cast<float>(b[k]) * unit;
         }
-        int32_t* __restrict v = blended.data();
-        for (size_t i = 0; i < span; ++i)
-            v[i] = b[0] * rows[0][i] + b[1] * rows[1][i] + b[2] * rows[2][i] + b[3] * rows[3][i];
-        uint8_t* dst = row.data();
-        for (int ox = 0; ox < spec.out_w; ++ox) {
-            const int* idx = &xt.index[ox * 4];
-            const int16_t* a = &xt.coef[ox * 4];
-            for (int c = 0; c < cn; ++c) {
-                int64_t sum = kHalf;
-                for (int k = 0; k < 4; ++k)
-                    sum += static_cast<int64_t>(a[k]) * v[(idx[k] - col_lo) * cn + c];
-                const int64_t t = sum >> kShift;
-                dst[c] = static_cast<uint8_t>(t < 0 ? 0 : (t > 255 ? 255 : t));
+        for (size_t e = 0; e < writer.width; ++e) {
+            long value;
+            if (float_path[e]) {
+                float sum = static_cast<float>(h[3][e]) * fb[3];
+                for (int k = 2; k >= 0; --k) {
+                    const float product = static_cast<float>(h[k][e]) * fb[k];
+                    sum = product + sum;
+                }
+                value = std::lrint(sum);
+            } else {
+                int64_t sum = 0;
+                for (int k = 0; k < 4; ++k) sum += static_cast<int64_t>(h[k][e]) * b[k];
+                value = static_cast<long>((sum + (int64_t(1) << (kShift - 1))) >> kShift);
             }
-            dst += cn;
+            dst[e] = saturate_u8(value);
         }
-        writer.write(row.data(), oy);
-    }
+    });
 }
 
-// INTER_AREA when shrinking both axes: every output sample is the average of the source area it
-// covers (fractional weights at the edges), accumulated in float as OpenCV does.
-struct AreaTaps {
-    std::vector<int> start;      // per output: first entry in index/weight
-    std::vector<int> index;
-    std::vector<float> weight;
-};
-
-AreaTaps area_taps(int out_count, int win, bool flip, double scale, double offset,
-                   int src_count) {
-    AreaTaps taps;
-    taps.start.resize(out_count + 1);
-    for (int o = 0; o < out_count; ++o) {
-        taps.start[o] = static_cast<int>(taps.index.size());
-        const int v = virtual_index(o, win, out_count, flip);
-        const double lo = v * scale + offset;
-        const double hi = lo + scale;
-        const int first = std::max(0, static_cast<int>(std::floor(lo)));
-        const int last = std::min(src_count, static_cast<int>(std::ceil(hi)));
-        for (int s = first; s < last; ++s) {
-            const double overlap = std::min(hi, s + 1.0) - std::max(lo, static_cast<double>(s));
-            if (overlap <= 1e-9) continue;
-            taps.index.push_back(s);
-            taps.weight.push_back(static_cast<float>(overlap / scale));
-        }
-        if (taps.start[o] == static_cast<int>(taps.index.size())) {  // outside: nearest edge
-            taps.index.push_back(std::min(std::max(first, 0), src_count - 1));
-            taps.weight.push_back(1.f);
-        }
-    }
-    taps.start[out_count] = static_cast<int>(taps.index.size());
-    return taps;
-}
-
+// INTER_AREA by an integer factor (and INTER_LINEAR halving both axes, which OpenCV turns into
+// it): plain sums of each cell; 2x2 cells of 1, 3 or 4 channels round (sum + 2) >> 2, every other
+// case sum * float(1 / area) rounded half to even.
 template <int CN>
-void run_area(const PassSpec& spec) {
-    if (spec.scale_x < 1.0 || spec.scale_y < 1.0) {
-        run_linear<CN>(spec, true);
-        return;
-    }
+void run_area_fast(const PassSpec& spec, const Geometry& g, int fx, int fy) {
     RowWriter<CN> writer(spec);
     const int cn = writer.cn;
-    const AreaTaps xt = area_taps(spec.out_w, spec.win_x, spec.hflip, spec.scale_x,
-                                  spec.offset_x, spec.box_w);
-    const AreaTaps yt = area_taps(spec.out_h, spec.win_y, spec.vflip, spec.scale_y,
-                                  spec.offset_y, spec.box_h);
-    const auto [col_lo, col_hi] = column_range(xt.index, spec.box_w);
-    const size_t span = static_cast<size_t>(col_hi - col_lo) * cn;
-    std::vector<float> acc(span);
-    std::vector<uint8_t> row(static_cast<size_t>(spec.out_w) * cn);
+    const bool shift_round = fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4);
+    const float inv_area = 1.f / static_cast<float>(fx * fy);
+    std::vector<int> cols(static_cast<size_t>(spec.out_w) * fx);
+    for (int o = 0; o < spec.out_w; ++o)
+        for (int k = 0; k < fx; ++k) cols[o * fx + k] = g.x.region(g.x.virtual_index(o) * fx + k);
+    std::vector<const uint8_t*> src_rows(fy);
+    std::vector<uint8_t> row(writer.width);
     for (int oy = 0; oy < spec.out_h; ++oy) {
-        std::fill(acc.begin(), acc.end(), 0.f);
-        for (int t = yt.start[oy]; t < yt.start[oy + 1]; ++t) {
-            const uint8_t* __restrict src = spec.src + yt.index[t] * spec.src_stride +
-                                            static_cast<ptrdiff_t>(col_lo) * cn;
-            const float w = yt.weight[t];
-            float* __restrict a = acc.data();
-            for (size_t i = 0; i < span; ++i) a[i] += w * src[i];
-        }
-        uint8_t* dst = row.data();
-        for (int ox = 0; ox < spec.out_w; ++ox) {
+        const int vy = g.y.virtual_index(oy);
+        for (int k = 0; k < fy; ++k) src_rows[k] = source_row(spec, g.y.region(vy * fy + k));
+        for (int o = 0; o < spec.out_w; ++o) {
             for (int c = 0; c < cn; ++c) {
-                float sum = 0.f;
-                for (int t = xt.start[ox]; t < xt.start[ox + 1]; ++t)
-                    sum += xt.weight[t] * acc[(xt.index[t] - col_lo) * cn + c];
-                const long value = std::lrint(sum);
-                dst[c] = static_cast<uint8_t>(value < 0 ? 0 : (value > 255 ? 255 : value));
+                int sum = 0;
+                for (int r = 0; r < fy; ++r)
+                    for (int k = 0; k < fx; ++k) sum += src_rows[r][cols[o * fx + k] * cn + c];
+                row[o * cn + c] = shift_round
+                                      ? static_cast<uint8_t>((sum + 2) >> 2)
+                                      : saturate_u8(std::lrint(static_cast<float>(sum) * inv_area));
             }
-            dst += cn;
         }
         writer.write(row.data(), oy);
     }
 }
 
+// INTER_AREA when shrinking by a non-integer factor: each source row is area-summed horizontally
+// in float, then rows are accumulated with their vertical weights (first row sum = w * row, then
+// sum += w * row), rounded half to even, as OpenCV does.
+template <int CN>
+void run_area(const PassSpec& spec, const Geometry& g) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const AreaTaps xt = area_taps(g.x);
+    const AreaTaps yt = area_taps(g.y);
+    auto fill = [&](int sy, float* __restrict h) {
+        const uint8_t* __restrict src = source_row(spec, sy);
+        for (int o = 0; o < spec.out_w; ++o) {
+            for (int c = 0; c < (CN ? CN : cn); ++c) {
+                float acc = 0.f;
+                for (int t = xt.start[o]; t < xt.start[o + 1]; ++t) {
+                    const float product = static_cast<float>(src[xt.index[t] * cn + c]) *
+                                          xt.weight[t];
+                    acc = acc + product;
+                }
+                h[o * cn + c] = acc;
+            }
+        }
+    };
+    std::vector<float> sum(writer.width);
+    run_separable<float>(spec, writer, 2, fill, [&](int oy, auto& rows, uint8_t* dst) {
+        for (int t = yt.start[oy]; t < yt.start[oy + 1]; ++t) {
+            const float* __restrict h = rows.get(yt.index[t]);
+            const float beta = yt.weight[t];
+            const bool first = t == yt.start[oy];
+            for (size_t e = 0; e < writer.width; ++e) {
+                const float product = beta * h[e];
+                sum[e] = first ? product : sum[e] + product;
+            }
+        }
+        for (size_t e = 0; e < writer.width; ++e) dst[e] = saturate_u8(std::lrint(sum[e]));
+    });
+}
+
+// Pillow's bicubic: each source row resampled horizontally and clipped to uint8, then the rows
+// blended vertically and clipped, both passes in 22-bit fixed point starting from half a unit.
+template <int CN>
+void run_pilcubic(const PassSpec& spec, const Geometry& g) {
+    RowWriter<CN> writer(spec);
+    const int cn = writer.cn;
+    const PilTaps xt = pil_taps(g.x);
+    const PilTaps yt = pil_taps(g.y);
+    constexpr int64_t kHalf = int64_t(1) << (kPilBits - 1);
+    auto fill = [&](int sy, uint8_t* __restrict h) {
+        const uint8_t* __restrict src = source_row(spec, sy);
+        for (int o = 0; o < spec.out_w; ++o) {
+            const int* idx = &xt.index[static_cast<size_t>(o) * xt.ksize];
+            const int32_t* k = &xt.coef[static_cast<size_t>(o) * xt.ksize];
+            for (int c = 0; c < (CN ? CN : cn); ++c) {
+                int64_t sum = kHalf;
+                for (int t = 0; t < xt.count[o]; ++t)
+                    sum += static_cast<int64_t>(src[idx[t] * cn + c]) * k[t];
+                h[o * cn + c] = pil_clip8(sum);
+            }
+        }
+    };
+    std::vector<const uint8_t*> taps(yt.ksize);
+    run_separable<uint8_t>(spec, writer, yt.ksize, fill, [&](int oy, auto& rows, uint8_t* dst) {
+        const size_t base = static_cast<size_t>(oy) * yt.ksize;
+        const int n = yt.count[oy];
+        for (int t = 0; t < n; ++t) taps[t] = rows.get(yt.index[base + t]);
+        const int32_t* k = &yt.coef[base];
+        for (size_t e = 0; e < writer.width; ++e) {
+            int64_t sum = kHalf;
+            for (int t = 0; t < n; ++t) sum += static_cast<int64_t>(taps[t][e]) * k[t];
+            dst[e] = pil_clip8(sum);
+        }
+    });
+}
+
+// Picks the kernel cv2.resize would run for this geometry.
 template <int CN>
 void dispatch(const PassSpec& spec) {
-    if (spec.interp == INTERP_LINEAR) run_linear<CN>(spec);
-    else if (spec.interp == INTERP_CUBIC) run_cubic<CN>(spec);
-    else if (spec.interp == INTERP_AREA) run_area<CN>(spec);
-    else run_copy_or_nearest<CN>(spec);
+    const Geometry g(spec);
+    int fx = 0, fy = 0;
+    const bool integer_factors = g.x.integer_scale(&fx) && g.y.integer_scale(&fy);
+    switch (spec.interp) {
+        case INTERP_LINEAR:
+            if (integer_factors && fx == 2 && fy == 2) run_area_fast<CN>(spec, g, 2, 2);
+            else run_linear<CN>(spec, g, false);
+            break;
+        case INTERP_CUBIC:
+            run_cubic<CN>(spec, g);
+            break;
+        case INTERP_AREA:
+            if (spec.scale_x < 1.0 || spec.scale_y < 1.0) run_linear<CN>(spec, g, true);
+            else if (integer_factors) run_area_fast<CN>(spec, g, fx, fy);
+            else run_area<CN>(spec, g);
+            break;
+        case INTERP_PILCUBIC:
+            run_pilcubic<CN>(spec, g);
+            break;
+        default:
+            run_copy_or_nearest<CN>(spec, g);
+    }
 }
 
 }  // namespace
@@ -490,13 +655,23 @@ const char* run_pass(const PassSpec& spec) {
     if (spec.box_w <= 0 || spec.box_h <= 0 || spec.channels <= 0) return "empty source box";
     if (spec.out_w <= 0 || spec.out_h <= 0) return "empty output";
     if (spec.virt_w <= 0 || spec.virt_h <= 0) return "empty resize target";
-    if (spec.win_x < 0 || spec.win_y < 0 || spec.win_x + spec.out_w > spec.virt_w ||
-        spec.win_y + spec.out_h > spec.virt_h)
+    if (spec.win_x < 0 || spec.win_y < 0 || spec.win_x > spec.virt_w - spec.out_w ||
+        spec.win_y > spec.virt_h - spec.out_h)
         return "output window outside the resized image";
+    if (spec.interp < INTERP_COPY || spec.interp > INTERP_PILCUBIC) return "unknown interpolation";
     if (spec.interp == INTERP_COPY && (spec.virt_w != spec.box_w || spec.virt_h != spec.box_h))
         return "copy pass needs the resize target equal to the source box";
-    if (spec.interp < INTERP_COPY || spec.interp > INTERP_AREA) return "unknown interpolation";
+    if (spec.interp != INTERP_COPY &&
+        !(spec.scale_x > 0 && spec.scale_y > 0 && std::isfinite(spec.scale_x) &&
+          std::isfinite(spec.scale_y) && std::isfinite(spec.offset_x) &&
+          std::isfinite(spec.offset_y) && std::fabs(spec.offset_x) < (1 << 30) &&
+          std::fabs(spec.offset_y) < (1 << 30)))
+        return "scale must be positive and finite, offsets finite";
+    if (spec.point_op < POINT_NONE || spec.point_op > POINT_RESCALE_NORMALIZE)
+        return "unknown pointwise op";
     if (spec.point_op != POINT_NONE && (!spec.p0 || !spec.p1)) return "missing pointwise values";
+    if (spec.point_op == POINT_RESCALE_NORMALIZE && (!spec.p2 || !spec.p3))
+        return "missing pointwise values";
     switch (spec.channels) {
         case 1: dispatch<1>(spec); break;
         case 3: dispatch<3>(spec); break;

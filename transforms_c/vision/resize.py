@@ -1,7 +1,8 @@
-"""Resize (and the size/kernel helpers shared by the crop-and-resize ops). uint8 images with
-NEAREST, BILINEAR, BICUBIC, AREA (and ANTIALIAS, as AREA) run through the native resample pass
-(OpenCV's arithmetic, GIL released); PILCUBIC and non-uint8 images call cv2.resize, which also
-releases the GIL."""
+"""Resize (and the size/kernel helpers shared by the crop-and-resize ops). uint8 images run
+through the native resample pass with the GIL released: NEAREST, BILINEAR, BICUBIC, AREA (and
+ANTIALIAS, as AREA) give cv2.resize's bits (OpenCV's own arithmetic, as MindSpore builds it,
+without IPP), PILCUBIC gives MindSpore's Pillow-style bicubic bits (3-channel images only, as in
+MindSpore). Other dtypes call cv2.resize, which also releases the GIL."""
 import math
 
 import cv2
@@ -35,8 +36,21 @@ def cv2_scale(src, dst):
     return 1.0 / (dst / src)
 
 
+def pil_bicubic_array(img, out_h, out_w, op_name="Resize"):
+    """Inter.PILCUBIC of a uint8 (H, W, 3) image: Pillow's bicubic, horizontal pass first."""
+    if img.ndim != 3 or img.shape[2] != 3:
+        raise RuntimeError(f"{op_name}: Interpolation mode PILCUBIC only supports image with 3 "
+                           f"channels, but got: {list(img.shape)}")
+    src = native_ready(img)
+    out = np.empty((out_h, out_w, 3), np.uint8)
+    _native.resample(src, out, out_w, out_h, _native.INTERP_PILCUBIC)
+    return out
+
+
 def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
     """Resizes an (H, W) or (H, W, C) image to (out_h, out_w)."""
+    if img.dtype == np.uint8 and interpolation == Inter.PILCUBIC:
+        return pil_bicubic_array(img, out_h, out_w, op_name)
     if img.dtype == np.uint8 and interpolation in NATIVE_INTERP:
         src = native_ready(img)
         out = np.empty((out_h, out_w, src.shape[2]), np.uint8)

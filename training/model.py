@@ -125,8 +125,9 @@ class Model:
         cb.device_timing = stats.device_timing
         backend.set_train(self._train_network, True)
         try:
+            feed, convert = backend.sink_input(dataset) if sink else (dataset, backend.to_device)
             with cbs, backend.compute_scope(), \
-                    feeder_cls(dataset, data_epochs, backend.to_device) as feeder:
+                    feeder_cls(feed, data_epochs, convert) as feeder:
                 cbs.on_train_begin(run_context)
                 for i in range(initial_epoch, epoch):
                     cb.cur_epoch_num = i + 1

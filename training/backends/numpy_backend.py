@@ -57,6 +57,10 @@ class NumpyBackend:
     def to_device(self, batch):
         return tuple(Tensor(a) if isinstance(a, np.ndarray) else a for a in batch)
 
+    def sink_input(self, dataset):
+        """(dataset, convert) of sink mode: the CPU runs the whole pipeline."""
+        return dataset, self.to_device
+
     def set_train(self, network, mode):
         network.set_train(mode)
 

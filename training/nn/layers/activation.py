@@ -99,10 +99,6 @@ class PReLU(Cell):
         return x * positive + x * (1.0 - positive) * slope
 
 
-class LogSoftmax(Cell):
-    def __init__(self, axis=-1):
-        super().__init__()
-        self.axis = axis
-
+class LogSoftmax(Softmax):
     def construct(self, x):
         return F.log_softmax(x, self.axis)

@@ -52,10 +52,11 @@ class Optimizer(Cell):
         self.global_step = Parameter(np.array([0], np.int32), name="global_step",
                                      requires_grad=False)
 
-    def clone_state(self, prefix):
-        """One zero state Parameter per optimized parameter, named "<prefix>.<param name>"."""
-        return [Parameter(np.zeros_like(p.data), name=f"{prefix}.{p.name}", requires_grad=False)
-                for p in self.parameters]
+    def clone_state(self, prefix, fill=0.0):
+        """One state Parameter per optimized parameter, filled with `fill`, named
+        "<prefix>.<param name>"."""
+        return [Parameter(np.full_like(p.data, fill), name=f"{prefix}.{p.name}",
+                          requires_grad=False) for p in self.parameters]
 
     def _register_states(self, attr, states):
         # States are registered as parameters so checkpoints include them (MindSpore does too).
@@ -79,11 +80,16 @@ class Optimizer(Cell):
             return 0.0
         return self.weight_decay
 
+    def unscale(self, gradients):
+        """Divide by the loss scale the loss was multiplied with."""
+        if self.loss_scale == 1.0:
+            return list(gradients)
+        return [g / self.loss_scale for g in gradients]
+
     def preprocess(self, gradients):
         """Unscale (loss_scale) and add weight decay, as MindSpore's optimizers do."""
         out = []
-        for p, g in zip(self.parameters, gradients):
-            g = g / self.loss_scale if self.loss_scale != 1.0 else g
+        for p, g in zip(self.parameters, self.unscale(gradients)):
             decay = self._decay(p)
             out.append(g + decay * p.data if decay else g)
         return out

@@ -1,0 +1,21 @@
+"""Adagrad (MindSpore's ApplyAdagrad): accum += g^2 (starting from `accum`);
+param -= lr * g / sqrt(accum). With update_slots=False the accumulator stays fixed."""
+import numpy as np
+
+from training.nn.optim.optimizer import Optimizer
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if accum < 0:
+            raise ValueError(f"For 'Adagrad', 'accum' must be >= 0, but got {accum}")
+        self.update_slots = update_slots
+        self._register_states("accum", self.clone_state("accum", fill=accum))
+
+    def apply_gradients(self, gradients, lr):
+        for p, g, acc in zip(self.parameters, gradients, self.accum):
+            if self.update_slots:
+                acc.data += g * g
+            p.data -= (lr * g / np.sqrt(acc.data)).astype(p.dtype, copy=False)

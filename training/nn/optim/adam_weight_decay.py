@@ -1,0 +1,34 @@
+"""AdamWeightDecay (MindSpore's): Adam moments without bias correction, and weight decay added
+to the update (decoupled from the gradient): param -= lr * (m / (sqrt(v) + eps) + wd * param)."""
+import numpy as np
+
+from training.nn.optim.optimizer import Optimizer
+
+
+class AdamWeightDecay(Optimizer):
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay)
+        for name, value in (("beta1", beta1), ("beta2", beta2)):
+            if not 0 < value < 1:
+                raise ValueError(f"For 'AdamWeightDecay', '{name}' must be in (0, 1), but got "
+                                 f"{value}")
+        if eps <= 0:
+            raise ValueError(f"For 'AdamWeightDecay', 'eps' must be > 0, but got {eps}")
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self._register_states("moments1", self.clone_state("adam_m"))
+        self._register_states("moments2", self.clone_state("adam_v"))
+
+    def preprocess(self, gradients):
+        return self.unscale(gradients)  # the decay goes into the update, not the gradient
+
+    def apply_gradients(self, gradients, lr):
+        b1, b2 = self.beta1, self.beta2
+        for p, g, m, v in zip(self.parameters, gradients, self.moments1, self.moments2):
+            m.data[...] = b1 * m.data + (1 - b1) * g
+            v.data[...] = b2 * v.data + (1 - b2) * g * g
+            update = m.data / (np.sqrt(v.data) + self.eps)
+            decay = self._decay(p)
+            if decay:
+                update = update + decay * p.data
+            p.data -= (lr * update).astype(p.dtype, copy=False)

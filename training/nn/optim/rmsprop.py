@@ -1,0 +1,37 @@
+"""RMSProp (MindSpore's ApplyRMSProp / ApplyCenteredRMSProp):
+mean_square = decay * mean_square + (1 - decay) * g^2 (starting from ones);
+moment = momentum * moment + lr * g / sqrt(mean_square + eps) (centered: mean_square -
+mean_grad^2 under the root, mean_grad = decay * mean_grad + (1 - decay) * g); param -= moment."""
+import numpy as np
+
+from training.nn.optim.optimizer import Optimizer
+
+
+class RMSProp(Optimizer):
+    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10,
+                 use_locking=False, centered=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if not 0 <= decay <= 1:
+            raise ValueError(f"For 'RMSProp', 'decay' must be in [0, 1], but got {decay}")
+        if momentum < 0:
+            raise ValueError(f"For 'RMSProp', 'momentum' must be >= 0, but got {momentum}")
+        if epsilon <= 0:
+            raise ValueError(f"For 'RMSProp', 'epsilon' must be > 0, but got {epsilon}")
+        self.decay, self.momentum, self.epsilon, self.centered = decay, momentum, epsilon, centered
+        if centered:
+            self._register_states("mean_grad", self.clone_state("mean_grad"))
+        self._register_states("mean_square", self.clone_state("mean_square", fill=1.0))
+        self._register_states("moment", self.clone_state("moment"))
+
+    def apply_gradients(self, gradients, lr):
+        d = self.decay
+        for i, (p, g) in enumerate(zip(self.parameters, gradients)):
+            ms, mom = self.mean_square[i], self.moment[i]
+            ms.data[...] = d * ms.data + (1 - d) * g * g
+            denominator = ms.data
+            if self.centered:
+                mg = self.mean_grad[i]
+                mg.data[...] = d * mg.data + (1 - d) * g
+                denominator = ms.data - mg.data * mg.data
+            mom.data[...] = self.momentum * mom.data + lr * g / np.sqrt(denominator + self.epsilon)
+            p.data -= mom.data.astype(p.dtype, copy=False)

@@ -26,6 +26,13 @@ def _check_decay(api, learning_rate, decay_rate, total_step, step_per_epoch, dec
         _positive_int(value, name, api)
 
 
+def _progress(total_step, step_per_epoch, decay_epoch, is_stair):
+    """current_epoch / decay_epoch for each step (floored when is_stair)."""
+    for i in range(total_step):
+        p = math.floor(i / step_per_epoch) / decay_epoch
+        yield math.floor(p) if is_stair else p
+
+
 def piecewise_constant_lr(milestone, learning_rates):
     """learning_rates[j] for the steps before milestone[j]; milestone[-1] steps in all."""
     if not isinstance(milestone, (list, tuple)) or not isinstance(learning_rates, (list, tuple)):
@@ -52,11 +59,8 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     """learning_rate * decay_rate ** (current_epoch / decay_epoch) (floored when is_stair)."""
     _check_decay("exponential_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch,
                  decay_epoch)
-    lr = []
-    for i in range(total_step):
-        p = math.floor(i / step_per_epoch) / decay_epoch
-        lr.append(learning_rate * decay_rate ** (math.floor(p) if is_stair else p))
-    return lr
+    return [learning_rate * decay_rate ** p
+            for p in _progress(total_step, step_per_epoch, decay_epoch, is_stair)]
 
 
 def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
@@ -79,11 +83,8 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
     """learning_rate / (1 + decay_rate * current_epoch / decay_epoch) (floored when is_stair)."""
     _check_decay("inverse_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch,
                  decay_epoch)
-    lr = []
-    for i in range(total_step):
-        p = math.floor(i / step_per_epoch) / decay_epoch
-        lr.append(learning_rate / (1 + decay_rate * (math.floor(p) if is_stair else p)))
-    return lr
+    return [learning_rate / (1 + decay_rate * p)
+            for p in _progress(total_step, step_per_epoch, decay_epoch, is_stair)]
 
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):

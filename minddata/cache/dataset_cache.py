@@ -4,8 +4,14 @@ It holds only its arguments (so a dataset that carries it pickles, and each proc
 own handles); the engine calls ``open_stage`` when a pipeline starts iterating. There is no
 server: stores are LMDB environments under the host's cache root (see root.py)."""
 
+import warnings
+
+import lmdb
+
 from . import sessions
 from .cacheable import assert_cacheable
+from .disk_space import is_full_error
+from .no_room_store import NoRoomStore
 from .identity import refuse_unidentified
 from .stage_store import DEFAULT_READ_AHEAD, StageStore
 from .validation import check_int_range, check_pos_int32, check_pos_uint32, check_pos_uint64, \
@@ -73,9 +79,18 @@ class DatasetCache:
         the upstream pipeline cannot be identified (identity.py)."""
         refuse_unidentified(pipeline_key)
         found = sessions.require(self.session_id)
-        return StageStore(found, pipeline_key, column_names, size_bytes=self.size * _MB,
-                          spilling=self.spilling,
-                          read_ahead=self.prefetch_size or DEFAULT_READ_AHEAD)
+        try:
+            return StageStore(found, pipeline_key, column_names, size_bytes=self.size * _MB,
+                              spilling=self.spilling,
+                              read_ahead=self.prefetch_size or DEFAULT_READ_AHEAD)
+        except lmdb.Error as exc:
+            if not is_full_error(exc, (found.env_dir, found.spill_dir)):
+                raise
+            warnings.warn(f"DatasetCache session {self.session_id}: the file system of the "
+                          f"cache ({found.env_dir}) is full ({exc}); this pipeline runs "
+                          "without the cache. Free space there or move the cache "
+                          "($MINDDATA_CACHE_DIR).", RuntimeWarning, stacklevel=2)
+            return NoRoomStore(self.session_id)
 
     @staticmethod
     def check_cacheable(operations):

@@ -16,6 +16,7 @@ import threading
 
 import lmdb
 
+from . import disk_space
 from . import root as cache_root_mod
 
 logger = logging.getLogger(__name__)
@@ -24,6 +25,9 @@ logger = logging.getLogger(__name__)
 # The memory cap, not this number, bounds what a session holds.
 MAP_SIZE = 1 << 40
 MAX_READERS = 1024
+# At least the size LMDB gives lock.mdb for MAX_READERS (a 64-byte slot per reader after a
+# header); a larger file only gives room for more readers.
+LOCK_FILE_BYTES = (MAX_READERS + 64) * 64
 
 _lock = threading.Lock()
 _open = {}  # realpath -> [env, refcount]
@@ -82,7 +86,14 @@ def acquire(path, create=True):
             entry[1] += 1
             return entry[0]
         if create:
-            os.makedirs(key, mode=0o700, exist_ok=True)
+            if not os.path.isdir(key):
+                disk_space.require_room(key, "the dataset cache store")
+            try:
+                os.makedirs(key, mode=0o700, exist_ok=True)
+            except OSError as exc:
+                if disk_space.is_full_error(exc):
+                    raise disk_space.StoreFull(f"no room to create {key}: {exc}") from None
+                raise
         elif not os.path.isdir(key):
             raise FileNotFoundError(key)
         try:
@@ -112,6 +123,15 @@ def acquire(path, create=True):
 
 
 def _open_env(key, create):
+    lock_file = os.path.join(key, "lock.mdb")
+    if create or os.path.exists(lock_file):
+        if not os.path.exists(lock_file):
+            # Creating the lock file and the first pages needs room (see disk_space).
+            disk_space.require_room(key, "the dataset cache store")
+        # Reader slots live in the memory-mapped lock file: its pages get their storage now,
+        # so that a thread taking a new slot on a full tmpfs gets no SIGBUS. This process
+        # holds no lock on the file yet (one handle per environment per process).
+        disk_space.preallocate(lock_file, LOCK_FILE_BYTES)
     durable = not cache_root_mod.is_tmpfs(key)
     return lmdb.open(key, map_size=MAP_SIZE, subdir=True, create=create,
                      # On tmpfs an fsync buys nothing; on disk, sync data but not the meta page

@@ -37,6 +37,7 @@ import lmdb
 import numpy as np
 
 from . import envs
+from .disk_space import is_full_error
 from . import root as roots
 from . import sessions
 from .read_ahead import ReadAhead
@@ -124,11 +125,6 @@ class _Handles:
             envs.release(self.spill_dir)
 
 
-def _is_disk_full(exc):
-    text = str(exc).lower()
-    return isinstance(exc, lmdb.MapFullError) or "no space" in text or "disk quota" in text
-
-
 class StageStore:
     """Open with ``DatasetCache.open_stage``. Thread-safe; use one per pipeline stage."""
 
@@ -175,6 +171,16 @@ class StageStore:
 
     # -- setup ---------------------------------------------------------------------------------
     def _register(self):
+        try:
+            self._register_stage()
+        except lmdb.Error as exc:
+            if not self._full(exc):
+                raise
+            # No room to even describe the stage: serve nothing, store nothing.
+            self._stopped_growing = True
+            self._warn_full(full_disk=True)
+
+    def _register_stage(self):
         info = json.dumps({"pipeline_key": self.pipeline_key,
                            "column_names": self.column_names}).encode("utf-8")
         with envs.txn(self._env, write=True) as txn:
@@ -391,14 +397,20 @@ class StageStore:
         self._check_open()
         num_rows = _row_id(num_rows)
         self.flush()
-        with envs.txn(self._env, write=True) as txn:
-            counters = read_counters(txn, self._hash)
-            if counters.rows < num_rows:
-                complete = False
-            else:
-                txn.put(COMPLETE_PREFIX + self._hash,
-                        json.dumps({"num_rows": num_rows}).encode("utf-8"))
-                complete = True
+        try:
+            with envs.txn(self._env, write=True) as txn:
+                counters = read_counters(txn, self._hash)
+                if counters.rows < num_rows:
+                    complete = False
+                else:
+                    txn.put(COMPLETE_PREFIX + self._hash,
+                            json.dumps({"num_rows": num_rows}).encode("utf-8"))
+                    complete = True
+        except lmdb.Error as exc:
+            if not self._full(exc):
+                raise
+            self._warn_full(full_disk=True)
+            return False        # no room for the marker: the stage stays incomplete
         if not complete and not counters.dropped:
             logger.warning("DatasetCache session %s: mark_complete(%d) but only %d rows are "
                            "stored; the stage stays incomplete", self.session_id, num_rows,
@@ -464,22 +476,27 @@ class StageStore:
         if not batch:
             self._add_counters(batch.local)
             return
+        needed = sum(len(v) for v, _ in batch.values())
         try:
             self._write_batch(batch, batch.local, memory_ok=True)
         except lmdb.Error as exc:
-            if not _is_disk_full(exc):
+            if not self._full(exc, needed):
                 raise
-            # The memory file system itself is full: send this batch past the memory store.
+            # A file system is full (the memory one, or the spill one): send this batch past
+            # the memory store (to the spill area, or nowhere).
             try:
                 self._write_batch(batch, batch.local, memory_ok=False)
             except lmdb.Error as exc2:
-                if not _is_disk_full(exc2):
+                if not self._full(exc2, needed):
                     raise
                 # Nowhere left to write: the cache stops growing; the pipeline goes on.
                 self._stopped_growing = True
                 batch.local.dropped += len(batch)
                 self._add_counters(batch.local)
-                self._warn_full()
+                self._warn_full(full_disk=True)
+
+    def _full(self, exc, needed=0):
+        return is_full_error(exc, (self._paths.env_dir, self._paths.spill_dir), needed)
 
     def _add_counters(self, local):
         if not (local.hits or local.misses or local.dropped):
@@ -498,6 +515,7 @@ class StageStore:
 
     def _write_batch(self, batch, local, memory_ok):
         batch_bytes = sum(len(v) for v, _ in batch.values())
+        memory_wanted = memory_ok     # False: retried after a file system was full
         memory_ok = memory_ok and self._host_room(batch_bytes)
         to_spill = []
         with envs.txn(self._env, write=True) as txn:
@@ -529,7 +547,7 @@ class StageStore:
                 counters.bytes_spill += spilled_bytes
             write_counters(txn, self._hash, counters)
         if self._stopped_growing:
-            self._warn_full()
+            self._warn_full(full_disk=not memory_wanted)
 
     def _write_spill(self, rows):
         env = self._open_spill()
@@ -544,11 +562,19 @@ class StageStore:
             txn.put(STATS_PREFIX + self._hash, _SPILL_COUNT.pack(present + count))
         return count, nbytes
 
-    def _warn_full(self):
+    def _warn_full(self, full_disk=False):
         tag = (self._paths.env_dir, self._hash)
         if tag in _warned_full:
             return
         _warned_full.add(tag)
+        if full_disk:
+            warnings.warn(
+                f"DatasetCache session {self.session_id}: the file system of the cache "
+                f"({self._paths.env_dir}) or of its spill directory ({self._paths.spill_dir}) "
+                "is full: the cache stops growing and rows beyond it are recomputed every "
+                "epoch. Free space there or move the cache ($MINDDATA_CACHE_DIR, "
+                "dataset-cache -s).", RuntimeWarning, stacklevel=3)
+            return
         cap = (f"its memory cap of {self._size_bytes >> 20} MB" if self._size_bytes
                else "the host memory cap")
         warnings.warn(

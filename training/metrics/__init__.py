@@ -1,22 +1,27 @@
 """Metrics with MindSpore's definitions, and `get_metric_fn` for Model's metric names."""
 from training.metrics.accuracy import Accuracy
 from training.metrics.confusion_matrix import ConfusionMatrix
+from training.metrics.cosine_similarity import CosineSimilarity
 from training.metrics.dice import Dice
 from training.metrics.loss import Loss
 from training.metrics.metric import EvaluationBase, Metric
+from training.metrics.perplexity import Perplexity
 from training.metrics.precision_recall import F1, Fbeta, Precision, Recall
 from training.metrics.regression import MAE, MSE
+from training.metrics.roc import ROC
 from training.metrics.topk import (Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                    TopKCategoricalAccuracy)
 
-__all__ = ["Accuracy", "ConfusionMatrix", "Dice", "EvaluationBase", "F1", "Fbeta", "Loss", "MAE",
-           "MSE", "Metric", "Precision", "Recall", "Top1CategoricalAccuracy",
-           "Top5CategoricalAccuracy", "TopKCategoricalAccuracy", "get_metric_fn", "get_metrics"]
+__all__ = ["Accuracy", "ConfusionMatrix", "CosineSimilarity", "Dice", "EvaluationBase", "F1",
+           "Fbeta", "Loss", "MAE", "MSE", "Metric", "Perplexity", "Precision", "ROC", "Recall",
+           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
+           "get_metric_fn", "get_metrics"]
 
 _NAMES = {
     "accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "precision": Precision,
     "recall": Recall, "f1_score": F1, "f1": F1, "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy, "mae": MAE, "mse": MSE, "dice": Dice,
+    "perplexity": Perplexity,
 }
 
 

@@ -10,15 +10,19 @@ EPS = sys.float_info.min
 
 
 class _ClassCounts(EvaluationBase):
+    """Counts per class ('classification'), or per sample ('multilabel': MindSpore scores each
+    sample's 0/1 prediction row against its label row, and keeps every sample's score)."""
+
     def __init__(self, eval_type):
         super().__init__(eval_type)
         self.clear()
 
     def clear(self):
         self._class_num = 0
-        self._true_positives = 0
-        self._positives = 0          # predicted positive
-        self._actual_positives = 0   # labelled positive
+        empty = np.zeros(0) if self._type == "multilabel" else 0
+        self._true_positives = empty
+        self._positives = empty          # predicted positive
+        self._actual_positives = empty   # labelled positive
 
     def update(self, *inputs):
         y_pred, y = self._prepare(inputs)
@@ -36,34 +40,41 @@ class _ClassCounts(EvaluationBase):
             raise ValueError(f"For '{type(self).__name__}', the number of classes changed from "
                              f"{self._class_num} to {pred.shape[1]} between updates")
         self._class_num = pred.shape[1]
+        if self._type == "multilabel":  # one score per sample, appended
+            self._true_positives = np.append(self._true_positives, (pred * truth).sum(axis=1))
+            self._positives = np.append(self._positives, pred.sum(axis=1))
+            self._actual_positives = np.append(self._actual_positives, truth.sum(axis=1))
+            return
         self._true_positives = self._true_positives + (pred * truth).sum(axis=0)
         self._positives = self._positives + pred.sum(axis=0)
         self._actual_positives = self._actual_positives + truth.sum(axis=0)
 
-    def _require(self):
+    def _ratio(self, denominator, average):
         if self._class_num == 0:
             raise RuntimeError(f"The '{type(self).__name__}' can not be calculated, because the "
                                "number of samples is 0; call update() first.")
+        result = self._true_positives / (denominator + EPS)
+        return float(result.mean()) if average else result
 
 
 class Precision(_ClassCounts):
+    """true positives / predicted positives, per class (per sample for 'multilabel')."""
+
     def __init__(self, eval_type="classification"):
         super().__init__(eval_type)
 
     def eval(self, average=False):
-        self._require()
-        result = self._true_positives / (self._positives + EPS)
-        return float(result.mean()) if average else result
+        return self._ratio(self._positives, average)
 
 
 class Recall(_ClassCounts):
+    """true positives / labelled positives, per class (per sample for 'multilabel')."""
+
     def __init__(self, eval_type="classification"):
         super().__init__(eval_type)
 
     def eval(self, average=False):
-        self._require()
-        result = self._true_positives / (self._actual_positives + EPS)
-        return float(result.mean()) if average else result
+        return self._ratio(self._actual_positives, average)
 
 
 class Fbeta(Metric):

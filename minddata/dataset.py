@@ -187,21 +187,22 @@ class Dataset:
 
     # -- iteration ------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
-                              do_copy=False, state=None):
+                              do_copy=False, state=None, service=None):
         """Iterator of rows as lists: ``minddata.Tensor`` values (zero-copy views of the
         pipeline's arrays), or numpy arrays with ``output_numpy=True``; string columns are
         numpy arrays either way. ``do_copy=True`` copies each array first. ``state`` resumes
         from an iterator's ``get_state()``."""
         from .engine.runtime import TupleIterator
-        return TupleIterator(self, columns=columns, num_epochs=num_epochs, state=state,
+        return TupleIterator(_served(self, service), columns=columns, num_epochs=num_epochs,
+                             state=state,
                              output_numpy=_check_bool("output_numpy", output_numpy),
                              do_copy=_check_bool("do_copy", do_copy))
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False,
-                             state=None):
+                             state=None, service=None):
         """Iterator of rows as dicts column name -> value (as create_tuple_iterator's)."""
         from .engine.runtime import DictIterator
-        return DictIterator(self, num_epochs=num_epochs, state=state,
+        return DictIterator(_served(self, service), num_epochs=num_epochs, state=state,
                             output_numpy=_check_bool("output_numpy", output_numpy),
                             do_copy=_check_bool("do_copy", do_copy))
 
@@ -300,6 +301,17 @@ class Dataset:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._describe_self()}>"
+
+
+def _served(ds, service):
+    """The graph an iterator runs: ``ds``, or with ``service`` (a minddata.service.RayService,
+    which runs the source, maps and batches on a Ray cluster) its shipped part replaced."""
+    if service is None:
+        return ds
+    if not hasattr(service, "ship"):
+        raise TypeError(f"service must be a minddata.service.RayService, got "
+                        f"{type(service).__name__}")
+    return service.ship(ds)
 
 
 def flatten_tree(ds):

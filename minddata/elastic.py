@@ -114,14 +114,10 @@ class _RankPosition:
         self.source_state = source_state
 
 
-def _chain(dataset):
-    """The pipeline as a list of nodes from the root down to its source (ValueError for a
-    node elastic resume cannot reposition)."""
-    from .ops.batch import BatchDataset
-    from .ops.map import MapDataset
-    from .ops.project import ProjectDataset
-    from .ops.rename import RenameDataset
-    from .ops.repeat import RepeatDataset
+def pipeline_chain(dataset, kinds=("map", "batch", "pass", "repeat")):
+    """The pipeline as a list of nodes from the root down to its source; ValueError for a node
+    whose kind (see ``node_kind``) is not in ``kinds``: its state does not say which source
+    rows it has delivered (a shuffle buffer, filter, take, skip, zip, concat, cache)."""
     from .ops.source import SourceDataset
     nodes = []
     node = dataset
@@ -129,29 +125,41 @@ def _chain(dataset):
         nodes.append(node)
         if isinstance(node, SourceDataset):
             return nodes
-        ok = (isinstance(node, (BatchDataset, ProjectDataset, RenameDataset, RepeatDataset))
-              or (isinstance(node, MapDataset) and node.cache is None))
-        if not ok or len(node.children) != 1:
-            raise ValueError(f"elastic resume supports a source under map (without cache), "
-                             f"batch, project, rename and repeat; the pipeline has "
-                             f"{type(node).__name__}, whose state does not record which rows "
-                             f"it has delivered")
-        if isinstance(node, RepeatDataset) and any(isinstance(n, RepeatDataset)
-                                                   for n in nodes[:-1]):
-            raise ValueError("elastic resume supports at most one repeat in the pipeline")
+        kind = node_kind(node)
+        if kind not in kinds or len(node.children) != 1:
+            allowed = ", ".join(sorted({_KIND_NAMES[k] for k in kinds}))
+            raise ValueError(f"this needs a pipeline of one source under {allowed}; the "
+                             f"pipeline has {type(node).__name__}, whose state does not "
+                             f"record which rows it has delivered")
+        if kind == "repeat" and any(node_kind(n) == "repeat" for n in nodes[:-1]):
+            raise ValueError("this supports at most one repeat in the pipeline")
         node = node.children[0]
 
 
-def _kind(node):
+_KIND_NAMES = {"map": "map (without cache)", "batch": "batch (int batch_size)",
+               "pass": "project, rename", "repeat": "repeat"}
+
+
+def node_kind(node):
+    """"source", "map", "batch", "repeat", "pass" (project, rename: their state is their
+    child's), or "other" for a node whose state hides the source position."""
     from .ops.batch import BatchDataset
     from .ops.map import MapDataset
+    from .ops.project import ProjectDataset
+    from .ops.rename import RenameDataset
     from .ops.repeat import RepeatDataset
     from .ops.source import SourceDataset
-    for cls, name in ((SourceDataset, "source"), (MapDataset, "map"), (BatchDataset, "batch"),
-                      (RepeatDataset, "repeat")):
-        if isinstance(node, cls):
-            return name
-    return "pass"   # project, rename: their state is their child's
+    if isinstance(node, SourceDataset):
+        return "source"
+    if isinstance(node, MapDataset):
+        return "map" if node.cache is None else "other"
+    if isinstance(node, BatchDataset):
+        return "batch" if isinstance(node.batch_size, int) else "other"
+    if isinstance(node, RepeatDataset):
+        return "repeat"
+    if isinstance(node, (ProjectDataset, RenameDataset)):
+        return "pass"
+    return "other"
 
 
 def _position(chain, root_state, epoch, rank):
@@ -159,7 +167,7 @@ def _position(chain, root_state, epoch, rank):
     rep = 0
     st = root_state
     for node in chain:
-        kind = _kind(node)
+        kind = node_kind(node)
         if st is None:   # the node's child has not returned a row in this pass yet
             return _RankPosition(rep, 0, None)
         if not isinstance(st, dict):
@@ -167,8 +175,9 @@ def _position(chain, root_state, epoch, rank):
                              f"pipeline at {type(node).__name__}")
         if kind == "source":
             if "shard" not in st or "pos" not in st:
-                raise ValueError(f"elastic resume: rank {rank}'s source state {st} has no "
-                                 f"shard/position (a generator stream cannot be resharded)")
+                raise ValueError(f"elastic resume: rank {rank}'s source state {st} records no "
+                                 f"shard (saved by a generator stream or a node that does not "
+                                 f"support elastic resume)")
             return _RankPosition(rep, int(st["pos"]), st)
         if kind == "repeat":
             rep = int(st["rep"])
@@ -202,23 +211,51 @@ def _pass_epoch(count, epoch, rep):
     return epoch * (1 << 32) + rep if count == -1 else epoch * count + rep
 
 
-def _new_state(chain, epoch, rep, rows, world, shard):
-    """The nested state of the new rank: positioned at the start of its share of the rest."""
-    def build(i, ep):
+def positioned_state(chain, epoch, pos=0, world=None, shard=(1, 0), rep=0, rows=0):
+    """The state ``chain`` (root first) has after ``pos`` items of its root in ``epoch``, as
+    its nodes' get_state() would return it: a repeat is in pass ``rep`` (having returned
+    ``rows`` rows in it), the source reads the epoch resumed from ``world`` as shard ``shard``.
+    A batch's items are ``batch_size`` rows each."""
+    def build(i, ep, p):
         node = chain[i]
-        kind = _kind(node)
+        kind = node_kind(node)
         if kind == "source":
-            return {"epoch": ep, "pos": 0, "shard": list(shard), "world": world}
+            state = {"epoch": ep, "pos": p, "shard": list(shard)}
+            if world is not None:
+                state["world"] = world
+            return state
         if kind == "pass":
-            return build(i + 1, ep)
+            return build(i + 1, ep, p)
         if kind == "repeat":
             return {"epoch": ep, "rep": rep, "rows": rows,
-                    "child": build(i + 1, _pass_epoch(node.count, ep, rep))}
+                    "child": build(i + 1, _pass_epoch(node.count, ep, rep), p)}
         if kind == "map":
-            return {"epoch": ep, "index": 0, "child": build(i + 1, ep)}
-        return {"epoch": ep, "batch_num": 0, "done": False, "child": build(i + 1, ep)}
+            return {"epoch": ep, "index": p, "child": build(i + 1, ep, p)}
+        return {"epoch": ep, "batch_num": p, "done": False,
+                "child": build(i + 1, ep, p * node.batch_size)}
 
-    return build(0, epoch)
+    return build(0, epoch, pos)
+
+
+def chain_position(chain, state):
+    """Inverse of ``positioned_state`` for a chain without repeat: (epoch, items of the root
+    returned, world) from a state its nodes returned."""
+    epoch, pos, world = None, None, None
+    st = state
+    for node in chain:
+        kind = node_kind(node)
+        if kind == "pass":
+            continue
+        if st is None:      # the rest of the chain has not returned a row this epoch
+            break
+        if epoch is None:
+            epoch = int(st["epoch"])
+            pos = int(st[{"source": "pos", "map": "index", "batch": "batch_num"}[kind]])
+        if kind == "source":
+            world = st.get("world")
+            break
+        st = st.get("child")
+    return epoch, pos, world
 
 
 def _check_states(states):
@@ -244,7 +281,7 @@ def reshard_state(dataset, states):
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
     _check_states(states)
-    chain = _chain(dataset)
+    chain = pipeline_chain(dataset)
     seed = int(states[0]["seed"])
     epoch = min(int(st["epoch"]) for st in states)
     positions = []
@@ -269,7 +306,7 @@ def reshard_state(dataset, states):
     rep = reps.pop()
     last_rep = 1
     for node in chain:
-        if _kind(node) == "repeat":
+        if node_kind(node) == "repeat":
             last_rep = node.count
     if any(p.consumed == -1 for p in positions) and last_rep != -1 and rep != last_rep - 1:
         raise ValueError("elastic resume: some ranks finished the epoch while others are in an "
@@ -279,7 +316,7 @@ def reshard_state(dataset, states):
     rows = max((_repeat_rows(chain, st["root"]) for st in states
                 if st["root"] is not None and int(st["epoch"]) == epoch), default=0)
     return {"seed": seed, "epoch": epoch,
-            "root": _new_state(chain, epoch, rep, rows, world, shard)}
+            "root": positioned_state(chain, epoch, 0, world, shard, rep, rows)}
 
 
 def _repeat_rows(chain, root_state):
@@ -288,7 +325,7 @@ def _repeat_rows(chain, root_state):
     for node in chain:
         if st is None:
             return 0
-        kind = _kind(node)
+        kind = node_kind(node)
         if kind == "repeat":
             return int(st["rows"])
         if kind == "source":

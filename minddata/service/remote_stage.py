@@ -1,0 +1,114 @@
+"""The trainer's side of a shipped pipeline: a node standing for the shipped chain, fed by the
+actors, and the split of a dataset graph into the shipped chain and what stays local.
+
+What is shipped: the chain from the source up through maps (without cache), batches (of an
+int batch_size), projects and renames, i.e. every node whose state pins the source position,
+so that any piece can start anywhere. Above it only repeat, project and rename may remain:
+they draw no random numbers, so the seeds of the shipped ops keep their positions.
+"""
+import copy
+
+from .. import elastic
+from ..dataset import Dataset
+from ..engine.node import IterNode
+
+_SHIPPABLE = ("map", "batch", "pass")
+
+
+def split_for_service(dataset, service):
+    """``dataset`` with its shipped chain replaced by a RemoteStageDataset."""
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
+    chain = elastic.pipeline_chain(dataset, kinds=("map", "batch", "pass", "repeat"))
+    cut = len(chain) - 1          # index of the shipped chain's top node
+    while cut > 0 and elastic.node_kind(chain[cut - 1]) in _SHIPPABLE:
+        cut -= 1
+    node = RemoteStageDataset(chain[cut], service)
+    for above in reversed(chain[:cut]):
+        local = copy.copy(above)
+        local.children = [node]
+        node = local
+    return node
+
+
+class RemoteStageDataset(Dataset):
+    """Stands for the shipped chain ``shipped`` in the trainer's graph."""
+
+    _op_name = "RayService"
+
+    def __init__(self, shipped, service):
+        super().__init__()
+        self.shipped = shipped
+        self.service = service
+
+    def _col_names(self):
+        return self.shipped._col_names()
+
+    def _size(self):
+        return self.shipped._size()
+
+    def _num_classes(self):
+        return self.shipped._num_classes()
+
+    def _class_indexing(self):
+        return self.shipped._class_indexing()
+
+    def _batch_size(self):
+        return self.shipped._batch_size()
+
+    def _describe_self(self):
+        return f"RayService[{self.shipped._describe()}]"
+
+    def _is_random_self(self):
+        return self.shipped._is_random()
+
+    def _build_iter(self, ctx):
+        return RemoteStageIter(self, ctx)
+
+
+class RemoteStageIter(IterNode):
+    """Items of the shipped chain, from the actors, in the order a local run returns them;
+    its state is the one the shipped chain's nodes would have (a service run and a local
+    run resume from each other's states, and reshard_state reads them)."""
+
+    name = "RayService"
+
+    def __init__(self, ds, ctx):
+        self._scheduler = None      # before anything can fail: close() must work
+        super().__init__(ctx, (), num_workers=ds.service.num_workers)
+        self.chain = elastic.pipeline_chain(ds.shipped, kinds=_SHIPPABLE)
+        self._shard = elastic.source_shard(self.chain[-1])
+        self._pos = 0
+        self._world = None
+        self._scheduler = ds.service.open_scheduler(ds.shipped)
+        self.stats.queue_capacity = self._scheduler.max_ahead * self._scheduler.piece_items
+
+    def start(self, epoch):
+        self._begin(epoch, 0, None)
+
+    def reset(self, state):
+        epoch, pos, world = elastic.chain_position(self.chain, state)
+        if epoch is None:
+            raise ValueError(f"RayService: state {state} does not match the shipped pipeline")
+        self._begin(epoch, pos, world)
+
+    def _begin(self, epoch, pos, world):
+        self.epoch = epoch
+        self._pos = pos
+        self._world = world
+        self._scheduler.begin(self.ctx.seed, epoch, world, pos)
+
+    def _next(self):
+        item = self._scheduler.next_item()
+        self.stats.sample_queue(self._scheduler.ready_items())
+        if item is not None:
+            self._pos += 1
+        return item
+
+    def get_state(self):
+        return elastic.positioned_state(self.chain, self.epoch, self._pos, self._world,
+                                        self._shard)
+
+    def _close_self(self):
+        if self._scheduler is not None:
+            self._scheduler.close()

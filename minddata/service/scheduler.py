@@ -1,0 +1,195 @@
+"""Driver side of the service: hands pieces of an epoch to Ray actors and returns their items
+in piece order.
+
+- Dynamic hand-out: an actor gets a new piece whenever it has fewer than ``pieces_per_worker``
+  in flight, so faster or less busy actors take more pieces.
+- Order: pieces are numbered from the epoch's (or the resume point's) first item; items leave
+  in that order whatever actor finished first (finished pieces wait, at most ``max_ahead``).
+- Failures: a piece whose actor or node died (or whose result was lost with its node) is
+  redone by another actor, before any new piece; a dead actor is replaced (Ray places the
+  new one on a live node). An error raised by the pipeline itself is raised to the trainer.
+"""
+import collections
+import time
+
+_WAIT_S = 0.2
+
+
+class _Worker:
+    """One pool actor as this scheduler sees it."""
+
+    def __init__(self, actor):
+        self.actor = actor
+        self.ready_ref = actor.ready.remote()   # None once the actor answered
+        self.where = None
+        self.inflight = 0
+        self.items = 0
+        self.pieces = 0
+        self.busy_s = 0.0
+        self.alive = True
+
+
+class PieceScheduler:
+    def __init__(self, ray, pool, dataset_ref, piece_items, pieces_per_worker=2,
+                 start_timeout_s=300.0):
+        self._ray = ray
+        self._pool = pool
+        self._dataset_box = [dataset_ref]
+        self.piece_items = piece_items
+        self.pieces_per_worker = pieces_per_worker
+        self.max_ahead = len(pool.actors) * pieces_per_worker + 2
+        self._start_timeout_s = start_timeout_s
+        self.workers = [_Worker(a) for a in pool.actors]
+        self.redone = 0
+        self.closed = False
+        self._epoch_key = None
+        self._inflight = {}              # ObjectRef -> (worker, first item)
+        self._done = {}                  # first item -> (items, ended)
+        self._current = collections.deque()
+
+    def _replace(self, w):
+        if w.alive:
+            w.alive = False
+            self.workers.append(_Worker(self._pool.replace(w.actor)))
+
+    # -- an epoch (or the rest of one) -----------------------------------------------------
+    def begin(self, seed, epoch, world, first):
+        """Forget pieces of a previous position and start handing out the ones from item
+        ``first`` of ``epoch``."""
+        self._cancel_inflight()
+        self._epoch_key = (seed, epoch, world)
+        self._next_first = first         # first item of the next new piece
+        self._deliver_first = first      # first item of the piece being delivered
+        self._end = None                 # first item after the epoch, once known
+        self._redo = []                  # pieces to run again (their actor died)
+        self._done = {}
+        self._current = collections.deque()
+        self._current_ended = False
+        self._started = False
+
+    def next_item(self):
+        """The next item of the epoch, or None at its end."""
+        while True:
+            if self._current:
+                return self._current.popleft()
+            if self._started and self._current_ended:
+                return None
+            if self._started:
+                self._deliver_first += self.piece_items
+            piece = self._take(self._deliver_first)
+            self._started = True
+            self._current.extend(piece[0])
+            self._current_ended = piece[1]
+
+    def ready_items(self):
+        """Items finished and waiting for the trainer (its queue depth)."""
+        return len(self._current) + sum(len(items) for items, _ in self._done.values())
+
+    def _take(self, first):
+        t_wait = None
+        while first not in self._done:
+            self._dispatch()
+            if not self._inflight:
+                if t_wait is None:
+                    t_wait = time.monotonic()
+                elif time.monotonic() - t_wait > self._start_timeout_s:
+                    raise RuntimeError(f"RayService: no pipeline actor could start within "
+                                       f"{self._start_timeout_s:.0f} s (is the cluster "
+                                       f"short of CPUs?)")
+            self._collect()
+        return self._done.pop(first)
+
+    def _dispatch(self):
+        self._check_ready()
+        for w in self.workers:
+            while w.alive and w.ready_ref is None and w.inflight < self.pieces_per_worker:
+                first = self._next_piece()
+                if first is None:
+                    return
+                seed, epoch, world = self._epoch_key
+                ref = w.actor.run_piece.remote(self._dataset_box, seed, epoch, world, first,
+                                               self.piece_items)
+                self._inflight[ref] = (w, first)
+                w.inflight += 1
+
+    def _next_piece(self):
+        if self._redo:
+            return self._redo.pop(0)
+        ahead = (self._next_first - self._deliver_first) // self.piece_items
+        if ahead >= self.max_ahead or (self._end is not None and self._next_first >= self._end):
+            return None
+        first = self._next_first
+        self._next_first += self.piece_items
+        return first
+
+    def _check_ready(self):
+        pending = [w.ready_ref for w in self.workers if w.alive and w.ready_ref is not None]
+        if not pending:
+            return
+        done, _ = self._ray.wait(pending, num_returns=len(pending), timeout=0)
+        for w in self.workers:
+            if w.ready_ref is not None and w.ready_ref in done:
+                try:
+                    w.where = self._ray.get(w.ready_ref)
+                    w.ready_ref = None
+                except self._ray.exceptions.RayError:
+                    self._replace(w)
+
+    def _collect(self):
+        refs = list(self._inflight)
+        if not refs:
+            time.sleep(_WAIT_S)     # actors still starting
+            return
+        done, _ = self._ray.wait(refs, num_returns=1, timeout=_WAIT_S)
+        for ref in done:
+            w, first = self._inflight.pop(ref)
+            w.inflight -= 1
+            try:
+                items, ended, seconds = self._ray.get(ref)
+            except self._ray.exceptions.RayTaskError as e:
+                raise e.as_instanceof_cause() from None   # the pipeline's own error
+            except self._ray.exceptions.RayError:
+                # The actor, its node or the result died with the node: run the piece again.
+                self.redone += 1
+                self._redo.append(first)
+                self._redo.sort()
+                self._replace(w)
+                continue
+            w.items += len(items)
+            w.pieces += 1
+            w.busy_s += seconds
+            if ended:
+                end = first + len(items)
+                self._end = end if self._end is None else min(self._end, end)
+            if self._end is None or first <= self._end:   # not a piece past the epoch's end
+                self._done[first] = (items, ended)
+
+    def _cancel_inflight(self):
+        for ref, (w, _) in self._inflight.items():
+            w.inflight -= 1
+            try:
+                self._ray.cancel(ref)
+            except Exception:
+                pass    # a running actor task cannot be cancelled: its result is dropped
+        self._inflight = {}
+
+    # -- observability / shutdown ----------------------------------------------------------
+    def stats(self):
+        workers = []
+        for k, w in enumerate(self.workers):
+            workers.append({"worker": k, "alive": w.alive,
+                            "node": (w.where or {}).get("node"),
+                            "pid": (w.where or {}).get("pid"),
+                            "pieces": w.pieces, "items": w.items, "busy_s": round(w.busy_s, 3),
+                            "items_per_s": round(w.items / w.busy_s, 2) if w.busy_s else 0.0})
+        return {"workers": workers, "queue_depth": self.ready_items(),
+                "pieces_redone": self.redone}
+
+    def close(self):
+        """Drop this iterator's pieces (the pool's actors stay for the service's next one)."""
+        if self.closed:
+            return
+        self.closed = True
+        self._cancel_inflight()
+        self._done = {}
+        self._current.clear()

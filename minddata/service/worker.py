@@ -1,0 +1,68 @@
+"""The Ray actor that runs the shipped part of a pipeline on pieces of an epoch.
+
+A piece is ``count`` items (batches, or rows without a batch) from item ``first`` of one epoch.
+The actor builds the pipeline's nodes once per seed and repositions them for every piece with
+``reset(state)``, the state a local run has after ``first`` items: the rows, and their random
+draws, are those of a local run, whichever actor runs the piece.
+"""
+import os
+import time
+
+from .. import elastic
+from ..engine.node import BuildContext
+
+
+class PieceWorker:
+    """Runs pieces of any shipped chain; keeps the nodes of the last one it ran."""
+
+    def __init__(self):
+        self._key = None
+        self._ctx = None
+        self._root = None
+
+    def ready(self):
+        """Where the actor runs (the driver hands it pieces once this returned)."""
+        import ray
+        return {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid()}
+
+    def run_piece(self, dataset_box, seed, epoch, world, first, count):
+        """(items, ended, seconds): up to ``count`` items; ``ended`` when the epoch ended
+        before ``count`` items. ``dataset_box`` is ``[ObjectRef of the shipped chain]`` (in a
+        list, so that Ray passes the reference and the chain is fetched only when new)."""
+        t0 = time.perf_counter()
+        root, chain, shard = self._tree(dataset_box[0], seed)
+        root.reset(elastic.positioned_state(chain, epoch, first, world, shard))
+        items = []
+        while len(items) < count:
+            item = root.next()
+            if item is None:
+                break
+            items.append(item)
+        if (items and world is not None
+                and elastic.chain_position(chain, root.get_state())[2] != world):
+            raise RuntimeError("RayService: the planned pipeline's first node cannot read a "
+                               "resharded epoch (it does not keep the elastic world)")
+        return items, len(items) < count, time.perf_counter() - t0
+
+    def _tree(self, ref, seed):
+        key = (ref.hex(), seed)
+        if key != self._key:
+            import ray
+            self.close()
+            dataset = ray.get(ref)
+            self._chain = elastic.pipeline_chain(dataset, kinds=("map", "batch", "pass"))
+            self._shard = elastic.source_shard(self._chain[-1])
+            # Positions are assigned in build order from 0, as in the trainer's local build
+            # (the shipped chain is the first part of the pipeline built).
+            self._ctx = BuildContext(seed)
+            self._root = self._ctx.build(dataset)
+            self._key = key
+        return self._root, self._chain, self._shard
+
+    def close(self):
+        if self._ctx is not None:
+            for node in reversed(self._ctx.nodes):
+                node.close()
+        self._key = None
+        self._ctx = None
+        self._root = None

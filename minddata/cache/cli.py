@@ -6,6 +6,7 @@ cache. Exit status 0 on success, 1 when the request failed, 2 on a usage error.
     dataset-cache -d <id>                 destroy a session (memory and spilled rows)
     dataset-cache -m 0.5 -s /data/spill   save the host memory cap ratio and the spill directory
     dataset-cache --start | --stop        say that no server is needed (and save -m/-s)
+    dataset-cache --server_info           settings, where things live, limits, session ids
 
 ``-h HOST``, ``-p PORT``, ``-w N`` and ``-l LEVEL`` are accepted as in cache_admin and ignored;
 ``-h`` alone (or ``--help``) prints the help."""
@@ -13,6 +14,7 @@ import argparse
 import os
 import sys
 
+from . import disk_space
 from . import root as roots
 from . import sessions
 from .stats import StageCounters
@@ -48,6 +50,13 @@ def _session_id(text):
     return value
 
 
+def _spill_dir(text):
+    if not text.strip():
+        # An empty path would silently make the current directory the spill directory.
+        raise argparse.ArgumentTypeError("spill directory must be a non-empty path")
+    return text
+
+
 def build_parser(prog=None):
     parser = _Parser(
         prog=prog, add_help=False,
@@ -63,10 +72,13 @@ def build_parser(prog=None):
     actions.add_argument("--start", action="store_true",
                          help="no server is needed; saves -m/-s if given")
     actions.add_argument("--stop", action="store_true", help="no server to stop")
+    actions.add_argument("--server_info", action="store_true",
+                         help="print the settings, the cache root and spill directory with "
+                              "their free space, the memory cap and the session ids")
     parser.add_argument("-m", "--memory_cap_ratio", type=_ratio, metavar="RATIO",
                         help="share of host memory all sessions together may use, in (0, 1]; "
                              f"default {roots.DEFAULT_MEMORY_CAP_RATIO}")
-    parser.add_argument("-s", "--spilldir", metavar="DIR",
+    parser.add_argument("-s", "--spilldir", metavar="DIR", type=_spill_dir,
                         help="directory (on disk) for rows beyond the memory cap")
     parser.add_argument("-h", "--hostname", nargs="?", const=_HELP, metavar="HOST",
                         help="accepted for compatibility (no server); -h alone prints this help")
@@ -103,8 +115,10 @@ def _save_settings(args):
 
 
 def _human(n):
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
+    if n == float("inf"):
+        return "unknown"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return str(n)
@@ -136,6 +150,38 @@ def _list_sessions():
                   f"{_human(c.bytes_spill):>11} {c.hits:>9} {c.misses:>9}")
 
 
+def _server_info():
+    """cache_admin --server_info's report, for a cache without a server."""
+    sessions.recover_stale()
+    root, spill = roots.cache_root(), roots.spill_root()
+    ratio = roots.memory_cap_ratio()
+    host = roots.host_memory_bytes()
+    rows = [("server", "none (serverless: each process opens the store)"),
+            ("cache root", root),
+            ("cache root free", _human(disk_space.free_bytes(root))),
+            ("spill dir", spill),
+            ("spill dir free", _human(disk_space.free_bytes(spill))),
+            ("memory cap ratio", f"{ratio:g}"),
+            ("memory cap", f"{_human(ratio * host)} of {_human(host)}" if host else "unknown"),
+            ("memory in use", _human(sessions.memory_bytes_used()))]
+    rule = "-" * 60
+    print("Cache Server Configuration:")
+    print(rule)
+    print(f"{'config name':>20}  value")
+    print(rule)
+    for name, value in rows:
+        print(f"{name:>20}  {value}")
+    print(rule)
+    print("Active sessions:")
+    ids = sessions.list_ids()
+    if ids:
+        print("  ".join(str(i) for i in ids))
+        print("(Use 'dataset-cache --list_sessions' for the rows, bytes, hits and misses of "
+              "each session.)")
+    else:
+        print("No active sessions.")
+
+
 def run(args):
     saved = _save_settings(args)
     if args.start:
@@ -153,6 +199,8 @@ def run(args):
         print(f"Session {args.destroy_session} destroyed.")
     elif args.list_sessions:
         _list_sessions()
+    elif args.server_info:
+        _server_info()
     elif not saved:
         raise ValueError("nothing to do")
 

@@ -116,3 +116,30 @@ def test_help_and_compat_flags(cli, capsys):
 def test_the_module_runs_as_a_command(cli):
     out = cli("--bogus")
     assert out.returncode == 2 and "dataset-cache: error" in out.stderr
+
+
+@pytest.mark.parametrize("spill", ["", "   "])
+def test_an_empty_spill_directory_is_refused(cli, capsys, tmp_path, spill):
+    assert _main(["-s", spill]) == 2
+    assert "spill directory must be a non-empty path" in capsys.readouterr().err
+    from minddata.cache import root as roots
+    assert roots.load_config() == {}                     # nothing was saved
+    assert roots.spill_root() == str(tmp_path / "spill")
+
+
+def test_server_info_prints_settings_limits_and_sessions(cli, capsys, tmp_path):
+    assert _main(["--server_info"]) == 0
+    out = capsys.readouterr().out
+    assert "No active sessions." in out
+    sid = _generate(cli)
+    assert _main(["-m", "0.5"]) == 0
+    capsys.readouterr()
+    assert _main(["--server_info", "-p", "50052"]) == 0
+    out = capsys.readouterr().out
+    values = dict(re.findall(r"^ *(\S[^\n]*?)  (\S[^\n]*)$", out, re.M))
+    assert values["cache root"] == str(tmp_path / "root")
+    assert values["spill dir"] == str(tmp_path / "spill")
+    assert values["memory cap ratio"] == "0.5"
+    assert values["server"].startswith("none")
+    assert "GiB" in values["cache root free"] or "MiB" in values["cache root free"]
+    assert f"Active sessions:\n{sid}\n" in out

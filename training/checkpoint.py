@@ -181,6 +181,9 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         _write_file(path, items)
 
 
+_MAX_DIMS = 32   # numpy's limit is 64; MindSpore tensors have at most 8
+
+
 def _read_arrays(path):
     """OrderedDict name -> numpy array of a .ckpt file (slices of one tag joined)."""
     if not os.path.isfile(path):
@@ -203,6 +206,10 @@ def _read_arrays(path):
                 raise ValueError(f"Failed to read the checkpoint file {path!r}: parameter "
                                  f"'{pending_tag}' declares shape {dims} of {ttype} "
                                  f"({count * np.dtype(dtype).itemsize} bytes) but holds {total} bytes")
+            if len(dims) > _MAX_DIMS:
+                raise ValueError(f"Failed to read the checkpoint file {path!r}: parameter "
+                                 f"'{pending_tag}' declares {len(dims)} dimensions (at most "
+                                 f"{_MAX_DIMS})")
             # Copy straight from the memory map into the final array: one copy, no bytes
             # temporaries (a multi-gigabyte tensor must not need twice its size in memory).
             arr = np.empty(count, dtype=dtype)
@@ -229,7 +236,8 @@ def _read_arrays(path):
                                      f"'{tag}' appears twice")
                 pending_tag, pending = tag, [(dims, ttype, content)]
             flush()
-        except ckpt_proto.CheckpointFormatError as exc:
+        except (ckpt_proto.CheckpointFormatError, UnicodeDecodeError) as exc:
+            # (a parameter name that is not UTF-8 is damage too)
             raise ValueError(f"Failed to read the checkpoint file {path!r}: it is not a valid "
                              f"MindSpore checkpoint ({exc})") from None
     if not out:

@@ -244,6 +244,10 @@ class Model:
             cbs.on_train_step_end(run_context)
             if run_context.get_stop_requested():
                 return False
+            if cb.epoch_steps == cb.batch_num:
+                # A full epoch: its end is known without reading the next epoch's first batch
+                # (which a dataset WaitedDSCallback holds back until this epoch has ended).
+                return False
 
     def _sink_chunk(self, cb, cbs, run_context, feeder, steps, stats):
         """One sink chunk of `steps` batches as one callback step. True if the data ran out."""

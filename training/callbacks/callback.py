@@ -103,19 +103,27 @@ class CallbackParams(dict):
         self[name] = value
 
 
+def _is_callback(cb):
+    if isinstance(cb, Callback):
+        return True
+    # minddata's WaitedDSCallback is also a training callback (MindSpore's subclasses both).
+    from minddata.callback import WaitedDSCallback
+    return isinstance(cb, WaitedDSCallback)
+
+
 class CallbackList(Callback):
     """Runs a list of callbacks in order for every event."""
 
     def __init__(self, callbacks):
         if callbacks is None:
             callbacks = []
-        elif isinstance(callbacks, Callback):
+        elif _is_callback(callbacks):
             callbacks = [callbacks]
         elif not isinstance(callbacks, (list, tuple)):
             raise TypeError(f"'callbacks' must be a Callback or a list of Callbacks, but got "
                             f"{type(callbacks).__name__}")
         for cb in callbacks:
-            if not isinstance(cb, Callback):
+            if not _is_callback(cb):
                 raise TypeError(f"every element of 'callbacks' must be a Callback, but got "
                                 f"{type(cb).__name__}")
         self.callbacks = list(callbacks)

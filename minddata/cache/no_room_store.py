@@ -29,7 +29,7 @@ class NoRoomStore:
     def put(self, row_key, row):
         """Dropped: there is no room to store it."""
 
-    def mark_complete(self, num_rows):
+    def mark_complete(self, num_rows, warn=True):
         return False
 
     def flush(self):

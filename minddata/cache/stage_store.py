@@ -391,9 +391,10 @@ class StageStore:
             if len(self._pending) >= BATCH_ROWS or self._pending_bytes >= BATCH_BYTES:
                 self._submit_pending_locked()
 
-    def mark_complete(self, num_rows):
+    def mark_complete(self, num_rows, warn=True):
         """Record that a full pass of ``num_rows`` rows went through this stage. The marker is
-        written only if that many rows are stored; returns whether it was."""
+        written only if that many rows are stored; returns whether it was. ``warn=False``:
+        the caller only asks (a shard whose rows may be completed by the others)."""
         self._check_open()
         num_rows = _row_id(num_rows)
         self.flush()
@@ -411,7 +412,7 @@ class StageStore:
                 raise
             self._warn_full(full_disk=True)
             return False        # no room for the marker: the stage stays incomplete
-        if not complete and not counters.dropped:
+        if warn and not complete and not counters.dropped:
             logger.warning("DatasetCache session %s: mark_complete(%d) but only %d rows are "
                            "stored; the stage stays incomplete", self.session_id, num_rows,
                            counters.rows)

@@ -134,6 +134,12 @@ class SourceDataset(Dataset):
                 f"(shuffle={self.shuffle_level.name}, shards={self.num_shards}/{self.shard_id},"
                 f" num_samples={self.num_samples}, sampler={self.sampler!r})")
 
+    def _rows_key(self):
+        """Cache key of this source's own stage. Its rows are stored by row id, and a row's
+        content does not depend on the shuffle, the sampler or the shard: every sharding and
+        sampling of one source shares one stage, as in MindSpore's shared cache."""
+        return f"{type(self).__name__}[{self._source_meta()['describe']}]"
+
     def _is_random_self(self):
         if self.sampler is not None:
             s = self.sampler
@@ -227,7 +233,7 @@ class SourceIter(IterNode):
         self._put_ids = None
         self._store_complete = False
         if ds.cache is not None:
-            self._store = ds.cache.open_stage(ds._describe(), list(self.src.column_names))
+            self._store = ds.cache.open_stage(ds._rows_key(), list(self.src.column_names))
             self._put_ids = set()
         if workers > 1 and not ctx.debug:
             if ds._process_workers and self._store is None:
@@ -347,12 +353,15 @@ class SourceIter(IterNode):
         earlier run), so the stage may be complete; mark_complete writes the marker only if
         the store really holds every row."""
         total = len(self.src)
-        if (not total or not self._from_start or len(self._ids) < total
-                or self._store.is_complete()):
+        if not total or not self._from_start or self._store.is_complete():
             return
         ids = self._ids
-        if ids.min() < 0 or ids.max() >= total or np.unique(ids).size != total:
-            return      # a shard, a subset or num_samples: some rows were never seen
+        if (len(ids) < total or ids.min() < 0 or ids.max() >= total
+                or np.unique(ids).size != total):
+            # A shard, a subset or num_samples: this pass did not see every row, but the
+            # other shards sharing the stage may have stored the rest.
+            self._store.mark_complete(total, warn=False)
+            return
         self._store.mark_complete(total)
 
     def _wrap(self, exc, ids):

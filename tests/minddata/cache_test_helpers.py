@@ -15,11 +15,18 @@ def cache_root(tmp_path, monkeypatch):
     return tmp_path
 
 
+def stage_key(dataset):
+    """The key of the stage ``dataset`` caches: a source's own rows (shared by its shards and
+    samplings), or a map's upstream description."""
+    rows_key = getattr(dataset, "_rows_key", None)
+    return rows_key() if rows_key is not None else dataset._describe()
+
+
 def delete_cached_row(session_id, dataset, row_key):
     """Remove one stored row of ``dataset``'s cached stage, leaving its counters and its
     completion marker: the stage still says complete but one row is gone."""
     columns = dataset.get_col_names()
-    key = ROW_PREFIX + stage_hash(dataset._describe(), columns) + int(row_key).to_bytes(8, "big")
+    key = ROW_PREFIX + stage_hash(stage_key(dataset), columns) + int(row_key).to_bytes(8, "big")
     env = lmdb.open(sessions.require(session_id).env_dir, subdir=True, create=False)
     try:
         with env.begin(write=True) as txn:

@@ -24,8 +24,8 @@ def _mindrecord(tmp_path, n=40):
 
 
 def _stage(cache, data):
-    # The store the source stage uses: its key is the dataset's description.
-    return cache.open_stage(data._describe(), data.get_col_names())
+    # The store the source stage uses.
+    return cache.open_stage(helpers.stage_key(data), data.get_col_names())
 
 
 def test_a_stage_partly_filled_elsewhere_is_marked_complete_after_a_full_pass(tmp_path):

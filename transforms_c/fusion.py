@@ -260,7 +260,7 @@ def _fallback(ops, seeds, data):
 
 class FusedPlan:
     """A run of native ops executed as one native plan per row (see the module doc). Offers the
-    op protocol: is_random, apply(arrays, seed), apply_batch(rows, seeds, out=None), op(*arrays).
+    op protocol: is_random, apply(arrays, seed), apply_seeds(arrays, seeds), op(*arrays).
     """
 
     is_native = True
@@ -274,46 +274,23 @@ class FusedPlan:
     def seeds(self, seed):
         return [derive_seed(seed, i) for i in range(len(self.ops))]
 
-    def apply(self, arrays, seed, out=None):
+    def apply(self, arrays, seed):
         """Runs the plan with op i seeded derive_seed(seed, i) (eager calls, Compose)."""
-        return self.apply_seeds(arrays, self.seeds(seed), out)
+        return self.apply_seeds(arrays, self.seeds(seed))
 
-    def apply_seeds(self, arrays, seeds, out=None):
+    def apply_seeds(self, arrays, seeds):
         """Runs the plan with one seed per op (the engine passes each op's own seed)."""
         if len(arrays) != 1:
             raise RuntimeError(f"{self!r}: expected 1 input column, got {len(arrays)}")
         if len(seeds) != len(self.ops):
             raise ValueError(f"{self!r}: expected {len(self.ops)} seeds, got {len(seeds)}")
-        return (run_chain(self.ops, list(seeds), arrays[0], out),)
+        return (run_chain(self.ops, list(seeds), arrays[0]),)
 
     def native_steps(self):
         """The plan as native steps (transforms_c._batch), or None when an op of it has no
         native step (then only the per-row Python path runs it)."""
         steps = [op.native_step() for op in self.ops]
         return None if any(s is None for s in steps) else steps
-
-    def apply_batch(self, rows, seed_lists, out=None):
-        """Runs the plan on each row tuple (one column each) with its per-op seeds. `out` is
-        None, an array whose first axis is the batch (rows are written straight into out[i] when
-        the shape and dtype match; otherwise copied), or a sequence holding such an array first.
-        Returns the list of output row tuples (views into `out` when given)."""
-        target = out[0] if isinstance(out, (list, tuple)) else out
-        if target is not None and len(target) < len(rows):
-            raise ValueError(f"out holds {len(target)} rows, fewer than the {len(rows)} given")
-        results = []
-        for i, (row, seeds) in enumerate(zip(rows, seed_lists)):
-            slot = target[i] if target is not None else None
-            value = self.apply_seeds(tuple(row), seeds, slot)[0]
-            if slot is not None and not np.shares_memory(value, slot):
-                # A row that took a fallback path: copy it into its slot only when it has the
-                # slot's exact shape (never reshape a (W, H) image into an (H, W) slot).
-                if value.shape != slot.shape:
-                    raise RuntimeError(f"{self!r}: row {i} has shape {value.shape}, the batch "
-                                       f"array expects {slot.shape}")
-                slot[...] = value
-                value = slot
-            results.append((value,))
-        return results
 
     def __call__(self, *arrays):
         arrays = tuple(_to_numpy(a) for a in arrays)

@@ -100,7 +100,8 @@ class NativeBatchIter(IterNode):
         self.submitted = 0      # rows of the epoch submitted
         self.returned = 0       # rows of the epoch returned
         self.batch_num = 0
-        self.done = False
+        self.done = False       # a batch shorter than batch_size was returned (state)
+        self.exhausted = False  # every row of the epoch is submitted
         self.bases = None
 
     # -- protocol ------------------------------------------------------------------------
@@ -116,7 +117,7 @@ class NativeBatchIter(IterNode):
                                for p in self.op_positions], np.uint64)
         self.submitted = self.returned = rows
         self.batch_num = batch_num
-        self.done = done
+        self.done = self.exhausted = done
 
     def get_state(self):
         # The layout of BatchIter(MapIter(SourceIter)) states.
@@ -156,11 +157,11 @@ class NativeBatchIter(IterNode):
     def _fill(self):
         """Submits batches until ``ring_depth`` are in flight or the epoch's ids run out."""
         size = self.ds.batch_size
-        while len(self.inflight) < self.ring_depth and not self.done:
+        while len(self.inflight) < self.ring_depth and not self.exhausted:
             first = self.submitted
             ids = self.ids[first:first + size]
             if not len(ids) or (len(ids) < size and self.ds.drop_remainder):
-                self.done = True
+                self.exhausted = True
                 break
             addresses, sizes = self.native_column.locate(ids)
             out = self.recycler.empty((len(ids),) + self.row_shape, self.dtype)
@@ -170,7 +171,8 @@ class NativeBatchIter(IterNode):
             self.inflight.append(_Job(job_id, ids, first, out))
             self.submitted = first + len(ids)
             if len(ids) < size:
-                break           # the last, partial batch: done once it is returned
+                self.exhausted = True     # the last, partial batch
+                break
 
     def _drain(self):
         """Waits for the batches in flight and drops them (a new epoch or a reset)."""

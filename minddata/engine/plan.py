@@ -14,6 +14,7 @@ Rules:
   interpreter lock.
 - ``cache``: a ``cache=`` on a source or a map is served by cache-read/write nodes (a source reads
   through the store; a map becomes a CachedMap node).
+- ``cached_batches``: ``Batch(Map(cache=...))`` reads whole batches from the cache's store.
 """
 import logging
 
@@ -46,6 +47,8 @@ class Planner:
 
     def build(self, ds):
         node = self._native_batch(ds)
+        if node is None:
+            node = self._cached_batches(ds)
         if node is None:
             node = ds._build_iter(self.ctx)
         cache = getattr(ds, "cache", None)
@@ -99,6 +102,24 @@ class Planner:
                   f"Batch({spec.batch_ds.batch_size}) run by {threads} native thread(s), "
                   f"ring of {config.get_batch_ring_depth()} batches")
         return node
+
+    def _cached_batches(self, ds):
+        """``Batch(Map(cache=...))``: the batch reads whole batches from the cache's store (one
+        copy per row, straight into the batch arrays) in the epochs that find the stage
+        complete."""
+        from ..ops.batch import BatchDataset, BatchIter
+        from ..ops.map import MapDataset
+        if type(ds) is not BatchDataset:
+            return None
+        child_ds = ds.children[0]
+        if type(child_ds) is not MapDataset or child_ds.cache is None:
+            return None
+        plain = (ds.per_batch_map is None and not ds.pad_info and not ds.pad_all
+                 and not callable(ds.batch_size) and not self.ctx.debug)
+        self.note("cached_batches", "Batch", plain,
+                  "whole batches from the cache's store once its stage is complete" if plain
+                  else "the batch pads, maps or has a callable size: rows are batched as usual")
+        return BatchIter(ds, self.ctx, child=self.build(child_ds), whole_batches=plain)
 
     def needs_prefetch_thread(self, root):
         """Whether the run needs its producer thread and queue (the prefetch node)."""

@@ -219,7 +219,7 @@ class ProcessPool:
                 raise self._died(w)
 
     def result(self):
-        """Output rows of the oldest task (with its context when one was given)."""
+        """(output rows, context) of the oldest task (engine/executor.py's signature)."""
         if self._broken is not None:
             raise self._broken
         wi, slot, context = self._pending.popleft()
@@ -231,7 +231,7 @@ class ProcessPool:
             raise
         if reply[0] == "ok":
             rows = unpack(reply[1], w.buf, copy=True)
-            return rows if context is None else (rows, context)
+            return rows, context
         _, blob, tname, msg, tb, row_k = reply
         exc = None
         if blob is not None:

@@ -1,5 +1,5 @@
-"""Batch buffers that are reused once the consumer dropped them (cached batches, the map ->
-batch fast path and native batches all allocate through it)."""
+"""Batch buffers that are reused once the consumer dropped them (cached batches and native
+batches allocate through it)."""
 import sys
 import threading
 import weakref

@@ -1,6 +1,5 @@
 """batch / padded_batch: group rows into batches written into one preallocated array per
 column, with optional per_batch_map and padding."""
-import collections
 import time
 
 import numpy as np
@@ -8,7 +7,7 @@ import numpy as np
 from ..dataset import Dataset, check_columns, check_num_parallel_workers
 from ..engine.errors import wrap_error
 from ..engine.node import IterNode
-from ..engine.threads import OrderedThreadPool
+from ..engine.executor import make_executor
 
 _INT32_MAX = 2 ** 31 - 1
 _perf = time.perf_counter
@@ -294,7 +293,7 @@ class BatchBuilder:
 
 
 class _BatchTask:
-    """Worker-process side: rows in, one batch out."""
+    """Rows in, one batch out (inline, on a worker thread or in a worker process)."""
 
     name = "Batch"
 
@@ -306,15 +305,18 @@ class _BatchTask:
 
 
 class BatchIter(IterNode):
-    """Collects rows in the pipeline's thread; builds batches there, or with
-    ``num_parallel_workers`` > 1 on worker threads (numpy copies release the GIL) or, for a
-    per_batch_map with ``python_multiprocessing=True``, in worker processes. Batches come out
-    in order."""
+    """Collects rows in the pipeline's thread; builds batches through an executor
+    (engine/executor.py): inline, or with ``num_parallel_workers`` > 1 on worker threads (numpy
+    copies release the GIL) or, for a per_batch_map with ``python_multiprocessing=True``, in
+    worker processes. Batches come out in order.
+
+    ``whole_batches``: the planner found a cached map below (CachedMapIter), which can serve
+    whole batches read from its store (``batch_source``/``next_batch``)."""
 
     name = "Batch"
 
-    def __init__(self, ds, ctx):
-        child = ctx.build(ds.children[0])
+    def __init__(self, ds, ctx, child=None, whole_batches=False):
+        child = child if child is not None else ctx.build(ds.children[0])
         workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
         self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
@@ -323,25 +325,21 @@ class BatchIter(IterNode):
         self.workers = workers
         self._batch_num = 0      # batches collected this epoch
         self._done = False       # the child is exhausted for this epoch
-        self._meta = collections.deque()   # per submitted batch: state after it
-        self._last = None
+        self._last = None        # (child state, batch_num, done) after the last batch returned
         # Plain batches of a fixed size over a cached map read them whole from the cache
         # (copied once, straight into the batch arrays); decided each epoch, as the cache
         # serves only epochs that find its stage complete.
         self._fast_ok = (not ctx.debug and ds.per_batch_map is None and not ds.pad_info
                          and not ds.pad_all and not callable(ds.batch_size)
-                         and hasattr(child, "batch_source"))
+                         and whole_batches)
         self._fast = False
+        processes = workers > 1 and ds.python_multiprocessing and ds.per_batch_map is not None
+        self._pool = make_executor(workers, _BatchTask(self.builder), "batch",
+                                   processes=processes, max_rowsize=ds.max_rowsize,
+                                   rows_per_task=ds.batch_size if isinstance(ds.batch_size, int)
+                                   else 64, slot_mb=64)
+        self._depth = 2 * workers if workers > 1 else 1
         if workers > 1:
-            if ds.python_multiprocessing and ds.per_batch_map is not None:
-                from ..engine.procs import ProcessPool
-                self._pool = ProcessPool(workers, _BatchTask(self.builder), name="Batch",
-                                         max_rowsize=ds.max_rowsize,
-                                         rows_per_task=ds.batch_size if isinstance(
-                                             ds.batch_size, int) else 64,
-                                         slot_mb=64)
-            else:
-                self._pool = OrderedThreadPool(workers, "batch")
             self.stats.queue_capacity = 2 * workers
 
     def start(self, epoch):
@@ -352,15 +350,11 @@ class BatchIter(IterNode):
     def _restart(self, batch_num, done):
         if self._pool is not None:
             self._pool.clear()
-        self._meta.clear()
         self._batch_num = batch_num
         self._done = done
         self._last = None
 
     def get_state(self):
-        if self._pool is None:
-            return {"epoch": self.epoch, "batch_num": self._batch_num,
-                    "done": self._done, "child": self.children[0].get_state()}
         if self._last is None:
             return {"epoch": self.epoch, "batch_num": 0, "done": False, "child": None}
         cstate, num, done = self._last
@@ -420,8 +414,7 @@ class BatchIter(IterNode):
             return None
         info = BatchInfo(self._batch_num, self.epoch)
         self._batch_num += 1
-        if self._pool is not None:
-            self._last = (child.get_state(), self._batch_num, self._done)
+        self._last = (child.get_state(), self._batch_num, self._done)
         return self.builder.build(batch, info) if isinstance(batch, list) else batch
 
     def _next(self):
@@ -430,26 +423,20 @@ class BatchIter(IterNode):
             if out is not NotImplemented:
                 return out
             self._fast = False
-        if self._pool is None:
-            got = self._collect()
-            return None if got is None else self.builder.build(*got)
         pool = self._pool
-        while len(pool) < 2 * self.workers:
+        while len(pool) < self._depth:
             got = self._collect()
             if got is None:
                 break
             rows, info = got
-            if isinstance(pool, OrderedThreadPool):
-                pool.submit(self.builder.build, rows, info)
-            else:
-                pool.submit((info.get_batch_num(), info.get_epoch_num()), rows)
-            self._meta.append((self.children[0].get_state(), self._batch_num, self._done))
-        if not self._meta:
+            pool.submit((info.get_batch_num(), info.get_epoch_num()), rows,
+                        context=(self.children[0].get_state(), self._batch_num, self._done))
+        if not len(pool):
             return None
-        self.stats.sample_queue(len(pool))
-        res = pool.result()
-        self._last = self._meta.popleft()
-        return res if isinstance(pool, OrderedThreadPool) else res[0]
+        if self.workers > 1:
+            self.stats.sample_queue(len(pool))
+        batch, self._last = pool.result()
+        return batch[0]
 
     def _close_self(self):
         if self._pool is not None:

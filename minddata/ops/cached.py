@@ -20,7 +20,7 @@ import numpy as np
 from .. import config
 from ..engine.node import IterNode
 from ..engine.recycler import BufferRecycler
-from ..engine.threads import OrderedThreadPool
+from ..engine.executor import make_executor
 from .map import MapIter
 
 _ROWS_PER_READ = 32      # rows per read task when the consumer takes rows one by one,
@@ -35,8 +35,8 @@ class _RangeReader:
 
     def __init__(self, store, workers, name):
         self.store = store
-        self.pool = OrderedThreadPool(workers, name) if workers else None
-        self.depth = 2 * workers
+        self.pool = make_executor(workers, self._read, name)
+        self.depth = 2 * workers if workers > 1 else 1
         self.next = self.limit = 0
         self.step = _ROWS_PER_READ
         self.stack = False
@@ -50,18 +50,13 @@ class _RangeReader:
         """(row count, rows or stacked columns) of the oldest read, or None once every row
         up to the limit was handed out."""
         pool = self.pool
-        if pool is None:
-            if self.next >= self.limit:
-                return None
-            first, self.next = self.next, min(self.limit, self.next + self.step)
-            return self._read(first, self.next - first)
         while len(pool) < self.depth and self.next < self.limit:
             n = min(self.step, self.limit - self.next)
-            pool.submit(self._read, self.next, n)
+            pool.submit(self.next, n)
             self.next += n
         if not len(pool):
             return None
-        return pool.result()
+        return pool.result()[0]
 
     def _read(self, first, count):
         if self.stack:
@@ -69,12 +64,10 @@ class _RangeReader:
         return count, self.store.read_range(first, count)
 
     def clear(self):
-        if self.pool is not None:
-            self.pool.clear()
+        self.pool.clear()
 
     def close(self):
-        if self.pool is not None:
-            self.pool.close()
+        self.pool.close()
         self.recycler.clear()
 
 

@@ -18,7 +18,7 @@ from ..engine.errors import wrap_error
 from ..engine.node import IterNode, format_provenance
 from ..callback import CallbackRunner, check_callbacks
 from ..cache.identity import describe_operation
-from ..engine.threads import OrderedThreadPool
+from ..engine.executor import make_executor
 
 logger = logging.getLogger("minddata")
 _MAX_CHUNK = 64
@@ -136,12 +136,10 @@ class OpRunner:
             return [seeds.row_seed(b, index) for b in base]
         return seeds.row_seed(base, index)
 
-    def run(self, args, epoch, index, stop=None):
-        """The row's outputs; with ``stop``, only the ops before position ``stop`` (the
-        prefix the batch fast path runs before the last op's apply_batch)."""
+    def run(self, args, epoch, index):
+        """The row's outputs."""
         bases = self.bases(epoch)
-        ops = self.ops if stop is None else self.ops[:stop]
-        for k, op in enumerate(ops):
+        for k, op in enumerate(self.ops):
             s = self.op_seeds(bases[k], index)
             if self.per_op_seeds[k]:
                 res = op.apply_seeds(args, s)
@@ -158,8 +156,6 @@ class OpRunner:
             if self.debug:
                 _log_op(self.names[k], args, res, self.hooks)
             args = res
-        if stop is not None:
-            return args
         if len(args) != self.n_out:
             raise RuntimeError(f"the operations returned {len(args)} columns but "
                                f"output_columns names {self.n_out}")
@@ -269,10 +265,10 @@ class MapDataset(Dataset):
 
 
 class MapIter(IterNode):
-    """Inline (one worker / debug), thread pool, or process pool execution."""
+    """Runs the operations on chunks of rows through an executor (engine/executor.py): inline
+    (one worker, debug mode), threads, or processes (``python_multiprocessing``)."""
 
     name = "Map"
-    _fuse = None
 
     def __init__(self, ds, ctx, child=None):
         child = child if child is not None else ctx.build(ds.children[0])
@@ -309,20 +305,16 @@ class MapIter(IterNode):
         self._row_cost = None
         self._t_result = None
         self._target_task_s = 0.002 if not ds.python_multiprocessing else 0.005
-        # Whole batches for a batch stage right above (engine/map_batch.py): when the last op
-        # writes rows straight into a batch array (a fused native plan's apply_batch).
-        self._fuse = None
-        if (not ctx.debug and self._callbacks is None and not ds.python_multiprocessing
-                and len(ds.out_cols) == 1 and hasattr(ops[-1], "apply_batch")):
-            from ..engine.map_batch import BatchFuser
-            self._fuse = BatchFuser(self)
-        if workers > 1:
-            if ds.python_multiprocessing:
-                from ..engine.procs import ProcessPool
-                self._pool = ProcessPool(workers, _MapTask(self.runner),
-                                         name="Map", max_rowsize=ds.max_rowsize)
-            else:
-                self._pool = OrderedThreadPool(workers, "map")
+        # Inline execution runs one row per task when it is asked for, as a plain loop would;
+        # workers get chunks of rows, twice as many tasks as workers in flight.
+        self._inline = workers <= 1
+        self._depth = 1 if self._inline else 2 * workers
+        if self._inline:
+            self._chunk = 1
+        self._pool = make_executor(workers, _MapTask(self.runner), "map",
+                                   processes=ds.python_multiprocessing and not self._inline,
+                                   max_rowsize=ds.max_rowsize)
+        if not self._inline:
             self.stats.queue_capacity = 2 * workers * _MAX_CHUNK
 
     # protocol ----------------------------------------------------------------------------
@@ -346,8 +338,6 @@ class MapIter(IterNode):
         self._t_result = None
         if self._pool is not None:
             self._pool.clear()
-        if self._fuse is not None:
-            self._fuse.stop()
         self._buf.clear()
         self._index = index
         self._returned = index
@@ -380,34 +370,8 @@ class MapIter(IterNode):
         self._last_child_state = child.get_state()
         self._last_prov = None
 
-    # whole batches, for a batch stage right above (same protocol as a cached map) ---------
-    def batch_source(self, batch_size):
-        """Called by a batch stage after start()/reset(): serve whole batches of
-        ``batch_size`` rows whose map output is written straight into the batch array.
-        Returns whether this map does."""
-        if self._fuse is None or self._buf:
-            return False
-        self._fuse.begin(batch_size)
-        return True
-
-    def next_batch(self):
-        """(n, columns) with the batch's stacked columns, or a list of n rows the caller
-        stacks (rows whose shapes differ); (0, None) at the end of the epoch; None when
-        this map does not serve batches."""
-        if self._fuse is None or not self._fuse.active:
-            return None
-        t0 = _perf()
-        w0 = self.stats.wait_s
-        got = self._fuse.next_batch()
-        st = self.stats
-        st.busy_s += _perf() - t0 - (st.wait_s - w0)
-        st.rows_out += got[0]
-        return got
-
     # rows --------------------------------------------------------------------------------
     def _next(self):
-        if self._pool is None:
-            return self._next_inline()
         if not self._buf:
             self._fill()
             if not self._buf:
@@ -417,22 +381,6 @@ class MapIter(IterNode):
         self._last_prov = prov
         self._returned += 1
         return row
-
-    def _next_inline(self):
-        child = self.children[0]
-        row = self.pull(child)
-        if row is None:
-            return None
-        index = self._index
-        self._index += 1
-        try:
-            out = self.runner.run(tuple(row[i] for i in self.in_idx), self.epoch, index)
-        except BaseException as e:
-            raise self._wrap(e, child.prov_token(), index)
-        self._last_child_state = child.get_state()
-        self._last_prov = child.prov_token()
-        self._returned += 1
-        return self._assemble(row, out)
 
     def _assemble(self, row, out):
         return tuple(out[j] if src == "out" else row[j] for src, j in self.place)
@@ -462,35 +410,26 @@ class MapIter(IterNode):
 
     def _fill(self):
         pool = self._pool
-        while len(pool) < 2 * self.workers and not self._child_done:
+        while len(pool) < self._depth and not self._child_done:
             rows, states, provs = self.pull_rows(self._chunk)
             if not rows:
                 break
             first = self._index
             self._index += len(rows)
             task = _Chunk(rows, states, provs, first, self.epoch)
-            if isinstance(pool, OrderedThreadPool):
-                pool.submit(self._run_chunk, task)
-            else:
-                pool.submit((self.epoch, first), [tuple(r[i] for i in self.in_idx)
-                                                  for r in rows], context=task)
+            pool.submit((self.epoch, first), [tuple(r[i] for i in self.in_idx) for r in rows],
+                        context=task)
         if not len(pool):
             return
         try:
-            res = pool.result()
+            outs, task = pool.result()
         except BaseException as e:
-            ctxt = getattr(e, "_minddata_task", None)
-            raise self._wrap_pool_error(e, ctxt)
-        if isinstance(pool, OrderedThreadPool):
-            self._buf.extend(res)
-            n = len(res)
-        else:
-            outs, task = res
-            n = len(outs)
-            for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
-                self._buf.append((self._assemble(r, o), s, p))
-        self.stats.sample_queue(len(pool))
-        self._adapt_chunk(n)
+            raise self._wrap_pool_error(e, getattr(e, "_minddata_task", None))
+        for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
+            self._buf.append((self._assemble(r, o), s, p))
+        if not self._inline:
+            self.stats.sample_queue(len(pool))
+            self._adapt_chunk(len(outs))
 
     def _adapt_chunk(self, n_rows):
         """Results arrive about every task_time / workers when the workers are the
@@ -512,24 +451,9 @@ class MapIter(IterNode):
             return self._wrap(e, task.provs[k], task.first + k)
         return self._wrap(e, None, "?")
 
-    def _run_chunk(self, task):
-        out = []
-        epoch = task.epoch
-        for k, r in enumerate(task.rows):
-            try:
-                o = self.runner.run(tuple(r[i] for i in self.in_idx), epoch, task.first + k)
-            except BaseException as e:
-                raise self._wrap(e, task.provs[k], task.first + k)
-            out.append((self._assemble(r, o), task.states[k], task.provs[k]))
-        return out
-
     def _close_self(self):
-        if self._fuse is not None:
-            self._fuse.stop()
         if self._pool is not None:
             self._pool.close()
-        if self._fuse is not None:
-            self._fuse.close()
 
 
 class _Chunk:
@@ -541,7 +465,8 @@ class _Chunk:
 
 
 class _MapTask:
-    """Runs in a worker process: applies the op list to a chunk of rows."""
+    """Applies the op list to a chunk of rows (inline, on a worker thread or in a worker
+    process); a failing row is marked for the error message."""
 
     name = "Map"
 

@@ -11,7 +11,7 @@ from .. import config, elastic
 from ..dataset import Dataset, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.node import IterNode
-from ..engine.threads import OrderedThreadPool
+from ..engine.executor import make_executor
 from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
 
 _INT32_MAX = 2 ** 31 - 1
@@ -205,7 +205,8 @@ def _read_class_column(src, sampler):
 
 
 class SourceIter(IterNode):
-    """Reads the epoch's ids in chunks, inline, on worker threads or in worker processes."""
+    """Reads the epoch's ids in chunks through an executor (engine/executor.py): inline, on
+    worker threads or in worker processes."""
 
     def __init__(self, ds, ctx):
         workers = 1 if ctx.debug else (ds.num_parallel_workers or config.get_num_parallel_workers())
@@ -235,14 +236,12 @@ class SourceIter(IterNode):
         if ds.cache is not None:
             self._store = ds.cache.open_stage(ds._rows_key(), list(self.src.column_names))
             self._put_ids = set()
-        if workers > 1 and not ctx.debug:
-            if ds._process_workers and self._store is None:
-                from ..engine.procs import ProcessPool
-                self._pool = ProcessPool(workers, _SourceTask(ds._source_factory),
-                                         name=self.name, max_rowsize=ds._max_rowsize)
-            else:
-                self._pool = OrderedThreadPool(workers, self.name)
-        self.stats.queue_capacity = 2 * workers * self._chunk if self._pool else None
+        processes = ds._process_workers and self._store is None and workers > 1
+        task = _SourceTask(ds._source_factory) if processes else self._read_task
+        self._pool = make_executor(workers, task, self.name, processes=processes,
+                                   max_rowsize=ds._max_rowsize)
+        self._depth = 2 * workers if workers > 1 else 1
+        self.stats.queue_capacity = 2 * workers * self._chunk if workers > 1 else None
 
     # protocol
     def start(self, epoch):
@@ -296,30 +295,24 @@ class SourceIter(IterNode):
         n = len(self._ids)
         if self._pos >= n:
             return False
-        if self._pool is None:
-            stop = min(n, self._pos + self._chunk)
-            self._buf = self._read(self._ids[self._pos:stop], self._pos)
-        else:
-            while len(self._pool) < 2 * self.workers and self._next_chunk < n:
-                stop = min(n, self._next_chunk + self._chunk)
-                chunk = self._ids[self._next_chunk:stop]
-                if self._store is not None:
-                    self._pool.submit(self._read, chunk, self._next_chunk)
-                elif isinstance(self._pool, OrderedThreadPool):
-                    self._pool.submit(self._read_direct, chunk, self._next_chunk)
-                else:
-                    self._pool.submit(chunk, ())
-                self._next_chunk = stop
-            try:
-                self._buf = self._pool.result()
-            except BaseException as e:
-                raise self._wrap(e, None)
+        while len(self._pool) < self._depth and self._next_chunk < n:
+            stop = min(n, self._next_chunk + self._chunk)
+            self._pool.submit(self._ids[self._next_chunk:stop], ())
+            self._next_chunk = stop
+        try:
+            self._buf = self._pool.result()[0]
+        except BaseException as e:
+            raise self._wrap(e, None)
+        if self.workers > 1:
             self.stats.sample_queue(len(self._pool))
         self._buf_start = self._pos
         self._buf_i = 0
         return bool(self._buf)
 
-    def _read_direct(self, ids, first_pos):
+    def _read_task(self, ids, _payload):
+        return self._read(ids)
+
+    def _read_direct(self, ids):
         try:
             rows = self.src.read_rows(ids)
         except BaseException as e:
@@ -329,16 +322,16 @@ class SourceIter(IterNode):
                                f"{len(ids)} ids")
         return rows
 
-    def _read(self, ids, first_pos):
+    def _read(self, ids):
         if self._store is None:
-            return self._read_direct(ids, first_pos)
+            return self._read_direct(ids)
         if self._store_complete:    # every row committed: one transaction per chunk
             out = self._store.read_keys(ids.tolist())
         else:
             out = [self._store.get(int(rid)) for rid in ids]
         missing = [i for i, row in enumerate(out) if row is None]
         if missing:
-            rows = self._read_direct(ids[missing], first_pos)
+            rows = self._read_direct(ids[missing])
             for i, row in zip(missing, rows):
                 out[i] = row
                 rid = int(ids[i])

@@ -251,3 +251,52 @@ def test_ring_depth_is_validated():
         ds.config.set_batch_ring_depth(0)
     with pytest.raises(TypeError):
         ds.config.set_native_batches("yes")
+
+
+# -- folded from the former map -> batch fast-path suites ------------------------------------
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_state_harness_passes(mr_path, workers):
+    from .engine_helpers import check_resume
+    dataset = mind_pipeline(mr_path, workers=workers, batch=3)
+    assert dataset.plan().fired("native_batch")
+    check_resume(dataset, num_epochs=2, stops=(0, 1, 2, 9, 10, 13))
+
+
+def test_the_state_harness_passes_under_repeat_and_take(mr_path):
+    from .engine_helpers import check_resume
+    dataset = mind_pipeline(mr_path, batch=5).repeat(2).take(9)
+    assert dataset.plan().fired("native_batch")
+    check_resume(dataset, num_epochs=2, stops=(0, 3, 6, 9, 12))
+
+
+def test_batches_the_consumer_holds_are_never_overwritten(mr_path):
+    ds.config.set_seed(4)
+    expected = collect(mind_pipeline(mr_path), num_epochs=3)
+    it = mind_pipeline(mr_path).create_tuple_iterator(num_epochs=3, output_numpy=True)
+    held = [b for _ in range(3) for b in it]               # every batch array kept
+    views = [b[0][1:] for b in held]                       # and views of them
+    assert_same_batches([[np.array(c) for c in b] for b in held], expected)
+    assert all(np.array_equal(v, e[0][1:]) for v, e in zip(views, expected))
+
+
+def test_rows_of_another_shape_fail_naming_the_row(tmp_path, jpegs):
+    """A row the native plan leaves to Python whose output does not fit the batch (a crop
+    larger than a small PNG pads it in Python... here: a gray PNG keeps 3 channels, but an
+    image smaller than the crop takes CenterCrop's padding path) still fits: the same shape."""
+    images = list(jpegs[:5]) + [png_bytes(3, 10, 12)]        # smaller than the crop
+    root = write_image_folder(str(tmp_path / "folder"), images)
+
+    def make():
+        d = ds.ImageFolderDataset(root, shuffle=False)
+        return d.map([vision.Decode(), vision.CenterCrop(30)], input_columns=["image"]).batch(6)
+    native = collect(make())
+    assert native[0][0].shape == (6, 30, 30, 3)
+    assert_same_batches(native, collect(make(), native=False))
+
+
+def test_stage_stats_count_batches(mr_path):
+    it = mind_pipeline(mr_path).create_tuple_iterator(num_epochs=1, output_numpy=True)
+    n = sum(1 for _ in it)
+    stats = it.stage_stats()
+    assert [s.name for s in stats] == ["NativeBatch(MindDataset+Map+Batch)"]
+    assert stats[0].rows_out == n == 8

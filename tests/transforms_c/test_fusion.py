@@ -155,28 +155,6 @@ def test_op_level_switch_overrides_setting():
     assert np.array_equal(plan.apply((big,), 3)[0], run_unfused(ops, plan.seeds(3), big))
 
 
-def test_apply_batch_writes_into_batch_array(exact_decode):
-    ops = train_ops()
-    plan = _plan(ops)
-    rows = [(sample_jpeg(123, 157),), (sample_jpeg(100, 90, 1),), (sample_jpeg(),)]
-    seeds = [11, 12, 13]
-    out = np.empty((3, 3, 48, 48), np.float32)
-    results = plan.apply_batch(rows, [plan.seeds(s) for s in seeds], out=out)
-    for i, (row, seed) in enumerate(zip(rows, seeds)):
-        expect = plan.apply(row, seed)[0]
-        np.testing.assert_array_equal(out[i], expect)
-        assert np.shares_memory(results[i][0], out)
-    assert [r[0].shape for r in plan.apply_batch(rows, [plan.seeds(s) for s in seeds])] == \
-        [(3, 48, 48)] * 3
-
-
-def test_apply_batch_shape_mismatch_raises():
-    plan = _plan(train_ops())
-    with pytest.raises(RuntimeError, match="expects"):
-        plan.apply_batch([(sample_jpeg(),)], [plan.seeds(0)],
-                        out=np.empty((1, 3, 10, 10), np.float32))
-
-
 def test_compose_fuses_with_the_same_seeds(exact_decode):
     ops = train_ops()
     compose = Compose(ops)
@@ -269,12 +247,3 @@ def test_approximate_decode_shapes_on_random_sizes(height, width, seed, out, int
     result = plan.apply((data,), seed)[0]
     assert result.shape == (3, out, out + 1) and result.dtype == np.uint8
 
-
-def test_apply_batch_never_reshapes_a_fallback_row_into_its_slot():
-    import cv2
-    ok, png = cv2.imencode(".png", natural_rgb(40, 50))      # not a JPEG: the unfused path
-    assert ok
-    plan = _plan([Decode(), Resize((20, 30)), HWC2CHW()])
-    with pytest.raises(RuntimeError, match="expects"):     # (3, 20, 30) into a (3, 30, 20) slot
-        plan.apply_batch([(png.tobytes(),)], [plan.seeds(0)],
-                        out=np.empty((1, 3, 30, 20), np.float32))

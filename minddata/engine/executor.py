@@ -1,0 +1,102 @@
+"""One executor abstraction for every node that runs work in parallel: inline, threads or
+processes, with one submit/result signature.
+
+An executor runs ``task(meta, payload)``, where ``meta`` is small (positions, epoch numbers) and
+``payload`` is the data: a list of rows, which worker processes receive through shared memory
+(engine/procs.py), or anything for inline and thread execution. Results come back in submission
+order, whatever the number of workers:
+
+    executor.submit(meta, payload, context=None)
+    value, context = executor.result()      # the oldest task's; re-raises its exception
+
+A task's exception carries ``_minddata_task = (context, row)`` when the task marked the row it
+failed on (``exc._minddata_row``), so the node can name the row in its error. ``clear()`` drops
+the pending tasks, ``close()`` releases every worker; both are idempotent.
+"""
+import collections
+import concurrent.futures
+
+
+def _mark(exc, context):
+    row = getattr(exc, "_minddata_row", None)
+    exc._minddata_task = (context, row) if context is not None and row is not None else None
+    return exc
+
+
+class InlineExecutor:
+    """Runs each task in the caller's thread when its result is asked for (one worker, debug
+    mode): nothing runs ahead, nothing to release."""
+
+    num_workers = 1
+
+    def __init__(self, task):
+        self._task = task
+        self._pending = collections.deque()
+
+    def submit(self, meta, payload, context=None):
+        self._pending.append((meta, payload, context))
+
+    def __len__(self):
+        return len(self._pending)
+
+    def result(self):
+        meta, payload, context = self._pending.popleft()
+        try:
+            return self._task(meta, payload), context
+        except BaseException as e:
+            raise _mark(e, context)
+
+    def clear(self):
+        self._pending.clear()
+
+    def close(self):
+        self.clear()
+
+
+class ThreadExecutor:
+    """Worker threads (numpy, OpenCV and the native kernels release the GIL)."""
+
+    def __init__(self, num_workers, task, name):
+        self.num_workers = num_workers
+        self._task = task
+        self._ex = concurrent.futures.ThreadPoolExecutor(num_workers,
+                                                         thread_name_prefix=f"minddata-{name}")
+        self._pending = collections.deque()
+
+    def submit(self, meta, payload, context=None):
+        self._pending.append((self._ex.submit(self._task, meta, payload), context))
+
+    def __len__(self):
+        return len(self._pending)
+
+    def result(self):
+        future, context = self._pending.popleft()
+        try:
+            return future.result(), context
+        except BaseException as e:
+            raise _mark(e, context)
+
+    def clear(self):
+        """Drop pending tasks (cancel those not started, wait for running ones)."""
+        while self._pending:
+            future, _ = self._pending.popleft()
+            if not future.cancel():
+                try:
+                    future.result()
+                except BaseException:  # a dropped task's failure is not the caller's concern
+                    pass
+
+    def close(self):
+        self.clear()
+        self._ex.shutdown(wait=True, cancel_futures=True)
+
+
+def make_executor(num_workers, task, name, processes=False, **process_options):
+    """The executor for a node: inline for one worker, else threads, or forked worker
+    processes (``processes=True``; ``process_options`` go to engine.procs.ProcessPool)."""
+    if processes:
+        from .procs import ProcessPool
+        return ProcessPool(num_workers, task, name=name, **process_options)
+    if num_workers <= 1:
+        return InlineExecutor(task)
+    return ThreadExecutor(num_workers, task, name)

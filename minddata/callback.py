@@ -185,7 +185,7 @@ class CallbackRunner:
         ctx.cur_step_num_in_epoch += 1
         ctx.cur_step_num += 1
         for c in self.callbacks:
-            if (ctx.cur_step_num - 1) % c.step_size == 0:
+            if (ctx.cur_step_num_in_epoch - 1) % c.step_size == 0:   # counted per epoch
                 c.ds_step_begin(ctx)
                 c.ds_step_end(ctx)
 

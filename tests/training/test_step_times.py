@@ -4,7 +4,7 @@ No assertion on absolute wall-clock figures: only on how the measured parts rela
 import numpy as np
 import pytest
 
-import minddata as ds
+from tests.training.conftest import make_dataset
 from training import Model
 from training.callbacks import TimeMonitor
 
@@ -30,6 +30,7 @@ class SlowStep(torch.nn.Module):
 def busy_pipeline(num_rows=48, batch_size=4):
     """Rows made by a Python map in the pipeline's thread: it competes for the GIL with the
     step, but makes a batch (4 x 1000 calls) faster than a step uses one (6000 calls)."""
+    import minddata as ds
     images = np.zeros((num_rows, 2), np.float32)
     labels = np.arange(num_rows, dtype=np.int64)
     data = ds.NumpySlicesDataset((images, labels), column_names=["image", "label"], shuffle=False)
@@ -87,16 +88,24 @@ def test_time_monitor_without_data_time_prints_mindspore_line_only(capsys):
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-def test_cuda_steps_have_a_device_time():
+@pytest.mark.parametrize("sink", [False, True])
+def test_cuda_steps_have_a_device_time(sink, capsys):
     from training import set_context
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 256)).astype(np.float32)
+    y = rng.integers(0, 4, 64).astype(np.int64)
     set_context(device_target="GPU", device_id=0)
     try:
-        net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 4))
+        net = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(),
+                                  torch.nn.Linear(512, 4))
         model = Model(net, torch.nn.CrossEntropyLoss(), torch.optim.SGD(net.parameters(), 0.1))
-        model.train(1, busy_pipeline(num_rows=32), dataset_sink_mode=True)
+        model.train(2, make_dataset([x, y], 8), callbacks=[TimeMonitor(data_time=True)],
+                    dataset_sink_mode=sink)
     finally:
         set_context(device_target="CPU")
     stats = model.last_train_stats
-    assert stats["device_timing"] == "cuda events"
-    assert stats["device_step_s"] > 0 and stats["device_step_ms"] > 0
-    assert stats["device_step_ms"] == pytest.approx(stats["device_step_s"] * 1000 / 8)
+    assert stats["device_timing"] == "cuda events" and stats["steps"] == 16
+    assert 0 < stats["device_step_s"] <= stats["total_s"]
+    assert stats["device_step_ms"] == pytest.approx(stats["device_step_s"] * 1000 / 16)
+    out = capsys.readouterr().out
+    assert out.count("device step time: ") == 2 and "device step time: n/a" not in out

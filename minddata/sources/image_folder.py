@@ -18,6 +18,7 @@ import numpy as np
 from ._source_base import RowSource, SourceDataset
 from .native_access import ImageFiles
 from ._validation import check_dir, check_sampling_args, type_check
+from ..cache.identity import describe_operation
 
 
 def _extension(name):
@@ -122,7 +123,11 @@ class ImageFolderSource(RowSource):
         st = os.stat(self._dir)
         return (f"ImageFolderDataset(dir={self._dir!r}, mtime={st.st_mtime_ns}, rows={len(self._paths)}, "
                 f"extensions={self._extensions}, class_indexing={sorted(self._class_indexing.items())}, "
-                f"decode={self._decode}, decrypt={self._decrypt is not None})")
+                f"decode={self._decode}, decrypt={self._decrypt_key()})")
+
+    def _decrypt_key(self):
+        # The decrypt function's code and state (cache keys): two functions differ.
+        return None if self._decrypt is None else describe_operation(self._decrypt)
 
     def class_indexing(self):
         return dict(self._class_indexing)

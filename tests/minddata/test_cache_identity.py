@@ -266,3 +266,47 @@ def test_a_rerun_hits_and_a_changed_script_misses_across_processes(tmp_path):
     moved = _run_script(tmp_path, session, 3, 1, hash_seed=4)     # the array changed
     assert moved["rows"] == [3 * (i + 1) + 2 for i in range(20)]
     assert moved["stored"] == 120
+
+
+def test_state_that_pickle_leaves_out_does_not_change_the_key():
+    cache = ds.DatasetCache(generate_session())
+    calls = helpers.CallCounter()        # __getstate__ leaves its count out
+    data = ds.NumpySlicesDataset(np.arange(6), shuffle=False).map(
+        lambda x: calls() or x + 1, cache=cache)
+    assert _values(data) == [1, 2, 3, 4, 5, 6] and calls.count == 6
+    assert _values(data) == [1, 2, 3, 4, 5, 6] and calls.count == 6     # served by the cache
+    assert cache.get_stat().hits == 6
+
+
+def test_modules_and_library_functions_are_named_with_their_version(monkeypatch):
+    import math
+    import types
+    from minddata.cache import fingerprint as fp
+    assert fingerprint(np) == fingerprint(np) != fingerprint(math)
+    assert fingerprint(np.mean) != fingerprint(np.sum)
+    keys = []
+    for version in ("1.0", "2.0"):
+        module = types.ModuleType("fake_lib_for_cache_test")
+        module.__version__ = version
+        monkeypatch.setitem(sys.modules, module.__name__, module)
+        fp._package_version.cache_clear()
+        keys.append(fingerprint(module))
+    fp._package_version.cache_clear()
+    assert keys[0] != keys[1]
+
+
+def test_two_decrypt_functions_of_an_image_folder_do_not_share_rows(tmp_path):
+    folder = tmp_path / "images" / "cls"
+    folder.mkdir(parents=True)
+    for i in range(3):
+        (folder / f"{i}.jpg").write_bytes(bytes([i]) * 8)
+    cache = ds.DatasetCache(generate_session())
+
+    def run(decrypt):
+        data = ds.ImageFolderDataset(str(tmp_path / "images"), shuffle=False, decrypt=decrypt,
+                                     cache=cache)
+        return [bytes(r[0]) for r in data.create_tuple_iterator(num_epochs=1,
+                                                                output_numpy=True)]
+    assert run(lambda path: open(path, "rb").read()) == [bytes([i]) * 8 for i in range(3)]
+    assert run(lambda path: b"x" + open(path, "rb").read()) == \
+        [b"x" + bytes([i]) * 8 for i in range(3)]

@@ -1,7 +1,8 @@
 # make demo   set up, convert a sample dataset, run a pipeline, print throughput
 # make test   set up and run the full test suite (fast: no long fuzzing, no benchmarks)
 # make bench  every benchmark in benchmarks/ (figures printed, nothing asserted)
-# make fuzz   a long fuzzing campaign over the MindRecord reader
+# make fuzz   long fault-and-fuzz campaigns: MindRecord reader, hostile images through Decode,
+#             SIGKILL during FileWriter commits, damaged checkpoints
 PY := .venv/bin/python
 
 .PHONY: setup build demo test bench fuzz clean
@@ -20,7 +21,9 @@ bench: setup
 	for b in benchmarks/*_bench.py; do $(PY) $$b || exit 1; done
 
 fuzz: setup
-	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py
+	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py \
+		tests/transforms_c/test_image_fuzz.py tests/mindrecord/test_writer_atomic.py \
+		tests/training/test_ckpt_damaged.py
 
 clean:
 	rm -rf build *.egg-info

@@ -33,7 +33,7 @@ def _u(fmt, buf, offset):
     """struct.unpack_from that reports a short buffer as an unreadable header."""
     try:
         return struct.unpack_from(fmt, buf, offset)
-    except struct.error:
+    except (struct.error, OverflowError):    # past the end (or past any possible end)
         raise _Unreadable("the header is cut short") from None
 
 

@@ -2,10 +2,14 @@
 steps of its commit (writer_commit.step_hook), one forked process per step.
 
     python commit_kill_child.py DIR SHARDS STEP [STEP ...]
+    python commit_kill_child.py --loop PATH SHARDS FIRST_VALUE
+
 
 For each STEP, DIR/<STEP>/data.mr holds an old dataset (OLD_ROWS rows of value 1) written
 here; a forked child overwrites it with NEW_ROWS rows of value 2 and kills itself after STEP.
-Prints one JSON object: step -> the child's wait status ("SIGKILL", or its exit code)."""
+Prints one JSON object: step -> the child's wait status ("SIGKILL", or its exit code).
+With --loop, overwrites PATH for ever, commit v (from FIRST_VALUE on) holding rows_of(v) rows
+of value v % 256, and prints v once it is committed (until the test kills it)."""
 import json
 import os
 import signal
@@ -24,6 +28,17 @@ def write(path, shards, n, value):
         writer.add_schema(SCHEMA, "kill test")
         writer.write_raw_data([{"k": i, "v": value, "b": bytes([value]) * (i + 1)}
                                for i in range(n)])
+
+
+def rows_of(value):
+    return 3 + value % 7
+
+
+def loop(path, shards, value):
+    while True:
+        write(path, shards, rows_of(value), value % 256)
+        print(value, flush=True)         # the test knows which commits completed
+        value += 1
 
 
 def kill_at(step):
@@ -53,4 +68,7 @@ def main(directory, shards, steps):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), [int(s) for s in sys.argv[3:]])
+    if sys.argv[1] == "--loop":
+        loop(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main(sys.argv[1], int(sys.argv[2]), [int(s) for s in sys.argv[3:]])

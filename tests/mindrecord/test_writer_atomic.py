@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from mindrecord import FileReader, FileWriter, writer_commit
-from tests.mindrecord.commit_kill_child import NEW_ROWS, OLD_ROWS, write
+from tests.mindrecord.commit_kill_child import NEW_ROWS, OLD_ROWS, rows_of, write
 
 CHILD = os.path.join(os.path.dirname(__file__), "commit_kill_child.py")
 
@@ -71,6 +71,48 @@ def test_sigkill_at_every_commit_step_never_serves_a_mixture(tmp_path):
 @pytest.mark.slow
 def test_sigkill_at_every_commit_step_many_shards(tmp_path):
     check_killed_commits(tmp_path, 12)
+
+
+def kill_a_looping_writer(path, shards, first_value, rng):
+    """Start a process that overwrites `path` in a loop, SIGKILL it at a random moment after
+    its first commit, and check what a reader gets: the last commit the writer reported, the
+    one it was finishing, or an error naming the mixture. Returns "rows" or "error"."""
+    import signal
+    import time
+    child = subprocess.Popen([sys.executable, CHILD, "--loop", path, str(shards),
+                              str(first_value)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert int(child.stdout.readline()) == first_value
+        time.sleep(float(rng.uniform(0, 0.5)))
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    committed = [first_value] + [int(line) for line in child.stdout.read().split()]
+    child.stdout.close()
+    try:
+        with FileReader(path + "0" * len(str(shards - 1))) as reader:
+            rows = list(reader.get_next())
+    except RuntimeError as exc:
+        assert "mix two commits" in str(exc) and "was stopped" in str(exc), exc
+        return "error"
+    last = committed[-1]
+    value = last if rows[0]["v"] == last % 256 else last + 1
+    assert rows[0]["v"] == value % 256, (rows[0]["v"], last)
+    assert len(rows) == rows_of(value)
+    assert all(r["v"] == value % 256 and r["b"] == bytes([value % 256]) * (r["k"] + 1)
+               for r in rows)
+    return "rows"
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_of_repeated_overwrites(tmp_path):
+    import numpy as np
+    rng = np.random.default_rng(11)
+    path = str(tmp_path / "loop.mr")
+    outcomes = [kill_a_looping_writer(path, 16, 1000 * run, rng) for run in range(1, 13)]
+    assert "rows" in outcomes
+    write(path, 16, 4, 9)                  # the next writer cleans up after the killed ones
+    assert len(os.listdir(tmp_path)) == 32
 
 
 def test_reader_during_a_live_commit_waits_or_names_the_writer(tmp_path, monkeypatch):
@@ -146,3 +188,35 @@ def test_existing_directory_as_file_name_fails_at_construction(tmp_path, overwri
         FileWriter(str(tmp_path / "d.mr"), overwrite=overwrite)
     assert os.listdir(tmp_path) == [directory_name]
     assert os.listdir(tmp_path / directory_name) == []
+
+
+def test_a_set_replaced_while_a_reader_opens_it_is_opened_again(tmp_path, monkeypatch):
+    import mindrecord.shard_reader as reader_module
+    path = str(tmp_path / "r.mr")
+    write(path, 3, OLD_ROWS, 1)
+    real = reader_module.read_header_and_id
+    calls = []
+
+    def overwrite_after_first_header(file_path):
+        result = real(file_path)
+        calls.append(file_path)
+        if len(calls) == 1:           # shard 0 read from the old set, the others from the new
+            write(path, 3, NEW_ROWS, 2)
+        return result
+
+    monkeypatch.setattr(reader_module, "read_header_and_id", overwrite_after_first_header)
+    assert read_values(path + "0") == (NEW_ROWS, {2, b"\x02"})
+    assert len(calls) == 6            # the first opening was abandoned and done again
+
+
+def test_open_for_append_removes_partials_of_dead_writers(tmp_path):
+    path = str(tmp_path / "a.mr")
+    write(path, 1, OLD_ROWS, 1)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    (tmp_path / f".a.mr~{int(dead.stdout)}-0123abcd.partial").write_bytes(b"left over")
+    writer = FileWriter.open_for_append(path)
+    writer.write_raw_data([{"k": 99, "v": 1, "b": b"\x01"}])
+    writer.commit()
+    assert sorted(os.listdir(tmp_path)) == ["a.mr", "a.mr.db"]
+    assert read_values(path) == (OLD_ROWS + 1, {1, b"\x01"})

@@ -19,7 +19,7 @@ def _encode(ext, image, params=()):
     return data.tobytes()
 
 
-def tiff(width, height, order="<", bigtiff=False, pixels=None):
+def tiff(width, height, order="<", bigtiff=False, pixels=None, tile=None):
     """Uncompressed 8-bit grey TIFF (classic or BigTIFF, either byte order); `pixels` default
     to a ramp. Declares width x height whatever `pixels` holds, for hostile variants."""
     if pixels is None:
@@ -27,6 +27,8 @@ def tiff(width, height, order="<", bigtiff=False, pixels=None):
     # (tag, type, value): SHORT = 3, LONG = 4
     entries = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 1),
                (273, 4, 0), (277, 3, 1), (278, 4, height), (279, 4, len(pixels))]
+    if tile is not None:                   # TileWidth, TileLength
+        entries += [(322, 4, tile[0]), (323, 4, tile[1])]
     if bigtiff:
         head = struct.pack(order + "2sHHHQ", b"II" if order == "<" else b"MM", 43, 8, 0, 16)
         ifd_size = 8 + 20 * len(entries) + 8
@@ -102,10 +104,21 @@ def gif_bomb(width=30000, height=30000):
             + b"\x02\x02\x4c\x01\x00\x3b")
 
 
+def _patched_after(data, box, offset, fmt, *values):
+    """`data` with `values` packed `offset` bytes after the first occurrence of `box`."""
+    raw = bytearray(data)
+    struct.pack_into(fmt, raw, raw.index(box) + len(box) + offset, *values)
+    return bytes(raw)
+
+
 def huge_headers():
     """name -> bytes of a header (plus a few bytes) declaring about 10**10 pixels."""
     n = 100000
+    big = _bgr(96, 128)
     return {
+        "tiff_tile": tiff(16, 16, "<", pixels=b"\0" * 64, tile=(n, n)),
+        "jp2_ihdr": _patched_after(_encode(".jp2", big), b"ihdr", 0, ">II", n, n),
+        "avif_ispe": _patched_after(_encode(".avif", big), b"ispe", 4, ">II", n, n),
         "gif": gif_bomb(),
         "gif_frame": gif_bomb(10, 10)[:13 + 6] + b"\x2c" + struct.pack("<HHHHB", 0, 0, 60000,
                                                                        60000, 0) + b"\x02\0;",

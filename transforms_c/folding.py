@@ -13,7 +13,15 @@ from transforms_c import _batch
 
 PHASE_START, PHASE_GEOMETRY, PHASE_FLIP, PHASE_POINT, PHASE_LAYOUT = range(5)
 #: Phases that at most one op of a plan may occupy.
-SINGLE_PHASES = (PHASE_POINT, PHASE_LAYOUT)
+SINGLE_PHASES = (PHASE_LAYOUT,)
+
+
+def points_chain(first, second):
+    """Whether two consecutive pointwise ops fold into one pass: the first declares that its
+    output may feed another pointwise op of the pass (Rescale) and the second that it may
+    follow one (Normalize)."""
+    return (getattr(first, "point_feeds_next", False)
+            and getattr(second, "point_follows_previous", False))
 
 STEP = _batch  # step kinds: STEP_DECODE, STEP_RANDOM_RESIZED_CROP, ... (src/row_plan.h)
 
@@ -61,7 +69,7 @@ class PassParams:
     def __init__(self):
         self.hflip = False
         self.vflip = False
-        self.point = None      # (native point op, p0, p1) once a pointwise op folded in
+        self.point = None      # (native point op, p0, p1[, p2, p3]) once pointwise ops folded in
         self.chw = False
 
     def flip(self, axis):

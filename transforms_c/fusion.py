@@ -2,7 +2,8 @@
 
 A fusable run is a sequence of ops whose declared phases (transforms_c/folding.py) never go
 backwards: a decode first, then geometry (crops, resizes), flips, at most one pointwise op
-(Normalize or Rescale) and at most one layout op (HWC2CHW), at least two ops in all. Each op
+(Normalize or Rescale, or a Rescale followed by a Normalize, computed one after the other in
+float32 as unfused) and at most one layout op (HWC2CHW), at least two ops in all. Each op
 declares its own phase and folds itself (``fusion_phase``, ``fold``), so this compiler knows no
 op class.
 
@@ -42,6 +43,9 @@ def _run_end(ops, start):
     for position in range(start, len(ops)):
         p = _phase_of(ops[position], position - start)
         if p is None or p < phase or (p == phase and p in folding.SINGLE_PHASES):
+            break
+        if p == phase == folding.PHASE_POINT and not folding.points_chain(ops[position - 1],
+                                                                           ops[position]):
             break
         if p == folding.PHASE_START and position != start:
             break
@@ -89,10 +93,10 @@ def _fold(ops, seeds, width, height, channels):
 
 
 def _point_args(pss):
-    """(native point op, p0, p1) of the pass."""
+    """(native point op, p0, p1, p2, p3) of the pass."""
     if pss.point is None:
-        return _native.POINT_NONE, _EMPTY, _EMPTY
-    return pss.point
+        return _native.POINT_NONE, _EMPTY, _EMPTY, _EMPTY, _EMPTY
+    return tuple(pss.point) + (_EMPTY,) * (5 - len(pss.point))
 
 
 def _allocate(pss, out_h, out_w, channels, out):
@@ -144,14 +148,15 @@ def _run_jpeg(data, geo, pss, width, height, out, op_name):
     native_interp = (_native.INTERP_COPY if geo.interp is None
                      else NATIVE_INTERP.get(geo.interp))
     max_pixels = settings.get_max_image_pixels()
-    point, p0, p1 = _point_args(pss)
+    point, p0, p1, p2, p3 = _point_args(pss)
     if native_interp is None:
         # OpenCV-only interpolation: exact decode of the box, cv2.resize, then the pass.
         region = np.empty((box_h, box_w, 3), np.uint8)
         _decode_into(data, 1, box_x, box_y, region, max_pixels, op_name)
         resized = resize_array(region, virt_h, virt_w, geo.interp, op_name)
         _native.resample(resized, result, virt_w, virt_h, _native.INTERP_COPY, 0.0, 0.0, 0.0,
-                         0.0, win_x, win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw)
+                         0.0, win_x, win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw,
+                         p2, p3)
         return result
     denom = _approximate_denominator(geo)
     if denom > 1:
@@ -178,7 +183,8 @@ def _run_jpeg(data, geo, pss, width, height, out, op_name):
     try:
         _native.decode_resample(data, denom, rx, ry, rw, rh, result, virt_w, virt_h,
                                 native_interp, scale_x, scale_y, offset_x, offset_y, win_x, win_y,
-                                pss.hflip, pss.vflip, point, p0, p1, pss.chw, max_pixels)
+                                pss.hflip, pss.vflip, point, p0, p1, pss.chw, max_pixels, p2,
+                                p3)
     except RuntimeError as exc:
         raise RuntimeError(f"{op_name}: {exc}") from None
     return result
@@ -202,7 +208,7 @@ def _run_image(image, geo, pss, out, op_name):
     win_x, win_y, out_w, out_h = geo.window
     result = _allocate(pss, out_h, out_w, channels, out)
     box = src[box_y:box_y + box_h, box_x:box_x + box_w]
-    point, p0, p1 = _point_args(pss)
+    point, p0, p1, p2, p3 = _point_args(pss)
     if geo.interp is None:
         interp = _native.INTERP_COPY
     else:
@@ -215,7 +221,7 @@ def _run_image(image, geo, pss, out, op_name):
     scale_x = cv2_scale(box.shape[1], virt_w) if interp != _native.INTERP_COPY else 1.0
     scale_y = cv2_scale(box.shape[0], virt_h) if interp != _native.INTERP_COPY else 1.0
     _native.resample(box, result, virt_w, virt_h, interp, scale_x, scale_y, 0.0, 0.0, win_x,
-                     win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw)
+                     win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw, p2, p3)
     return result
 
 

@@ -17,15 +17,17 @@ class DeviceTail:
     """The trailing pointwise and layout ops of a map, applied to a whole uint8 HWC batch of
     column ``column`` (its index in the batch)."""
 
-    def __init__(self, column, point, chw):
+    def __init__(self, column, points, chw):
         self.column = column
-        self.point = point      # None, ("normalize", mean, std) or ("rescale", scale, shift)
+        self.points = points    # [("rescale", scale, shift) and/or ("normalize", mean, std)]
         self.chw = chw
 
     def apply_numpy(self, batch):
         out = np.asarray(batch)
-        if self.point is not None:
-            out = self._affine(out.astype(np.float32), np)
+        if self.points:
+            out = out.astype(np.float32)
+        for point in self.points:
+            out = self._affine(point, out, np)
         if self.chw:
             out = np.ascontiguousarray(out.transpose(0, 3, 1, 2))
         return out
@@ -33,15 +35,16 @@ class DeviceTail:
     def apply_torch(self, tensor):
         """The tail on a torch tensor (N, H, W, C) uint8, on its own device."""
         import torch
-        out = tensor
-        if self.point is not None:
-            out = self._affine(out.to(torch.float32), torch, tensor.device)
+        out = tensor.to(torch.float32) if self.points else tensor
+        for point in self.points:
+            out = self._affine(point, out, torch, tensor.device)
         if self.chw:
             out = out.permute(0, 3, 1, 2).contiguous()
         return out
 
-    def _affine(self, x, xp, device=None):
-        kind, a, b = self.point
+    @staticmethod
+    def _affine(point, x, xp, device=None):
+        kind, a, b = point
         channels = x.shape[-1]
         a = np.broadcast_to(np.asarray(a, np.float32), (channels,))
         b = np.broadcast_to(np.asarray(b, np.float32), (channels,))
@@ -53,25 +56,27 @@ class DeviceTail:
         return x * a + b
 
     def __repr__(self):
-        return f"DeviceTail(column={self.column}, point={self.point}, chw={self.chw})"
+        return f"DeviceTail(column={self.column}, points={self.points}, chw={self.chw})"
 
 
 def _tail_of(ops):
-    """(number of trailing ops to move, point, chw) of a map's operation list."""
-    point, chw, k = None, False, len(ops)
+    """(number of trailing ops to move, pointwise steps in order, chw) of a map's ops: an
+    optional HWC2CHW after a pointwise op or a chain of them (Rescale then Normalize)."""
+    points, chw, k = [], False, len(ops)
     while k > 0:
         op = ops[k - 1]
         phase = op.fusion_phase(0) if hasattr(op, "fusion_phase") else None
-        if phase == folding.PHASE_LAYOUT and not chw and point is None:
+        if phase == folding.PHASE_LAYOUT and not chw and not points:
             chw = True
-        elif phase == folding.PHASE_POINT and point is None:
+        elif phase == folding.PHASE_POINT and (not points or folding.points_chain(op, last)):
             step = op.native_step()
             name = "normalize" if step["kind"] == folding.STEP.STEP_NORMALIZE else "rescale"
-            point = (name, list(step["a"]), list(step["b"]))
+            points.insert(0, (name, list(step["a"]), list(step["b"])))
         else:
             break
+        last = op
         k -= 1
-    return len(ops) - k, point, chw
+    return len(ops) - k, points, chw
 
 
 def split_device_tail(dataset):
@@ -86,7 +91,7 @@ def split_device_tail(dataset):
     if (type(map_ds) is not MapDataset or len(map_ds.in_cols) != 1
             or map_ds.out_cols != map_ds.in_cols or map_ds.cache is not None):
         return dataset, None
-    moved, point, chw = _tail_of(map_ds.operations)
+    moved, points, chw = _tail_of(map_ds.operations)
     if not moved or moved == len(map_ds.operations):
         return dataset, None
     column = map_ds._col_names().index(map_ds.in_cols[0])
@@ -96,4 +101,4 @@ def split_device_tail(dataset):
                       map_ds.callbacks)
     batched = BatchDataset(head, dataset.batch_size, dataset.drop_remainder,
                            dataset.num_parallel_workers, pad_info=dataset.pad_info or None)
-    return batched, DeviceTail(column, point, chw)
+    return batched, DeviceTail(column, points, chw)

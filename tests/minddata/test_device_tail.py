@@ -20,7 +20,7 @@ def pipeline(path, ops):
     return d.map(ops, input_columns=["image"], num_parallel_workers=2).batch(4)
 
 
-@pytest.mark.parametrize("ops", [train_ops(), train_ops()[:-1], train_ops()[:-2] + [
+@pytest.mark.parametrize("ops", [train_ops(), train_ops()[:-1], train_ops()[:-2] + [vision.Rescale(1 / 255.0, 0.0), vision.Normalize([0.5] * 3, [0.25] * 3), vision.HWC2CHW()], train_ops()[:-2] + [
     vision.Rescale(1 / 255.0, -0.5), vision.HWC2CHW()]])
 def test_uint8_batches_plus_tail_equal_the_cpu_path(mr_path, ops):
     ds.config.set_seed(11)

@@ -300,3 +300,24 @@ def test_stage_stats_count_batches(mr_path):
     stats = it.stage_stats()
     assert [s.name for s in stats] == ["NativeBatch(MindDataset+Map+Batch)"]
     assert stats[0].rows_out == n == 8
+
+
+def test_rescale_then_normalize_fuses_and_equals_the_unfused_ops():
+    """The ResNet CIFAR chain: Rescale and Normalize in one pass, bit-identical to the two ops
+    run one by one (float32 each)."""
+    from transforms_c.fusion import compile_operations
+    ops = [vision.Resize(64), vision.Rescale(1 / 255.0, 0.0),
+           vision.Normalize([0.4914, 0.4822, 0.4465], [0.247, 0.243, 0.261]), vision.HWC2CHW()]
+    compiled = compile_operations(ops)
+    assert len(compiled) == 1 and len(compiled[0].ops) == 4
+    images = np.random.RandomState(1).randint(0, 256, (9, 32, 32, 3), np.uint8)
+    for i, img in enumerate(images):
+        row_seeds = compiled[0].seeds(i)
+        np.testing.assert_array_equal(compiled[0].apply_seeds((img,), row_seeds)[0],
+                                      run_unfused(ops, row_seeds, img))
+
+    def make():
+        d = ds.NumpySlicesDataset({"image": images, "label": np.arange(9)}, shuffle=False)
+        return d.map(ops, input_columns=["image"], num_parallel_workers=2).batch(4)
+    assert make().plan().fired("native_batch")
+    assert_same_batches(collect(make()), collect(make(), native=False))

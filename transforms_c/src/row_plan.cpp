@@ -84,7 +84,7 @@ struct Geometry {
 struct PassParams {
     bool hflip = false, vflip = false;
     int point = POINT_NONE;
-    std::vector<float> p0, p1;
+    std::vector<float> p0, p1, p2, p3;
     bool chw = false;
 };
 
@@ -196,6 +196,14 @@ bool fold(const std::vector<Step>& steps, const uint64_t* seeds, int width, int 
                     break;
                 }
                 case STEP_NORMALIZE:
+                    if (pss->point == POINT_RESCALE) {
+                        // After a Rescale: both in one pass, one after the other in float32.
+                        pss->point = POINT_RESCALE_NORMALIZE;
+                        if (!per_channel(s.a, channels, &pss->p2) ||
+                            !per_channel(s.b, channels, &pss->p3))
+                            return false;
+                        break;
+                    }
                     pss->point = POINT_NORMALIZE;
                     if (!per_channel(s.a, channels, &pss->p0) ||
                         !per_channel(s.b, channels, &pss->p1))
@@ -274,6 +282,8 @@ void fill_pass(const Geometry& geo, const PassParams& pss, PassSpec* spec, void*
     spec->point_op = pss.point;
     spec->p0 = pss.p0.empty() ? nullptr : pss.p0.data();
     spec->p1 = pss.p1.empty() ? nullptr : pss.p1.data();
+    spec->p2 = pss.p2.empty() ? nullptr : pss.p2.data();
+    spec->p3 = pss.p3.empty() ? nullptr : pss.p3.data();
     spec->chw = pss.chw;
     spec->out = out;
 }

@@ -69,9 +69,16 @@ class Normalize(TensorOperation):
     def fusion_phase(self, position):
         return folding.PHASE_POINT if self.is_hwc else None
 
+    point_follows_previous = True     # after a Rescale, one pass computes both in turn
+
     def fold(self, geo, pss, seed, channels):
-        pss.point = (_native.POINT_NORMALIZE, per_channel(self.mean, channels, "Normalize", "mean"),
-                     per_channel(self.std, channels, "Normalize", "std"))
+        mean = per_channel(self.mean, channels, "Normalize", "mean")
+        std = per_channel(self.std, channels, "Normalize", "std")
+        if pss.point is not None:       # a Rescale folded in before
+            _, scale, shift = pss.point
+            pss.point = (_native.POINT_RESCALE_NORMALIZE, scale, shift, mean, std)
+        else:
+            pss.point = (_native.POINT_NORMALIZE, mean, std)
 
     def native_step(self):
         return {"kind": folding.STEP.STEP_NORMALIZE, "a": list(self.mean), "b": list(self.std)}
@@ -132,6 +139,8 @@ class Rescale(TensorOperation):
 
     def fusion_phase(self, position):
         return folding.PHASE_POINT
+
+    point_feeds_next = True           # a Normalize may follow in the same pass
 
     def fold(self, geo, pss, seed, channels):
         pss.point = (_native.POINT_RESCALE, np.full(channels, self.rescale, np.float32),

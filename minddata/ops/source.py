@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import config, elastic
+from ..cache.identity import describe_value
 from ..dataset import Dataset, check_num_parallel_workers
 from ..engine import seeds
 from ..engine.node import IterNode
@@ -132,7 +133,14 @@ class SourceDataset(Dataset):
     def _describe_self(self):
         return (f"{type(self).__name__}[{self._source_meta()['describe']}]"
                 f"(shuffle={self.shuffle_level.name}, shards={self.num_shards}/{self.shard_id},"
-                f" num_samples={self.num_samples}, sampler={self.sampler!r})")
+                f" num_samples={self.num_samples}, sampler={self._sampler_key()})")
+
+    def _sampler_key(self):
+        # A sampler's repr abbreviates its indices and names a user sampler by its class:
+        # the key needs its content (the ids a map above it caches depend on them).
+        if self.sampler is None:
+            return None
+        return f"{self.sampler!r}#{describe_value(self.sampler, 'the sampler')}"
 
     def _rows_key(self):
         """Cache key of this source's own stage. Its rows are stored by row id, and a row's

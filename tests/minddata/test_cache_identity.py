@@ -310,3 +310,14 @@ def test_two_decrypt_functions_of_an_image_folder_do_not_share_rows(tmp_path):
     assert run(lambda path: open(path, "rb").read()) == [bytes([i]) * 8 for i in range(3)]
     assert run(lambda path: b"x" + open(path, "rb").read()) == \
         [b"x" + bytes([i]) * 8 for i in range(3)]
+
+
+def test_samplers_with_the_same_leading_indices_do_not_share_rows():
+    cache = ds.DatasetCache(generate_session())
+    head = list(range(8))
+
+    def run(tail):
+        data = ds.NumpySlicesDataset(np.arange(40), sampler=ds.SubsetSampler(head + tail))
+        return _values(data.map(lambda x: x * 2, cache=cache))
+    assert run([9, 10]) == [2 * i for i in head + [9, 10]]
+    assert run([20, 30]) == [2 * i for i in head + [20, 30]]

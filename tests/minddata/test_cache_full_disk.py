@@ -13,7 +13,7 @@ import pytest
 
 import minddata as ds
 from minddata.cache import generate_session
-from minddata.cache.disk_space import StoreFull, is_full_error, preallocate
+from minddata.cache.disk_space import StoreFull, is_full_error, preallocate, require_room
 
 ROWS = 300
 DATA = np.arange(ROWS * 4096, dtype=np.uint8).reshape(ROWS, 4096)   # ~2.4 MB stored
@@ -69,9 +69,7 @@ def test_an_io_error_on_a_full_file_system_counts_as_full(small_tmpfs, tmp_path)
     assert is_full_error(eio, [str(small_tmpfs / "sessions" / "1")])
     assert not is_full_error(eio, [str(tmp_path)])          # room there: a real I/O error
     assert is_full_error(OSError(errno.ENOSPC, "No space left on device"))
-    with pytest.raises(StoreFull):
-        ds.DatasetCache(1)          # (validation only) and a store refused up front:
-        from minddata.cache.disk_space import require_room
+    with pytest.raises(StoreFull, match="no room"):      # a new store is refused up front
         require_room(str(small_tmpfs / "x"), "a store")
 
 

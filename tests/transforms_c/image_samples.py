@@ -1,5 +1,6 @@
 """Small valid images of every format OpenCV opens, and headers that declare huge sizes
 (the reproducers of issue 11), for the image-limit tests and the fuzz campaign."""
+import contextlib
 import struct
 import zlib
 
@@ -7,6 +8,18 @@ import cv2
 import numpy as np
 
 from tests.transforms_c.tc_samples import natural_rgb
+
+
+@contextlib.contextmanager
+def pixel_limit(pixels):
+    """transforms_c.settings' pixel limit set to `pixels` inside the block, restored after."""
+    from transforms_c import settings
+    previous = settings.get_max_image_pixels()
+    settings.set_max_image_pixels(pixels)
+    try:
+        yield
+    finally:
+        settings.set_max_image_pixels(previous)
 
 
 def _bgr(height=40, width=56):

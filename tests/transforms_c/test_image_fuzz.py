@@ -7,10 +7,9 @@ import pytest
 
 from mindrecord.tools.bad_input import BadItem
 from mindrecord.tools.image_check import check_image
-from transforms_c import settings
 from transforms_c.vision import Decode
 
-from tests.transforms_c.image_samples import valid_images
+from tests.transforms_c.image_samples import pixel_limit, valid_images
 
 LIMIT = 1 << 20      # a low limit: whatever is accepted stays small
 
@@ -38,8 +37,12 @@ def mutations(data, rng, count):
         yield bytes(raw)
 
 
-def run_campaign(per_format, seed, monkeypatch):
-    monkeypatch.setitem(settings._state, "max_image_pixels", LIMIT)
+def run_campaign(per_format, seed):
+    with pixel_limit(LIMIT):
+        return _campaign(per_format, seed)
+
+
+def _campaign(per_format, seed):
     rng = np.random.default_rng(seed)
     decode = Decode()
     decoded = refused = 0
@@ -60,12 +63,12 @@ def run_campaign(per_format, seed, monkeypatch):
     return decoded, refused
 
 
-def test_mutated_images_decode_or_raise(monkeypatch):
-    decoded, refused = run_campaign(20, seed=0, monkeypatch=monkeypatch)
+def test_mutated_images_decode_or_raise():
+    decoded, refused = run_campaign(20, seed=0)
     assert decoded > 0 and refused > 0
 
 
 @pytest.mark.slow
-def test_mutated_images_long_campaign(monkeypatch):
-    decoded, refused = run_campaign(1000, seed=1, monkeypatch=monkeypatch)
+def test_mutated_images_long_campaign():
+    decoded, refused = run_campaign(1000, seed=1)
     assert decoded > 0 and refused > 0

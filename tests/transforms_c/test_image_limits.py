@@ -1,18 +1,17 @@
 """One pixel limit for every format the decoder accepts (issue 11, items 4 and 8): the size a
 header declares is read before OpenCV sees the data; valid images still decode exactly as
 cv2.imdecode decodes them."""
-import time
-
 import cv2
 import numpy as np
 import pytest
 
 import transforms_c
-from transforms_c import image_limits, settings
+from transforms_c import image_limits
 from transforms_c.vision import Decode, RandomResizedCrop, Resize
 from transforms_c.vision import decode as decode_module
 
-from tests.transforms_c.image_samples import gif_bomb, huge_headers, os2_bmp, valid_images
+from tests.transforms_c.image_samples import (gif_bomb, huge_headers, os2_bmp, pixel_limit,
+                                              valid_images)
 
 VALID = valid_images()
 HUGE = huge_headers()
@@ -51,13 +50,12 @@ def test_huge_declared_sizes_are_refused_before_opencv(name, no_opencv_decode):
         Decode()(np.frombuffer(HUGE[name], np.uint8))
 
 
-def test_the_35_byte_gif_bomb_is_refused_fast(no_opencv_decode):
+def test_the_35_byte_gif_bomb_is_refused_without_decoding(no_opencv_decode):
+    # (it cost 6.9 GB and 14-23 s per decode before: now OpenCV never sees it)
     data = np.frombuffer(gif_bomb(), np.uint8)
     assert data.size == 35
-    start = time.perf_counter()
     with pytest.raises(RuntimeError, match="GIF image declares 30000x30000 pixels"):
         Decode()(data)
-    assert time.perf_counter() - start < 5    # (it cost 14-23 s before; a generous bound)
 
 
 def test_valid_17000_square_tiff_is_refused():
@@ -71,14 +69,14 @@ def test_valid_17000_square_tiff_is_refused():
         Decode()(data)
 
 
-def test_the_limit_is_the_setting(monkeypatch):
+def test_the_limit_is_the_setting():
     data = np.frombuffer(VALID["gif"], np.uint8)
-    monkeypatch.setitem(settings._state, "max_image_pixels", 40 * 56 - 1)
-    with pytest.raises(RuntimeError, match="56x40 pixels, outside the accepted range "
-                                           r"\(1 to 2239 pixels"):
-        Decode()(data)
-    monkeypatch.setitem(settings._state, "max_image_pixels", 40 * 56)
-    assert Decode()(data).shape == (40, 56, 3)
+    with pixel_limit(40 * 56 - 1):
+        with pytest.raises(RuntimeError, match="56x40 pixels, outside the accepted range "
+                                               r"\(1 to 2239 pixels"):
+            Decode()(data)
+    with pixel_limit(40 * 56):
+        assert Decode()(data).shape == (40, 56, 3)
 
 
 @pytest.mark.parametrize("data, message", [

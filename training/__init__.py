@@ -18,7 +18,7 @@ from training.checkpoint import (count_params, load_checkpoint, load_param_into_
                                  save_checkpoint)
 from training.model import Model  # noqa: F401
 from training.context import ParallelMode, reset_auto_parallel_context  # noqa: F401
-from training import common, communication, nn, train  # noqa: F401
+from training import amp, common, communication, nn, train  # noqa: F401
 from training.common.initializer import initializer  # noqa: F401
 from training.common.api import jit, jit_class, ms_class, ms_function, mutable  # noqa: F401
 from training.ops.autodiff import grad, value_and_grad  # noqa: F401

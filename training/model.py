@@ -10,10 +10,12 @@ import time
 from training import context, dump, graph_text, profiling
 from training.backends.base import select_backend
 from training.callbacks.callback import CallbackList, CallbackParams, RunContext
+from training.amp import LossScaleManager
 from training.metrics import Loss, get_metrics
 from training.sink import InlineFeeder, SinkFeeder, TrainStats
 
 logger = logging.getLogger("training.model")
+AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
 
 
 def _check_int(value, name, minimum):
@@ -35,8 +37,18 @@ def _check_dataset(dataset, name):
 class Model:
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
                  eval_indexes=None, amp_level="O0", boost_level="O0", **kwargs):
-        if amp_level != "O0":
-            raise ValueError(f"For 'Model', only amp_level 'O0' is supported, but got {amp_level!r}")
+        if amp_level not in AMP_LEVELS:
+            raise ValueError(f"For 'Model', 'amp_level' must be one of {AMP_LEVELS}, but got "
+                             f"{amp_level!r}")
+        loss_scale_manager = kwargs.pop("loss_scale_manager", None)
+        if loss_scale_manager is not None and not isinstance(loss_scale_manager, LossScaleManager):
+            raise TypeError(f"For 'Model', 'loss_scale_manager' must be a LossScaleManager, but "
+                            f"got {type(loss_scale_manager).__name__}")
+        kwargs.pop("keep_batchnorm_fp32", None)  # torch's autocast keeps BatchNorm in float32
+        kwargs.pop("boost_config_dict", None)  # boost_level is 'O0': nothing to configure
+        if kwargs:
+            raise ValueError(f"For 'Model', the keyword arguments {sorted(kwargs)} are not "
+                             f"recognized")
         if boost_level != "O0":
             raise ValueError(f"For 'Model', only boost_level 'O0' is supported, got {boost_level!r}")
         if eval_indexes is not None and (not isinstance(eval_indexes, list) or len(eval_indexes) != 3):
@@ -45,7 +57,9 @@ class Model:
         self._network = network
         self._loss_fn, self._optimizer = loss_fn, optimizer
         self._metric_fns = get_metrics(metrics)
-        self._train_network = self._backend.build_train_network(network, loss_fn, optimizer)
+        self._train_network = self._backend.build_train_network(
+            network, loss_fn, optimizer, amp_level="O0" if amp_level == "auto" else amp_level,
+            loss_scale_manager=loss_scale_manager)
         self._eval_network = self._backend.build_eval_network(network, loss_fn, eval_network)
         if eval_network is None and loss_fn is not None:
             eval_indexes = [0, 1, 2]

@@ -21,8 +21,15 @@ class NumpyBackend:
         check_cpu_target("Model")
 
     # --- building ---------------------------------------------------------------------------
-    def build_train_network(self, network, loss_fn, optimizer):
+    def build_train_network(self, network, loss_fn, optimizer, amp_level="O0",
+                            loss_scale_manager=None):
+        from training.nn.loss_scale import TrainOneStepWithLossScaleCell
         from training.nn.wrappers import TrainOneStepCell, WithLossCell
+        if amp_level != "O0":
+            raise ValueError(f"For 'Model', amp_level {amp_level!r} needs the torch backend "
+                             f"(mixed precision through torch.autocast): the numpy backend "
+                             f"computes in float32 only. Use amp_level='O0', or a torch.nn.Module "
+                             f"network")
         if context.get_auto_parallel_context("parallel_mode") == "data_parallel":
             raise RuntimeError("parallel_mode 'data_parallel' needs the torch backend (a "
                                "torch.nn.Module network under torchrun); the numpy backend runs "
@@ -32,7 +39,12 @@ class NumpyBackend:
         if optimizer is None:
             return None
         net = WithLossCell(network, loss_fn) if loss_fn is not None else network
-        return TrainOneStepCell(net, optimizer)
+        if loss_scale_manager is None:
+            return TrainOneStepCell(net, optimizer)
+        update_cell = loss_scale_manager.get_update_cell()
+        if update_cell is None:  # fixed scale, no overflow check: the optimizer unscales
+            return TrainOneStepCell(net, optimizer, sens=loss_scale_manager.get_loss_scale())
+        return TrainOneStepWithLossScaleCell(net, optimizer, scale_sense=update_cell)
 
     def build_eval_network(self, network, loss_fn, eval_network):
         from training.nn.wrappers import WithEvalCell

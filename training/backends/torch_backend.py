@@ -118,9 +118,10 @@ def attach_dump_hooks(network):
 class TorchTrainStep:
     """zero_grad; loss = loss_fn(network(*data), label); backward; optimizer.step()."""
 
-    def __init__(self, network, loss_fn, optimizer, compiled, loss_scale=1.0):
+    def __init__(self, network, loss_fn, optimizer, compiled, loss_scale=1.0, amp=None):
         self.network, self.loss_fn, self.optimizer = network, loss_fn, optimizer
         self.loss_scale = loss_scale
+        self.amp = amp
         self._forward = self._eager_forward
         if compiled:
             torch = _import_torch()
@@ -143,19 +144,21 @@ class TorchTrainStep:
 
     def __call__(self, *batch):
         self.optimizer.zero_grad(set_to_none=True)
+        batch = self.amp.cast_inputs(batch)
         with profiling.span("forward_backward"):
             try:
-                loss = self._forward(*batch)
+                with self.amp.autocast():
+                    loss = self._forward(*batch)
             except RuntimeError as exc:
                 inputs = batch if self.loss_fn is None else batch[:-1]
                 explained = explain_forward_error(getattr(self, "module", self.network), inputs, exc)
                 if explained is None:
                     raise
                 raise explained from exc
-            (loss * self.loss_scale if self.loss_scale != 1.0 else loss).backward()
+            self.amp.backward(loss * self.loss_scale if self.loss_scale != 1.0 else loss)
         with profiling.span("update"):
-            self.optimizer.step()
-        return loss.detach()
+            self.amp.step(self.optimizer)
+        return loss.detach().float()
 
 
 class TorchEvalStep:
@@ -175,6 +178,8 @@ class TorchBackend:
         self.torch = _import_torch()
         self.device = resolve_device(self.torch)
         self.compiled = context.get_context("mode") == context.GRAPH_MODE
+        from training.backends.torch_amp import TorchAmp
+        self.amp = TorchAmp(self.torch, self.device, "O0", None)  # set by build_train_network
         self._side_stream = None
         if self.device.type == "cuda":
             self._side_stream = self.torch.cuda.Stream(device=self.device)
@@ -198,8 +203,11 @@ class TorchBackend:
             float(communication.get_group_size())
         return ddp, scale
 
-    def build_train_network(self, network, loss_fn, optimizer):
-        network = self._module(network)
+    def build_train_network(self, network, loss_fn, optimizer, amp_level="O0",
+                            loss_scale_manager=None):
+        from training.backends.torch_amp import TorchAmp
+        amp = self.amp = TorchAmp(self.torch, self.device, amp_level, loss_scale_manager)
+        network = amp.prepare_network(self._module(network))
         if loss_fn is None and optimizer is None:
             return network
         if optimizer is None:
@@ -214,7 +222,7 @@ class TorchBackend:
         loss_fn = self._module(loss_fn) if loss_fn is not None else None
         attach_dump_hooks(network)
         wrapped, scale = self._data_parallel(network)
-        step = TorchTrainStep(wrapped, loss_fn, optimizer, self.compiled, scale)
+        step = TorchTrainStep(wrapped, loss_fn, optimizer, self.compiled, scale, amp)
         step.module = network
         return step
 
@@ -297,14 +305,14 @@ class TorchBackend:
         return train_network(*self._ready(batch))
 
     def eval_step(self, eval_network, batch):
-        with self.torch.no_grad():
-            return eval_network(*self._ready(batch))
+        with self.torch.no_grad(), self.amp.autocast():
+            return eval_network(*self.amp.cast_inputs(self._ready(batch)))
 
     def predict(self, network, data):
         network.eval()
-        with self.torch.no_grad():
-            return network(*[self._tensor(d).to(self.device) if not isinstance(d, str) else d
-                             for d in data])
+        inputs = [self._tensor(d).to(self.device) if not isinstance(d, str) else d for d in data]
+        with self.torch.no_grad(), self.amp.autocast():
+            return network(*self.amp.cast_inputs(tuple(inputs)))
 
     def synchronize(self):
         if self.device.type == "cuda":

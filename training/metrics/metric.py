@@ -6,7 +6,9 @@ def to_numpy(value, name="input"):
     if hasattr(value, "asnumpy"):
         return value.asnumpy()
     if hasattr(value, "detach") and hasattr(value, "cpu"):  # torch.Tensor
-        return value.detach().cpu().numpy()
+        value = value.detach().cpu()
+        # numpy has no bfloat16 (the CPU autocast type): widen it
+        return (value.float() if str(value.dtype) == "torch.bfloat16" else value).numpy()
     if isinstance(value, (np.ndarray, list, tuple, int, float, np.generic)):
         return np.asarray(value)
     raise TypeError(f"metric {name} must be a Tensor, numpy array, list or number, but got "

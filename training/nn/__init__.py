@@ -6,6 +6,8 @@ from training.nn.loss import (CrossEntropyLoss, L1Loss, LossBase, MSELoss,  # no
 from training.nn.optim import (SGD, Adagrad, Adam, AdamWeightDecay, Momentum,  # noqa: F401
                                Optimizer, RMSProp)
 from training.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell  # noqa: F401
+from training.nn.loss_scale import (DynamicLossScaleUpdateCell,  # noqa: F401
+                                    FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell)
 from training.nn import dynamic_lr, learning_rate_schedule, loss, metrics  # noqa: F401
 from training.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr,  # noqa: F401
                                     inverse_decay_lr, natural_exp_decay_lr,

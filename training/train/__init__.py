@@ -2,7 +2,9 @@
 with MindSpore's submodules `callback`, `serialization`, `model` and `metrics`.
 `from mindspore.train.callback import LossMonitor` ports as
 `from training.train.callback import LossMonitor`."""
-from training.train import callback, metrics, model, serialization  # noqa: F401
+from training.train import callback, loss_scale_manager, metrics, model, serialization  # noqa: F401
+from training.train.loss_scale_manager import (DynamicLossScaleManager,  # noqa: F401
+                                               FixedLossScaleManager, LossScaleManager)
 from training.train.callback import *  # noqa: F401,F403
 from training.train.metrics import *  # noqa: F401,F403
 from training.train.model import Model  # noqa: F401

@@ -1,0 +1,3 @@
+"""`mindspore.train.loss_scale_manager`: the loss scale managers (training.amp)."""
+from training.amp import (DynamicLossScaleManager, FixedLossScaleManager,  # noqa: F401
+                          LossScaleManager)

@@ -319,14 +319,11 @@ class RandomSampler(Sampler):
 
     def _sample(self, n, rng, labels):
         if self.replacement:
-            k = self.num_samples or n
+            # num_samples is capped at the number of rows, with replacement too: MindSpore
+            # 2.10 gives 10 rows for RandomSampler(replacement=True, num_samples=25) over 10.
+            k = min(self.num_samples or n, n)
             return rng.integers(0, n, size=k) if n else np.zeros(0, np.int64)
         return rng.permutation(n)
-
-    def _count(self, n):
-        if self.replacement:
-            return self.num_samples or n
-        return n
 
     def _describe_args(self):
         return f"replacement={self.replacement}, num_samples={self.num_samples}"
@@ -434,12 +431,16 @@ class WeightedRandomSampler(Sampler):
         return True
 
     def _sample(self, n, rng, labels):
-        k = self.num_samples or len(self.weights)
+        if len(self.weights) > n:
+            raise RuntimeError(f"Invalid parameter, size of sample weights must be less than or "
+                               f"equal to num of data, otherwise might cause generated id out of "
+                               f"bound or other errors, but got weight size: "
+                               f"{len(self.weights)}, num of data: {n}")
+        # As in MindSpore 2.10: num_samples (default: every row) is capped at the number of
+        # rows, and ids are drawn among the first len(weights) rows.
+        k = min(self.num_samples or n, n)
         p = self.weights / self.weights.sum()
         return rng.choice(len(p), size=k, replace=self.replacement, p=p)
-
-    def _count(self, n):
-        return self.num_samples or len(self.weights)
 
 
 class PKSampler(Sampler):

@@ -160,7 +160,10 @@ def _dict_keys(name, dicts, op_name):
 
 def _merge_dicts(name, dicts):
     """per_batch_map's list of dicts -> one dict of lists (key -> the rows' values), as
-    MindSpore merges them."""
+    MindSpore 2.10 merges them; a list of one dict is stacked (batch_dicts) instead, as
+    MindSpore 2.10 does too."""
+    if len(dicts) == 1:
+        return batch_dicts(name, dicts, "Batch per_batch_map")
     keys = _dict_keys(name, dicts, "Batch per_batch_map")
     return {k: [d[k] for d in dicts] for k in keys}
 

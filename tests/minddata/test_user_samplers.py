@@ -107,12 +107,21 @@ def test_user_sampler_subclass_reset_and_count():
     assert calls.count("reset") == 1          # before the second epoch
 
 
-def test_replacement_samplers_give_num_samples_rows():
+def test_num_samples_is_capped_at_the_rows_as_mindspore_does():
+    # Measured on MindSpore 2.10: num_samples beyond the dataset gives one row per row, with
+    # replacement too (SamplerRT caps num_samples at the number of rows).
     d = numbers(10, sampler=ds.RandomSampler(replacement=True, num_samples=25))
-    assert d.get_dataset_size() == 25 and len(values(d)) == 25
+    assert d.get_dataset_size() == 10 and len(values(d)) == 10
     d = numbers(6, sampler=ds.WeightedRandomSampler([1, 2, 3, 4, 5, 6], 30))
     got = values(d)
-    assert d.get_dataset_size() == 30 and len(got) == 30 and set(got) <= set(range(6))
+    assert d.get_dataset_size() == 6 and len(got) == 6 and set(got) <= set(range(6))
+    d = numbers(10, sampler=ds.RandomSampler(replacement=True, num_samples=4))
+    assert d.get_dataset_size() == 4 and len(values(d)) == 4
+    # weights for fewer rows than the dataset: ids among those rows, num_rows of them
+    got = values(numbers(10, sampler=ds.WeightedRandomSampler([1, 1, 1])))
+    assert len(got) == 10 and set(got) <= {0, 1, 2}
+    with pytest.raises(RuntimeError, match="size of sample weights"):
+        values(numbers(2, sampler=ds.WeightedRandomSampler([1, 1, 1])))
 
 
 @pytest.mark.parametrize("kw, message", [

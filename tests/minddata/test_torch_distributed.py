@@ -35,10 +35,19 @@ def _rank_main(rank, world, port, out_dir, num_workers):
             early_error = str(exc)
         adapter = to_torch(make_pipeline)
         ids = ids_of(DataLoader(adapter, batch_size=None, num_workers=num_workers))
+        # Explicit shards win over the process group's: a Dataset declared already sharded
+        # (here: not sharded at all) is read whole; undeclared, it is refused.
+        whole = ids_of(to_torch(make_pipeline(), num_shards=1, shard_id=0))
+        try:
+            to_torch(make_pipeline())
+            refused = None
+        except ValueError as exc:
+            refused = str(exc)
         gathered = [None] * world
         dist.all_gather_object(gathered, ids)
         with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
             json.dump({"ids": ids, "gathered": gathered, "early_error": early_error,
+                       "whole": sorted(whole), "refused": refused,
                        "state": adapter.state_dict()}, f)
     finally:
         dist.destroy_process_group()
@@ -60,6 +69,8 @@ def _check_disjoint_cover(results):
     assert results[0]["gathered"] == [rank0, rank1]
     for rank, result in enumerate(results):
         assert "init_process_group" in result["early_error"]
+        assert result["whole"] == list(range(48))
+        assert f"must read shard {rank} of 2" in result["refused"]
 
 
 def test_two_gloo_ranks_read_disjoint_shards_covering_the_epoch(tmp_path):

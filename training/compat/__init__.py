@@ -12,14 +12,15 @@ import importlib.abc
 import importlib.util
 import sys
 
-from training.compat.names import not_provided, target_of
+from training.compat.names import PREFIXES, not_provided, target_of
 
 
 class _AliasLoader(importlib.abc.Loader):
     """Loads `mindspore.x` as the already importable project module it stands for."""
 
-    def __init__(self, target):
+    def __init__(self, target, has_aliased_children):
         self.target = target
+        self._has_aliased_children = has_aliased_children
         self._own_spec = None
 
     def create_module(self, spec):
@@ -31,6 +32,10 @@ class _AliasLoader(importlib.abc.Loader):
         # The import system stamped the alias spec on the module; the module keeps its own, so
         # reload() and pickling by module name keep working.
         module.__spec__ = self._own_spec
+        if self._has_aliased_children and not hasattr(module, "__path__"):
+            # mindspore.nn.loss.loss -> training.nn.loss: the import system needs the parent to
+            # be a package; its submodules still come from the finder alone.
+            module.__path__ = []
 
 
 class _TopLoader(importlib.abc.Loader):
@@ -89,9 +94,10 @@ class MindSporeFinder(importlib.abc.MetaPathFinder):
                                       f"'Running MindSpore scripts unchanged', for what is",
                                       name=fullname)
         self.mapped[fullname] = module_name
-        return importlib.util.spec_from_loader(fullname, _AliasLoader(module_name),
+        children = any(p.startswith(fullname + ".") for p in PREFIXES)
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(module_name, children),
                                                is_package=found.submodule_search_locations
-                                               is not None)
+                                               is not None or children)
 
 
 def install():

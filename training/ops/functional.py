@@ -321,3 +321,20 @@ tensor_mul = mul
 tensor_div = div
 reduce_sum = sum
 reduce_mean = mean
+
+
+def fill(type, shape, value):  # noqa: A002  (MindSpore's argument name)
+    return Tensor(np.full(tuple(shape), value, dtype=_np_dtype(type)))
+
+
+def dtype(input):  # noqa: A002
+    return input.dtype
+
+
+def select(cond, x, y):
+    """x where cond, else y (gradients flow to the chosen input)."""
+    torch = _torch_of(cond, x, y)
+    if torch:
+        return torch.where(torch.as_tensor(cond), x, y)
+    mask = np.asarray(as_array(cond)).astype(bool)
+    return K.maximum(x, y, lambda a, b: np.broadcast_to(mask, np.broadcast(a, b).shape))

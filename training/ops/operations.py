@@ -307,3 +307,18 @@ class Depend(Primitive):
 
 
 TensorAdd = Add
+
+
+class Fill(Primitive):
+    def __call__(self, type, shape, value):  # noqa: A002
+        return F.fill(type, shape, value)
+
+
+class DType(Primitive):
+    def __call__(self, input_x):
+        return F.dtype(input_x)
+
+
+class Select(Primitive):
+    def __call__(self, cond, x, y):
+        return F.select(cond, x, y)

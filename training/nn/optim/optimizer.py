@@ -3,7 +3,7 @@ weight decay with MindSpore's filter (no decay on BatchNorm gamma/beta), and los
 import numpy as np
 
 from training.nn.cell import Cell
-from training.tensor import Parameter, ParameterTuple, as_array
+from training.tensor import Parameter, ParameterTuple, Tensor, as_array
 
 
 class Optimizer(Cell):
@@ -11,14 +11,7 @@ class Optimizer(Cell):
         super().__init__(auto_prefix=False)
         params = list(parameters)
         if params and isinstance(params[0], dict):
-            # Parameter groups: the parameters are used; per-group settings take the group's
-            # 'weight_decay' (others fall back to the optimizer's own).
-            groups, params = params, []
-            self._group_decay = {}
-            for group in groups:
-                for p in group["params"]:
-                    params.append(p)
-                    self._group_decay[id(p)] = group.get("weight_decay", weight_decay)
+            params, self._group_decay = self._parameter_groups(params, weight_decay)
         else:
             self._group_decay = None
         if not params:
@@ -34,6 +27,9 @@ class Optimizer(Cell):
         object.__setattr__(self, "parameters", ParameterTuple(params))
         self.weight_decay, self.loss_scale = weight_decay, loss_scale
         self._schedule = None
+        if isinstance(learning_rate, Tensor):  # 0-d: a fixed rate; 1-d: one rate per step
+            learning_rate = learning_rate.asnumpy()
+            learning_rate = float(learning_rate) if learning_rate.ndim == 0 else learning_rate
         if callable(learning_rate):
             self._schedule, value = learning_rate, learning_rate(0)
         elif isinstance(learning_rate, (list, tuple, np.ndarray)):
@@ -51,6 +47,30 @@ class Optimizer(Cell):
                                        requires_grad=False)
         self.global_step = Parameter(np.array([0], np.int32), name="global_step",
                                      requires_grad=False)
+
+    def _parameter_groups(self, groups, weight_decay):
+        """Parameters and per-parameter weight decay from MindSpore's group dicts: 'params'
+        with an optional 'weight_decay'; an 'order_params' entry fixes the parameters' order."""
+        params, decay, order = [], {}, None
+        for group in groups:
+            unknown = set(group) - {"params", "weight_decay", "order_params"}
+            if unknown:
+                raise ValueError(f"For '{self.cls_name}', parameter groups with {sorted(unknown)} "
+                                 f"are not provided (per-group 'lr' and 'grad_centralization'); "
+                                 f"groups may set 'params', 'weight_decay' and 'order_params'")
+            if "order_params" in group:
+                order = list(group["order_params"])
+                continue
+            for p in group["params"]:
+                params.append(p)
+                decay[id(p)] = group.get("weight_decay", weight_decay)
+        if order is not None:
+            missing = [p.name for p in order if id(p) not in decay]
+            if missing:
+                raise ValueError(f"For '{self.cls_name}', 'order_params' holds parameters that "
+                                 f"are in no group: {missing}")
+            params = order
+        return params, decay
 
     def clone_state(self, prefix, fill=0.0):
         """One state Parameter per optimized parameter, filled with `fill`, named

@@ -12,6 +12,7 @@ from .dataset import check_columns, check_num_parallel_workers
 from .engine.node import IterNode
 from .engine.errors import wrap_error
 from .ops.source import SourceDataset
+from .sampled_batches import check_batch_sampler, sampled_batches
 from .samplers import Shuffle, user_source_sampling
 from .sources.base import RowSource
 
@@ -150,9 +151,10 @@ class GeneratorDataset(SourceDataset):
                 raise ValueError(f"max_rowsize {max_rowsize} must be positive (MB) or -1")
             if max_rowsize == -1:
                 max_rowsize = None
-        if batch_sampler is not None or collate_fn is not None:
-            raise NotImplementedError("GeneratorDataset: batch_sampler and collate_fn are not "
-                                      "supported; use .batch(..., per_batch_map=...) instead")
+        check_batch_sampler(source, batch_sampler, collate_fn, num_samples, shuffle, sampler,
+                            num_shards, shard_id)
+        if batch_sampler is not None:
+            source = sampled_batches(source, batch_sampler, collate_fn, names, make_row)
         self.source = source
         self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
         if not self.random_access:

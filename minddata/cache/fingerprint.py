@@ -112,13 +112,25 @@ def _package_version(module_name):
     root = (module_name or "").split(".")[0]
     if root in sys.builtin_module_names or root in sys.stdlib_module_names:
         return f"python-{sys.version_info[0]}.{sys.version_info[1]}"
-    for dist in importlib.metadata.packages_distributions().get(root, ()):
+    if root in _PROJECT_PACKAGES:
+        return ""
+    version = getattr(sys.modules.get(root), "__version__", None)
+    if isinstance(version, str):
+        return version
+    names = [root] + list(_distributions_by_package().get(root, ()))
+    for dist in names:
         try:
             return importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             continue
-    version = getattr(sys.modules.get(root), "__version__", None)
-    return version if isinstance(version, str) else ""
+    return ""
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions_by_package():
+    # Scans every installed distribution (about a second): once per process, and only for a
+    # module without __version__.
+    return importlib.metadata.packages_distributions()
 
 
 def _qualified(obj):

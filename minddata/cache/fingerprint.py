@@ -98,13 +98,16 @@ def _is_library_module(module_name):
     if root in _PROJECT_PACKAGES or root in sys.builtin_module_names:
         return True
     module = sys.modules.get(root)
-    path = getattr(module, "__file__", None)
-    if module is not None and path is None:
-        return True                 # a builtin or frozen module
-    if path is None:
-        return False
-    path = os.path.realpath(path)
-    return any(path.startswith(d) for d in _library_dirs())
+    if module is None:
+        return False                # unknown: fingerprinted as user code (the safe side)
+    origin = getattr(getattr(module, "__spec__", None), "origin", None)
+    if origin in ("built-in", "frozen"):
+        return True
+    # A module's file, or a namespace package's folders: all inside the library folders.
+    paths = [module.__file__] if getattr(module, "__file__", None) else \
+        list(getattr(module, "__path__", ()))
+    return bool(paths) and all(any(os.path.realpath(p).startswith(d) for d in _library_dirs())
+                               for p in paths)
 
 
 @functools.lru_cache(maxsize=None)

@@ -321,3 +321,19 @@ def test_samplers_with_the_same_leading_indices_do_not_share_rows():
         return _values(data.map(lambda x: x * 2, cache=cache))
     assert run([9, 10]) == [2 * i for i in head + [9, 10]]
     assert run([20, 30]) == [2 * i for i in head + [20, 30]]
+
+
+def test_user_code_in_a_namespace_package_is_fingerprinted_not_named(tmp_path, monkeypatch):
+    import importlib
+    package = tmp_path / "user_ns_pkg_for_cache"          # a folder without __init__.py
+    package.mkdir()
+    module_file = package / "steps.py"
+    module_file.write_text("def step(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("user_ns_pkg_for_cache.steps")
+    before = fingerprint(module.step)
+    module_file.write_text("def step(x):\n    return x + 2\n")
+    module = importlib.reload(module)
+    assert fingerprint(module.step) != before
+    for name in [m for m in sys.modules if m.startswith("user_ns_pkg_for_cache")]:
+        monkeypatch.delitem(sys.modules, name)

@@ -239,3 +239,21 @@ def test_module_layout_names_exist_in_both():
         assert hasattr(ours_v, name) and hasattr(theirs_v, name), name
     out = ours_t.TypeCast(ds.mstype.int16)(np.arange(3.0))
     assert out.dtype == theirs_t.TypeCast(ms.int16)(np.arange(3.0)).dtype
+
+
+def test_generator_batch_sampler_matches():
+    class Source:
+        def __getitem__(self, i):
+            return np.array([i, i], np.int64), np.array(i * 10, np.int64)
+
+        def __len__(self):
+            return 7
+
+    def collate(a, b):
+        return np.stack(a).sum(axis=0), np.array(len(b))
+
+    batches = [[0, 1, 2], [3, 4], [5, 6, 0]]
+    for kw in (dict(), dict(collate_fn=collate)):
+        got = [_epoch(m.GeneratorDataset(Source(), ["a", "b"], batch_sampler=batches, **kw),
+                      True) for m in (ds, ms_ds)]
+        assert got[0] == got[1]

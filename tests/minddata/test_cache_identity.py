@@ -237,16 +237,16 @@ def transform(x):
 
 cache = ds.DatasetCache(int(sys.argv[1]))
 data = ds.NumpySlicesDataset(np.arange(20) + {offset}, shuffle=False)
-data = data.map(transform, cache=cache).map(lambda x: x - 1, cache=cache)
+data = data.map(transform, cache=cache).map(lambda x: x - {minus}, cache=cache)
 rows = [int(r[0]) for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
 stat = cache.get_stat()
 print(json.dumps({{"rows": rows, "hits": stat.hits, "stored": stat.rows}}))
 """
 
 
-def _run_script(tmp_path, session, scale, offset, hash_seed):
+def _run_script(tmp_path, session, scale, offset, hash_seed, minus=1):
     path = tmp_path / "train.py"
-    path.write_text(textwrap.dedent(_SCRIPT.format(scale=scale, offset=offset)))
+    path.write_text(textwrap.dedent(_SCRIPT.format(scale=scale, offset=offset, minus=minus)))
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     done = subprocess.run([sys.executable, str(path), str(session)], capture_output=True,
                           text=True, env=env, timeout=300, cwd=os.getcwd())
@@ -266,6 +266,9 @@ def test_a_rerun_hits_and_a_changed_script_misses_across_processes(tmp_path):
     moved = _run_script(tmp_path, session, 3, 1, hash_seed=4)     # the array changed
     assert moved["rows"] == [3 * (i + 1) + 2 for i in range(20)]
     assert moved["stored"] == 120
+    other_lambda = _run_script(tmp_path, session, 3, 0, hash_seed=5, minus=2)
+    assert other_lambda["rows"] == [3 * i + 1 for i in range(20)]
+    assert other_lambda["stored"] == 140        # the first map hit, the second one missed
 
 
 def test_state_that_pickle_leaves_out_does_not_change_the_key():

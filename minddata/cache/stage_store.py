@@ -13,13 +13,15 @@ process and every stage of that session):
                                  mark_complete after a full pass, so an interrupted first epoch
                                  is never taken for a complete cache
 The stage hash is a 16-byte BLAKE2b of the upstream pipeline's description and column names: a
-different upstream gets different keys, so it can never read another pipeline's rows.
+different upstream gets different keys, so it can never read another pipeline's rows. The
+description identifies data and code by content (identity.py, fingerprint.py).
 
 Rows are buffered and written in batches (one LMDB write transaction per batch: LMDB's single
 writer lock serializes processes, so concurrent writers never corrupt the session), committed by
 a write-behind thread (write_behind.py) so the pipeline does not wait for them. A row lands in
 memory while the session is under its cap, else in the spill environment (spilling=True), else
-it is not cached (and a warning says so once). A complete stage read in row order is read ahead
+it is not cached (and a warning says so once). A full file system (disk_space.py) is one more
+reason to send rows past the memory store, or to stop growing. A complete stage read in row order is read ahead
 on another thread (read_ahead.py)."""
 import contextlib
 import hashlib

@@ -71,12 +71,12 @@ class TorchIterable(IterableDataset):
         """Position after the last item yielded (JSON-serialisable)."""
         if self._pending is not None:
             return copy.deepcopy(self._pending)
-        if self._position is None:
-            return {"epoch": int(self._epoch), "iterator": None, "done": False,
-                    "num_shards": None, "shard_id": None}
-        state = dict(self._position)
+        state = dict(self._position or {"num_shards": None, "shard_id": None})
         if self._live is not None:
             state["iterator"] = self._live.get_state()
+        elif state.get("iterator") is None and not state.get("done"):
+            # No pass under way: the next one starts the epoch set_epoch (or a pass) set.
+            state.update(epoch=int(self._epoch), iterator=None, done=False)
         return copy.deepcopy(state)
 
     def load_state_dict(self, state_dict):

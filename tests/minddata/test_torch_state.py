@@ -48,6 +48,16 @@ def test_a_finished_pass_in_the_main_process_resumes_at_the_next_epoch():
     assert ids_of(resumed) == full_epoch(1)
 
 
+def test_state_between_passes_follows_set_epoch():
+    adapter = to_torch(make_pipeline)
+    assert adapter.state_dict() == {"epoch": 0, "iterator": None, "done": False,
+                                    "num_shards": None, "shard_id": None}
+    ids_of(adapter)
+    adapter.set_epoch(5)
+    state = adapter.state_dict()
+    assert (state["epoch"], state["iterator"], state["num_shards"]) == (5, None, 1)
+
+
 def test_a_state_is_refused_by_another_shard_or_when_malformed():
     adapter = to_torch(make_pipeline, num_shards=2, shard_id=0)
     next(iter(adapter))

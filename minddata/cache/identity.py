@@ -13,7 +13,7 @@ raise; nothing can be cached under it, so it never serves rows.
 This module imports no LMDB: sources and ``map`` use it without loading the cache store."""
 import re
 
-from .fingerprint import Unidentifiable, fingerprint, fingerprint_arrays
+from .fingerprint import Unidentifiable, fingerprint
 
 _MARK = "<<cannot identify: "
 _MARK_END = " :end>>"
@@ -76,9 +76,7 @@ def describe_value(value, what):
 
 def describe_arrays(names, columns):
     """Key text of in-memory columns (numpy arrays, or lists of per-row arrays)."""
-    parts = []
-    for col in columns:
-        parts.append(fingerprint_arrays([col]) if hasattr(col, "dtype") else fingerprint(col))
+    parts = [describe_value(col, f"column {name!r}") for name, col in zip(names, columns)]
     return f"{list(names)}#{'/'.join(parts)}"
 
 

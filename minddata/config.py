@@ -8,6 +8,8 @@ import os
 import random as _random
 import threading
 
+from transforms_c._rng import seed_eager_stream
+
 _lock = threading.Lock()
 # MindSpore's defaults. The seed default is std::mt19937's default seed, which is what
 # MindSpore's get_seed() reports when set_seed was never called.
@@ -50,12 +52,18 @@ def set_seed(seed):
     _random.seed(seed)
     import numpy as np
     np.random.seed(seed)
+    seed_eager_stream(seed)
 
 
 def get_seed():
     """The seed set with set_seed, or MindSpore's default (5489) if none was set."""
     s = _state["seed"]
     return _DEFAULT_SEED if s is None else s
+
+
+# Eager random ops (op(img) outside a pipeline) draw from the configured seed, MindSpore's
+# default until set_seed is called.
+seed_eager_stream(get_seed())
 
 
 def _seed_is_set():

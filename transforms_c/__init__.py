@@ -1,6 +1,6 @@
 """Native transforms: C++ kernels (src/) bound with Cython, op classes in `vision` and
 `transforms`, and the plan compiler that fuses runs of native ops (`compile_operations`).
-Never imports minddata at import time."""
+Never imports minddata: configuration (such as the eager seed) is passed in."""
 from transforms_c import settings
 from transforms_c._rng import derive_seed
 from transforms_c.fusion import FusedPlan, compile_operations

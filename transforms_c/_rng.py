@@ -18,49 +18,40 @@ _GOLDEN = 0x9E3779B97F4A7C15
 from transforms_c._native import Rng, derive_seed, splitmix64  # noqa: E402,F401
 
 
-# Eager calls (op(img) outside a pipeline) draw seeds from one process-wide counter stream. When
-# minddata is importable, its config.set_seed value seeds the stream (checked at each draw, so a
-# later set_seed restarts it); transforms_c never imports minddata at import time.
+# Eager calls (op(img) outside a pipeline) draw seeds from one process-wide counter stream. Its
+# seed is passed in by whoever configures the process (minddata.config.set_seed calls
+# seed_eager_stream); transforms_c itself never imports minddata. Unseeded, it starts from
+# os.urandom.
 _eager_lock = threading.Lock()
-_eager = {"seen": object(), "base": int.from_bytes(os.urandom(8), "little"), "counter": 0,
-          "config": None}
-
-
-def _configured_seed():
-    config = _eager["config"]
-    if config is None:
-        try:
-            import importlib
-            config = importlib.import_module("minddata.config")
-        except Exception:  # minddata absent or partial: the stream stays unseeded
-            config = False
-        _eager["config"] = config
-    if config is False:
-        return None
-    try:
-        return config.get_seed()
-    except Exception:
-        return None
+_eager = {"seen": object(), "base": int.from_bytes(os.urandom(8), "little"), "counter": 0}
 
 
 def eager_seed():
     """Next seed for an eager call of a random op."""
-    configured = _configured_seed()
     with _eager_lock:
-        if configured is not None and configured != _eager["seen"]:
-            _eager["seen"] = configured
-            _eager["base"] = splitmix64(int(configured) & _MASK)
-            _eager["counter"] = 0
         _eager["counter"] += 1
         return splitmix64(_eager["base"] ^ splitmix64(_eager["counter"]))
 
 
-def reset_eager_stream(seed):
-    """Restart the eager stream from `seed` (used when minddata is absent, and by tests)."""
+def seed_eager_stream(seed):
+    """Seed the eager stream with `seed`; a seed equal to the current one keeps the stream's
+    position (configuration code may pass the same seed again)."""
     with _eager_lock:
-        _eager["seen"] = seed
-        _eager["base"] = splitmix64(int(seed) & _MASK)
-        _eager["counter"] = 0
+        if seed != _eager["seen"]:
+            _restart(seed)
 
 
-__all__ = ["Rng", "derive_seed", "splitmix64", "eager_seed", "reset_eager_stream"]
+def reset_eager_stream(seed):
+    """Restart the eager stream from `seed` (tests, and callers that want a fresh stream)."""
+    with _eager_lock:
+        _restart(seed)
+
+
+def _restart(seed):
+    _eager["seen"] = seed
+    _eager["base"] = splitmix64(int(seed) & _MASK)
+    _eager["counter"] = 0
+
+
+__all__ = ["Rng", "derive_seed", "splitmix64", "eager_seed", "seed_eager_stream",
+           "reset_eager_stream"]

@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // Every float step here must round as OpenCV's, Pillow's and numpy's do, one operation at a time:
 // the extension is built with -ffp-contract=off (see _native.pyx), so no multiply-add is fused.
@@ -260,11 +265,15 @@ AreaTaps area_taps(const Axis& a) {
 
 // Horizontally resampled source rows, cached by region row in `slots` direct-mapped slots: the
 // rows one output row reads are consecutive, so with at least that many slots none evicts another.
+// Each row has kRowSlack spare samples after it (vector stores may write past the last sample).
+constexpr size_t kRowSlack = 4;
+
 template <typename T, typename Fill>
 class RowCache {
   public:
     RowCache(int slots, size_t width, Fill& fill)
-        : slots_(slots), width_(width), fill_(fill), tags_(slots, -1), data_(slots * width) {}
+        : slots_(slots), width_(width + kRowSlack), fill_(fill), tags_(slots, -1),
+          data_(slots * width_) {}
 
     const T* get(int row) {
         const int slot = row % slots_;
@@ -396,7 +405,7 @@ void run_separable(const PassSpec& spec, const RowWriter<CN>& writer, int slots,
 template <int CN>
 void run_copy_or_nearest(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const bool copy = spec.interp == INTERP_COPY;
     const std::vector<int> xs = copy ? copy_taps(g.x) : nearest_taps(g.x);
     const std::vector<int> ys = copy ? copy_taps(g.y) : nearest_taps(g.y);
@@ -421,29 +430,103 @@ void run_copy_or_nearest(const PassSpec& spec, const Geometry& g) {
 
 // INTER_LINEAR (and INTER_AREA's enlarging mode): OpenCV's horizontal sums are exact, kept >> 4
 // as 16-bit values; the vertical blend is ((b0 * h0) >> 16) + ((b1 * h1) >> 16), rounded >> 2
-// (OpenCV's SIMD and scalar code agree on it).
+// (OpenCV's SIMD and scalar code agree on it; the SSE2 loops below are the same integer math).
+// One output pixel's two taps for the RGB path: byte offsets and both weights in one word, as
+// _mm_madd_epi16 takes them.
+struct RgbTap {
+    int32_t offset0, offset1;
+    int32_t weights;
+    bool byte_loads;  // a tap is the row's last pixel: four-byte loads would leave the row
+};
+
+std::vector<RgbTap> rgb_taps(const LinearTaps& xt, int out_w, int src_count) {
+    std::vector<RgbTap> taps(out_w);
+    for (int o = 0; o < out_w; ++o) {
+        taps[o].offset0 = xt.i0[o] * 3;
+        taps[o].offset1 = xt.i1[o] * 3;
+        taps[o].weights = static_cast<int32_t>(static_cast<uint32_t>(
+            static_cast<uint16_t>(xt.w1[o])) << 16 | static_cast<uint16_t>(xt.w0[o]));
+        taps[o].byte_loads = std::max(xt.i0[o], xt.i1[o]) >= src_count - 1;
+    }
+    return taps;
+}
+
+inline void linear_horizontal_rgb(const uint8_t* src, const std::vector<RgbTap>& taps,
+                                  int16_t* h) {
+    const int out_w = static_cast<int>(taps.size());
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    // A pixel's three samples widened to 16 bits; the fourth lane is junk the store below drops.
+    auto load = [&](const uint8_t* p, bool bytes) {
+        int v;
+        if (!bytes) std::memcpy(&v, p, 4);
+        else v = p[0] | (p[1] << 8) | (p[2] << 16);
+        return _mm_unpacklo_epi8(_mm_cvtsi32_si128(v), zero);
+    };
+    for (int o = 0; o < out_w; ++o) {
+        const RgbTap& t = taps[o];
+        const __m128i pairs = _mm_unpacklo_epi16(load(src + t.offset0, t.byte_loads),
+                                                 load(src + t.offset1, t.byte_loads));
+        const __m128i sum = _mm_srai_epi32(_mm_madd_epi16(pairs, _mm_set1_epi32(t.weights)), 4);
+        // Four 16-bit values: the pixel's three and one spare, overwritten by the next pixel.
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(h + o * 3), _mm_packs_epi32(sum, sum));
+    }
+#else
+    for (int o = 0; o < out_w; ++o) {
+        const RgbTap& t = taps[o];
+        const int32_t a0 = static_cast<int16_t>(t.weights & 0xffff), a1 = t.weights >> 16;
+        for (int c = 0; c < 3; ++c)
+            h[o * 3 + c] = static_cast<int16_t>(
+                (src[t.offset0 + c] * a0 + src[t.offset1 + c] * a1) >> 4);
+    }
+#endif
+}
+
+inline void linear_vertical(const int16_t* __restrict h0, const int16_t* __restrict h1,
+                            int16_t b0, int16_t b1, size_t width, uint8_t* __restrict dst) {
+    size_t e = 0;
+#if defined(__SSE2__)
+    const __m128i vb0 = _mm_set1_epi16(b0), vb1 = _mm_set1_epi16(b1), two = _mm_set1_epi16(2);
+    auto blend8 = [&](size_t i) {
+        const __m128i x0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h0 + i));
+        const __m128i x1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h1 + i));
+        const __m128i sum = _mm_adds_epi16(_mm_mulhi_epi16(x0, vb0), _mm_mulhi_epi16(x1, vb1));
+        return _mm_srai_epi16(_mm_adds_epi16(sum, two), 2);
+    };
+    for (; e + 16 <= width; e += 16)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + e),
+                         _mm_packus_epi16(blend8(e), blend8(e + 8)));
+#endif
+    for (; e < width; ++e)
+        dst[e] = static_cast<uint8_t>((((b0 * h0[e]) >> 16) + ((b1 * h1[e]) >> 16) + 2) >> 2);
+}
+
 template <int CN>
 void run_linear(const PassSpec& spec, const Geometry& g, bool area_mode) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const LinearTaps xt = linear_taps(g.x, area_mode, true);
     const LinearTaps yt = linear_taps(g.y, area_mode, false);
+    const std::vector<RgbTap> rgb = CN == 3 ? rgb_taps(xt, spec.out_w, spec.box_w)
+                                            : std::vector<RgbTap>();
     auto fill = [&](int sy, int16_t* __restrict h) {
         const uint8_t* __restrict src = source_row(spec, sy);
+        if (CN == 3) {
+            linear_horizontal_rgb(src, rgb, h);
+            return;
+        }
         for (int o = 0; o < spec.out_w; ++o) {
             const uint8_t* p0 = src + static_cast<size_t>(xt.i0[o]) * cn;
             const uint8_t* p1 = src + static_cast<size_t>(xt.i1[o]) * cn;
             const int32_t a0 = xt.w0[o], a1 = xt.w1[o];
-            for (int c = 0; c < (CN ? CN : cn); ++c)
+            for (int c = 0; c < cn; ++c)
                 h[o * cn + c] = static_cast<int16_t>((p0[c] * a0 + p1[c] * a1) >> 4);
         }
     };
-    run_separable<int16_t>(spec, writer, 2, fill, [&](int oy, auto& rows, uint8_t* __restrict dst) {
-        const int16_t* __restrict h0 = rows.get(yt.i0[oy]);
-        const int16_t* __restrict h1 = rows.get(yt.i1[oy]);
-        const int32_t b0 = yt.w0[oy], b1 = yt.w1[oy];
-        for (size_t e = 0; e < writer.width; ++e)
-            dst[e] = static_cast<uint8_t>((((b0 * h0[e]) >> 16) + ((b1 * h1[e]) >> 16) + 2) >> 2);
+    run_separable<int16_t>(spec, writer, 2, fill, [&](int oy, auto& rows, uint8_t* dst) {
+        const int16_t* h0 = rows.get(yt.i0[oy]);
+        const int16_t* h1 = rows.get(yt.i1[oy]);
+        linear_vertical(h0, h1, yt.w0[oy], yt.w1[oy], writer.width, dst);
     });
 }
 
@@ -454,7 +537,7 @@ void run_linear(const PassSpec& spec, const Geometry& g, bool area_mode) {
 template <int CN>
 void run_cubic(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const CubicTaps xt = cubic_taps(g.x);
     const CubicTaps yt = cubic_taps(g.y);
     const long simd_end = (static_cast<long>(spec.virt_w) * cn / 8) * 8;
@@ -467,7 +550,7 @@ void run_cubic(const PassSpec& spec, const Geometry& g) {
         for (int o = 0; o < spec.out_w; ++o) {
             const int* idx = &xt.index[o * 4];
             const int16_t* a = &xt.coef[o * 4];
-            for (int c = 0; c < (CN ? CN : cn); ++c) {
+            for (int c = 0; c < cn; ++c) {
                 int32_t sum = 0;
                 for (int k = 0; k < 4; ++k) sum += a[k] * src[idx[k] * cn + c];
                 h[o * cn + c] = sum;
@@ -510,7 +593,7 @@ void run_cubic(const PassSpec& spec, const Geometry& g) {
 template <int CN>
 void run_area_fast(const PassSpec& spec, const Geometry& g, int fx, int fy) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const bool shift_round = fx == 2 && fy == 2 && (cn == 1 || cn == 3 || cn == 4);
     const float inv_area = 1.f / static_cast<float>(fx * fy);
     std::vector<int> cols(static_cast<size_t>(spec.out_w) * fx);
@@ -521,14 +604,24 @@ void run_area_fast(const PassSpec& spec, const Geometry& g, int fx, int fy) {
     for (int oy = 0; oy < spec.out_h; ++oy) {
         const int vy = g.y.virtual_index(oy);
         for (int k = 0; k < fy; ++k) src_rows[k] = source_row(spec, g.y.region(vy * fy + k));
+        if (shift_round) {  // the common 2x2 case, unrolled
+            const uint8_t* r0 = src_rows[0];
+            const uint8_t* r1 = src_rows[1];
+            for (int o = 0; o < spec.out_w; ++o) {
+                const int c0 = cols[o * 2] * cn, c1 = cols[o * 2 + 1] * cn;
+                for (int c = 0; c < cn; ++c)
+                    row[o * cn + c] = static_cast<uint8_t>(
+                        (r0[c0 + c] + r0[c1 + c] + r1[c0 + c] + r1[c1 + c] + 2) >> 2);
+            }
+            writer.write(row.data(), oy);
+            continue;
+        }
         for (int o = 0; o < spec.out_w; ++o) {
             for (int c = 0; c < cn; ++c) {
                 int sum = 0;
                 for (int r = 0; r < fy; ++r)
                     for (int k = 0; k < fx; ++k) sum += src_rows[r][cols[o * fx + k] * cn + c];
-                row[o * cn + c] = shift_round
-                                      ? static_cast<uint8_t>((sum + 2) >> 2)
-                                      : saturate_u8(std::lrint(static_cast<float>(sum) * inv_area));
+                row[o * cn + c] = saturate_u8(std::lrint(static_cast<float>(sum) * inv_area));
             }
         }
         writer.write(row.data(), oy);
@@ -541,13 +634,13 @@ void run_area_fast(const PassSpec& spec, const Geometry& g, int fx, int fy) {
 template <int CN>
 void run_area(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const AreaTaps xt = area_taps(g.x);
     const AreaTaps yt = area_taps(g.y);
     auto fill = [&](int sy, float* __restrict h) {
         const uint8_t* __restrict src = source_row(spec, sy);
         for (int o = 0; o < spec.out_w; ++o) {
-            for (int c = 0; c < (CN ? CN : cn); ++c) {
+            for (int c = 0; c < cn; ++c) {
                 float acc = 0.f;
                 for (int t = xt.start[o]; t < xt.start[o + 1]; ++t) {
                     const float product = static_cast<float>(src[xt.index[t] * cn + c]) *
@@ -578,7 +671,7 @@ void run_area(const PassSpec& spec, const Geometry& g) {
 template <int CN>
 void run_pilcubic(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
-    const int cn = writer.cn;
+    const int cn = CN ? CN : writer.cn;
     const PilTaps xt = pil_taps(g.x);
     const PilTaps yt = pil_taps(g.y);
     constexpr int64_t kHalf = int64_t(1) << (kPilBits - 1);
@@ -587,7 +680,7 @@ void run_pilcubic(const PassSpec& spec, const Geometry& g) {
         for (int o = 0; o < spec.out_w; ++o) {
             const int* idx = &xt.index[static_cast<size_t>(o) * xt.ksize];
             const int32_t* k = &xt.coef[static_cast<size_t>(o) * xt.ksize];
-            for (int c = 0; c < (CN ? CN : cn); ++c) {
+            for (int c = 0; c < cn; ++c) {
                 int64_t sum = kHalf;
                 for (int t = 0; t < xt.count[o]; ++t)
                     sum += static_cast<int64_t>(src[idx[t] * cn + c]) * k[t];

@@ -340,3 +340,33 @@ def test_user_code_in_a_namespace_package_is_fingerprinted_not_named(tmp_path, m
     assert fingerprint(module.step) != before
     for name in [m for m in sys.modules if m.startswith("user_ns_pkg_for_cache")]:
         monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_rewritten_mindrecord_file_misses(tmp_path):
+    from mindrecord import FileWriter
+    path = str(tmp_path / "rows.mindrecord")
+    cache = ds.DatasetCache(generate_session())
+
+    def write(offset):
+        writer = FileWriter(path, shard_num=1, overwrite=True)
+        writer.add_schema({"label": {"type": "int32"}}, "rows")
+        writer.write_raw_data([{"label": i + offset} for i in range(6)])
+        writer.commit()
+
+    def labels():
+        data = ds.MindDataset(path, shuffle=False, cache=cache)
+        return [int(r[0]) for r in data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    write(0)
+    assert labels() == list(range(6)) and labels() == list(range(6))
+    write(100)
+    assert labels() == list(range(100, 106))
+
+
+def test_an_array_source_of_a_generator_is_identified_by_its_content():
+    cache = ds.DatasetCache(generate_session())
+
+    def run(array):
+        return _values(ds.GeneratorDataset(array, ["x"], shuffle=False).map(
+            lambda x: x, cache=cache))
+    assert run(np.arange(4)) == [0, 1, 2, 3]
+    assert run(np.arange(4) + 10) == [10, 11, 12, 13]

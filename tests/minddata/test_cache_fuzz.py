@@ -1,6 +1,6 @@
 """A fault-and-fuzz campaign over the cache paths: random pipelines, data and code changed
-between runs, damaged and lost stored rows, size caps, full file systems and kill -9 during a
-fill. Whatever happens, every epoch must equal the same pipeline run without a cache. A short
+between runs, damaged and lost stored rows, size caps, full file systems (small tmpfs mounts,
+as root) and kill -9 during a fill. Whatever happens, every epoch must equal the same pipeline run without a cache. A short
 run is part of the normal suite; the long one is marked slow (make fuzz)."""
 import os
 import signal
@@ -115,13 +115,37 @@ def _kill_during_fill(session, case, rng):
         child.stdout.close()
 
 
+def _check_on_a_full_tmpfs(case, rng, tmp_path):
+    """The case with its cache root (and maybe its spill directory) on a 1-3 MiB tmpfs, which
+    fills up while the rows are stored (root only; a no-op otherwise)."""
+    if os.geteuid() != 0:
+        return
+    mount = tmp_path / f"mem-{int(rng.integers(1 << 30))}"
+    mount.mkdir()
+    size = f"size={int(rng.integers(1, 4))}m"
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", size, "tmpfs", str(mount)],
+                      capture_output=True).returncode:
+        return
+    saved = {k: os.environ.get(k) for k in ("MINDDATA_CACHE_DIR", "MINDDATA_CACHE_SPILL_DIR")}
+    try:
+        os.environ["MINDDATA_CACHE_DIR"] = str(mount / "root")
+        if rng.integers(2):
+            os.environ["MINDDATA_CACHE_SPILL_DIR"] = str(mount / "spill")
+        case.check(generate_session())
+    finally:
+        for key, value in saved.items():
+            os.environ.pop(key, None) if value is None else os.environ.__setitem__(key, value)
+        if subprocess.run(["umount", str(mount)], capture_output=True).returncode:
+            subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
 def _campaign(tmp_path, seed, steps, kills=False):
     rng = np.random.default_rng(seed)
     session = generate_session()
     case = _Case(rng, tmp_path)
     case.check(session)
     for _ in range(steps):
-        action = int(rng.integers(8 if kills else 7))
+        action = int(rng.integers(9 if kills else 8))
         if action == 0:
             case.new_data()                                   # a new array
         elif action == 1:
@@ -138,6 +162,8 @@ def _campaign(tmp_path, seed, steps, kills=False):
             case.size = int(rng.choice([0, 1]))
         elif action == 6:
             pass                                              # a plain rerun
+        elif action == 7:
+            _check_on_a_full_tmpfs(case, rng, tmp_path)
         else:
             _kill_during_fill(session, case, rng)
         cache = case.check(session)

@@ -104,6 +104,24 @@ def resumed_ids(shard_ids, world, num_shards, shard_id):
     return remaining_ids(parts, world["consumed"])[shard_id::num_shards]
 
 
+def epoch_ids(source, src, seed, epoch, position, world=None):
+    """The ids SourceDataset ``source`` (open RowSource ``src``) reads in ``epoch``: its own
+    split, or, in an epoch resumed from ``world``, its share of the rest."""
+    if world is None:
+        return source._epoch_ids(src, seed, epoch, position)
+    return resumed_ids(lambda n, k: source._epoch_ids(src, seed, epoch, position, (n, k)),
+                       world, *source_shard(source))
+
+
+def source_state(shard, epoch, pos, world=None):
+    """A source's state: ``pos`` rows of ``epoch`` returned, as shard ``shard`` (recorded for
+    reshard_state), in the resumed ``world`` if any."""
+    state = {"epoch": epoch, "pos": pos, "shard": list(shard)}
+    if world is not None:
+        state["world"] = world
+    return state
+
+
 # -- turning N states into the state of one new rank -------------------------------------------
 class _RankPosition:
     """Where one old rank stands: the pass of a repeat, and rows its source returned."""
@@ -220,10 +238,7 @@ def positioned_state(chain, epoch, pos=0, world=None, shard=(1, 0), rep=0, rows=
         node = chain[i]
         kind = node_kind(node)
         if kind == "source":
-            state = {"epoch": ep, "pos": p, "shard": list(shard)}
-            if world is not None:
-                state["world"] = world
-            return state
+            return source_state(shard, ep, p, world)
         if kind == "pass":
             return build(i + 1, ep, p)
         if kind == "repeat":

@@ -22,6 +22,7 @@ import numpy as np
 
 from transforms_c import _batch, settings
 from transforms_c.vision.resize import resized_shape
+from .. import elastic
 from . import seeds
 from .errors import wrap_error
 from .node import IterNode
@@ -103,16 +104,18 @@ class NativeBatchIter(IterNode):
         self.done = False       # a batch shorter than batch_size was returned (state)
         self.exhausted = False  # every row of the epoch is submitted
         self.bases = None
+        self.world = None
 
     # -- protocol ------------------------------------------------------------------------
     def start(self, epoch):
         self._position(epoch, 0, 0, False)
 
-    def _position(self, epoch, rows, batch_num, done):
+    def _position(self, epoch, rows, batch_num, done, world=None):
         self._drain()
         self.epoch = epoch
-        self.ids = self.spec.source_ds._epoch_ids(self.src, self.ctx.seed, epoch,
-                                                  self.source_position)
+        self.world = world      # an epoch resumed on another number of ranks (elastic.py)
+        self.ids = elastic.epoch_ids(self.spec.source_ds, self.src, self.ctx.seed, epoch,
+                                     self.source_position, world)
         self.bases = np.array([seeds.stage_base(self.ctx.seed, epoch, p)
                                for p in self.op_positions], np.uint64)
         self.submitted = self.returned = rows
@@ -124,14 +127,17 @@ class NativeBatchIter(IterNode):
         child = None
         if self.returned:
             child = {"epoch": self.epoch, "index": self.returned,
-                     "child": {"epoch": self.epoch, "pos": self.returned}}
+                     "child": elastic.source_state(elastic.source_shard(self.spec.source_ds),
+                                                   self.epoch, self.returned, self.world)}
         return {"epoch": self.epoch, "batch_num": self.batch_num, "done": self.done,
                 "child": child}
 
     def reset(self, state):
         child = state["child"]
         rows = int(child["index"]) if child is not None else 0
-        self._position(state["epoch"], rows, int(state["batch_num"]), bool(state["done"]))
+        world = (child.get("child") or {}).get("world") if child is not None else None
+        self._position(state["epoch"], rows, int(state["batch_num"]), bool(state["done"]),
+                       world)
 
     def _next(self):
         self._fill()

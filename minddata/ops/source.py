@@ -259,20 +259,13 @@ class SourceIter(IterNode):
         self.epoch = epoch
         # world: this epoch continues one saved by another number of ranks (elastic resume).
         self._world = world
-        if world is None:
-            self._ids = self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position)
-        else:
-            self._ids = elastic.resumed_ids(
-                lambda n, k: self.ds._epoch_ids(self.src, self.ctx.seed, epoch, self.position,
-                                                (n, k)), world, *self._shard)
+        self._ids = elastic.epoch_ids(self.ds, self.src, self.ctx.seed, epoch, self.position,
+                                      world)
         self._store_complete = self._store is not None and self._store.is_complete()
         self._seek(0)
 
     def get_state(self):
-        state = {"epoch": self.epoch, "pos": self._pos, "shard": list(self._shard)}
-        if self._world is not None:
-            state["world"] = self._world
-        return state
+        return elastic.source_state(self._shard, self.epoch, self._pos, self._world)
 
     def reset(self, state):
         self._start_epoch(state["epoch"], state.get("world"))

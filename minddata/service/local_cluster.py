@@ -20,10 +20,13 @@ def _free_port():
 
 
 class LocalRayCluster:
-    def __init__(self, num_nodes=2, cpus_per_node=1, object_store_mb=192):
+    def __init__(self, num_nodes=2, cpus_per_node=1, object_store_mb=192, node_cores=None):
+        """``node_cores``: per node, the CPU cores (e.g. "0" or "0,1") its processes may run on
+        (``taskset``), or None to leave them unpinned."""
         self.num_nodes = num_nodes
         self.cpus_per_node = cpus_per_node
         self.object_store_mb = object_store_mb
+        self.node_cores = list(node_cores) if node_cores is not None else [None] * num_nodes
         self.port = None
         self.node_ports = []
         self._ray = os.path.join(os.path.dirname(sys.executable), "ray")
@@ -44,9 +47,11 @@ class LocalRayCluster:
         env.pop("RAY_ADDRESS", None)
         return env
 
-    def _start_node(self, head):
+    def _start_node(self, k):
+        head = k == 0
         nm_port = _free_port()
-        cmd = [self._ray, "start", "--num-cpus", str(self.cpus_per_node),
+        pin = ["taskset", "-c", self.node_cores[k]] if self.node_cores[k] is not None else []
+        cmd = pin + [self._ray, "start", "--num-cpus", str(self.cpus_per_node),
                "--node-ip-address", "127.0.0.1", "--node-manager-port", str(nm_port),
                "--object-store-memory", str(self.object_store_mb * 1024 * 1024),
                "--disable-usage-stats"]
@@ -63,7 +68,7 @@ class LocalRayCluster:
         self.port = _free_port()
         try:
             for k in range(self.num_nodes):
-                self._start_node(head=k == 0)
+                self._start_node(k)
             self._wait_nodes(self.num_nodes)
         except BaseException:
             self.stop()

@@ -200,3 +200,39 @@ def test_model_every_row_once_over_old_and_new_ranks(n, old, new, shuffle, batch
     states = check_elastic(make, old, new, stops, repeat=repeat)
     dataset = make(new, new - 1)
     check_resume(dataset, num_epochs=2, stops=(1, 3), start_state=ds.reshard_state(dataset, states))
+
+
+def test_a_native_batch_pipeline_reshards(tmp_path):
+    """MindDataset + native ops + batch runs as one native batch node: it keeps the shard
+    and the resumed world in its state like the source does."""
+    from .native_batch_helpers import jpeg_bytes, train_ops, write_mindrecord
+    path = write_mindrecord(str(tmp_path / "imgs.mindrecord"),
+                            [jpeg_bytes(i, 24, 24) for i in range(21)])
+
+    def make(num_shards, shard_id):
+        d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True,
+                           num_shards=num_shards, shard_id=shard_id)
+        return d.map(train_ops(16), ["image"], num_parallel_workers=1).batch(2)
+
+    assert "NativeBatch" in str(make(2, 0).plan())
+    labels = lambda item: np.asarray(item[1]).reshape(-1).tolist()  # noqa: E731
+    ds.config.set_seed(5)
+    states, before = [], []
+    for k, stop in ((0, 2), (1, 3)):
+        it = make(2, k).create_tuple_iterator(num_epochs=1, output_numpy=True)
+        for _ in range(stop):
+            before += labels(next(it))
+        states.append(it.get_state())
+        it.close()
+    after = []
+    for r in range(3):
+        it = make(3, r).create_tuple_iterator(num_epochs=1, output_numpy=True,
+                                              state=ds.reshard_state(make(3, r), states))
+        after += [v for item in it for v in labels(item)]
+        it.close()
+    whole = []
+    for k in range(2):
+        it = make(2, k).create_tuple_iterator(num_epochs=1, output_numpy=True)
+        whole += [v for item in it for v in labels(item)]
+        it.close()
+    assert collections.Counter(before + after) == collections.Counter(whole)

@@ -1,0 +1,158 @@
+"""RayService on a loopback Ray cluster: scaling over nodes, and the trainer beside it.
+
+1. Throughput: the train pipeline (MindDataset, Decode, RandomResizedCrop(224),
+   RandomHorizontalFlip, Normalize, HWC2CHW, batch 32) run by RayService on one single-CPU Ray
+   node, then on two; images/s reaching the trainer and the ratio (target >= 1.6x).
+2. Beside a training loop: a Python thread doing what a training step does (many tiny numpy
+   calls, as in benchmarks/beside_training_bench.py) on core 1, the trainer's other threads and
+   one single-CPU Ray node on core 0; the thread's iterations/s while the service delivers
+   batches, against alone (target >= 95%).
+
+Each measurement runs in a fresh process. Prints the load average before and after: on a shared
+machine the figures say as much about the neighbours as about the service.
+
+    python benchmarks/ray_service_bench.py [--seconds 8] [--repeats 1]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MEAN = [123.675, 116.28, 103.53]
+STD = [58.395, 57.12, 57.375]
+sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
+from beside_training_bench import busy_loop, ensure_file  # noqa: E402
+
+
+def train_pipeline(path, batch_size):
+    import minddata as ds
+    import minddata.vision as vision
+    data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True,
+                          num_parallel_workers=1)
+    data = data.map([vision.Decode(), vision.RandomResizedCrop(224),
+                     vision.RandomHorizontalFlip(), vision.Normalize(MEAN, STD),
+                     vision.HWC2CHW()], input_columns=["image"], num_parallel_workers=1)
+    return data.batch(batch_size, drop_remainder=True)
+
+
+def images_per_s(it, seconds):
+    for _ in range(3):       # warm-up: actors started, first pieces done
+        next(it)
+    t0 = time.perf_counter()
+    images = 0
+    while time.perf_counter() - t0 < seconds:
+        images += len(next(it)[0])
+    return images / (time.perf_counter() - t0)
+
+
+def start_cluster(cluster, tries=2):
+    """Start the cluster, again after a start-up time-out (an overloaded machine)."""
+    for attempt in range(tries):
+        try:
+            return cluster.start()
+        except RuntimeError:
+            if attempt == tries - 1:
+                raise
+
+
+def measure(mode, path, seconds, batch_size, piece_items):
+    """One measurement in this process (a fresh cluster): a dict of figures."""
+    from minddata.service import RayService
+    from minddata.service.local_cluster import LocalRayCluster
+    if mode == "busy":
+        os.sched_setaffinity(0, {0})
+        stop, counter = threading.Event(), []
+        t = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
+        t.start()
+        time.sleep(seconds)
+        stop.set()
+        t.join()
+        return {"busy_it_s": counter[0] / seconds}
+    nodes = {"1node": 1, "2nodes": 2, "beside": 1}[mode]
+    cores = ["0"] if mode == "beside" else None
+    if mode == "beside":
+        os.sched_setaffinity(0, {0})    # the trainer's own threads (Ray's, the producer) too
+    cluster = start_cluster(LocalRayCluster(num_nodes=nodes, cpus_per_node=1,
+                                            object_store_mb=1024, node_cores=cores))
+    svc = RayService(address=cluster.address, num_workers=nodes, piece_items=piece_items)
+    try:
+        it = train_pipeline(path, batch_size).create_tuple_iterator(
+            output_numpy=True, num_epochs=-1, service=svc)
+        result = {}
+        if mode == "beside":
+            for _ in range(3):
+                next(it)
+            stop, counter = threading.Event(), []
+            t = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
+            t.start()
+            t0 = time.perf_counter()
+            images = 0
+            while time.perf_counter() - t0 < seconds:
+                images += len(next(it)[0])
+            elapsed = time.perf_counter() - t0
+            stop.set()
+            t.join()
+            result = {"images_s": images / elapsed, "busy_it_s": counter[0] / elapsed}
+        else:
+            result = {"images_s": images_per_s(it, seconds)}
+        result["workers"] = svc.stats()["workers"]
+        it.close()
+        return result
+    finally:
+        svc.close()
+        cluster.stop()
+
+
+def run_worker(mode, path, seconds, batch_size, piece_items):
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", mode, path,
+                          str(seconds), str(batch_size), str(piece_items)],
+                         capture_output=True, text=True, timeout=seconds * 10 + 400)
+    if out.returncode != 0:
+        raise RuntimeError(f"{mode} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--piece-items", type=int, default=2)
+    parser.add_argument("--modes", default="1node,2nodes,busy,beside",
+                        help="which measurements (comma-separated)")
+    parser.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
+    args = parser.parse_args(argv)
+    path = ensure_file(args.data)
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    figures = {m: [] for m in args.modes.split(",")}
+    for _ in range(args.repeats):
+        for mode in figures:
+            r = run_worker(mode, path, args.seconds, args.batch_size, args.piece_items)
+            figures[mode].append(r)
+            print(f"  {mode:7s} {json.dumps({k: v for k, v in r.items() if k != 'workers'})}",
+                  flush=True)
+    print(f"load average after: {os.getloadavg()}")
+    med = lambda mode, key: sorted(r[key] for r in figures[mode])[len(figures[mode]) // 2]  # noqa
+    if figures.get("1node") and figures.get("2nodes"):
+        one, two = med("1node", "images_s"), med("2nodes", "images_s")
+        print(f"train pipeline through RayService: 1 node {one:7.1f} img/s, 2 nodes "
+              f"{two:7.1f} img/s: {two / one:.2f}x (target >= 1.6x)")
+    if figures.get("busy") and figures.get("beside"):
+        alone, beside = med("busy", "busy_it_s"), med("beside", "busy_it_s")
+        print(f"training thread: alone {alone:10.0f} it/s, beside the service "
+              f"({med('beside', 'images_s'):.1f} img/s) {beside:10.0f} it/s: keeps "
+              f"{beside / alone:6.1%} (target >= 95%)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        m, p, s, b, k = sys.argv[2:7]
+        print(json.dumps(measure(m, p, float(s), int(b), int(k))))
+    else:
+        main()

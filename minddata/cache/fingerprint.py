@@ -326,11 +326,19 @@ class _Walker:
         except Exception as exc:
             raise Unidentifiable(label, f"a {cls.__module__}.{cls.__qualname__} has no "
                                         f"content to fingerprint ({exc})") from None
-        if isinstance(reduced, str):        # pickled by name (np.mean): library code
+        if isinstance(reduced, str):        # pickled by name, as a global
             module, qualname = _qualified(obj)
             module = module or cls.__module__
-            return self._hash(b"named", module.encode(), (qualname or reduced).encode(),
-                              _package_version(module).encode())
+            named = self._hash(b"named", module.encode(), (qualname or reduced).encode(),
+                               _package_version(module).encode())
+            wrapped = getattr(obj, "__wrapped__", None)
+            if wrapped is not None:
+                # A function behind a C wrapper (functools.lru_cache): its code is the key.
+                return self._hash(named, self.digest(wrapped, f"{label}.__wrapped__"))
+            if _is_library_module(module):
+                return named                # np.mean
+            raise Unidentifiable(label, "user code that pickle saves by name only, so its "
+                                        "code cannot be fingerprinted")
         parts = list(reduced) + [None] * (6 - len(reduced))
         rebuild, args, state, list_items, dict_items = parts[:5]
         return self._hash(

@@ -370,3 +370,10 @@ def test_an_array_source_of_a_generator_is_identified_by_its_content():
             lambda x: x, cache=cache))
     assert run(np.arange(4)) == [0, 1, 2, 3]
     assert run(np.arange(4) + 10) == [10, 11, 12, 13]
+
+
+def test_an_edited_function_behind_lru_cache_misses():
+    import functools
+    first = functools.lru_cache(maxsize=None)(_compiled("def transform(x):\n    return 1\n"))
+    second = functools.lru_cache(maxsize=None)(_compiled("def transform(x):\n    return 2\n"))
+    assert fingerprint(first) != fingerprint(second)

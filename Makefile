@@ -3,9 +3,10 @@
 # make bench  every benchmark in benchmarks/ (figures printed, nothing asserted)
 # make fuzz   long fault-and-fuzz campaigns: MindRecord reader, hostile images through Decode,
 #             SIGKILL during FileWriter commits, damaged checkpoints
+# make wheel  a manylinux wheel in dist/ (libjpeg-turbo linked in statically; auditwheel-checked)
 PY := .venv/bin/python
 
-.PHONY: setup build demo test bench fuzz clean
+.PHONY: setup build demo test bench fuzz wheel clean
 setup:
 	bash tools/setup_env.sh
 
@@ -24,6 +25,15 @@ fuzz: setup
 	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py \
 		tests/transforms_c/test_image_fuzz.py tests/mindrecord/test_writer_atomic.py \
 		tests/training/test_ckpt_damaged.py
+
+# pip wheel builds in this tree (no build isolation: the venv has the build requirements), then
+# auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel.
+wheel: setup
+	rm -rf build/wheel-raw build/wheel-repaired
+	$(PY) -m pip wheel --no-deps --no-build-isolation -w build/wheel-raw .
+	$(PY) -m auditwheel repair -w build/wheel-repaired build/wheel-raw/minddata-*.whl
+	$(PY) -m auditwheel show build/wheel-repaired/minddata-*.whl
+	mkdir -p dist && cp build/wheel-repaired/minddata-*.whl dist/
 
 clean:
 	rm -rf build *.egg-info

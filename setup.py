@@ -4,17 +4,33 @@ extension. Each .pyx names its own C++ sources and libraries with ``# distutils:
 
 Set MD_EXT=<substring> to build only the extensions whose module name contains it (lets one
 package be rebuilt without recompiling the others).
+
+The one third-party native library, libjpeg-turbo, is linked statically with its symbols hidden
+(tools/libjpeg_turbo.py says where it comes from); no system library or header is needed.
 """
 import glob
 import os
+import sys
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
+import libjpeg_turbo  # noqa: E402  (a build helper beside this file, not an installed package)
+
 PACKAGES = ("mindrecord", "minddata", "transforms_c", "training")
 COMPILE_ARGS = ["-O3", "-std=c++17", "-fvisibility=hidden", "-Wall", "-Wno-unused-function",
                 "-Wno-sign-compare", "-Wno-unreachable-code"]
+# Extensions that link libjpeg-turbo (statically; it is fetched only when one of them is built).
+USES_LIBJPEG = {"transforms_c._native", "transforms_c._batch"}
+
+
+def _static_libjpeg_args():
+    lib = libjpeg_turbo.ensure()
+    print(f"linking libjpeg-turbo {lib.version} statically from {lib.archive}")
+    return {"include_dirs": [lib.include_dir], "extra_objects": [lib.archive],
+            "extra_link_args": lib.link_args(), "depends": [lib.archive]}
 
 
 def _extensions():
@@ -25,10 +41,16 @@ def _extensions():
             name = os.path.splitext(pyx)[0].replace(os.sep, ".")
             if only and only not in name:
                 continue
+            native = _static_libjpeg_args() if name in USES_LIBJPEG else {}
             exts.append(Extension(
                 name, [pyx], language="c++",
-                include_dirs=[numpy.get_include(), os.path.join(pkg, "src")],
+                # libjpeg-turbo's headers first, so no system jpeglib.h is ever picked up.
+                include_dirs=native.get("include_dirs", []) + [numpy.get_include(),
+                                                               os.path.join(pkg, "src")],
                 extra_compile_args=COMPILE_ARGS,
+                extra_objects=native.get("extra_objects", []),
+                extra_link_args=native.get("extra_link_args", []),
+                depends=native.get("depends", []),
                 define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
             ))
     return exts

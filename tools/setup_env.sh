@@ -1,18 +1,15 @@
 #!/usr/bin/env bash
-# Sets up everything on a fresh Debian machine (run as root, or with sudo available):
-# system packages, the .venv virtual environment with every dependency, and the native build.
+# Sets up the .venv virtual environment with every dependency, and the native build. Needs a
+# C++17 compiler and Python 3.9+, nothing else from the system: the build fetches its own static
+# libjpeg-turbo (tools/libjpeg_turbo.py). Root is needed only to apt-get a missing g++.
 # Idempotent: a second run only rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_apt=()
-dpkg -s libjpeg62-turbo-dev >/dev/null 2>&1 || need_apt+=(libjpeg62-turbo-dev)
-dpkg -s libsqlite3-dev >/dev/null 2>&1 || need_apt+=(libsqlite3-dev)
-command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
-if [ ${#need_apt[@]} -gt 0 ]; then
+if ! command -v g++ >/dev/null 2>&1; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq g++
 fi
 
 PY=${PYTHON:-python3}

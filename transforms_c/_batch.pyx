@@ -1,5 +1,4 @@
 # distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
-# distutils: libraries = jpeg
 """Cython binding of the native batch engine (src/batch_engine.h, src/row_plan.h): C++ threads
 that run a fused plan over whole batches without the interpreter lock. The Python side
 (transforms_c.native_batch) builds the plan from the ops' declarations and owns the buffers."""

@@ -1,5 +1,4 @@
 # distutils: sources = transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
-# distutils: libraries = jpeg
 # distutils: extra_compile_args = -ffp-contract=off
 """Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
 with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
@@ -25,6 +24,10 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
     cbool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w,
                             int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
                             char* err, size_t err_len) nogil
+
+
+cdef extern from "jconfig.h":   # of the libjpeg-turbo linked in statically (setup.py)
+    int LIBJPEG_TURBO_VERSION_NUMBER
 
 
 cdef extern from "resample_pass.h" namespace "mdt":
@@ -61,6 +64,11 @@ POINT_RESCALE_NORMALIZE = 3
 DEF ERR_LEN = 256
 # Decoded regions up to this size reuse a per-thread scratch buffer (about 2300x2300 RGB).
 DEF _SCRATCH_LIMIT = 16 * 1024 * 1024
+
+
+def libjpeg_turbo_version():
+    """LIBJPEG_TURBO_VERSION_NUMBER of the libjpeg-turbo compiled in (3001000 for 3.1.0)."""
+    return LIBJPEG_TURBO_VERSION_NUMBER
 
 
 def jpeg_info(const uint8_t[::1] data):

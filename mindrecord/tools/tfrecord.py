@@ -10,31 +10,19 @@ u32 masked_crc32c(data)``. Both checksums are verified. ``data`` is a serialized
 import os
 import struct
 
+import google_crc32c
 import numpy as np
 
+from .. import protowire
 from .bad_input import BadItem
 
-_TABLE = []
-for _i in range(256):
-    _c = _i
-    for _ in range(8):
-        _c = (_c >> 1) ^ 0x82F63B78 if _c & 1 else _c >> 1
-    _TABLE.append(_c)
 
-
-def masked_crc32c_py(data):
-    """Pure-Python masked CRC-32C: the fallback when the native extension is not built."""
-    crc = 0xFFFFFFFF
-    for byte in bytes(data):
-        crc = (crc >> 8) ^ _TABLE[(crc ^ byte) & 0xFF]
-    crc ^= 0xFFFFFFFF
+def masked_crc32c(data):
+    """TFRecord's masked CRC-32C of ``data`` (bytes). google-crc32c computes the CRC, with the
+    CPU's CRC instructions where it can."""
+    crc = google_crc32c.value(data)
     return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
-
-try:
-    from ._crc32c import masked_crc32c
-except ImportError:   # extension not built: slow, but correct
-    masked_crc32c = masked_crc32c_py
 
 _HEADER = struct.Struct("<QI")
 _CRC = struct.Struct("<I")
@@ -89,13 +77,14 @@ def read_record(f, path, index, offset, length):
     """One record's data (a memoryview) from open file ``f``, its checksum verified (BadItem
     if wrong)."""
     f.seek(offset)
-    blob = f.read(length + _CRC.size)
-    if len(blob) != length + _CRC.size:
+    data = f.read(length)    # bytes, as google-crc32c takes them, so there is nothing to copy
+    f.seek(offset + length)
+    crc = f.read(_CRC.size)
+    if len(data) != length or len(crc) != _CRC.size:
         raise BadItem(f"{path} record {index}", "truncated record data")
-    data = memoryview(blob)[:length]     # no copy: parse_example copies only the values
-    if masked_crc32c(data) != _CRC.unpack_from(blob, length)[0]:
+    if masked_crc32c(data) != _CRC.unpack(crc)[0]:
         raise BadItem(f"{path} record {index}", "data checksum mismatch (corrupt record)")
-    return data
+    return memoryview(data)     # parse_example copies only the values
 
 
 def frame_record(data):
@@ -113,72 +102,20 @@ def write_tfrecord(path, examples):
                                  else encode_example(example)))
 
 
-# ---- protobuf wire format ------------------------------------------------------------------
-
-def _varint(buf, pos, end):
-    result = shift = 0
-    while True:
-        if pos >= end:
-            raise ValueError("truncated varint")
-        byte = buf[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
-        if shift >= 70:
-            raise ValueError("varint too long")
-
-
-def _fields(buf, start, end):
-    """Yield (field number, wire type, value or (start, stop) for LEN fields)."""
-    pos = start
-    while pos < end:
-        key = buf[pos]
-        if key < 0x80:                      # one-byte key: every field number below 16
-            pos += 1
-        else:
-            key, pos = _varint(buf, pos, end)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(buf, pos, end)
-        elif wire == 1:
-            if pos + 8 > end:
-                raise ValueError("truncated fixed64")
-            value, pos = buf[pos:pos + 8], pos + 8
-        elif wire == 2:
-            if pos < end and buf[pos] < 0x80:
-                length, pos = buf[pos], pos + 1
-            else:
-                length, pos = _varint(buf, pos, end)
-            if pos + length > end:
-                raise ValueError("length-delimited field past the end of its message")
-            value, pos = (pos, pos + length), pos + length
-        elif wire == 5:
-            if pos + 4 > end:
-                raise ValueError("truncated fixed32")
-            value, pos = buf[pos:pos + 4], pos + 4
-        else:
-            raise ValueError(f"unsupported wire type {wire}")
-        yield number, wire, value
-
-
-def _signed64(v):
-    return v - (1 << 64) if v >= 1 << 63 else v
-
+# ---- tf.train.Example (wire primitives: mindrecord.protowire) ------------------------------
 
 def _parse_feature(buf, start, end):
     """(kind, values): kind "bytes" (list of bytes), "float" (float32 array), "int64" (list)."""
-    for number, wire, value in _fields(buf, start, end):
+    for number, wire, value in protowire.fields(buf, start, end):
         if number not in (1, 2, 3) or wire != 2:
             continue
         s, e = value
         if number == 1:
-            return "bytes", [bytes(buf[a:b]) for n, w, (a, b) in _fields(buf, s, e)
+            return "bytes", [bytes(buf[a:b]) for n, w, (a, b) in protowire.fields(buf, s, e)
                              if n == 1 and w == 2]
         if number == 2:
             parts = []
-            for n, w, v in _fields(buf, s, e):
+            for n, w, v in protowire.fields(buf, s, e):
                 if n != 1:
                     continue
                 if w == 2:
@@ -189,16 +126,16 @@ def _parse_feature(buf, start, end):
                     parts.append(np.frombuffer(bytes(v), "<f4"))
             return "float", (np.concatenate(parts) if parts else np.zeros(0, np.float32))
         ints = []
-        for n, w, v in _fields(buf, s, e):
+        for n, w, v in protowire.fields(buf, s, e):
             if n != 1:
                 continue
             if w == 2:
                 pos, stop = v
                 while pos < stop:
-                    item, pos = _varint(buf, pos, stop)
-                    ints.append(_signed64(item))
+                    item, pos = protowire.decode_varint(buf, pos, stop)
+                    ints.append(protowire.signed64(item))
             elif w == 0:
-                ints.append(_signed64(v))
+                ints.append(protowire.signed64(v))
         return "int64", ints
     return None, []
 
@@ -207,14 +144,14 @@ def parse_example(data):
     """``{name: (kind, values)}`` from a serialized tf.train.Example; ValueError if malformed."""
     buf = memoryview(data)
     features = {}
-    for number, wire, value in _fields(buf, 0, len(buf)):
+    for number, wire, value in protowire.fields(buf, 0, len(buf)):
         if number != 1 or wire != 2:
             continue
-        for n, w, (s, e) in ((n, w, v) for n, w, v in _fields(buf, *value) if w == 2):
+        for n, w, (s, e) in ((n, w, v) for n, w, v in protowire.fields(buf, *value) if w == 2):
             if n != 1:
                 continue
             key, feature = None, (s, s)
-            for fn, fw, fv in _fields(buf, s, e):
+            for fn, fw, fv in protowire.fields(buf, s, e):
                 if fn == 1 and fw == 2:
                     key = bytes(buf[fv[0]:fv[1]]).decode("utf-8")
                 elif fn == 2 and fw == 2:
@@ -225,20 +162,7 @@ def parse_example(data):
 
 
 def _len_field(number, payload):
-    return _encode_varint(number << 3 | 2) + _encode_varint(len(payload)) + payload
-
-
-def _encode_varint(v):
-    out = bytearray()
-    v &= (1 << 64) - 1
-    while True:
-        byte = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
+    return protowire.len_prefix(number, len(payload)) + payload
 
 
 def encode_example(features):
@@ -256,7 +180,7 @@ def encode_example(features):
                             for v in values)
             feature = _len_field(1, body)
         else:
-            body = _len_field(1, b"".join(_encode_varint(int(v)) for v in values))
+            body = _len_field(1, b"".join(protowire.encode_varint(int(v)) for v in values))
             feature = _len_field(3, body)
         entries += _len_field(1, _len_field(1, name.encode()) + _len_field(2, feature))
     return _len_field(1, entries)

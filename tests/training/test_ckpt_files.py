@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
+from mindrecord import protowire
 from training import ckpt_proto, nn
 from training import checkpoint as ckpt
 from training.checkpoint import count_params, load_checkpoint, load_param_into_net, save_checkpoint
@@ -91,8 +92,8 @@ def test_large_tensors_are_sliced_and_joined(tmp_path, monkeypatch):
 
 def test_varints_cover_lengths_beyond_2_gib():
     for n in (0, 1, 127, 128, 2**31 - 1, 2**31, 5 * 2**30, 2**40):
-        enc = ckpt_proto.encode_varint(n)
-        assert ckpt_proto.decode_varint(enc, 0, len(enc)) == (n, len(enc))
+        enc = protowire.encode_varint(n)
+        assert protowire.decode_varint(enc, 0, len(enc)) == (n, len(enc))
     header = ckpt_proto.value_header("w", [3 * 2**30], "UInt8", 3 * 2**30)
     assert header[0] == 0x0A  # field 1, length-delimited, with a 5-byte length after it
 

@@ -1,13 +1,12 @@
-"""ModelCheckpoint, EarlyStopping, ReduceLROnPlateau, LambdaCallback, SummaryCollector."""
+"""ModelCheckpoint, EarlyStopping, ReduceLROnPlateau, LambdaCallback (SummaryCollector is
+tested in test_summary_tensorboard.py)."""
 import os
-import struct
 
 import pytest
 
 from training import Model, nn, set_seed
 from training.callbacks import (CheckpointConfig, EarlyStopping, LambdaCallback, ModelCheckpoint,
-                                ReduceLROnPlateau, SummaryCollector)
-from training.callbacks.summary import crc32c, masked_crc
+                                ReduceLROnPlateau)
 from training.checkpoint import load_checkpoint
 
 from tests.training.conftest import classification_data, make_dataset
@@ -122,30 +121,3 @@ def test_lambda_callback_calls_given_functions():
     assert seen == ["begin", 1, 2]
     with pytest.raises(TypeError):
         LambdaCallback(on_train_end=3)
-
-
-def _read_records(path):
-    data = open(path, "rb").read()
-    pos, records = 0, []
-    while pos < len(data):
-        (length,) = struct.unpack_from("<Q", data, pos)
-        assert struct.unpack_from("<I", data, pos + 8)[0] == masked_crc(data[pos:pos + 8])
-        payload = data[pos + 12:pos + 12 + length]
-        assert struct.unpack_from("<I", data, pos + 12 + length)[0] == masked_crc(payload)
-        records.append(payload)
-        pos += 16 + length
-    return records
-
-
-def test_crc32c_known_vector():
-    assert crc32c(b"123456789") == 0xE3069283
-
-
-def test_summary_collector_writes_tensorboard_scalars(tmp_path):
-    cb = SummaryCollector(str(tmp_path), collect_freq=1)
-    _model().train(1, _dataset(20, 10), callbacks=cb)
-    files = os.listdir(tmp_path)
-    assert len(files) == 1 and "tfevents" in files[0]
-    records = _read_records(tmp_path / files[0])
-    assert b"brain.Event:2" in records[0]
-    assert sum(b"loss" in r for r in records) == 2 and any(b"learning_rate" in r for r in records)

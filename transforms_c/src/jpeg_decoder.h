@@ -1,6 +1,7 @@
-// JPEG decoding through the system libjpeg-turbo (libjpeg API): full, DCT-scaled (1/2, 1/4, 1/8)
-// and region decode (jpeg_crop_scanline + jpeg_skip_scanlines). Errors never exit the process:
-// libjpeg's error_exit is replaced by a longjmp back into the decoder, which reports a message.
+// JPEG decoding through libjpeg-turbo (libjpeg API; linked statically, see setup.py): full,
+// DCT-scaled (1/2, 1/4, 1/8) and region decode (jpeg_crop_scanline + jpeg_skip_scanlines).
+// Errors never exit the process: libjpeg's error_exit is replaced by a longjmp back into the
+// decoder, which reports a message.
 #pragma once
 #include <cstddef>
 #include <cstdint>

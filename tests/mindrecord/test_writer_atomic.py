@@ -69,6 +69,7 @@ def test_sigkill_at_every_commit_step_never_serves_a_mixture(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_sigkill_at_every_commit_step_many_shards(tmp_path):
     check_killed_commits(tmp_path, 12)
 
@@ -105,6 +106,7 @@ def kill_a_looping_writer(path, shards, first_value, rng):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_sigkill_at_random_moments_of_repeated_overwrites(tmp_path):
     import numpy as np
     rng = np.random.default_rng(11)

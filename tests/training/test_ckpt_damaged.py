@@ -68,6 +68,7 @@ def test_damaged_checkpoints_raise_value_error_naming_the_file(shared_fixtures, 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_damaged_checkpoints_long_campaign(shared_fixtures, tmp_path):
     refused, total = run_campaign(shared_fixtures, tmp_path, dense=4000, stride=97, seed=1)
     assert total > 14000 and refused > total // 10

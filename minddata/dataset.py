@@ -283,10 +283,12 @@ class Dataset:
         finally:
             run.close()
 
-    def profile(self, num_batches=None, seconds=None):
-        """Run the pipeline and report where the time goes (see minddata.bench)."""
+    def profile(self, num_batches=None, seconds=None, service=None):
+        """Run the pipeline and report where the time goes (see minddata.bench); with
+        ``service`` (a RayService) through it, its actors' throughput included."""
         from .bench import profile as _profile
-        return _profile.profile(self, num_batches=num_batches, seconds=seconds)
+        return _profile.profile(self, num_batches=num_batches, seconds=seconds,
+                                service=service)
 
     def save(self, file_name, num_files=1, file_type="mindrecord"):
         from .engine.save import save_dataset

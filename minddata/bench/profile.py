@@ -45,7 +45,7 @@ def _check_limit(value, name, kind):
 
 
 def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown=True,
-            pipeline_name=None, data=None, num_workers=None, reference=None):
+            pipeline_name=None, data=None, num_workers=None, reference=None, service=None):
     """Run ``dataset`` and return a :class:`ProfileReport`.
 
     Args:
@@ -58,6 +58,8 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
         op_breakdown (bool): also time each map operation alone on a few sample rows.
         pipeline_name, data, num_workers, reference: labels copied into the report
             (``reference``: ``{"workload", "rows_per_s"}``, MindSpore's figure).
+        service: a ``minddata.service.RayService`` to run the pipeline through; the report
+            then holds its ``stats()`` (per-actor throughput, the trainer's queue depth).
     """
     num_batches = _check_limit(num_batches, "num_batches", int)
     seconds = _check_limit(seconds, "seconds", (int, float))
@@ -73,7 +75,8 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
     # The clock starts before the iterator exists: pipeline start-up (threads, worker
     # processes, opening files) is part of what a user waits for.
     start = time.perf_counter()
-    iterator = dataset.create_tuple_iterator(num_epochs=-1 if forever else 1, output_numpy=True)
+    iterator = dataset.create_tuple_iterator(num_epochs=-1 if forever else 1, output_numpy=True,
+                                             service=service)
     try:
         done = False
         while not done:
@@ -103,6 +106,7 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
             cpu_report = {"process_percent": None, "cores": None, "workers": [],
                           "error": f"CPU figures unavailable: {exc}"}
         stats = iterator.stage_stats() if hasattr(iterator, "stage_stats") else []
+        service_stats = service.stats() if service is not None else None
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:
@@ -126,7 +130,8 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
         seconds=round(wall, 4), rows_per_s=round(rows / wall_div, 2),
         batches_per_s=round(batches / wall_div, 3), mb_per_s=round(nbytes / wall_div / 1e6, 3),
         stages=stages, ops=ops, bottleneck={"stage": bottleneck, "reason": reason},
-        cpu=cpu_report, timeline=[list(p) for p in _thin(timeline)], reference=ref)
+        cpu=cpu_report, timeline=[list(p) for p in _thin(timeline)], reference=ref,
+        service=service_stats)
 
 
 def _describe(dataset):

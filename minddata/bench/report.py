@@ -120,6 +120,16 @@ class ProfileReport:
             for op in f["ops"]:
                 lines.append(f"{(op['stage'] + ': ' + op['op'])[:39]:<40}"
                              f"{op['ms_per_row']:>10.3f}{op['share']:>8.0%}")
+        svc = f.get("service")
+        if svc:
+            lines.append("")
+            lines.append(f"RayService: trainer queue depth {svc['queue_depth']} items, pieces "
+                         f"redone {svc['pieces_redone']}, actors replaced "
+                         f"{svc['actors_replaced']}")
+            for w in svc["workers"]:
+                lines.append(f"  actor {w['worker']:<3} pid {str(w['pid']):>8} "
+                             f"{w['pieces']:>6} pieces {w['items']:>8,} items "
+                             f"{w['items_per_s']:>9.1f} items/s")
         b = f["bottleneck"]
         lines.append("")
         lines.append(f"bottleneck: {b['stage'] or 'none'}: {b['reason']}")

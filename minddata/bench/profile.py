@@ -106,7 +106,8 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
             cpu_report = {"process_percent": None, "cores": None, "workers": [],
                           "error": f"CPU figures unavailable: {exc}"}
         stats = iterator.stage_stats() if hasattr(iterator, "stage_stats") else []
-        service_stats = service.stats() if service is not None else None
+        # With a service, the report also holds its actors' figures (an extra key).
+        extra = {"service": service.stats()} if service is not None else {}
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:
@@ -130,8 +131,7 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
         seconds=round(wall, 4), rows_per_s=round(rows / wall_div, 2),
         batches_per_s=round(batches / wall_div, 3), mb_per_s=round(nbytes / wall_div / 1e6, 3),
         stages=stages, ops=ops, bottleneck={"stage": bottleneck, "reason": reason},
-        cpu=cpu_report, timeline=[list(p) for p in _thin(timeline)], reference=ref,
-        service=service_stats)
+        cpu=cpu_report, timeline=[list(p) for p in _thin(timeline)], reference=ref, **extra)
 
 
 def _describe(dataset):

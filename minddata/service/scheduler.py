@@ -83,7 +83,8 @@ class PieceScheduler:
 
     def ready_items(self):
         """Items finished and waiting for the trainer (its queue depth)."""
-        return len(self._current) + sum(len(items) for items, _ in self._done.values())
+        # list(): stats() calls this from another thread than the one filling _done.
+        return len(self._current) + sum(len(items) for items, _ in list(self._done.values()))
 
     def _take(self, first):
         t_wait = None
@@ -176,7 +177,7 @@ class PieceScheduler:
     # -- observability / shutdown ----------------------------------------------------------
     def stats(self):
         workers = []
-        for k, w in enumerate(self.workers):
+        for k, w in enumerate(list(self.workers)):
             workers.append({"worker": k, "alive": w.alive,
                             "node": (w.where or {}).get("node"),
                             "pid": (w.where or {}).get("pid"),

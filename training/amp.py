@@ -23,12 +23,12 @@ def _positive(value, name, api, minimum=0.0, strict=True):
 
 def all_finite(inputs):
     """True (a bool Tensor) when every gradient is free of inf and NaN."""
+    from training.ops.functional import _torch_of
     for value in inputs:
-        if hasattr(value, "detach"):  # torch tensor
-            import torch
-            if not bool(torch.isfinite(value).all()):
-                return Tensor(np.array(False))
-        elif not np.isfinite(as_array(value)).all():
+        torch = _torch_of(value)
+        finite = bool(torch.isfinite(value).all()) if torch else \
+            bool(np.isfinite(as_array(value)).all())
+        if not finite:
             return Tensor(np.array(False))
     return Tensor(np.array(True))
 

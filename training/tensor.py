@@ -102,7 +102,13 @@ class Tensor:
         return self.data.item()
 
     def __float__(self):
-        return float(self.data)
+        return float(self.data.item())  # any one-element tensor, as MindSpore's
+
+    def __int__(self):
+        return int(self.data.item())
+
+    def __bool__(self):
+        return bool(self.data)
 
     def __repr__(self):
         return f"Tensor(shape={list(self.shape)}, dtype={self.dtype}, value=\n{self.data})"

@@ -4,6 +4,7 @@ import os
 import sys
 import tempfile
 
+import mindspore as ms
 import mindspore.dataset as ds
 import mindspore.nn as nn
 from mindspore import Model, context
@@ -42,6 +43,8 @@ def create_dataset(images, labels, batch_size=32):
 
 if __name__ == "__main__":
     context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
+    ms.set_seed(14)
+    ds.config.set_seed(14)
     images, labels = image_classes(n=384, classes=4, size=32)
     train = create_dataset(images[:320], labels[:320])
     test = create_dataset(images[320:], labels[320:])

@@ -6,7 +6,7 @@ import mindspore.dataset as ds
 import mindspore.dataset.transforms.c_transforms as C
 import mindspore.dataset.vision.c_transforms as CV
 import mindspore.nn as nn
-from mindspore import Model, Tensor, context
+from mindspore import Model, Tensor, context, set_seed
 from mindspore import dtype as mstype
 from mindspore.common.initializer import TruncatedNormal
 from mindspore.dataset.vision import Inter
@@ -49,14 +49,16 @@ class SmallNet(nn.Cell):
 
 if __name__ == "__main__":
     context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
+    set_seed(1)
+    ds.config.set_seed(1)
     images, labels = hwc_uint8_images(n=160, classes=3, size=20)
     ds_train = create_dataset(images[:128], labels[:128])
     ds_eval = create_dataset(images[128:], labels[128:])
     network = SmallNet()
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    net_opt = nn.Momentum(network.trainable_params(), 0.01, 0.9)
+    net_opt = nn.Momentum(network.trainable_params(), 0.05, 0.9)
     model = Model(network, net_loss, net_opt, metrics={"Accuracy": Accuracy()})
-    model.train(4, ds_train, callbacks=[LossMonitor(8)], dataset_sink_mode=False)
+    model.train(5, ds_train, callbacks=[LossMonitor(8)], dataset_sink_mode=False)
     acc = model.eval(ds_eval, dataset_sink_mode=False)
     print("============== {} ==============".format(acc))
     assert acc["Accuracy"] > 0.9, acc

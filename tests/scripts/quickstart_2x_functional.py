@@ -38,6 +38,8 @@ class Source:
         return len(self.labels)
 
 
+mindspore.set_seed(15)
+mindspore.dataset.config.set_seed(15)
 images, labels = image_classes(n=576, classes=4, size=16)
 train_dataset = GeneratorDataset(Source(images[:512], labels[:512]), ["image", "label"],
                                  shuffle=True).batch(32)

@@ -66,9 +66,10 @@ class ResNetTiny(nn.Cell):
 
 if __name__ == "__main__":
     ms.set_seed(1)
-    images, labels = image_classes(n=224, classes=4, size=16, channels=3)
-    train = ds.NumpySlicesDataset((images[:192], labels[:192]), ["image", "label"]).batch(16)
-    test = ds.NumpySlicesDataset((images[192:], labels[192:]), ["image", "label"]).batch(16)
+    ds.config.set_seed(1)
+    images, labels = image_classes(n=352, classes=4, size=16, channels=3)
+    train = ds.NumpySlicesDataset((images[:320], labels[:320]), ["image", "label"]).batch(16)
+    test = ds.NumpySlicesDataset((images[320:], labels[320:]), ["image", "label"]).batch(16)
     net = ResNetTiny(4)
     decayed, no_decay = [], []
     for param in net.trainable_params():

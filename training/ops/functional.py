@@ -303,6 +303,18 @@ def equal(input, other):  # noqa: A002
     return Tensor(as_array(input) == as_array(other))
 
 
+def greater(input, other):  # noqa: A002
+    if _torch_of(input, other):
+        return input > other
+    return Tensor(as_array(input) > as_array(other))
+
+
+def less(input, other):  # noqa: A002
+    if _torch_of(input, other):
+        return input < other
+    return Tensor(as_array(input) < as_array(other))
+
+
 def stop_gradient(value):
     if _torch_of(value):
         return value.detach()

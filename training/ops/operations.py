@@ -291,6 +291,14 @@ class Equal(_Binary):
     function = staticmethod(F.equal)
 
 
+class Greater(_Binary):
+    function = staticmethod(F.greater)
+
+
+class Less(_Binary):
+    function = staticmethod(F.less)
+
+
 class Zeros(Primitive):
     def __call__(self, size, type=None):  # noqa: A002  (MindSpore's argument name)
         return F.zeros(size, type)

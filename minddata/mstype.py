@@ -2,8 +2,10 @@
 
 Tensors returned by the iterators (``minddata.tensor.Tensor``) report one of these objects as
 their ``dtype``; they print as MindSpore's do (``str(float32) == "Float32"``, ``repr(float32)
-== "mindspore.float32"``) and compare equal only to each other, as in MindSpore
-(``float32 == numpy.float32`` is False there too).
+== "mindspore.float32"``). A numeric type also compares equal to the numpy dtype it stands for
+(``float32 == numpy.float32``, which MindSpore's does not), because the training package's
+``mstype`` names are numpy's types: ``tensor.dtype == mstype.float32`` then holds whichever
+package the two sides come from.
 
 Each concrete type also carries the numpy dtype it stands for as ``.dtype``, which numpy reads
 when it is given a dtype-like object: ``numpy.dtype(mstype.float32)``, ``arr.astype(mstype.int32)``
@@ -55,6 +57,19 @@ class Number(Type):
     def dtype(self):
         """The numpy dtype (numpy's dtype-like protocol)."""
         return self._np
+
+    def __eq__(self, other):
+        if isinstance(other, Type):
+            return type(other) is type(self) and other._name == self._name
+        if isinstance(other, (np.dtype, type)) and other is not object:
+            try:
+                return np.dtype(other) == self._np
+            except TypeError:
+                return False
+        return False
+
+    def __hash__(self):
+        return hash(self._np)      # equal to the numpy dtype it equals
 
 
 class Bool(Number):

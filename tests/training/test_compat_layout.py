@@ -120,3 +120,35 @@ def test_tensor_accepts_objects_with_asnumpy():
     t = ms.Tensor(Wrapped(arr))
     assert t.asnumpy() is arr
     assert ms.nn.Flatten()(Wrapped(arr.reshape(2, 3, 1))).shape == (2, 3)
+
+
+def test_minddata_tensors_flow_into_cells_ops_and_grad():
+    import minddata as ds
+    from training import nn, ops
+    data = ds.NumpySlicesDataset({"x": np.ones((4, 3), np.float32),
+                                  "y": np.arange(4, dtype=np.int32)}, shuffle=False).batch(2)
+    net = nn.Dense(3, 2)
+    for x, y in data.create_tuple_iterator():  # minddata Tensors (output_numpy=False)
+        assert not isinstance(x, ms.Tensor)
+        assert ms.Tensor(x).asnumpy() is x.asnumpy()  # zero-copy
+        assert net(x).shape == (2, 2)
+        grad = ms.grad(lambda a: ops.ReduceSum()(net(a)))(x)
+        np.testing.assert_allclose(grad.asnumpy(), np.tile(net.weight.asnumpy().sum(0), (2, 1)),
+                                   rtol=1e-6)
+        assert ops.Cast()(y, ms.float32).dtype == np.float32
+
+
+def test_jit_parameter_tuple_and_communication_names():
+    from training.communication import management
+
+    @ms.jit
+    def double(x):
+        return x * 2
+    assert double(3) == 6 and ms.ms_function(double) is double
+    assert ms.jit(jit_config=None)(double) is double
+    with pytest.raises(TypeError, match="Parameter"):
+        ms.ParameterTuple([np.ones(2)])
+    assert management.HCCL_WORLD_COMM_GROUP == "hccl_world_group"
+    if not management.is_initialized():
+        with pytest.raises(RuntimeError, match="init"):
+            management.get_local_rank()

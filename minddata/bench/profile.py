@@ -108,6 +108,9 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
         stats = iterator.stage_stats() if hasattr(iterator, "stage_stats") else []
         # With a service, the report also holds its actors' figures (an extra key).
         extra = {"service": service.stats()} if service is not None else {}
+        if hasattr(iterator, "plan_report"):
+            plan = iterator.plan_report()
+            extra["plan"] = {"nodes": plan.nodes, "rewrites": [repr(r) for r in plan.rewrites]}
     finally:
         close = getattr(iterator, "close", None)
         if close is not None:

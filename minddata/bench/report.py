@@ -12,11 +12,12 @@ JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it doe
      "bottleneck": {"stage": str|null, "reason": str},
      "cpu": {"process_percent", "cores", "workers": [{"name", "kind", "cpu_s", "percent"}]},
      "timeline": [[t_seconds, rows_done], ...],
-     "reference": {"workload", "rows_per_s", "ratio"} | null}
+     "reference": {"workload", "rows_per_s", "ratio"} | null,
+     "plan": {"nodes": [str], "rewrites": [str]}}           # the planned tree (engine/plan.py)
 """
 import json
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def stage_rows(stats):
@@ -107,6 +108,11 @@ class ProfileReport:
         if ref:
             lines.append(f"MindSpore {ref['rows_per_s']:,.0f} rows/s ({ref['workload']}); "
                          f"ratio {ref['ratio']:.2f}x")
+        plan = f.get("plan")
+        if plan:
+            lines.append("")
+            lines.append("plan      " + " <- ".join(plan["nodes"]))
+            lines.extend(f"          {r}" for r in plan["rewrites"])
         lines.append("")
         lines.append(f"{'stage':<28}{'workers':>8}{'busy s':>10}{'share':>8}{'wait s':>10}"
                      f"{'queue fill':>12}{'rows out':>10}")

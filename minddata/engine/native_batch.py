@@ -16,16 +16,13 @@ the native plan cannot fold or decode (a PNG, a crop that pads, a broken file) r
 ops' Python path, which gives its value or raises its error naming the op, the row and the epoch;
 a batch with a failing row is never returned.
 """
-import collections
-
 import numpy as np
 
 from transforms_c import _batch, settings
 from transforms_c.vision.resize import resized_shape
-from .. import elastic
 from . import seeds
 from .errors import wrap_error
-from .node import IterNode
+from .piece_batches import PieceBatchIter
 from .recycler import BufferRecycler
 
 
@@ -72,24 +69,18 @@ class _Job:
         self.job_id, self.ids, self.first, self.out = job_id, ids, first, out
 
 
-class NativeBatchIter(IterNode):
+class NativeBatchIter(PieceBatchIter):
     """See the module doc. ``src`` is the opened source (owned from here on)."""
 
     def __init__(self, ctx, spec, src, native_column, layout, threads, ring_depth):
-        # Resources first: close() must work whatever step of the set-up failed.
         self.engine = None
         self.recycler = None
-        self.inflight = collections.deque()
-        self.src = src
-        name = f"NativeBatch({type(spec.source_ds).__name__}+Map+Batch)"
-        super().__init__(ctx, (), queue_capacity=ring_depth, num_workers=threads, name=name)
+        super().__init__(ctx, spec.batch_ds, spec.source_ds, src, ring_depth, threads,
+                         f"NativeBatch({type(spec.source_ds).__name__}+Map+Batch)")
         self.spec = spec
-        self.ds = spec.batch_ds
-        self.source_position = ctx.position()
         self.op_positions = [ctx.position() for _ in spec.map_ds.operations]
         self.native_column = native_column
         self.row_shape, self.dtype, self.row_hwc = layout
-        self.ring_depth = ring_depth
         self.columns = spec.source_ds._col_names()
         self.mapped = self.columns.index(spec.column)
         self.others = {k: src.column_values(c) for k, c in enumerate(self.columns)
@@ -97,95 +88,34 @@ class NativeBatchIter(IterNode):
         self.engine = _batch.BatchEngineHandle(spec.steps, native_column.kind,
                                                settings.get_max_image_pixels(), threads)
         self.recycler = BufferRecycler(keep=ring_depth + 1)
-        self.ids = np.zeros(0, np.int64)
-        self.submitted = 0      # rows of the epoch submitted
-        self.returned = 0       # rows of the epoch returned
-        self.batch_num = 0
-        self.done = False       # a batch shorter than batch_size was returned (state)
-        self.exhausted = False  # every row of the epoch is submitted
         self.bases = None
-        self.world = None
 
-    # -- protocol ------------------------------------------------------------------------
-    def start(self, epoch):
-        self._position(epoch, 0, 0, False)
-
-    def _position(self, epoch, rows, batch_num, done, world=None):
-        self._drain()
-        self.epoch = epoch
-        self.world = world      # an epoch resumed on another number of ranks (elastic.py)
-        self.ids = elastic.epoch_ids(self.spec.source_ds, self.src, self.ctx.seed, epoch,
-                                     self.source_position, world)
+    def _epoch_started(self, epoch):
         self.bases = np.array([seeds.stage_base(self.ctx.seed, epoch, p)
                                for p in self.op_positions], np.uint64)
-        self.submitted = self.returned = rows
-        self.batch_num = batch_num
-        self.done = self.exhausted = done
 
-    def get_state(self):
-        # The layout of BatchIter(MapIter(SourceIter)) states.
-        child = None
-        if self.returned:
-            child = {"epoch": self.epoch, "index": self.returned,
-                     "child": elastic.source_state(elastic.source_shard(self.spec.source_ds),
-                                                   self.epoch, self.returned, self.world)}
-        return {"epoch": self.epoch, "batch_num": self.batch_num, "done": self.done,
-                "child": child}
+    # -- pieces --------------------------------------------------------------------------
+    def _start(self, ids, first):
+        addresses, sizes = self.native_column.locate(ids)
+        out = self.recycler.empty((len(ids),) + self.row_shape, self.dtype)
+        job_id = self.engine.submit(addresses, sizes, self.bases, first, out, self.row_hwc,
+                                    self.native_column, self.native_column.image_shape)
+        return _Job(job_id, ids, first, out)
 
-    def reset(self, state):
-        child = state["child"]
-        rows = int(child["index"]) if child is not None else 0
-        world = (child.get("child") or {}).get("world") if child is not None else None
-        self._position(state["epoch"], rows, int(state["batch_num"]), bool(state["done"]),
-                       world)
-
-    def _next(self):
-        self._fill()
-        if not self.inflight:
-            return None
-        job = self.inflight.popleft()
+    def _finish(self, job):
         result = self.engine.wait(job.job_id)
         if result is None:
             raise RuntimeError(f"{self.name}: the native batch engine was stopped")
         statuses, messages = result
         if statuses.any():
-            self._run_rows_in_python(job, np.flatnonzero(statuses), messages)
-        n = len(job.ids)
-        self.returned = job.first + n
-        self.batch_num += 1
-        if n < self.ds.batch_size:
-            self.done = True
-        self._fill()
+            self._run_rows_in_python(job, np.flatnonzero(statuses))
         return tuple(job.out if k == self.mapped else self.others[k][job.ids]
                      for k in range(len(self.columns)))
 
-    # -- batches -------------------------------------------------------------------------
-    def _fill(self):
-        """Submits batches until ``ring_depth`` are in flight or the epoch's ids run out."""
-        size = self.ds.batch_size
-        while len(self.inflight) < self.ring_depth and not self.exhausted:
-            first = self.submitted
-            ids = self.ids[first:first + size]
-            if not len(ids) or (len(ids) < size and self.ds.drop_remainder):
-                self.exhausted = True
-                break
-            addresses, sizes = self.native_column.locate(ids)
-            out = self.recycler.empty((len(ids),) + self.row_shape, self.dtype)
-            job_id = self.engine.submit(addresses, sizes, self.bases, first, out, self.row_hwc,
-                                        self.native_column,
-                                        self.native_column.image_shape)
-            self.inflight.append(_Job(job_id, ids, first, out))
-            self.submitted = first + len(ids)
-            if len(ids) < size:
-                self.exhausted = True     # the last, partial batch
-                break
+    def _discard(self, job):
+        self.engine.wait(job.job_id)
 
-    def _drain(self):
-        """Waits for the batches in flight and drops them (a new epoch or a reset)."""
-        while self.inflight:
-            self.engine.wait(self.inflight.popleft().job_id)
-
-    def _run_rows_in_python(self, job, rows, messages):
+    def _run_rows_in_python(self, job, rows):
         """Rows the native plan left to Python: their value from the ops' Python path (or its
         error, naming the op and the row), written into their slots."""
         column = self.spec.column
@@ -207,13 +137,9 @@ class NativeBatchIter(IterNode):
             slot[...] = value
 
     def _wrap(self, exc, rid, index):
-        try:
-            prov = self.src.provenance(rid)
-        except Exception:
-            prov = f"row id {rid}"
         names = "+".join(type(op).__name__ for op in self.spec.plan.ops)
         return wrap_error(exc, f"Map(FusedPlan({names}))",
-                          f"{prov} (row {index} of epoch {self.epoch})")
+                          f"{self.provenance_of(rid)} (row {index} of epoch {self.epoch})")
 
     def _close_self(self):
         try:
@@ -223,5 +149,4 @@ class NativeBatchIter(IterNode):
             if self.recycler is not None:
                 self.recycler.clear()
         finally:
-            if self.src is not None:
-                self.src.close()
+            super()._close_self()

@@ -14,12 +14,15 @@ Rules:
   interpreter lock.
 - ``cache``: a ``cache=`` on a source or a map is served by cache-read/write nodes (a source reads
   through the store; a map becomes a CachedMap node).
+- ``process_batches``: ``Batch(Map(Source, python_multiprocessing=True))`` (the PIL path) runs
+  in worker processes a whole batch per task (engine/process_batch.py).
 - ``cached_batches``: ``Batch(Map(cache=...))`` reads whole batches from the cache's store.
 """
 import logging
 
 from .. import config
 from .native_batch import NativeBatchIter, NativeBatchSpec, row_layout
+from .piece_batches import PieceBatchIter
 
 logger = logging.getLogger("minddata")
 
@@ -47,6 +50,8 @@ class Planner:
 
     def build(self, ds):
         node = self._native_batch(ds)
+        if node is None:
+            node = self._process_batches(ds)
         if node is None:
             node = self._cached_batches(ds)
         if node is None:
@@ -103,6 +108,49 @@ class Planner:
                   f"ring of {config.get_batch_ring_depth()} batches")
         return node
 
+    def _process_batches(self, ds):
+        """``Batch(Map(Source, python_multiprocessing=True))``: worker processes read, map and
+        batch whole batches (engine/process_batch.py)."""
+        from ..ops.batch import BatchDataset
+        from ..ops.map import MapDataset
+        from ..ops.source import SourceDataset
+        if type(ds) is not BatchDataset:
+            return None
+        map_ds = ds.children[0]
+        if type(map_ds) is not MapDataset or not map_ds.python_multiprocessing:
+            return None
+        source_ds = map_ds.children[0]
+        workers = map_ds.num_parallel_workers or config.get_num_parallel_workers()
+        why = None
+        if not config.get_native_batches():
+            why = "batch rewrites are switched off (config.set_native_batches)"
+        elif self.ctx.debug or workers < 2:
+            why = "debug mode or one worker: the map runs inline"
+        elif (ds.per_batch_map is not None or ds.pad_info or ds.pad_all
+              or callable(ds.batch_size)):
+            why = "the batch pads, has a per_batch_map or a callable batch_size"
+        elif map_ds.cache is not None or map_ds.callbacks:
+            why = "the map caches or has callbacks"
+        elif (not isinstance(source_ds, SourceDataset) or source_ds.cache is not None
+              or not getattr(source_ds, "random_access", True)):
+            why = f"the map's input is {type(source_ds).__name__}, not an uncached source " \
+                  f"read by row id"
+        if why is not None:
+            self.note("process_batches", "Batch", False, why)
+            return None
+        from .process_batch import ProcessBatchIter
+        src = source_ds._source_factory()
+        try:
+            depth = max(config.get_batch_ring_depth(), 2 * workers)
+            node = ProcessBatchIter(self.ctx, ds, map_ds, source_ds, src, workers, depth)
+        except BaseException:
+            src.close()
+            raise
+        self.note("process_batches", "Batch", True,
+                  f"{workers} worker processes read, map and batch whole batches of "
+                  f"{ds.batch_size} rows (shared memory, nothing pickled per row)")
+        return node
+
     def _cached_batches(self, ds):
         """``Batch(Map(cache=...))``: the batch reads whole batches from the cache's store (one
         copy per row, straight into the batch arrays) in the epochs that find the stage
@@ -126,7 +174,7 @@ class Planner:
         node = root
         while node.name in PASS_THROUGH_NODES and len(node.children) == 1:
             node = node.children[0]
-        if isinstance(node, NativeBatchIter):
+        if isinstance(node, PieceBatchIter):
             self.note("prefetch", root.name, False,
                       f"{node.name} keeps {node.ring_depth} batches ready itself")
             return False

@@ -269,6 +269,11 @@ class _IteratorBase:
         """StageStats of every node, from the source(s) to the root."""
         return self._run.stage_stats()
 
+    def plan_report(self):
+        """The planned iterator tree this iterator runs and the planner's rewrite decisions
+        (engine/plan.py PlanReport)."""
+        return self._run.plan_report()
+
     def get_col_names(self):
         return list(self._run.column_names)
 

@@ -264,6 +264,18 @@ class MapDataset(Dataset):
         return MapIter(self, ctx)
 
 
+def op_runner(ds, ctx, workers):
+    """The OpRunner of MapDataset `ds`: its operations compiled (fused native runs), each op's
+    seed position taken from `ctx` in build order (after the map's input)."""
+    positions = [ctx.position() for _ in ds.operations]
+    # Debug mode runs the same (fused) operations, so it shows the values training sees.
+    ops = _compile(ds.operations)
+    positions = _compiled_positions(ds.operations, ops, positions)
+    return OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
+                    seed_py=config._seed_is_set() and (workers == 1 or ds.python_multiprocessing),
+                    debug=ctx.debug, hooks=tuple(ctx.hooks))
+
+
 class MapIter(IterNode):
     """Runs the operations on chunks of rows through an executor (engine/executor.py): inline
     (one worker, debug mode), threads, or processes (``python_multiprocessing``)."""
@@ -280,14 +292,7 @@ class MapIter(IterNode):
         child_cols = ds.children[0]._col_names()
         self.in_idx = [child_cols.index(c) for c in ds.in_cols]
         self.place = placement(child_cols, ds.in_cols, ds.out_cols)
-        positions = [ctx.position() for _ in ds.operations]
-        # Debug mode runs the same (fused) operations, so it shows the values training sees.
-        ops = _compile(ds.operations)
-        positions = _compiled_positions(ds.operations, ops, positions)
-        self.runner = OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
-                               seed_py=config._seed_is_set() and (workers == 1 or
-                                                                   ds.python_multiprocessing),
-                               debug=ctx.debug, hooks=tuple(ctx.hooks))
+        self.runner = op_runner(ds, ctx, workers)
         self.workers = workers
         self._callbacks = CallbackRunner(ds.callbacks, ctx.stopping) if ds.callbacks else None
         if ds.callbacks:

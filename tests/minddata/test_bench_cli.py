@@ -8,7 +8,7 @@ from .test_bench_helpers import make_small_image_folder
 
 REPORT_KEYS = {"schema_version", "pipeline", "data", "num_workers", "batches", "rows", "bytes",
                "seconds", "rows_per_s", "batches_per_s", "mb_per_s", "stages", "ops",
-               "bottleneck", "cpu", "timeline", "reference"}
+               "bottleneck", "cpu", "timeline", "reference", "plan"}
 STAGE_KEYS = {"name", "rows_out", "busy_s", "wait_s", "share", "num_workers",
               "queue_capacity", "queue_fill"}
 
@@ -43,7 +43,10 @@ def test_eval_pipeline_has_map_and_op_breakdown(folder, tmp_path):
     report = json.loads(out_json.read_text())
     assert report["rows"] == 8 and report["batches"] == 2
     names = [s["name"] for s in report["stages"]]
-    assert any(n.startswith("Map") for n in names) and names[-1].startswith("Batch")
+    # The planner runs Batch(Map(Source)) of native ops as one native batch node.
+    assert names == ["NativeBatch(ImageFolderDataset+Map+Batch)"]
+    assert report["plan"]["nodes"] == names
+    assert any(r.startswith("native_batch on Batch: fired") for r in report["plan"]["rewrites"])
     assert [op["op"] for op in report["ops"]] == ["Decode", "Resize", "CenterCrop",
                                                   "Normalize", "HWC2CHW"]
     assert report["reference"]["rows_per_s"] == 273.0 and report["reference"]["ratio"] > 0

@@ -1,0 +1,104 @@
+"""The process batch node: source + map + batch in worker processes, a whole batch per task.
+
+For ``Batch(Map(Source, python_multiprocessing=True))`` (the PIL path: py_transforms or Python
+callables in worker processes), the planner puts this node in place of the three general ones.
+The pipeline's process sends each worker only the row ids of a batch; the worker reads the rows
+from its own copy of the source, runs the operations on them with each row's seeds and builds
+the batch, which comes back through the worker's shared memory as one set of arrays: no row
+crosses a pipe, nothing is pickled per row, and the batch is copied once. Rows, seeds, errors and
+state are those of the general nodes (engine/piece_batches.py).
+"""
+import numpy as np
+
+from .piece_batches import PieceBatchIter
+from .procs import ProcessPool
+
+#: Shared memory reserved per row of a batch (a 224x224x3 float32 image is 0.6 MB); a batch that
+#: does not fit travels pickled, which is slower but correct. Pages are touched only when used.
+_ROW_MB = 1
+
+
+class _Piece:
+    __slots__ = ("ids", "first")
+
+    def __init__(self, ids, first):
+        self.ids, self.first = ids, first
+
+
+class BatchPieceTask:
+    """Runs in a worker process: rows ``ids`` of the epoch through the map's ops into a batch."""
+
+    name = "Batch"
+
+    def __init__(self, source_factory, runner, builder, in_idx, place):
+        self.source_factory = source_factory
+        self.runner, self.builder = runner, builder
+        self.in_idx, self.place = in_idx, place
+        self.src = None
+
+    def __call__(self, meta, rows_in):
+        from ..ops.batch import BatchInfo
+        epoch, first, batch_num, ids = meta
+        if self.src is None:
+            self.src = self.source_factory()
+        rows = self.src.read_rows(ids)
+        out = []
+        for k, row in enumerate(rows):
+            try:
+                res = self.runner.run(tuple(row[i] for i in self.in_idx), epoch, first + k)
+            except BaseException as e:
+                e._minddata_row = k
+                raise
+            out.append(tuple(res[j] if src == "out" else row[j] for src, j in self.place))
+        return [self.builder.build(out, BatchInfo(batch_num, epoch))]
+
+
+class ProcessBatchIter(PieceBatchIter):
+    def __init__(self, ctx, batch_ds, map_ds, source_ds, src, workers, ring_depth):
+        from ..ops.batch import BatchBuilder
+        from ..ops.map import op_runner, placement
+        self.pool = None
+        super().__init__(ctx, batch_ds, source_ds, src, ring_depth, workers,
+                         f"ProcessBatch({type(source_ds).__name__}+Map+Batch)")
+        self.runner = op_runner(map_ds, ctx, workers)
+        child_cols = source_ds._col_names()
+        task = BatchPieceTask(source_ds._source_factory, self.runner, BatchBuilder(batch_ds),
+                              [child_cols.index(c) for c in map_ds.in_cols],
+                              placement(child_cols, map_ds.in_cols, map_ds.out_cols))
+        self.pool = ProcessPool(workers, task, name="Batch", max_rowsize=map_ds.max_rowsize or
+                                _ROW_MB, rows_per_task=batch_ds.batch_size)
+
+    def _start(self, ids, first):
+        piece = _Piece(ids, first)
+        batch_num = self.batch_num + len(self.inflight)
+        self.pool.submit((self.epoch, first, batch_num, np.asarray(ids)), (), context=piece)
+        return piece
+
+    def _finish(self, piece):
+        try:
+            rows, _ = self.pool.result()
+        except BaseException as e:
+            raise self._wrap(e, piece, getattr(e, "_minddata_task", None)) from None
+        return rows[0]
+
+    def _discard(self, piece):
+        try:
+            self.pool.result()
+        except BaseException:       # a dropped piece's failure is not the caller's concern
+            pass
+
+    def _wrap(self, exc, piece, info):
+        from .errors import wrap_error
+        if info is None or info[1] is None:
+            return exc
+        k = info[1]
+        index = piece.first + k
+        where = f"{self.provenance_of(int(piece.ids[k]))} (row {index} of epoch {self.epoch})"
+        return wrap_error(exc, f"Map({', '.join(self.runner.names)})", where)
+
+    def _close_self(self):
+        try:
+            if self.pool is not None:
+                self.pool.close()
+        finally:
+            super()._close_self()

@@ -34,7 +34,7 @@ inline uint8_t saturate_u8(long value) {
 }
 
 // Pillow's clip8: a 22-bit fixed-point sum (already holding the rounding half) to a sample.
-inline uint8_t pil_clip8(int64_t sum) { return saturate_u8(static_cast<long>(sum >> kPilBits)); }
+inline uint8_t pil_clip8(int32_t sum) { return saturate_u8(sum >> kPilBits); }
 
 // One axis of the pass: output index -> virtual index (window, flip) -> box coordinate -> index
 // into the source region.
@@ -180,8 +180,8 @@ CubicTaps cubic_taps(const Axis& a) {
 // and rounded half away from zero to 22 bits.
 struct PilTaps {
     int ksize = 0;
+    std::vector<int> first;     // first region index per output (taps are consecutive)
     std::vector<int> count;     // taps per output
-    std::vector<int> index;     // ksize region indices per output
     std::vector<int32_t> coef;  // ksize weights per output
 };
 
@@ -198,8 +198,8 @@ PilTaps pil_taps(const Axis& a) {
     const double filter_scale = std::max(a.scale, 1.0);
     const double support = 2.0 * filter_scale;
     taps.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
+    taps.first.resize(a.count);
     taps.count.resize(a.count);
-    taps.index.assign(static_cast<size_t>(a.count) * taps.ksize, 0);
     taps.coef.assign(static_cast<size_t>(a.count) * taps.ksize, 0);
     std::vector<double> weight(taps.ksize);
     for (int o = 0; o < a.count; ++o) {
@@ -215,13 +215,16 @@ PilTaps pil_taps(const Axis& a) {
             weight[x] = pil_bicubic((x + first - center + 0.5) * inv);
             total += weight[x];
         }
-        taps.count[o] = n;
-        for (int x = 0; x < n; ++x) {
+        // Taps outside the region (only when a caller trimmed it too tightly) are dropped.
+        const int lo = first + a.shift;
+        const int begin = std::max(lo, 0), end = std::min(lo + n, a.src_count);
+        taps.first[o] = std::min(begin, a.src_count - 1);
+        taps.count[o] = std::max(end - begin, 0);
+        for (int x = begin - lo; x < end - lo; ++x) {
             const double w = total != 0.0 ? weight[x] / total : weight[x];
             const double scaled = w * (1 << kPilBits);
-            taps.coef[o * taps.ksize + x] = static_cast<int32_t>(w < 0 ? -0.5 + scaled
-                                                                       : 0.5 + scaled);
-            taps.index[o * taps.ksize + x] = a.region(first + x);
+            taps.coef[o * taps.ksize + x - (begin - lo)] =
+                static_cast<int32_t>(w < 0 ? -0.5 + scaled : 0.5 + scaled);
         }
     }
     return taps;
@@ -667,38 +670,47 @@ void run_area(const PassSpec& spec, const Geometry& g) {
 }
 
 // Pillow's bicubic: each source row resampled horizontally and clipped to uint8, then the rows
-// blended vertically and clipped, both passes in 22-bit fixed point starting from half a unit.
+// blended vertically and clipped, both passes in 22-bit fixed point starting from half a unit
+// (32-bit sums as in Pillow: normalised weights keep them far from overflow).
 template <int CN>
 void run_pilcubic(const PassSpec& spec, const Geometry& g) {
     RowWriter<CN> writer(spec);
     const int cn = CN ? CN : writer.cn;
     const PilTaps xt = pil_taps(g.x);
     const PilTaps yt = pil_taps(g.y);
-    constexpr int64_t kHalf = int64_t(1) << (kPilBits - 1);
+    constexpr int32_t kHalf = int32_t(1) << (kPilBits - 1);
     auto fill = [&](int sy, uint8_t* __restrict h) {
         const uint8_t* __restrict src = source_row(spec, sy);
         for (int o = 0; o < spec.out_w; ++o) {
-            const int* idx = &xt.index[static_cast<size_t>(o) * xt.ksize];
+            const uint8_t* p = src + static_cast<size_t>(xt.first[o]) * cn;
             const int32_t* k = &xt.coef[static_cast<size_t>(o) * xt.ksize];
+            const int n = xt.count[o];
+            if (CN) {  // a known channel count: one accumulator per channel, one pass
+                int32_t sum[CN ? CN : 1];
+                for (int c = 0; c < cn; ++c) sum[c] = kHalf;
+                for (int t = 0; t < n; ++t, p += cn)
+                    for (int c = 0; c < cn; ++c) sum[c] += p[c] * k[t];
+                for (int c = 0; c < cn; ++c) h[o * cn + c] = pil_clip8(sum[c]);
+                continue;
+            }
             for (int c = 0; c < cn; ++c) {
-                int64_t sum = kHalf;
-                for (int t = 0; t < xt.count[o]; ++t)
-                    sum += static_cast<int64_t>(src[idx[t] * cn + c]) * k[t];
+                int32_t sum = kHalf;
+                for (int t = 0; t < n; ++t) sum += p[t * cn + c] * k[t];
                 h[o * cn + c] = pil_clip8(sum);
             }
         }
     };
-    std::vector<const uint8_t*> taps(yt.ksize);
+    std::vector<int32_t> acc(writer.width);
     run_separable<uint8_t>(spec, writer, yt.ksize, fill, [&](int oy, auto& rows, uint8_t* dst) {
-        const size_t base = static_cast<size_t>(oy) * yt.ksize;
-        const int n = yt.count[oy];
-        for (int t = 0; t < n; ++t) taps[t] = rows.get(yt.index[base + t]);
-        const int32_t* k = &yt.coef[base];
-        for (size_t e = 0; e < writer.width; ++e) {
-            int64_t sum = kHalf;
-            for (int t = 0; t < n; ++t) sum += static_cast<int64_t>(taps[t][e]) * k[t];
-            dst[e] = pil_clip8(sum);
+        const int32_t* k = &yt.coef[static_cast<size_t>(oy) * yt.ksize];
+        std::fill(acc.begin(), acc.end(), kHalf);
+        for (int t = 0; t < yt.count[oy]; ++t) {
+            const uint8_t* __restrict r = rows.get(yt.first[oy] + t);
+            const int32_t w = k[t];
+            int32_t* __restrict a = acc.data();
+            for (size_t e = 0; e < writer.width; ++e) a[e] += r[e] * w;
         }
+        for (size_t e = 0; e < writer.width; ++e) dst[e] = pil_clip8(acc[e]);
     });
 }
 

@@ -1,5 +1,6 @@
 """The benchmark data every benchmark reads: ../shared/tools/make_bench_data.py's output (the same
 data MindSpore's reference figures were measured on), generated once on first use."""
+import json
 import os
 import subprocess
 import sys
@@ -63,3 +64,19 @@ def write_mindrecord(path, rows, desc, schema=IMAGE_LABEL_SCHEMA, chunk=1000):
     for start in range(0, len(rows), chunk):
         writer.write_raw_data(rows[start:start + chunk])
     writer.commit()
+
+
+def run_measurement(script, framework, python, args, timeout):
+    """Runs ``python script --worker framework *args`` in a fresh process and returns the JSON
+    its last output line holds. MindSpore's interpreter runs without this project's
+    PYTHONPATH and with its logging quiet, from /tmp, so it never imports this project."""
+    env = dict(os.environ)
+    if framework == "mindspore":
+        env.pop("PYTHONPATH", None)
+        env["GLOG_v"] = "3"
+    out = subprocess.run([python, os.path.abspath(script), "--worker", framework,
+                          *map(str, args)], capture_output=True, text=True, env=env, cwd="/tmp",
+                         timeout=timeout)
+    if out.returncode != 0:
+        raise RuntimeError(f"{framework} {args} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])

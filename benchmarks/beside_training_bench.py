@@ -13,7 +13,6 @@ file, alternating with minddata; it is skipped when that interpreter is absent.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -98,16 +97,9 @@ def ensure_file(data_dir):
 
 
 def run_worker(python, framework, path, mode, seconds, batch_size):
-    env = dict(os.environ)
-    if framework == "mindspore":
-        env.pop("PYTHONPATH", None)
-        env["GLOG_v"] = "3"
-    out = subprocess.run([python, os.path.abspath(__file__), "--worker", framework, path, mode,
-                          str(seconds), str(batch_size)], capture_output=True, text=True,
-                         env=env, cwd="/tmp", timeout=seconds * 10 + 120)
-    if out.returncode != 0:
-        raise RuntimeError(f"{framework} {mode} failed:\n{out.stderr[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    from bench_data import run_measurement
+    return run_measurement(__file__, framework, python, [path, mode, seconds, batch_size],
+                           timeout=seconds * 10 + 120)
 
 
 def main(argv=None):

@@ -19,7 +19,6 @@ both), median of --repeats. Printed: images/s of each and the ratio, with the lo
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -108,16 +107,8 @@ def prepare(data_dir):
 
 
 def run_worker(python, framework, name, paths):
-    env = dict(os.environ)
-    if framework == "mindspore":
-        env.pop("PYTHONPATH", None)
-        env["GLOG_v"] = "3"
-    out = subprocess.run([python, os.path.abspath(__file__), "--worker", framework, name,
-                          json.dumps(paths)], capture_output=True, text=True, env=env,
-                         cwd="/tmp", timeout=1800)
-    if out.returncode != 0:
-        raise RuntimeError(f"{framework} {name} failed:\n{out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    from bench_data import run_measurement
+    return run_measurement(__file__, framework, python, [name, json.dumps(paths)], timeout=1800)
 
 
 def main(argv=None):

@@ -553,11 +553,10 @@ void run_cubic(const PassSpec& spec, const Geometry& g) {
         for (int o = 0; o < spec.out_w; ++o) {
             const int* idx = &xt.index[o * 4];
             const int16_t* a = &xt.coef[o * 4];
-            for (int c = 0; c < cn; ++c) {
-                int32_t sum = 0;
-                for (int k = 0; k < 4; ++k) sum += a[k] * src[idx[k] * cn + c];
-                h[o * cn + c] = sum;
-            }
+            const uint8_t* p[4] = {src + idx[0] * cn, src + idx[1] * cn, src + idx[2] * cn,
+                                   src + idx[3] * cn};
+            for (int c = 0; c < cn; ++c)
+                h[o * cn + c] = a[0] * p[0][c] + a[1] * p[1][c] + a[2] * p[2][c] + a[3] * p[3][c];
         }
     };
     const float unit = 1.f / (kCoefScale * kCoefScale);
@@ -643,6 +642,18 @@ void run_area(const PassSpec& spec, const Geometry& g) {
     auto fill = [&](int sy, float* __restrict h) {
         const uint8_t* __restrict src = source_row(spec, sy);
         for (int o = 0; o < spec.out_w; ++o) {
+            if (CN) {  // a known channel count: one accumulator per channel, taps outermost
+                float acc[CN ? CN : 1] = {};
+                for (int t = xt.start[o]; t < xt.start[o + 1]; ++t) {
+                    const uint8_t* p = src + xt.index[t] * cn;
+                    for (int c = 0; c < cn; ++c) {
+                        const float product = static_cast<float>(p[c]) * xt.weight[t];
+                        acc[c] = acc[c] + product;
+                    }
+                }
+                for (int c = 0; c < cn; ++c) h[o * cn + c] = acc[c];
+                continue;
+            }
             for (int c = 0; c < cn; ++c) {
                 float acc = 0.f;
                 for (int t = xt.start[o]; t < xt.start[o + 1]; ++t) {

@@ -206,6 +206,15 @@ class Tensor:
     def __gt__(self, other):
         return Tensor(self.data > as_array(other))
 
+    def __ne__(self, other):
+        return Tensor(self.data != as_array(other))
+
+    def __le__(self, other):
+        return Tensor(self.data <= as_array(other))
+
+    def __ge__(self, other):
+        return Tensor(self.data >= as_array(other))
+
     __hash__ = object.__hash__
 
     # --- shape and reductions -------------------------------------------------------------
@@ -256,6 +265,46 @@ class Tensor:
 
     def argmax(self, axis=-1):
         return Tensor(self.data.argmax(axis=axis))
+
+    def argmin(self, axis=-1):
+        return Tensor(self.data.argmin(axis=axis))
+
+    def max(self, axis=None, keepdims=False):
+        return self._extreme(np.max, axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return self._extreme(np.min, axis, keepdims)
+
+    def _extreme(self, reduce, axis, keepdims):
+        """max / min; the gradient is shared among the elements equal to the extreme."""
+        a = self.data
+        kept = reduce(a, axis=axis, keepdims=True)
+        mask = (a == kept).astype(a.dtype)
+        mask /= mask.sum(axis=axis, keepdims=True)
+        out = kept if keepdims else reduce(a, axis=axis)
+        return Tensor.from_op(np.asarray(out), (self,), lambda g: (
+            mask * (g if keepdims or axis is None else np.expand_dims(g, axis)),))
+
+    def squeeze(self, axis=None):
+        return self.reshape(np.squeeze(np.empty(self.shape, np.bool_), axis).shape)
+
+    def expand_dims(self, axis):
+        return self.reshape(np.expand_dims(np.empty(self.shape, np.bool_), axis).shape)
+
+    def flatten(self):
+        return self.reshape(-1)
+
+    def sqrt(self):
+        return self ** 0.5
+
+    def square(self):
+        return self * self
+
+    def tolist(self):
+        return self.data.tolist()
+
+    def copy(self):
+        return Tensor(self.data.copy())
 
 
 class Parameter(Tensor):

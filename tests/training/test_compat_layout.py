@@ -152,3 +152,20 @@ def test_jit_parameter_tuple_and_communication_names():
     if not management.is_initialized():
         with pytest.raises(RuntimeError, match="init"):
             management.get_local_rank()
+
+
+def test_tensor_methods_model_code_uses():
+    t = ms.Tensor(np.array([[1.0, 5.0], [4.0, 2.0]], np.float32))
+    assert float(t.max()) == 5.0 and t.min(axis=0).tolist() == [1.0, 2.0]
+    grad = ms.grad(lambda a: a.max(axis=1).sum())(t)
+    np.testing.assert_array_equal(grad.asnumpy(), [[0, 1], [1, 0]])
+    assert t.expand_dims(0).shape == (1, 2, 2) and t.expand_dims(0).squeeze(0).shape == (2, 2)
+    assert (t != 1.0).asnumpy().tolist() == [[False, True], [True, True]]
+    assert (t >= 4.0).asnumpy().sum() == 2 and (t <= 2.0).asnumpy().sum() == 2
+    assert t.flatten().shape == (4,) and int(ms.Tensor(np.array([3]))) == 3
+    net = ms.nn.Dense(2, 2)
+    from training.nn import cell
+    cell._warned_to_float.clear()  # the warning is once per process
+    with pytest.warns(UserWarning, match="float32"):
+        assert net.to_float(ms.float16) is net
+    assert set(net.init_parameters_data()) == set(net.get_parameters())

@@ -3,12 +3,16 @@
 Subclasses define `construct(*inputs)`; calling the cell runs it. Parameters and sub-cells
 assigned as attributes are registered, and named by their attribute path ("fc1.weight") the way
 MindSpore names them in checkpoints."""
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from training import context
 from training.tensor import Parameter, Tensor
+
+
+_warned_to_float = []  # one warning per process
 
 
 class Cell:
@@ -170,7 +174,18 @@ class Cell:
         return dict(self._flags)
 
     def to_float(self, dst_type):
-        return self  # mixed precision is not modelled by the numpy backend
+        """MindSpore runs the cell in `dst_type`; the numpy backend computes in float32, so a
+        lower precision is announced once rather than silently dropped."""
+        if np.dtype(dst_type) != np.float32 and not _warned_to_float:
+            _warned_to_float.append(True)
+            warnings.warn(f"{self.cls_name}.to_float({np.dtype(dst_type)}) has no effect: the "
+                          f"numpy backend computes in float32 (use a torch network with "
+                          f"Model(amp_level=...) for mixed precision)", UserWarning, stacklevel=2)
+        return self
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """MindSpore initializes lazily; here parameters hold their data already."""
+        return {param: param for param in self.get_parameters()}
 
     def extend_repr(self):
         return ""

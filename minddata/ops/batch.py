@@ -4,6 +4,7 @@ import time
 
 import numpy as np
 
+from ..cache.identity import describe_operation
 from ..dataset import Dataset, check_columns, check_num_parallel_workers
 from ..engine.errors import wrap_error
 from ..engine.node import IterNode
@@ -234,8 +235,12 @@ class BatchDataset(Dataset):
         return self.batch_size if not callable(self.batch_size) else None
 
     def _describe_self(self):
-        return (f"Batch({self.batch_size}, drop={self.drop_remainder}, "
-                f"map={getattr(self.per_batch_map, '__qualname__', None)}, pad={self.pad_info})")
+        # Cache keys: callables by their code and state (cache/identity.py), not their names.
+        size = describe_operation(self.batch_size) if callable(self.batch_size) \
+            else self.batch_size
+        per_batch = None if self.per_batch_map is None else describe_operation(self.per_batch_map)
+        return (f"Batch({size}, drop={self.drop_remainder}, map={per_batch}, "
+                f"{self.in_cols}->{self.out_cols}, pad={self.pad_info})")
 
     def _build_iter(self, ctx):
         return BatchIter(self, ctx)

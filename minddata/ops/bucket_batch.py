@@ -2,6 +2,7 @@
 own batch size, padding as asked."""
 import numpy as np
 
+from ..cache.identity import describe_operation
 from ..dataset import Dataset, check_columns
 from ..engine.node import ReplayNode
 from .batch import check_pad_info, stack_column
@@ -60,7 +61,11 @@ class BucketBatchDataset(Dataset):
         return None
 
     def _describe_self(self):
-        return f"BucketBatch({self.boundaries}, {self.batch_sizes})"
+        # Cache keys: every argument that shapes the batches; the length function by its code.
+        length = None if self.length_fn is None else describe_operation(self.length_fn)
+        return (f"BucketBatch({self.boundaries}, {self.batch_sizes}, {self.column_names}, "
+                f"length={length}, pad={self.pad_info}, to_boundary={self.pad_to_boundary}, "
+                f"drop={self.drop_remainder})")
 
     def _build_iter(self, ctx):
         return BucketBatchIter(self, ctx)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..dataset import Dataset, check_columns, check_num_parallel_workers
+from ..cache.identity import describe_operation
 from ..engine.node import IterNode
 
 
@@ -27,7 +28,8 @@ class FilterDataset(Dataset):
         return None
 
     def _describe_self(self):
-        return f"Filter({getattr(self.predicate, '__qualname__', self.predicate)!s})"
+        # Cache keys: the predicate's code and state (cache/identity.py), not its name.
+        return f"Filter({describe_operation(self.predicate)}, {self.input_columns})"
 
     def _build_iter(self, ctx):
         return FilterIter(self, ctx)

@@ -377,3 +377,21 @@ def test_an_edited_function_behind_lru_cache_misses():
     first = functools.lru_cache(maxsize=None)(_compiled("def transform(x):\n    return 1\n"))
     second = functools.lru_cache(maxsize=None)(_compiled("def transform(x):\n    return 2\n"))
     assert fingerprint(first) != fingerprint(second)
+
+
+def test_filters_and_batch_functions_below_a_cached_map_are_part_of_its_key():
+    cache = ds.DatasetCache(generate_session())
+    src = np.arange(12)
+
+    def filtered(predicate):
+        return _values(ds.NumpySlicesDataset(src, shuffle=False).filter(predicate)
+                       .map(lambda x: x, cache=cache))
+    assert filtered(lambda x: x % 2 == 0) == [0, 2, 4, 6, 8, 10]
+    assert filtered(lambda x: x % 3 == 0) == [0, 3, 6, 9]
+
+    def batched(per_batch_map):
+        data = ds.NumpySlicesDataset(src, shuffle=False).batch(4, per_batch_map=per_batch_map)
+        return _values(data.map(lambda x: x, cache=cache))
+    assert batched(lambda x, info: ([v + 1 for v in x],)) == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    assert batched(lambda x, info: ([v * 2 for v in x],)) == [[0, 2, 4, 6], [8, 10, 12, 14],
+                                                 [16, 18, 20, 22]]

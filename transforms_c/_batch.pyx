@@ -1,4 +1,5 @@
 # distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
+# distutils: extra_compile_args = -ffp-contract=off
 """Cython binding of the native batch engine (src/batch_engine.h, src/row_plan.h): C++ threads
 that run a fused plan over whole batches without the interpreter lock. The Python side
 (transforms_c.native_batch) builds the plan from the ops' declarations and owns the buffers."""
@@ -49,7 +50,7 @@ cdef extern from "batch_engine.h" namespace "mdt":
         vector[RowResult] results
     cdef cppclass BatchEngine:
         BatchEngine(RowPlan plan, int num_steps, int threads) except +
-        int64_t submit(unique_ptr[BatchJob] job) nogil
+        int64_t submit(unique_ptr[BatchJob] job)
         unique_ptr[BatchJob] wait(int64_t id) nogil
         void stop() nogil
 
@@ -163,9 +164,10 @@ cdef class BatchEngineHandle:
         j.out = <uint8_t*>cnp.PyArray_DATA(out)
         j.row_bytes = <size_t>out.strides[0]
         j.out_h, j.out_w, j.out_c = out_h, out_w, out_c
-        cdef int64_t job_id
-        with nogil:
-            job_id = self.engine.submit(move(job))
+        # Submitting only queues the batch (a mutex the threads hold for a few instructions):
+        # keeping the GIL here saves a hand-over of it per batch, which a busy Python thread
+        # beside the pipeline (a training loop) would make cost up to one switch interval.
+        cdef int64_t job_id = self.engine.submit(move(job))
         self._keep[job_id] = (out, keepalive)
         return job_id
 

@@ -95,3 +95,16 @@ def test_entry_point_errors(tmp_path):
     failing = _run(tmp_path, "import mindspore.scipy\n")
     assert failing.returncode == 1 and "mindspore.scipy (MindSpore API) is not provided" in \
         failing.stderr
+
+
+def test_not_provided_names_in_ops_and_serialization(hook):
+    with pytest.raises(ImportError, match=r"mindspore.ops.composite.HyperMap \(MindSpore API\) "
+                                          r"is not provided.*loop"):
+        from mindspore.ops.composite import HyperMap  # noqa: F401
+    with pytest.raises(ImportError, match="mindspore.train.serialization.export.*save_checkpoint"):
+        from mindspore.train.serialization import export  # noqa: F401
+    import mindspore.ops as ops
+    with pytest.raises(AttributeError, match="mindspore.ops.Foo is not provided"):
+        ops.Foo
+    assert not hasattr(ops, "Foo")  # unknown names stay AttributeErrors (hasattr works)
+    from mindspore.ops import ReduceMax, Assign  # noqa: F401

@@ -214,3 +214,13 @@ def test_cross_entropy_loss_matches_torch():
     np.testing.assert_allclose(got, expected.numpy(), rtol=1e-5)
     with pytest.raises(ValueError, match="class indices"):
         nn.CrossEntropyLoss()(Tensor(logits), Tensor(np.array([9, 0, 0, 0, 0, 0])))
+
+
+def test_reduce_max_min_and_assign():
+    x = Tensor(np.array([[1.0, 5.0], [4.0, 2.0]], np.float32))
+    np.testing.assert_array_equal(ops.ReduceMax(keep_dims=True)(x, 1).asnumpy(), [[5], [4]])
+    assert float(ops.ReduceMin()(x).asnumpy()) == 1.0
+    grad = ms.grad(lambda a: ops.ReduceSum()(ops.ReduceMax()(a, 0)))(x)
+    np.testing.assert_array_equal(grad.asnumpy(), [[0, 1], [1, 0]])
+    p = ms.Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+    assert ops.Assign()(p, Tensor(np.ones(2))) is p and (p.asnumpy() == 1).all()

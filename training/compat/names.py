@@ -75,7 +75,23 @@ MISSING_ATTRIBUTES = {
         "GradAccumulationCell": "accumulate gradients in a Python loop with value_and_grad",
         "thor": "use Momentum or Adam",
     },
+    "mindspore.ops": {
+        "HyperMap": "apply the function to each gradient in a Python loop or comprehension",
+        "MultitypeFuncGraph": "use a plain Python function (dispatch on type with "
+                              "functools.singledispatch if needed)",
+        "Custom": "write the operator with numpy (numpy backend) or as a torch function",
+        "vmap": "loop in Python, or use torch.func.vmap in a torch network",
+    },
+    "mindspore.train.serialization": {
+        "export": "there is no MindIR/AIR/ONNX export; save weights with save_checkpoint (or "
+                  "torch.onnx for a torch network)",
+        "load": "there is no MindIR loader; load weights with load_checkpoint",
+        "convert_model": "there is no MindIR conversion",
+    },
 }
+MISSING_ATTRIBUTES["mindspore.ops.composite"] = MISSING_ATTRIBUTES["mindspore.ops"]
+MISSING_ATTRIBUTES["mindspore.ops.operations"] = MISSING_ATTRIBUTES["mindspore.ops"]
+MISSING_ATTRIBUTES["mindspore.ops.functional"] = MISSING_ATTRIBUTES["mindspore.ops"]
 
 
 class NotProvidedError(ImportError):

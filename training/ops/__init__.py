@@ -11,3 +11,8 @@ from training.ops.operations import Primitive  # noqa: F401
 from training.ops.printing import Print, format_tensor  # noqa: F401
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+def __getattr__(name):
+    from training.compat.names import missing_attribute
+    raise missing_attribute("mindspore.ops", name)

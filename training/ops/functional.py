@@ -197,6 +197,31 @@ def mean(x, axis=None, keep_dims=False):
     return K.as_tensor(x).mean(axis=axis, keep_dims=keep_dims)
 
 
+def amax(input, axis=None, keepdims=False):  # noqa: A002
+    axis = _axes(axis)
+    if _torch_of(input):
+        return input.amax(dim=axis if axis is not None else tuple(range(input.ndim)),
+                          keepdim=keepdims)
+    return K.as_tensor(input).max(axis=axis, keepdims=keepdims)
+
+
+def amin(input, axis=None, keepdims=False):  # noqa: A002
+    axis = _axes(axis)
+    if _torch_of(input):
+        return input.amin(dim=axis if axis is not None else tuple(range(input.ndim)),
+                          keepdim=keepdims)
+    return K.as_tensor(input).min(axis=axis, keepdims=keepdims)
+
+
+def assign(variable, value):
+    """Write `value` into the Parameter `variable` in place; returns it."""
+    if _torch_of(variable):
+        with __import__("torch").no_grad():
+            variable.copy_(value)
+        return variable
+    return variable.set_data(as_array(value))
+
+
 def argmax(input, dim=None, keepdim=False):  # noqa: A002
     if _torch_of(input):
         return input.argmax() if dim is None else input.argmax(dim=dim, keepdim=keepdim)
@@ -333,6 +358,8 @@ tensor_mul = mul
 tensor_div = div
 reduce_sum = sum
 reduce_mean = mean
+reduce_max = amax
+reduce_min = amin
 
 
 def fill(type, shape, value):  # noqa: A002  (MindSpore's argument name)
@@ -350,3 +377,8 @@ def select(cond, x, y):
         return torch.where(torch.as_tensor(cond), x, y)
     mask = np.asarray(as_array(cond)).astype(bool)
     return K.maximum(x, y, lambda a, b: np.broadcast_to(mask, np.broadcast(a, b).shape))
+
+
+def __getattr__(name):
+    from training.compat.names import missing_attribute
+    raise missing_attribute("mindspore.ops.functional", name)

@@ -169,6 +169,19 @@ class ReduceMean(_Reduce):
     function = staticmethod(F.mean)
 
 
+class ReduceMax(_Reduce):
+    function = staticmethod(F.amax)
+
+
+class ReduceMin(_Reduce):
+    function = staticmethod(F.amin)
+
+
+class Assign(Primitive):
+    def __call__(self, variable, value):
+        return F.assign(variable, value)
+
+
 class Argmax(Primitive):
     def __init__(self, axis=-1, output_type=np.int32):
         super().__init__()
@@ -330,3 +343,8 @@ class DType(Primitive):
 class Select(Primitive):
     def __call__(self, cond, x, y):
         return F.select(cond, x, y)
+
+
+def __getattr__(name):
+    from training.compat.names import missing_attribute
+    raise missing_attribute("mindspore.ops.operations", name)

@@ -5,9 +5,10 @@
 // unfused results are bit-identical.
 //
 // Resize arithmetic is bit-exact: NEAREST, LINEAR, CUBIC and AREA give cv2.resize's output of the
-// box (OpenCV's fixed-point and float arithmetic, including its SIMD rounding), PILCUBIC gives
-// Pillow's Image.resize(BICUBIC) (MindSpore's Inter.PILCUBIC); any window of the resized image
-// equals the same window of the full resize.
+// box as OpenCV's own code computes it, without IPP, as MindSpore builds OpenCV (its fixed-point
+// and float arithmetic, including its SIMD rounding); PILCUBIC gives Pillow's bicubic with the
+// horizontal pass first (MindSpore's Inter.PILCUBIC). Any window of the resized image equals the
+// same window of the full resize.
 #pragma once
 #include <cstddef>
 #include <cstdint>

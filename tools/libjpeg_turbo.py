@@ -231,9 +231,14 @@ def _build_from_source(source, cache_dir, log):
                 "install nasm for the SIMD build)")
         configure = ["cmake", "-S", src_dir, "-B", os.path.join(work, "build"),
                      "-DCMAKE_BUILD_TYPE=Release", f"-DCMAKE_INSTALL_PREFIX={install}",
-                     "-DCMAKE_INSTALL_LIBDIR=lib", "-DENABLE_SHARED=OFF", "-DENABLE_STATIC=ON",
+                     f"-DCMAKE_INSTALL_LIBDIR={install}/lib",     # absolute: 2.x resolves a
+                     f"-DCMAKE_INSTALL_INCLUDEDIR={install}/include",   # relative one from cwd
+                     "-DENABLE_SHARED=OFF", "-DENABLE_STATIC=ON",
                      "-DCMAKE_POSITION_INDEPENDENT_CODE=ON", "-DWITH_TURBOJPEG=OFF",
-                     f"-DWITH_SIMD={'ON' if asm else 'OFF'}"]
+                     f"-DWITH_SIMD={'ON' if asm else 'OFF'}",
+                     # cmake 4 refuses projects declaring a minimum below 3.5 (libjpeg-turbo
+                     # 2.x/3.0 say 2.8.12) unless told this; older cmake ignores it.
+                     "-DCMAKE_POLICY_VERSION_MINIMUM=3.5"]
         if asm:
             configure.append(f"-DCMAKE_ASM_NASM_COMPILER={asm}")
         jobs = str(os.cpu_count() or 1)

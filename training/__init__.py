@@ -4,6 +4,7 @@ a sink executor and two compute backends (numpy built in, torch optional).
 A MindSpore script ports by changing imports:
     import training as ms
     from training import nn, Model
+or runs unchanged with `python -m training.compat script.py` (see training.compat).
 """
 from training.tensor import Parameter, Tensor, no_grad  # noqa: F401
 from training.common import dtype  # noqa: F401

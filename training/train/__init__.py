@@ -10,3 +10,8 @@ from training.train.metrics import *  # noqa: F401,F403
 from training.train.model import Model  # noqa: F401
 from training.train.serialization import (count_params, load_checkpoint,  # noqa: F401
                                           load_param_into_net, save_checkpoint)
+
+# The names `from training.train import *` (and so the top-level `training`) exports: not the
+# submodules, whose names (metrics, model) would shadow training.metrics and training.model.
+__all__ = (callback.__all__ + metrics.__all__ + loss_scale_manager.__all__
+           + ["Model", "count_params", "load_checkpoint", "load_param_into_net", "save_checkpoint"])

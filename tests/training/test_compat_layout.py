@@ -169,3 +169,12 @@ def test_tensor_methods_model_code_uses():
     with pytest.warns(UserWarning, match="float32"):
         assert net.to_float(ms.float16) is net
     assert set(net.init_parameters_data()) == set(net.get_parameters())
+
+
+def test_top_level_exports_do_not_shadow_packages():
+    import sys
+    import training.metrics
+    import training.model
+    assert ms.metrics is sys.modules["training.metrics"]
+    assert ms.model is sys.modules["training.model"]
+    assert ms.FixedLossScaleManager is ms.amp.FixedLossScaleManager

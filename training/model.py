@@ -58,8 +58,7 @@ class Model:
         self._loss_fn, self._optimizer = loss_fn, optimizer
         self._metric_fns = get_metrics(metrics)
         self._train_network = self._backend.build_train_network(
-            network, loss_fn, optimizer, amp_level="O0" if amp_level == "auto" else amp_level,
-            loss_scale_manager=loss_scale_manager)
+            network, loss_fn, optimizer, amp_level=amp_level, loss_scale_manager=loss_scale_manager)
         self._eval_network = self._backend.build_eval_network(network, loss_fn, eval_network)
         if eval_network is None and loss_fn is not None:
             eval_indexes = [0, 1, 2]

@@ -56,6 +56,13 @@ def test_o2_runs_float16_autocast_with_dynamic_loss_scale():
     assert model.predict(Batches().batches[0][0]).dtype == torch.float16
 
 
+def test_auto_is_o2_on_cuda():
+    net = _net()
+    model = Model(net, torch.nn.CrossEntropyLoss(), torch.optim.SGD(net.parameters(), 0.2),
+                  amp_level="auto")
+    assert model.train_network.amp.level == "O2" and model.train_network.amp.scaler is not None
+
+
 def test_o3_runs_a_half_network():
     net = _net()
     model = Model(net, torch.nn.CrossEntropyLoss(), torch.optim.SGD(net.parameters(), 0.2),

@@ -99,6 +99,7 @@ def test_numpy_backend_refuses_mixed_precision_and_unknown_kwargs():
         Model(net, loss, opt, amp_level="O2")
     with pytest.raises(ValueError, match="amp_level"):
         Model(net, loss, opt, amp_level="O4")
+    assert isinstance(Model(net, loss, opt, amp_level="auto").train_network, nn.TrainOneStepCell)
     with pytest.raises(ValueError, match="not recognized"):
         Model(net, loss, opt, loss_scale=2)
 

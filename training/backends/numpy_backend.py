@@ -25,7 +25,7 @@ class NumpyBackend:
                             loss_scale_manager=None):
         from training.nn.loss_scale import TrainOneStepWithLossScaleCell
         from training.nn.wrappers import TrainOneStepCell, WithLossCell
-        if amp_level != "O0":
+        if amp_level not in ("O0", "auto"):  # 'auto' is O0 on the CPU, as in MindSpore
             raise ValueError(f"For 'Model', amp_level {amp_level!r} needs the torch backend "
                              f"(mixed precision through torch.autocast): the numpy backend "
                              f"computes in float32 only. Use amp_level='O0', or a torch.nn.Module "

@@ -1,5 +1,5 @@
-"""Mixed precision and loss scaling for torch networks, by MindSpore's amp levels:
-O0 float32; O1 and O2 run the forward pass and the loss under torch.autocast (float16 on CUDA,
+"""Mixed precision and loss scaling for torch networks, by MindSpore's amp levels
+('auto' is O2 on CUDA and O0 on the CPU): O0 float32; O1 and O2 run the forward pass and the loss under torch.autocast (float16 on CUDA,
 bfloat16 on the CPU, whose autocast has no float16 matmul), O2 with dynamic loss scaling by
 default, as MindSpore on GPU; O3 casts the whole network (and its float inputs) to that type.
 A FixedLossScaleManager multiplies the loss and divides the gradients by a constant (skipping
@@ -13,6 +13,8 @@ from training.amp import DynamicLossScaleManager, FixedLossScaleManager
 class TorchAmp:
     def __init__(self, torch, device, amp_level, loss_scale_manager):
         self.torch, self.device = torch, device
+        if amp_level == "auto":  # MindSpore's choice per device: O2 on GPU, O0 on the CPU
+            amp_level = "O2" if device.type == "cuda" else "O0"
         self.level = amp_level
         self.dtype = torch.float16 if device.type == "cuda" else torch.bfloat16
         if loss_scale_manager is None and amp_level == "O2" and device.type == "cuda":

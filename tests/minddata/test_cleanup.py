@@ -57,7 +57,8 @@ def test_break_then_close_releases_everything():
     for i, _ in enumerate(it):
         if i == 2:
             break
-    assert len(live_children() - kids) == 4  # 2 source + 2 map workers
+    # The planner runs source + map + batch in the map's 2 worker processes (process_batches).
+    assert len(live_children() - kids) == 2
     it.close()
     _clean(kids, shm)
 

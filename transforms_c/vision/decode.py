@@ -5,7 +5,7 @@ was wrong with the data."""
 import cv2
 import numpy as np
 
-from transforms_c import _native, settings
+from transforms_c import _native, folding, settings
 from transforms_c._base import TensorOperation
 from transforms_c._validate import check_bool
 from transforms_c.image_limits import check_declared_size, check_pixels
@@ -80,8 +80,19 @@ class Decode(TensorOperation):
 
     is_native = True
 
+    decodes = True      # its input is encoded bytes
+
     def __init__(self, to_pil=False):
         self.to_pil = check_bool(to_pil, "to_pil")
+
+    def fusion_phase(self, position):
+        return folding.PHASE_START if position == 0 and not self.to_pil else None
+
+    def fold(self, geo, pss, seed, channels):
+        pass    # the plan decodes the encoded row itself
+
+    def native_step(self):
+        return {"kind": folding.STEP.STEP_DECODE}
 
     def _compute(self, img, rng):
         out = decode_image(img, "Decode")

@@ -41,13 +41,21 @@ def train_pipeline(path, batch_size):
     return data.batch(batch_size, drop_remainder=True)
 
 
+def next_batch(it):
+    """The next batch, across epoch ends (each epoch ends with one StopIteration)."""
+    try:
+        return next(it)
+    except StopIteration:
+        return next(it)
+
+
 def images_per_s(it, seconds):
     for _ in range(3):       # warm-up: actors started, first pieces done
-        next(it)
+        next_batch(it)
     t0 = time.perf_counter()
     images = 0
     while time.perf_counter() - t0 < seconds:
-        images += len(next(it)[0])
+        images += len(next_batch(it)[0])
     return images / (time.perf_counter() - t0)
 
 
@@ -87,14 +95,14 @@ def measure(mode, path, seconds, batch_size, piece_items):
         result = {}
         if mode == "beside":
             for _ in range(3):
-                next(it)
+                next_batch(it)
             stop, counter = threading.Event(), []
             t = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
             t.start()
             t0 = time.perf_counter()
             images = 0
             while time.perf_counter() - t0 < seconds:
-                images += len(next(it)[0])
+                images += len(next_batch(it)[0])
             elapsed = time.perf_counter() - t0
             stop.set()
             t.join()

@@ -4,7 +4,9 @@ The train pipeline (MindDataset, Decode, RandomResizedCrop(224), RandomHorizonta
 HWC2CHW, batch 32, one map worker) runs on core 0; a Python thread doing what a training step does
 on an accelerator (many tiny numpy calls, as kernel launches are) runs on core 1, in the same
 process. Printed for each framework: the pipeline's images/s alone and beside the busy thread
-(and the share it keeps), the busy thread's iterations/s alone and beside the pipeline.
+(and the share it keeps), the busy thread's iterations/s alone and beside the pipeline, and, as
+the machine's ceiling, beside a plain shell loop busy on core 0 (no Python, no interpreter lock:
+on a VM whose two vCPUs share hardware, or with other load, no pipeline can do better).
 MindSpore runs from its own venv (--mindspore-python, default /work/msvenv/bin/python) on the same
 file, alternating with minddata; it is skipped when that interpreter is absent.
 
@@ -13,6 +15,7 @@ file, alternating with minddata; it is skipped when that interpreter is absent.
 import argparse
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -51,7 +54,7 @@ def measure(framework, path, mode, seconds, batch_size):
     result = {}
     stop, counter = threading.Event(), []
     busy = None
-    if mode in ("busy", "both"):
+    if mode in ("busy", "both", "hog"):
         busy = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
     if mode in ("pipeline", "both"):
         data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True,
@@ -68,7 +71,10 @@ def measure(framework, path, mode, seconds, batch_size):
         t0 = time.perf_counter()
         images = 0
         while time.perf_counter() - t0 < seconds:
-            batch = next(it)
+            try:
+                batch = next(it)
+            except StopIteration:       # an epoch ended; the next one starts
+                continue
             images += len(batch[0])
         elapsed = time.perf_counter() - t0
         result["images_s"] = images / elapsed
@@ -78,10 +84,17 @@ def measure(framework, path, mode, seconds, batch_size):
             result["busy_it_s"] = counter[0] / elapsed
         it.stop() if hasattr(it, "stop") else None
     else:
+        hog = None
+        if mode == "hog":   # the ceiling: any process busy on core 0, no Python, no GIL
+            hog = subprocess.Popen(["taskset", "-c", "0", "sh", "-c", "while :; do :; done"])
+            time.sleep(0.3)
         busy.start()
         time.sleep(seconds)
         stop.set()
         busy.join()
+        if hog is not None:
+            hog.kill()
+            hog.wait()
         result["busy_it_s"] = counter[0] / seconds
     return result
 
@@ -117,9 +130,10 @@ def main(argv=None):
     else:
         print(f"MindSpore interpreter {args.mindspore_python} absent: minddata only")
     print(f"load average before: {os.getloadavg()}")
-    figures = {name: {"pipeline": [], "busy": [], "both": []} for name, _ in frameworks}
+    figures = {name: {"pipeline": [], "busy": [], "both": [], "hog": []}
+               for name, _ in frameworks}
     for _ in range(args.repeats):
-        for mode in ("pipeline", "busy", "both"):
+        for mode in ("pipeline", "busy", "both", "hog"):
             for name, python in frameworks:      # alternating, same data, same machine
                 figures[name][mode].append(run_worker(python, name, path, mode, args.seconds,
                                                       args.batch_size))
@@ -135,7 +149,9 @@ def main(argv=None):
         rows[name] = beside
         print(f"{name:10s} pipeline alone {alone:8.1f} img/s, beside the loop {beside:8.1f} img/s "
               f"(keeps {beside / alone:6.1%}); loop alone {busy_alone:10.0f} it/s, beside the "
-              f"pipeline {busy_beside:10.0f} it/s (keeps {busy_beside / busy_alone:6.1%})")
+              f"pipeline {busy_beside:10.0f} it/s (keeps {busy_beside / busy_alone:6.1%}; "
+              f"beside a non-Python CPU hog on core 0 it keeps "
+              f"{med([r['busy_it_s'] for r in f['hog']]) / busy_alone:6.1%})")
     if "mindspore" in rows:
         print(f"beside a training loop: minddata / MindSpore = "
               f"{rows['minddata'] / rows['mindspore']:.2f}x")

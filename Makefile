@@ -24,7 +24,7 @@ bench: setup
 fuzz: setup
 	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py \
 		tests/transforms_c/test_image_fuzz.py tests/mindrecord/test_writer_atomic.py \
-		tests/training/test_ckpt_damaged.py
+		tests/training/test_ckpt_damaged.py tests/minddata/test_cache_fuzz.py
 
 # pip wheel builds in this tree (no build isolation: the venv has the build requirements), then
 # auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel

@@ -146,16 +146,18 @@ def main(argv=None):
             print(f"  {mode:7s} {json.dumps({k: v for k, v in r.items() if k != 'workers'})}",
                   flush=True)
     print(f"load average after: {os.getloadavg()}")
-    med = lambda mode, key: sorted(r[key] for r in figures[mode])[len(figures[mode]) // 2]  # noqa
+    # Ratios within each repeat (measured minutes apart, not hours): the load of a shared
+    # machine moves more between repeats than within one.
     if figures.get("1node") and figures.get("2nodes"):
-        one, two = med("1node", "images_s"), med("2nodes", "images_s")
-        print(f"train pipeline through RayService: 1 node {one:7.1f} img/s, 2 nodes "
-              f"{two:7.1f} img/s: {two / one:.2f}x (target >= 1.6x)")
+        for one, two in zip(figures["1node"], figures["2nodes"]):
+            print(f"train pipeline through RayService: 1 node {one['images_s']:7.1f} img/s, "
+                  f"2 nodes {two['images_s']:7.1f} img/s: "
+                  f"{two['images_s'] / one['images_s']:.2f}x (target >= 1.6x)")
     if figures.get("busy") and figures.get("beside"):
-        alone, beside = med("busy", "busy_it_s"), med("beside", "busy_it_s")
-        print(f"training thread: alone {alone:10.0f} it/s, beside the service "
-              f"({med('beside', 'images_s'):.1f} img/s) {beside:10.0f} it/s: keeps "
-              f"{beside / alone:6.1%} (target >= 95%)")
+        for alone, beside in zip(figures["busy"], figures["beside"]):
+            print(f"training thread: alone {alone['busy_it_s']:10.0f} it/s, beside the service "
+                  f"({beside['images_s']:.1f} img/s) {beside['busy_it_s']:10.0f} it/s: keeps "
+                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%)")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 #include "row_plan.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <utility>
 
 #include "jpeg_decoder.h"
@@ -405,21 +409,27 @@ RowResult run_image(const RowInput& in, const Geometry& geo, const PassParams& p
 }
 
 bool read_file(const RowInput& in, std::vector<uint8_t>* buffer) {
+    // One open, one fstat and (usually) one read: no stdio buffering in between.
     std::string path(reinterpret_cast<const char*>(in.data), in.size);
-    FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) return false;
-    bool ok = std::fseek(f, 0, SEEK_END) == 0;
-    const long size = ok ? std::ftell(f) : -1;
-    ok = ok && size > 0 && std::fseek(f, 0, SEEK_SET) == 0;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = ::fstat(fd, &st) == 0 && st.st_size > 0;
     if (ok) {
         try {
-            buffer->resize(static_cast<size_t>(size));
+            buffer->resize(static_cast<size_t>(st.st_size));
         } catch (const std::bad_alloc&) {
             ok = false;
         }
     }
-    ok = ok && std::fread(buffer->data(), 1, buffer->size(), f) == buffer->size();
-    std::fclose(f);
+    size_t done = 0;
+    while (ok && done < buffer->size()) {
+        const ssize_t got = ::read(fd, buffer->data() + done, buffer->size() - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) ok = false;   // an error, or the file shrank while being read
+        else done += static_cast<size_t>(got);
+    }
+    ::close(fd);
     return ok;
 }
 

@@ -2,8 +2,8 @@
 
 Each workload runs in a fresh process, alternating minddata (this interpreter) and MindSpore (its
 own venv, --mindspore-python, default /work/msvenv/bin/python) on the same data of
-../shared/tools/make_bench_data.py. Timed: one epoch after the first batch (start-up excluded for
-both), median of --repeats. Printed: images/s of each and the ratio, with the load average.
+../shared/tools/make_bench_data.py. Timed: three epochs after the first batch (start-up excluded
+for both), median of --repeats. Printed: images/s of each and the ratio, with the load average.
 
     W4 train       MindDataset, Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize,
                    HWC2CHW, batch 128, 2 workers
@@ -78,15 +78,16 @@ def build(framework, name, paths):
         batch, drop_remainder=True)
 
 
-def measure(framework, name, paths):
+def measure(framework, name, paths, epochs=3):
     dataset = build(framework, name, paths)
-    it = dataset.create_tuple_iterator(output_numpy=True, num_epochs=1)
+    it = dataset.create_tuple_iterator(output_numpy=True, num_epochs=epochs)
     first = next(it)
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     images = 0
-    for batch in it:
-        images += len(batch[0])
+    for _ in range(epochs):     # one epoch per for loop (both frameworks)
+        for batch in it:
+            images += len(batch[0])
     elapsed = time.perf_counter() - t0
     del first
     return {"images_s": images / elapsed, "images": images,

@@ -9,6 +9,7 @@ from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
 from libcpp.utility cimport move
 from libcpp.vector cimport vector
+from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
 cimport numpy as cnp
@@ -51,7 +52,7 @@ cdef extern from "batch_engine.h" namespace "mdt":
     cdef cppclass BatchEngine:
         BatchEngine(RowPlan plan, int num_steps, int threads) except +
         int64_t submit(unique_ptr[BatchJob] job)
-        unique_ptr[BatchJob] wait(int64_t id) nogil
+        unique_ptr[BatchJob] wait(int64_t id, int timeout_ms, cbool* timed_out) nogil
         void stop() nogil
 
 
@@ -178,8 +179,14 @@ cdef class BatchEngineHandle:
         if self.engine == NULL:
             return None
         cdef unique_ptr[BatchJob] job
-        with nogil:
-            job = self.engine.wait(job_id)
+        cdef cbool timed_out = True
+        while timed_out:
+            with nogil:
+                job = self.engine.wait(job_id, 100, &timed_out)
+            if timed_out:
+                # Back in the interpreter every 100 ms: Ctrl-C (and other signals) are handled
+                # while a slow batch runs; the rows in flight finish, nothing is left behind.
+                PyErr_CheckSignals()
         self._keep.pop(job_id, None)
         if job.get() == NULL:
             return None

@@ -321,3 +321,26 @@ def test_rescale_then_normalize_fuses_and_equals_the_unfused_ops():
         return d.map(ops, input_columns=["image"], num_parallel_workers=2).batch(4)
     assert make().plan().fired("native_batch")
     assert_same_batches(collect(make()), collect(make(), native=False))
+
+
+def test_ctrl_c_during_a_slow_batch_stops_promptly_and_leaves_nothing(tmp_path):
+    """KeyboardInterrupt reaches the loop while C++ threads work on a batch (the wait returns
+    to the interpreter every 100 ms), and closing leaves no thread."""
+    import _thread
+    import time
+    big = [jpeg_bytes(i, height=2000, width=2400) for i in range(3)]
+    path = write_mindrecord(str(tmp_path / "big.mindrecord"), big * 6)
+    gc.collect()
+    before = native_threads()
+    it = mind_pipeline(path, workers=1, batch=18).create_tuple_iterator(output_numpy=True,
+                                                                        num_epochs=1)
+    timer = threading.Timer(0.2, _thread.interrupt_main)
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        next(it)
+    assert time.perf_counter() - t0 < 5
+    it.close()
+    del it
+    gc.collect()
+    assert native_threads() <= before

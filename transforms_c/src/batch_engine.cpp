@@ -1,5 +1,6 @@
 #include "batch_engine.h"
 
+#include <chrono>
 #include <utility>
 
 namespace mdt {
@@ -28,7 +29,9 @@ int64_t BatchEngine::submit(std::unique_ptr<BatchJob> job) {
     return id;
 }
 
-std::unique_ptr<BatchJob> BatchEngine::wait(int64_t id) {
+std::unique_ptr<BatchJob> BatchEngine::wait(int64_t id, int timeout_ms, bool* timed_out) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    *timed_out = false;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
         auto it = jobs_.begin();
@@ -39,7 +42,10 @@ std::unique_ptr<BatchJob> BatchEngine::wait(int64_t id) {
             jobs_.erase(it);
             return job;
         }
-        done_cv_.wait(lock);
+        if (done_cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
+            *timed_out = true;
+            return nullptr;
+        }
     }
 }
 

@@ -38,9 +38,10 @@ class BatchEngine {
     // Queues a batch; returns its id. The inputs and the output buffer must stay valid until
     // wait() returned for it (or the engine is destroyed).
     int64_t submit(std::unique_ptr<BatchJob> job);
-    // Blocks until every row of batch `id` ran; returns its per-row results (nullptr when the
-    // engine was stopped first or the id is unknown).
-    std::unique_ptr<BatchJob> wait(int64_t id);
+    // Blocks until every row of batch `id` ran, or `timeout_ms` passed; returns the batch with
+    // its per-row results, or nullptr (timed out: *timed_out is set; else the engine was
+    // stopped first or the id is unknown).
+    std::unique_ptr<BatchJob> wait(int64_t id, int timeout_ms, bool* timed_out);
     // Drops queued rows, waits for rows being run, and stops the threads. Idempotent.
     void stop();
     int num_threads() const { return static_cast<int>(threads_.size()); }

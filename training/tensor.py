@@ -50,6 +50,15 @@ def as_array(value):
     return value.data if isinstance(value, Tensor) else np.asarray(value)
 
 
+def _operand(other, like):
+    """`other` as an array for arithmetic with the array `like`. A Python scalar takes a float
+    tensor's dtype (MindSpore's weak scalar typing): as a float64 array it would promote a 0-d
+    float32 result (a loss, a mean) to float64."""
+    if isinstance(other, (int, float)) and not isinstance(other, bool) and like.dtype.kind == "f":
+        return np.asarray(other, like.dtype)
+    return as_array(other)
+
+
 class Tensor:
     """An n-dimensional array (`mindspore.Tensor`'s role): `asnumpy()`, `shape`, `dtype`, and
     arithmetic that records gradients when an operand requires them."""
@@ -140,14 +149,14 @@ class Tensor:
 
     # --- arithmetic -----------------------------------------------------------------------
     def __add__(self, other):
-        a, b = self.data, as_array(other)
+        a, b = self.data, _operand(other, self.data)
         return Tensor.from_op(a + b, (self, other),
                               lambda g: (_unbroadcast(g, a.shape), _unbroadcast(g, b.shape)))
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        a, b = self.data, as_array(other)
+        a, b = self.data, _operand(other, self.data)
         return Tensor.from_op(a - b, (self, other),
                               lambda g: (_unbroadcast(g, a.shape), _unbroadcast(-g, b.shape)))
 
@@ -155,15 +164,18 @@ class Tensor:
         return Tensor(other).__sub__(self) if not isinstance(other, Tensor) else other - self
 
     def __mul__(self, other):
-        a, b = self.data, as_array(other)
+        a, b = self.data, _operand(other, self.data)
         return Tensor.from_op(a * b, (self, other),
                               lambda g: (_unbroadcast(g * b, a.shape), _unbroadcast(g * a, b.shape)))
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
-        a, b = self.data, as_array(other)
-        return Tensor.from_op(a / b, (self, other),
+        a, b = self.data, _operand(other, self.data)
+        out = a / b
+        if a.dtype.kind in "iub" and b.dtype.kind in "iub":
+            out = out.astype(np.float32)  # MindSpore divides integers into float32, numpy float64
+        return Tensor.from_op(out, (self, other),
                               lambda g: (_unbroadcast(g / b, a.shape),
                                          _unbroadcast(-g * a / (b * b), b.shape)))
 
@@ -243,7 +255,10 @@ class Tensor:
             if axis is not None and not keepdims:
                 g = np.expand_dims(g, axis)
             return (np.broadcast_to(g, a.shape).copy(),)
-        return Tensor.from_op(np.asarray(a.sum(axis=axis, keepdims=keepdims)), (self,), backward)
+        # integers keep their dtype, as MindSpore's ReduceSum (numpy would widen int32 to int64)
+        dtype = a.dtype if a.dtype.kind in "iu" else None
+        return Tensor.from_op(np.asarray(a.sum(axis=axis, keepdims=keepdims, dtype=dtype)), (self,),
+                              backward)
 
     def mean(self, axis=None, keep_dims=False, keepdims=None):
         keep = keepdims if keepdims is not None else keep_dims

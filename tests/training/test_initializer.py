@@ -25,10 +25,12 @@ def test_normal_uses_sigma_and_mean():
     assert abs(initializer("normal", (400, 400)).asnumpy().std() - 0.01) < 3e-4  # alias: sigma 0.01
 
 
-def test_truncated_normal_stays_within_a_b_sigmas():
-    x = initializer(TruncatedNormal(sigma=0.1), (300, 300)).asnumpy()
-    assert x.min() >= -0.2 and x.max() <= 0.2
-    assert abs(x.std() - 0.1 * 0.8796) < 2e-3  # std of N(0,1) truncated to [-2, 2]
+def test_truncated_normal_stays_within_absolute_a_b():
+    x = initializer(TruncatedNormal(sigma=1.0, a=-2.0, b=2.0), (300, 300)).asnumpy()
+    assert x.min() >= -2.0 and x.max() <= 2.0
+    assert abs(x.std() - 0.8796) < 2e-2  # std of N(0,1) truncated to [-2, 2]
+    y = initializer(TruncatedNormal(sigma=0.1, mean=1.0, a=0.9, b=1.2), (300, 300)).asnumpy()
+    assert y.min() >= 0.9 and y.max() <= 1.2 and y.min() < 0.901  # bounds are not sigma multiples
 
 
 def test_he_uniform_bounds_follow_mode_and_nonlinearity():
@@ -98,5 +100,5 @@ def test_layers_accept_initializer_objects():
     dense = nn.Dense(64, 32, weight_init=Normal(0.02), bias_init=Zero())
     assert abs(dense.weight.asnumpy().std() - 0.02) < 3e-3
     assert (dense.bias.asnumpy() == 0).all()
-    conv = nn.Conv2d(3, 8, 3, weight_init=TruncatedNormal(0.02))
+    conv = nn.Conv2d(3, 8, 3, weight_init=TruncatedNormal(0.02, a=-0.04, b=0.04))
     assert abs(conv.weight.asnumpy()).max() <= 0.04

@@ -102,7 +102,7 @@ def test_adaptive_avg_pool_and_activations():
     _compare(nn.HSigmoid(), torch.nn.functional.hardsigmoid, x)
     _compare(nn.LogSoftmax(axis=1), lambda t: torch.log_softmax(t, 1), x)
     prelu = nn.PReLU(3, w=0.1)
-    assert prelu.w.name == "a"
+    assert prelu.w.name == "w"  # MindSpore lists and saves it as <cell>.w
     w = _tp(prelu.w)
     _compare(prelu, lambda t: torch.nn.functional.prelu(t, w), x, [(prelu.w, w)])
 

@@ -124,8 +124,8 @@ class Uniform(Initializer):
 
 @_register("truncatednormal", "truncated_normal")
 class TruncatedNormal(Initializer):
-    """N(mean, sigma^2) restricted to [mean + a * sigma, mean + b * sigma] (values outside are
-    drawn again)."""
+    """N(mean, sigma^2) restricted to [a, b] (values outside are drawn again). As in MindSpore,
+    a and b are absolute bounds, not multiples of sigma."""
 
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
         super().__init__(sigma=sigma, mean=mean, a=a, b=b)
@@ -134,7 +134,11 @@ class TruncatedNormal(Initializer):
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def _initialize(self, arr):
-        arr[...] = self.mean + self.sigma * _truncated_standard_normal(arr.shape, self.a, self.b)
+        if self.sigma == 0:
+            arr[...] = min(max(self.mean, self.a), self.b)
+            return
+        low, high = (self.a - self.mean) / self.sigma, (self.b - self.mean) / self.sigma
+        arr[...] = self.mean + self.sigma * _truncated_standard_normal(arr.shape, low, high)
 
 
 def _truncated_standard_normal(shape, a, b):

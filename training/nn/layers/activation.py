@@ -88,7 +88,8 @@ class PReLU(Cell):
             raise ValueError(f"For 'PReLU', 'channel' must be a positive int, but got {channel!r}")
         from training.nn import initializer
         self.channel = channel
-        self.w = Parameter(initializer.initialize(w, (channel,), np.float32, "w"), name="a")
+        # named "w": MindSpore lists and saves it as <cell>.w
+        self.w = Parameter(initializer.initialize(w, (channel,), np.float32, "w"), name="w")
 
     def construct(self, x):
         self.check_input(x, self.channel == 1 or (x.ndim >= 2 and x.shape[1] == self.channel),

@@ -302,6 +302,8 @@ METRIC_CASES = [
     ("Top5CategoricalAccuracy", {}, [(np.tile(PROBS, 2), CLS)]),
     ("Fbeta", {"beta": 0.5}, [(PROBS, CLS)]),
     ("F1", {}, [(PROBS, CLS), (PROBS[::-1], CLS)]),
+    ("ConfusionMatrix", {"num_classes": 3}, [(PROBS, CLS)]),
+    ("ConfusionMatrix", {"num_classes": 3, "normalize": "target"}, [(PROBS, CLS)]),
 ]
 
 
@@ -335,6 +337,19 @@ def test_roc_binary():
     theirs = _metric_value(ms, "ROC", {"pos_label": 1}, [(pred, true)], lambda m, x: m.Tensor(x))
     for o, t in zip(ours, theirs):  # fpr, tpr, thresholds
         assert_same(np.asarray(o, np.float64), np.asarray(t, np.float64), check_dtype=False)
+
+
+def test_dice_is_the_mean_coefficient_per_update():
+    """Deviation (README): MindSpore 2.10's Dice adds one coefficient per update() but divides by
+    the number of samples (a perfect batch of 4 scores 0.25). Ours averages over updates, so a
+    single update gives MindSpore's value times the batch size."""
+    batches = [(ML_PRED, ML_TRUE), (ML_PRED[::-1], ML_TRUE)]
+    ours = _metric_value(T, "Dice", {}, batches, lambda m, x: m.Tensor(x))
+    coefficients = [_metric_value(ms, "Dice", {}, [b], lambda m, x: m.Tensor(x)) * len(b[0])
+                    for b in batches]
+    assert_same(np.float64(ours), np.float64(np.mean(coefficients)))
+    perfect = (ML_TRUE.astype(np.float32), ML_TRUE)
+    assert _metric_value(T, "Dice", {}, [perfect], lambda m, x: m.Tensor(x)) == pytest.approx(1.0)
 
 
 def test_roc_multiclass_is_one_vs_rest():
@@ -483,6 +498,10 @@ STAT_INITS = [
     ("Uniform", (0.3,)),
     ("HeNormal", ()), ("HeUniform", ()), ("HeUniform", (0, "fan_out", "relu")),
     ("XavierUniform", ()), ("XavierUniform", (2.0,)), ("XavierNormal", ()),
+    ("HeNormal", (0.1, "fan_out", "leaky_relu")), ("XavierNormal", (1.5,)),
+    ("VarianceScaling", ()), ("VarianceScaling", (2.0, "fan_avg", "untruncated_normal")),
+    ("VarianceScaling", (0.5, "fan_out", "uniform")),
+    ("VarianceScaling", (0.01, "fan_in", "truncated_normal")),
 ]
 STAT_SHAPE = (128, 64, 3, 3)  # 73,728 values: mean/std known to ~1% of std
 
@@ -497,11 +516,21 @@ def test_random_initializer_statistics(name, args):
     assert abs(ours.std() - std) < 0.02 * std, (ours.std(), std)
     assert abs(ours.mean() - theirs.mean()) < 0.03 * std, (ours.mean(), theirs.mean())
     # bounded distributions: same support (the extremes of 73k draws sit within 0.1% of the bound)
-    if name.endswith("Uniform") or len(args) > 2:  # uniform, or a TruncatedNormal with bounds
+    if name.endswith("Uniform") or "uniform" in args or (name == "TruncatedNormal" and len(args) > 2):
         lo, hi = theirs.min(), theirs.max()
         slack = 0.002 * (hi - lo)
         assert lo - slack <= ours.min() <= lo + 5 * slack, (ours.min(), lo)
         assert hi - 5 * slack <= ours.max() <= hi + slack, (ours.max(), hi)
+
+
+@pytest.mark.parametrize("alias", ["normal", "uniform", "truncatedNormal", "xavier_uniform",
+                                   "he_uniform", "he_normal", "zeros", "ones"])
+def test_initializer_names(alias):
+    ours = as_np(tinit.initializer(alias, STAT_SHAPE, T.float32))
+    theirs = minit.initializer(alias, STAT_SHAPE, ms.float32).init_data().asnumpy()
+    assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    std = theirs.std()
+    assert abs(ours.std() - std) <= 0.02 * std and abs(ours.mean() - theirs.mean()) <= 0.03 * std + 1e-7
 
 
 # ---------------------------------------------------------------- one optimizer step

@@ -51,10 +51,10 @@ def test_conv2d_transpose(pad_mode, padding, output_padding, torch_padding):
 
 def test_conv1d():
     layer = nn.Conv1d(3, 4, 3, stride=2, pad_mode="pad", padding=1, has_bias=True)
-    assert layer.weight.shape == (4, 3, 3)
+    assert layer.weight.shape == (4, 3, 1, 3)  # MindSpore's shape
     w, b = _tp(layer.weight), _tp(layer.bias)
     x = R.standard_normal((2, 3, 9)).astype(np.float32)
-    _compare(layer, lambda t: torch.nn.functional.conv1d(t, w, b, stride=2, padding=1), x,
+    _compare(layer, lambda t: torch.nn.functional.conv1d(t, w[:, :, 0], b, stride=2, padding=1), x,
              [(layer.weight, w), (layer.bias, b)])
     assert nn.Conv1d(3, 4, 3)(Tensor(x)).shape == (2, 4, 9)  # 'same'
 

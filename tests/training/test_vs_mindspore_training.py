@@ -472,6 +472,10 @@ def test_batchnorm2d_eval_with_moving_statistics():
     assert_same(ours_cell(T.Tensor(x)), theirs_cell(ms.Tensor(x)), atol=1e-5)
 
 
+def test_conv1d_weight_has_mindspores_shape():
+    assert tnn.Conv1d(6, 4, 3, group=2).weight.shape == mnn.Conv1d(6, 4, 3, group=2).weight.shape
+
+
 def test_embedding_lookup():
     theirs_cell, ours_cell = mnn.Embedding(10, 4), tnn.Embedding(10, 4)
     _copy_params(ours_cell, theirs_cell)
@@ -630,3 +634,48 @@ def test_tensor_scalar_arithmetic_dtype(op, dtype, scalar):
     fn = getattr(__import__("operator"), op)
     assert_same(fn(T.Tensor(x), scalar), fn(ms.Tensor(x), scalar))
     assert_same(fn(T.Tensor(x).sum(), scalar), fn(ms.Tensor(x).sum(), scalar))
+
+
+GRAD_CASES = [case for case in LAYER_CASES if case[0] not in ("Dropout", "Flatten", "MaxPool2d")] + [
+    ("MaxPool2d", (2, 2), {}, (1, 2, 6, 6)),  # distinct values: one maximum per window
+    ("Embedding", (10, 4), {}, None),
+]
+
+
+@pytest.mark.parametrize("name,args,kw,in_shape", GRAD_CASES)
+def test_layer_gradients(name, args, kw, in_shape):
+    """value_and_grad of sum(layer(x) * r) with respect to x and to the layer's parameters."""
+    theirs_cell = getattr(mnn, name)(*args, **kw)
+    ours_cell = getattr(tnn, name)(*args, **kw)
+    _copy_params(ours_cell, theirs_cell)
+    if in_shape is None:
+        x, grad_position = np.array([[1, 9, 0], [3, 3, 7]], np.int32), None
+    else:
+        x, grad_position = rand(*in_shape, seed=21) * 3, 0
+    results = []
+    for mod, cell in ((T, ours_cell), (ms, theirs_cell)):
+        cell.set_train(False)
+        out_shape = as_np(cell(mod.Tensor(x))).shape
+        r = mod.Tensor(rand(*out_shape, seed=22))
+        weights = cell.trainable_params()
+
+        def fn(inp, cell=cell, r=r):
+            return (cell(inp) * r).sum()
+
+        if not weights and grad_position is None:
+            pytest.skip("nothing to differentiate")
+        fn_grad = mod.value_and_grad(fn, grad_position, weights or None)
+        value, grads = fn_grad(mod.Tensor(x))
+        if weights and grad_position is not None:
+            grads = [grads[0], *grads[1]]
+        elif weights:
+            grads = list(grads)
+        else:
+            grads = [grads]
+        names = [n for n, p in cell.parameters_and_names() if p.requires_grad]
+        results.append((value, grads, names))
+    (ov, og, onames), (tv, tg, tnames) = results
+    assert_same(ov, tv, atol=1e-4)  # a sum of many float32 terms
+    theirs_by_name = dict(zip(["x"] * (grad_position is not None) + tnames, tg))
+    for key, g in zip(["x"] * (grad_position is not None) + onames, og):
+        assert_same(g, theirs_by_name[key], atol=1e-5)

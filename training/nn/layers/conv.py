@@ -82,8 +82,9 @@ def _int(value, name, cls):
 
 
 class Conv1d(_Conv):
-    """1-D convolution over (N, C, L); weight (out_channels, in_channels / group, kernel_size).
-    Runs as a 2-D convolution over a height of one."""
+    """1-D convolution over (N, C, L); weight (out_channels, in_channels / group, 1, kernel_size),
+    MindSpore's shape (its checkpoints load as they are). Runs as a 2-D convolution over a
+    height of one."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
@@ -91,15 +92,14 @@ class Conv1d(_Conv):
         kernel = _int(kernel_size, "kernel_size", "Conv1d")
         super().__init__(in_channels, out_channels, kernel, _int(stride, "stride", "Conv1d"),
                          pad_mode, padding, _int(dilation, "dilation", "Conv1d"), group, has_bias,
-                         weight_init, bias_init, (out_channels, in_channels // group, kernel),
+                         weight_init, bias_init, (out_channels, in_channels // group, 1, kernel),
                          in_channels // group * kernel, dtype)
 
     def construct(self, x):
         self.check_input(x, x.ndim == 3 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, L)")
         padding = self.padding if isinstance(self.padding, int) else self.padding[0]
-        weight = self.weight.reshape(self.weight.shape[:2] + (1, self.kernel_size))
-        out = conv2d(x.reshape(x.shape[:2] + (1, x.shape[2])), weight, self.bias,
+        out = conv2d(x.reshape(x.shape[:2] + (1, x.shape[2])), self.weight, self.bias,
                      (1, self.stride), self.pad_mode, (0, 0, padding, padding),
                      (1, self.dilation), self.group)
         return out.reshape(out.shape[:2] + (out.shape[3],))

@@ -679,3 +679,64 @@ def test_layer_gradients(name, args, kw, in_shape):
     theirs_by_name = dict(zip(["x"] * (grad_position is not None) + tnames, tg))
     for key, g in zip(["x"] * (grad_position is not None) + onames, og):
         assert_same(g, theirs_by_name[key], atol=1e-5)
+
+
+@pytest.mark.parametrize("name,shape", [("BatchNorm2d", (4, 3, 5, 5)), ("BatchNorm1d", (8, 3))])
+def test_batchnorm_training_step_updates_moving_statistics(name, shape):
+    x = rand(*shape, seed=23) * 2 + 1
+    theirs_cell, ours_cell = getattr(mnn, name)(3, momentum=0.8), getattr(tnn, name)(3, momentum=0.8)
+    _copy_params(ours_cell, theirs_cell)
+    outs = []
+    for mod, cell in ((T, ours_cell), (ms, theirs_cell)):
+        cell.set_train(True)
+        outs.append([as_np(cell(mod.Tensor(x))) for _ in range(2)])
+    assert_same(outs[0], outs[1], atol=1e-5)
+    theirs = dict(theirs_cell.parameters_and_names())
+    for key, p in ours_cell.parameters_and_names():
+        assert_same(p, theirs[key], atol=1e-6)
+
+
+def test_loss_scale_managers():
+    for mod in (T, ms):
+        assert mod.FixedLossScaleManager(64.0, drop_overflow_update=False).get_loss_scale() == 64.0
+    ours = T.DynamicLossScaleManager(2 ** 10, scale_factor=2, scale_window=3)
+    theirs = ms.DynamicLossScaleManager(2 ** 10, scale_factor=2, scale_window=3)
+    for overflow in [False, False, False, True, False, True, True, False, False, False, False]:
+        ours.update_loss_scale(overflow)
+        theirs.update_loss_scale(overflow)
+        assert ours.get_loss_scale() == theirs.get_loss_scale()
+
+
+def test_model_train_and_eval_end_to_end():
+    """Model.train over the same batches (no shuffle) and Model.eval: per-step losses, final
+    weights and metrics agree."""
+    import mindspore.dataset as mds
+    from tests.training.conftest import classification_data, make_dataset
+    x, y = classification_data(n=40, features=6, classes=3)
+    results = []
+    theirs_net = mnn.SequentialCell([mnn.Dense(6, 8), mnn.ReLU(), mnn.Dense(8, 3)])
+    ours_net = tnn.SequentialCell([tnn.Dense(6, 8), tnn.ReLU(), tnn.Dense(8, 3)])
+    _copy_params(ours_net, theirs_net)
+    for mod, net in ((T, ours_net), (ms, theirs_net)):
+        if mod is ms:
+            data = mds.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(8)
+        else:
+            data = make_dataset([x, y], 8, ["x", "y"])
+        losses = []
+
+        class Record(mod.Callback):
+            def on_train_step_end(self, run_context):
+                losses.append(float(as_np(run_context.original_args().net_outputs)))
+
+        loss = mod.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = mod.nn.Momentum(net.trainable_params(), 0.05, 0.9)
+        model = mod.Model(net, loss, opt, metrics={"acc": mod.nn.Accuracy(), "loss": mod.nn.Loss()})
+        model.train(2, data, callbacks=[Record()], dataset_sink_mode=False)
+        metrics = model.eval(data, dataset_sink_mode=False)
+        results.append((losses, metrics, {n: as_np(p) for n, p in net.parameters_and_names()}))
+    assert len(results[0][0]) == len(results[1][0]) == 10
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-5, atol=1e-6)
+    assert results[0][1]["acc"] == pytest.approx(results[1][1]["acc"])
+    assert results[0][1]["loss"] == pytest.approx(results[1][1]["loss"], rel=1e-5)
+    for name, value in results[1][2].items():
+        assert_same(results[0][2][name], value, atol=1e-6)

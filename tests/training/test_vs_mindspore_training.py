@@ -740,3 +740,45 @@ def test_model_train_and_eval_end_to_end():
     assert results[0][1]["loss"] == pytest.approx(results[1][1]["loss"], rel=1e-5)
     for name, value in results[1][2].items():
         assert_same(results[0][2][name], value, atol=1e-6)
+
+
+def _conv_net(mod):
+    nn = mod.nn
+    return nn.SequentialCell([nn.Conv1d(3, 4, 3, has_bias=True), nn.ReLU(), nn.Flatten(),
+                              nn.Dense(4 * 10, 2), nn.PReLU()])
+
+
+def test_checkpoints_cross_load(tmp_path):
+    """A checkpoint MindSpore writes loads into our network of the same layers, and back."""
+    theirs_net, ours_net = _conv_net(ms), _conv_net(T)
+    ms.save_checkpoint(theirs_net, str(tmp_path / "theirs.ckpt"))
+    param_not_load, ckpt_not_load = T.load_param_into_net(
+        ours_net, T.load_checkpoint(str(tmp_path / "theirs.ckpt")))
+    assert not param_not_load and not ckpt_not_load
+    x = rand(2, 3, 10, seed=24)
+    assert_same(ours_net(T.Tensor(x)), theirs_net(ms.Tensor(x)), atol=1e-5)
+    fresh = _conv_net(ms)
+    T.save_checkpoint(ours_net, str(tmp_path / "ours.ckpt"))
+    param_not_load, ckpt_not_load = ms.load_param_into_net(
+        fresh, ms.load_checkpoint(str(tmp_path / "ours.ckpt")))
+    assert not param_not_load and not ckpt_not_load
+    assert_same(fresh(ms.Tensor(x)), theirs_net(ms.Tensor(x)))
+
+
+PRIMITIVE_NAMES = sorted({case[0] for case in PRIMITIVE_CASES} | {"Shape"})
+
+
+@pytest.mark.parametrize("name", PRIMITIVE_NAMES)
+def test_primitives_under_ops_operations(name):
+    """`from mindspore.ops import operations as P` code: the same classes under P."""
+    from mindspore.ops import operations as mP
+    from training.ops import operations as tP
+    assert hasattr(mP, name)
+    assert getattr(tP, name) is getattr(tops, name)
+
+
+@pytest.mark.parametrize("name", sorted({case[0] for case in FUNCTION_CASES}))
+def test_functions_under_ops_functional(name):
+    from mindspore.ops import functional as mF
+    from training.ops import functional as tF
+    assert hasattr(mF, name) == hasattr(tF, name), name

@@ -782,3 +782,20 @@ def test_functions_under_ops_functional(name):
     from mindspore.ops import functional as mF
     from training.ops import functional as tF
     assert hasattr(mF, name) == hasattr(tF, name), name
+
+
+@pytest.mark.parametrize("opt_name", ["Momentum", "Adam", "SGD"])
+def test_optimizer_with_learning_rate_schedule(opt_name):
+    """An optimizer driven by a LearningRateSchedule cell: the schedule is read at each step."""
+    w0 = [rand(3, 4, seed=25)]
+    grads = [[rand(3, 4, seed=26 + i)] for i in range(4)]
+    results = []
+    for mod in (T, ms):
+        schedule = mod.nn.ExponentialDecayLR(0.1, 0.5, 1)
+        kw = {"momentum": 0.9} if opt_name == "Momentum" else {}
+        params = [mod.Parameter(mod.Tensor(w0[0].copy()), name="w")]
+        opt = getattr(mod.nn, opt_name)(params, learning_rate=schedule, **kw)
+        for g in grads:
+            opt(tuple(mod.Tensor(x) for x in g))
+        results.append(as_np(params[0]))
+    assert_same(results[0], results[1])

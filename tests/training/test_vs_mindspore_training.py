@@ -165,7 +165,8 @@ PRIMITIVE_CASES = [
     ("ReduceMean", lambda m, t: ((), (X34.astype(np.float16),), (0,))),
     ("Cast", lambda m, t: ((), (X34,), (m.bool_,))),
     ("Cast", lambda m, t: ((), (X34 * 10,), (m.uint8,))),
-    ("OneHot", lambda m, t: ((), (IDX.astype(np.int64),), (3, t(np.float32(1.0)), t(np.float32(0.0))))),
+    ("OneHot", lambda m, t: ((), (IDX.astype(np.int64),),
+                             (3, t(np.float32(1.0)), t(np.float32(0.0))))),
     ("Concat", lambda m, t: ((), ((t(IDX), t(IDX)),), ())),
     ("Tile", lambda m, t: ((), (IDX,), ((3,),))),
     ("Transpose", lambda m, t: ((), (IDX.reshape(2, 2),), ((1, 0),))),
@@ -520,7 +521,8 @@ def test_random_initializer_statistics(name, args):
     assert abs(ours.std() - std) < 0.02 * std, (ours.std(), std)
     assert abs(ours.mean() - theirs.mean()) < 0.03 * std, (ours.mean(), theirs.mean())
     # bounded distributions: same support (the extremes of 73k draws sit within 0.1% of the bound)
-    if name.endswith("Uniform") or "uniform" in args or (name == "TruncatedNormal" and len(args) > 2):
+    bounded = name.endswith("Uniform") or "uniform" in args
+    if bounded or (name == "TruncatedNormal" and len(args) > 2):
         lo, hi = theirs.min(), theirs.max()
         slack = 0.002 * (hi - lo)
         assert lo - slack <= ours.min() <= lo + 5 * slack, (ours.min(), lo)
@@ -534,7 +536,8 @@ def test_initializer_names(alias):
     theirs = minit.initializer(alias, STAT_SHAPE, ms.float32).init_data().asnumpy()
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
     std = theirs.std()
-    assert abs(ours.std() - std) <= 0.02 * std and abs(ours.mean() - theirs.mean()) <= 0.03 * std + 1e-7
+    assert abs(ours.std() - std) <= 0.02 * std
+    assert abs(ours.mean() - theirs.mean()) <= 0.03 * std + 1e-7
 
 
 # ---------------------------------------------------------------- one optimizer step
@@ -636,7 +639,8 @@ def test_tensor_scalar_arithmetic_dtype(op, dtype, scalar):
     assert_same(fn(T.Tensor(x).sum(), scalar), fn(ms.Tensor(x).sum(), scalar))
 
 
-GRAD_CASES = [case for case in LAYER_CASES if case[0] not in ("Dropout", "Flatten", "MaxPool2d")] + [
+GRAD_CASES = [case for case in LAYER_CASES
+              if case[0] not in ("Dropout", "Flatten", "MaxPool2d")] + [
     ("MaxPool2d", (2, 2), {}, (1, 2, 6, 6)),  # distinct values: one maximum per window
     ("Embedding", (10, 4), {}, None),
 ]
@@ -684,7 +688,8 @@ def test_layer_gradients(name, args, kw, in_shape):
 @pytest.mark.parametrize("name,shape", [("BatchNorm2d", (4, 3, 5, 5)), ("BatchNorm1d", (8, 3))])
 def test_batchnorm_training_step_updates_moving_statistics(name, shape):
     x = rand(*shape, seed=23) * 2 + 1
-    theirs_cell, ours_cell = getattr(mnn, name)(3, momentum=0.8), getattr(tnn, name)(3, momentum=0.8)
+    theirs_cell = getattr(mnn, name)(3, momentum=0.8)
+    ours_cell = getattr(tnn, name)(3, momentum=0.8)
     _copy_params(ours_cell, theirs_cell)
     outs = []
     for mod, cell in ((T, ours_cell), (ms, theirs_cell)):

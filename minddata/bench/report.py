@@ -60,7 +60,11 @@ def infer_bottleneck(stages, seconds):
         return None, ("no pipeline stage is busy most of the time: the consumer (the loop "
                       "reading the batches) or start-up dominates")
     name = worst["name"].lower()
-    if name.startswith("map"):
+    if name.startswith(("nativebatch", "processbatch")):
+        reason += ("; the planned batch node reads, decodes and augments every row: more "
+                   "num_parallel_workers for the map (its threads or processes, up to the "
+                   "cores), or cheaper/fusable ops (see the per-op times), would help")
+    elif name.startswith("map"):
         reason += ("; more num_parallel_workers for the map, or cheaper/fusable ops (see the "
                    "per-op times), would help")
     elif name.startswith("batch"):

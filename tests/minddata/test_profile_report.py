@@ -30,6 +30,13 @@ def test_source_bottleneck_advice():
     assert stage == "MindDataset" and "reading" in reason
 
 
+def test_planned_batch_node_advice():
+    rows = stage_rows([_stats("NativeBatch(MindDataset+Map+Batch)", 4.0, workers=2)])
+    stage, reason = infer_bottleneck(rows, seconds=5.0)
+    assert stage.startswith("NativeBatch") and "num_parallel_workers for the map" in reason
+    assert "reading is the limit" not in reason
+
+
 def test_idle_pipeline_blames_the_consumer():
     rows = stage_rows([_stats("Src", 0.01)])
     stage, reason = infer_bottleneck(rows, seconds=10.0)

@@ -126,8 +126,7 @@ class Planner:
             why = "batch rewrites are switched off (config.set_native_batches)"
         elif self.ctx.debug or workers < 2:
             why = "debug mode or one worker: the map runs inline"
-        elif (ds.per_batch_map is not None or ds.pad_info or ds.pad_all
-              or callable(ds.batch_size)):
+        elif not ds.is_plain():
             why = "the batch pads, has a per_batch_map or a callable batch_size"
         elif map_ds.cache is not None or map_ds.callbacks:
             why = "the map caches or has callbacks"
@@ -162,8 +161,7 @@ class Planner:
         child_ds = ds.children[0]
         if type(child_ds) is not MapDataset or child_ds.cache is None:
             return None
-        plain = (ds.per_batch_map is None and not ds.pad_info and not ds.pad_all
-                 and not callable(ds.batch_size) and not self.ctx.debug)
+        plain = ds.is_plain() and not self.ctx.debug
         self.note("cached_batches", "Batch", plain,
                   "whole batches from the cache's store once its stage is complete" if plain
                   else "the batch pads, maps or has a callable size: rows are batched as usual")
@@ -192,8 +190,7 @@ def native_batch_spec(batch_ds, ctx):
         return "native batches are switched off (config.set_native_batches)"
     if ctx.debug:
         return "debug mode runs every op in Python"
-    if (batch_ds.per_batch_map is not None or batch_ds.pad_info or batch_ds.pad_all
-            or callable(batch_ds.batch_size)):
+    if not batch_ds.is_plain():
         return "the batch pads, has a per_batch_map or a callable batch_size"
     map_ds = batch_ds.children[0]
     if type(map_ds) is not MapDataset:

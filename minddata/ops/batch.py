@@ -234,6 +234,12 @@ class BatchDataset(Dataset):
     def _batch_size(self):
         return self.batch_size if not callable(self.batch_size) else None
 
+    def is_plain(self):
+        """A fixed batch_size, no per_batch_map and no padding: the batches the planner's
+        rewrites (native, process and cached batches) can build."""
+        return (self.per_batch_map is None and not self.pad_info and not self.pad_all
+                and not callable(self.batch_size))
+
     def _describe_self(self):
         # Cache keys: callables by their code and state (cache/identity.py), not their names.
         size = describe_operation(self.batch_size) if callable(self.batch_size) \
@@ -337,9 +343,7 @@ class BatchIter(IterNode):
         # Plain batches of a fixed size over a cached map read them whole from the cache
         # (copied once, straight into the batch arrays); decided each epoch, as the cache
         # serves only epochs that find its stage complete.
-        self._fast_ok = (not ctx.debug and ds.per_batch_map is None and not ds.pad_info
-                         and not ds.pad_all and not callable(ds.batch_size)
-                         and whole_batches)
+        self._fast_ok = whole_batches
         self._fast = False
         processes = workers > 1 and ds.python_multiprocessing and ds.per_batch_map is not None
         self._pool = make_executor(workers, _BatchTask(self.builder), "batch",

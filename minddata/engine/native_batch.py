@@ -22,6 +22,7 @@ from transforms_c import _batch, settings
 from transforms_c.vision.resize import resized_shape
 from . import seeds
 from .errors import wrap_error
+from .executor import make_executor
 from .piece_batches import PieceBatchIter
 from .recycler import BufferRecycler
 
@@ -75,6 +76,7 @@ class NativeBatchIter(PieceBatchIter):
     def __init__(self, ctx, spec, src, native_column, layout, threads, ring_depth):
         self.engine = None
         self.recycler = None
+        self.fallback = None
         super().__init__(ctx, spec.batch_ds, spec.source_ds, src, ring_depth, threads,
                          f"NativeBatch({type(spec.source_ds).__name__}+Map+Batch)")
         self.spec = spec
@@ -88,6 +90,7 @@ class NativeBatchIter(PieceBatchIter):
         self.engine = _batch.BatchEngineHandle(spec.steps, native_column.kind,
                                                settings.get_max_image_pixels(), threads)
         self.recycler = BufferRecycler(keep=ring_depth + 1)
+        self.fallback = make_executor(threads, self._python_row, "native-fallback")
         self.bases = None
 
     def _epoch_started(self, epoch):
@@ -117,17 +120,21 @@ class NativeBatchIter(PieceBatchIter):
 
     def _run_rows_in_python(self, job, rows):
         """Rows the native plan left to Python: their value from the ops' Python path (or its
-        error, naming the op and the row), written into their slots."""
+        error, naming the op and the row), written into their slots. They run on the map's
+        number of worker threads (OpenCV releases the GIL), so a dataset of PNGs is not
+        decoded one row at a time."""
         column = self.spec.column
+        pool = self.fallback
         for i in rows.tolist():
-            rid = int(job.ids[i])
-            index = job.first + i
-            row_seeds = [seeds.row_seed(int(b), index) for b in self.bases]
+            pool.submit((int(job.ids[i]), job.first + i), None, context=i)
+        while len(pool):
             try:
-                value = self.src.read_rows(np.array([rid], np.int64))[0][self.mapped]
-                value = self.spec.plan.apply_seeds((value,), row_seeds)[0]
+                value, i = pool.result()
             except BaseException as e:
-                raise self._wrap(e, rid, index) from None
+                pool.clear()
+                i = e._minddata_task[0]
+                raise self._wrap(e, int(job.ids[i]), job.first + i) from None
+            rid, index = int(job.ids[i]), job.first + i
             slot = job.out[i]
             if value.shape != slot.shape or value.dtype != slot.dtype:
                 raise self._wrap(RuntimeError(
@@ -135,6 +142,17 @@ class NativeBatchIter(PieceBatchIter):
                     f"{slot.shape} {slot.dtype} (the batch) and {value.shape} {value.dtype} "
                     f"(row {i}); use pad_info or padded_batch to pad them"), rid, index)
             slot[...] = value
+
+    def _python_row(self, meta, _payload):
+        """One row through the ops' Python path (on a fallback worker)."""
+        rid, index = meta
+        try:
+            value = self.src.read_rows(np.array([rid], np.int64))[0][self.mapped]
+            return self.spec.plan.apply_seeds((value,), [seeds.row_seed(int(b), index)
+                                                         for b in self.bases])[0]
+        except BaseException as e:
+            e._minddata_row = 0     # marks the task (its context is the row's slot)
+            raise
 
     def _wrap(self, exc, rid, index):
         names = "+".join(type(op).__name__ for op in self.spec.plan.ops)
@@ -145,6 +163,8 @@ class NativeBatchIter(PieceBatchIter):
         try:
             if self.engine is not None:
                 self.engine.stop()
+            if self.fallback is not None:
+                self.fallback.close()
             self.inflight.clear()
             if self.recycler is not None:
                 self.recycler.clear()

@@ -70,6 +70,9 @@ class IterNode:
     """Base class: time accounting, child access and default delegation."""
 
     name = "Node"
+    #: Items this node computes ahead of its consumer by itself (a ring of batches in flight,
+    #: pieces at remote workers); the planner starts no prefetch thread above such a node.
+    ready_ahead = 0
 
     def __init__(self, ctx, children=(), queue_capacity=None, num_workers=1, name=None):
         self.ctx = ctx

@@ -57,6 +57,10 @@ class PieceBatchIter(IterNode):
     def _epoch_started(self, epoch):
         """Hook: per-epoch set-up of a subclass (seed bases)."""
 
+    @property
+    def ready_ahead(self):
+        return self.ring_depth
+
     def get_state(self):
         # The layout of BatchIter(MapIter(SourceIter)) states.
         child = None

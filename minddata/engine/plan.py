@@ -22,7 +22,6 @@ import logging
 
 from .. import config
 from .native_batch import NativeBatchIter, NativeBatchSpec, row_layout
-from .piece_batches import PieceBatchIter
 
 logger = logging.getLogger("minddata")
 
@@ -172,9 +171,9 @@ class Planner:
         node = root
         while node.name in PASS_THROUGH_NODES and len(node.children) == 1:
             node = node.children[0]
-        if isinstance(node, PieceBatchIter):
+        if node.ready_ahead:
             self.note("prefetch", root.name, False,
-                      f"{node.name} keeps {node.ring_depth} batches ready itself")
+                      f"{node.name} keeps {node.ready_ahead} items ready itself")
             return False
         self.note("prefetch", root.name, True, "a producer thread fills a bounded queue of "
                                                f"{self.ctx.prefetch_size} items")

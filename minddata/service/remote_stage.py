@@ -81,7 +81,12 @@ class RemoteStageIter(IterNode):
         self._pos = 0
         self._world = None
         self._scheduler = ds.service.open_scheduler(ds.shipped)
-        self.stats.queue_capacity = self._scheduler.max_ahead * self._scheduler.piece_items
+        self.stats.queue_capacity = self.ready_ahead
+
+    @property
+    def ready_ahead(self):
+        """The items the actors compute ahead of the trainer (pieces in flight or finished)."""
+        return self._scheduler.max_ahead * self._scheduler.piece_items
 
     def start(self, epoch):
         self._begin(epoch, 0, None)

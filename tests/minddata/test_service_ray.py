@@ -1,6 +1,8 @@
 """RayService on a real two-node Ray cluster on loopback (the short run of make test): the
 rows each rank receives, their content and order equal a local run's. The slow modules
 test_service_ray_resume.py and test_service_ray_kill.py test resuming and node failures."""
+import threading
+
 import pytest
 
 from minddata.service import RayService
@@ -23,6 +25,32 @@ def test_each_rank_gets_a_local_runs_batches_in_order(cluster):  # noqa: F811
         assert sum(w["items"] for w in st["workers"]) >= 4 * 7
         assert all(w["items_per_s"] > 0 for w in st["workers"] if w["items"])
         assert "items/s" in svc.format_stats()
+    finally:
+        svc.close()
+
+
+def test_no_prefetch_thread_in_front_of_the_actors(cluster):  # noqa: F811
+    """The node receiving the actors' pieces keeps items ready itself: the planner starts no
+    producer thread above it (nor above a repeat over it)."""
+    svc = RayService(address=cluster.address, num_workers=2, piece_items=2,
+                     pieces_per_worker=3)
+    try:
+        pipe = rank_pipeline(12, 1, 0).repeat(2)
+        plan = svc.ship(pipe).plan()
+        assert plan.nodes == ["Repeat", "RayService"]
+        prefetch = [r for r in plan.rewrites if r.rule == "prefetch"]
+        assert len(prefetch) == 1 and not prefetch[0].fired
+        # (2 actors x 3 pieces + 2 finished) x 2 batches
+        assert "RayService keeps 16 items ready itself" in prefetch[0].why
+        it = pipe.create_tuple_iterator(num_epochs=1, output_numpy=True, service=svc)
+        try:
+            next(it)
+            assert "minddata-producer" not in [t.name for t in threading.enumerate()]
+            assert not it.plan_report().fired("prefetch")
+        finally:
+            it.close()
+        assert not rank_pipeline(12, 1, 0).plan().fired("native_batch")
+        assert rank_pipeline(12, 1, 0).plan().fired("prefetch")   # run locally: a producer
     finally:
         svc.close()
 

@@ -226,8 +226,10 @@ class RandomResizedCrop(PyTensorOperation):
         top, left, crop_h, crop_w = random_resized_crop_box(
             img.height, img.width, self.scale, self.ratio, self.max_attempts, rng)
         out_h, out_w = size_hw(self.size)
-        return img.resize((out_w, out_h), _PIL_INTER[self.interpolation],
-                          box=(left, top, left + crop_w, top + crop_h))
+        # Crop, then resize the crop alone (MindSpore's py_transforms): Pillow's resize(box=)
+        # would also blend the pixels just outside the crop into its edges.
+        crop = img.crop((left, top, left + crop_w, top + crop_h))
+        return crop.resize((out_w, out_h), _PIL_INTER[self.interpolation])
 
 
 class RandomHorizontalFlip(PyTensorOperation):

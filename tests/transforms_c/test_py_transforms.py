@@ -56,8 +56,22 @@ def test_random_resized_crop_uses_the_shared_window():
     op = P.RandomResizedCrop(32)
     out = op.apply((img,), 7)[0]
     top, left, h, w = random_resized_crop_box(123, 157, op.scale, op.ratio, 10, Rng(7))
-    ref = img.resize((32, 32), Image.BILINEAR, box=(left, top, left + w, top + h))
+    # MindSpore's py_transforms crop first, then resize the crop alone.
+    ref = img.crop((left, top, left + w, top + h)).resize((32, 32), Image.BILINEAR)
     assert np.array_equal(np.asarray(out), np.asarray(ref))
+
+
+def test_random_resized_crop_edges_see_only_the_crop():
+    # An interior crop (ratio out of reach: the centre-crop fallback): a resize with box=
+    # would blend the pixels around the crop into its edge rows and columns.
+    img = _pil()
+    op = P.RandomResizedCrop(16, scale=(0.2, 0.2), ratio=(3.0, 3.0), max_attempts=1)
+    top, left, h, w = random_resized_crop_box(123, 157, op.scale, op.ratio, 1, Rng(0))
+    out = np.asarray(op.apply((img,), 0)[0])
+    crop = img.crop((left, top, left + w, top + h))
+    assert np.array_equal(out, np.asarray(crop.resize((16, 16), Image.BILINEAR)))
+    boxed = np.asarray(img.resize((16, 16), Image.BILINEAR, box=(left, top, left + w, top + h)))
+    assert not np.array_equal(out, boxed)
 
 
 def test_flips_and_probability():

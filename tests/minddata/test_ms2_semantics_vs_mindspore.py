@@ -184,6 +184,28 @@ def test_decode_of_int8_bytes_matches(tmp_path):
     assert np.array_equal(ds.vision.Decode()(raw), ms_vision.Decode()(raw))
 
 
+def test_pil_decode_and_resized_crop_match():
+    # The PIL path: Decode(to_pil=True) (natively decoded JPEG here, Pillow there) and a
+    # RandomResizedCrop whose crop is decided without randomness (no window fits the ratio:
+    # the centre-crop fallback), so the pixels of the whole chain must be equal.
+    import io
+    from PIL import Image
+    import minddata.vision.py_transforms as P
+    rng = np.random.default_rng(5)
+    img = Image.fromarray((rng.random((123, 157, 3)) * 255).astype(np.uint8))
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=85)
+    raw = np.frombuffer(buf.getvalue(), np.uint8)
+    ours_img, theirs_img = P.Decode()(raw), ms_vision.Decode(to_pil=True)(raw)
+    assert np.array_equal(np.asarray(ours_img), np.asarray(theirs_img))
+    for interp in ("BILINEAR", "BICUBIC"):
+        kw = dict(scale=(1.0, 1.0), ratio=(3.0, 3.0), max_attempts=1)
+        ours = P.RandomResizedCrop(24, interpolation=getattr(ds.vision.Inter, interp), **kw)
+        theirs = ms_vision.RandomResizedCrop(24, interpolation=getattr(ms_vision.Inter, interp),
+                                             **kw)
+        assert np.array_equal(np.asarray(ours(ours_img)), np.asarray(theirs(theirs_img)))
+
+
 def test_one_hot_smoothing_matches():
     # Scalar labels: MindSpore 2.10 loses the hot value of all but the last row of a 1-D
     # label array when smoothing (a bug this project does not copy; see README).

@@ -9,7 +9,6 @@ from minddata.transforms import py_transforms as PT
 from minddata.vision import py_transforms as P
 from transforms_c._rng import Rng
 from transforms_c.vision import Inter
-from transforms_c.vision.resized_crop import random_resized_crop_box
 
 from tests.transforms_c.tc_samples import natural_rgb, sample_jpeg
 
@@ -24,6 +23,30 @@ def test_decode_matches_pillow():
     ref = Image.open(io.BytesIO(data.tobytes())).convert("RGB")
     assert isinstance(out, Image.Image)
     assert np.array_equal(np.asarray(out), np.asarray(ref))
+
+
+@pytest.mark.parametrize("options", [
+    {"mode": "RGB", "subsampling": 2}, {"mode": "RGB", "subsampling": 1},
+    {"mode": "RGB", "subsampling": 0}, {"mode": "RGB", "progressive": True},
+    {"mode": "L"}, {"mode": "CMYK"}, {"mode": "RGB", "quality": 30, "optimize": True}])
+def test_decode_matches_pillow_for_every_jpeg_kind(options):
+    # JPEGs are decoded by the native libjpeg-turbo (CMYK ones by Pillow): the pixels must be
+    # Pillow's, odd sizes included (the chroma edges of subsampled images).
+    options = dict(options)
+    img = Image.fromarray(natural_rgb()[:61, :77]).convert(options.pop("mode"))
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=options.pop("quality", 90), **options)
+    data = np.frombuffer(buf.getvalue(), np.uint8)
+    ref = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+    out = P.Decode()(data)
+    assert out.mode == "RGB" and out.size == ref.size
+    assert np.array_equal(np.asarray(out), np.asarray(ref))
+
+
+def test_decode_keeps_pillows_pixel_limit(monkeypatch):
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
+    with pytest.raises(RuntimeError, match="exceeds limit"):
+        P.Decode()(sample_jpeg())
 
 
 def test_decode_errors():
@@ -51,11 +74,11 @@ def test_center_crop_matches_pillow_semantics():
     assert np.array_equal(np.asarray(out), np.asarray(img.crop((left, top, left + 60, top + 40))))
 
 
-def test_random_resized_crop_uses_the_shared_window():
+def test_random_resized_crop_window_and_resize():
     img = _pil()
     op = P.RandomResizedCrop(32)
     out = op.apply((img,), 7)[0]
-    top, left, h, w = random_resized_crop_box(123, 157, op.scale, op.ratio, 10, Rng(7))
+    top, left, h, w = P.pil_resized_crop_box(123, 157, op.scale, op.ratio, 10, Rng(7))
     # MindSpore's py_transforms crop first, then resize the crop alone.
     ref = img.crop((left, top, left + w, top + h)).resize((32, 32), Image.BILINEAR)
     assert np.array_equal(np.asarray(out), np.asarray(ref))
@@ -66,12 +89,21 @@ def test_random_resized_crop_edges_see_only_the_crop():
     # would blend the pixels around the crop into its edge rows and columns.
     img = _pil()
     op = P.RandomResizedCrop(16, scale=(0.2, 0.2), ratio=(3.0, 3.0), max_attempts=1)
-    top, left, h, w = random_resized_crop_box(123, 157, op.scale, op.ratio, 1, Rng(0))
+    top, left, h, w = P.pil_resized_crop_box(123, 157, op.scale, op.ratio, 1, Rng(0))
     out = np.asarray(op.apply((img,), 0)[0])
     crop = img.crop((left, top, left + w, top + h))
     assert np.array_equal(out, np.asarray(crop.resize((16, 16), Image.BILINEAR)))
     boxed = np.asarray(img.resize((16, 16), Image.BILINEAR, box=(left, top, left + w, top + h)))
     assert not np.array_equal(out, boxed)
+
+
+def test_random_resized_crop_window_follows_mindsporess_python_rules():
+    # Height from the rounded width; the centre-crop fallback rounds half to even (35.5 -> 36).
+    assert P.pil_resized_crop_box(123, 157, (1.0, 1.0), (3.0, 3.0), 1, Rng(0)) == (36, 0, 52, 157)
+    assert P.pil_resized_crop_box(100, 40, (1.0, 1.0), (2.0, 2.0), 1, Rng(0)) == (40, 0, 20, 40)
+    for seed in range(200):
+        top, left, h, w = P.pil_resized_crop_box(50, 70, (0.08, 1.0), (0.75, 4 / 3), 10, Rng(seed))
+        assert 0 <= top <= 50 - h and 0 <= left <= 70 - w and h > 0 and w > 0
 
 
 def test_flips_and_probability():

@@ -12,21 +12,32 @@ Rules:
   node; they are left out when the root keeps batches ready by itself (a native batch ring under
   nodes that only pass batches on), since a second thread would only add hand-overs of the
   interpreter lock.
-- ``cache``: a ``cache=`` on a source or a map is served by cache-read/write nodes (a source reads
-  through the store; a map becomes a CachedMap node).
+- ``cache``: a ``cache=`` on a map becomes a CacheRead node over a CacheWrite node over the map
+  (engine/cache_read.py, cache_write.py); on a source, a cache node keyed by row id that the
+  source reads its rows through (engine/cache_source_rows.py).
 - ``process_batches``: ``Batch(Map(Source, python_multiprocessing=True))`` (the PIL path) runs
   in worker processes a whole batch per task (engine/process_batch.py).
-- ``cached_batches``: ``Batch(Map(cache=...))`` reads whole batches from the cache's store.
+- ``cached_batches``: ``Batch(Map(cache=...))`` with a plain batch becomes one CacheRead node that
+  emits whole batches read from the store (engine/cache_read_batches.py) over the map's
+  CacheWrite node.
 """
 import logging
 
 from .. import config
+from .cache_read import CacheReadIter
+from .cache_read_batches import CacheReadBatchesIter
+from .cache_source_rows import SourceRowsCacheIter
+from .cache_write import CacheWriteIter
 from .native_batch import NativeBatchIter, NativeBatchSpec, row_layout
 
 logger = logging.getLogger("minddata")
 
 #: Nodes that hand their child's rows (or batches) on without per-row Python work of their own.
 PASS_THROUGH_NODES = ("Repeat", "Take", "Skip", "Project", "Rename")
+
+#: Rows per read task of a cached map read row by row, unless DatasetCache(prefetch_size=...)
+#: says otherwise.
+CACHE_ROWS_PER_READ = 32
 
 
 class Rewrite:
@@ -54,12 +65,9 @@ class Planner:
         if node is None:
             node = self._cached_batches(ds)
         if node is None:
+            node = self._cache(ds)
+        if node is None:
             node = ds._build_iter(self.ctx)
-        cache = getattr(ds, "cache", None)
-        if cache is not None:
-            self.rewrites.append(Rewrite("cache", type(ds).__name__, True,
-                                         f"cache-read/write node {node.name} serves the "
-                                         f"stage from the DatasetCache"))
         return node
 
     def note(self, rule, target, fired, why):
@@ -150,21 +158,83 @@ class Planner:
         return node
 
     def _cached_batches(self, ds):
-        """``Batch(Map(cache=...))``: the batch reads whole batches from the cache's store (one
-        copy per row, straight into the batch arrays) in the epochs that find the stage
-        complete."""
-        from ..ops.batch import BatchDataset, BatchIter
+        """``Batch(Map(cache=...))`` with a plain batch: one node emits whole batches, read
+        from the store (one copy per row, straight into the batch arrays) in the epochs that
+        find the stage complete, else made of the rows of the map's CacheWrite node."""
+        from ..ops.batch import BatchBuilder, BatchDataset, BatchInfo
         from ..ops.map import MapDataset
         if type(ds) is not BatchDataset:
             return None
-        child_ds = ds.children[0]
-        if type(child_ds) is not MapDataset or child_ds.cache is None:
+        map_ds = ds.children[0]
+        if not isinstance(map_ds, MapDataset) or map_ds.cache is None:
             return None
-        plain = ds.is_plain() and not self.ctx.debug
-        self.note("cached_batches", "Batch", plain,
-                  "whole batches from the cache's store once its stage is complete" if plain
-                  else "the batch pads, maps or has a callable size: rows are batched as usual")
-        return BatchIter(ds, self.ctx, child=self.build(child_ds), whole_batches=plain)
+        why = None
+        if not ds.is_plain():
+            why = "the batch pads, has a per_batch_map or a callable batch_size"
+        elif self.ctx.debug:
+            why = "debug mode batches the rows of the cache-read node"
+        if why is not None:
+            self.note("cached_batches", "Batch", False, why)
+            return None
+        builder = BatchBuilder(ds)
+        write = self._cache_write(map_ds)
+        node = CacheReadBatchesIter(self.ctx, write, write.store, self._cache_readers(map_ds),
+                                    ds.batch_size, ds.drop_remainder,
+                                    lambda rows, num, epoch: builder.build(
+                                        rows, BatchInfo(num, epoch)),
+                                    not map_ds.children[0]._is_random())
+        self.note("cached_batches", "Batch", True,
+                  f"{node.name} reads whole batches of {ds.batch_size} rows from the store "
+                  f"once its stage is complete, else batches the rows of {write.name}")
+        self.note("cache", "Map", True, f"{node.name} over {write.name} over the map")
+        return node
+
+    def _cache(self, ds):
+        """``cache=`` on a map: CacheRead over CacheWrite over the map. On a source: the
+        source reads its rows through a cache node keyed by row id."""
+        from ..ops.map import MapDataset
+        from ..ops.source import SourceDataset, SourceIter
+        if getattr(ds, "cache", None) is None:
+            return None
+        if isinstance(ds, MapDataset):
+            write = self._cache_write(ds)
+            node = CacheReadIter(self.ctx, write, write.store, self._cache_readers(ds),
+                                 getattr(ds.cache, "prefetch_size", None) or CACHE_ROWS_PER_READ,
+                                 not ds.children[0]._is_random())
+            self.note("cache", "Map", True, f"{node.name} over {write.name} over the map: the "
+                                            f"map runs only in epochs that find the stage "
+                                            f"incomplete")
+            return node
+        if not isinstance(ds, SourceDataset):
+            return None
+        # Registered nodes are closed by the run if the source fails to open.
+        rows = SourceRowsCacheIter(self.ctx, ds.cache.open_stage(ds._rows_key(),
+                                                                 ds._col_names()))
+        node = SourceIter(ds, self.ctx, rows_through=rows)
+        self.note("cache", type(ds).__name__, True,
+                  f"{node.name} reads its rows through {rows.name}: rows by id from the "
+                  f"store, the misses from the source, then stored")
+        return node
+
+    def _cache_write(self, map_ds):
+        """The CacheWrite node of cached map ``map_ds``, over its MapIter; it owns the stage's
+        store (closed here if the map fails to build; once built, the run closes every node
+        registered, whatever failed after)."""
+        from ..ops.map import MapIter
+        store = map_ds.cache.open_stage(map_ds._describe(), list(map_ds.columns))
+        try:
+            return CacheWriteIter(self.ctx, MapIter(map_ds, self.ctx), store)
+        except BaseException:
+            store.close()
+            raise
+
+    def _cache_readers(self, map_ds):
+        """Reader threads of a cached map's complete stage: reading is copying, so two keep a
+        consumer fed and more would only hold more batches in memory; none in debug mode (each
+        read runs when its rows are asked for)."""
+        if self.ctx.debug:
+            return 0
+        return min(4, max(2, map_ds.num_parallel_workers or config.get_num_parallel_workers()))
 
     def needs_prefetch_thread(self, root):
         """Whether the run needs its producer thread and queue (the prefetch node)."""

@@ -1,7 +1,5 @@
 """batch / padded_batch: group rows into batches written into one preallocated array per
 column, with optional per_batch_map and padding."""
-import time
-
 import numpy as np
 
 from ..cache.identity import describe_operation
@@ -11,7 +9,6 @@ from ..engine.node import IterNode
 from ..engine.executor import make_executor
 
 _INT32_MAX = 2 ** 31 - 1
-_perf = time.perf_counter
 
 
 class BatchInfo:
@@ -322,15 +319,12 @@ class BatchIter(IterNode):
     """Collects rows in the pipeline's thread; builds batches through an executor
     (engine/executor.py): inline, or with ``num_parallel_workers`` > 1 on worker threads (numpy
     copies release the GIL) or, for a per_batch_map with ``python_multiprocessing=True``, in
-    worker processes. Batches come out in order.
-
-    ``whole_batches``: the planner found a cached map below (CachedMapIter), which can serve
-    whole batches read from its store (``batch_source``/``next_batch``)."""
+    worker processes. Batches come out in order."""
 
     name = "Batch"
 
-    def __init__(self, ds, ctx, child=None, whole_batches=False):
-        child = child if child is not None else ctx.build(ds.children[0])
+    def __init__(self, ds, ctx):
+        child = ctx.build(ds.children[0])
         workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
         self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
@@ -340,11 +334,6 @@ class BatchIter(IterNode):
         self._batch_num = 0      # batches collected this epoch
         self._done = False       # the child is exhausted for this epoch
         self._last = None        # (child state, batch_num, done) after the last batch returned
-        # Plain batches of a fixed size over a cached map read them whole from the cache
-        # (copied once, straight into the batch arrays); decided each epoch, as the cache
-        # serves only epochs that find its stage complete.
-        self._fast_ok = whole_batches
-        self._fast = False
         processes = workers > 1 and ds.python_multiprocessing and ds.per_batch_map is not None
         self._pool = make_executor(workers, _BatchTask(self.builder), "batch",
                                    processes=processes, max_rowsize=ds.max_rowsize,
@@ -357,7 +346,6 @@ class BatchIter(IterNode):
     def start(self, epoch):
         super().start(epoch)
         self._restart(0, False)
-        self._fast = self._fast_ok and self.children[0].batch_source(self.ds.batch_size)
 
     def _restart(self, batch_num, done):
         if self._pool is not None:
@@ -379,7 +367,6 @@ class BatchIter(IterNode):
         else:
             self.children[0].reset(state["child"])
         self._restart(state["batch_num"], state["done"])
-        self._fast = self._fast_ok and self.children[0].batch_source(self.ds.batch_size)
 
     def _collect(self):
         """Rows of the next batch and its BatchInfo, or None at the end of the epoch."""
@@ -406,35 +393,7 @@ class BatchIter(IterNode):
         self._batch_num += 1
         return rows, info
 
-    def _next_fast(self):
-        """The next batch read whole from a cached map; None at the end of the epoch;
-        NotImplemented when the cache stopped serving this epoch (rows are pulled instead)."""
-        if self._done:
-            return None
-        child = self.children[0]
-        t0 = _perf()
-        got = child.next_batch()
-        self.stats.wait_s += _perf() - t0
-        if got is None:
-            return NotImplemented
-        n, batch = got
-        size = self.ds.batch_size
-        if n < size:
-            self._done = True
-        if not n or (n < size and self.ds.drop_remainder):
-            self._done = True
-            return None
-        info = BatchInfo(self._batch_num, self.epoch)
-        self._batch_num += 1
-        self._last = (child.get_state(), self._batch_num, self._done)
-        return self.builder.build(batch, info) if isinstance(batch, list) else batch
-
     def _next(self):
-        if self._fast:
-            out = self._next_fast()
-            if out is not NotImplemented:
-                return out
-            self._fast = False
         pool = self._pool
         while len(pool) < self._depth:
             got = self._collect()

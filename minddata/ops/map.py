@@ -258,9 +258,6 @@ class MapDataset(Dataset):
         return f"Map[{ops}]({self.in_cols}->{self.out_cols})"
 
     def _build_iter(self, ctx):
-        if self.cache is not None:
-            from .cached import CachedMapIter
-            return CachedMapIter(self, ctx)
         return MapIter(self, ctx)
 
 

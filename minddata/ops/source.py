@@ -1,4 +1,4 @@
-"""Source nodes: a RowSource read through the engine's sampler, sharding, workers and cache.
+"""Source nodes: a RowSource read through the engine's sampler, sharding and workers.
 
 Public source classes (MindDataset, ImageFolderDataset, GeneratorDataset, ...) subclass
 ``SourceDataset`` and call ``SourceDataset.__init__`` after validating their own arguments.
@@ -214,15 +214,21 @@ def _read_class_column(src, sampler):
 
 class SourceIter(IterNode):
     """Reads the epoch's ids in chunks through an executor (engine/executor.py): inline, on
-    worker threads or in worker processes."""
+    worker threads or in worker processes.
 
-    def __init__(self, ds, ctx):
+    ``rows_through``: a node the chunks are read through instead of the RowSource alone, its
+    only child (the planner's cache of the source's rows, engine/cache_source_rows.py):
+    ``rows_through.read_rows(ids, read_missing)`` on the worker threads, and
+    ``rows_through.end_pass(ids, total)`` after a pass read from its first row."""
+
+    def __init__(self, ds, ctx, rows_through=None):
         workers = 1 if ctx.debug else (ds.num_parallel_workers or config.get_num_parallel_workers())
         # Resources first set to None: close() works whatever step of the set-up failed.
         self._pool = None
-        self._store = None
         self.src = None
-        super().__init__(ctx, (), num_workers=workers, name=type(ds).__name__)
+        children = () if rows_through is None else (rows_through,)
+        super().__init__(ctx, children, num_workers=workers, name=type(ds).__name__)
+        self._through = rows_through
         self.ds = ds
         self.position = ctx.position()
         self.src = ds._source_factory()
@@ -236,15 +242,11 @@ class SourceIter(IterNode):
         self._buf_i = 0
         self._buf_start = 0
         self._last_id = None
+        # Rows read through another node are read in this process (a cache's store cannot be
+        # used in a forked child).
+        processes = ds._process_workers and rows_through is None and workers > 1
         # Rows per read task: process tasks cost a pipe round trip, so they get bigger ones.
-        self._chunk = ds._chunk_rows or (64 if workers <= 1 or (ds._process_workers and
-                                                               ds.cache is None) else 16)
-        self._put_ids = None
-        self._store_complete = False
-        if ds.cache is not None:
-            self._store = ds.cache.open_stage(ds._rows_key(), list(self.src.column_names))
-            self._put_ids = set()
-        processes = ds._process_workers and self._store is None and workers > 1
+        self._chunk = ds._chunk_rows or (64 if workers <= 1 or processes else 16)
         task = _SourceTask(ds._source_factory) if processes else self._read_task
         self._pool = make_executor(workers, task, self.name, processes=processes,
                                    max_rowsize=ds._max_rowsize)
@@ -261,7 +263,8 @@ class SourceIter(IterNode):
         self._world = world
         self._ids = elastic.epoch_ids(self.ds, self.src, self.ctx.seed, epoch, self.position,
                                       world)
-        self._store_complete = self._store is not None and self._store.is_complete()
+        for child in self.children:
+            child.start(epoch)
         self._seek(0)
 
     def get_state(self):
@@ -283,8 +286,8 @@ class SourceIter(IterNode):
     def _next(self):
         if self._buf_i >= len(self._buf):
             if not self._fill():
-                if self._store is not None:
-                    self._maybe_mark_complete()
+                if self._through is not None and self._from_start:
+                    self._through.end_pass(self._ids, len(self.src))
                 return None
         row = self._buf[self._buf_i]
         self._last_id = int(self._ids[self._buf_start + self._buf_i])
@@ -311,7 +314,9 @@ class SourceIter(IterNode):
         return bool(self._buf)
 
     def _read_task(self, ids, _payload):
-        return self._read(ids)
+        if self._through is None:
+            return self._read_direct(ids)
+        return self._through.read_rows(ids, self._read_direct)
 
     def _read_direct(self, ids):
         try:
@@ -322,41 +327,6 @@ class SourceIter(IterNode):
             raise RuntimeError(f"{self.name}: read_rows returned {len(rows)} rows for "
                                f"{len(ids)} ids")
         return rows
-
-    def _read(self, ids):
-        if self._store is None:
-            return self._read_direct(ids)
-        if self._store_complete:    # every row committed: one transaction per chunk
-            out = self._store.read_keys(ids.tolist())
-        else:
-            out = [self._store.get(int(rid)) for rid in ids]
-        missing = [i for i, row in enumerate(out) if row is None]
-        if missing:
-            rows = self._read_direct(ids[missing])
-            for i, row in zip(missing, rows):
-                out[i] = row
-                rid = int(ids[i])
-                if rid not in self._put_ids:
-                    self._store.put(rid, row)
-                    self._put_ids.add(rid)
-        return out
-
-    def _maybe_mark_complete(self):
-        """After a pass whose ids covered every row of the source: the rows this process
-        did not put were served by the store (put by another process or an interrupted
-        earlier run), so the stage may be complete; mark_complete writes the marker only if
-        the store really holds every row."""
-        total = len(self.src)
-        if not total or not self._from_start or self._store.is_complete():
-            return
-        ids = self._ids
-        if (len(ids) < total or ids.min() < 0 or ids.max() >= total
-                or np.unique(ids).size != total):
-            # A shard, a subset or num_samples: this pass did not see every row, but the
-            # other shards sharing the stage may have stored the rest.
-            self._store.mark_complete(total, warn=False)
-            return
-        self._store.mark_complete(total)
 
     def _wrap(self, exc, ids):
         prov = None
@@ -380,12 +350,8 @@ class SourceIter(IterNode):
             if self._pool is not None:
                 self._pool.close()
         finally:
-            try:
-                if self._store is not None:
-                    self._store.close()
-            finally:
-                if self.src is not None:
-                    self.src.close()
+            if self.src is not None:
+                self.src.close()
 
 
 class _SourceTask:

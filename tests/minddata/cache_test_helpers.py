@@ -22,6 +22,18 @@ def stage_key(dataset):
     return rows_key() if rows_key is not None else dataset._describe()
 
 
+def write_mindrecord(tmp_path, n):
+    """A MindRecord file of ``n`` rows: ``data`` (1 to 5 bytes, each the row's number) and
+    ``label`` (the row's number)."""
+    from mindrecord import FileWriter
+    path = str(tmp_path / "rows.mindrecord")
+    writer = FileWriter(path, shard_num=1)
+    writer.add_schema({"data": {"type": "bytes"}, "label": {"type": "int32"}}, "rows")
+    writer.write_raw_data([{"data": bytes([i]) * (i % 5 + 1), "label": i} for i in range(n)])
+    writer.commit()
+    return path
+
+
 def delete_cached_row(session_id, dataset, row_key):
     """Remove one stored row of ``dataset``'s cached stage, leaving its counters and its
     completion marker: the stage still says complete but one row is gone."""

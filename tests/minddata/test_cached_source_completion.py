@@ -14,13 +14,7 @@ pytestmark = pytest.mark.usefixtures("cache_root")
 
 
 def _mindrecord(tmp_path, n=40):
-    from mindrecord import FileWriter
-    path = str(tmp_path / "rows.mindrecord")
-    writer = FileWriter(path, shard_num=1)
-    writer.add_schema({"data": {"type": "bytes"}, "label": {"type": "int32"}}, "rows")
-    writer.write_raw_data([{"data": bytes([i]) * (i % 7 + 1), "label": i} for i in range(n)])
-    writer.commit()
-    return path
+    return helpers.write_mindrecord(tmp_path, n)
 
 
 def _stage(cache, data):

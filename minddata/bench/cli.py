@@ -3,6 +3,7 @@
     minddata-bench imagenet-train /tmp/bench-data/imagenet/train --batches 20
     minddata-bench raw-read data.mindrecord --seconds 10 --json out.json --plot out.png
     minddata-bench my_pipeline.yaml data.mindrecord --compare-workers 1,2,4
+    minddata-bench imagenet-train data.mindrecord --service 10.0.0.5:6379 --service-workers 8
 
 PIPELINE is a standard pipeline (imagenet-train, imagenet-eval, cifar-train, raw-read) or a
 .yaml/.json pipeline file; DATA is a MindRecord file or an image folder (optional for a pipeline
@@ -70,7 +71,23 @@ def build_parser():
     p.add_argument("--no-op-breakdown", action="store_true",
                    help="skip timing each map op on sample rows")
     p.add_argument("--no-progress", action="store_true", help="no live progress bar")
+    p.add_argument("--service", default=None, metavar="ADDRESS",
+                   help="run the source, maps and batches in Ray actors (RayService) on the "
+                        "cluster at ADDRESS (host:port, auto, ray://host:10001; local: a Ray "
+                        "instance started for the run); the report adds per-actor throughput "
+                        "and the trainer's queue depth")
+    p.add_argument("--service-workers", type=_positive_int, default=None, metavar="N",
+                   help="RayService actors (default 2; with --service)")
     return p
+
+
+def open_service(args):
+    """The RayService the runs go through, or None without --service."""
+    if args.service is None:
+        return None
+    from ..service import RayService
+    address = None if args.service == "local" else args.service
+    return RayService(address=address, num_workers=args.service_workers or 2)
 
 
 def build_dataset(args, workers):
@@ -87,6 +104,9 @@ def build_dataset(args, workers):
 def run_once(args, workers):
     import os
     dataset, label = build_dataset(args, workers)
+    # A service of its own per run (it starts nothing before the run): each report's actor
+    # figures are its run's.
+    service = open_service(args)
     bar = None
     on_batch = None
     if not args.no_progress:
@@ -109,10 +129,13 @@ def run_once(args, workers):
     try:
         report = profile(dataset, num_batches=args.batches, seconds=args.seconds,
                          on_batch=on_batch, op_breakdown=not args.no_op_breakdown,
-                         pipeline_name=label, data=args.data, num_workers=workers)
+                         pipeline_name=label, data=args.data, num_workers=workers,
+                         service=service)
     finally:
         if bar is not None:
             bar.close()
+        if service is not None:
+            service.close()
     if args.pipeline in pipelines.STANDARD and args.data:
         rows = report["rows"]
         ref = pipelines.reference_for(args.pipeline, os.path.isdir(args.data),
@@ -126,7 +149,10 @@ def run_once(args, workers):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.service_workers is not None and args.service is None:
+        parser.error("--service-workers needs --service ADDRESS")
     try:
         counts = args.compare_workers or [args.workers]
         reports = []

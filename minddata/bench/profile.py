@@ -107,7 +107,10 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
                           "error": f"CPU figures unavailable: {exc}"}
         stats = iterator.stage_stats() if hasattr(iterator, "stage_stats") else []
         # With a service, the report also holds its actors' figures (an extra key).
-        extra = {"service": service.stats()} if service is not None else {}
+        extra = {}
+        if service is not None:
+            extra["service"] = {"address": service.address, "num_workers": service.num_workers,
+                                **service.stats()}
         if hasattr(iterator, "plan_report"):
             plan = iterator.plan_report()
             extra["plan"] = {"nodes": plan.nodes, "rewrites": [repr(r) for r in plan.rewrites]}

@@ -13,7 +13,10 @@ JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it doe
      "cpu": {"process_percent", "cores", "workers": [{"name", "kind", "cpu_s", "percent"}]},
      "timeline": [[t_seconds, rows_done], ...],
      "reference": {"workload", "rows_per_s", "ratio"} | null,
-     "plan": {"nodes": [str], "rewrites": [str]}}           # the planned tree (engine/plan.py)
+     "plan": {"nodes": [str], "rewrites": [str]},           # the planned tree (engine/plan.py)
+     "service": {"address", "num_workers", "queue_depth", "queue_depth_mean", "pieces_redone",
+                 "actors_replaced", "workers": [{"worker", "alive", "node", "pid", "pieces",
+                 "items", "busy_s", "items_per_s"}]}}     # only when run through a RayService
 """
 import json
 
@@ -60,7 +63,11 @@ def infer_bottleneck(stages, seconds):
         return None, ("no pipeline stage is busy most of the time: the consumer (the loop "
                       "reading the batches) or start-up dominates")
     name = worst["name"].lower()
-    if name.startswith(("nativebatch", "processbatch")):
+    if name == "rayservice":
+        reason += ("; the trainer waits on the service's actors: more actors (RayService "
+                   "num_workers, --service-workers) on more nodes, or cheaper/fusable ops, "
+                   "would help")
+    elif name.startswith(("nativebatch", "processbatch")):
         reason += ("; the planned batch node reads, decodes and augments every row: more "
                    "num_parallel_workers for the map (its threads or processes, up to the "
                    "cores), or cheaper/fusable ops (see the per-op times), would help")
@@ -133,9 +140,11 @@ class ProfileReport:
         svc = f.get("service")
         if svc:
             lines.append("")
-            lines.append(f"RayService: trainer queue depth {svc['queue_depth']} items, pieces "
-                         f"redone {svc['pieces_redone']}, actors replaced "
-                         f"{svc['actors_replaced']}")
+            where = f" at {svc['address']}" if svc.get("address") else ""
+            lines.append(f"RayService{where}: trainer queue depth "
+                         f"{svc['queue_depth_mean']:.1f} items on average "
+                         f"({svc['queue_depth']} at the end), pieces redone "
+                         f"{svc['pieces_redone']}, actors replaced {svc['actors_replaced']}")
             for w in svc["workers"]:
                 lines.append(f"  actor {w['worker']:<3} pid {str(w['pid']):>8} "
                              f"{w['pieces']:>6} pieces {w['items']:>8,} items "

@@ -92,8 +92,10 @@ class RayService:
                           "configure_logging": False,
                           "runtime_env": {"env_vars": {"PYTHONPATH": path}}}
                 if self.address is None and not os.environ.get("RAY_ADDRESS"):
-                    # A local instance listens on loopback only.
-                    kwargs.update(_node_ip_address="127.0.0.1", include_dashboard=False)
+                    # A new local instance ("local": not a cluster that a `ray start` on this
+                    # machine recorded in /tmp/ray, which may be gone), on loopback only.
+                    kwargs.update(address="local", _node_ip_address="127.0.0.1",
+                                  include_dashboard=False)
                     self._started_ray = True
                 ray.init(**kwargs)
         return ray
@@ -101,24 +103,31 @@ class RayService:
     # -- observability / shutdown ------------------------------------------------------------
     def stats(self):
         """Per actor: node, pid, pieces, items, busy seconds and items/s; and the trainer's
-        queue depth (finished items not yet taken), over this service's last iterators."""
+        queue depth (finished items not yet taken): now, and on average over the items taken,
+        over this service's last iterators."""
         with self._lock:
             scheds = list(self._schedulers)
             pool = self._pool
-        out = {"workers": [], "queue_depth": 0, "pieces_redone": 0,
+        out = {"workers": [], "queue_depth": 0, "queue_depth_mean": 0.0, "pieces_redone": 0,
                "actors_replaced": pool.replaced if pool is not None else 0}
+        depth_sum = depth_samples = 0
         for s in scheds:
             st = s.stats()
             out["workers"].extend(st["workers"])
             out["queue_depth"] += st["queue_depth"]
             out["pieces_redone"] += st["pieces_redone"]
+            depth_sum += st["depth_sum"]
+            depth_samples += st["depth_samples"]
+        if depth_samples:
+            out["queue_depth_mean"] = round(depth_sum / depth_samples, 2)
         return out
 
     def format_stats(self):
         """stats() as a small text table (what Dataset.profile prints beside the stages)."""
         st = self.stats()
-        lines = [f"RayService: queue depth {st['queue_depth']} items, pieces redone "
-                 f"{st['pieces_redone']}, actors replaced {st['actors_replaced']}",
+        lines = [f"RayService: trainer queue depth {st['queue_depth_mean']:.1f} items on "
+                 f"average ({st['queue_depth']} now), pieces redone {st['pieces_redone']}, "
+                 f"actors replaced {st['actors_replaced']}",
                  f"{'worker':>6} {'alive':>5} {'pid':>8} {'pieces':>6} {'items':>7} "
                  f"{'busy_s':>8} {'items/s':>8}"]
         for w in st["workers"]:

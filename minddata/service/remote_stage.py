@@ -105,7 +105,7 @@ class RemoteStageIter(IterNode):
 
     def _next(self):
         item = self._scheduler.next_item()
-        self.stats.sample_queue(self._scheduler.ready_items())
+        self.stats.sample_queue(self._scheduler.sample_depth())
         if item is not None:
             self._pos += 1
         return item

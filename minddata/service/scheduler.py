@@ -42,6 +42,8 @@ class PieceScheduler:
         self.workers = [_Worker(a) for a in pool.actors]
         self.redone = 0
         self.closed = False
+        self._depth_sum = 0
+        self._depth_samples = 0
         self._epoch_key = None
         self._inflight = {}              # ObjectRef -> (worker, first item)
         self._done = {}                  # first item -> (items, ended)
@@ -85,6 +87,13 @@ class PieceScheduler:
         """Items finished and waiting for the trainer (its queue depth)."""
         # list(): stats() calls this from another thread than the one filling _done.
         return len(self._current) + sum(len(items) for items, _ in list(self._done.values()))
+
+    def sample_depth(self):
+        """The queue depth now, also counted in the run's mean depth (``stats()``)."""
+        depth = self.ready_items()
+        self._depth_sum += depth
+        self._depth_samples += 1
+        return depth
 
     def _take(self, first):
         t_wait = None
@@ -190,6 +199,7 @@ class PieceScheduler:
                             "pieces": w.pieces, "items": w.items, "busy_s": round(w.busy_s, 3),
                             "items_per_s": round(w.items / w.busy_s, 2) if w.busy_s else 0.0})
         return {"workers": workers, "queue_depth": self.ready_items(),
+                "depth_sum": self._depth_sum, "depth_samples": self._depth_samples,
                 "pieces_redone": self.redone}
 
     def close(self):

@@ -88,16 +88,15 @@ class CacheReadIter(IterNode):
         return self._next_row()
 
     def _next_row(self):
-        """The next row of the pass: one read from the store, else computed by the child (from
-        here on, when the row read is missing)."""
+        """The next row of the pass: the next one read from the store while reads are pending
+        (``_rows``), else one computed by the child (from here on, when the row read is
+        missing)."""
         if self._rows:
             row = self._rows.popleft()
             if row is not None:
                 self.index += 1
                 return row
             self._compute_from(self.index)
-        elif self.from_store:
-            return None
         row = self.pull(self.children[0])
         if row is not None:
             self.index += 1

@@ -207,9 +207,10 @@ class Planner:
             return node
         if not isinstance(ds, SourceDataset):
             return None
-        # Registered nodes are closed by the run if the source fails to open.
-        rows = SourceRowsCacheIter(self.ctx, ds.cache.open_stage(ds._rows_key(),
-                                                                 ds._col_names()))
+        # The stage's columns are those of the opened RowSource (part of the stage's key).
+        # Registered nodes are closed by the run if the source then fails to open.
+        store = ds.cache.open_stage(ds._rows_key(), ds._source_meta()["columns"])
+        rows = SourceRowsCacheIter(self.ctx, store)
         node = SourceIter(ds, self.ctx, rows_through=rows)
         self.note("cache", type(ds).__name__, True,
                   f"{node.name} reads its rows through {rows.name}: rows by id from the "

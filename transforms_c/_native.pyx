@@ -60,6 +60,7 @@ POINT_NONE = 0
 POINT_NORMALIZE = 1
 POINT_RESCALE = 2
 POINT_RESCALE_NORMALIZE = 3
+POINT_TABLE = 4
 
 DEF ERR_LEN = 256
 # Decoded regions up to this size reuse a per-thread scratch buffer (about 2300x2300 RGB).
@@ -129,7 +130,10 @@ cdef int _fill_spec(PassSpec* spec, const uint8_t[:, :, :] src, int virt_w, int 
             raise ValueError("output must be uint8 without a pointwise op")
     elif arr.dtype != np.float32:
         raise ValueError("output must be float32 with a pointwise op")
-    if point_op != POINT_NONE and (p0.shape[0] < channels or p1.shape[0] < channels):
+    if point_op == POINT_TABLE:
+        if p0.shape[0] < channels * 256:
+            raise ValueError("a pointwise table needs 256 entries per channel")
+    elif point_op != POINT_NONE and (p0.shape[0] < channels or p1.shape[0] < channels):
         raise ValueError("pointwise values need one entry per channel")
     if point_op == POINT_RESCALE_NORMALIZE and (p2.shape[0] < channels or p3.shape[0] < channels):
         raise ValueError("pointwise values need one entry per channel (p0..p3)")

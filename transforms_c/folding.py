@@ -3,15 +3,24 @@
 A fused plan (transforms_c.fusion) is a run of ops whose phases never go backwards:
 
     START (decode) -> GEOMETRY (crops, resizes) -> FLIP -> POINT (one affine) -> LAYOUT (CHW)
+    -> TENSOR (pointwise steps on the CHW float tensor, e.g. the PIL path's Normalize)
 
 Each op class says, by itself, whether and where it fits (``fusion_phase``), how it changes the
 plan's geometry or pass for one row (``fold``), and which native step runs it without Python
 (``native_step``, a dict for transforms_c._batch; None when only the Python path can run it).
 Adding a fusable op is a change to that op alone: the compiler in fusion.py knows no op class.
-"""
-from transforms_c import _batch
 
-PHASE_START, PHASE_GEOMETRY, PHASE_FLIP, PHASE_POINT, PHASE_LAYOUT = range(5)
+Optional declarations: ``ends_fused_run = False`` for an op whose unfused output is not an array
+(a PIL image), so a run never ends on it; on a decoding op (``decodes = True``),
+``fuses_encoded(data)`` saying whether the plan's native decode gives its pixels for these
+bytes; ``geo.resize`` takes an Inter value or an object with ``resize(image, height, width)``
+for a resize only the op itself knows.
+"""
+import numpy as np
+
+from transforms_c import _batch, _native
+
+PHASE_START, PHASE_GEOMETRY, PHASE_FLIP, PHASE_POINT, PHASE_LAYOUT, PHASE_TENSOR = range(6)
 #: Phases that at most one op of a plan may occupy.
 SINGLE_PHASES = (PHASE_LAYOUT,)
 
@@ -24,6 +33,27 @@ def points_chain(first, second):
             and getattr(second, "point_follows_previous", False))
 
 STEP = _batch  # step kinds: STEP_DECODE, STEP_RANDOM_RESIZED_CROP, ... (src/row_plan.h)
+
+
+def uint8_table(channels):
+    """A POINT_TABLE pass's table (``channels`` x 256 float32) holding the uint8 values
+    themselves, for pointwise steps to be applied to in numpy's float32 arithmetic."""
+    return np.tile(np.arange(256, dtype=np.float32), (channels, 1))
+
+
+def table_point(table):
+    """PassParams.point of a tabulated pass (see uint8_table)."""
+    return (_native.POINT_TABLE, np.ascontiguousarray(table, np.float32).ravel())
+
+
+def point_table(pss, channels):
+    """The (channels, 256) table of the pass's pointwise steps so far, or None when they are
+    not tabulated (a native affine op folded in)."""
+    if pss.point is None:
+        return uint8_table(channels)
+    if pss.point[0] != _native.POINT_TABLE:
+        return None
+    return pss.point[1].reshape(channels, 256)
 
 
 class Unfoldable(Exception):

@@ -51,6 +51,10 @@ def _run_end(ops, start):
             break
         phase = p
         end = position + 1
+    # A run ends on an op whose unfused output is an array (a pass writes arrays): not on one
+    # that gives a PIL image (the PIL path's Decode, crops and flips).
+    while end > start and not getattr(ops[end - 1], "ends_fused_run", True):
+        end -= 1
     return end
 
 
@@ -150,10 +154,10 @@ def _run_jpeg(data, geo, pss, width, height, out, op_name):
     max_pixels = settings.get_max_image_pixels()
     point, p0, p1, p2, p3 = _point_args(pss)
     if native_interp is None:
-        # OpenCV-only interpolation: exact decode of the box, cv2.resize, then the pass.
+        # A resize the pass lacks: exact decode of the box, that resize, then the pass.
         region = np.empty((box_h, box_w, 3), np.uint8)
         _decode_into(data, 1, box_x, box_y, region, max_pixels, op_name)
-        resized = resize_array(region, virt_h, virt_w, geo.interp, op_name)
+        resized = native_ready(_resize_box(region, geo, op_name))
         _native.resample(resized, result, virt_w, virt_h, _native.INTERP_COPY, 0.0, 0.0, 0.0,
                          0.0, win_x, win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw,
                          p2, p3)
@@ -200,6 +204,16 @@ def _decode_into(data, denom, x, y, region, max_pixels, op_name):
         raise RuntimeError(f"{op_name}: {exc}") from None
 
 
+def _resize_box(box, geo, op_name):
+    """The box resized to the plan's virtual size by a kernel the native pass lacks: an op's
+    own resizer (``geo.interp.resize``, e.g. Pillow's filters) or OpenCV."""
+    virt_w, virt_h = geo.virt
+    resizer = getattr(geo.interp, "resize", None)
+    if resizer is not None:
+        return resizer(box, virt_h, virt_w)
+    return resize_array(box, virt_h, virt_w, geo.interp, op_name)
+
+
 def _run_image(image, geo, pss, out, op_name):
     src = native_ready(image)
     channels = src.shape[2]
@@ -214,7 +228,7 @@ def _run_image(image, geo, pss, out, op_name):
     else:
         interp = NATIVE_INTERP.get(geo.interp)
     if interp is None:
-        box = resize_array(box, virt_h, virt_w, geo.interp, op_name)
+        box = _resize_box(box, geo, op_name)
         if box.ndim == 2:
             box = box[:, :, None]
         interp = _native.INTERP_COPY
@@ -231,6 +245,9 @@ def run_chain(ops, seeds, data, out=None):
     starts_with_decode = getattr(ops[0], "decodes", False)
     if starts_with_decode:
         data = encoded_bytes(_to_numpy(data), op_name)
+        fuses = getattr(ops[0], "fuses_encoded", None)
+        if fuses is not None and not fuses(data):
+            return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads
         if is_jpeg(data):
             width, height = jpeg_size(data, op_name)
             try:

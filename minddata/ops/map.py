@@ -95,7 +95,7 @@ def compile_map_operations(operations):
     if hasattr(op, "native_steps"):
         return op
     declare = getattr(op, "fusion_phase", None)
-    if declare is None or declare(0) is None:
+    if declare is None or declare(0) is None or not getattr(op, "ends_fused_run", True):
         return None
     from transforms_c import FusedPlan
     return FusedPlan([op])

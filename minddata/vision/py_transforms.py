@@ -10,7 +10,7 @@ import numbers
 import numpy as np
 from PIL import Image, ImageEnhance, ImageFile, ImageOps
 
-from transforms_c import _native
+from transforms_c import _native, folding
 from transforms_c._rng import Rng, eager_seed
 from transforms_c._validate import (check_bool, check_enum, check_factor_range, check_fill_value,
                                     check_float, check_int, check_padding, check_range_pair,
@@ -70,6 +70,28 @@ class PyTensorOperation:
 class Decode(PyTensorOperation):
     """Decode(): encoded bytes (1-D uint8 array or bytes) -> RGB PIL image."""
 
+    # Fusion (transforms_c/folding.py): a run of PIL ops that starts here and ends in arrays
+    # (ToTensor, Normalize) is one native pass per row with the unfused ops' exact values.
+    decodes = True
+    ends_fused_run = False      # a PIL image, unless a fused run ends in arrays
+
+    def fusion_phase(self, position):
+        return folding.PHASE_START if position == 0 else None
+
+    def fold(self, geo, pss, seed, channels):
+        pass    # the plan decodes the encoded row itself
+
+    def native_step(self):
+        return None
+
+    def fuses_encoded(self, data):
+        """A fused plan decodes grayscale and YCbCr JPEGs as this op does; other formats and
+        CMYK JPEGs go through Pillow (the ops run one by one)."""
+        try:
+            return _native.jpeg_info(data)[2] in (1, 3)
+        except RuntimeError:
+            return False
+
     def _compute(self, data, rng):
         if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
             data = data.tobytes()
@@ -127,6 +149,21 @@ class ToTensor(PyTensorOperation):
 
     def _compute(self, img, rng):
         return to_tensor(img, self.output_type)
+
+    def fusion_phase(self, position):
+        # The layout step of a fused run (it makes the image CHW), after a PIL-path Decode.
+        return folding.PHASE_LAYOUT if position > 0 and self.output_type == np.float32 else None
+
+    def fold(self, geo, pss, seed, channels):
+        if pss.point is not None:
+            raise folding.Unfoldable       # a float image: ToTensor's arithmetic differs
+        table = folding.uint8_table(channels)
+        table /= np.float32(255.0)         # to_tensor's (v - 0) / 255 in float32
+        pss.point = folding.table_point(table)
+        pss.chw = True
+
+    def native_step(self):
+        return None
 
 
 class ToPIL(PyTensorOperation):
@@ -235,6 +272,19 @@ class RandomCrop(PyTensorOperation):
         return img.crop((left, top, left + crop_w, top + crop_h))
 
 
+class PillowResize:
+    """A fused plan's resize with one of Pillow's filters (the plan's box, already cropped, is
+    resized as the unfused op resizes its crop)."""
+
+    __slots__ = ("filter",)
+
+    def __init__(self, pil_filter):
+        self.filter = pil_filter
+
+    def resize(self, image, height, width):
+        return np.asarray(Image.fromarray(image).resize((width, height), self.filter))
+
+
 def pil_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     """(top, left, h, w) as MindSpore's Python implementation (used for PIL input) derives it
     from its random draws: the window's height from its rounded width, and a centre-crop
@@ -285,6 +335,26 @@ class RandomResizedCrop(PyTensorOperation):
         crop = img.crop((left, top, left + crop_w, top + crop_h))
         return crop.resize((out_w, out_h), _PIL_INTER[self.interpolation])
 
+    ends_fused_run = False
+
+    def fusion_phase(self, position):
+        return folding.PHASE_GEOMETRY if position > 0 else None
+
+    def fold(self, geo, pss, seed, channels):
+        if geo.virt is not None:
+            raise folding.Unfoldable
+        top, left, crop_h, crop_w = pil_resized_crop_box(
+            *geo.current_hw(), self.scale, self.ratio, self.max_attempts, Rng(seed))
+        geo.crop(top, left, crop_h, crop_w)
+        out_h, out_w = size_hw(self.size)
+        geo.resize(out_h, out_w, PillowResize(_PIL_INTER[self.interpolation]), self)
+
+    def allows_approximate_decode(self):
+        return False    # Pillow's pixels, exactly
+
+    def native_step(self):
+        return None
+
 
 class RandomHorizontalFlip(PyTensorOperation):
     """RandomHorizontalFlip(prob=0.5)."""
@@ -294,13 +364,29 @@ class RandomHorizontalFlip(PyTensorOperation):
     def __init__(self, prob=0.5):
         self.prob = check_float(prob, "prob", 0.0, 1.0)
 
+    _axis = 0
+
     def _compute(self, img, rng):
         img = to_pil(img, type(self).__name__)
         return img.transpose(Image.FLIP_LEFT_RIGHT) if rng.random() < self.prob else img
 
+    ends_fused_run = False
+
+    def fusion_phase(self, position):
+        return folding.PHASE_FLIP if position > 0 else None
+
+    def fold(self, geo, pss, seed, channels):
+        if Rng(seed).random() < self.prob:
+            pss.flip(self._axis)
+
+    def native_step(self):
+        return None
+
 
 class RandomVerticalFlip(RandomHorizontalFlip):
     """RandomVerticalFlip(prob=0.5)."""
+
+    _axis = 1
 
     def _compute(self, img, rng):
         img = to_pil(img, type(self).__name__)
@@ -339,6 +425,21 @@ class Normalize(PyTensorOperation):
         out -= mean
         out /= std
         return out
+
+    def fusion_phase(self, position):
+        return folding.PHASE_TENSOR if position > 0 and not self.is_hwc else None
+
+    def fold(self, geo, pss, seed, channels):
+        table = folding.point_table(pss, channels)
+        if table is None or not pss.chw or len(self.mean) not in (1, channels):
+            raise folding.Unfoldable       # the unfused op gives the value or the error
+        table = table.copy()
+        table -= np.asarray(self.mean, np.float32).reshape(-1, 1)
+        table /= np.asarray(self.std, np.float32).reshape(-1, 1)
+        pss.point = folding.table_point(table)
+
+    def native_step(self):
+        return None
 
 
 class HWC2CHW(PyTensorOperation):

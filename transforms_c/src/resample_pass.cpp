@@ -310,6 +310,10 @@ struct RowWriter {
         : spec(s), cn(CN ? CN : s.channels), width(static_cast<size_t>(s.out_w) * cn) {
         if (spec.point_op == POINT_NONE) return;
         table.resize(static_cast<size_t>(cn) * 256);
+        if (spec.point_op == POINT_TABLE) {
+            std::copy(spec.p0, spec.p0 + table.size(), table.begin());
+            return;
+        }
         for (int c = 0; c < cn; ++c) {
             float* t = table.data() + c * 256;
             for (int v = 0; v < 256; ++v) t[v] = point_value(static_cast<float>(v), c);
@@ -783,9 +787,11 @@ const char* run_pass(const PassSpec& spec) {
           std::isfinite(spec.offset_y) && std::fabs(spec.offset_x) < (1 << 30) &&
           std::fabs(spec.offset_y) < (1 << 30)))
         return "scale must be positive and finite, offsets finite";
-    if (spec.point_op < POINT_NONE || spec.point_op > POINT_RESCALE_NORMALIZE)
+    if (spec.point_op < POINT_NONE || spec.point_op > POINT_TABLE)
         return "unknown pointwise op";
-    if (spec.point_op != POINT_NONE && (!spec.p0 || !spec.p1)) return "missing pointwise values";
+    if (spec.point_op == POINT_TABLE && !spec.p0) return "missing pointwise table";
+    if (spec.point_op != POINT_NONE && spec.point_op != POINT_TABLE && (!spec.p0 || !spec.p1))
+        return "missing pointwise values";
     if (spec.point_op == POINT_RESCALE_NORMALIZE && (!spec.p2 || !spec.p3))
         return "missing pointwise values";
     switch (spec.channels) {

@@ -28,6 +28,8 @@ enum PointOp : int {
     POINT_NORMALIZE = 1,          // (v - p0[c]) / p1[c]
     POINT_RESCALE = 2,            // v * p0[c] + p1[c]
     POINT_RESCALE_NORMALIZE = 3,  // t = v * p0[c] + p1[c]; (t - p2[c]) / p3[c], each step float32
+    POINT_TABLE = 4,              // p0[c * 256 + v]: any chain of pointwise float32 steps,
+                                  // tabulated by the caller with the unfused ops' arithmetic
 };
 
 struct PassSpec {
@@ -49,7 +51,8 @@ struct PassSpec {
     int win_x = 0, win_y = 0, out_w = 0, out_h = 0;
     bool hflip = false, vflip = false;
     // Pointwise op (see PointOp): p0/p1 for NORMALIZE and RESCALE, p0..p3 for
-    // RESCALE_NORMALIZE, one value per channel; NONE keeps uint8.
+    // RESCALE_NORMALIZE, one value per channel; TABLE: p0 holds 256 values per channel; NONE
+    // keeps uint8.
     int point_op = POINT_NONE;
     const float* p0 = nullptr;
     const float* p1 = nullptr;

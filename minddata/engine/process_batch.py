@@ -4,8 +4,9 @@ For ``Batch(Map(Source, python_multiprocessing=True))`` (the PIL path: py_transf
 callables in worker processes), the planner puts this node in place of the three general ones.
 The pipeline's process sends each worker only the row ids of a batch; the worker reads the rows
 from its own copy of the source, runs the operations on them with each row's seeds and builds
-the batch, which comes back through the worker's shared memory as one set of arrays: no row
-crosses a pipe, nothing is pickled per row, and the batch is copied once. Rows, seeds, errors and
+the batch straight into its shared memory (procs.OutputArena), from where it comes back as one
+set of arrays: no row crosses a pipe, nothing is pickled per row, and the pipeline's process
+copies the batch once. Rows, seeds, errors and
 state are those of the general nodes (engine/piece_batches.py).
 """
 import numpy as np
@@ -29,6 +30,7 @@ class BatchPieceTask:
     """Runs in a worker process: rows ``ids`` of the epoch through the map's ops into a batch."""
 
     name = "Batch"
+    takes_arena = True      # the batch is stacked straight into the worker's shared memory
 
     def __init__(self, source_factory, runner, builder, in_idx, place):
         self.source_factory = source_factory
@@ -36,7 +38,7 @@ class BatchPieceTask:
         self.in_idx, self.place = in_idx, place
         self.src = None
 
-    def __call__(self, meta, rows_in):
+    def __call__(self, meta, rows_in, arena=None):
         from ..ops.batch import BatchInfo
         epoch, first, batch_num, ids = meta
         if self.src is None:
@@ -50,7 +52,8 @@ class BatchPieceTask:
                 e._minddata_row = k
                 raise
             out.append(tuple(res[j] if src == "out" else row[j] for src, j in self.place))
-        return [self.builder.build(out, BatchInfo(batch_num, epoch))]
+        empty = arena.empty if arena is not None else np.empty
+        return [self.builder.build(out, BatchInfo(batch_num, epoch), empty)]
 
 
 class ProcessBatchIter(PieceBatchIter):

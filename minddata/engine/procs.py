@@ -37,16 +37,51 @@ def _align(n):
     return (n + _ALIGN - 1) & ~(_ALIGN - 1)
 
 
-def pack(rows, buf, base, limit, use_shm=True):
-    """Write the arrays of ``rows`` into ``buf[base:base+limit]``; return the descriptor."""
+class OutputArena:
+    """Arrays allocated straight in a worker's output slot, for a handler that declares
+    ``takes_arena`` (it is then called ``handler(meta, rows_in, arena)``): a result built there
+    travels without being copied into the slot. ``empty`` falls back to ordinary memory once
+    the slot is full."""
+
+    def __init__(self, buf, base, limit, use_shm):
+        self.buf, self.base, self.limit, self.use_shm = buf, base, limit, use_shm
+        self.used = 0
+        self._placed = {}       # id(array) -> offset, for the arrays made here
+        self._keep = []         # keeps those ids valid until the slot is packed
+
+    def empty(self, shape, dtype):
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        start = _align(self.base + self.used)
+        if (not self.use_shm or dtype.hasobject or nbytes == 0
+                or start + nbytes > self.base + self.limit):
+            return np.empty(shape, dtype)
+        arr = np.ndarray(shape, dtype, buffer=self.buf, offset=start)
+        self.used = start + nbytes - self.base
+        self._placed[id(arr)] = start
+        self._keep.append(arr)
+        return arr
+
+    def offset_of(self, arr):
+        """Where ``arr`` lies in the slot, if it was made here (it is then not copied)."""
+        return self._placed.get(id(arr))
+
+
+def pack(rows, buf, base, limit, use_shm=True, arena=None):
+    """Write the arrays of ``rows`` into ``buf[base:base+limit]``; return the descriptor.
+    Arrays the handler made in ``arena`` (an OutputArena of this slot) are only described."""
     desc = []
-    off = base
+    off = base + (arena.used if arena is not None else 0)
     end = base + limit
     for row in rows:
         rd = []
         for a in row:
             if isinstance(a, dict):     # a Python object column travels pickled, as it is
                 rd.append((1, a))
+                continue
+            placed = arena.offset_of(a) if arena is not None else None
+            if placed is not None:
+                rd.append((0, a.dtype.str, a.shape, placed))
                 continue
             if type(a) is not np.ndarray:
                 a = np.asarray(a)
@@ -110,9 +145,14 @@ def _worker_main(conn, buf, slot_bytes, handler, parent_pid, use_shm):
         out_base = (_INFLIGHT + slot) * slot_bytes
         try:
             rows_in = unpack(in_desc, buf, copy=False)
-            rows_out = handler(meta, rows_in)
+            if getattr(handler, "takes_arena", False):
+                arena = OutputArena(buf, out_base, slot_bytes, use_shm)
+                rows_out = handler(meta, rows_in, arena)
+            else:
+                arena = None
+                rows_out = handler(meta, rows_in)
             del rows_in
-            reply = ("ok", pack(rows_out, buf, out_base, slot_bytes, use_shm))
+            reply = ("ok", pack(rows_out, buf, out_base, slot_bytes, use_shm, arena))
         except BaseException as e:  # reported to the parent with the row index
             try:
                 blob = pickle.dumps(e)

@@ -69,10 +69,11 @@ def check_pad_info(pad_info, columns):
     return out
 
 
-def stack_column(name, values, pad=None, op_name="Batch"):
+def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
     """One column of a batch: a new array (n, *shape) filled row by row; ``pad`` is
     (pad_shape or None, pad_value) to pad rows of different shapes. A column of Python
-    dicts becomes one dict (see batch_dicts)."""
+    dicts becomes one dict (see batch_dicts). ``empty(shape, dtype)`` allocates the stacked
+    array of rows of one shape (a worker process's shared memory, engine/procs.py)."""
     if isinstance(values[0], dict):
         return batch_dicts(name, values, op_name)
     first = np.asarray(values[0])
@@ -85,7 +86,7 @@ def stack_column(name, values, pad=None, op_name="Batch"):
             return np.array(arrs)
         values = arrs
     if pad is None:
-        out = np.empty((n,) + first.shape, dtype=first.dtype)
+        out = empty((n,) + first.shape, first.dtype)
         shape, dtype = first.shape, first.dtype
         for i, v in enumerate(values):
             if type(v) is not np.ndarray:
@@ -267,11 +268,12 @@ class BatchBuilder:
             from .map import placement
             self.place = placement(self.child_cols, ds.in_cols, ds.out_cols)
 
-    def build(self, rows, info):
+    def build(self, rows, info, empty=np.empty):
+        """``empty(shape, dtype)`` allocates the stacked columns (see stack_column)."""
         cols = list(zip(*rows))
         if self.ds.per_batch_map is not None:
             return self._per_batch_map(cols, info)
-        return tuple(stack_column(name, col, pad) for name, col, pad in
+        return tuple(stack_column(name, col, pad, empty=empty) for name, col, pad in
                      zip(self.child_cols, cols, self.pads))
 
     def _per_batch_map(self, cols, info):

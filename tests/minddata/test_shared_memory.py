@@ -31,3 +31,29 @@ def test_without_shared_memory_everything_is_pickled():
     buf = mmap.mmap(-1, 4096)
     desc = procs.pack([(np.zeros(3),)], buf, 0, 4096, use_shm=False)
     assert desc[0][0][0] == 1
+
+
+def test_arrays_made_in_the_arena_travel_without_a_copy():
+    buf = mmap.mmap(-1, 1 << 16)
+    base, limit = 4096, 8192
+    arena = procs.OutputArena(buf, base, limit, use_shm=True)
+    made = arena.empty((4, 100), np.float32)            # 1,600 bytes, in the slot
+    made[...] = np.arange(400, dtype=np.float32).reshape(4, 100)
+    too_big = arena.empty((2000,), np.float32)           # 8,000 more: ordinary memory
+    assert arena.offset_of(made) is not None and arena.offset_of(too_big) is None
+    too_big[...] = 7
+    other = np.full(3, 5, np.int64)
+    desc = procs.pack([(made, too_big, other)], buf, base, limit, arena=arena)
+    assert desc[0][0] == (0, made.dtype.str, (4, 100), arena.offset_of(made))
+    assert desc[0][1][0] == 1                            # no room left: pickled
+    assert desc[0][2][0] == 0 and desc[0][2][3] >= base + arena.used   # after the arena
+    out = procs.unpack(desc, buf)
+    assert np.array_equal(out[0][0], np.arange(400, dtype=np.float32).reshape(4, 100))
+    assert (out[0][1] == 7).all() and out[0][2].tolist() == [5, 5, 5]
+
+
+def test_an_arena_without_shared_memory_allocates_ordinary_arrays():
+    buf = mmap.mmap(-1, 4096)
+    arena = procs.OutputArena(buf, 0, 4096, use_shm=False)
+    arr = arena.empty((3,), np.uint8)
+    assert arena.offset_of(arr) is None and arena.used == 0

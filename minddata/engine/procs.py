@@ -25,12 +25,14 @@ import numpy as np
 
 from .. import config
 from .errors import WorkerDiedError
+from .recycler import BufferRecycler
 
 logger = logging.getLogger("minddata")
 
 _INFLIGHT = 2          # tasks in flight per worker (= slots per direction)
 _ALIGN = 64
 _DEFAULT_SLOT_MB = 16
+_RECYCLE_BYTES = 1 << 20   # result arrays from this size on are copied into reused buffers
 
 
 def _align(n):
@@ -99,7 +101,9 @@ def pack(rows, buf, base, limit, use_shm=True, arena=None):
     return desc
 
 
-def unpack(desc, buf, copy=True):
+def unpack(desc, buf, copy=True, empty=np.empty):
+    """Rows from a descriptor; arrays in shared memory are copied out (into ``empty(shape,
+    dtype)``) unless ``copy`` is false (then they are views of the slot)."""
     rows = []
     for rd in desc:
         row = []
@@ -107,7 +111,9 @@ def unpack(desc, buf, copy=True):
             if e[0] == 0:
                 a = np.ndarray(e[2], np.dtype(e[1]), buffer=buf, offset=e[3])
                 if copy:
-                    a = a.copy()
+                    out = empty(a.shape, a.dtype)
+                    out[...] = a
+                    a = out
                 row.append(a)
             else:
                 row.append(e[1])
@@ -187,6 +193,9 @@ class ProcessPool:
         self._workers = []
         self._broken = None
         self._closed = False
+        # Results are copied out of the slots into reused buffers: a fresh batch-sized array
+        # costs the kernel's zeroing of every page, in the pipeline's own process.
+        self._recycler = BufferRecycler()
         ctx = multiprocessing.get_context("fork")
         try:
             for _ in range(num_workers):
@@ -225,6 +234,12 @@ class ProcessPool:
             self._broken = self._died(w)
             raise self._broken
         self._pending.append((wi, slot, context))
+
+    def _empty(self, shape, dtype):
+        """Room for a result array: a reused buffer for a large one (a batch), else new."""
+        if np.prod(shape, dtype=np.int64) * np.dtype(dtype).itemsize >= _RECYCLE_BYTES:
+            return self._recycler.empty(shape, dtype)
+        return np.empty(shape, dtype)
 
     def _died(self, w):
         w.proc.join(timeout=1.0)
@@ -270,7 +285,7 @@ class ProcessPool:
             self._broken = e
             raise
         if reply[0] == "ok":
-            rows = unpack(reply[1], w.buf, copy=True)
+            rows = unpack(reply[1], w.buf, copy=True, empty=self._empty)
             return rows, context
         _, blob, tname, msg, tb, row_k = reply
         exc = None
@@ -330,6 +345,7 @@ class ProcessPool:
             except BufferError:
                 pass  # a view is still alive somewhere; the mapping goes with it
         self._workers = []
+        self._recycler.clear()
 
     def pids(self):
         return [w.pid for w in self._workers]

@@ -57,3 +57,30 @@ def test_an_arena_without_shared_memory_allocates_ordinary_arrays():
     arena = procs.OutputArena(buf, 0, 4096, use_shm=False)
     arr = arena.empty((3,), np.uint8)
     assert arena.offset_of(arr) is None and arena.used == 0
+
+
+class _BigResult:
+    name = "big"
+
+    def __call__(self, meta, rows_in):
+        return [(np.full((512, 1024), meta, np.float32),)]     # 2 MB
+
+
+def test_large_results_are_copied_into_reused_buffers():
+    pool = procs.ProcessPool(1, _BigResult(), name="big", slot_mb=4)
+    try:
+        addresses = []
+        for k in range(3):
+            pool.submit(k, ())
+            (row,), _ = pool.result()
+            assert (row[0] == k).all()
+            addresses.append(row[0].__array_interface__["data"][0])
+            del row                  # the consumer drops it: its buffer is reused
+        assert addresses[1] == addresses[2]
+        pool.submit(9, ())
+        (held,), _ = pool.result()
+        pool.submit(10, ())
+        (other,), _ = pool.result()  # a buffer the consumer still holds is never reused
+        assert (held[0] == 9).all() and (other[0] == 10).all()
+    finally:
+        pool.close()

@@ -49,14 +49,77 @@ def next_batch(it):
         return next(it)
 
 
-def images_per_s(it, seconds):
+def images_per_s(it, seconds, cluster):
+    """(images/s, cores used per role) over ``seconds`` after a warm-up."""
     for _ in range(3):       # warm-up: actors started, first pieces done
         next_batch(it)
+    before = cpu_snapshot(cluster)
     t0 = time.perf_counter()
     images = 0
     while time.perf_counter() - t0 < seconds:
         images += len(next_batch(it)[0])
-    return images / (time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t0
+    return images / elapsed, cpu_by_role(before, cpu_snapshot(cluster), elapsed)
+
+
+def _schedstat():
+    """(ns on the CPU, ns runnable but waiting for a CPU) of the calling thread."""
+    with open("/proc/thread-self/schedstat") as f:
+        on_cpu, waiting, _ = f.read().split()
+    return int(on_cpu), int(waiting)
+
+
+def timed_busy_loop(stop, counter, times):
+    """busy_loop, and where its wall time went: on a CPU, waiting for one (other processes
+    had it: a shared machine), or neither (asleep: waiting for the interpreter lock)."""
+    t0, (cpu0, wait0) = time.perf_counter(), _schedstat()
+    busy_loop(stop, counter)
+    wall_ns = (time.perf_counter() - t0) * 1e9
+    cpu1, wait1 = _schedstat()
+    times.update(on_cpu=round((cpu1 - cpu0) / wall_ns, 3),
+                 cpu_taken_by_others=round((wait1 - wait0) / wall_ns, 3),
+                 gil_or_asleep=round(1 - (cpu1 - cpu0 + wait1 - wait0) / wall_ns, 3))
+
+
+def start_busy_thread():
+    """The training thread (on core 1): (stop event, counter, its time split)."""
+    stop, counter, times = threading.Event(), [], {}
+    t = threading.Thread(target=timed_busy_loop, args=(stop, counter, times), daemon=True)
+    t.start()
+    return t, stop, counter, times
+
+
+def _role(proc):
+    """What a process of the cluster does, from its command line."""
+    cmd = " ".join(proc.cmdline())
+    for mark, role in (("ray::PieceWorker", "actors"), ("gcs_server", "gcs"),
+                       ("raylet", "raylets"), ("ray::", "other ray workers")):
+        if mark in cmd:
+            return role
+    return "ray agents/monitors"
+
+
+def cpu_snapshot(cluster):
+    """{pid: (role, CPU seconds so far)} for this process (the driver) and the cluster's."""
+    import psutil
+    out = {}
+    for proc in [psutil.Process()] + cluster.processes():
+        try:
+            t = proc.cpu_times()
+            role = "driver" if proc.pid == os.getpid() else _role(proc)
+            out[proc.pid] = (role, t.user + t.system)
+        except psutil.Error:
+            pass        # ended since the listing
+    return out
+
+
+def cpu_by_role(before, after, seconds):
+    """Cores used by each role between two snapshots (a process seen once counts from 0)."""
+    cores = {}
+    for pid, (role, cpu) in after.items():
+        start = before.get(pid, (role, 0.0))[1]
+        cores[role] = cores.get(role, 0.0) + (cpu - start) / seconds
+    return {role: round(v, 3) for role, v in sorted(cores.items(), key=lambda kv: -kv[1])}
 
 
 def start_cluster(cluster, tries=2):
@@ -75,13 +138,24 @@ def measure(mode, path, seconds, batch_size, piece_items):
     from minddata.service.local_cluster import LocalRayCluster
     if mode == "busy":
         os.sched_setaffinity(0, {0})
-        stop, counter = threading.Event(), []
-        t = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
-        t.start()
+        t, stop, counter, times = start_busy_thread()
         time.sleep(seconds)
         stop.set()
         t.join()
-        return {"busy_it_s": counter[0] / seconds}
+        return {"busy_it_s": counter[0] / seconds, "busy_thread": times}
+    if mode == "local":     # what one core does without the service (one native thread)
+        it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
+                                                                    num_epochs=-1)
+        for _ in range(3):
+            next_batch(it)
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        images = 0
+        while time.perf_counter() - t0 < seconds:
+            images += len(next_batch(it)[0])
+        elapsed = time.perf_counter() - t0
+        it.close()
+        return {"images_s": images / elapsed,
+                "cores": {"driver": round((time.process_time() - cpu0) / elapsed, 3)}}
     nodes = {"1node": 1, "2nodes": 2, "beside": 1}[mode]
     cores = ["0"] if mode == "beside" else None
     if mode == "beside":
@@ -96,9 +170,8 @@ def measure(mode, path, seconds, batch_size, piece_items):
         if mode == "beside":
             for _ in range(3):
                 next_batch(it)
-            stop, counter = threading.Event(), []
-            t = threading.Thread(target=busy_loop, args=(stop, counter), daemon=True)
-            t.start()
+            t, stop, counter, times = start_busy_thread()
+            before = cpu_snapshot(cluster)
             t0 = time.perf_counter()
             images = 0
             while time.perf_counter() - t0 < seconds:
@@ -106,9 +179,12 @@ def measure(mode, path, seconds, batch_size, piece_items):
             elapsed = time.perf_counter() - t0
             stop.set()
             t.join()
-            result = {"images_s": images / elapsed, "busy_it_s": counter[0] / elapsed}
+            result = {"images_s": images / elapsed, "busy_it_s": counter[0] / elapsed,
+                      "busy_thread": times,
+                      "cores": cpu_by_role(before, cpu_snapshot(cluster), elapsed)}
         else:
-            result = {"images_s": images_per_s(it, seconds)}
+            rate, cores = images_per_s(it, seconds, cluster)
+            result = {"images_s": rate, "cores": cores}
         result["workers"] = svc.stats()["workers"]
         it.close()
         return result
@@ -143,8 +219,10 @@ def main(argv=None):
         for mode in figures:
             r = run_worker(mode, path, args.seconds, args.batch_size, args.piece_items)
             figures[mode].append(r)
-            print(f"  {mode:7s} {json.dumps({k: v for k, v in r.items() if k != 'workers'})}",
-                  flush=True)
+            shown = {k: v for k, v in r.items() if k != "workers"}
+            if r.get("workers"):
+                shown["actor_items_s"] = [w["items_per_s"] for w in r["workers"]]
+            print(f"  {mode:7s} {json.dumps(shown)}", flush=True)
     print(f"load average after: {os.getloadavg()}")
     # Ratios within each repeat (measured minutes apart, not hours): the load of a shared
     # machine moves more between repeats than within one.

@@ -106,6 +106,11 @@ class IterNode:
     def _next(self):
         raise NotImplementedError
 
+    def limit_ready_ahead(self, items):
+        """A hint: the consumer takes about ``items`` more items, then resets or closes this
+        node (a service actor's piece), so a node that computes items ahead computes none past
+        them until asked for. Later items are still served."""
+
     def _debug_next(self):
         row = self._plain_next()
         if row is None:

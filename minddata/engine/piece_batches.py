@@ -38,6 +38,7 @@ class PieceBatchIter(IterNode):
         self.done = False       # a batch shorter than batch_size was returned (state)
         self.exhausted = False  # every row of the epoch is submitted
         self.world = None
+        self.horizon = None     # rows past which nothing is submitted ahead of time
 
     # -- protocol ------------------------------------------------------------------------
     def start(self, epoch):
@@ -53,6 +54,10 @@ class PieceBatchIter(IterNode):
         self.submitted = self.returned = rows
         self.batch_num = batch_num
         self.done = self.exhausted = done
+        self.horizon = None
+
+    def limit_ready_ahead(self, items):
+        self.horizon = self.returned + items * self.ds.batch_size
 
     def _epoch_started(self, epoch):
         """Hook: per-epoch set-up of a subclass (seed bases)."""
@@ -79,7 +84,7 @@ class PieceBatchIter(IterNode):
                        world)
 
     def _next(self):
-        self._fill()
+        self._fill(asked=True)
         if not self.inflight:
             return None
         piece = self.inflight.popleft()
@@ -93,10 +98,14 @@ class PieceBatchIter(IterNode):
         return batch
 
     # -- pieces --------------------------------------------------------------------------
-    def _fill(self):
-        """Submits pieces until ``ring_depth`` are in flight or the epoch's ids run out."""
+    def _fill(self, asked=False):
+        """Submits pieces until ``ring_depth`` are in flight or the epoch's ids run out (past
+        the horizon, only the one the consumer ``asked`` for)."""
         size = self.ds.batch_size
         while len(self.inflight) < self.ring_depth and not self.exhausted:
+            if (self.horizon is not None and self.submitted >= self.horizon
+                    and (self.inflight or not asked)):
+                break
             first = self.submitted
             ids = self.ids[first:first + size]
             if not len(ids) or (len(ids) < size and self.ds.drop_remainder):

@@ -114,6 +114,15 @@ class LocalRayCluster:
             except Exception:
                 pass
 
+    def processes(self):
+        """Every process of this cluster (GCS, raylets, their workers and agents)."""
+        # Every process of the cluster names its GCS (the head's port), whatever the address
+        # Ray chose for it; raylets also name their own node manager port.
+        marks = [f"(gcs[-_])?address[= ][0-9.]+:{self.port}\\b",
+                 f"--gcs_server_port={self.port}\\b"]
+        marks += [f"--node_manager_port={p}\\b" for p in self.node_ports]
+        return self._procs(marks)
+
     def stop(self):
         """Disconnect this process, then kill this cluster's processes."""
         try:
@@ -124,13 +133,8 @@ class LocalRayCluster:
             pass
         if self.port is None:
             return
-        # Every process of the cluster names its GCS (the head's port), whatever the address
-        # Ray chose for it; raylets also name their own node manager port.
-        marks = [f"(gcs[-_])?address[= ][0-9.]+:{self.port}\\b",
-                 f"--gcs_server_port={self.port}\\b"]
-        marks += [f"--node_manager_port={p}\\b" for p in self.node_ports]
         for _ in range(3):
-            procs = self._procs(marks)
+            procs = self.processes()
             if not procs:
                 break
             for p in procs:

@@ -10,6 +10,7 @@ import time
 
 from .. import elastic
 from ..engine.node import BuildContext
+from ..engine.plan import PASS_THROUGH_NODES
 
 
 class PieceWorker:
@@ -32,6 +33,11 @@ class PieceWorker:
         t0 = time.perf_counter()
         root, chain, shard = self._tree(dataset_box[0], seed)
         root.reset(elastic.positioned_state(chain, epoch, first, world, shard))
+        # The next piece starts elsewhere: items computed ahead past this one would be lost.
+        producer = root
+        while producer.name in PASS_THROUGH_NODES and len(producer.children) == 1:
+            producer = producer.children[0]
+        producer.limit_ready_ahead(count)
         items = []
         while len(items) < count:
             item = root.next()

@@ -1,10 +1,16 @@
-# distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
+# distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/native_step.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp transforms_c/src/steps/decode.cpp transforms_c/src/steps/crop.cpp transforms_c/src/steps/resize.cpp transforms_c/src/steps/resized_crop.cpp transforms_c/src/steps/flip.cpp transforms_c/src/steps/normalize.cpp
 # distutils: extra_compile_args = -ffp-contract=off
 """Cython binding of the native batch engine (src/batch_engine.h, src/row_plan.h): C++ threads
 that run a fused plan over whole batches without the interpreter lock. The Python side
-(transforms_c.native_batch) builds the plan from the ops' declarations and owns the buffers."""
+(minddata.engine.native_batch) builds the plan from the ops' declarations and owns the buffers.
+
+A plan is a list of step dicts, one per op, as each op's native_step() declares it: "kind" names
+a native step registered by its own unit in src/steps/ (listed in the sources directive above,
+one file per op module), every other key is a number or a list of numbers the step reads when
+the plan is built. An unknown kind or parameter is a ValueError then."""
 from libc.stdint cimport uint8_t, uint64_t, int64_t, int8_t
 from libcpp cimport bool as cbool
+from libcpp.map cimport map as cmap
 from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
 from libcpp.utility cimport move
@@ -17,16 +23,16 @@ cimport numpy as cnp
 cnp.import_array()
 
 
+cdef extern from "native_step.h" namespace "mdt":
+    cdef cppclass StepArgs:
+        StepArgs()
+        StepArgs(string kind, cmap[string, vector[double]] values)
+    cdef cppclass ImageShape:
+        int height, width, channels
+        cbool float_output, chw
+
+
 cdef extern from "row_plan.h" namespace "mdt":
-    cdef cppclass Step:
-        int kind
-        int size_h, size_w, top, left, interp
-        double scale_lo, scale_hi, ratio_lo, ratio_hi
-        int max_attempts
-        cbool approximate
-        int axis
-        double prob
-        vector[float] a, b
     cdef cppclass RowInput:
         const uint8_t* data
         size_t size
@@ -36,7 +42,9 @@ cdef extern from "row_plan.h" namespace "mdt":
         int8_t status
         string message
     cdef cppclass RowPlan:
-        RowPlan(vector[Step] steps, int input_kind, long long max_pixels) except +
+        RowPlan()
+        RowPlan(const vector[StepArgs]& steps, int input_kind, long long max_pixels) except +
+        ImageShape output_shape(ImageShape input)
     uint64_t row_seed(uint64_t base, uint64_t row) nogil
 
 
@@ -56,17 +64,6 @@ cdef extern from "batch_engine.h" namespace "mdt":
         void stop() nogil
 
 
-STEP_DECODE = 0
-STEP_RANDOM_RESIZED_CROP = 1
-STEP_RESIZE = 2
-STEP_CROP = 3
-STEP_CENTER_CROP = 4
-STEP_RANDOM_CROP = 5
-STEP_FLIP = 6
-STEP_NORMALIZE = 7
-STEP_RESCALE = 8
-STEP_HWC2CHW = 9
-
 INPUT_ENCODED = 0
 INPUT_FILE = 1
 INPUT_IMAGE = 2
@@ -76,25 +73,43 @@ ROW_FALLBACK = 1
 ROW_ERROR = 2
 
 
-cdef Step _step(dict d) except *:
-    cdef Step s
-    s.kind = d["kind"]
-    s.size_h = d.get("size_h", 0)
-    s.size_w = d.get("size_w", 0)
-    s.top = d.get("top", 0)
-    s.left = d.get("left", 0)
-    s.interp = d.get("interp", 0)
-    s.scale_lo, s.scale_hi = d.get("scale", (0.0, 0.0))
-    s.ratio_lo, s.ratio_hi = d.get("ratio", (0.0, 0.0))
-    s.max_attempts = d.get("max_attempts", 10)
-    s.approximate = d.get("approximate", False)
-    s.axis = d.get("axis", 0)
-    s.prob = d.get("prob", 1.0)
-    for v in d.get("a", ()):
-        s.a.push_back(v)
-    for v in d.get("b", ()):
-        s.b.push_back(v)
-    return s
+cdef vector[StepArgs] _step_args(steps) except *:
+    """The C++ form of a plan's step dicts (checked by RowPlan when it builds the steps)."""
+    cdef vector[StepArgs] out
+    cdef cmap[string, vector[double]] values
+    cdef vector[double] numbers
+    for d in steps:
+        kind = d.get("kind")
+        if not isinstance(kind, str):
+            raise TypeError(f"native step {d!r}: 'kind' must be a str naming the step")
+        values.clear()
+        for key, value in d.items():
+            if key == "kind":
+                continue
+            numbers.clear()
+            try:
+                for v in (value if isinstance(value, (list, tuple)) else (value,)):
+                    numbers.push_back(float(v))
+            except (TypeError, ValueError):
+                raise TypeError(f"native step {kind!r}: parameter {key!r} must be a number or a "
+                                f"list of numbers, got {value!r}") from None
+            values[str(key).encode()] = numbers
+        out.push_back(StepArgs(kind.encode(), values))
+    return out
+
+
+def row_layout(steps, image_shape):
+    """((height, width, channels), float_output, chw) of the rows a plan writes, for input
+    images of `image_shape` (h, w, c; None when each row's encoded image decides), or None when
+    the output size depends on the image. Builds the plan's steps (a ValueError for a bad one)."""
+    cdef RowPlan plan = RowPlan(_step_args(steps), INPUT_ENCODED, 0)
+    cdef ImageShape shape
+    if image_shape is not None:
+        shape.height, shape.width, shape.channels = image_shape[:3]
+    shape = plan.output_shape(shape)
+    if shape.height < 0 or shape.width < 0:
+        return None
+    return (shape.height, shape.width, shape.channels), shape.float_output, shape.chw
 
 
 cdef class BatchEngineHandle:
@@ -104,12 +119,10 @@ cdef class BatchEngineHandle:
     cdef dict _keep          # job id -> objects the C++ side points into
 
     def __cinit__(self, steps, int input_kind, long long max_pixels, int threads):
-        cdef vector[Step] cs
-        for d in steps:
-            cs.push_back(_step(d))
+        cdef vector[StepArgs] args = _step_args(steps)
         self.num_steps = len(steps)
         self._keep = {}
-        self.engine = new BatchEngine(RowPlan(cs, input_kind, max_pixels), self.num_steps,
+        self.engine = new BatchEngine(RowPlan(args, input_kind, max_pixels), self.num_steps,
                                       threads)
 
     def __dealloc__(self):

@@ -10,6 +10,15 @@ plan's geometry or pass for one row (``fold``), and which native step runs it wi
 (``native_step``, a dict for transforms_c._batch; None when only the Python path can run it).
 Adding a fusable op is a change to that op alone: the compiler in fusion.py knows no op class.
 
+The native side mirrors this. ``native_step()`` returns ``{"kind": "<name>", <param>: number or
+list of numbers, ...}``; the step named ``<name>`` is a C++ unit of its own in src/steps/ (one
+file per op module) that registers itself under that name (``RegisterStep``, src/native_step.h),
+reads its parameters once when a plan is built and, per row, folds itself into the C++ Geometry
+and PassParams as ``fold`` does here, and declares what it does to the row's shape and dtype.
+So a new fusable op with a native step is: its class here (``fusion_phase``, ``fold``,
+``native_step``), its src/steps/<module>.cpp, and that file's name on the ``# distutils:
+sources`` line of transforms_c/_batch.pyx (a directive takes no glob).
+
 Optional declarations: ``ends_fused_run = False`` for an op whose unfused output is not an array
 (a PIL image), so a run never ends on it; on a decoding op (``decodes = True``),
 ``fuses_encoded(data)`` saying whether the plan's native decode gives its pixels for these
@@ -18,7 +27,7 @@ for a resize only the op itself knows.
 """
 import numpy as np
 
-from transforms_c import _batch, _native
+from transforms_c import _native
 
 PHASE_START, PHASE_GEOMETRY, PHASE_FLIP, PHASE_POINT, PHASE_LAYOUT, PHASE_TENSOR = range(6)
 #: Phases that at most one op of a plan may occupy.
@@ -31,8 +40,6 @@ def points_chain(first, second):
     follow one (Normalize)."""
     return (getattr(first, "point_feeds_next", False)
             and getattr(second, "point_follows_previous", False))
-
-STEP = _batch  # step kinds: STEP_DECODE, STEP_RANDOM_RESIZED_CROP, ... (src/row_plan.h)
 
 
 def uint8_table(channels):

@@ -70,8 +70,7 @@ def _tail_of(ops):
             chw = True
         elif phase == folding.PHASE_POINT and (not points or folding.points_chain(op, last)):
             step = op.native_step()
-            name = "normalize" if step["kind"] == folding.STEP.STEP_NORMALIZE else "rescale"
-            points.insert(0, (name, list(step["a"]), list(step["b"])))
+            points.insert(0, (step["kind"], list(step["a"]), list(step["b"])))
         else:
             break
         last = op

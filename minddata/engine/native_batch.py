@@ -19,7 +19,6 @@ a batch with a failing row is never returned.
 import numpy as np
 
 from transforms_c import _batch, settings
-from transforms_c.vision.resize import resized_shape
 from . import seeds
 from .errors import wrap_error
 from .executor import make_executor
@@ -39,28 +38,13 @@ class NativeBatchSpec:
 
 def row_layout(steps, image_shape):
     """(row shape, dtype, (height, width, channels)) of the plan's output, or None when it
-    depends on the image."""
-    hw = None if image_shape is None else (image_shape[0], image_shape[1])
-    channels = 3 if image_shape is None else image_shape[2]
-    chw = point = False
-    for s in steps:
-        kind = s["kind"]
-        if kind in (_batch.STEP_RANDOM_RESIZED_CROP, _batch.STEP_CROP, _batch.STEP_CENTER_CROP,
-                    _batch.STEP_RANDOM_CROP):
-            hw = (s["size_h"], s["size_w"])
-        elif kind == _batch.STEP_RESIZE:
-            if s["size_w"] >= 0:
-                hw = (s["size_h"], s["size_w"])
-            elif hw is not None:
-                hw = resized_shape(hw[0], hw[1], s["size_h"])
-        elif kind in (_batch.STEP_NORMALIZE, _batch.STEP_RESCALE):
-            point = True
-        elif kind == _batch.STEP_HWC2CHW:
-            chw = True
-    if hw is None:
+    depends on the image. Each native step declares what it does to the shape (src/steps/)."""
+    layout = _batch.row_layout(steps, image_shape)
+    if layout is None:
         return None
-    shape = (channels,) + hw if chw else hw + (channels,)
-    return shape, np.dtype(np.float32 if point else np.uint8), hw + (channels,)
+    hwc, float_output, chw = layout
+    shape = (hwc[2], hwc[0], hwc[1]) if chw else hwc
+    return shape, np.dtype(np.float32 if float_output else np.uint8), hwc
 
 
 class _Job:

@@ -16,228 +16,9 @@ namespace mdt {
 
 namespace {
 
-constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ULL;
 constexpr size_t kErrLen = 256;
 // Decoded regions above this size get a temporary buffer, so no thread keeps a huge scratch.
 constexpr size_t kScratchLimit = 16u * 1024u * 1024u;
-
-uint64_t finalize(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-// transforms_c._native.Rng: splitmix64, doubles from the top 53 bits.
-struct Rng {
-    uint64_t state;
-    explicit Rng(uint64_t seed) : state(seed) {}
-    uint64_t next_u64() {
-        state += kGolden;
-        return finalize(state);
-    }
-    double random() { return static_cast<double>(next_u64() >> 11) * (1.0 / 9007199254740992.0); }
-    double uniform(double low, double high) { return low + (high - low) * random(); }
-    long long randint(long long low, long long high) {
-        if (high <= low) return low;
-        return low + static_cast<long long>(next_u64() % static_cast<uint64_t>(high - low + 1));
-    }
-};
-
-// Python's round() for the values here (half to even, as nearbyint in the default mode).
-long long py_round(double v) { return static_cast<long long>(std::nearbyint(v)); }
-
-struct Unfoldable {};
-
-// transforms_c/fusion.py's _Geometry: source box -> resize to virt -> window.
-struct Geometry {
-    int box[4];                      // x, y, w, h
-    bool resized = false;
-    int virt_w = 0, virt_h = 0;
-    int window[4] = {0, 0, 0, 0};    // x, y, w, h
-    int interp = INTERP_COPY;
-    const Step* random_crop = nullptr;
-
-    Geometry(int width, int height) : box{0, 0, width, height} {}
-
-    std::pair<int, int> current_hw() const {
-        return resized ? std::make_pair(window[3], window[2]) : std::make_pair(box[3], box[2]);
-    }
-    void crop(long long top, long long left, long long height, long long width) {
-        auto hw = current_hw();
-        if (top < 0 || left < 0 || top + height > hw.first || left + width > hw.second)
-            throw Unfoldable();
-        int* r = resized ? window : box;
-        r[0] += static_cast<int>(left);
-        r[1] += static_cast<int>(top);
-        r[2] = static_cast<int>(width);
-        r[3] = static_cast<int>(height);
-    }
-    void resize(int height, int width, int how, const Step* crop_op) {
-        if (resized) throw Unfoldable();
-        resized = true;
-        virt_w = width;
-        virt_h = height;
-        window[0] = window[1] = 0;
-        window[2] = width;
-        window[3] = height;
-        interp = how;
-        random_crop = crop_op;
-    }
-};
-
-struct PassParams {
-    bool hflip = false, vflip = false;
-    int point = POINT_NONE;
-    std::vector<float> p0, p1, p2, p3;
-    bool chw = false;
-};
-
-// transforms_c.vision.resized_crop.random_resized_crop_box
-void random_resized_crop_box(const Step& s, int height, int width, Rng& rng, long long* top,
-                             long long* left, long long* crop_h, long long* crop_w) {
-    const long long area = static_cast<long long>(height) * width;
-    const double log_lo = std::log(s.ratio_lo), log_hi = std::log(s.ratio_hi);
-    for (int attempt = 0; attempt < s.max_attempts; ++attempt) {
-        const double target = rng.uniform(s.scale_lo, s.scale_hi) * static_cast<double>(area);
-        const double aspect = std::exp(rng.uniform(log_lo, log_hi));
-        const long long w = py_round(std::sqrt(target * aspect));
-        const long long h = py_round(std::sqrt(target / aspect));
-        if (0 < w && w <= width && 0 < h && h <= height) {
-            *left = rng.randint(0, width - w);
-            *top = rng.randint(0, height - h);
-            *crop_h = h;
-            *crop_w = w;
-            return;
-        }
-    }
-    const double in_ratio = static_cast<double>(width) / static_cast<double>(height);
-    long long w = width, h = height;
-    if (in_ratio < s.ratio_lo) {
-        h = std::min<long long>(height, std::max<long long>(1, py_round(w / s.ratio_lo)));
-    } else if (in_ratio > s.ratio_hi) {
-        w = std::min<long long>(width, std::max<long long>(1, py_round(h * s.ratio_hi)));
-    }
-    *top = (height - h) / 2;
-    *left = (width - w) / 2;
-    *crop_h = h;
-    *crop_w = w;
-}
-
-// transforms_c.vision.resize.resized_shape (float32 arithmetic, as MindSpore).
-std::pair<int, int> resized_shape(int height, int width, const Step& s) {
-    if (s.size_w >= 0) return {s.size_h, s.size_w};
-    const float size = static_cast<float>(s.size_h);
-    if (height < width) {
-        const float ratio = static_cast<float>(width) / static_cast<float>(height);
-        const float other = ratio * size;
-        return {s.size_h, std::max(1, static_cast<int>(std::floor(other)))};
-    }
-    const float ratio = static_cast<float>(height) / static_cast<float>(width);
-    const float other = ratio * size;
-    return {std::max(1, static_cast<int>(std::floor(other))), s.size_h};
-}
-
-bool per_channel(const std::vector<float>& values, int channels, std::vector<float>* out) {
-    if (values.size() == 1) {
-        out->assign(channels, values[0]);
-        return true;
-    }
-    if (static_cast<int>(values.size()) != channels) return false;
-    *out = values;
-    return true;
-}
-
-// transforms_c/fusion.py's _fold. Returns false when the row must run op by op.
-bool fold(const std::vector<Step>& steps, const uint64_t* seeds, int width, int height,
-          int channels, Geometry* geo, PassParams* pss) {
-    try {
-        for (size_t k = 0; k < steps.size(); ++k) {
-            const Step& s = steps[k];
-            const auto hw = geo->current_hw();
-            switch (s.kind) {
-                case STEP_DECODE:
-                    break;
-                case STEP_RANDOM_RESIZED_CROP: {
-                    if (geo->resized) return false;
-                    Rng rng(seeds[k]);
-                    long long top, left, ch, cw;
-                    random_resized_crop_box(s, hw.first, hw.second, rng, &top, &left, &ch, &cw);
-                    geo->crop(top, left, ch, cw);
-                    geo->resize(s.size_h, s.size_w, s.interp, &s);
-                    break;
-                }
-                case STEP_RESIZE: {
-                    const auto out = resized_shape(hw.first, hw.second, s);
-                    geo->resize(out.first, out.second, s.interp, nullptr);
-                    break;
-                }
-                case STEP_RANDOM_CROP: {
-                    if (s.size_h > hw.first || s.size_w > hw.second) return false;
-                    Rng rng(seeds[k]);
-                    const long long left = rng.randint(0, hw.second - s.size_w);
-                    const long long top = rng.randint(0, hw.first - s.size_h);
-                    geo->crop(top, left, s.size_h, s.size_w);
-                    break;
-                }
-                case STEP_CROP:
-                    geo->crop(s.top, s.left, s.size_h, s.size_w);
-                    break;
-                case STEP_CENTER_CROP:
-                    if (s.size_h > hw.first || s.size_w > hw.second) return false;
-                    geo->crop((hw.first - s.size_h) / 2, (hw.second - s.size_w) / 2, s.size_h,
-                              s.size_w);
-                    break;
-                case STEP_FLIP: {
-                    bool flip = s.prob >= 1.0;
-                    if (!flip) {
-                        Rng rng(seeds[k]);
-                        flip = rng.random() < s.prob;
-                    }
-                    if (flip) {
-                        if (s.axis == 0) pss->hflip = !pss->hflip;
-                        else pss->vflip = !pss->vflip;
-                    }
-                    break;
-                }
-                case STEP_NORMALIZE:
-                    if (pss->point == POINT_RESCALE) {
-                        // After a Rescale: both in one pass, one after the other in float32.
-                        pss->point = POINT_RESCALE_NORMALIZE;
-                        if (!per_channel(s.a, channels, &pss->p2) ||
-                            !per_channel(s.b, channels, &pss->p3))
-                            return false;
-                        break;
-                    }
-                    pss->point = POINT_NORMALIZE;
-                    if (!per_channel(s.a, channels, &pss->p0) ||
-                        !per_channel(s.b, channels, &pss->p1))
-                        return false;
-                    break;
-                case STEP_RESCALE:
-                    pss->point = POINT_RESCALE;
-                    pss->p0.assign(channels, s.a.empty() ? 1.f : s.a[0]);
-                    pss->p1.assign(channels, s.b.empty() ? 0.f : s.b[0]);
-                    break;
-                case STEP_HWC2CHW:
-                    pss->chw = true;
-                    break;
-                default:
-                    return false;
-            }
-        }
-    } catch (const Unfoldable&) {
-        return false;
-    }
-    if (!geo->resized) {
-        geo->virt_w = geo->box[2];
-        geo->virt_h = geo->box[3];
-        geo->window[0] = geo->window[1] = 0;
-        geo->window[2] = geo->box[2];
-        geo->window[3] = geo->box[3];
-        geo->interp = INTERP_COPY;
-    }
-    return true;
-}
 
 // transforms_c/fusion.py's _needed_span.
 std::pair<int, int> needed_span(int win, int count, double scale, int src_count, int interp) {
@@ -261,7 +42,7 @@ std::pair<int, int> needed_span(int win, int count, double scale, int src_count,
 }
 
 int approximate_denominator(const Geometry& geo) {
-    if (geo.random_crop == nullptr || !geo.random_crop->approximate) return 1;
+    if (!geo.approximate_decode) return 1;
     const double box_w = geo.box[2], box_h = geo.box[3];
     for (int denom : {8, 4, 2}) {
         if (box_w / denom >= geo.virt_w && box_h / denom >= geo.virt_h) return denom;
@@ -435,16 +216,37 @@ bool read_file(const RowInput& in, std::vector<uint8_t>* buffer) {
 
 }  // namespace
 
-uint64_t mix64(uint64_t z) { return finalize(z + kGolden); }
+uint64_t mix64(uint64_t z) { return splitmix_finalize(z + kGolden); }
 
 uint64_t row_seed(uint64_t base, uint64_t row) { return mix64(base ^ row); }
 
-RowPlan::RowPlan(std::vector<Step> steps, int input_kind, long long max_pixels)
-    : steps_(std::move(steps)), input_kind_(input_kind), max_pixels_(max_pixels) {
-    for (const Step& s : steps_) {
-        if (s.kind == STEP_NORMALIZE || s.kind == STEP_RESCALE) ++point_ops_;
-        if (s.kind == STEP_HWC2CHW) chw_ = true;
+RowPlan::RowPlan(const std::vector<StepArgs>& steps, int input_kind, long long max_pixels)
+    : input_kind_(input_kind), max_pixels_(max_pixels) {
+    steps_.reserve(steps.size());
+    for (const StepArgs& args : steps) steps_.push_back(make_step(args));
+}
+
+ImageShape RowPlan::output_shape(ImageShape input) const {
+    for (const auto& step : steps_) step->infer(&input);
+    return input;
+}
+
+// transforms_c/fusion.py's _fold.
+bool RowPlan::fold(const uint64_t* seeds, int channels, Geometry* geo, PassParams* pss) const {
+    try {
+        for (size_t k = 0; k < steps_.size(); ++k) steps_[k]->fold(seeds[k], channels, geo, pss);
+    } catch (const Unfoldable&) {
+        return false;
     }
+    if (!geo->resized) {
+        geo->virt_w = geo->box[2];
+        geo->virt_h = geo->box[3];
+        geo->window[0] = geo->window[1] = 0;
+        geo->window[2] = geo->box[2];
+        geo->window[3] = geo->box[3];
+        geo->interp = INTERP_COPY;
+    }
+    return true;
 }
 
 RowResult RowPlan::run(const RowInput& input, const uint64_t* seeds, void* out, int out_h,
@@ -456,7 +258,7 @@ RowResult RowPlan::run(const RowInput& input, const uint64_t* seeds, void* out, 
                 return fallback();
             Geometry geo(input.width, input.height);
             PassParams pss;
-            if (!fold(steps_, seeds, input.width, input.height, input.channels, &geo, &pss) ||
+            if (!fold(seeds, input.channels, &geo, &pss) ||
                 !output_matches(geo, input.channels, out_h, out_w, out_c))
                 return fallback();
             return run_image(input, geo, pss, out);
@@ -479,7 +281,7 @@ RowResult RowPlan::run(const RowInput& input, const uint64_t* seeds, void* out, 
             return error("image declares too many pixels");
         Geometry geo(header.width, header.height);
         PassParams pss;
-        if (!fold(steps_, seeds, header.width, header.height, 3, &geo, &pss) ||
+        if (!fold(seeds, 3, &geo, &pss) ||
             !output_matches(geo, 3, out_h, out_w, out_c))
             return fallback();
         return run_jpeg(data, size, header.width, header.height, geo, pss, max_pixels_, out);

@@ -77,7 +77,7 @@ class Crop(TensorOperation):
 
     def native_step(self):
         crop_h, crop_w = size_hw(self.size)
-        return {"kind": folding.STEP.STEP_CROP, "top": self.coordinates[0],
+        return {"kind": "crop", "top": self.coordinates[0],
                 "left": self.coordinates[1], "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
@@ -109,7 +109,7 @@ class CenterCrop(TensorOperation):
 
     def native_step(self):
         crop_h, crop_w = size_hw(self.size)
-        return {"kind": folding.STEP.STEP_CENTER_CROP, "size_h": crop_h, "size_w": crop_w}
+        return {"kind": "center_crop", "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "CenterCrop")
@@ -173,7 +173,7 @@ class RandomCrop(TensorOperation):
 
     def native_step(self):
         crop_h, crop_w = size_hw(self.size)
-        return {"kind": folding.STEP.STEP_RANDOM_CROP, "size_h": crop_h, "size_w": crop_w}
+        return {"kind": "random_crop", "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

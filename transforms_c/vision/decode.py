@@ -92,7 +92,7 @@ class Decode(TensorOperation):
         pass    # the plan decodes the encoded row itself
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_DECODE}
+        return {"kind": "decode"}
 
     def _compute(self, img, rng):
         out = decode_image(img, "Decode")

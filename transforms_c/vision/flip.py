@@ -38,7 +38,7 @@ class RandomHorizontalFlip(TensorOperation):
             pss.flip(self._axis)
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_FLIP, "axis": self._axis, "prob": self.prob}
+        return {"kind": "flip", "axis": self._axis, "prob": self.prob}
 
     def _compute(self, img, rng):
         image_hwc(img, type(self).__name__)
@@ -66,7 +66,7 @@ class _FixedFlip(TensorOperation):
         pss.flip(self._axis)
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_FLIP, "axis": self._axis, "prob": 1.0}
+        return {"kind": "flip", "axis": self._axis, "prob": 1.0}
 
 
 class HorizontalFlip(_FixedFlip):

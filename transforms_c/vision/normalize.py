@@ -81,7 +81,7 @@ class Normalize(TensorOperation):
             pss.point = (_native.POINT_NORMALIZE, mean, std)
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_NORMALIZE, "a": list(self.mean), "b": list(self.std)}
+        return {"kind": "normalize", "a": list(self.mean), "b": list(self.std)}
 
 
 class NormalizePad(Normalize):
@@ -147,7 +147,7 @@ class Rescale(TensorOperation):
                      np.full(channels, self.shift, np.float32))
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_RESCALE, "a": [self.rescale], "b": [self.shift]}
+        return {"kind": "rescale", "a": [self.rescale], "b": [self.shift]}
 
 
 class HWC2CHW(TensorOperation):
@@ -170,4 +170,4 @@ class HWC2CHW(TensorOperation):
         pss.chw = True
 
     def native_step(self):
-        return {"kind": folding.STEP.STEP_HWC2CHW}
+        return {"kind": "hwc2chw"}

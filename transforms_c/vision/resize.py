@@ -93,7 +93,7 @@ class Resize(TensorOperation):
         if interp is None:
             return None
         size_h, size_w = (self.size, -1) if is_int(self.size) else self.size
-        return {"kind": folding.STEP.STEP_RESIZE, "size_h": size_h, "size_w": size_w,
+        return {"kind": "resize", "size_h": size_h, "size_w": size_w,
                 "interp": interp}
 
     def _compute(self, img, rng):

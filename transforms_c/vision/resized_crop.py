@@ -83,7 +83,7 @@ class RandomResizedCrop(TensorOperation):
         if interp is None:
             return None
         out_h, out_w = self.output_hw()
-        return {"kind": folding.STEP.STEP_RANDOM_RESIZED_CROP, "size_h": out_h, "size_w": out_w,
+        return {"kind": "random_resized_crop", "size_h": out_h, "size_w": out_w,
                 "interp": interp, "scale": tuple(self.scale), "ratio": tuple(self.ratio),
                 "max_attempts": self.max_attempts,
                 "approximate": bool(self.allows_approximate_decode())}

@@ -79,6 +79,8 @@ def test_layout_of_a_decode_crop_matches_the_op():
        "ratio": (0.75, 1.33), "max_attempts": 10, "approximate": True}],
      ValueError, r"'scale' has 1 values, expected 2"),
     ([{"kind": "center_crop", "size_h": 0, "size_w": 8}], ValueError, r"size must be positive"),
+    ([{"kind": "resize", "size_h": 8, "size_w": -1, "interp": 0}], ValueError,
+     r"'resize': parameter 'interp' is not a native interpolation"),
 ])
 def test_a_bad_step_fails_when_the_plan_is_built(steps, error, match):
     with pytest.raises(error, match=match):

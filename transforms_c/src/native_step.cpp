@@ -77,6 +77,13 @@ void StepArgs::check_all_read() const {
     }
 }
 
+int read_interp(const StepArgs& args) {
+    const int interp = args.integer("interp");
+    if (interp < INTERP_NEAREST || interp > INTERP_PILCUBIC)
+        args.fail("parameter 'interp' is not a native interpolation (src/resample_pass.h)");
+    return interp;
+}
+
 RegisterStep::RegisterStep(const char* kind, StepFactory make) {
     Registry& r = registry();
     if (!r.factories.emplace(kind, make).second) r.registered_twice.insert(kind);

@@ -139,6 +139,9 @@ class StepArgs {
     mutable std::set<std::string> read_;
 };
 
+// The step's "interp" parameter: a resample_pass.h Interp a resize may use (not INTERP_COPY).
+int read_interp(const StepArgs& args);
+
 // One step of a plan, built once from its args and shared read-only by the engine's threads.
 class NativeStep {
   public:

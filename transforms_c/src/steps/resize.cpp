@@ -12,7 +12,7 @@ class ResizeStep : public NativeStep {
     // size_w < 0: resize the shorter side to size_h, keeping the aspect ratio.
     explicit ResizeStep(const StepArgs& args)
         : size_h_(args.integer("size_h")), size_w_(args.integer("size_w")),
-          interp_(args.integer("interp")) {
+          interp_(read_interp(args)) {
         if (size_h_ <= 0 || size_w_ == 0) args.fail("the size must be positive");
     }
     void fold(uint64_t, int, Geometry* geo, PassParams*) const override {

@@ -12,7 +12,7 @@ class RandomResizedCropStep : public NativeStep {
   public:
     explicit RandomResizedCropStep(const StepArgs& args)
         : size_h_(args.integer("size_h")), size_w_(args.integer("size_w")),
-          interp_(args.integer("interp")), max_attempts_(args.integer("max_attempts")),
+          interp_(read_interp(args)), max_attempts_(args.integer("max_attempts")),
           approximate_(args.flag("approximate")) {
         const std::vector<double> scale = args.numbers("scale", 2);
         const std::vector<double> ratio = args.numbers("ratio", 2);

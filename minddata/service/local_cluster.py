@@ -54,7 +54,10 @@ class LocalRayCluster:
         cmd = pin + [self._ray, "start", "--num-cpus", str(self.cpus_per_node),
                "--node-ip-address", "127.0.0.1", "--node-manager-port", str(nm_port),
                "--object-store-memory", str(self.object_store_mb * 1024 * 1024),
-               "--disable-usage-stats"]
+               "--disable-usage-stats",
+               # RayService does not forward the actors' logs (log_to_driver=False): the
+               # per-node log monitor would poll the log files for nothing (~1% of a core).
+               "--include-log-monitor=false"]
         if head:
             cmd += ["--head", "--port", str(self.port), "--include-dashboard=false"]
         else:

@@ -24,6 +24,10 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
     cbool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w,
                             int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
                             char* err, size_t err_len) nogil
+    cbool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w,
+                            int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
+                            char* err, size_t err_len, int room, int* first_col) nogil
+    const int kJpegCropRoom
 
 
 cdef extern from "jconfig.h":   # of the libjpeg-turbo linked in statically (setup.py)
@@ -230,12 +234,15 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
                interp, win_x, win_y, hflip, vflip, point_op, p0, p1, p2, p3, chw, out)
     spec.box_w = w
     spec.box_h = h
-    spec.src_stride = <Py_ssize_t>w * 3
+    # Rows with room for libjpeg's cropped rows, decoded in place (see jpeg_decoder.h).
+    cdef int room = w + kJpegCropRoom
+    cdef int first_col = 0
+    spec.src_stride = <Py_ssize_t>room * 3
     cdef char err[ERR_LEN]
     cdef cbool ok = False
     cdef const char* message = NULL
     cdef uint8_t* region = NULL
-    cdef size_t nbytes = <size_t>w * <size_t>h * 3
+    cdef size_t nbytes = <size_t>room * <size_t>h * 3
     cdef uint8_t[::1] large
     err[0] = 0
     if nbytes > _SCRATCH_LIMIT:  # rare huge regions: a temporary, so no thread keeps it
@@ -246,9 +253,10 @@ def decode_resample(const uint8_t[::1] data, int denom, int x, int y, int w, int
             region = thread_scratch(nbytes)
         if region != NULL:
             ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, w, h, region,
-                                    spec.src_stride, max_pixels, err, ERR_LEN)
+                                    spec.src_stride, max_pixels, err, ERR_LEN, room,
+                                    &first_col)
             if ok:
-                spec.src = region
+                spec.src = region + <Py_ssize_t>first_col * 3
                 message = run_pass(spec)
     if region == NULL:
         raise MemoryError(f"cannot allocate {w}x{h} pixels for a decoded JPEG region")

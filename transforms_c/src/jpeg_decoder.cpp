@@ -90,7 +90,8 @@ void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out
 
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
-                        size_t err_len) {
+                        size_t err_len, int room, int* first_col) {
+    if (first_col != nullptr) *first_col = 0;
     if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
         set_error(err, err_len, "not a JPEG file (no SOI marker)");
         return false;
@@ -153,8 +154,11 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
     }
     const int components = cinfo.output_components;
     const int offset = x - static_cast<int>(crop_x);  // first wanted column inside a row
-    // Rows are decoded into the output directly when they need no cropping or conversion.
-    const bool direct = !cmyk && offset == 0 && static_cast<int>(crop_w) == w;
+    // Rows are decoded into the output directly when they need no conversion and either no
+    // cropping or the caller takes the cropped rows as they are (`room` for them).
+    const bool wide = !cmyk && first_col != nullptr && static_cast<int>(crop_w) <= room;
+    const bool direct = wide || (!cmyk && offset == 0 && static_cast<int>(crop_w) == w);
+    if (wide) *first_col = offset;
     if (!direct) {
         row_buffer = static_cast<uint8_t*>(std::malloc(static_cast<size_t>(crop_w) * components));
         if (!row_buffer) {

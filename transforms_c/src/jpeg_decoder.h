@@ -25,8 +25,16 @@ void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out
 // as RGB, into `out` (h rows of w*3 bytes, consecutive rows `out_stride` bytes apart).
 // Images with more than max_pixels declared pixels are refused before anything is allocated.
 // A truncated file is an error (libjpeg would otherwise pad it with grey).
+// With `first_col`, rows of `out` have room for `room` >= w pixels: libjpeg's cropped rows (which
+// start a little left of x, at an iMCU boundary) are then decoded straight into `out` when they
+// fit, and *first_col says where column x lies in each row (0 when the rows were copied).
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
-                        size_t err_len);
+                        size_t err_len, int room = 0, int* first_col = nullptr);
+
+// Room (pixels) enough for libjpeg's cropped rows beyond a region of any width: the crop starts
+// at an iMCU boundary, up to 32 pixels left of the decoder's context margin, and ends a few
+// pixels right of the region.
+constexpr int kJpegCropRoom = 64;
 
 }  // namespace mdt

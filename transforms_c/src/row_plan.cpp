@@ -144,8 +144,11 @@ RowResult run_jpeg(const uint8_t* data, size_t size, int width, int height, cons
     spec.box_w = rw;
     spec.box_h = rh;
     spec.channels = 3;
-    spec.src_stride = static_cast<ptrdiff_t>(rw) * 3;
-    const size_t nbytes = static_cast<size_t>(rw) * static_cast<size_t>(rh) * 3;
+    // Rows with room for libjpeg's cropped rows (a few pixels more on each side), which are then
+    // decoded in place instead of copied out of a row buffer.
+    const int room = rw + kJpegCropRoom;
+    spec.src_stride = static_cast<ptrdiff_t>(room) * 3;
+    const size_t nbytes = static_cast<size_t>(room) * static_cast<size_t>(rh) * 3;
     std::vector<uint8_t> large;
     uint8_t* region;
     if (nbytes > kScratchLimit) {
@@ -161,10 +164,11 @@ RowResult run_jpeg(const uint8_t* data, size_t size, int width, int height, cons
     }
     char err[kErrLen];
     err[0] = 0;
+    int first_col = 0;
     if (!jpeg_decode_region(data, size, denom, rx, ry, rw, rh, region, spec.src_stride,
-                            max_pixels, err, kErrLen))
+                            max_pixels, err, kErrLen, room, &first_col))
         return error(std::string("invalid JPEG: ") + err);
-    spec.src = region;
+    spec.src = region + static_cast<ptrdiff_t>(first_col) * 3;
     const char* message = run_pass(spec);
     if (message != nullptr) return error(std::string("resample: ") + message);
     return RowResult();

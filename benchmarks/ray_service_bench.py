@@ -28,6 +28,7 @@ STD = [58.395, 57.12, 57.375]
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 from beside_training_bench import busy_loop, ensure_file  # noqa: E402
+from minddata.service.ray_service import _DEFAULT_PIECE_ITEMS  # noqa: E402
 
 
 def train_pipeline(path, batch_size):
@@ -186,6 +187,13 @@ def measure(mode, path, seconds, batch_size, piece_items):
             rate, cores = images_per_s(it, seconds, cluster)
             result = {"images_s": rate, "cores": cores}
         result["workers"] = svc.stats()["workers"]
+        # Batches made on another node than the trainer's cross between object stores (the
+        # raylets copy them): their share of all batches made.
+        import ray
+        here = ray.get_runtime_context().get_node_id()
+        made = sum(w["items"] for w in result["workers"]) or 1
+        result["remote_share"] = round(sum(w["items"] for w in result["workers"]
+                                           if w["node"] != here) / made, 3)
         it.close()
         return result
     finally:
@@ -207,7 +215,8 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--piece-items", type=int, default=2)
+    parser.add_argument("--piece-items", type=int, default=_DEFAULT_PIECE_ITEMS,
+                        help="RayService piece_items (default: RayService's)")
     parser.add_argument("--modes", default="1node,2nodes,busy,beside",
                         help="which measurements (comma-separated)")
     parser.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
@@ -230,12 +239,19 @@ def main(argv=None):
         for one, two in zip(figures["1node"], figures["2nodes"]):
             print(f"train pipeline through RayService: 1 node {one['images_s']:7.1f} img/s, "
                   f"2 nodes {two['images_s']:7.1f} img/s: "
-                  f"{two['images_s'] / one['images_s']:.2f}x (target >= 1.6x)")
+                  f"{two['images_s'] / one['images_s']:.2f}x (target >= 1.6x); cores the "
+                  f"run got: {sum(one['cores'].values()):.2f} / {sum(two['cores'].values()):.2f}"
+                  f" (2 nodes: {two['cores'].get('raylets', 0):.2f} in the raylets, copying "
+                  f"{two['remote_share']:.0%} of the batches between object stores)")
     if figures.get("busy") and figures.get("beside"):
         for alone, beside in zip(figures["busy"], figures["beside"]):
             print(f"training thread: alone {alone['busy_it_s']:10.0f} it/s, beside the service "
                   f"({beside['images_s']:.1f} img/s) {beside['busy_it_s']:10.0f} it/s: keeps "
-                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%)")
+                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%); its time "
+                  f"waiting for the interpreter lock {beside['busy_thread']['gil_or_asleep']:.1%}"
+                  f" (alone {alone['busy_thread']['gil_or_asleep']:.1%}), its core taken by "
+                  f"other processes {beside['busy_thread']['cpu_taken_by_others']:.1%} (alone "
+                  f"{alone['busy_thread']['cpu_taken_by_others']:.1%})")
 
 
 if __name__ == "__main__":

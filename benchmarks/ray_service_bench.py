@@ -6,7 +6,8 @@
 2. Beside a training loop: a Python thread doing what a training step does (many tiny numpy
    calls, as in benchmarks/beside_training_bench.py) on core 1, the trainer's other threads and
    one single-CPU Ray node on core 0; the thread's iterations/s while the service delivers
-   batches, against alone (target >= 95%).
+   batches, against alone with core 0 kept busy by an unrelated spinning process (target >=
+   95%); and where the thread's time went (waiting for the interpreter lock, or for a CPU).
 
 Each measurement runs in a fresh process. Prints the load average before and after: on a shared
 machine the figures say as much about the neighbours as about the service.
@@ -70,24 +71,27 @@ def _schedstat():
     return int(on_cpu), int(waiting)
 
 
-def timed_busy_loop(stop, counter, times):
+def timed_busy_loop(stop, times):
     """busy_loop, and where its wall time went: on a CPU, waiting for one (other processes
     had it: a shared machine), or neither (asleep: waiting for the interpreter lock)."""
+    counter = []
     t0, (cpu0, wait0) = time.perf_counter(), _schedstat()
     busy_loop(stop, counter)
     wall_ns = (time.perf_counter() - t0) * 1e9
     cpu1, wait1 = _schedstat()
-    times.update(on_cpu=round((cpu1 - cpu0) / wall_ns, 3),
+    times.update(it_s=round(counter[0] * 1e9 / wall_ns),
+                 on_cpu=round((cpu1 - cpu0) / wall_ns, 3),
                  cpu_taken_by_others=round((wait1 - wait0) / wall_ns, 3),
                  gil_or_asleep=round(1 - (cpu1 - cpu0 + wait1 - wait0) / wall_ns, 3))
 
 
 def start_busy_thread():
-    """The training thread (on core 1): (stop event, counter, its time split)."""
-    stop, counter, times = threading.Event(), [], {}
-    t = threading.Thread(target=timed_busy_loop, args=(stop, counter, times), daemon=True)
+    """The training thread (on core 1): (thread, stop event, its iterations/s and time split,
+    filled when it stops)."""
+    stop, times = threading.Event(), {}
+    t = threading.Thread(target=timed_busy_loop, args=(stop, times), daemon=True)
     t.start()
-    return t, stop, counter, times
+    return t, stop, times
 
 
 def _role(proc):
@@ -139,11 +143,19 @@ def measure(mode, path, seconds, batch_size, piece_items):
     from minddata.service.local_cluster import LocalRayCluster
     if mode == "busy":
         os.sched_setaffinity(0, {0})
-        t, stop, counter, times = start_busy_thread()
-        time.sleep(seconds)
-        stop.set()
-        t.join()
-        return {"busy_it_s": counter[0] / seconds, "busy_thread": times}
+        # Core 0 kept busy by a process that shares nothing with the thread: on a virtual
+        # machine, the speed of core 1 depends on whether core 0 idles.
+        spinner = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-c",
+                                    "while True: pass"])
+        try:
+            t, stop, times = start_busy_thread()
+            time.sleep(seconds)
+            stop.set()
+            t.join()
+        finally:
+            spinner.kill()
+            spinner.wait()
+        return {"busy_it_s": times.pop("it_s"), "busy_thread": times}
     if mode == "local":     # what one core does without the service (one native thread)
         it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
                                                                     num_epochs=-1)
@@ -171,8 +183,10 @@ def measure(mode, path, seconds, batch_size, piece_items):
         if mode == "beside":
             for _ in range(3):
                 next_batch(it)
-            t, stop, counter, times = start_busy_thread()
-            before = cpu_snapshot(cluster)
+            # The thread runs only while batches are pulled (the snapshots take the
+            # interpreter lock for a while).
+            before, t_before = cpu_snapshot(cluster), time.perf_counter()
+            t, stop, times = start_busy_thread()
             t0 = time.perf_counter()
             images = 0
             while time.perf_counter() - t0 < seconds:
@@ -180,9 +194,10 @@ def measure(mode, path, seconds, batch_size, piece_items):
             elapsed = time.perf_counter() - t0
             stop.set()
             t.join()
-            result = {"images_s": images / elapsed, "busy_it_s": counter[0] / elapsed,
+            window = time.perf_counter() - t_before
+            result = {"images_s": images / elapsed, "busy_it_s": times.pop("it_s"),
                       "busy_thread": times,
-                      "cores": cpu_by_role(before, cpu_snapshot(cluster), elapsed)}
+                      "cores": cpu_by_role(before, cpu_snapshot(cluster), window)}
         else:
             rate, cores = images_per_s(it, seconds, cluster)
             result = {"images_s": rate, "cores": cores}
@@ -244,10 +259,14 @@ def main(argv=None):
                   f" (2 nodes: {two['cores'].get('raylets', 0):.2f} in the raylets, copying "
                   f"{two['remote_share']:.0%} of the batches between object stores)")
     if figures.get("busy") and figures.get("beside"):
+        def unpreempted(r):     # iterations per second that no other process had its core
+            return r["busy_it_s"] / max(1e-9, 1 - r["busy_thread"]["cpu_taken_by_others"])
         for alone, beside in zip(figures["busy"], figures["beside"]):
             print(f"training thread: alone {alone['busy_it_s']:10.0f} it/s, beside the service "
                   f"({beside['images_s']:.1f} img/s) {beside['busy_it_s']:10.0f} it/s: keeps "
-                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%); its time "
+                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%), "
+                  f"{unpreempted(beside) / unpreempted(alone):6.1%} over the time no other "
+                  f"process had its core; its time "
                   f"waiting for the interpreter lock {beside['busy_thread']['gil_or_asleep']:.1%}"
                   f" (alone {alone['busy_thread']['gil_or_asleep']:.1%}), its core taken by "
                   f"other processes {beside['busy_thread']['cpu_taken_by_others']:.1%} (alone "

@@ -1,13 +1,17 @@
 """RayService on a real two-node Ray cluster on loopback (the short run of make test): the
-rows each rank receives, their content and order equal a local run's. The slow modules
+rows each rank receives, their content and order equal a local run's; no prefetch thread in
+front of the service; minddata-bench --service. The slow modules
 test_service_ray_resume.py and test_service_ray_kill.py test resuming and node failures."""
+import json
 import threading
 
 import pytest
 
+from minddata.bench import cli
 from minddata.service import RayService
 from .engine_helpers import numbers
 from .service_helpers import cluster, rank_pipeline, run_items  # noqa: F401 (fixture)
+from .test_bench_helpers import make_small_image_folder
 
 
 def test_each_rank_gets_a_local_runs_batches_in_order(cluster):  # noqa: F811
@@ -53,6 +57,31 @@ def test_no_prefetch_thread_in_front_of_the_actors(cluster):  # noqa: F811
         assert rank_pipeline(12, 1, 0).plan().fired("prefetch")   # run locally: a producer
     finally:
         svc.close()
+
+
+def test_minddata_bench_through_the_service(cluster, tmp_path, capsys):  # noqa: F811
+    folder = make_small_image_folder(tmp_path / "imgs")
+    out_json = tmp_path / "s.json"
+    code = cli.main(["imagenet-eval", folder, "--batches", "5", "--batch-size", "2",
+                     "--service", cluster.address, "--service-workers", "2",
+                     "--json", str(out_json), "--no-progress", "--no-op-breakdown"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert f"RayService at {cluster.address}: trainer queue depth" in text
+    assert text.count("items/s") == 2          # one line per actor
+    assert "bottleneck: none" in text or "more actors (RayService num_workers" in text
+    report = json.loads(out_json.read_text())
+    assert report["batches"] == 5 and report["rows"] == 10
+    svc = report["service"]
+    assert svc["address"] == cluster.address and svc["num_workers"] == 2
+    assert len(svc["workers"]) == 2
+    # Every batch the trainer took came from an actor (pieces run ahead may add more).
+    assert sum(w["items"] for w in svc["workers"]) >= 5
+    assert any(w["items_per_s"] > 0 for w in svc["workers"])
+    assert svc["queue_depth_mean"] >= 0 and isinstance(svc["queue_depth"], int)
+    # The trainer runs only the node that receives the actors' batches.
+    assert report["plan"]["nodes"] == ["RayService"]
+    assert [s["name"] for s in report["stages"]] == ["RayService"]
 
 
 def test_arguments_are_checked_before_any_cluster_is_used():

@@ -1,6 +1,6 @@
 """minddata-bench --service (no Ray needed): its options are checked, and a pipeline the
-service cannot run in pieces is refused before any Ray instance starts. The run through a cluster is in
-test_service_ray.py (it shares that module's cluster)."""
+service cannot run in pieces is refused before any Ray instance starts. The run through a
+cluster is in test_service_ray.py (it shares that module's cluster)."""
 import json
 
 import pytest

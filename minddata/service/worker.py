@@ -3,7 +3,8 @@
 A piece is ``count`` items (batches, or rows without a batch) from item ``first`` of one epoch.
 The actor builds the pipeline's nodes once per seed and repositions them for every piece with
 ``reset(state)``, the state a local run has after ``first`` items: the rows, and their random
-draws, are those of a local run, whichever actor runs the piece.
+draws, are those of a local run, whichever actor runs the piece, on as many threads as the actor
+reserved CPUs.
 """
 import os
 import time
@@ -58,6 +59,13 @@ class PieceWorker:
             dataset = ray.get(ref)
             self._chain = elastic.pipeline_chain(dataset, kinds=("map", "batch", "pass"))
             self._shard = elastic.source_shard(self._chain[-1])
+            # The actor reserved some CPUs of its node: its source, maps and batches run on as
+            # many threads, whatever num_parallel_workers the pipeline was written with for a
+            # local run (rows do not depend on it), so that the actors do not oversubscribe
+            # their node. This is the actor's own copy of the graph.
+            cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+            for node in self._chain:
+                node.num_parallel_workers = max(1, int(cpus))
             # Positions are assigned in build order from 0, as in the trainer's local build
             # (the shipped chain is the first part of the pipeline built).
             self._ctx = BuildContext(seed)

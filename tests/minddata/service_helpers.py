@@ -33,11 +33,11 @@ class SlowAdd(RandomAdd):
         return super().apply(arrays, seed)
 
 
-def rank_pipeline(n, num_shards, shard_id, delay=0.0, batch=3):
+def rank_pipeline(n, num_shards, shard_id, delay=0.0, batch=3, workers=1):
     """A shuffled, sharded source, a random map and a batch: the per-rank train pipeline."""
     op = SlowAdd(delay) if delay else RandomAdd()
     return (numbers(n, shuffle=True, num_shards=num_shards, shard_id=shard_id)
-            .map(op, "x", num_parallel_workers=1).batch(batch))
+            .map(op, "x", num_parallel_workers=workers).batch(batch))
 
 
 def run_items(dataset, num_epochs=1, service=None, state=None):

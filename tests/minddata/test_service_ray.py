@@ -5,6 +5,7 @@ test_service_ray_resume.py and test_service_ray_kill.py test resuming and node f
 import json
 import threading
 
+import numpy as np
 import pytest
 
 from minddata.bench import cli
@@ -82,6 +83,24 @@ def test_minddata_bench_through_the_service(cluster, tmp_path, capsys):  # noqa:
     # The trainer runs only the node that receives the actors' batches.
     assert report["plan"]["nodes"] == ["RayService"]
     assert [s["name"] for s in report["stages"]] == ["RayService"]
+
+
+def _thread_ident(y):
+    return np.int64(threading.get_ident())
+
+
+def test_actors_run_on_as_many_threads_as_they_reserve_cpus(cluster):  # noqa: F811
+    """A pipeline written for 4 workers runs on one thread in each 1-CPU actor, with the rows
+    of a local run."""
+    svc = RayService(address=cluster.address, num_workers=2, piece_items=2)
+    try:
+        pipe = rank_pipeline(40, 1, 0, workers=4)
+        assert run_items(pipe, 1, service=svc) == run_items(pipe, 1)
+        where = numbers(40).map(_thread_ident, "y", num_parallel_workers=4).batch(4)
+        threads = {t for batch in run_items(where, 1, service=svc)[0] for t in batch[1]}
+        assert 1 <= len(threads) <= 2 + svc.stats()["actors_replaced"]
+    finally:
+        svc.close()
 
 
 def test_arguments_are_checked_before_any_cluster_is_used():

@@ -90,7 +90,14 @@ class PipelineRun:
     # -- producer -------------------------------------------------------------------------
     def _begin(self):
         if self._p_root is not None:
-            self.root.reset(self._p_root)
+            try:
+                self.root.reset(self._p_root)
+            except (KeyError, TypeError, IndexError) as e:
+                # A state is a tree of the nodes' own states: one saved from another pipeline
+                # (or another version of minddata) does not have this tree's layout.
+                raise ValueError(f"state does not fit this pipeline: it was saved by an iterator "
+                                 f"of another pipeline or another version of minddata "
+                                 f"({type(e).__name__}: {e} in {self.root.name}'s state)") from e
             self._p_root = None
         else:
             self.root.start(self._p_epoch)

@@ -81,3 +81,16 @@ def test_state_is_small_json():
 def test_state_rejects_garbage():
     with pytest.raises(ValueError):
         numbers(3).create_tuple_iterator(state={"bogus": 1})
+
+
+@pytest.mark.parametrize("other", ["more_nodes", "fewer_nodes"])
+def test_a_state_of_another_pipeline_is_refused_clearly(other):
+    saved = ds.NumpySlicesDataset({"x": np.arange(20)}, shuffle=False).batch(4)
+    it = saved.create_tuple_iterator(num_epochs=1)
+    next(it)
+    state = it.get_state()
+    target = ds.NumpySlicesDataset({"x": np.arange(20)}, shuffle=False)
+    if other == "more_nodes":
+        target = target.map(lambda x: x, input_columns=["x"]).shuffle(4).batch(4)
+    with pytest.raises(ValueError, match="state does not fit this pipeline"):
+        next(target.create_tuple_iterator(num_epochs=1, state=state))

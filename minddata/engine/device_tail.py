@@ -5,12 +5,19 @@ A train batch of 128 224x224 images is 77 MB in float32 CHW and 19 MB in uint8 H
 uint8 to the accelerator cuts the copy fourfold, and the pointwise work moves to the device too.
 ``split_device_tail(dataset)`` returns the pipeline without that tail and a ``DeviceTail`` that
 applies it to a batch: ``apply_numpy`` (the reference, the same float32 arithmetic as the CPU
-kernels) or ``apply_torch`` on a torch tensor on any device. Seeds are unchanged (every op keeps
-its position), so the result equals the CPU path's within float rounding.
+kernels), ``apply_native`` (the CPU kernels' own pass, GIL released; the RayService applies the
+tail on the trainer with it, so batches cross object stores as uint8) or ``apply_torch`` on a
+torch tensor on any device. Seeds are unchanged (every op keeps its position), so the result
+equals the CPU path's within float rounding (bit for bit on the CPU).
 """
 import numpy as np
 
-from transforms_c import folding
+from transforms_c import _native, folding
+
+#: The native pass's pointwise op for each chain of tail steps.
+_NATIVE_POINTS = {(): _native.POINT_NONE, ("normalize",): _native.POINT_NORMALIZE,
+                  ("rescale",): _native.POINT_RESCALE,
+                  ("rescale", "normalize"): _native.POINT_RESCALE_NORMALIZE}
 
 
 class DeviceTail:
@@ -30,6 +37,26 @@ class DeviceTail:
             out = self._affine(point, out, np)
         if self.chw:
             out = np.ascontiguousarray(out.transpose(0, 3, 1, 2))
+        return out
+
+    def apply_native(self, batch, empty=np.empty):
+        """The tail on a uint8 (N, H, W, C) batch by the CPU kernels' pass, one image at a time
+        with the GIL released: their values bit for bit. Other input: ``apply_numpy``.
+        ``empty(shape, dtype)`` allocates the output (e.g. a BufferRecycler's)."""
+        arr = np.asarray(batch)
+        point = _NATIVE_POINTS.get(tuple(p[0] for p in self.points))
+        if arr.dtype != np.uint8 or arr.ndim != 4 or point is None or 0 in arr.shape:
+            return self.apply_numpy(arr)
+        n, height, width, channels = arr.shape
+        values = [np.ascontiguousarray(np.broadcast_to(np.asarray(v, np.float32), (channels,)))
+                  for _, a, b in self.points for v in (a, b)]
+        values += [np.zeros(1, np.float32)] * (4 - len(values))
+        shape = (n, channels, height, width) if self.chw else (n, height, width, channels)
+        out = empty(shape, np.float32 if self.points else np.uint8)
+        for i in range(n):
+            _native.resample(arr[i], out[i], width, height, _native.INTERP_COPY, point_op=point,
+                             p0=values[0], p1=values[1], chw=self.chw, p2=values[2],
+                             p3=values[3])
         return out
 
     def apply_torch(self, tensor):

@@ -10,7 +10,9 @@ import copy
 
 from .. import elastic
 from ..dataset import Dataset
+from ..engine.device_tail import split_device_tail
 from ..engine.node import IterNode
+from ..engine.recycler import BufferRecycler
 
 _SHIPPABLE = ("map", "batch", "pass")
 
@@ -23,7 +25,10 @@ def split_for_service(dataset, service):
     cut = len(chain) - 1          # index of the shipped chain's top node
     while cut > 0 and elastic.node_kind(chain[cut - 1]) in _SHIPPABLE:
         cut -= 1
-    node = RemoteStageDataset(chain[cut], service)
+    shipped, tail = chain[cut], None
+    if service.finish_on_trainer:
+        shipped, tail = split_device_tail(chain[cut])
+    node = RemoteStageDataset(shipped, service, tail, chain[cut])
     for above in reversed(chain[:cut]):
         local = copy.copy(above)
         local.children = [node]
@@ -32,14 +37,18 @@ def split_for_service(dataset, service):
 
 
 class RemoteStageDataset(Dataset):
-    """Stands for the shipped chain ``shipped`` in the trainer's graph."""
+    """Stands for the chain ``whole`` in the trainer's graph: the actors run ``shipped`` (the
+    chain, or the chain without the trailing Normalize/Rescale/HWC2CHW of its batches, which
+    ``tail``, a DeviceTail, then applies on the trainer)."""
 
     _op_name = "RayService"
 
-    def __init__(self, shipped, service):
+    def __init__(self, shipped, service, tail=None, whole=None):
         super().__init__()
         self.shipped = shipped
         self.service = service
+        self.tail = tail
+        self.whole = whole if whole is not None else shipped
 
     def _col_names(self):
         return self.shipped._col_names()
@@ -57,7 +66,7 @@ class RemoteStageDataset(Dataset):
         return self.shipped._batch_size()
 
     def _describe_self(self):
-        return f"RayService[{self.shipped._describe()}]"
+        return f"RayService[{self.whole._describe()}]"
 
     def _is_random_self(self):
         return self.shipped._is_random()
@@ -81,6 +90,9 @@ class RemoteStageIter(IterNode):
         self._pos = 0
         self._world = None
         self._scheduler = ds.service.open_scheduler(ds.shipped)
+        self._tail = ds.tail
+        # The tail's float batches go into reused buffers (a fresh one costs its page zeroing).
+        self._buffers = BufferRecycler()
         self.stats.queue_capacity = self.ready_ahead
 
     @property
@@ -108,6 +120,11 @@ class RemoteStageIter(IterNode):
         self.stats.sample_queue(self._scheduler.sample_depth())
         if item is not None:
             self._pos += 1
+            if self._tail is not None:
+                item = list(item)
+                column = self._tail.column
+                item[column] = self._tail.apply_native(item[column], self._buffers.empty)
+                item = tuple(item)
         return item
 
     def get_state(self):
@@ -117,3 +134,4 @@ class RemoteStageIter(IterNode):
     def _close_self(self):
         if self._scheduler is not None:
             self._scheduler.close()
+            self._buffers.clear()

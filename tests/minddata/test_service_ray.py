@@ -85,6 +85,38 @@ def test_minddata_bench_through_the_service(cluster, tmp_path, capsys):  # noqa:
     assert [s["name"] for s in report["stages"]] == ["RayService"]
 
 
+def _image_pipeline(folder):
+    import minddata as ds
+    import minddata.vision as V
+    data = ds.ImageFolderDataset(folder, shuffle=True, num_parallel_workers=1)
+    ops = [V.Decode(), V.RandomResizedCrop(16), V.RandomHorizontalFlip(),
+           V.Rescale(1 / 255, 0.0), V.Normalize([0.5, 0.4, 0.3], [0.2, 0.25, 0.3]),
+           V.HWC2CHW()]
+    return data.map(ops, ["image"], num_parallel_workers=1).batch(4)
+
+
+@pytest.mark.parametrize("finish_on_trainer", [True, False])
+def test_the_trainer_finishes_the_pointwise_tail_with_the_same_values(cluster, tmp_path,  # noqa: F811
+                                                                      finish_on_trainer):
+    """With finish_on_trainer (the default), actors ship uint8 HWC batches and the trainer runs
+    Rescale/Normalize/HWC2CHW: the batches equal a local run's bit for bit either way."""
+    folder = make_small_image_folder(tmp_path / "imgs")
+    pipe = _image_pipeline(folder)
+    svc = RayService(address=cluster.address, num_workers=2, piece_items=1,
+                     finish_on_trainer=finish_on_trainer)
+    try:
+        served = svc.ship(pipe)
+        assert (served.tail is not None) == finish_on_trainer
+        if finish_on_trainer:
+            assert [type(op).__name__ for op in served.shipped.children[0].operations] == [
+                "Decode", "RandomResizedCrop", "RandomHorizontalFlip"]
+        remote, local = run_items(pipe, 1, service=svc), run_items(pipe, 1)
+        assert len(local[0]) == 3 and np.asarray(local[0][0][0]).shape == (4, 3, 16, 16)
+        assert remote == local
+    finally:
+        svc.close()
+
+
 def _thread_ident(y):
     return np.int64(threading.get_ident())
 
@@ -110,6 +142,8 @@ def test_arguments_are_checked_before_any_cluster_is_used():
         RayService(piece_items=2.5)
     with pytest.raises(TypeError, match="address"):
         RayService(address=6379)
+    with pytest.raises(TypeError, match="finish_on_trainer"):
+        RayService(finish_on_trainer=1)
     with pytest.raises(TypeError, match="service"):
         numbers(4).create_tuple_iterator(service="ray://x")
     with pytest.raises(ValueError, match="ShuffleDataset"):

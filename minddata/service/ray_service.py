@@ -6,6 +6,14 @@ _DEFAULT_PIECE_ITEMS = 4
 _KEEP_STATS = 16
 
 
+def _node_of_this_process(ray):
+    """The Ray node the trainer runs on (None through Ray Client: no node is local)."""
+    try:
+        return ray.get_runtime_context().get_node_id()
+    except Exception:
+        return None
+
+
 def _check_int(name, value, low):
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be of type int, but got {type(value).__name__}")
@@ -24,9 +32,10 @@ class RayService:
     most ``pieces_per_worker`` pieces at a time. Pass it as ``service=`` to
     ``create_tuple_iterator`` / ``create_dict_iterator``; ``stats()`` reports every actor's
     throughput and the trainer's queue depth. ``finish_on_trainer``: when the shipped batches
-    end in Normalize / Rescale / HWC2CHW of one image column, the actors stop before them and
-    the trainer applies them (one native pass per image, GIL released; the same values), so a
-    batch crosses object stores as uint8, a quarter of its float32 size.
+    end in Normalize / Rescale / HWC2CHW of one image column, the actors of other nodes stop
+    before them and the trainer applies them (one native pass per image, GIL released; the
+    same values), so a batch crosses object stores as uint8, a quarter of its float32 size;
+    actors on the trainer's node (whose batches are not copied) finish their batches themselves.
     """
 
     def __init__(self, address=None, num_workers=2, piece_items=_DEFAULT_PIECE_ITEMS,
@@ -65,8 +74,9 @@ class RayService:
         from .remote_stage import split_for_service
         return split_for_service(dataset, self)
 
-    def open_scheduler(self, shipped):
-        """A scheduler handing pieces of the shipped chain ``shipped`` to the actors."""
+    def open_scheduler(self, shipped, tail=None):
+        """A scheduler handing pieces of the shipped chain ``shipped`` to the actors; ``tail``
+        (a DeviceTail) finishes its items (see scheduler.py)."""
         from .scheduler import PieceScheduler
         ray = self._connect()
         with self._lock:
@@ -78,7 +88,8 @@ class RayService:
                     self.max_restarts
                 self._pool = ActorPool(ray, actor_cls, self.num_workers, restarts)
             sched = PieceScheduler(ray, self._pool, ray.put(shipped), self.piece_items,
-                                   self.pieces_per_worker)
+                                   self.pieces_per_worker, tail=tail,
+                                   trainer_node=_node_of_this_process(ray))
             # Closed iterators' figures stay visible in stats() (the last few).
             self._schedulers = self._schedulers[-(_KEEP_STATS - 1):] + [sched]
         return sched

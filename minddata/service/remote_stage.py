@@ -12,7 +12,6 @@ from .. import elastic
 from ..dataset import Dataset
 from ..engine.device_tail import split_device_tail
 from ..engine.node import IterNode
-from ..engine.recycler import BufferRecycler
 
 _SHIPPABLE = ("map", "batch", "pass")
 
@@ -39,7 +38,7 @@ def split_for_service(dataset, service):
 class RemoteStageDataset(Dataset):
     """Stands for the chain ``whole`` in the trainer's graph: the actors run ``shipped`` (the
     chain, or the chain without the trailing Normalize/Rescale/HWC2CHW of its batches, which
-    ``tail``, a DeviceTail, then applies on the trainer)."""
+    ``tail``, a DeviceTail, then applies: see scheduler.py)."""
 
     _op_name = "RayService"
 
@@ -89,10 +88,7 @@ class RemoteStageIter(IterNode):
         self._shard = elastic.source_shard(self.chain[-1])
         self._pos = 0
         self._world = None
-        self._scheduler = ds.service.open_scheduler(ds.shipped)
-        self._tail = ds.tail
-        # The tail's float batches go into reused buffers (a fresh one costs its page zeroing).
-        self._buffers = BufferRecycler()
+        self._scheduler = ds.service.open_scheduler(ds.shipped, ds.tail)
         self.stats.queue_capacity = self.ready_ahead
 
     @property
@@ -120,11 +116,6 @@ class RemoteStageIter(IterNode):
         self.stats.sample_queue(self._scheduler.sample_depth())
         if item is not None:
             self._pos += 1
-            if self._tail is not None:
-                item = list(item)
-                column = self._tail.column
-                item[column] = self._tail.apply_native(item[column], self._buffers.empty)
-                item = tuple(item)
         return item
 
     def get_state(self):
@@ -134,4 +125,3 @@ class RemoteStageIter(IterNode):
     def _close_self(self):
         if self._scheduler is not None:
             self._scheduler.close()
-            self._buffers.clear()

@@ -8,9 +8,15 @@ in piece order.
 - Failures: a piece whose actor or node died (or whose result was lost with its node) is
   redone by another actor, before any new piece; a dead actor is replaced (Ray places the
   new one on a live node). An error raised by the pipeline itself is raised to the trainer.
+- The tail (``tail``, a DeviceTail: the batches' trailing Normalize/Rescale/HWC2CHW, left out of
+  the shipped chain) is applied where it costs least: by an actor on the trainer's own node
+  (its batches reach the trainer without a copy), and on the trainer for the batches of other
+  nodes, which then cross object stores as uint8.
 """
 import collections
 import time
+
+from ..engine.recycler import BufferRecycler
 
 _WAIT_S = 2.0
 
@@ -31,8 +37,12 @@ class _Worker:
 
 class PieceScheduler:
     def __init__(self, ray, pool, dataset_ref, piece_items, pieces_per_worker=2,
-                 start_timeout_s=300.0):
+                 start_timeout_s=300.0, tail=None, trainer_node=None):
         self._ray = ray
+        self._tail = tail
+        self._trainer_node = trainer_node
+        # The tail's float batches go into reused buffers (a fresh one costs its page zeroing).
+        self._buffers = BufferRecycler()
         self._pool = pool
         self._dataset_box = [dataset_ref]
         self.piece_items = piece_items
@@ -48,6 +58,7 @@ class PieceScheduler:
         self._inflight = {}              # ObjectRef -> (worker, first item)
         self._done = {}                  # first item -> (items, ended)
         self._current = collections.deque()
+        self._current_finished = True   # the items of _current need no tail
 
     def _replace(self, w):
         if w.alive:
@@ -73,7 +84,8 @@ class PieceScheduler:
         """The next item of the epoch, or None at its end."""
         while True:
             if self._current:
-                return self._current.popleft()
+                item = self._current.popleft()
+                return item if self._current_finished else self._finish(item)
             if self._started and self._current_ended:
                 return None
             if self._started:
@@ -82,11 +94,19 @@ class PieceScheduler:
             self._started = True
             self._current.extend(piece[0])
             self._current_ended = piece[1]
+            self._current_finished = piece[2]
+
+    def _finish(self, item):
+        """The tail applied to an item of a piece an actor of another node ran."""
+        item = list(item)
+        column = self._tail.column
+        item[column] = self._tail.apply_native(item[column], self._buffers.empty)
+        return tuple(item)
 
     def ready_items(self):
         """Items finished and waiting for the trainer (its queue depth)."""
         # list(): stats() calls this from another thread than the one filling _done.
-        return len(self._current) + sum(len(items) for items, _ in list(self._done.values()))
+        return len(self._current) + sum(len(piece[0]) for piece in list(self._done.values()))
 
     def sample_depth(self):
         """The queue depth now, also counted in the run's mean depth (``stats()``)."""
@@ -118,10 +138,16 @@ class PieceScheduler:
                 if first is None:
                     return
                 seed, epoch, world = self._epoch_key
+                finish = self._tail is None or self._on_trainer_node(w)
                 ref = w.actor.run_piece.remote(self._dataset_box, seed, epoch, world, first,
-                                               self.piece_items)
-                self._inflight[ref] = (w, first)
+                                               self.piece_items,
+                                               self._tail if finish else None)
+                self._inflight[ref] = (w, first, finish)
                 w.inflight += 1
+
+    def _on_trainer_node(self, w):
+        return (self._trainer_node is not None
+                and (w.where or {}).get("node") == self._trainer_node)
 
     def _next_piece(self):
         if self._redo:
@@ -158,7 +184,7 @@ class PieceScheduler:
         for ref in done:
             if ref not in self._inflight:
                 continue            # an actor that started: _dispatch hands it pieces
-            w, first = self._inflight.pop(ref)
+            w, first, finished = self._inflight.pop(ref)
             w.inflight -= 1
             try:
                 items, ended, seconds = self._ray.get(ref)
@@ -178,10 +204,10 @@ class PieceScheduler:
                 end = first + len(items)
                 self._end = end if self._end is None else min(self._end, end)
             if self._end is None or first <= self._end:   # not a piece past the epoch's end
-                self._done[first] = (items, ended)
+                self._done[first] = (items, ended, finished)
 
     def _cancel_inflight(self):
-        for ref, (w, _) in self._inflight.items():
+        for ref, (w, _, _) in self._inflight.items():
             w.inflight -= 1
             try:
                 self._ray.cancel(ref)
@@ -197,6 +223,7 @@ class PieceScheduler:
                             "node": (w.where or {}).get("node"),
                             "pid": (w.where or {}).get("pid"),
                             "pieces": w.pieces, "items": w.items, "busy_s": round(w.busy_s, 3),
+                            "finishes_tail": self._tail is not None and self._on_trainer_node(w),
                             "items_per_s": round(w.items / w.busy_s, 2) if w.busy_s else 0.0})
         return {"workers": workers, "queue_depth": self.ready_items(),
                 "depth_sum": self._depth_sum, "depth_samples": self._depth_samples,
@@ -210,3 +237,4 @@ class PieceScheduler:
         self._cancel_inflight()
         self._done = {}
         self._current.clear()
+        self._buffers.clear()

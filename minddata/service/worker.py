@@ -27,10 +27,11 @@ class PieceWorker:
         import ray
         return {"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid()}
 
-    def run_piece(self, dataset_box, seed, epoch, world, first, count):
+    def run_piece(self, dataset_box, seed, epoch, world, first, count, tail=None):
         """(items, ended, seconds): up to ``count`` items; ``ended`` when the epoch ended
         before ``count`` items. ``dataset_box`` is ``[ObjectRef of the shipped chain]`` (in a
-        list, so that Ray passes the reference and the chain is fetched only when new)."""
+        list, so that Ray passes the reference and the chain is fetched only when new).
+        ``tail``: a DeviceTail to finish the items with (the trainer finishes them otherwise)."""
         t0 = time.perf_counter()
         root, chain, shard = self._tree(dataset_box[0], seed)
         root.reset(elastic.positioned_state(chain, epoch, first, world, shard))
@@ -44,6 +45,10 @@ class PieceWorker:
             item = root.next()
             if item is None:
                 break
+            if tail is not None:
+                item = list(item)
+                item[tail.column] = tail.apply_native(item[tail.column])
+                item = tuple(item)
             items.append(item)
         if (items and world is not None
                 and elastic.chain_position(chain, root.get_state())[2] != world):

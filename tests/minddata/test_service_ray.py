@@ -113,6 +113,10 @@ def test_the_trainer_finishes_the_pointwise_tail_with_the_same_values(cluster, t
         remote, local = run_items(pipe, 1, service=svc), run_items(pipe, 1)
         assert len(local[0]) == 3 and np.asarray(local[0][0][0]).shape == (4, 3, 16, 16)
         assert remote == local
+        # One actor per node: the one on the trainer's node finishes its batches itself, the
+        # other node's batches are finished by the trainer.
+        finishing = sorted(w["finishes_tail"] for w in svc.stats()["workers"])
+        assert finishing == ([False, True] if finish_on_trainer else [False, False])
     finally:
         svc.close()
 

@@ -121,3 +121,23 @@ def test_map_over_the_pil_path_gives_the_unfused_rows(monkeypatch, tmp_path):
     assert len(fused) == len(unfused) == 2
     for a, b in zip(fused, unfused):
         assert a.shape == (5, 3, 24, 24) and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("make_ops", [
+    lambda: [P.Decode(), P.ToTensor(), P.Normalize(MEAN, STD)],
+    lambda: [P.Decode(), P.ToTensor()],
+    lambda: [P.Decode(), P.RandomResizedCrop((20, 12)), P.RandomVerticalFlip(), P.ToTensor()],
+    lambda: [P.Decode(), P.RandomHorizontalFlip(1.0), P.RandomVerticalFlip(0.0), P.ToTensor(),
+             P.Normalize([0.5], [0.25])],
+    lambda: [P.Decode(), P.ToTensor(), P.Normalize(MEAN, STD), P.Normalize([0.1], [0.5])],
+])
+def test_other_runs_equal_the_unfused_ops(make_ops):
+    ops = make_ops()
+    plan = compile_operations(ops)
+    assert len(plan) == 1 and isinstance(plan[0], FusedPlan)
+    for seed in range(8):
+        data = _encoded("jpeg420" if seed % 2 else "gray", seed)
+        seeds = [seed * 13 + k for k in range(len(ops))]
+        fused = plan[0].apply_seeds((data,), seeds)[0]
+        unfused = run_unfused(ops, seeds, data)
+        assert fused.dtype == unfused.dtype and np.array_equal(fused, unfused)

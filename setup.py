@@ -8,6 +8,7 @@ package be rebuilt without recompiling the others).
 The one third-party native library, libjpeg-turbo, is linked statically with its symbols hidden
 (tools/libjpeg_turbo.py says where it comes from); no system library or header is needed.
 """
+import copy
 import glob
 import os
 import sys
@@ -15,6 +16,7 @@ import sys
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
 import libjpeg_turbo  # noqa: E402  (a build helper beside this file, not an installed package)
@@ -31,6 +33,17 @@ def _static_libjpeg_args():
     print(f"linking libjpeg-turbo {lib.version} statically from {lib.archive}")
     return {"include_dirs": [lib.include_dir], "extra_objects": [lib.archive],
             "extra_link_args": lib.link_args(), "depends": [lib.archive]}
+
+
+class BuildExt(build_ext):
+    """Each extension compiles its sources into a directory of its own: extensions share C++
+    sources (transforms_c/src/*.cpp) compiled with different flags, and a parallel build (-j)
+    would otherwise write and link the same object files at the same time."""
+
+    def build_extension(self, ext):
+        own = copy.copy(self)      # build_temp per extension, without mutating the shared command
+        own.build_temp = os.path.join(self.build_temp, ext.name)
+        build_ext.build_extension(own, ext)
 
 
 def _extensions():
@@ -64,6 +77,7 @@ setup(
     packages=find_packages(include=[p + "*" for p in PACKAGES]),
     ext_modules=cythonize(_extensions(), language_level=3, nthreads=0,
                           compiler_directives={"boundscheck": False, "wraparound": False}),
+    cmdclass={"build_ext": BuildExt},
     python_requires=">=3.9",
     install_requires=[l.strip() for l in open("requirements.txt")
                       if l.strip() and not l.startswith("#")],

@@ -103,3 +103,14 @@ def test_extension_exports_only_its_init_function(extension):
 def test_linked_libjpeg_turbo_is_3x():
     # The headers compiled in say which libjpeg-turbo the extension carries.
     assert _native.libjpeg_turbo_version() // 1000000 >= 3
+
+
+@pytest.mark.skipif(shutil.which("nm") is None, reason="needs binutils' nm")
+@pytest.mark.parametrize("path", EXTENSIONS)
+def test_every_extension_defines_all_of_the_projects_native_code(path):
+    # Two extensions share C++ sources compiled with different flags: a build that mixed up or
+    # lost their object files (a parallel build writing the same .o at once) would leave the
+    # project's own symbols undefined, failing only at import time.
+    out = subprocess.run(["nm", "-D", "--undefined-only", "-C", path], capture_output=True,
+                         text=True, check=True).stdout
+    assert not [line for line in out.splitlines() if "mdt::" in line], out

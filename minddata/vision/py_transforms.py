@@ -19,6 +19,7 @@ from transforms_c._validate import (check_bool, check_enum, check_factor_range, 
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.crop import random_crop_window
 from transforms_c.vision.decode import decode_jpeg
+from transforms_c.vision.resized_crop import window_draws
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
 from transforms_c.vision.tensor import to_tensor
 
@@ -290,11 +291,7 @@ def pil_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     from its random draws: the window's height from its rounded width, and a centre-crop
     fallback rounded half to even; the native op's window (transforms_c) rounds both sides from
     the area and centres by truncation."""
-    area = height * width
-    log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
-    for _ in range(max_attempts):
-        target = rng.uniform(scale[0], scale[1]) * area
-        aspect = math.exp(rng.uniform(log_lo, log_hi))
+    for target, aspect in window_draws(height * width, scale, ratio, max_attempts, rng):
         crop_w = int(round(math.sqrt(target * aspect)))
         crop_h = int(round(crop_w / aspect))
         if 0 < crop_w <= width and 0 < crop_h <= height:

@@ -11,15 +11,20 @@ from transforms_c.vision.crop import crop_array
 from transforms_c.vision.resize import resize_array
 
 
+def window_draws(area, scale, ratio, max_attempts, rng):
+    """The (target area, aspect ratio w/h) of each attempt of a random resized crop: an area
+    fraction uniform in `scale`, a ratio log-uniform in `ratio`, drawn in that order."""
+    log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
+    for _ in range(max_attempts):
+        target = rng.uniform(scale[0], scale[1]) * area
+        yield target, math.exp(rng.uniform(log_lo, log_hi))
+
+
 def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     """(top, left, h, w) of a window whose area fraction lies in `scale` and aspect ratio w/h in
     `ratio` (log-uniform); after max_attempts misses, the centred largest window whose ratio is
     clamped into `ratio`."""
-    area = height * width
-    log_lo, log_hi = math.log(ratio[0]), math.log(ratio[1])
-    for _ in range(max_attempts):
-        target = rng.uniform(scale[0], scale[1]) * area
-        aspect = math.exp(rng.uniform(log_lo, log_hi))
+    for target, aspect in window_draws(height * width, scale, ratio, max_attempts, rng):
         crop_w = int(round(math.sqrt(target * aspect)))
         crop_h = int(round(math.sqrt(target / aspect)))
         if 0 < crop_w <= width and 0 < crop_h <= height:

@@ -4,10 +4,14 @@
    RandomHorizontalFlip, Normalize, HWC2CHW, batch 32) run by RayService on one single-CPU Ray
    node, then on two; images/s reaching the trainer and the ratio (target >= 1.6x).
 2. Beside a training loop: a Python thread doing what a training step does (many tiny numpy
-   calls, as in benchmarks/beside_training_bench.py) on core 1, the trainer's other threads and
-   one single-CPU Ray node on core 0; the thread's iterations/s while the service delivers
-   batches, against alone with core 0 kept busy by an unrelated spinning process (target >=
-   95%); and where the thread's time went (waiting for the interpreter lock, or for a CPU).
+   calls, benchmarks/training_thread.py) on core 1, the trainer's other threads and one
+   single-CPU Ray node on core 0. The thread's iterations/s in windows of a few seconds, alone
+   (nothing pulled, the actor idle) and beside the service (batches pulled as fast as it
+   delivers them), alternating in one process: each beside window against the alone windows
+   either side of it, the median ratio (target >= 95%); and where the thread's time went
+   (waiting for the interpreter lock, or for a CPU). As a control, the same alternation beside
+   the same pipeline run by a separate process on core 0 (no Ray, no shared interpreter lock):
+   what the work itself costs the thread on this machine, whoever does it.
 
 Each measurement runs in a fresh process. Prints the load average before and after: on a shared
 machine the figures say as much about the neighbours as about the service.
@@ -28,7 +32,9 @@ MEAN = [123.675, 116.28, 103.53]
 STD = [58.395, 57.12, 57.375]
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
-from beside_training_bench import busy_loop, ensure_file  # noqa: E402
+from beside_training_bench import ensure_file  # noqa: E402
+from training_thread import (Pulling, SeparateProcess, TrainingThread,  # noqa: E402
+                             alternate, summary)
 from minddata.service.ray_service import _DEFAULT_PIECE_ITEMS  # noqa: E402
 
 
@@ -64,36 +70,6 @@ def images_per_s(it, seconds, cluster):
     return images / elapsed, cpu_by_role(before, cpu_snapshot(cluster), elapsed)
 
 
-def _schedstat():
-    """(ns on the CPU, ns runnable but waiting for a CPU) of the calling thread."""
-    with open("/proc/thread-self/schedstat") as f:
-        on_cpu, waiting, _ = f.read().split()
-    return int(on_cpu), int(waiting)
-
-
-def timed_busy_loop(stop, times):
-    """busy_loop, and where its wall time went: on a CPU, waiting for one (other processes
-    had it: a shared machine), or neither (asleep: waiting for the interpreter lock)."""
-    counter = []
-    t0, (cpu0, wait0) = time.perf_counter(), _schedstat()
-    busy_loop(stop, counter)
-    wall_ns = (time.perf_counter() - t0) * 1e9
-    cpu1, wait1 = _schedstat()
-    times.update(it_s=round(counter[0] * 1e9 / wall_ns),
-                 on_cpu=round((cpu1 - cpu0) / wall_ns, 3),
-                 cpu_taken_by_others=round((wait1 - wait0) / wall_ns, 3),
-                 gil_or_asleep=round(1 - (cpu1 - cpu0 + wait1 - wait0) / wall_ns, 3))
-
-
-def start_busy_thread():
-    """The training thread (on core 1): (thread, stop event, its iterations/s and time split,
-    filled when it stops)."""
-    stop, times = threading.Event(), {}
-    t = threading.Thread(target=timed_busy_loop, args=(stop, times), daemon=True)
-    t.start()
-    return t, stop, times
-
-
 def _role(proc):
     """What a process of the cluster does, from its command line."""
     cmd = " ".join(proc.cmdline())
@@ -102,6 +78,18 @@ def _role(proc):
         if mark in cmd:
             return role
     return "ray agents/monitors"
+
+
+def _cpu_seconds(procs):
+    """CPU seconds the processes have used so far (an ended one counts as 0)."""
+    total = 0.0
+    for proc in procs:
+        try:
+            t = proc.cpu_times()
+            total += t.user + t.system
+        except Exception:       # psutil.Error: ended since the listing
+            pass
+    return total
 
 
 def cpu_snapshot(cluster):
@@ -137,28 +125,17 @@ def start_cluster(cluster, tries=2):
                 raise
 
 
-def measure(mode, path, seconds, batch_size, piece_items):
-    """One measurement in this process (a fresh cluster): a dict of figures."""
+def measure(mode, path, opts):
+    """One measurement in this process (a fresh cluster): a dict of figures. ``opts``: seconds,
+    batch_size, piece_items, and for "beside" cycles and window (seconds)."""
+    seconds, batch_size = opts["seconds"], opts["batch_size"]
     from minddata.service import RayService
     from minddata.service.local_cluster import LocalRayCluster
-    if mode == "busy":
-        os.sched_setaffinity(0, {0})
-        # Core 0 kept busy by a process that shares nothing with the thread: on a virtual
-        # machine, the speed of core 1 depends on whether core 0 idles.
-        spinner = subprocess.Popen(["taskset", "-c", "0", sys.executable, "-c",
-                                    "while True: pass"])
-        try:
-            t, stop, times = start_busy_thread()
-            time.sleep(seconds)
-            stop.set()
-            t.join()
-        finally:
-            spinner.kill()
-            spinner.wait()
-        return {"busy_it_s": times.pop("it_s"), "busy_thread": times}
-    if mode == "local":     # what one core does without the service (one native thread)
+    if mode in ("local", "local-forever"):     # one core without the service (one native thread)
         it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
                                                                     num_epochs=-1)
+        while mode == "local-forever":      # the control of "beside", until killed
+            next_batch(it)
         for _ in range(3):
             next_batch(it)
         cpu0, t0 = time.process_time(), time.perf_counter()
@@ -175,7 +152,8 @@ def measure(mode, path, seconds, batch_size, piece_items):
         os.sched_setaffinity(0, {0})    # the trainer's own threads (Ray's, the producer) too
     cluster = start_cluster(LocalRayCluster(num_nodes=nodes, cpus_per_node=1,
                                             object_store_mb=1024, node_cores=cores))
-    svc = RayService(address=cluster.address, num_workers=nodes, piece_items=piece_items)
+    svc = RayService(address=cluster.address, num_workers=nodes,
+                     piece_items=opts["piece_items"])
     try:
         it = train_pipeline(path, batch_size).create_tuple_iterator(
             output_numpy=True, num_epochs=-1, service=svc)
@@ -183,21 +161,24 @@ def measure(mode, path, seconds, batch_size, piece_items):
         if mode == "beside":
             for _ in range(3):
                 next_batch(it)
-            # The thread runs only while batches are pulled (the snapshots take the
-            # interpreter lock for a while).
-            before, t_before = cpu_snapshot(cluster), time.perf_counter()
-            t, stop, times = start_busy_thread()
-            t0 = time.perf_counter()
-            images = 0
-            while time.perf_counter() - t0 < seconds:
-                images += len(next_batch(it)[0])
-            elapsed = time.perf_counter() - t0
-            stop.set()
-            t.join()
-            window = time.perf_counter() - t_before
-            result = {"images_s": images / elapsed, "busy_it_s": times.pop("it_s"),
-                      "busy_thread": times,
-                      "cores": cpu_by_role(before, cpu_snapshot(cluster), window)}
+            actors = [p for p in cluster.processes() if _role(p) == "actors"]
+            # The control: the same pipeline run by a separate process on core 0, without Ray
+            # and without sharing the trainer's interpreter lock.
+            control = SeparateProcess(["taskset", "-c", "0", sys.executable,
+                                       os.path.abspath(__file__), "--worker", "local-forever",
+                                       path, json.dumps(opts)])
+            thread = TrainingThread(core=1).start()
+            try:
+                windows = alternate(
+                    thread, {"service": Pulling(lambda: len(next_batch(it)[0])),
+                             "local_process": control},
+                    lambda: _cpu_seconds(actors) + control.cpu_seconds(), opts["cycles"],
+                    opts["window"])
+            finally:
+                thread.stop()
+                control.close()
+            result = {"thread": summary(windows, "service"),
+                      "control": summary(windows, "local_process"), "windows": windows}
         else:
             rate, cores = images_per_s(it, seconds, cluster)
             result = {"images_s": rate, "cores": cores}
@@ -216,10 +197,10 @@ def measure(mode, path, seconds, batch_size, piece_items):
         cluster.stop()
 
 
-def run_worker(mode, path, seconds, batch_size, piece_items):
+def run_worker(mode, path, opts):
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", mode, path,
-                          str(seconds), str(batch_size), str(piece_items)],
-                         capture_output=True, text=True, timeout=seconds * 10 + 400)
+                          json.dumps(opts)], capture_output=True, text=True,
+                         timeout=opts["seconds"] * 10 + opts["cycles"] * opts["window"] * 4 + 400)
     if out.returncode != 0:
         raise RuntimeError(f"{mode} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -227,23 +208,29 @@ def run_worker(mode, path, seconds, batch_size, piece_items):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--seconds", type=float, default=8.0,
+                        help="each throughput measurement's length")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--piece-items", type=int, default=_DEFAULT_PIECE_ITEMS,
                         help="RayService piece_items (default: RayService's)")
-    parser.add_argument("--modes", default="1node,2nodes,busy,beside",
+    parser.add_argument("--cycles", type=int, default=12,
+                        help="beside: pairs of windows, alone then beside the service")
+    parser.add_argument("--window", type=float, default=2.0, help="beside: a window's seconds")
+    parser.add_argument("--modes", default="1node,2nodes,beside",
                         help="which measurements (comma-separated)")
     parser.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
     args = parser.parse_args(argv)
     path = ensure_file(args.data)
+    opts = {"seconds": args.seconds, "batch_size": args.batch_size,
+            "piece_items": args.piece_items, "cycles": args.cycles, "window": args.window}
     print(f"load average before: {os.getloadavg()}", flush=True)
     figures = {m: [] for m in args.modes.split(",")}
     for _ in range(args.repeats):
         for mode in figures:
-            r = run_worker(mode, path, args.seconds, args.batch_size, args.piece_items)
+            r = run_worker(mode, path, opts)
             figures[mode].append(r)
-            shown = {k: v for k, v in r.items() if k != "workers"}
+            shown = {k: v for k, v in r.items() if k not in ("workers", "windows")}
             if r.get("workers"):
                 shown["actor_items_s"] = [w["items_per_s"] for w in r["workers"]]
             print(f"  {mode:7s} {json.dumps(shown)}", flush=True)
@@ -258,24 +245,28 @@ def main(argv=None):
                   f"run got: {sum(one['cores'].values()):.2f} / {sum(two['cores'].values()):.2f}"
                   f" (2 nodes: {two['cores'].get('raylets', 0):.2f} in the raylets, copying "
                   f"{two['remote_share']:.0%} of the batches between object stores)")
-    if figures.get("busy") and figures.get("beside"):
-        def unpreempted(r):     # iterations per second that no other process had its core
-            return r["busy_it_s"] / max(1e-9, 1 - r["busy_thread"]["cpu_taken_by_others"])
-        for alone, beside in zip(figures["busy"], figures["beside"]):
-            print(f"training thread: alone {alone['busy_it_s']:10.0f} it/s, beside the service "
-                  f"({beside['images_s']:.1f} img/s) {beside['busy_it_s']:10.0f} it/s: keeps "
-                  f"{beside['busy_it_s'] / alone['busy_it_s']:6.1%} (target >= 95%), "
-                  f"{unpreempted(beside) / unpreempted(alone):6.1%} over the time no other "
-                  f"process had its core; its time "
-                  f"waiting for the interpreter lock {beside['busy_thread']['gil_or_asleep']:.1%}"
-                  f" (alone {alone['busy_thread']['gil_or_asleep']:.1%}), its core taken by "
-                  f"other processes {beside['busy_thread']['cpu_taken_by_others']:.1%} (alone "
-                  f"{alone['busy_thread']['cpu_taken_by_others']:.1%})")
+    for r in figures.get("beside", []):
+        t = r["thread"]
+        print(f"training thread beside the service: keeps {t['keeps']:6.1%} of its speed alone "
+              f"(target >= 95%; median of {len(t['ratios'])} windows of {args.window:g} s, each "
+              f"against the alone windows either side: {min(t['ratios']):.1%} to "
+              f"{max(t['ratios']):.1%}); alone {t['it_s']['alone']:,.0f} it/s, beside "
+              f"{t['it_s']['beside']:,.0f} it/s while {t['pulled_s']:.0f} img/s arrived; the "
+              f"actor used {t['pipeline_cores']['alone']:.2f} cores alone, "
+              f"{t['pipeline_cores']['beside']:.2f} beside; the thread waited for the "
+              f"interpreter lock {t['gil_or_asleep']['beside']:.1%} of its time (alone "
+              f"{t['gil_or_asleep']['alone']:.1%}), for its core "
+              f"{t['cpu_taken_by_others']['beside']:.1%} (alone "
+              f"{t['cpu_taken_by_others']['alone']:.1%})")
+        c = r["control"]
+        print(f"  control: beside the same pipeline in a separate process on core 0 (no Ray, no "
+              f"shared interpreter lock) the thread keeps {c['keeps']:6.1%} ({min(c['ratios']):.1%}"
+              f" to {max(c['ratios']):.1%}): what the work itself costs it on this machine")
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        m, p, s, b, k = sys.argv[2:7]
-        print(json.dumps(measure(m, p, float(s), int(b), int(k))))
+        m, p, o = sys.argv[2:5]
+        print(json.dumps(measure(m, p, json.loads(o))))
     else:
         main()

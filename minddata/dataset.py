@@ -98,6 +98,12 @@ class Dataset:
     def _repeat_count(self):
         return self.children[0]._repeat_count() if self.children else 1
 
+    def _without_device_tail(self):
+        """(this pipeline with batches stopping before a trailing Normalize / Rescale /
+        HWC2CHW, the DeviceTail finishing them on a device) or (self, None): the nodes that
+        can, say so (engine/device_tail.py)."""
+        return self, None
+
     # -- operations -----------------------------------------------------------------------
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
             **kwargs):

@@ -107,8 +107,15 @@ def _tail_of(ops):
 
 def split_device_tail(dataset):
     """(dataset whose batches stop before the device tail, DeviceTail) for a pipeline whose root
-    is ``batch(map(...))`` ending in Normalize/Rescale and/or HWC2CHW on one image column;
+    is ``batch(map(...))`` ending in Normalize/Rescale and/or HWC2CHW on one image column, or
+    such a pipeline served by a RayService (its actors then ship every batch unfinished);
     (dataset, None) otherwise."""
+    split = getattr(dataset, "_without_device_tail", None)   # None: a duck-typed dataset
+    return split() if split is not None else (dataset, None)
+
+
+def split_batch_tail(dataset):
+    """split_device_tail of a BatchDataset."""
     from ..ops.batch import BatchDataset
     from ..ops.map import MapDataset
     if type(dataset) is not BatchDataset or dataset.per_batch_map is not None:

@@ -246,6 +246,10 @@ class BatchDataset(Dataset):
         return (f"Batch({size}, drop={self.drop_remainder}, map={per_batch}, "
                 f"{self.in_cols}->{self.out_cols}, pad={self.pad_info})")
 
+    def _without_device_tail(self):
+        from ..engine.device_tail import split_batch_tail
+        return split_batch_tail(self)
+
     def _build_iter(self, ctx):
         return BatchIter(self, ctx)
 

@@ -70,6 +70,15 @@ class RemoteStageDataset(Dataset):
     def _is_random_self(self):
         return self.shipped._is_random()
 
+    def _without_device_tail(self):
+        """For a device that finishes batches itself (the sink): every actor stops before the
+        tail, wherever it runs, so the trainer's CPU does none of it and the batches cross
+        object stores and the host-to-device copy as uint8."""
+        head, tail = split_device_tail(self.whole)
+        if tail is None:
+            return self, None
+        return RemoteStageDataset(head, self.service, None, self.whole), tail
+
     def _build_iter(self, ctx):
         return RemoteStageIter(self, ctx)
 

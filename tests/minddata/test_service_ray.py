@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from minddata.bench import cli
+from minddata.engine.device_tail import split_device_tail
 from minddata.service import RayService
 from .engine_helpers import numbers
 from .service_helpers import cluster, rank_pipeline, run_items  # noqa: F401 (fixture)
@@ -145,6 +146,61 @@ def test_the_trainer_finishes_the_pointwise_tail_with_the_same_values(cluster, t
                 assert not all(finishing)   # and the trainer's
     finally:
         svc.close()
+
+
+def test_a_device_finishing_the_tail_gets_every_served_batch_unfinished(cluster, tmp_path):  # noqa: F811
+    """The sink on an accelerator splits the device tail off a served pipeline as off a local
+    one: every actor then ships uint8 batches (the trainer's CPU finishes none of them), and
+    the tail gives a local run's values."""
+    folder = make_small_image_folder(tmp_path / "imgs")
+    pipe = _image_pipeline(folder)
+    svc = RayService(address=cluster.address, num_workers=2, piece_items=1)
+    try:
+        served = svc.ship(pipe)
+        head, tail = split_device_tail(served)
+        assert tail is not None and head.tail is None
+        assert [type(op).__name__ for op in head.shipped.children[0].operations] == [
+            "Decode", "RandomResizedCrop", "RandomHorizontalFlip"]
+        unfinished = run_items(head, 1)[0]
+        assert unfinished == run_items(split_device_tail(pipe)[0], 1)[0]
+        images = np.asarray(unfinished[0][0])
+        assert images.shape == (4, 16, 16, 3) and 0 <= images.min() and images.max() <= 255
+        workers = [w for w in svc.stats()["workers"] if w["items"]]
+        assert workers and not any(w["finishes_tail"] for w in workers)
+        for got, want in zip(unfinished, run_items(pipe, 1)[0]):
+            np.testing.assert_allclose(tail.apply_numpy(np.asarray(got[0], np.uint8)), want[0],
+                                       rtol=0, atol=1e-5)
+            assert got[1] == want[1]
+    finally:
+        svc.close()
+
+
+def test_model_trains_on_a_served_pipeline(cluster):  # noqa: F811
+    """training's Model.train takes ``svc.ship(dataset)`` like any dataset, sink mode
+    included: the same batches as a local run, so the same weights (numpy backend: exact)."""
+    from training import Model, nn, set_seed
+    import minddata as ds
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((48, 6)).astype(np.float32)
+    y = rng.integers(0, 3, 48).astype(np.int32)
+    weights = []
+    svc = RayService(address=cluster.address, num_workers=2, piece_items=2)
+    try:
+        for served in (False, True):
+            data = ds.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=True)
+            data = data.batch(8)
+            ds.config.set_seed(5)
+            set_seed(0)
+            net = nn.Dense(6, 3)
+            model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                          nn.Momentum(net.trainable_params(), 0.1, 0.9))
+            model.train(2, svc.ship(data) if served else data, dataset_sink_mode=True)
+            assert model.last_train_stats["steps"] == 12
+            weights.append(net.weight.data.copy())
+        assert sum(w["items"] for w in svc.stats()["workers"]) >= 12
+    finally:
+        svc.close()
+    np.testing.assert_array_equal(weights[0], weights[1])
 
 
 def _thread_ident(y):

@@ -13,11 +13,12 @@ runs on core 1, in the same process. Printed for each framework:
 MindSpore runs from its own venv (--mindspore-python, default /work/msvenv/bin/python) on the same
 file, alternating with minddata; it is skipped when that interpreter is absent.
 
-    python benchmarks/beside_training_bench.py [--seconds 6] [--repeats 2] [--cycles 8]
+    python benchmarks/beside_training_bench.py [--seconds 6] [--repeats 2] [--cycles 9]
 """
 import argparse
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -99,7 +100,7 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=6.0,
                         help="a throughput run's length; the alternating windows' is a third")
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--cycles", type=int, default=8,
+    parser.add_argument("--cycles", type=int, default=9,
                         help="pairs of windows (alone, beside) for the training thread's share")
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
@@ -120,7 +121,7 @@ def main(argv=None):
                 figures[name][mode].append(run_worker(python, name, path, mode, seconds,
                                                       args.batch_size, args.cycles))
     print(f"load average after: {os.getloadavg()}")
-    med = lambda xs: sorted(xs)[len(xs) // 2]    # noqa: E731
+    med = statistics.median
     rows = {}
     for name, _ in frameworks:
         f = figures[name]

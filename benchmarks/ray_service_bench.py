@@ -21,6 +21,7 @@ machine the figures say as much about the neighbours as about the service.
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -134,7 +135,11 @@ def measure(mode, path, opts):
     if mode in ("local", "local-forever"):     # one core without the service (one native thread)
         it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
                                                                     num_epochs=-1)
-        while mode == "local-forever":      # the control of "beside", until killed
+        if mode == "local-forever":         # the control of "beside", until killed
+            import ctypes
+            # Killed with its parent too, even while stopped (PR_SET_PDEATHSIG).
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+        while mode == "local-forever":
             next_batch(it)
         for _ in range(3):
             next_batch(it)
@@ -147,7 +152,9 @@ def measure(mode, path, opts):
         return {"images_s": images / elapsed,
                 "cores": {"driver": round((time.process_time() - cpu0) / elapsed, 3)}}
     nodes = {"1node": 1, "2nodes": 2, "beside": 1}[mode]
-    cores = ["0"] if mode == "beside" else None
+    # A single-CPU node is one core: each node's processes (raylet, actor, and the GCS on the
+    # head) are pinned to its own. Unpinned, one node's processes used 1.3 of the 2 cores.
+    cores = {"1node": ["0"], "2nodes": ["0", "1"], "beside": ["0"]}[mode]
     if mode == "beside":
         os.sched_setaffinity(0, {0})    # the trainer's own threads (Ray's, the producer) too
     cluster = start_cluster(LocalRayCluster(num_nodes=nodes, cpus_per_node=1,
@@ -214,9 +221,9 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--piece-items", type=int, default=_DEFAULT_PIECE_ITEMS,
                         help="RayService piece_items (default: RayService's)")
-    parser.add_argument("--cycles", type=int, default=12,
+    parser.add_argument("--cycles", type=int, default=15,
                         help="beside: pairs of windows, alone then beside the service")
-    parser.add_argument("--window", type=float, default=2.0, help="beside: a window's seconds")
+    parser.add_argument("--window", type=float, default=1.5, help="beside: a window's seconds")
     parser.add_argument("--modes", default="1node,2nodes,beside",
                         help="which measurements (comma-separated)")
     parser.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))

@@ -12,6 +12,7 @@ neighbouring windows; their median is the figure.
 """
 import os
 import signal
+import statistics
 import threading
 import time
 from collections import namedtuple
@@ -174,7 +175,7 @@ def alternate(thread, besides, pipeline_cpu, cycles, seconds, settle=0.5):
 def summary(windows, kind):
     """The windows of ``kind`` each against the mean of the alone windows either side of it:
     the median of those ratios and all of them, and the median of every other figure of both."""
-    med = lambda xs: sorted(xs)[len(xs) // 2]    # noqa: E731
+    med = statistics.median
     ratios = [w["it_s"] * 2 / (windows[k - 1]["it_s"] + windows[k + 1]["it_s"])
               for k, w in enumerate(windows) if w["kind"] == kind]
     alone = [w for w in windows if w["kind"] == "alone"]

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -252,6 +253,10 @@ def main(argv=None):
                   f"run got: {sum(one['cores'].values()):.2f} / {sum(two['cores'].values()):.2f}"
                   f" (2 nodes: {two['cores'].get('raylets', 0):.2f} in the raylets, copying "
                   f"{two['remote_share']:.0%} of the batches between object stores)")
+        if len(figures["2nodes"]) > 1:
+            ratios = [two["images_s"] / one["images_s"]
+                      for one, two in zip(figures["1node"], figures["2nodes"])]
+            print(f"median of the {len(ratios)} ratios: {statistics.median(ratios):.2f}x")
     for r in figures.get("beside", []):
         t = r["thread"]
         print(f"training thread beside the service: keeps {t['keeps']:6.1%} of its speed alone "
@@ -269,6 +274,13 @@ def main(argv=None):
         print(f"  control: beside the same pipeline in a separate process on core 0 (no Ray, no "
               f"shared interpreter lock) the thread keeps {c['keeps']:6.1%} ({min(c['ratios']):.1%}"
               f" to {max(c['ratios']):.1%}): what the work itself costs it on this machine")
+    if len(figures.get("beside", [])) > 1:
+        pooled = {k: [x for r in figures["beside"] for x in r[k]["ratios"]]
+                  for k in ("thread", "control")}
+        print(f"over all {len(pooled['thread'])} windows of the {len(figures['beside'])} runs "
+              f"(median): beside the service the thread keeps "
+              f"{statistics.median(pooled['thread']):.1%}, beside the control "
+              f"{statistics.median(pooled['control']):.1%}")
 
 
 if __name__ == "__main__":

@@ -129,11 +129,13 @@ def main(argv=None):
         beside = med([r["images_s"] for r in f["both"]])
         rows[name] = beside
         keeps = [r["keeps"] for r in f["alternate"]]
+        pooled = med([x for r in f["alternate"] for x in r["ratios"]])
         gil = med([r["gil_or_asleep"]["beside"] for r in f["alternate"]])
         print(f"{name:10s} pipeline alone {alone:8.1f} img/s, beside the loop {beside:8.1f} img/s "
               f"(keeps {beside / alone:6.1%}); the loop keeps "
               f"{' / '.join(f'{k:.1%}' for k in keeps)} of its speed beside the pipeline "
-              f"(median of {args.cycles} alternating windows per run; it waited for the "
+              f"(median of {args.cycles} alternating windows per run; of all the runs' "
+              f"windows {pooled:.1%}; it waited for the "
               f"interpreter lock {gil:.1%} of its time)")
     if "mindspore" in rows:
         print(f"beside a training loop: minddata / MindSpore = "

@@ -25,7 +25,6 @@ import signal
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,16 +81,19 @@ def _role(proc):
     return "ray agents/monitors"
 
 
+def _cpu(proc):
+    """CPU seconds the process has used so far, or None when it has ended."""
+    import psutil
+    try:
+        t = proc.cpu_times()
+    except psutil.Error:
+        return None
+    return t.user + t.system
+
+
 def _cpu_seconds(procs):
     """CPU seconds the processes have used so far (an ended one counts as 0)."""
-    total = 0.0
-    for proc in procs:
-        try:
-            t = proc.cpu_times()
-            total += t.user + t.system
-        except Exception:       # psutil.Error: ended since the listing
-            pass
-    return total
+    return sum(_cpu(proc) or 0.0 for proc in procs)
 
 
 def cpu_snapshot(cluster):
@@ -99,12 +101,9 @@ def cpu_snapshot(cluster):
     import psutil
     out = {}
     for proc in [psutil.Process()] + cluster.processes():
-        try:
-            t = proc.cpu_times()
-            role = "driver" if proc.pid == os.getpid() else _role(proc)
-            out[proc.pid] = (role, t.user + t.system)
-        except psutil.Error:
-            pass        # ended since the listing
+        cpu = _cpu(proc)
+        if cpu is not None:     # else ended since the listing
+            out[proc.pid] = ("driver" if proc.pid == os.getpid() else _role(proc), cpu)
     return out
 
 
@@ -133,15 +132,17 @@ def measure(mode, path, opts):
     seconds, batch_size = opts["seconds"], opts["batch_size"]
     from minddata.service import RayService
     from minddata.service.local_cluster import LocalRayCluster
-    if mode in ("local", "local-forever"):     # one core without the service (one native thread)
+    if mode == "local-forever":     # the control of "beside": runs until killed
+        import ctypes
+        # Killed with its parent too, even while stopped (PR_SET_PDEATHSIG).
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
         it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
                                                                     num_epochs=-1)
-        if mode == "local-forever":         # the control of "beside", until killed
-            import ctypes
-            # Killed with its parent too, even while stopped (PR_SET_PDEATHSIG).
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)
-        while mode == "local-forever":
+        while True:
             next_batch(it)
+    if mode == "local":     # what one core does without the service (one native thread)
+        it = train_pipeline(path, batch_size).create_tuple_iterator(output_numpy=True,
+                                                                    num_epochs=-1)
         for _ in range(3):
             next_batch(it)
         cpu0, t0 = time.process_time(), time.perf_counter()
@@ -169,19 +170,20 @@ def measure(mode, path, opts):
         if mode == "beside":
             for _ in range(3):
                 next_batch(it)
+            import psutil
             actors = [p for p in cluster.processes() if _role(p) == "actors"]
             # The control: the same pipeline run by a separate process on core 0, without Ray
             # and without sharing the trainer's interpreter lock.
             control = SeparateProcess(["taskset", "-c", "0", sys.executable,
                                        os.path.abspath(__file__), "--worker", "local-forever",
                                        path, json.dumps(opts)])
+            working = actors + [psutil.Process(control.pid)]
             thread = TrainingThread(core=1).start()
             try:
                 windows = alternate(
                     thread, {"service": Pulling(lambda: len(next_batch(it)[0])),
                              "local_process": control},
-                    lambda: _cpu_seconds(actors) + control.cpu_seconds(), opts["cycles"],
-                    opts["window"])
+                    lambda: _cpu_seconds(working), opts["cycles"], opts["window"])
             finally:
                 thread.stop()
                 control.close()

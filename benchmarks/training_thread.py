@@ -118,6 +118,7 @@ class SeparateProcess:
     def __init__(self, args, warm_up=3.0):
         import subprocess
         self.proc = subprocess.Popen(args)
+        self.pid = self.proc.pid
         time.sleep(warm_up)
         self.end()
 
@@ -130,11 +131,6 @@ class SeparateProcess:
 
     def end(self):
         os.kill(self.proc.pid, signal.SIGSTOP)
-
-    def cpu_seconds(self):
-        with open(f"/proc/{self.proc.pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self):
         self.proc.kill()

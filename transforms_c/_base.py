@@ -3,7 +3,17 @@
 An op is callable eagerly, `op(*arrays)`, and offers the engine `is_random` and
 `apply(arrays, seed) -> tuple`. Ops hold only their validated arguments, so one op object is safe
 to use from many threads at once.
+
+`apply` is also where an op meets what MindSpore 2.x's unified ops accept besides one image
+array (eager calls and Compose, not the engine, which hands ops arrays only):
+- a PIL image (`pil_input`): ops that MindSpore also implements with Pillow give back a PIL image
+  of the input's mode, the others an array (np.asarray of the image, as MindSpore does);
+- a batch <..., H, W, C> (`batched`): the op runs on each image of it with the same draws (one
+  call, one draw, as MindSpore) and the results are stacked back to the leading dimensions.
 """
+import functools
+import sys
+
 import numpy as np
 
 from transforms_c._rng import Rng, eager_seed
@@ -16,11 +26,22 @@ class TensorOperation:
     is_random = False
     #: True for ops whose kernels are native (candidates for fusion); informative only.
     is_native = False
+    #: What the op does with a PIL image (MindSpore 2.x's unified ops, eager or in Compose):
+    #: "array": runs on np.asarray(image) and gives an array (MindSpore's C++-only ops);
+    #: "image": runs on the image's pixels and gives back a PIL image of the same mode (the ops
+    #: MindSpore also implements with Pillow); "own": `_compute` takes the PIL image itself.
+    pil_input = "array"
+    #: True for ops that MindSpore applies to each image of a <..., H, W, C> batch.
+    batched = False
+    #: Interpolations MindSpore refuses on a PIL image (TypeError), and the attribute naming it.
+    pil_refused_interpolations = ()
+    interpolation_attr = "interpolation"
 
     def __call__(self, *arrays):
         if not arrays:
             raise TypeError(f"{type(self).__name__}: expected at least one input array")
-        arrays = tuple(_to_numpy(a) for a in arrays)
+        if not (len(arrays) == 1 and self.pil_input != "array" and is_pil(arrays[0])):
+            arrays = tuple(_to_numpy(a) for a in arrays)
         seed = eager_seed() if self.is_random else 0
         out = self.apply(arrays, seed)
         return out[0] if len(out) == 1 else out
@@ -29,8 +50,37 @@ class TensorOperation:
         if len(arrays) != 1:
             raise RuntimeError(f"{type(self).__name__}: expected 1 input column, "
                                f"got {len(arrays)}")
+        img = arrays[0]
+        if type(img) is not np.ndarray and self.pil_input != "own" and is_pil(img):
+            return (self._apply_pil(img, seed),)
+        if self.batched and getattr(img, "ndim", 0) > 3:
+            return (self._apply_batch(img, seed),)
         rng = Rng(seed) if self.is_random else None
-        return (self._compute(arrays[0], rng),)
+        return (self._compute(img, rng),)
+
+    def _apply_pil(self, img, seed):
+        """A PIL image through the op (see the module doc and `pil_input`)."""
+        if self.pil_input != "image":
+            return self.apply((np.asarray(img),), seed)[0]
+        interpolation = getattr(self, self.interpolation_attr, None)
+        if interpolation is not None and interpolation in self.pil_refused_interpolations:
+            raise TypeError(f"{type(self).__name__}: Current Interpolation is not supported "
+                            f"with PIL input ({self.interpolation_attr}="
+                            f"{interpolation.name}); pass a numpy array instead.")
+        arr, mode = pil_to_array(img)
+        return array_to_pil(self.apply((arr,), seed)[0], mode)
+
+    def _apply_batch(self, batch, seed):
+        """Each (H, W, C) image of a <..., H, W, C> batch through `_compute`, every one with the
+        same draws, stacked back to the batch's leading dimensions."""
+        lead = batch.shape[:-3]
+        images = batch.reshape((-1,) + batch.shape[-3:])
+        if images.shape[0] == 0:
+            raise RuntimeError(f"{type(self).__name__}: the input batch of shape {batch.shape} "
+                               f"holds no image")
+        outs = [self._compute(image, Rng(seed) if self.is_random else None)
+                for image in images]
+        return np.stack(outs).reshape(lead + outs[0].shape)
 
     def _compute(self, img, rng):
         raise NotImplementedError
@@ -56,6 +106,49 @@ class TensorOperation:
         return f"{type(self).__name__}({args})"
 
 
+def is_pil(value):
+    """True for a PIL image (without importing PIL: an image exists only once it is loaded)."""
+    if type(value) is np.ndarray:
+        return False
+    image_module = sys.modules.get("PIL.Image")
+    return image_module is not None and isinstance(value, image_module.Image)
+
+
+@functools.lru_cache(maxsize=None)
+def _mode_layout(mode):
+    """(dtype, trailing shape) of np.asarray of a PIL image of `mode`."""
+    from PIL import Image
+    probe = np.asarray(Image.new(mode, (1, 1)))
+    return probe.dtype, probe.shape[2:]
+
+
+def pil_to_array(img):
+    """(pixels, mode) of a PIL image; a palette image is expanded to RGB (RGBA when it has a
+    transparent colour) and a 1-bit image to L, so that the pixels are colours."""
+    if img.mode == "P":
+        img = img.convert("RGBA" if "transparency" in img.info else "RGB")
+    elif img.mode == "1":
+        img = img.convert("L")
+    return np.asarray(img), img.mode
+
+
+def array_to_pil(arr, mode):
+    """A PIL image of `mode` from an op's output when its pixels fit that mode (an op that
+    keeps the layout), else the mode PIL gives the array (e.g. L after Grayscale of RGB)."""
+    from PIL import Image
+    if arr.ndim == 3 and arr.shape[2] == 1:
+        arr = arr[:, :, 0]
+    arr = np.ascontiguousarray(arr)
+    dtype, trailing = _mode_layout(mode)
+    if arr.dtype == dtype and arr.shape[2:] == trailing and arr.ndim in (2, 3):
+        return Image.frombytes(mode, (arr.shape[1], arr.shape[0]), arr.tobytes())
+    try:
+        return Image.fromarray(arr)
+    except (TypeError, ValueError) as exc:
+        raise RuntimeError(f"cannot give back a PIL image from an array of shape {arr.shape}, "
+                           f"dtype {arr.dtype}: {exc}") from None
+
+
 def _to_numpy(value):
     if isinstance(value, np.ndarray):
         return value
@@ -78,7 +171,7 @@ def image_hwc(img, op_name, allow_float=True):
         raise TypeError(f"{op_name}: input should be a numpy array, got {type(img).__name__}")
     if img.ndim not in (2, 3):
         raise RuntimeError(f"{op_name}: input tensor is not in shape of <H,W> or <H,W,C>, "
-                           f"got shape {img.shape}")
+                           f"but got rank: {img.ndim} (shape {img.shape})")
     if img.shape[0] == 0 or img.shape[1] == 0 or (img.ndim == 3 and img.shape[2] == 0):
         raise RuntimeError(f"{op_name}: input image is empty, shape {img.shape}")
     if img.dtype == np.bool_ or img.dtype.kind not in "uif":

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from transforms_c import _native, folding, settings
-from transforms_c._base import native_ready, _to_numpy
+from transforms_c._base import is_pil, native_ready, _to_numpy
 from transforms_c._rng import derive_seed, eager_seed
 from transforms_c.vision.decode import decode_other, encoded_bytes, is_jpeg, jpeg_size
 from transforms_c.vision.resize import NATIVE_INTERP, cv2_scale, resize_array
@@ -244,7 +244,7 @@ def run_chain(ops, seeds, data, out=None):
     op_name = type(ops[0]).__name__
     starts_with_decode = getattr(ops[0], "decodes", False)
     if starts_with_decode:
-        data = encoded_bytes(_to_numpy(data), op_name)
+        data = encoded_bytes(data if is_pil(data) else _to_numpy(data), op_name)
         fuses = getattr(ops[0], "fuses_encoded", None)
         if fuses is not None and not fuses(data):
             return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads

@@ -118,7 +118,7 @@ def test_decoder_survives_many_failures():
 
 def test_normalize_rejects_bytes_shape():
     with pytest.raises(RuntimeError):
-        Normalize([0.0], [1.0])(np.zeros((4, 4, 4, 4), np.uint8))
+        Normalize([0.0], [1.0])(np.zeros((64,), np.uint8))  # encoded bytes, not an image
 
 
 @pytest.mark.parametrize("ext", [".png", ".bmp", ".webp", ".tiff"])

@@ -111,6 +111,7 @@ class RandomColorAdjust(TensorOperation):
     factors drawn uniformly, applied in a random order (as MindSpore)."""
 
     is_random = True
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
         self.brightness = check_factor_range(brightness, "brightness")
@@ -137,6 +138,8 @@ class RandomColorAdjust(TensorOperation):
 class AutoContrast(TensorOperation):
     """AutoContrast(cutoff=0.0, ignore=None)."""
 
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
+
     def __init__(self, cutoff=0.0, ignore=None):
         self.cutoff = check_float(cutoff, "cutoff", 0.0, 50.0, high_open=True)
         if ignore is None:
@@ -155,6 +158,8 @@ class AutoContrast(TensorOperation):
 class Equalize(TensorOperation):
     """Equalize(): histogram equalisation of each channel."""
 
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
+
     def _compute(self, img, rng):
         image_hwc(img, "Equalize", allow_float=False)
         return equalize(img)
@@ -162,6 +167,8 @@ class Equalize(TensorOperation):
 
 class Invert(TensorOperation):
     """Invert(): 255 - img."""
+
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def _compute(self, img, rng):
         image_hwc(img, "Invert")
@@ -172,6 +179,8 @@ class Invert(TensorOperation):
 
 class RandomSharpness(TensorOperation):
     """RandomSharpness(degrees=(0.1, 1.9)): sharpness factor drawn uniformly (1 = unchanged)."""
+
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     is_random = True
 
@@ -224,6 +233,8 @@ class ConvertColor(TensorOperation):
 
 class Grayscale(TensorOperation):
     """Grayscale(num_output_channels=1): RGB -> gray (1 channel, or 3 equal channels)."""
+
+    pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def __init__(self, num_output_channels=1):
         self.num_output_channels = check_int(num_output_channels, "num_output_channels")

@@ -89,6 +89,8 @@ class CenterCrop(TensorOperation):
     """CenterCrop(size); a window larger than the image pads it with zeros first (as MindSpore)."""
 
     is_native = True
+    pil_input = "image"
+    batched = True
 
     def __init__(self, size):
         self.size = check_size(size)
@@ -127,6 +129,8 @@ class Pad(TensorOperation):
     """Pad(padding, fill_value=0, padding_mode=Border.CONSTANT); padding is int, (lr, tb) or
     (left, top, right, bottom)."""
 
+    pil_input = "image"
+
     def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
         self.padding = check_padding(padding)
         self.fill_value = check_fill_value(fill_value)
@@ -139,10 +143,12 @@ class Pad(TensorOperation):
 
 class RandomCrop(TensorOperation):
     """RandomCrop(size, padding=None, pad_if_needed=False, fill_value=0,
-    padding_mode=Border.CONSTANT)."""
+    padding_mode=Border.CONSTANT). A batch <..., H, W, C> is cropped at one window."""
 
     is_random = True
     is_native = True
+    pil_input = "image"
+    batched = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
                  padding_mode=Border.CONSTANT):

@@ -18,8 +18,9 @@ def encoded_bytes(data, op_name="Decode"):
     if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
         data = np.frombuffer(data.tobytes(), np.uint8)  # np.asarray(b"...") from a generator
     if not isinstance(data, np.ndarray):
-        raise TypeError(f"{op_name}: input should be a numpy array of encoded bytes, "
-                        f"got {type(data).__name__}")
+        raise TypeError(f"{op_name}: the type of the encoded image should be "
+                        f"{np.ndarray}, but got {type(data)} (input should be a 1-D numpy "
+                        f"array of encoded bytes)")
     if data.dtype == np.int8 and data.ndim == 1:
         data = data.view(np.uint8)  # np.fromfile(path, dtype="int8"), accepted by MindSpore
     if data.dtype != np.uint8 or data.ndim != 1:
@@ -81,6 +82,7 @@ class Decode(TensorOperation):
     is_native = True
 
     decodes = True      # its input is encoded bytes
+    pil_input = "own"   # refused by the encoded-bytes check (TypeError)
 
     def __init__(self, to_pil=False):
         self.to_pil = check_bool(to_pil, "to_pil")

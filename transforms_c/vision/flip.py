@@ -17,10 +17,13 @@ def vflip(img):
 
 
 class RandomHorizontalFlip(TensorOperation):
-    """RandomHorizontalFlip(prob=0.5): mirrors left-right with probability prob."""
+    """RandomHorizontalFlip(prob=0.5): mirrors left-right with probability prob (a batch
+    <..., H, W, C>: all its images or none)."""
 
     is_random = True
     is_native = True
+    pil_input = "image"
+    batched = True
 
     def __init__(self, prob=0.5):
         self.prob = check_float(prob, "prob", 0.0, 1.0)
@@ -57,6 +60,7 @@ class RandomVerticalFlip(RandomHorizontalFlip):
 
 class _FixedFlip(TensorOperation):
     is_native = True
+    batched = True
     _axis = 0
 
     def fusion_phase(self, position):

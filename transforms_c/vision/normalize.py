@@ -51,9 +51,11 @@ def normalize_array(img, mean, std, is_hwc, op_name="Normalize"):
 
 class Normalize(TensorOperation):
     """Normalize(mean, std, is_hwc=True): (img - mean) / std per channel, float32 output; mean in
-    [0, 255], std in (0, 255]."""
+    [0, 255], std in (0, 255]. A batch <..., H, W, C> (or <..., C, H, W>) is normalized image
+    by image."""
 
     is_native = True
+    batched = True
 
     def __init__(self, mean, std, is_hwc=True):
         self.mean = _channel_values(mean, "mean", 0.0, 255.0)
@@ -87,6 +89,8 @@ class Normalize(TensorOperation):
 class NormalizePad(Normalize):
     """NormalizePad(mean, std, dtype='float32', is_hwc=True): Normalize, then one extra channel of
     zeros (HWC -> H,W,C+1), in float32 or float16."""
+
+    batched = False
 
     def fusion_phase(self, position):
         return None     # the extra channel is not part of a pass
@@ -158,7 +162,8 @@ class HWC2CHW(TensorOperation):
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.ndim not in (2, 3):
             raise RuntimeError(f"HWC2CHW: input tensor is not in shape of <H,W> or <H,W,C>, "
-                               f"got {getattr(img, 'shape', type(img).__name__)}")
+                               f"but got rank: {getattr(img, 'ndim', '?')} "
+                               f"({getattr(img, 'shape', type(img).__name__)})")
         if img.ndim == 2:
             return img
         return np.ascontiguousarray(img.transpose(2, 0, 1))

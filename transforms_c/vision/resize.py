@@ -73,6 +73,9 @@ class Resize(TensorOperation):
     """Resize(size, interpolation=Inter.BILINEAR)."""
 
     is_native = True
+    pil_input = "image"
+    batched = True
+    pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
         self.size = check_size(size)

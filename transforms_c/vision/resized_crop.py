@@ -45,10 +45,14 @@ def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
 
 class RandomResizedCrop(TensorOperation):
     """RandomResizedCrop(size, scale=(0.08, 1.0), ratio=(3/4, 4/3),
-    interpolation=Inter.BILINEAR, max_attempts=10)."""
+    interpolation=Inter.BILINEAR, max_attempts=10). A batch <..., H, W, C> is cropped at one
+    window."""
 
     is_random = True
     is_native = True
+    pil_input = "image"
+    batched = True
+    pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
     _name = "RandomResizedCrop"
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
@@ -109,6 +113,8 @@ class RandomCropDecodeResize(RandomResizedCrop):
     _name = "RandomCropDecodeResize"
 
     decodes = True      # its input is encoded bytes
+    pil_input = "own"   # refused by the encoded-bytes check (TypeError)
+    batched = False
 
     def fusion_phase(self, position):
         return folding.PHASE_GEOMETRY if position == 0 else None

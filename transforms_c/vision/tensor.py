@@ -46,6 +46,8 @@ def to_tensor(img, output_type=np.float32):
 class ToPIL(TensorOperation):
     """ToPIL(): array (HWC or HW) -> PIL image."""
 
+    pil_input = "own"       # a PIL image is returned as it is
+
     def __call__(self, img):
         return self.apply((img,), 0)[0]
 

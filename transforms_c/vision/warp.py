@@ -56,6 +56,8 @@ def _check_center(center):
 class Rotate(TensorOperation):
     """Rotate(degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0)."""
 
+    batched = True
+
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         self.degrees = check_float(degrees, "degrees")
         self.resample = check_enum(resample, Inter, "resample")
@@ -74,6 +76,9 @@ class RandomRotation(TensorOperation):
     degrees d means (-d, d)."""
 
     is_random = True
+    pil_input = "image"
+    pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
+    interpolation_attr = "resample"
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         self.degrees = check_symmetric_range(degrees, "degrees")
@@ -108,6 +113,9 @@ class RandomAffine(TensorOperation):
     fill_value=0)."""
 
     is_random = True
+    pil_input = "image"
+    pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
+    interpolation_attr = "resample"
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
                  fill_value=0):

@@ -1,0 +1,156 @@
+"""PIL images given to the unified vision ops (eager calls and Compose), as MindSpore 2.x: the
+ops MindSpore also implements with Pillow give back a PIL image of the input's mode, the others
+an array; both with the pixels of the numpy path."""
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import transforms_c.vision as V
+from transforms_c.enums import Inter
+from transforms_c.transforms import Compose
+
+from tests.transforms_c.tc_samples import natural_rgb
+
+RGB = np.ascontiguousarray(natural_rgb(61, 83))
+GRAY = np.ascontiguousarray(RGB[:, :, 1])
+
+
+def image_ops():
+    """Ops whose result on a PIL image is a PIL image (MindSpore's ops with a Pillow path)."""
+    return [
+        V.CenterCrop(40), V.CenterCrop((70, 90)), V.Pad(3), V.Pad((1, 2, 3, 4), 9),
+        V.Resize((30, 41)), V.Resize(25, Inter.NEAREST), V.Resize(33, Inter.BICUBIC),
+        V.RandomCrop(32), V.RandomCrop(50, padding=4, pad_if_needed=True),
+        V.RandomHorizontalFlip(1.0), V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(),
+        V.RandomResizedCrop(24), V.RandomRotation(30), V.RandomAffine(20, translate=(0.1, 0.1)),
+        V.Invert(), V.Equalize(), V.AutoContrast(), V.AutoContrast(10.0),
+        V.RandomSharpness(), V.Grayscale(), V.Grayscale(3),
+    ]
+
+
+@pytest.mark.parametrize("op", image_ops(), ids=repr)
+@pytest.mark.parametrize("pixels", [RGB, GRAY], ids=["RGB", "L"])
+def test_pil_in_pil_out_with_the_numpy_pixels(op, pixels):
+    if isinstance(op, V.Grayscale) and pixels.ndim == 2:
+        pytest.skip("an RGB-only op")
+    img = Image.fromarray(pixels)
+    for seed in (0, 7, 12345):
+        out = op.apply((img,), seed)[0]
+        expected = op.apply((pixels,), seed)[0]
+        assert isinstance(out, Image.Image)
+        if expected.ndim == 3 and expected.shape[2] == 1:
+            expected = expected[:, :, 0]        # a 1-channel result is an L image
+        np.testing.assert_array_equal(np.asarray(out), expected)
+        if not isinstance(op, V.Grayscale):
+            assert out.mode == img.mode
+    assert isinstance(op(img), Image.Image)     # the eager call
+
+
+def test_color_adjust_keeps_rgb_mode():
+    img = Image.fromarray(RGB)
+    op = V.RandomColorAdjust(0.4, 0.4, 0.4, 0.1)
+    out = op.apply((img,), 3)[0]
+    assert isinstance(out, Image.Image) and out.mode == "RGB"
+    np.testing.assert_array_equal(np.asarray(out), op.apply((RGB,), 3)[0])
+
+
+def test_grayscale_gives_an_l_image():
+    out = V.Grayscale()(Image.fromarray(RGB))
+    assert out.mode == "L" and out.size == (83, 61)
+    out3 = V.Grayscale(3)(Image.fromarray(RGB))
+    assert out3.mode == "RGB"
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA", "I", "F"])
+def test_other_modes_are_kept(mode):
+    img = Image.fromarray(RGB).convert(mode)
+    out = V.CenterCrop(20)(img)
+    assert out.mode == mode
+    np.testing.assert_array_equal(np.asarray(out), V.CenterCrop(20)(np.asarray(img)))
+    flipped = V.RandomHorizontalFlip(1.0)(img)
+    assert flipped.mode == mode
+    np.testing.assert_array_equal(np.asarray(flipped), np.asarray(img)[:, ::-1])
+
+
+def test_palette_and_bilevel_images_are_expanded():
+    palette = Image.fromarray(RGB).convert("P")
+    out = V.CenterCrop(10)(palette)
+    assert out.mode == "RGB"
+    np.testing.assert_array_equal(np.asarray(out),
+                                  V.CenterCrop(10)(np.asarray(palette.convert("RGB"))))
+    bilevel = Image.fromarray(GRAY).convert("1")
+    out = V.RandomVerticalFlip(1.0)(bilevel)
+    assert out.mode == "L"
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(bilevel.convert("L"))[::-1])
+
+
+@pytest.mark.parametrize("op", [
+    V.HorizontalFlip(), V.VerticalFlip(), V.Crop((3, 4), 20), V.Rotate(30),
+    V.Normalize([120.0, 110.0, 100.0], [60.0, 61.0, 62.0]), V.HWC2CHW(), V.ToTensor(),
+    V.ToType(np.float32), V.GaussianBlur(3), V.ConvertColor(V.ConvertMode.COLOR_RGB2BGR),
+    V.Rescale(1 / 255, 0.0),
+], ids=repr)
+def test_ops_without_a_pillow_path_give_an_array(op):
+    img = Image.fromarray(RGB)
+    out = op(img)
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, op(RGB))
+    np.testing.assert_array_equal(op.apply((img,), 0)[0], out)   # inside Compose
+
+
+def test_random_array_op_on_pil_draws_as_on_numpy():
+    img = Image.fromarray(RGB)
+    op = V.CutOut(10, 3)
+    np.testing.assert_array_equal(op.apply((img,), 21)[0], op.apply((RGB,), 21)[0])
+
+
+def test_to_pil_returns_the_image_itself():
+    img = Image.fromarray(RGB).convert("P")
+    assert V.ToPIL()(img) is img
+
+
+def test_decoding_ops_refuse_a_pil_image_with_type_error():
+    img = Image.fromarray(RGB)
+    with pytest.raises(TypeError, match="type of the encoded image should be"):
+        V.Decode()(img)
+    with pytest.raises(TypeError, match="type of the encoded image should be"):
+        V.RandomCropDecodeResize(20)(img)
+
+
+@pytest.mark.parametrize("op", [
+    V.Resize(20, Inter.AREA), V.Resize(20, Inter.PILCUBIC), V.RandomResizedCrop(20, interpolation=Inter.AREA),
+    V.RandomRotation(10, resample=Inter.AREA), V.RandomAffine(10, resample=Inter.PILCUBIC),
+], ids=repr)
+def test_interpolations_mindspore_refuses_on_pil(op):
+    with pytest.raises(TypeError, match="Current Interpolation is not supported with PIL input"):
+        op(Image.fromarray(RGB))
+    assert isinstance(op(RGB), np.ndarray)      # arrays are fine
+
+
+def _png(pixels):
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, "PNG")
+    return np.frombuffer(buf.getvalue(), np.uint8)
+
+
+def test_compose_after_a_pil_decode_equals_the_numpy_chain():
+    data = _png(RGB)
+    tail = [V.RandomCrop(40), V.RandomHorizontalFlip(), V.Resize((24, 30)), V.CenterCrop(20)]
+    pil_chain = Compose([V.Decode(to_pil=True)] + tail + [V.ToTensor()])
+    np_chain = Compose([V.Decode()] + tail + [V.ToTensor()])
+    for seed in range(5):
+        out = pil_chain.apply((data,), seed)[0]
+        assert isinstance(out, np.ndarray) and out.shape == (3, 20, 20)
+        np.testing.assert_array_equal(out, np_chain.apply((data,), seed)[0])
+    image = Compose([V.Decode(to_pil=True), V.RandomCrop(40)])(data)
+    assert isinstance(image, Image.Image) and image.size == (40, 40)
+
+
+def test_compose_given_a_pil_image():
+    img = Image.fromarray(RGB)
+    out = Compose([V.Resize((30, 40)), V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(img)
+    np.testing.assert_array_equal(
+        out, Compose([V.Resize((30, 40)), V.HorizontalFlip(),
+                      V.Normalize([0.0], [1.0])])(RGB))

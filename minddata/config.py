@@ -26,7 +26,7 @@ _state = {
     "autotune": False,
     "autotune_prefix": None,
     "auto_num_workers": False,
-    "mp_timeout_interval": 15,
+    "mp_timeout_interval": 300,
     "error_samples_mode": "return",
     "callback_timeout": 60,
 }

@@ -25,7 +25,7 @@ class Shuffle(str, enum.Enum):
     ADAPTIVE = "adaptive"
     GLOBAL = "global"
     PARTIAL = "partial"
-    FILES = "file"
+    FILES = "files"
     INFILE = "infile"
 
 

@@ -15,6 +15,9 @@ import sys
 from training.compat.names import PREFIXES, not_provided, target_of
 
 
+_MISSING = object()
+
+
 class _AliasLoader(importlib.abc.Loader):
     """Loads `mindspore.x` as the already importable project module it stands for."""
 
@@ -71,6 +74,11 @@ class MindSporeFinder(importlib.abc.MetaPathFinder):
 
     def __init__(self):
         self.mapped = {}
+        # (project module, attribute, its value before): the import system sets each imported
+        # alias as an attribute of its parent, e.g. `mindspore.dataset.engine` as `engine` on
+        # the module object `minddata`, hiding `minddata.engine` (for attribute access; imports
+        # of minddata.engine.* go through sys.modules). uninstall() puts the values back.
+        self._parent_attributes = []
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != "mindspore" and not fullname.startswith("mindspore."):
@@ -94,10 +102,27 @@ class MindSporeFinder(importlib.abc.MetaPathFinder):
                                       f"'Running MindSpore scripts unchanged', for what is",
                                       name=fullname)
         self.mapped[fullname] = module_name
+        self._note_parent_attribute(fullname, module_name)
         children = any(p.startswith(fullname + ".") for p in PREFIXES)
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module_name, children),
                                                is_package=found.submodule_search_locations
                                                is not None or children)
+
+    def _note_parent_attribute(self, fullname, module_name):
+        parent_name, _, child = fullname.rpartition(".")
+        parent = sys.modules.get(parent_name)
+        if parent is not None and not parent.__name__.startswith("mindspore") and \
+                f"{parent.__name__}.{child}" != module_name:
+            self._parent_attributes.append((parent, child, vars(parent).get(child, _MISSING)))
+
+    def restore_parent_attributes(self):
+        """Give the project modules back the attributes the aliases' imports replaced."""
+        for parent, child, before in reversed(self._parent_attributes):
+            if before is not _MISSING:
+                setattr(parent, child, before)
+            elif child in vars(parent):
+                delattr(parent, child)
+        self._parent_attributes.clear()
 
 
 def install():
@@ -112,6 +137,8 @@ def install():
 
 def uninstall():
     """Remove the finder and the `mindspore` entries it put in sys.modules."""
+    for finder in [f for f in sys.meta_path if isinstance(f, MindSporeFinder)]:
+        finder.restore_parent_attributes()
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, MindSporeFinder)]
     for name in [n for n in sys.modules if n == "mindspore" or n.startswith("mindspore.")]:
         del sys.modules[name]

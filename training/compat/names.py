@@ -18,6 +18,13 @@ PREFIXES = {
     "mindspore.nn.loss.loss": "training.nn.loss",
     "mindspore.nn.optim.optimizer": "training.nn.optim",
     "mindspore.train.callback._callback": "training.callbacks.callback",
+    "mindspore.log": "training.log",
+    # MindSpore's internal dataset modules (its own tests import them): thin modules that
+    # re-export the project's public names under MindSpore's layout (minddata/compat_layout).
+    "mindspore._c_dataengine": "minddata.compat_layout._c_dataengine",
+    "mindspore.dataset.engine": "minddata.compat_layout.engine",
+    "mindspore.dataset.core": "minddata.compat_layout.core",
+    "mindspore.dataset.core.config": "minddata.config",
 }
 
 NOT_PROVIDED = {

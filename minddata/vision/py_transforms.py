@@ -21,7 +21,7 @@ from transforms_c.vision.crop import random_crop_window
 from transforms_c.vision.decode import decode_jpeg
 from transforms_c.vision.resized_crop import window_draws
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
-from transforms_c.vision.tensor import to_tensor
+from transforms_c.vision.tensor import pil_to_tensor
 
 ImageFile.LOAD_TRUNCATED_IMAGES = False
 
@@ -149,7 +149,7 @@ class ToTensor(PyTensorOperation):
             raise TypeError(f"output_type should be a numpy dtype, got {output_type!r}") from None
 
     def _compute(self, img, rng):
-        return to_tensor(img, self.output_type)
+        return pil_to_tensor(img, self.output_type)    # MindSpore's Python ToTensor: img / 255
 
     def fusion_phase(self, position):
         # The layout step of a fused run (it makes the image CHW), after a PIL-path Decode.
@@ -159,7 +159,7 @@ class ToTensor(PyTensorOperation):
         if pss.point is not None:
             raise folding.Unfoldable       # a float image: ToTensor's arithmetic differs
         table = folding.uint8_table(channels)
-        table /= np.float32(255.0)         # to_tensor's (v - 0) / 255 in float32
+        table /= np.float32(255.0)         # pil_to_tensor's (v - 0) / 255 in float32
         pss.point = folding.table_point(table)
         pss.chw = True
 

@@ -1,5 +1,5 @@
 """POINT_RESCALE_NORMALIZE of the resample pass: Rescale then Normalize in one pass, bit-identical
-to the two ops run one after the other (Rescale's native float32 v * r + s, then Normalize's
+to the two ops run one after the other (Rescale's native float32 fma(v, r, s), then Normalize's
 numpy float32 (t - mean) / std), with or without a resize, window, flips and CHW layout."""
 import numpy as np
 import pytest

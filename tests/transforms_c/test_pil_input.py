@@ -88,7 +88,7 @@ def test_palette_and_bilevel_images_are_expanded():
 
 @pytest.mark.parametrize("op", [
     V.HorizontalFlip(), V.VerticalFlip(), V.Crop((3, 4), 20), V.Rotate(30),
-    V.Normalize([120.0, 110.0, 100.0], [60.0, 61.0, 62.0]), V.HWC2CHW(), V.ToTensor(),
+    V.Normalize([120.0, 110.0, 100.0], [60.0, 61.0, 62.0]), V.HWC2CHW(),
     V.ToType(np.float32), V.GaussianBlur(3), V.ConvertColor(V.ConvertMode.COLOR_RGB2BGR),
     V.Rescale(1 / 255, 0.0),
 ], ids=repr)
@@ -98,6 +98,17 @@ def test_ops_without_a_pillow_path_give_an_array(op):
     assert isinstance(out, np.ndarray)
     np.testing.assert_array_equal(out, op(RGB))
     np.testing.assert_array_equal(op.apply((img,), 0)[0], out)   # inside Compose
+
+
+def test_to_tensor_on_pil_divides_eagerly_and_multiplies_in_compose():
+    """MindSpore's ToTensor called on a PIL image runs its Python implementation (img / 255 in
+    float64); given the image's array, inside a pipeline's Compose, its C++ one
+    (img * float32(1 / 255)): up to 1 ulp apart (tests/transforms_c/test_mindspore_arithmetic.py)."""
+    img = Image.fromarray(RGB)
+    op = V.ToTensor()
+    assert isinstance(op(img), np.ndarray)
+    np.testing.assert_array_equal(op(img), (RGB / 255.0).astype(np.float32).transpose(2, 0, 1))
+    np.testing.assert_array_equal(op.apply((img,), 0)[0], op(RGB))
 
 
 def test_random_array_op_on_pil_draws_as_on_numpy():

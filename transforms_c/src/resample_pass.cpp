@@ -322,8 +322,8 @@ struct RowWriter {
 
     float point_value(float v, int c) const {
         if (spec.point_op == POINT_NORMALIZE) return (v - spec.p0[c]) / spec.p1[c];
-        const float scaled = v * spec.p0[c];
-        const float rescaled = scaled + spec.p1[c];
+        // One rounding, as MindSpore's Rescale (OpenCV's convertTo: a fused multiply-add).
+        const float rescaled = std::fma(v, spec.p0[c], spec.p1[c]);
         if (spec.point_op == POINT_RESCALE) return rescaled;
         const float centered = rescaled - spec.p2[c];
         return centered / spec.p3[c];

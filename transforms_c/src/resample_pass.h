@@ -26,8 +26,8 @@ enum Interp : int {
 enum PointOp : int {
     POINT_NONE = 0,
     POINT_NORMALIZE = 1,          // (v - p0[c]) / p1[c]
-    POINT_RESCALE = 2,            // v * p0[c] + p1[c]
-    POINT_RESCALE_NORMALIZE = 3,  // t = v * p0[c] + p1[c]; (t - p2[c]) / p3[c], each step float32
+    POINT_RESCALE = 2,            // fma(v, p0[c], p1[c]): v * p0[c] + p1[c] rounded once
+    POINT_RESCALE_NORMALIZE = 3,  // t = fma(v, p0[c], p1[c]); (t - p2[c]) / p3[c], in float32
     POINT_TABLE = 4,              // p0[c * 256 + v]: any chain of pointwise float32 steps,
                                   // tabulated by the caller with the unfused ops' arithmetic
 };

@@ -61,41 +61,52 @@ def adjust_sharpness(img, factor):
     return _blend(img, degenerate, factor)
 
 
+def _cut_tails(hist, cutoff):
+    """Removes int(cutoff / 100 * n) pixels (float32 arithmetic, as MindSpore) from each end of
+    the histogram, lowest values first at the low end and highest first at the high end.
+    MindSpore 2.10 truncates cutoff to a whole percent first (10.7 cuts 10%); a fractional
+    cutoff is used as given here (README, deviations)."""
+    cut = int(np.float32(np.float32(cutoff) / np.float32(100.0)) * np.float32(hist.sum()))
+    for order in (range(256), range(255, -1, -1)):
+        remaining = cut
+        for i in order:
+            if remaining <= 0:
+                break
+            take = min(int(hist[i]), remaining)
+            hist[i] -= take
+            remaining -= take
+
+
+def autocontrast_table(hist, cutoff=0.0, ignore=()):
+    """Lookup table of one channel from its 256-bin histogram, with MindSpore's arithmetic:
+    after the ignored values and the cutoff tails are dropped, lo/hi are the lowest/highest
+    values left; scale = float32(255 / (hi - lo)), offset = float32(-lo * scale), and value v
+    maps to int(float32(v * scale) + offset) (float32 sum, truncated toward zero) clamped to
+    [0, 255]. An identity table when hi <= lo."""
+    hist = np.array(hist, dtype=np.int64)
+    for value in ignore:
+        hist[value] = 0
+    if cutoff > 0:
+        _cut_tails(hist, cutoff)
+    nonzero = np.flatnonzero(hist)
+    if nonzero.size == 0 or nonzero[0] >= nonzero[-1]:
+        return np.arange(256, dtype=np.uint8)
+    lo, hi = int(nonzero[0]), int(nonzero[-1])
+    scale = np.float32(255.0 / (hi - lo))
+    offset = np.float32(-lo) * scale
+    values = np.arange(256, dtype=np.float32) * scale + offset
+    return np.clip(np.trunc(values), 0, 255).astype(np.uint8)
+
+
 def autocontrast(img, cutoff=0.0, ignore=()):
-    """PIL ImageOps.autocontrast per channel: stretch [lo, hi] (after cutting `cutoff` percent
-    of each tail, ignoring the listed values) to [0, 255]."""
+    """AutoContrast per channel: stretch [lo, hi] (after cutting `cutoff` percent of each tail,
+    ignoring the listed values) to [0, 255] (see autocontrast_table)."""
     planes = img[:, :, None] if img.ndim == 2 else img
     out = np.empty_like(planes)
     for c in range(planes.shape[2]):
         plane = planes[:, :, c]
-        hist = np.bincount(plane.ravel(), minlength=256).astype(np.int64)
-        for value in ignore:
-            hist[value] = 0
-        if cutoff > 0:
-            cut = int(hist.sum() * cutoff / 100.0)
-            hist = hist.copy()
-            remaining = cut
-            for i in range(256):  # trim the low tail
-                take = min(hist[i], remaining)
-                hist[i] -= take
-                remaining -= take
-                if remaining <= 0:
-                    break
-            remaining = cut
-            for i in range(255, -1, -1):  # and the high tail
-                take = min(hist[i], remaining)
-                hist[i] -= take
-                remaining -= take
-                if remaining <= 0:
-                    break
-        nonzero = np.nonzero(hist)[0]
-        if nonzero.size == 0 or nonzero[0] >= nonzero[-1]:
-            out[:, :, c] = plane
-            continue
-        lo, hi = int(nonzero[0]), int(nonzero[-1])
-        scale = 255.0 / (hi - lo)
-        lut = np.clip(np.round((np.arange(256) - lo) * scale), 0, 255).astype(np.uint8)
-        out[:, :, c] = lut[plane]
+        table = autocontrast_table(np.bincount(plane.ravel(), minlength=256), cutoff, ignore)
+        out[:, :, c] = table[plane]
     return out[:, :, 0] if img.ndim == 2 else out
 
 

@@ -118,8 +118,20 @@ class NormalizePad(Normalize):
         return out.astype(self.dtype, copy=False)
 
 
+def rescale_array(img, rescale, shift):
+    """img * rescale + shift in float32 with MindSpore's arithmetic (OpenCV's convertTo): the
+    values as float32 (float64 stays float64), rescale and shift as float32, one rounding of
+    the multiply-add (as the native pass's fma). The float64 product of two float32 values is
+    exact, so the float64 add and the cast give the fused result (barring a double rounding,
+    which needs the sum itself to round onto a float32 tie)."""
+    a, b = np.float64(np.float32(rescale)), np.float64(np.float32(shift))
+    work = img if img.dtype == np.float64 else img.astype(np.float32).astype(np.float64)
+    return (work * a + b).astype(np.float32)
+
+
 class Rescale(TensorOperation):
-    """Rescale(rescale, shift): img * rescale + shift, float32 output."""
+    """Rescale(rescale, shift): img * rescale + shift, float32 output (rounded once, as
+    MindSpore's)."""
 
     is_native = True
 
@@ -139,7 +151,7 @@ class Rescale(TensorOperation):
             _native.resample(src, out, src.shape[1], src.shape[0], _native.INTERP_COPY,
                              point_op=_native.POINT_RESCALE, p0=values_a, p1=values_b)
             return out.reshape(img.shape)
-        return img.astype(np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+        return rescale_array(img, self.rescale, self.shift)
 
     def fusion_phase(self, position):
         return folding.PHASE_POINT

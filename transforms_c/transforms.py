@@ -169,8 +169,15 @@ class OneHot(TensorOperation):
         return out
 
 
+def _kind_name(dtype):
+    """MindSpore's name of a dtype in Fill's message: string, bytes or the numpy name."""
+    return {"U": "string", "S": "bytes"}.get(dtype.kind, dtype.name)
+
+
 class Fill(TensorOperation):
-    """Fill(fill_value): an array of the input's shape and dtype filled with fill_value."""
+    """Fill(fill_value): an array of the input's shape filled with fill_value, of the input's
+    dtype; a str (bytes) array is filled with a str (bytes) value only, and the result is as wide
+    as the value (Fill(b"abc") on a |S1 array gives |S3 b"abc"s, as MindSpore)."""
 
     def __init__(self, fill_value):
         if not isinstance(fill_value, (int, float, bool, str, bytes, np.generic)):
@@ -180,9 +187,18 @@ class Fill(TensorOperation):
 
     def _compute(self, value, rng):
         value = np.asarray(value)
+        fill = np.asarray(self.fill_value)
+        if {"U", "S"} & {value.dtype.kind, fill.dtype.kind}:
+            if value.dtype.kind != fill.dtype.kind:
+                raise RuntimeError(
+                    f"Fill: fill_value and the input tensor must be of the same data type when "
+                    f"involving strings or bytes, but got fill_value data type "
+                    f"{_kind_name(fill.dtype)} and input tensor data type "
+                    f"{_kind_name(value.dtype)}.")
+            return np.full(value.shape, fill, dtype=fill.dtype)    # the value's own width
         try:
             return np.full(value.shape, self.fill_value, dtype=value.dtype)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, OverflowError) as exc:
             raise RuntimeError(f"Fill: cannot fill a {value.dtype} array with "
                                f"{self.fill_value!r}: {exc}") from None
 

@@ -182,6 +182,29 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
 
 _MAX_DIMS = 32   # numpy's limit is 64; MindSpore tensors have at most 8
+_MAX_ARRAY_BYTES = np.iinfo(np.intp).max
+
+
+def _checked_count(path, tag, dims, ttype, total):
+    """Element count of parameter `tag`'s declared shape `dims`, after checking (with Python
+    ints, before anything is allocated) that numpy can hold an array of that shape and that
+    the `total` content bytes are exactly its size. Raises ValueError naming the file."""
+    where = f"Failed to read the checkpoint file {path!r}: parameter '{tag}'"
+    itemsize = np.dtype(ckpt_proto.TYPE_TO_DTYPE[ttype]).itemsize
+    if len(dims) > _MAX_DIMS:
+        raise ValueError(f"{where} declares {len(dims)} dimensions (at most {_MAX_DIMS})")
+    if any(d < 0 for d in dims):
+        raise ValueError(f"{where} declares a negative dimension in shape {dims}")
+    # numpy refuses a shape whose nonzero dimensions multiply past its index range, even when
+    # another dimension is 0 ("array is too big").
+    if math.prod(d for d in dims if d) * itemsize > _MAX_ARRAY_BYTES:
+        raise ValueError(f"{where} declares shape {dims} of {ttype}, too large for an array "
+                         f"(more than {_MAX_ARRAY_BYTES} bytes)")
+    count = math.prod(dims)
+    if count * itemsize != total:
+        raise ValueError(f"{where} declares shape {dims} of {ttype} ({count * itemsize} bytes) "
+                         f"but holds {total} bytes")
+    return count
 
 
 def _read_arrays(path):
@@ -201,15 +224,7 @@ def _read_arrays(path):
             dims, ttype = pending[0][0], pending[0][1]
             dtype = ckpt_proto.TYPE_TO_DTYPE[ttype]
             total = sum(stop - start for _, _, (start, stop) in pending)
-            count = math.prod(dims)  # Python ints: corrupt dims cannot overflow
-            if any(d < 0 for d in dims) or count * np.dtype(dtype).itemsize != total:
-                raise ValueError(f"Failed to read the checkpoint file {path!r}: parameter "
-                                 f"'{pending_tag}' declares shape {dims} of {ttype} "
-                                 f"({count * np.dtype(dtype).itemsize} bytes) but holds {total} bytes")
-            if len(dims) > _MAX_DIMS:
-                raise ValueError(f"Failed to read the checkpoint file {path!r}: parameter "
-                                 f"'{pending_tag}' declares {len(dims)} dimensions (at most "
-                                 f"{_MAX_DIMS})")
+            count = _checked_count(path, pending_tag, dims, ttype, total)
             # Copy straight from the memory map into the final array: one copy, no bytes
             # temporaries (a multi-gigabyte tensor must not need twice its size in memory).
             arr = np.empty(count, dtype=dtype)

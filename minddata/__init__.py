@@ -14,8 +14,9 @@ from .ops.source import SourceDataset
 from .samplers import (DistributedSampler, IterSampler, PKSampler, RandomSampler, Sampler,
                        SequentialSampler, Shuffle, SubsetRandomSampler, SubsetSampler,
                        WeightedRandomSampler)
-from .ops.batch import BatchInfo
+from .engine.nodes.batch import BatchInfo
 from .elastic import reshard_state
+from .resharding import auto_shard
 
 # name -> module that defines it, imported on first access.
 _LAZY = {
@@ -40,7 +41,7 @@ __all__ = [
     "BatchInfo", "Sampler", "SequentialSampler", "RandomSampler", "DistributedSampler",
     "SubsetSampler", "SubsetRandomSampler", "WeightedRandomSampler", "PKSampler", "IterSampler",
     "Shuffle",
-    "vision", "transforms", "zip", "reshard_state",
+    "vision", "transforms", "zip", "reshard_state", "auto_shard",
 ] + list(_LAZY)
 
 

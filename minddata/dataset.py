@@ -1,108 +1,32 @@
-"""The ``Dataset`` base class: an immutable, lazy graph node with MindSpore's methods.
+"""The ``Dataset`` API: MindSpore's methods on the logical graph.
 
-Every method that adds an operation (``map``, ``batch``, ...) validates its arguments at once
-(so a wrong argument fails at the line that wrote it) and returns a new node; nothing runs
-until an iterator is created, which compiles the graph into a tree of iterator nodes
-(``minddata.engine``). Operation nodes live one per module in ``minddata.ops``.
+Every dataset object is a frozen logical node (minddata/graph/) with this API on it: each
+method that adds an operation (``map``, ``batch``, ...) validates its arguments at once (so a
+wrong argument fails at the line that wrote it) and returns a new node; nothing runs until an
+iterator is created, which plans the graph (minddata/planner/) and runs the plan
+(minddata/engine/). The API classes live one per module in ``minddata.ops``.
 """
 
 
 import numpy as np
 
-_INT32_MAX = 2 ** 31 - 1
+from .graph.checks import check_bool, check_columns, check_num_parallel_workers  # noqa: F401
+from .graph.node import LogicalNode, walk
+
 _OBJECT = np.dtype(object)
 
 
-def check_num_parallel_workers(n):
-    if n is None:
-        return None
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"num_parallel_workers must be of type int, but got {type(n).__name__}")
-    if not 1 <= n <= 512:
-        raise ValueError(f"num_parallel_workers {n} is not within the required interval of "
-                         f"[1, 512]")
-    return n
-
-
-def check_columns(name, cols, allow_none=True):
-    """str or non-empty list of distinct str -> list, or None."""
-    if cols is None:
-        if allow_none:
-            return None
-        raise TypeError(f"{name} must not be None")
-    if isinstance(cols, str):
-        cols = [cols]
-    if not isinstance(cols, (list, tuple)):
-        raise TypeError(f"{name} must be a str or a list of str, but got {type(cols).__name__}")
-    if not cols:
-        raise ValueError(f"{name} must not be empty")
-    for c in cols:
-        if not isinstance(c, str):
-            raise TypeError(f"{name} must contain str values, but got {type(c).__name__}: {c!r}")
-        if not c:
-            raise ValueError(f"{name} must not contain an empty column name")
-    if len(set(cols)) != len(cols):
-        raise ValueError(f"{name} must not contain duplicate names: {list(cols)}")
-    return list(cols)
-
-
-def _check_bool(name, value):
-    if not isinstance(value, bool):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
-                        f"but got {type(value)}.")
-    return value
-
-
-class Dataset:
-    """Base of every dataset node (sources and operations)."""
-
-    _op_name = "Dataset"
+class Dataset(LogicalNode):
+    """Base of every dataset class (sources and operations)."""
 
     def __init__(self, children=(), num_parallel_workers=None):
-        self.children = list(children)
-        self.num_parallel_workers = num_parallel_workers
+        super().__init__(children, num_parallel_workers)
         self._init_step = 0
         self._size_cache = None
 
-    # -- graph description (overridden by nodes) -------------------------------------------
-    def _build_iter(self, ctx):
-        raise NotImplementedError(f"{type(self).__name__} cannot be iterated")
-
-    def _col_names(self):
-        return self.children[0]._col_names()
-
-    def _size(self):
-        """Rows per epoch, or None when only iterating can tell (filter, ...)."""
-        return self.children[0]._size()
-
-    def _num_classes(self):
-        return self.children[0]._num_classes() if self.children else None
-
-    def _describe_self(self):
-        return self._op_name
-
-    def _describe(self):
-        """Stable text identifying the pipeline up to this node (cache keys)."""
-        inner = ",".join(c._describe() for c in self.children)
-        return f"{self._describe_self()}({inner})" if inner else self._describe_self()
-
-    def _is_random_self(self):
-        return False
-
-    def _is_random(self):
-        return self._is_random_self() or any(c._is_random() for c in self.children)
-
-    def _batch_size(self):
-        return self.children[0]._batch_size() if self.children else 1
-
-    def _repeat_count(self):
-        return self.children[0]._repeat_count() if self.children else 1
-
-    def _without_device_tail(self):
-        """(this pipeline with batches stopping before a trailing Normalize / Rescale /
-        HWC2CHW, the DeviceTail finishing them on a device) or (self, None): the nodes that
-        can, say so (engine/device_tail.py)."""
-        return self, None
+    def _forget_memos(self):
+        super()._forget_memos()
+        self._size_cache = None
 
     # -- operations -----------------------------------------------------------------------
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
@@ -147,7 +71,7 @@ class Dataset:
 
     def zip(self, datasets):
         from .ops.zip import ZipDataset
-        if isinstance(datasets, Dataset):
+        if isinstance(datasets, LogicalNode):
             datasets = (datasets,)
         elif not isinstance(datasets, tuple):
             raise TypeError(f"datasets must be a Dataset or a tuple of Datasets, got "
@@ -156,7 +80,7 @@ class Dataset:
 
     def concat(self, datasets):
         from .ops.concat import ConcatDataset
-        if isinstance(datasets, Dataset):
+        if isinstance(datasets, LogicalNode):
             datasets = [datasets]
         elif not isinstance(datasets, list):
             raise TypeError(f"datasets must be a Dataset or a list of Datasets, got "
@@ -198,19 +122,19 @@ class Dataset:
         pipeline's arrays), or numpy arrays with ``output_numpy=True``; string columns are
         numpy arrays either way. ``do_copy=True`` copies each array first. ``state`` resumes
         from an iterator's ``get_state()``."""
-        from .engine.runtime import TupleIterator
+        from .iterators import TupleIterator
         return TupleIterator(_served(self, service), columns=columns, num_epochs=num_epochs,
                              state=state,
-                             output_numpy=_check_bool("output_numpy", output_numpy),
-                             do_copy=_check_bool("do_copy", do_copy))
+                             output_numpy=check_bool("output_numpy", output_numpy),
+                             do_copy=check_bool("do_copy", do_copy))
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False,
                              state=None, service=None):
         """Iterator of rows as dicts column name -> value (as create_tuple_iterator's)."""
-        from .engine.runtime import DictIterator
+        from .iterators import DictIterator
         return DictIterator(_served(self, service), num_epochs=num_epochs, state=state,
-                            output_numpy=_check_bool("output_numpy", output_numpy),
-                            do_copy=_check_bool("do_copy", do_copy))
+                            output_numpy=check_bool("output_numpy", output_numpy),
+                            do_copy=check_bool("do_copy", do_copy))
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
@@ -232,7 +156,7 @@ class Dataset:
         """Rows (or batches) per epoch; computed from the graph when it can be, else by one
         pass over the pipeline."""
         if self._size_cache is None:
-            n = self._size()
+            n = self.row_count()
             if n is None:
                 it = self.create_tuple_iterator(num_epochs=1)
                 try:
@@ -243,13 +167,13 @@ class Dataset:
         return self._size_cache
 
     def get_col_names(self):
-        cols = self._col_names()
+        cols = self.col_names()
         if cols is None:
             cols = list(self._first_row()[0])
         return list(cols)
 
     def _first_row(self):
-        from .engine.runtime import first_row
+        from .iterators import first_row
         return first_row(self)
 
     def output_shapes(self, estimate=False):
@@ -275,19 +199,15 @@ class Dataset:
         """Class name -> id of the source (ImageFolderDataset, ...); {} when it has none."""
         return dict(self._class_indexing() or {})
 
-    def _class_indexing(self):
-        return self.children[0]._class_indexing() if self.children else None
-
-    def plan(self):
-        """What the engine would run for this pipeline (engine/plan.py): a PlanReport with the
-        planned iterator tree (``nodes``, root first) and the planner's rewrite decisions
-        (``rewrites``, ``fired(rule)``). Builds the tree without running it."""
-        from .engine.runtime import PipelineRun
-        run = PipelineRun(self, num_epochs=1, start=False)
-        try:
-            return run.plan_report()
-        finally:
-            run.close()
+    def plan(self, num_shards=None, shard_id=None):
+        """What the engine would run for this pipeline: a minddata.planner Plan with the physical
+        tree (``nodes``, root first) and every rule's decision (``rewrites``,
+        ``fired(rule)``). Plans without running anything: no thread or process is started and
+        no row is read (a source may read its metadata once). ``num_shards``/``shard_id``:
+        the plan of this pipeline re-sharded for that rank (see ``auto_shard``)."""
+        from .planner import PlanOptions, plan
+        shard = _check_shard(num_shards, shard_id)
+        return plan(self, PlanOptions.from_config(shard=shard))
 
     def profile(self, num_batches=None, seconds=None, service=None):
         """Run the pipeline and report where the time goes (see minddata.bench); with
@@ -311,6 +231,20 @@ class Dataset:
         return f"<{type(self).__name__} {self._describe_self()}>"
 
 
+def _check_shard(num_shards, shard_id):
+    if num_shards is None and shard_id is None:
+        return None
+    for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
+    if num_shards < 1:
+        raise ValueError(f"Input num_shards is not within the required interval of [1, 2147483647].")
+    if not 0 <= shard_id < num_shards:
+        raise ValueError(f"Input shard_id is not within the required interval of "
+                         f"[0, {num_shards - 1}].")
+    return num_shards, shard_id
+
+
 def _served(ds, service):
     """The graph an iterator runs: ``ds``, or with ``service`` (a minddata.service.RayService,
     which runs the source, maps and batches on a Ray cluster) its shipped part replaced."""
@@ -324,17 +258,4 @@ def _served(ds, service):
 
 def flatten_tree(ds):
     """All nodes of a graph, each once, in depth-first order."""
-    seen, out = set(), []
-
-    def visit(n):
-        if id(n) in seen:
-            return
-        seen.add(id(n))
-        for c in n.children:
-            visit(c)
-        out.append(n)
-    visit(ds)
-    return out
-
-
-
+    return walk(ds)

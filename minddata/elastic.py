@@ -26,100 +26,17 @@ Supported pipelines: one source (not a generator stream) under map (without cach
 project, rename and repeat. A shuffle buffer, filter, take, skip, zip or concat keeps rows whose
 source positions the state does not record: ``reshard_state`` rejects them with ValueError.
 """
-import copy
-
-import numpy as np
-
 __all__ = ["reshard_state"]
 
 
-# -- sharding of a source --------------------------------------------------------------------
-def distributed_sampler_of(sampler):
-    """The DistributedSampler in a sampler chain, or None."""
-    from .samplers import DistributedSampler
-    s = sampler
-    while s is not None:
-        if isinstance(s, DistributedSampler):
-            return s
-        s = s.child_sampler
-    return None
-
-
-def source_shard(source):
-    """(num_shards, shard_id) of a SourceDataset: its sharding arguments, its sampler's
-    DistributedSampler, or (1, 0) when it is not sharded."""
-    if source.num_shards:
-        return source.num_shards, source.shard_id
-    dist = distributed_sampler_of(source.sampler)
-    if dist is not None:
-        return dist.num_shards, dist.shard_id
-    return 1, 0
-
-
-def with_shards(sampler, num_shards, shard_id):
-    """A copy of a sampler chain whose DistributedSampler takes shard ``shard_id`` of
-    ``num_shards`` (the ids another rank of another world size read)."""
-    if distributed_sampler_of(sampler) is None:
-        if num_shards == 1:
-            return sampler
-        raise ValueError("elastic resume: the dataset's sampler has no DistributedSampler, so "
-                         f"the ids of shard {shard_id} of {num_shards} cannot be recomputed")
-    top = copy.copy(sampler)
-    s = top
-    while True:
-        if s is distributed_sampler_of(s):
-            s.num_shards, s.shard_id = num_shards, shard_id
-            return top
-        s.child_sampler = copy.copy(s.child_sampler)
-        s = s.child_sampler
-
-
-# -- the ids of a resumed epoch ---------------------------------------------------------------
-def remaining_ids(parts, consumed):
-    """The old ranks' undelivered ids, interleaved back into the epoch's order (see the rule).
-    ``consumed[k] == -1`` means rank k delivered its whole list."""
-    js, ks, vals = [], [], []
-    for k, (ids, done) in enumerate(zip(parts, consumed)):
-        done = len(ids) if done < 0 else done
-        if done > len(ids):
-            raise ValueError(f"elastic resume: rank {k} reports {done} rows delivered, but its "
-                             f"shard of this epoch has only {len(ids)} rows (the states do not "
-                             f"belong to this dataset)")
-        js.append(np.arange(done, len(ids), dtype=np.int64))
-        ks.append(np.full(len(ids) - done, k, dtype=np.int64))
-        vals.append(np.asarray(ids[done:], dtype=np.int64))
-    if not vals:
-        return np.zeros(0, np.int64)
-    j, k, v = np.concatenate(js), np.concatenate(ks), np.concatenate(vals)
-    return v[np.lexsort((k, j))]
-
-
-def resumed_ids(shard_ids, world, num_shards, shard_id):
-    """Ids of shard ``shard_id`` of ``num_shards`` in an epoch resumed from ``world``.
-    ``shard_ids(n, k)`` returns the dataset's own ids of shard k of n for that epoch."""
-    if world is None:
-        return shard_ids(num_shards, shard_id)
-    old = int(world["num_shards"])
-    parts = [resumed_ids(shard_ids, world["from"], old, k) for k in range(old)]
-    return remaining_ids(parts, world["consumed"])[shard_id::num_shards]
-
-
-def epoch_ids(source, src, seed, epoch, position, world=None):
-    """The ids SourceDataset ``source`` (open RowSource ``src``) reads in ``epoch``: its own
-    split, or, in an epoch resumed from ``world``, its share of the rest."""
-    if world is None:
-        return source._epoch_ids(src, seed, epoch, position)
-    return resumed_ids(lambda n, k: source._epoch_ids(src, seed, epoch, position, (n, k)),
-                       world, *source_shard(source))
-
-
-def source_state(shard, epoch, pos, world=None):
-    """A source's state: ``pos`` rows of ``epoch`` returned, as shard ``shard`` (recorded for
-    reshard_state), in the resumed ``world`` if any."""
-    state = {"epoch": epoch, "pos": pos, "shard": list(shard)}
-    if world is not None:
-        state["world"] = world
-    return state
+from .engine.nodes.source import source_state
+from .graph.batch import Batch
+from .graph.map import Map
+from .graph.node import LogicalNode
+from .graph.project import Project
+from .graph.rename import Rename
+from .graph.repeat import Repeat
+from .graph.source import Source
 
 
 # -- turning N states into the state of one new rank -------------------------------------------
@@ -136,12 +53,11 @@ def pipeline_chain(dataset, kinds=("map", "batch", "pass", "repeat")):
     """The pipeline as a list of nodes from the root down to its source; ValueError for a node
     whose kind (see ``node_kind``) is not in ``kinds``: its state does not say which source
     rows it has delivered (a shuffle buffer, filter, take, skip, zip, concat, cache)."""
-    from .ops.source import SourceDataset
     nodes = []
     node = dataset
     while True:
         nodes.append(node)
-        if isinstance(node, SourceDataset):
+        if isinstance(node, Source):
             return nodes
         kind = node_kind(node)
         if kind not in kinds or len(node.children) != 1:
@@ -161,21 +77,15 @@ _KIND_NAMES = {"map": "map (without cache)", "batch": "batch (int batch_size)",
 def node_kind(node):
     """"source", "map", "batch", "repeat", "pass" (project, rename: their state is their
     child's), or "other" for a node whose state hides the source position."""
-    from .ops.batch import BatchDataset
-    from .ops.map import MapDataset
-    from .ops.project import ProjectDataset
-    from .ops.rename import RenameDataset
-    from .ops.repeat import RepeatDataset
-    from .ops.source import SourceDataset
-    if isinstance(node, SourceDataset):
+    if isinstance(node, Source):
         return "source"
-    if isinstance(node, MapDataset):
+    if isinstance(node, Map):
         return "map" if node.cache is None else "other"
-    if isinstance(node, BatchDataset):
+    if isinstance(node, Batch):
         return "batch" if isinstance(node.batch_size, int) else "other"
-    if isinstance(node, RepeatDataset):
+    if isinstance(node, Repeat):
         return "repeat"
-    if isinstance(node, (ProjectDataset, RenameDataset)):
+    if isinstance(node, (Project, Rename)):
         return "pass"
     return "other"
 
@@ -292,8 +202,7 @@ def reshard_state(dataset, states):
     passes the result as ``state=`` to ``create_tuple_iterator``/``create_dict_iterator``;
     the rest of the epoch is split among the new ranks by the rule in this module's
     docstring. Raises TypeError/ValueError for states that cannot be combined."""
-    from .dataset import Dataset
-    if not isinstance(dataset, Dataset):
+    if not isinstance(dataset, LogicalNode):
         raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
     _check_states(states)
     chain = pipeline_chain(dataset)
@@ -327,7 +236,7 @@ def reshard_state(dataset, states):
         raise ValueError("elastic resume: some ranks finished the epoch while others are in an "
                          "earlier pass of the repeat")
     world = _world_of(positions, states, len(states))
-    shard = source_shard(chain[-1])
+    shard = chain[-1].shard()
     rows = max((_repeat_rows(chain, st["root"]) for st in states
                 if st["root"] is not None and int(st["epoch"]) == epoch), default=0)
     return {"seed": seed, "epoch": epoch,

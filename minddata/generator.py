@@ -9,7 +9,6 @@ import numpy as np
 
 from .cache.identity import Deferred, describe_value, unidentified
 from .dataset import check_columns, check_num_parallel_workers
-from .engine.node import IterNode
 from .engine.errors import wrap_error
 from .ops.source import SourceDataset
 from .sampled_batches import check_batch_sampler, sampled_batches
@@ -124,7 +123,6 @@ class _RandomAccessSource(RowSource):
 
 
 class GeneratorDataset(SourceDataset):
-    _op_name = "GeneratorDataset"
 
     def __init__(self, source, column_names=None, column_types=None, schema=None,
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
@@ -184,9 +182,25 @@ class GeneratorDataset(SourceDataset):
         # Without an explicit count, MindSpore's default of one worker reads in the main thread.
         self.num_parallel_workers = num_parallel_workers
 
-    def _size(self):
+    @property
+    def kind(self):
+        # Without __getitem__ the rows come as a stream (engine/nodes/generator_stream.py).
+        return "Source" if self.random_access else "GeneratorStream"
+
+    @property
+    def keeps_positions(self):
+        return self.random_access
+
+    def open_stream(self):
+        """A fresh iterator of the rows of an iterable or generator-function source; closing
+        it closes the source's generator."""
+        src = self.source
+        it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
+        return _rows_of(it, self.known_columns, self.column_types)
+
+    def row_count(self):
         if self.random_access:
-            return self._count_ids(len(self.source))
+            return self.count_ids(len(self.source))
         if hasattr(self.source, "__len__"):
             n = len(self.source)
             return min(n, self.num_samples) if self.num_samples else n
@@ -198,85 +212,21 @@ class GeneratorDataset(SourceDataset):
     def _class_indexing(self):
         return None
 
-    def _source_meta(self):
+    def source_meta(self):
         if not self.random_access:
-            return {"columns": self._known_columns, "len": None, "classes": None,
+            return {"columns": self.known_columns, "len": None, "classes": None,
                     "describe": describe_source(self.source, self.column_types)}
-        return super()._source_meta()
+        return super().source_meta()
 
     def _is_random_self(self):
         return self.random_access and super()._is_random_self()
 
-    def _build_iter(self, ctx):
-        if self.random_access:
-            return super()._build_iter(ctx)
-        return GeneratorStreamIter(self, ctx)
 
-
-class GeneratorStreamIter(IterNode):
-    """Rows of an iterable or generator function, in order; state = rows returned (a reset
-    restarts the generator and skips them, the only way to reposition a generator)."""
-
-    name = "GeneratorDataset"
-
-    def __init__(self, ds, ctx):
-        super().__init__(ctx, ())
-        self.ds = ds
-        self.names = ds._known_columns
-        self._it = None
-        self._pos = 0
-        ctx.position()
-
-    def start(self, epoch):
-        self.epoch = epoch
-        self._restart()
-
-    def _restart(self):
-        self._close_gen()
-        src = self.ds.source
-        try:
-            self._it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
-        except BaseException as e:
-            raise self.fail(e, "the generator's start")
-        self._pos = 0
-
-    def _next(self):
-        limit = self.ds.num_samples
-        if limit and self._pos >= limit:
-            return None
-        try:
-            item = next(self._it)
-        except StopIteration:
-            return None
-        except BaseException as e:
-            raise self.fail(e, f"generator row {self._pos}")
-        row = make_row(item, self.names, self.ds.column_types, f"generator row {self._pos}")
-        self._pos += 1
-        return row
-
-    def get_state(self):
-        return {"epoch": self.epoch, "pos": self._pos}
-
-    def reset(self, state):
-        self.start(state["epoch"])
-        for _ in range(int(state["pos"])):
-            if self._next() is None:
-                break
-
-    def prov_token(self):
-        return (self, self._pos - 1)
-
-    def _format_prov(self, key):
-        return f"generator row {key}"
-
-    def _close_gen(self):
-        it, self._it = self._it, None
+def _rows_of(it, names, types):
+    try:
+        for pos, item in enumerate(it):
+            yield make_row(item, names, types, f"generator row {pos}")
+    finally:
         close = getattr(it, "close", None)
         if close is not None:
-            try:
-                close()
-            except Exception:
-                pass
-
-    def _close_self(self):
-        self._close_gen()
+            close()

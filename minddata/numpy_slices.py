@@ -94,7 +94,6 @@ def _pick(column, ids):
 
 
 class NumpySlicesDataset(SourceDataset):
-    _op_name = "NumpySlicesDataset"
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):

@@ -38,7 +38,7 @@ class SampledBatches:
         self.make_row = make_row
 
     def __iter__(self):
-        from .ops.batch import stack_column
+        from .engine.nodes.batch import stack_column
         names = self.column_names
         for indices in self.batch_sampler:
             rows = [self.make_row(self.source[int(i)], names, None, f"source[{int(i)}]")

@@ -12,7 +12,7 @@ import operator
 
 import numpy as np
 
-from .engine import seeds
+from . import seeds
 
 logger = logging.getLogger("minddata")
 

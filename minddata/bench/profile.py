@@ -16,7 +16,7 @@ _TIMELINE_POINTS = 400
 
 
 def has_batch(dataset):
-    return any(type(d).__name__ == "BatchDataset" or getattr(d, "_op_name", "") == "Batch"
+    return any(getattr(d, "kind", None) == "Batch"
                for d in walk_graph(dataset))
 
 
@@ -141,7 +141,7 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
 
 
 def _describe(dataset):
-    names = [getattr(d, "_op_name", type(d).__name__) for d in walk_graph(dataset)]
+    names = [d.display_name() for d in walk_graph(dataset)]
     return " <- ".join(names)
 
 

@@ -1,7 +1,7 @@
 """What sources and operations put into a cached stage's key, and the refusal of keys that
 cannot identify their data.
 
-A stage's key is the text ``Dataset._describe()`` builds from every node's description. Some
+A stage's key is the text ``LogicalNode.describe()`` builds from every node's description. Some
 parts are content fingerprints (fingerprint.py), computed when the text is built: in-memory
 arrays are hashed each time a pipeline opens a cached stage, so arrays changed in place
 between two runs are seen. A part that cannot be identified (a callable holding an open file,

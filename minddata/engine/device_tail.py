@@ -3,8 +3,8 @@ HWC2CHW, and the device finishes them (as FFCV and DALI do).
 
 A train batch of 128 224x224 images is 77 MB in float32 CHW and 19 MB in uint8 HWC: copying
 uint8 to the accelerator cuts the copy fourfold, and the pointwise work moves to the device too.
-``split_device_tail(dataset)`` returns the pipeline without that tail and a ``DeviceTail`` that
-applies it to a batch: ``apply_numpy`` (the reference, the same float32 arithmetic as the CPU
+``minddata.device_tail.split_device_tail(dataset)`` returns the pipeline without that tail and
+a ``DeviceTail`` (this module) that applies it to a batch: ``apply_numpy`` (the reference, the same float32 arithmetic as the CPU
 kernels), ``apply_native`` (the CPU kernels' own pass, GIL released; the RayService applies the
 tail on the trainer with it, so batches cross object stores as uint8) or ``apply_torch`` on a
 torch tensor on any device. Seeds are unchanged (every op keeps its position), so the result
@@ -12,7 +12,7 @@ equals the CPU path's within float rounding (bit for bit on the CPU).
 """
 import numpy as np
 
-from transforms_c import _native, folding
+from transforms_c import _native
 
 #: The native pass's pointwise op for each chain of tail steps.
 _NATIVE_POINTS = {(): _native.POINT_NONE, ("normalize",): _native.POINT_NORMALIZE,
@@ -84,54 +84,3 @@ class DeviceTail:
 
     def __repr__(self):
         return f"DeviceTail(column={self.column}, points={self.points}, chw={self.chw})"
-
-
-def _tail_of(ops):
-    """(number of trailing ops to move, pointwise steps in order, chw) of a map's ops: an
-    optional HWC2CHW after a pointwise op or a chain of them (Rescale then Normalize)."""
-    points, chw, k = [], False, len(ops)
-    while k > 0:
-        op = ops[k - 1]
-        phase = op.fusion_phase(0) if hasattr(op, "fusion_phase") else None
-        if phase == folding.PHASE_LAYOUT and not chw and not points:
-            chw = True
-        elif phase == folding.PHASE_POINT and (not points or folding.points_chain(op, last)):
-            step = op.native_step()
-            points.insert(0, (step["kind"], list(step["a"]), list(step["b"])))
-        else:
-            break
-        last = op
-        k -= 1
-    return len(ops) - k, points, chw
-
-
-def split_device_tail(dataset):
-    """(dataset whose batches stop before the device tail, DeviceTail) for a pipeline whose root
-    is ``batch(map(...))`` ending in Normalize/Rescale and/or HWC2CHW on one image column, or
-    such a pipeline served by a RayService (its actors then ship every batch unfinished);
-    (dataset, None) otherwise."""
-    split = getattr(dataset, "_without_device_tail", None)   # None: a duck-typed dataset
-    return split() if split is not None else (dataset, None)
-
-
-def split_batch_tail(dataset):
-    """split_device_tail of a BatchDataset."""
-    from ..ops.batch import BatchDataset
-    from ..ops.map import MapDataset
-    if type(dataset) is not BatchDataset or dataset.per_batch_map is not None:
-        return dataset, None
-    map_ds = dataset.children[0]
-    if (type(map_ds) is not MapDataset or len(map_ds.in_cols) != 1
-            or map_ds.out_cols != map_ds.in_cols or map_ds.cache is not None):
-        return dataset, None
-    moved, points, chw = _tail_of(map_ds.operations)
-    if not moved or moved == len(map_ds.operations):
-        return dataset, None
-    column = map_ds._col_names().index(map_ds.in_cols[0])
-    head = MapDataset(map_ds.children[0], map_ds.operations[:-moved], map_ds.in_cols,
-                      map_ds.out_cols, map_ds.num_parallel_workers,
-                      map_ds.python_multiprocessing, map_ds.max_rowsize, None,
-                      map_ds.callbacks)
-    batched = BatchDataset(head, dataset.batch_size, dataset.drop_remainder,
-                           dataset.num_parallel_workers, pad_info=dataset.pad_info or None)
-    return batched, DeviceTail(column, points, chw)

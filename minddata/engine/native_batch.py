@@ -19,7 +19,7 @@ a batch with a failing row is never returned.
 import numpy as np
 
 from transforms_c import _batch, settings
-from . import seeds
+from .. import seeds
 from .errors import wrap_error
 from .executor import make_executor
 from .piece_batches import PieceBatchIter
@@ -34,17 +34,6 @@ class NativeBatchSpec:
         self.plan = plan            # the FusedPlan the per-row path runs (repairs, errors)
         self.steps = steps          # its native steps
         self.column = column        # the mapped column
-
-
-def row_layout(steps, image_shape):
-    """(row shape, dtype, (height, width, channels)) of the plan's output, or None when it
-    depends on the image. Each native step declares what it does to the shape (src/steps/)."""
-    layout = _batch.row_layout(steps, image_shape)
-    if layout is None:
-        return None
-    hwc, float_output, chw = layout
-    shape = (hwc[2], hwc[0], hwc[1]) if chw else hwc
-    return shape, np.dtype(np.float32 if float_output else np.uint8), hwc
 
 
 class _Job:
@@ -67,7 +56,7 @@ class NativeBatchIter(PieceBatchIter):
         self.op_positions = [ctx.position() for _ in spec.map_ds.operations]
         self.native_column = native_column
         self.row_shape, self.dtype, self.row_hwc = layout
-        self.columns = spec.source_ds._col_names()
+        self.columns = spec.source_ds.col_names()
         self.mapped = self.columns.index(spec.column)
         self.others = {k: src.column_values(c) for k, c in enumerate(self.columns)
                        if k != self.mapped}

@@ -8,14 +8,15 @@
   rows that would have come next;
 - ``close()``: release threads, processes, shared memory and files; idempotent.
 
-Nodes are built by ``ctx.build(ds)`` (the planner, engine/plan.py, which may rewrite a part of
-the graph into another node, else calls ``Dataset._build_iter(ctx)``) from the immutable dataset
-graph; the graph itself holds no iteration state.
+Nodes are built by ``ctx.build(pnode)`` from the planner's physical nodes (minddata/planner/),
+through the registry of builders (engine/registry.py); the logical graph they run holds no
+iteration state.
 """
 import logging
 import threading
 import time
 
+from . import registry
 from .errors import wrap_error
 from .stats import StageStats
 
@@ -50,12 +51,11 @@ class BuildContext:
         self.hand_over_each_row = False
         self._next_position = 0
         self.nodes = []
-        from .plan import Planner
-        self.planner = Planner(self)
 
-    def build(self, ds):
-        """The iterator node of dataset node `ds`, through the planner's rewrite rules."""
-        return self.planner.build(ds)
+    def build(self, pnode):
+        """The iterator tree of physical node ``pnode`` (a planner/physical.py PhysicalNode),
+        through the engine's registry of builders."""
+        return registry.build(pnode, self)
 
     def position(self):
         p = self._next_position

@@ -17,7 +17,8 @@ import collections
 
 import numpy as np
 
-from .. import elastic
+from ..graph.sharding import epoch_ids
+from .nodes.source import source_state
 from .node import IterNode
 
 
@@ -48,7 +49,7 @@ class PieceBatchIter(IterNode):
         self._drain()
         self.epoch = epoch
         self.world = world      # an epoch resumed on another number of ranks (elastic.py)
-        self.ids = elastic.epoch_ids(self.source_ds, self.src, self.ctx.seed, epoch,
+        self.ids = epoch_ids(self.source_ds, self.src, self.ctx.seed, epoch,
                                      self.source_position, world)
         self._epoch_started(epoch)
         self.submitted = self.returned = rows
@@ -71,8 +72,8 @@ class PieceBatchIter(IterNode):
         child = None
         if self.returned:
             child = {"epoch": self.epoch, "index": self.returned,
-                     "child": elastic.source_state(elastic.source_shard(self.source_ds),
-                                                   self.epoch, self.returned, self.world)}
+                     "child": source_state(self.source_ds.shard(), self.epoch, self.returned,
+                                          self.world)}
         return {"epoch": self.epoch, "batch_num": self.batch_num, "done": self.done,
                 "child": child}
 

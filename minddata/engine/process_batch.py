@@ -11,6 +11,10 @@ state are those of the general nodes (engine/piece_batches.py).
 """
 import numpy as np
 
+from ..graph.map import placement
+from .errors import wrap_error
+from .nodes.batch import BatchBuilder, BatchInfo
+from .nodes.map import op_runner
 from .piece_batches import PieceBatchIter
 from .procs import ProcessPool
 
@@ -39,7 +43,6 @@ class BatchPieceTask:
         self.src = None
 
     def __call__(self, meta, rows_in, arena=None):
-        from ..ops.batch import BatchInfo
         epoch, first, batch_num, ids = meta
         if self.src is None:
             self.src = self.source_factory()
@@ -58,14 +61,12 @@ class BatchPieceTask:
 
 class ProcessBatchIter(PieceBatchIter):
     def __init__(self, ctx, batch_ds, map_ds, source_ds, src, workers, ring_depth):
-        from ..ops.batch import BatchBuilder
-        from ..ops.map import op_runner, placement
         self.pool = None
         super().__init__(ctx, batch_ds, source_ds, src, ring_depth, workers,
-                         f"ProcessBatch({type(source_ds).__name__}+Map+Batch)")
+                         f"ProcessBatch({source_ds.display_name()}+Map+Batch)")
         self.runner = op_runner(map_ds, ctx, workers)
-        child_cols = source_ds._col_names()
-        task = BatchPieceTask(source_ds._source_factory, self.runner, BatchBuilder(batch_ds),
+        child_cols = source_ds.col_names()
+        task = BatchPieceTask(source_ds.source_factory, self.runner, BatchBuilder(batch_ds),
                               [child_cols.index(c) for c in map_ds.in_cols],
                               placement(child_cols, map_ds.in_cols, map_ds.out_cols))
         self.pool = ProcessPool(workers, task, name="Batch", max_rowsize=map_ds.max_rowsize or
@@ -91,7 +92,6 @@ class ProcessBatchIter(PieceBatchIter):
             pass
 
     def _wrap(self, exc, piece, info):
-        from .errors import wrap_error
         if info is None or info[1] is None:
             return exc
         k = info[1]

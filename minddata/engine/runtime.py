@@ -1,5 +1,5 @@
-"""Running a compiled pipeline: the producer thread, the bounded prefetch queue, epochs, state,
-and the user-facing tuple/dict iterators.
+"""Running a planned pipeline: the producer thread, the bounded prefetch queue, epochs and
+state (the user-facing iterators over it are minddata/iterators.py).
 
 Ownership: the user's iterator object owns a ``PipelineRun``; the producer thread references
 only the run, so dropping the iterator lets the garbage collector finalise it, which stops the
@@ -10,10 +10,9 @@ import logging
 import queue
 import threading
 import time
-import weakref
 
 from .. import config
-from ..tensor import to_output
+from ..planner import PlanOptions, plan
 from .node import BuildContext
 
 logger = logging.getLogger("minddata")
@@ -27,13 +26,16 @@ _perf = time.perf_counter
 
 
 class PipelineRun:
-    def __init__(self, ds, num_epochs=-1, state=None, init_step=0, start=True):
+    """One run of a logical graph: planned (minddata/planner/), built (engine/registry.py),
+    then produced epoch by epoch. ``start_at`` = (epoch, items to skip in it) starts the run
+    later than its beginning (``Dataset.set_init_step``)."""
+
+    def __init__(self, ds, num_epochs=-1, state=None, start_at=None, start=True):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise TypeError(f"num_epochs must be of type int, but got {type(num_epochs).__name__}")
         if num_epochs < -1 or num_epochs == 0:
             raise ValueError(f"num_epochs {num_epochs} must be -1 (infinite) or positive")
         if state is not None:
-            _check_state(state)
             seed = int(state["seed"])
         else:
             # MindSpore's samplers and shuffles use the configured seed, 5489 unless set, so
@@ -44,12 +46,13 @@ class PipelineRun:
         self.ctx = BuildContext(seed, debug=self.debug, prefetch_size=config.get_prefetch_size(),
                                 hooks=config._debug_hooks())
         self.num_epochs = num_epochs
-        self.column_names = list(ds.get_col_names())
+        self.column_names = list(ds.col_names())
+        self.plan = plan(ds, PlanOptions.from_config())
         self._lock = threading.Lock()
         self._closed = False
         self.root = None
         try:
-            self.root = self.ctx.build(ds)
+            self.root = self.ctx.build(self.plan.root)
         except BaseException:
             self._close_nodes()
             raise
@@ -59,13 +62,9 @@ class PipelineRun:
         self._p_epoch = int(self.state["epoch"])
         self._p_root = self.state["root"]
         self._skip = 0
-        if init_step and state is None:
-            # set_init_step counts steps from the start of training: whole epochs are
-            # skipped by number, the rest row by row.
-            size = ds.get_dataset_size()
-            if size:
-                self._p_epoch, self._skip = divmod(init_step, size)
-                self.state["epoch"] = self._p_epoch
+        if start_at is not None and state is None:
+            self._p_epoch, self._skip = start_at
+            self.state["epoch"] = self._p_epoch
         self._epochs_consumed = self._p_epoch
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
         self._stop = self.ctx.stopping
@@ -75,10 +74,9 @@ class PipelineRun:
         # The prefetch queue is the root stage's output queue in its statistics (unless the
         # root keeps a queue of its own, a map's task queue).
         self._queue_stats = None
-        prefetch = self.ctx.planner.needs_prefetch_thread(self.root)
         if self.debug:
-            logger.info("minddata debug: %s", self.plan_report())
-        if start and not self.debug and not self._finished and prefetch:
+            logger.info("minddata debug: %s", self.plan)
+        if start and not self.debug and not self._finished and self.plan.prefetch:
             if self.root.stats.queue_capacity is None:
                 self.root.stats.queue_capacity = self.ctx.prefetch_size
                 self._queue_stats = self.root.stats
@@ -237,115 +235,3 @@ class PipelineRun:
 
     def stage_stats(self):
         return self.root.iter_stats() if self.root is not None else []
-
-    def plan_report(self):
-        """The planned iterator tree and the planner's rewrite decisions."""
-        from .plan import PlanReport
-        return PlanReport(self.root, self.ctx.planner.rewrites)
-
-
-def _check_state(state):
-    if not isinstance(state, dict) or not {"seed", "epoch", "root"} <= set(state):
-        raise ValueError("state must be a dict returned by an iterator's get_state()")
-
-
-class _IteratorBase:
-    """Common part of the tuple and dict iterators: one epoch per ``for`` loop."""
-
-    def __init__(self, ds, num_epochs, state):
-        self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
-                                init_step=getattr(ds, "_init_step", 0))
-        self._finalizer = weakref.finalize(self, self._run.close)
-        self.dataset = ds
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        row = self._run.next_item()
-        if row is None:
-            raise StopIteration
-        return self._convert(row)
-
-    def get_state(self):
-        """JSON-serializable position after the last row returned (pass it as ``state=`` to
-        create_*_iterator to continue from there)."""
-        return _copy_state(self._run.state)
-
-    def stage_stats(self):
-        """StageStats of every node, from the source(s) to the root."""
-        return self._run.stage_stats()
-
-    def plan_report(self):
-        """The planned iterator tree this iterator runs and the planner's rewrite decisions
-        (engine/plan.py PlanReport)."""
-        return self._run.plan_report()
-
-    def get_col_names(self):
-        return list(self._run.column_names)
-
-    def close(self):
-        """Stop the pipeline and release every resource (also done on garbage collection)."""
-        self._finalizer()
-
-    stop = close
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
-
-
-def _copy_state(st):
-    import json
-    return json.loads(json.dumps(st))
-
-
-class TupleIterator(_IteratorBase):
-    def __init__(self, ds, columns=None, num_epochs=-1, state=None, output_numpy=True,
-                 do_copy=False):
-        from ..dataset import check_columns
-        cols = check_columns("columns", columns)
-        self._output_numpy = output_numpy
-        self._do_copy = do_copy
-        super().__init__(ds, num_epochs, state)
-        self._index = None
-        if cols is not None:
-            names = self._run.column_names
-            missing = [c for c in cols if c not in names]
-            if missing:
-                self.close()
-                raise ValueError(f"columns {missing} are not in the dataset's columns {names}")
-            self._index = [names.index(c) for c in cols]
-
-    def _convert(self, row):
-        if self._index is not None:
-            row = [row[i] for i in self._index]
-        return [to_output(v, self._output_numpy, self._do_copy) for v in row]
-
-
-class DictIterator(_IteratorBase):
-    def __init__(self, ds, num_epochs=-1, state=None, output_numpy=True, do_copy=False):
-        self._output_numpy = output_numpy
-        self._do_copy = do_copy
-        super().__init__(ds, num_epochs, state)
-
-    def _convert(self, row):
-        return {name: to_output(v, self._output_numpy, self._do_copy)
-                for name, v in zip(self._run.column_names, row)}
-
-
-def first_row(ds):
-    """(column names, first row) of one epoch, for output_shapes/output_types."""
-    run = PipelineRun(ds, num_epochs=1)
-    try:
-        row = run.next_item()
-    except StopIteration:
-        row = None
-    finally:
-        run.close()
-    if row is None:
-        raise RuntimeError("the dataset has no rows, so its output shapes and types are unknown")
-    return run.column_names, row

@@ -1,2 +1,2 @@
-"""One module per dataset operation: the immutable graph node (a Dataset subclass) and its
-iterator node side by side."""
+"""The API's dataset classes: each one is a logical node (minddata/graph/) with the Dataset
+API (minddata/dataset.py) on it. The engine runs their plans; nothing here runs anything."""

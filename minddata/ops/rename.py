@@ -1,51 +1,8 @@
-"""rename: change column names; the data and column order are unchanged."""
-from ..dataset import Dataset, check_columns
-from ..engine.node import IterNode
+"""``Dataset.rename(input_columns, output_columns)``: the logical node (minddata/graph/rename.py, which validates the arguments) with
+the Dataset API on it."""
+from ..dataset import Dataset
+from ..graph.rename import Rename
 
 
-class RenameDataset(Dataset):
-    _op_name = "Rename"
-
-    def __init__(self, child, input_columns, output_columns):
-        super().__init__([child])
-        ins = check_columns("input_columns", input_columns, allow_none=False)
-        outs = check_columns("output_columns", output_columns, allow_none=False)
-        if len(ins) != len(outs):
-            raise ValueError(f"rename: input_columns ({len(ins)}) and output_columns "
-                             f"({len(outs)}) must have the same length")
-        have = child._col_names()
-        missing = [c for c in ins if c not in have]
-        if missing:
-            raise ValueError(f"rename: input_columns {missing} are not columns of the dataset "
-                             f"{have}")
-        mapping = dict(zip(ins, outs))
-        new = [mapping.get(c, c) for c in have]
-        if len(set(new)) != len(new):
-            raise ValueError(f"rename: the result {new} has duplicate column names")
-        self.columns = new
-        self.mapping = mapping
-
-    def _col_names(self):
-        return list(self.columns)
-
-    def _describe_self(self):
-        return f"Rename({self.mapping})"
-
-    def _build_iter(self, ctx):
-        return RenameIter(self, ctx)
-
-
-class RenameIter(IterNode):
-    name = "Rename"
-
-    def __init__(self, ds, ctx):
-        super().__init__(ctx, [ctx.build(ds.children[0])])
-
-    def _next(self):
-        return self.pull(self.children[0])
-
-    def get_state(self):
-        return self.children[0].get_state()
-
-    def reset(self, state):
-        self.children[0].reset(state)
+class RenameDataset(Rename, Dataset):
+    pass

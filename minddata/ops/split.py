@@ -1,11 +1,11 @@
 """split(sizes, randomize): cut a dataset into parts. Sizes are row counts or fractions
 summing to 1 (rounded; the remainder goes to the first part, as MindSpore does)."""
-import copy
 import math
 
 import numpy as np
 
 from .. import config
+from ..graph.source import Source
 from ..samplers import Shuffle, SubsetRandomSampler, SubsetSampler
 
 
@@ -34,13 +34,12 @@ def absolute_sizes(sizes, n):
 
 
 def split_dataset(ds, sizes, randomize=True):
-    from .source import SourceDataset
     if not isinstance(randomize, bool):
         raise TypeError(f"randomize must be of type bool, but got {type(randomize).__name__}")
     n = ds.get_dataset_size()
     parts = absolute_sizes(sizes, n)
     bounds = np.cumsum([0] + parts)
-    plain_source = (isinstance(ds, SourceDataset) and ds.sampler is None and
+    plain_source = (isinstance(ds, Source) and ds.sampler is None and
                     not ds.num_shards and not ds.num_samples and
                     getattr(ds, "random_access", True))
     if not plain_source:
@@ -60,10 +59,7 @@ def split_dataset(ds, sizes, randomize=True):
         order = np.arange(n, dtype=np.int64)
     out = []
     for a, b in zip(bounds[:-1], bounds[1:]):
-        part = copy.copy(ds)
         ids = order[a:b].copy()
-        part.sampler = SubsetRandomSampler(ids) if randomize else SubsetSampler(ids)
-        part.shuffle_level = Shuffle.FALSE
-        part._size_cache = None
-        out.append(part)
+        out.append(ds.replace(sampler=SubsetRandomSampler(ids) if randomize
+                              else SubsetSampler(ids), shuffle_level=Shuffle.FALSE))
     return out

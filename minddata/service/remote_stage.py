@@ -6,12 +6,12 @@ int batch_size), projects and renames, i.e. every node whose state pins the sour
 so that any piece can start anywhere. Above it only repeat, project and rename may remain:
 they draw no random numbers, so the seeds of the shipped ops keep their positions.
 """
-import copy
 
 from .. import elastic
 from ..dataset import Dataset
-from ..engine.device_tail import split_device_tail
+from ..device_tail import split_device_tail
 from ..engine.node import IterNode
+from ..engine.registry import register
 
 _SHIPPABLE = ("map", "batch", "pass")
 
@@ -29,9 +29,7 @@ def split_for_service(dataset, service):
         shipped, tail = split_device_tail(chain[cut])
     node = RemoteStageDataset(shipped, service, tail, chain[cut])
     for above in reversed(chain[:cut]):
-        local = copy.copy(above)
-        local.children = [node]
-        node = local
+        node = above.with_children([node])
     return node
 
 
@@ -40,7 +38,9 @@ class RemoteStageDataset(Dataset):
     chain, or the chain without the trailing Normalize/Rescale/HWC2CHW of its batches, which
     ``tail``, a DeviceTail, then applies: see scheduler.py)."""
 
-    _op_name = "RayService"
+    kind = "RemoteStage"
+    #: The actors compute items ahead of the trainer: no prefetch thread above it.
+    ready_ahead = True
 
     def __init__(self, shipped, service, tail=None, whole=None):
         super().__init__()
@@ -49,11 +49,14 @@ class RemoteStageDataset(Dataset):
         self.tail = tail
         self.whole = whole if whole is not None else shipped
 
-    def _col_names(self):
-        return self.shipped._col_names()
+    def display_name(self):
+        return "RayService"
 
-    def _size(self):
-        return self.shipped._size()
+    def col_names(self):
+        return self.shipped.col_names()
+
+    def row_count(self):
+        return self.shipped.row_count()
 
     def _num_classes(self):
         return self.shipped._num_classes()
@@ -65,12 +68,12 @@ class RemoteStageDataset(Dataset):
         return self.shipped._batch_size()
 
     def _describe_self(self):
-        return f"RayService[{self.whole._describe()}]"
+        return f"RayService[{self.whole.describe()}]"
 
     def _is_random_self(self):
-        return self.shipped._is_random()
+        return self.shipped.is_random()
 
-    def _without_device_tail(self):
+    def without_device_tail(self):
         """For a device that finishes batches itself (the sink): every actor stops before the
         tail, wherever it runs, so the trainer's CPU does none of it and the batches cross
         object stores and the host-to-device copy as uint8."""
@@ -79,8 +82,6 @@ class RemoteStageDataset(Dataset):
             return self, None
         return RemoteStageDataset(head, self.service, None, self.whole), tail
 
-    def _build_iter(self, ctx):
-        return RemoteStageIter(self, ctx)
 
 
 class RemoteStageIter(IterNode):
@@ -90,11 +91,11 @@ class RemoteStageIter(IterNode):
 
     name = "RayService"
 
-    def __init__(self, ds, ctx):
+    def __init__(self, ds, ctx, children=()):
         self._scheduler = None      # before anything can fail: close() must work
         super().__init__(ctx, (), num_workers=ds.service.num_workers)
         self.chain = elastic.pipeline_chain(ds.shipped, kinds=_SHIPPABLE)
-        self._shard = elastic.source_shard(self.chain[-1])
+        self._shard = self.chain[-1].shard()
         self._pos = 0
         self._world = None
         self._scheduler = ds.service.open_scheduler(ds.shipped, ds.tail)
@@ -134,3 +135,6 @@ class RemoteStageIter(IterNode):
     def _close_self(self):
         if self._scheduler is not None:
             self._scheduler.close()
+
+
+register("RemoteStage", lambda pnode, ctx, children: RemoteStageIter(pnode.logical, ctx))

@@ -11,7 +11,8 @@ import time
 
 from .. import elastic
 from ..engine.node import BuildContext
-from ..engine.plan import PASS_THROUGH_NODES
+from ..planner import PlanOptions, plan
+from ..planner.rules.prefetch import PASS_THROUGH_KINDS
 
 
 class PieceWorker:
@@ -37,7 +38,7 @@ class PieceWorker:
         root.reset(elastic.positioned_state(chain, epoch, first, world, shard))
         # The next piece starts elsewhere: items computed ahead past this one would be lost.
         producer = root
-        while producer.name in PASS_THROUGH_NODES and len(producer.children) == 1:
+        while producer.name in PASS_THROUGH_KINDS and len(producer.children) == 1:
             producer = producer.children[0]
         producer.limit_ready_ahead(count)
         items = []
@@ -61,20 +62,18 @@ class PieceWorker:
         if key != self._key:
             import ray
             self.close()
-            dataset = ray.get(ref)
-            self._chain = elastic.pipeline_chain(dataset, kinds=("map", "batch", "pass"))
-            self._shard = elastic.source_shard(self._chain[-1])
             # The actor reserved some CPUs of its node: its source, maps and batches run on as
             # many threads, whatever num_parallel_workers the pipeline was written with for a
             # local run (rows do not depend on it), so that the actors do not oversubscribe
-            # their node. This is the actor's own copy of the graph.
+            # their node.
             cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
-            for node in self._chain:
-                node.num_parallel_workers = max(1, int(cpus))
+            dataset = _with_workers(ray.get(ref), max(1, int(cpus)))
+            self._chain = elastic.pipeline_chain(dataset, kinds=("map", "batch", "pass"))
+            self._shard = self._chain[-1].shard()
             # Positions are assigned in build order from 0, as in the trainer's local build
             # (the shipped chain is the first part of the pipeline built).
             self._ctx = BuildContext(seed)
-            self._root = self._ctx.build(dataset)
+            self._root = self._ctx.build(plan(dataset, PlanOptions.from_config()).root)
             self._key = key
         return self._root, self._chain, self._shard
 
@@ -85,3 +84,9 @@ class PieceWorker:
         self._key = None
         self._ctx = None
         self._root = None
+
+
+def _with_workers(node, workers):
+    """The chain with every node asking for ``workers`` workers."""
+    children = [_with_workers(c, workers) for c in node.children]
+    return node.replace(children=children, num_parallel_workers=workers)

@@ -22,12 +22,12 @@ class UsageFolderDataset(SourceDataset):
                          num_parallel_workers=num_parallel_workers, cache=cache,
                          column_names=self._output_columns())
 
-    def _size(self):
+    def row_count(self):
         # From the files' sizes or headers, so get_dataset_size() returns at once (as
         # MindSpore's does) instead of loading every record; opening the source decides when
         # the files cannot be counted that way, and reports what is wrong with them.
         n = self._count_rows()
-        return super()._size() if n is None else self._count_ids(n)
+        return super().row_count() if n is None else self.count_ids(n)
 
     def _count_rows(self):
         """Rows of the selected files without reading their data, or None."""

@@ -18,8 +18,8 @@ def cache_root(tmp_path, monkeypatch):
 def stage_key(dataset):
     """The key of the stage ``dataset`` caches: a source's own rows (shared by its shards and
     samplings), or a map's upstream description."""
-    rows_key = getattr(dataset, "_rows_key", None)
-    return rows_key() if rows_key is not None else dataset._describe()
+    rows_key = getattr(dataset, "rows_key", None)
+    return rows_key() if rows_key is not None else dataset.describe()
 
 
 def write_mindrecord(tmp_path, n):

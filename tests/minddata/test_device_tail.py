@@ -4,7 +4,7 @@ import pytest
 
 import minddata as ds
 import minddata.vision as vision
-from minddata.engine.device_tail import split_device_tail
+from minddata.device_tail import split_device_tail
 
 from .native_batch_helpers import collect, jpeg_bytes, train_ops, write_mindrecord
 

@@ -9,7 +9,7 @@ import pytest
 
 import minddata as ds
 import minddata.vision as vision
-from minddata.engine import seeds
+from minddata import seeds
 from transforms_c import settings
 from transforms_c.fusion import run_unfused
 

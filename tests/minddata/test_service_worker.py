@@ -23,12 +23,12 @@ def batches_at(pipeline, first, count, limit):
     (reset to the position, then ``limit_ready_ahead(limit)``); and the batches still in
     flight afterwards."""
     ctx = BuildContext(seed=5)
-    root = ctx.build(pipeline)
+    root = ctx.build(pipeline.plan().root)
     try:
         assert root.name.startswith("NativeBatch") and root.ring_depth >= 2
         chain = elastic.pipeline_chain(pipeline, kinds=("map", "batch", "pass"))
         root.reset(elastic.positioned_state(chain, 1, first, None,
-                                            elastic.source_shard(chain[-1])))
+                                            chain[-1].shard()))
         if limit is not None:
             root.limit_ready_ahead(limit)
         out = [root.next() for _ in range(count)]

@@ -255,7 +255,7 @@ class TorchBackend:
         quarter of the copy, and the pointwise work off the CPU."""
         if self.device.type == "cpu":
             return dataset, self.to_device
-        from minddata.engine.device_tail import split_device_tail
+        from minddata.device_tail import split_device_tail
         head, tail = split_device_tail(dataset)
         if tail is None:
             return dataset, self.to_device

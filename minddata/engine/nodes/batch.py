@@ -1,0 +1,301 @@
+"""The batch node: rows into batches written into one preallocated array per column, with
+optional per_batch_map and padding, built inline or on workers."""
+import numpy as np
+
+from ...graph.map import placement
+from ..errors import wrap_error
+from ..executor import make_executor
+from ..node import IterNode
+
+
+class BatchInfo:
+    """What a callable ``batch_size`` or a ``per_batch_map`` learns about the batch."""
+
+    __slots__ = ("_batch_num", "_epoch_num")
+
+    def __init__(self, batch_num, epoch_num):
+        self._batch_num = batch_num
+        self._epoch_num = epoch_num
+
+    def get_batch_num(self):
+        """Index of the batch in the current epoch, from 0."""
+        return self._batch_num
+
+    def get_epoch_num(self):
+        """Index of the current epoch, from 0."""
+        return self._epoch_num
+
+
+def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
+    """One column of a batch: a new array (n, *shape) filled row by row; ``pad`` is
+    (pad_shape or None, pad_value) to pad rows of different shapes. A column of Python
+    dicts becomes one dict (see batch_dicts). ``empty(shape, dtype)`` allocates the stacked
+    array of rows of one shape (a worker process's shared memory, engine/procs.py)."""
+    if isinstance(values[0], dict):
+        return batch_dicts(name, values, op_name)
+    first = np.asarray(values[0])
+    n = len(values)
+    if first.dtype.kind in "US":
+        # String widths differ row to row; numpy picks the widest.
+        arrs = [np.asarray(v) for v in values]
+        if pad is None:
+            _check_same_shapes(name, arrs, op_name)
+            return np.array(arrs)
+        values = arrs
+    if pad is None:
+        out = empty((n,) + first.shape, first.dtype)
+        shape, dtype = first.shape, first.dtype
+        for i, v in enumerate(values):
+            if type(v) is not np.ndarray:
+                v = np.asarray(v)
+            if v.shape != shape:
+                raise RuntimeError(
+                    f"{op_name}: column {name!r} has rows of different shapes: {shape} (row 0) "
+                    f"and {v.shape} (row {i}); use pad_info or padded_batch to pad them")
+            if v.dtype != dtype:
+                raise RuntimeError(
+                    f"{op_name}: column {name!r} has rows of different types: {dtype} (row 0) "
+                    f"and {v.dtype} (row {i})")
+            out[i] = v
+        return out
+    pad_shape, pad_value = pad
+    arrs = [np.asarray(v) for v in values]
+    ndim = arrs[0].ndim
+    for i, a in enumerate(arrs):
+        if a.ndim != ndim:
+            raise RuntimeError(f"{op_name}: column {name!r} rows have different ranks "
+                               f"({ndim} and {a.ndim} at row {i}); padding keeps the rank")
+    maxes = [max(a.shape[d] for a in arrs) for d in range(ndim)]
+    if pad_shape is None:
+        target = maxes
+    else:
+        if len(pad_shape) != ndim:
+            raise RuntimeError(f"{op_name}: pad_shape {list(pad_shape)} of column {name!r} has "
+                               f"{len(pad_shape)} dimensions but the rows have {ndim}")
+        target = [m if d is None else d for d, m in zip(pad_shape, maxes)]
+        for d, (t, m) in enumerate(zip(target, maxes)):
+            if m > t:
+                raise RuntimeError(f"{op_name}: a row of column {name!r} has size {m} in "
+                                   f"dimension {d}, larger than pad_shape {t}")
+    dtype = np.result_type(*[a.dtype for a in arrs])
+    if pad_value is None:
+        pad_value = "" if dtype.kind == "U" else (b"" if dtype.kind == "S" else 0)
+    out = np.full((n,) + tuple(target), pad_value, dtype=dtype)
+    for i, a in enumerate(arrs):
+        out[(i,) + tuple(slice(0, s) for s in a.shape)] = a
+    return out
+
+
+def batch_dicts(name, dicts, op_name="Batch"):
+    """A batch of a Python dict column, as MindSpore builds it: one dict with the keys of the
+    first row, each key's values stacked into one numpy array."""
+    keys = _dict_keys(name, dicts, op_name)
+    out = {}
+    for k in keys:
+        try:
+            arr = np.array([d[k] for d in dicts])
+        except ValueError:
+            arr = None
+        if arr is None or arr.dtype.hasobject:
+            raise RuntimeError(f"{op_name}: failed to create a NumPy array with primitive types "
+                               f"for the dictionary objects in column {name!r}, key: {k!r}. If "
+                               f"you want a customized array, define a custom 'per_batch_map' "
+                               f"function.")
+        out[k] = arr
+    return out
+
+
+def _dict_keys(name, dicts, op_name):
+    keys = list(dicts[0])
+    for i, d in enumerate(dicts):
+        if not isinstance(d, dict) or list(d) != keys:
+            raise RuntimeError(f"{op_name}: column {name!r} row {i} is not a dict with the keys "
+                               f"{keys} of row 0")
+    return keys
+
+
+def _merge_dicts(name, dicts):
+    """per_batch_map's list of dicts -> one dict of lists (key -> the rows' values), as
+    MindSpore 2.10 merges them; a list of one dict is stacked (batch_dicts) instead, as
+    MindSpore 2.10 does too."""
+    if len(dicts) == 1:
+        return batch_dicts(name, dicts, "Batch per_batch_map")
+    keys = _dict_keys(name, dicts, "Batch per_batch_map")
+    return {k: [d[k] for d in dicts] for k in keys}
+
+
+def _check_same_shapes(name, arrs, op_name):
+    shape = arrs[0].shape
+    for i, a in enumerate(arrs):
+        if a.shape != shape:
+            raise RuntimeError(f"{op_name}: column {name!r} has rows of different shapes: "
+                               f"{shape} (row 0) and {a.shape} (row {i}); use pad_info or "
+                               f"padded_batch to pad them")
+
+
+class BatchBuilder:
+    """Turns a list of rows into one batch (stacking, padding, per_batch_map). Pure, so it
+    runs in the pipeline's thread, on worker threads, or in forked worker processes."""
+
+    def __init__(self, ds):
+        self.ds = ds
+        self.child_cols = ds.children[0].col_names()
+        self.pads = [None] * len(self.child_cols)
+        for k, c in enumerate(self.child_cols):
+            if c in ds.pad_info:
+                self.pads[k] = ds.pad_info[c]
+            elif ds.pad_all:
+                self.pads[k] = (None, None)
+        if ds.per_batch_map is not None:
+            self.in_idx = [self.child_cols.index(c) for c in ds.in_cols]
+            from .map import placement
+            self.place = placement(self.child_cols, ds.in_cols, ds.out_cols)
+
+    def build(self, rows, info, empty=np.empty):
+        """``empty(shape, dtype)`` allocates the stacked columns (see stack_column)."""
+        cols = list(zip(*rows))
+        if self.ds.per_batch_map is not None:
+            return self._per_batch_map(cols, info)
+        return tuple(stack_column(name, col, pad, empty=empty) for name, col, pad in
+                     zip(self.child_cols, cols, self.pads))
+
+    def _per_batch_map(self, cols, info):
+        ds = self.ds
+        args = [list(cols[i]) for i in self.in_idx]
+        try:
+            res = ds.per_batch_map(*args, info)
+        except BaseException as e:
+            raise wrap_error(e, "Batch(per_batch_map)",
+                             f"batch {info.get_batch_num()} of epoch {info.get_epoch_num()}")
+        if not isinstance(res, tuple):
+            res = (res,)
+        if len(res) != len(ds.out_cols):
+            raise RuntimeError(f"Batch: per_batch_map returned {len(res)} columns but "
+                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
+        outs = []
+        for name, v in zip(ds.out_cols, res):
+            if isinstance(v, (np.ndarray, dict)):
+                outs.append(v)
+            elif isinstance(v, (list, tuple)) and v and all(isinstance(d, dict) for d in v):
+                outs.append(_merge_dicts(name, v))
+            elif isinstance(v, (list, tuple)):
+                outs.append(stack_column(name, v, None, "Batch per_batch_map"))
+            else:
+                raise TypeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
+                                f"{type(v).__name__} for column {name!r}")
+        stacked = {k: stack_column(n, cols[k], self.pads[k]) for k, n in
+                   enumerate(self.child_cols) if k not in self.in_idx}
+        return tuple(outs[j] if src == "out" else stacked[j] for src, j in self.place)
+
+
+class _BatchTask:
+    """Rows in, one batch out (inline, on a worker thread or in a worker process)."""
+
+    name = "Batch"
+
+    def __init__(self, builder):
+        self.builder = builder
+
+    def __call__(self, meta, rows_in):
+        return [self.builder.build(rows_in, BatchInfo(*meta))]
+
+
+
+
+class BatchIter(IterNode):
+    """Collects rows in the pipeline's thread; builds batches through an executor
+    (engine/executor.py): inline, or with ``num_parallel_workers`` > 1 on worker threads (numpy
+    copies release the GIL) or, for a per_batch_map with ``python_multiprocessing=True``, in
+    worker processes. Batches come out in order."""
+
+    name = "Batch"
+
+    def __init__(self, ds, ctx, children):
+        child = children[0]
+        workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
+        self._pool = None   # before anything can fail: close() must work
+        super().__init__(ctx, [child], num_workers=workers)
+        self.ds = ds
+        self.builder = BatchBuilder(ds)
+        self.workers = workers
+        self._batch_num = 0      # batches collected this epoch
+        self._done = False       # the child is exhausted for this epoch
+        self._last = None        # (child state, batch_num, done) after the last batch returned
+        processes = workers > 1 and ds.python_multiprocessing and ds.per_batch_map is not None
+        self._pool = make_executor(workers, _BatchTask(self.builder), "batch",
+                                   processes=processes, max_rowsize=ds.max_rowsize,
+                                   rows_per_task=ds.batch_size if isinstance(ds.batch_size, int)
+                                   else 64, slot_mb=64)
+        self._depth = 2 * workers if workers > 1 else 1
+        if workers > 1:
+            self.stats.queue_capacity = 2 * workers
+
+    def start(self, epoch):
+        super().start(epoch)
+        self._restart(0, False)
+
+    def _restart(self, batch_num, done):
+        if self._pool is not None:
+            self._pool.clear()
+        self._batch_num = batch_num
+        self._done = done
+        self._last = None
+
+    def get_state(self):
+        if self._last is None:
+            return {"epoch": self.epoch, "batch_num": 0, "done": False, "child": None}
+        cstate, num, done = self._last
+        return {"epoch": self.epoch, "batch_num": num, "done": done, "child": cstate}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        if state["child"] is None:
+            self.children[0].start(self.epoch)
+        else:
+            self.children[0].reset(state["child"])
+        self._restart(state["batch_num"], state["done"])
+
+    def _collect(self):
+        """Rows of the next batch and its BatchInfo, or None at the end of the epoch."""
+        if self._done:
+            return None
+        ds = self.ds
+        info = BatchInfo(self._batch_num, self.epoch)
+        size = ds.batch_size
+        if callable(size):
+            size = size(info)
+            if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+                raise ValueError(f"batch_size callable returned {size!r}; expected an int >= 1")
+        child = self.children[0]
+        rows = []
+        for _ in range(size):
+            r = self.pull(child)
+            if r is None:
+                self._done = True
+                break
+            rows.append(r)
+        if not rows or (len(rows) < size and ds.drop_remainder):
+            self._done = True
+            return None
+        self._batch_num += 1
+        return rows, info
+
+    def _next(self):
+        pool = self._pool
+        while len(pool) < self._depth:
+            got = self._collect()
+            if got is None:
+                break
+            rows, info = got
+            pool.submit((info.get_batch_num(), info.get_epoch_num()), rows,
+                        context=(self.children[0].get_state(), self._batch_num, self._done))
+        if not len(pool):
+            return None
+        if self.workers > 1:
+            self.stats.sample_queue(len(pool))
+        batch, self._last = pool.result()
+        return batch[0]
+
+    def _close_self(self):
+        if self._pool is not None:
+            self._pool.close()

@@ -1,0 +1,72 @@
+"""The bucket_batch_by_length node."""
+import numpy as np
+
+from ..node import ReplayNode
+from .batch import stack_column
+
+
+class BucketBatchIter(ReplayNode):
+    name = "BucketBatchByLength"
+
+    def __init__(self, ds, ctx, children):
+        super().__init__(ctx, [children[0]])
+        self.ds = ds
+        self.cols = ds.children[0].col_names()
+
+    def _start_epoch(self, epoch):
+        self.buckets = [[] for _ in self.ds.batch_sizes]
+        self.child_done = False
+        self.flush_at = 0
+
+    def _bucket_of(self, row):
+        ds = self.ds
+        args = tuple(row[i] for i in ds.index)
+        if ds.length_fn is not None:
+            try:
+                length = ds.length_fn(*args)
+            except BaseException as e:
+                raise self.fail(e, self.children[0].provenance())
+        else:
+            a = np.asarray(args[0])
+            length = a.shape[0] if a.ndim else 1
+        length = int(np.asarray(length).reshape(-1)[0])
+        return int(np.searchsorted(ds.boundaries, length, side="right"))
+
+    def _emit(self, b):
+        rows = self.buckets[b]
+        self.buckets[b] = []
+        ds = self.ds
+        cols = list(zip(*rows))
+        out = []
+        for k, name in enumerate(self.cols):
+            pad = ds.pad_info.get(name)
+            if pad is not None and ds.pad_to_boundary:
+                shape, value = pad
+                if b >= len(ds.boundaries):
+                    raise RuntimeError("bucket_batch_by_length: pad_to_bucket_boundary cannot pad "
+                                       "rows of the last bucket (longer than every boundary)")
+                shape = list(shape) if shape is not None else [None] * np.ndim(cols[k][0])
+                if shape:
+                    shape[0] = ds.boundaries[b] - 1 if shape[0] is None else shape[0]
+                pad = (tuple(shape), value)
+            out.append(stack_column(name, cols[k], pad, "bucket_batch_by_length"))
+        return tuple(out)
+
+    def _next(self):
+        ds = self.ds
+        child = self.children[0]
+        while not self.child_done:
+            row = self.pull(child)
+            if row is None:
+                self.child_done = True
+                break
+            b = self._bucket_of(row)
+            self.buckets[b].append(row)
+            if len(self.buckets[b]) >= ds.batch_sizes[b]:
+                return self._emit(b)
+        while self.flush_at < len(self.buckets):
+            b = self.flush_at
+            self.flush_at += 1
+            if self.buckets[b] and not ds.drop_remainder:
+                return self._emit(b)
+        return None

@@ -1,0 +1,42 @@
+"""The filter node: keeps the rows for which the predicate is true."""
+import numpy as np
+
+from ..node import IterNode
+
+
+class FilterIter(IterNode):
+    """Runs the predicate in the pipeline's thread (Python predicates hold the GIL anyway)."""
+
+    name = "Filter"
+
+    def __init__(self, ds, ctx, children):
+        super().__init__(ctx, [children[0]])
+        self.ds = ds
+
+    def _next(self):
+        child = self.children[0]
+        pred = self.ds.predicate
+        index = self.ds.index
+        while True:
+            row = self.pull(child)
+            if row is None:
+                return None
+            args = row if index is None else tuple(row[i] for i in index)
+            try:
+                keep = pred(*args)
+            except BaseException as e:
+                raise self.fail(e, child.provenance())
+            if isinstance(keep, np.ndarray):
+                if keep.size != 1:
+                    raise TypeError(f"filter: predicate must return a bool, got an array of "
+                                    f"shape {keep.shape}")
+                keep = bool(keep.reshape(-1)[0])
+            if keep:
+                return row
+
+    def get_state(self):
+        return {"epoch": self.epoch, "child": self.children[0].get_state()}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        self.children[0].reset(state["child"])

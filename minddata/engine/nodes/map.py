@@ -1,0 +1,350 @@
+"""The map node: runs a list of operations on some columns of every row, inline, on worker
+threads or in worker processes (shared memory); output order = input order.
+
+Random ops draw from a seed derived from (global seed, epoch, row index in the epoch, op
+position), so results do not depend on the worker count or kind.
+"""
+import collections
+import logging
+import random
+import time
+
+import numpy as np
+
+from ... import config, seeds
+from ...callback import CallbackRunner
+from ...graph.map import placement
+from ...graph.operations import compile_operations, op_name
+from ..errors import wrap_error
+from ..executor import make_executor
+from ..node import IterNode, format_provenance
+
+logger = logging.getLogger("minddata")
+_MAX_CHUNK = 64
+_perf = time.perf_counter
+
+
+class OpRunner:
+    """Runs the op list on one row's input columns; picklable state for worker processes."""
+
+    def __init__(self, ops, n_out, seed, positions, seed_py, debug=False, hooks=()):
+        self.ops = ops
+        self.n_out = n_out
+        self.seed = seed
+        self.positions = positions
+        self.seed_py = seed_py      # seed Python's and numpy's global RNGs per row
+        self.debug = debug
+        self.hooks = hooks
+        self.names = [op_name(op) for op in ops]
+        self._bases = {}
+        self.has_apply = [hasattr(op, "apply") and hasattr(op, "is_random") for op in ops]
+        # A fused plan gets one seed per op it runs, each from that op's own position.
+        self.per_op_seeds = [hasattr(op, "apply_seeds") for op in ops]
+
+    def bases(self, epoch):
+        """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
+        b = self._bases.get(epoch)
+        if b is None:
+            b = [[seeds.stage_base(self.seed, epoch, q) for q in p] if isinstance(p, list)
+                 else seeds.stage_base(self.seed, epoch, p) for p in self.positions]
+            if len(self._bases) > 64:
+                self._bases.clear()
+            self._bases[epoch] = b
+        return b
+
+    @staticmethod
+    def op_seeds(base, index):
+        """Seed(s) of one compiled op for row `index`, from its ``bases`` entry."""
+        if isinstance(base, list):
+            return [seeds.row_seed(b, index) for b in base]
+        return seeds.row_seed(base, index)
+
+    def run(self, args, epoch, index):
+        """The row's outputs."""
+        bases = self.bases(epoch)
+        for k, op in enumerate(self.ops):
+            s = self.op_seeds(bases[k], index)
+            if self.per_op_seeds[k]:
+                res = op.apply_seeds(args, s)
+            elif self.has_apply[k]:
+                res = op.apply(args, s)
+            else:
+                if self.seed_py:
+                    random.seed(s)
+                    np.random.seed(s & 0xFFFFFFFF)
+                res = op(*args)
+            res = res if isinstance(res, tuple) else (res,)
+            res = tuple(a if type(a) is np.ndarray else _to_array(a, self.names[k])
+                        for a in res)
+            if self.debug:
+                _log_op(self.names[k], args, res, self.hooks)
+            args = res
+        if len(args) != self.n_out:
+            raise RuntimeError(f"the operations returned {len(args)} columns but "
+                               f"output_columns names {self.n_out}")
+        return args
+
+
+def _to_array(value, name):
+    if isinstance(value, dict):
+        return value    # a Python object column, passed on as it is (as in MindSpore)
+    a = np.asarray(value)
+    if a.dtype.hasobject:
+        raise TypeError(f"operation {name} returned a {type(value).__name__}, which is not a "
+                        f"numpy-compatible array or scalar")
+    return a
+
+
+def _log_op(name, inputs, outputs, hooks):
+    logger.info("minddata debug: map op %s in %s out %s", name, _desc(inputs), _desc(outputs))
+    for h in hooks:
+        h(name, inputs, outputs)
+
+
+def _desc(arrays):
+    return [(tuple(np.shape(a)), str(getattr(a, "dtype", type(a).__name__))) for a in arrays]
+
+
+def _compiled_positions(original, compiled, positions):
+    """Op position of each compiled op; a fused plan gets the list of the positions of the ops
+    it runs, so every op draws from its own position whether it was fused or not."""
+    ids = {id(op): k for k, op in enumerate(original)}
+    out, k = [], 0
+    for op in compiled:
+        if id(op) in ids:
+            k = ids[id(op)]
+            out.append(positions[k])
+            k += 1
+        else:
+            n = len(getattr(op, "ops", ())) or 1
+            out.append(list(positions[k:k + n]))
+            k += n
+    return out
+
+
+def op_runner(ds, ctx, workers):
+    """The OpRunner of MapDataset `ds`: its operations compiled (fused native runs), each op's
+    seed position taken from `ctx` in build order (after the map's input)."""
+    positions = [ctx.position() for _ in ds.operations]
+    # Debug mode runs the same (fused) operations, so it shows the values training sees.
+    ops = compile_operations(ds.operations)
+    positions = _compiled_positions(ds.operations, ops, positions)
+    return OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
+                    seed_py=config._seed_is_set() and (workers == 1 or ds.python_multiprocessing),
+                    debug=ctx.debug, hooks=tuple(ctx.hooks))
+
+
+
+
+class MapIter(IterNode):
+    """Runs the operations on chunks of rows through an executor (engine/executor.py): inline
+    (one worker, debug mode), threads, or processes (``python_multiprocessing``)."""
+
+    name = "Map"
+
+    def __init__(self, ds, ctx, children):
+        child = children[0]
+        workers = 1 if ctx.debug else (ds.num_parallel_workers or
+                                       config.get_num_parallel_workers())
+        self._pool = None   # before anything can fail: close() must work
+        super().__init__(ctx, [child], num_workers=workers)
+        self.ds = ds
+        child_cols = ds.children[0].col_names()
+        self.in_idx = [child_cols.index(c) for c in ds.in_cols]
+        self.place = placement(child_cols, ds.in_cols, ds.out_cols)
+        self.runner = op_runner(ds, ctx, workers)
+        self.workers = workers
+        self._callbacks = CallbackRunner(ds.callbacks, ctx.stopping) if ds.callbacks else None
+        if ds.callbacks:
+            ctx.hand_over_each_row = True
+        self._index = 0            # rows pulled from the child this epoch (the seed row id)
+        self._returned = 0
+        self._last_child_state = None
+        self._last_prov = None
+        self._child_done = False
+        self._buf = collections.deque()
+        # Rows per task, adapted to the measured cost of a row: expensive rows (image decode)
+        # go one or two per task so every worker stays busy; cheap rows are grouped so the
+        # per-task overhead stays small.
+        self._chunk = 4
+        self._row_cost = None
+        self._t_result = None
+        self._target_task_s = 0.002 if not ds.python_multiprocessing else 0.005
+        # Inline execution runs one row per task when it is asked for, as a plain loop would;
+        # workers get chunks of rows, twice as many tasks as workers in flight.
+        self._inline = workers <= 1
+        self._depth = 1 if self._inline else 2 * workers
+        if self._inline:
+            self._chunk = 1
+        self._pool = make_executor(workers, _MapTask(self.runner), "map",
+                                   processes=ds.python_multiprocessing and not self._inline,
+                                   max_rowsize=ds.max_rowsize)
+        if not self._inline:
+            self.stats.queue_capacity = 2 * workers * _MAX_CHUNK
+
+    # protocol ----------------------------------------------------------------------------
+    def start(self, epoch):
+        super().start(epoch)
+        self._restart_epoch()
+        if self._callbacks is not None:
+            self._callbacks.epoch_begin()
+
+    def next(self):
+        row = super().next()
+        cb = self._callbacks
+        if cb is not None:
+            if row is None:
+                cb.epoch_end()
+            else:
+                cb.step()
+        return row
+
+    def _restart_epoch(self, index=0):
+        self._t_result = None
+        if self._pool is not None:
+            self._pool.clear()
+        self._buf.clear()
+        self._index = index
+        self._returned = index
+        self._child_done = False
+        self._last_child_state = None
+
+    def get_state(self):
+        return {"epoch": self.epoch, "index": self._returned, "child": self._last_child_state}
+
+    def reset(self, state):
+        self.epoch = state["epoch"]
+        if state["child"] is None:
+            self.children[0].start(self.epoch)
+        else:
+            self.children[0].reset(state["child"])
+        self._restart_epoch(state["index"])
+
+    def prov_token(self):
+        return self._last_prov
+
+    def skip_input(self, n):
+        """Right after start(): pass over the next ``n`` input rows without running the
+        operations (a cached stage computing its pass again from row ``n``)."""
+        child = self.children[0]
+        skipped = 0
+        while skipped < n and self.pull(child) is not None:
+            skipped += 1
+        self._child_done = skipped < n
+        self._index = self._returned = skipped
+        self._last_child_state = child.get_state()
+        self._last_prov = None
+
+    # rows --------------------------------------------------------------------------------
+    def _next(self):
+        if not self._buf:
+            self._fill()
+            if not self._buf:
+                return None
+        row, cstate, prov = self._buf.popleft()
+        self._last_child_state = cstate
+        self._last_prov = prov
+        self._returned += 1
+        return row
+
+    def _assemble(self, row, out):
+        return tuple(out[j] if src == "out" else row[j] for src, j in self.place)
+
+    def _wrap(self, e, prov, index):
+        prov = format_provenance(prov)
+        where = f"row {index} of epoch {self.epoch}"
+        if prov:
+            where = f"{prov} ({where})"
+        name = f"Map({', '.join(self.runner.names)})"
+        return wrap_error(e, name, where)
+
+    def pull_rows(self, n):
+        """Up to n rows from the child, with the child's state and provenance token after each
+        (what a task needs to resume and to name a failing row); marks the child done at its end."""
+        child = self.children[0]
+        rows, states, provs = [], [], []
+        for _ in range(n):
+            r = self.pull(child)
+            if r is None:
+                self._child_done = True
+                break
+            rows.append(r)
+            states.append(child.get_state())
+            provs.append(child.prov_token())
+        return rows, states, provs
+
+    def _fill(self):
+        pool = self._pool
+        while len(pool) < self._depth and not self._child_done:
+            rows, states, provs = self.pull_rows(self._chunk)
+            if not rows:
+                break
+            first = self._index
+            self._index += len(rows)
+            task = _Chunk(rows, states, provs, first, self.epoch)
+            pool.submit((self.epoch, first), [tuple(r[i] for i in self.in_idx) for r in rows],
+                        context=task)
+        if not len(pool):
+            return
+        try:
+            outs, task = pool.result()
+        except BaseException as e:
+            raise self._wrap_pool_error(e, getattr(e, "_minddata_task", None))
+        for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
+            self._buf.append((self._assemble(r, o), s, p))
+        if not self._inline:
+            self.stats.sample_queue(len(pool))
+            self._adapt_chunk(len(outs))
+
+    def _adapt_chunk(self, n_rows):
+        """Results arrive about every task_time / workers when the workers are the
+        bottleneck, which gives the cost of a row."""
+        now = _perf()
+        last, self._t_result = self._t_result, now
+        if last is None or not n_rows:
+            return
+        cost = (now - last) * self.workers / n_rows
+        self._row_cost = cost if self._row_cost is None else 0.8 * self._row_cost + 0.2 * cost
+        want = int(self._target_task_s / max(self._row_cost, 1e-7)) + 1
+        self._chunk = max(1, min(_MAX_CHUNK, want))
+
+    def _wrap_pool_error(self, e, info):
+        if getattr(e, "_minddata_wrapped", False):
+            return e
+        if info is not None:
+            task, k = info
+            return self._wrap(e, task.provs[k], task.first + k)
+        return self._wrap(e, None, "?")
+
+    def _close_self(self):
+        if self._pool is not None:
+            self._pool.close()
+
+
+class _Chunk:
+    __slots__ = ("rows", "states", "provs", "first", "epoch")
+
+    def __init__(self, rows, states, provs, first, epoch):
+        self.rows, self.states, self.provs, self.first = rows, states, provs, first
+        self.epoch = epoch
+
+
+class _MapTask:
+    """Applies the op list to a chunk of rows (inline, on a worker thread or in a worker
+    process); a failing row is marked for the error message."""
+
+    name = "Map"
+
+    def __init__(self, runner):
+        self.runner = runner
+
+    def __call__(self, meta, rows_in):
+        epoch, first = meta
+        out = []
+        for k, args in enumerate(rows_in):
+            try:
+                out.append(self.runner.run(tuple(args), epoch, first + k))
+            except BaseException as e:
+                e._minddata_row = k
+                raise
+        return out

@@ -1,0 +1,18 @@
+"""The rename node: rows pass unchanged (the names are the logical node's business)."""
+from ..node import IterNode
+
+
+class RenameIter(IterNode):
+    name = "Rename"
+
+    def __init__(self, ds, ctx, children):
+        super().__init__(ctx, [children[0]])
+
+    def _next(self):
+        return self.pull(self.children[0])
+
+    def get_state(self):
+        return self.children[0].get_state()
+
+    def reset(self, state):
+        self.children[0].reset(state)

@@ -1,0 +1,43 @@
+"""Argument checks shared by the logical nodes (MindSpore's error types and words)."""
+
+INT32_MAX = 2 ** 31 - 1
+
+
+def check_num_parallel_workers(n):
+    if n is None:
+        return None
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"num_parallel_workers must be of type int, but got {type(n).__name__}")
+    if not 1 <= n <= 512:
+        raise ValueError(f"num_parallel_workers {n} is not within the required interval of "
+                         f"[1, 512]")
+    return n
+
+
+def check_columns(name, cols, allow_none=True):
+    """str or non-empty list of distinct str -> list, or None."""
+    if cols is None:
+        if allow_none:
+            return None
+        raise TypeError(f"{name} must not be None")
+    if isinstance(cols, str):
+        cols = [cols]
+    if not isinstance(cols, (list, tuple)):
+        raise TypeError(f"{name} must be a str or a list of str, but got {type(cols).__name__}")
+    if not cols:
+        raise ValueError(f"{name} must not be empty")
+    for c in cols:
+        if not isinstance(c, str):
+            raise TypeError(f"{name} must contain str values, but got {type(c).__name__}: {c!r}")
+        if not c:
+            raise ValueError(f"{name} must not contain an empty column name")
+    if len(set(cols)) != len(cols):
+        raise ValueError(f"{name} must not contain duplicate names: {list(cols)}")
+    return list(cols)
+
+
+def check_bool(name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
+                        f"but got {type(value)}.")
+    return value

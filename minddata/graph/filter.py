@@ -1,0 +1,32 @@
+"""filter(predicate): keep the rows for which predicate(*columns) is true."""
+import numpy as np
+
+from .checks import check_columns, check_num_parallel_workers
+from .node import LogicalNode
+from ..cache.identity import describe_operation
+
+
+class Filter(LogicalNode):
+    kind = "Filter"
+
+    def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None):
+        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
+        if not callable(predicate):
+            raise TypeError(f"predicate must be callable, got {type(predicate).__name__}")
+        cols = check_columns("input_columns", input_columns)
+        have = child.col_names()
+        if cols is not None:
+            missing = [c for c in cols if c not in have]
+            if missing:
+                raise ValueError(f"filter: input_columns {missing} are not columns of the "
+                                 f"dataset {have}")
+        self.predicate = predicate
+        self.input_columns = cols
+        self.index = [have.index(c) for c in cols] if cols is not None else None
+
+    def row_count(self):
+        return None
+
+    def _describe_self(self):
+        # Cache keys: the predicate's code and state (cache/identity.py), not its name.
+        return f"Filter({describe_operation(self.predicate)}, {self.input_columns})"

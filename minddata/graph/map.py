@@ -1,0 +1,114 @@
+"""map: apply a list of operations to some columns of every row (the logical node; the
+engine runs it, minddata/engine/nodes/map.py)."""
+from ..cache.identity import describe_operation
+from ..callback import check_callbacks
+from .checks import check_columns, check_num_parallel_workers
+from .node import LogicalNode
+
+
+def place_columns(child_cols, in_cols, out_cols, op="map"):
+    """Output column order: the outputs take the place of the first input column (in the
+    child's order); the other input columns are dropped; the rest keep their places."""
+    first = min(child_cols.index(c) for c in in_cols)
+    out = []
+    for k, c in enumerate(child_cols):
+        if k == first:
+            out.extend(out_cols)
+        elif c not in in_cols:
+            out.append(c)
+    dup = [c for c in set(out) if out.count(c) > 1]
+    if dup:
+        raise ValueError(f"{op}: output_columns {out_cols} would duplicate the existing "
+                         f"column(s) {sorted(dup)}; rename them or include them in "
+                         f"input_columns")
+    return out
+
+
+def placement(child_cols, in_cols, out_cols):
+    """For each output column: ("out", j) = j-th op output, ("in", k) = child column k."""
+    first = min(child_cols.index(c) for c in in_cols)
+    res = []
+    for k, c in enumerate(child_cols):
+        if k == first:
+            res.extend(("out", j) for j in range(len(out_cols)))
+        elif c not in in_cols:
+            res.append(("in", k))
+    return res
+
+
+def _flatten_ops(operations):
+    ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+    if not ops:
+        raise ValueError("operations must not be empty")
+    for op in ops:
+        if not callable(op) and not hasattr(op, "apply"):
+            raise TypeError(f"operations must be callables or transform objects, got "
+                            f"{type(op).__name__}: {op!r}")
+    return ops
+
+
+class Map(LogicalNode):
+    kind = "Map"
+
+    def __init__(self, child, operations, input_columns=None, output_columns=None,
+                 num_parallel_workers=None, python_multiprocessing=False, max_rowsize=None,
+                 cache=None, callbacks=None, offload=None, **kwargs):
+        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
+        if kwargs:
+            raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
+        self.operations = tuple(_flatten_ops(operations))
+        child_cols = child.col_names()
+        in_cols = check_columns("input_columns", input_columns)
+        if in_cols is None:
+            in_cols = [child_cols[0]]
+        missing = [c for c in in_cols if c not in child_cols]
+        if missing:
+            raise ValueError(f"map: input_columns {missing} are not columns of the dataset "
+                             f"{child_cols}")
+        out_cols = check_columns("output_columns", output_columns)
+        if out_cols is None:
+            out_cols = list(in_cols)
+        if not isinstance(python_multiprocessing, bool):
+            raise TypeError(f"python_multiprocessing must be of type bool, but got "
+                            f"{type(python_multiprocessing).__name__}")
+        if max_rowsize is not None and (isinstance(max_rowsize, bool) or
+                                        not isinstance(max_rowsize, (int, list))):
+            raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
+        if isinstance(max_rowsize, list):
+            max_rowsize = max(max_rowsize)
+        if max_rowsize == -1:
+            max_rowsize = None
+        if cache is not None:
+            if not hasattr(cache, "open_stage"):
+                raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
+            # Looks into Compose-like containers and fused plans too (their inner ops).
+            # Imported here: minddata.cache (and LMDB) load only for pipelines that cache.
+            from ..cache.cacheable import assert_cacheable
+            assert_cacheable(self.operations)
+        self.in_cols = in_cols
+        self.out_cols = out_cols
+        self.columns = place_columns(child_cols, in_cols, out_cols)
+        self.python_multiprocessing = python_multiprocessing
+        self.max_rowsize = max_rowsize
+        self.cache = cache
+        self.callbacks = check_callbacks(callbacks)
+
+    def col_names(self):
+        return list(self.columns)
+
+    def _is_random_self(self):
+        return any(getattr(o, "is_random", False) for o in self.operations)
+
+    @property
+    def keeps_positions(self):
+        # A cached map's rows may come from the store: its state does not pin the source.
+        return self.cache is None
+
+    def _shippable_self(self):
+        return self.cache is None and not self.callbacks
+
+    def _describe_self(self):
+        # Content fingerprints of each operation's code and state (cache keys must identify
+        # what the map computes; names and reprs do not).
+        ops = ",".join(describe_operation(o) for o in self.operations)
+        return f"Map[{ops}]({self.in_cols}->{self.out_cols})"

@@ -1,0 +1,25 @@
+"""project: keep the named columns, in the given order."""
+from .checks import check_columns
+from .node import LogicalNode
+
+
+class Project(LogicalNode):
+    kind = "Project"
+    passes_rows = True
+    keeps_positions = True
+
+    def __init__(self, child, columns):
+        super().__init__([child])
+        cols = check_columns("columns", columns, allow_none=False)
+        have = child.col_names()
+        missing = [c for c in cols if c not in have]
+        if missing:
+            raise ValueError(f"project: columns {missing} are not columns of the dataset {have}")
+        self.columns = cols
+        self.index = [have.index(c) for c in cols]
+
+    def col_names(self):
+        return list(self.columns)
+
+    def _describe_self(self):
+        return f"Project({self.columns})"

@@ -1,0 +1,34 @@
+"""rename: change column names; the data and column order are unchanged."""
+from .checks import check_columns
+from .node import LogicalNode
+
+
+class Rename(LogicalNode):
+    kind = "Rename"
+    passes_rows = True
+    keeps_positions = True
+
+    def __init__(self, child, input_columns, output_columns):
+        super().__init__([child])
+        ins = check_columns("input_columns", input_columns, allow_none=False)
+        outs = check_columns("output_columns", output_columns, allow_none=False)
+        if len(ins) != len(outs):
+            raise ValueError(f"rename: input_columns ({len(ins)}) and output_columns "
+                             f"({len(outs)}) must have the same length")
+        have = child.col_names()
+        missing = [c for c in ins if c not in have]
+        if missing:
+            raise ValueError(f"rename: input_columns {missing} are not columns of the dataset "
+                             f"{have}")
+        mapping = dict(zip(ins, outs))
+        new = [mapping.get(c, c) for c in have]
+        if len(set(new)) != len(new):
+            raise ValueError(f"rename: the result {new} has duplicate column names")
+        self.columns = new
+        self.mapping = mapping
+
+    def col_names(self):
+        return list(self.columns)
+
+    def _describe_self(self):
+        return f"Rename({self.mapping})"

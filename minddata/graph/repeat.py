@@ -1,0 +1,35 @@
+"""repeat: run the child pipeline ``count`` times per epoch (forever when count is None/-1).
+Each pass is a separate epoch for the child's random decisions (a shuffle under a repeat
+reshuffles every pass)."""
+from .node import LogicalNode
+
+from .checks import INT32_MAX as _INT32_MAX
+
+
+class Repeat(LogicalNode):
+    kind = "Repeat"
+    passes_rows = True
+    keeps_positions = True
+
+    def __init__(self, child, count=None):
+        super().__init__([child])
+        if count is None:
+            count = -1
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"count must be of type int, but got {type(count).__name__}")
+        if count != -1 and not 1 <= count <= _INT32_MAX:
+            raise ValueError(f"count {count} is not within the required interval of "
+                             f"[-1, 0) or [1, {_INT32_MAX}]")
+        self.count = count
+
+    def row_count(self):
+        n = self.children[0].row_count()
+        if n is None:
+            return None
+        return n * self.count if self.count != -1 else n
+
+    def _repeat_count(self):
+        return self.count * self.children[0]._repeat_count() if self.count != -1 else -1
+
+    def _describe_self(self):
+        return f"Repeat({self.count})"

@@ -1,0 +1,25 @@
+"""shuffle(buffer_size): MindSpore's buffer shuffle. The buffer fills with the first rows;
+each output is a random buffer entry, replaced by the next input row."""
+from .node import LogicalNode
+
+from .checks import INT32_MAX as _INT32_MAX
+
+
+class Shuffle(LogicalNode):
+    kind = "Shuffle"
+
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        if isinstance(buffer_size, bool) or not isinstance(buffer_size, int):
+            raise TypeError(f"buffer_size must be of type int, but got "
+                            f"{type(buffer_size).__name__}")
+        if not 2 <= buffer_size <= _INT32_MAX:
+            raise ValueError(f"buffer_size {buffer_size} is not within the required interval of "
+                             f"[2, {_INT32_MAX}]")
+        self.buffer_size = buffer_size
+
+    def _is_random_self(self):
+        return True
+
+    def _describe_self(self):
+        return f"Shuffle({self.buffer_size})"

@@ -1,0 +1,123 @@
+"""The user-facing iterators (``create_tuple_iterator``, ``create_dict_iterator``): rows of a
+PipelineRun (minddata/engine/runtime.py) converted as asked, one epoch per ``for`` loop."""
+import json
+import weakref
+
+from .compat_layout.iterator_registry import track
+from .engine.runtime import PipelineRun
+from .graph.checks import check_columns
+from .state_check import check_state
+from .tensor import to_output
+
+
+def _start_at(ds):
+    """(epoch, items to skip) of ``Dataset.set_init_step``: whole epochs are skipped by
+    number, the rest item by item."""
+    init_step = getattr(ds, "_init_step", 0)
+    if not init_step:
+        return None
+    size = ds.get_dataset_size()
+    return divmod(init_step, size) if size else None
+
+
+class _IteratorBase:
+    """Common part of the tuple and dict iterators: one epoch per ``for`` loop."""
+
+    def __init__(self, ds, num_epochs, state):
+        if state is not None:
+            check_state(state, ds)
+        self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
+                                start_at=_start_at(ds) if state is None else None)
+        self._finalizer = weakref.finalize(self, self._run.close)
+        self.dataset = ds
+        track(self)     # mindspore.dataset.engine.iterators' list of live iterators
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        row = self._run.next_item()
+        if row is None:
+            raise StopIteration
+        return self._convert(row)
+
+    def get_state(self):
+        """JSON-serializable position after the last row returned (pass it as ``state=`` to
+        create_*_iterator to continue from there)."""
+        return _copy_state(self._run.state)
+
+    def stage_stats(self):
+        """StageStats of every node, from the source(s) to the root."""
+        return self._run.stage_stats()
+
+    def plan_report(self):
+        """The planned iterator tree this iterator runs and the planner's rewrite decisions
+        (minddata/planner Plan)."""
+        return self._run.plan
+
+    def get_col_names(self):
+        return list(self._run.column_names)
+
+    def close(self):
+        """Stop the pipeline and release every resource (also done on garbage collection)."""
+        self._finalizer()
+
+    stop = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _copy_state(st):
+    return json.loads(json.dumps(st))
+
+
+class TupleIterator(_IteratorBase):
+    def __init__(self, ds, columns=None, num_epochs=-1, state=None, output_numpy=True,
+                 do_copy=False):
+        cols = check_columns("columns", columns)
+        self._output_numpy = output_numpy
+        self._do_copy = do_copy
+        super().__init__(ds, num_epochs, state)
+        self._index = None
+        if cols is not None:
+            names = self._run.column_names
+            missing = [c for c in cols if c not in names]
+            if missing:
+                self.close()
+                raise ValueError(f"columns {missing} are not in the dataset's columns {names}")
+            self._index = [names.index(c) for c in cols]
+
+    def _convert(self, row):
+        if self._index is not None:
+            row = [row[i] for i in self._index]
+        return [to_output(v, self._output_numpy, self._do_copy) for v in row]
+
+
+class DictIterator(_IteratorBase):
+    def __init__(self, ds, num_epochs=-1, state=None, output_numpy=True, do_copy=False):
+        self._output_numpy = output_numpy
+        self._do_copy = do_copy
+        super().__init__(ds, num_epochs, state)
+
+    def _convert(self, row):
+        return {name: to_output(v, self._output_numpy, self._do_copy)
+                for name, v in zip(self._run.column_names, row)}
+
+
+def first_row(ds):
+    """(column names, first row) of one epoch, for output_shapes/output_types."""
+    run = PipelineRun(ds, num_epochs=1)
+    try:
+        row = run.next_item()
+    except StopIteration:
+        row = None
+    finally:
+        run.close()
+    if row is None:
+        raise RuntimeError("the dataset has no rows, so its output shapes and types are unknown")
+    return run.column_names, row

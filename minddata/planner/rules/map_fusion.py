@@ -1,0 +1,41 @@
+"""map_fusion: ``Map(Map(x))`` over the same column(s) becomes one ``Map(x)`` running both
+operation lists, so that ``Batch(Map(Map(Source)))`` reaches the native batch node and one
+executor runs what two did.
+
+Rows are unchanged: the fused map gives its ops the seed positions the two maps gave them
+(the inner map's first, in build order), and both maps read and write the same columns.
+"""
+from ...graph.map import Map
+from ..rule import GraphRule, Skip
+
+
+class MapFusion(GraphRule):
+    name = "map_fusion"
+
+    def rewrite(self, node, options):
+        if not isinstance(node, Map) or not isinstance(node.children[0], Map):
+            return None
+        inner = node.children[0]
+        why = None
+        if options.debug:
+            why = "debug mode runs each map as written"
+        elif node.cache is not None or inner.cache is not None:
+            why = "a map caches its rows"
+        elif node.callbacks or inner.callbacks:
+            why = "a map has callbacks (they count its own rows)"
+        elif not (node.in_cols == node.out_cols == inner.in_cols == inner.out_cols):
+            why = "the maps do not read and write the same columns"
+        elif node.python_multiprocessing != inner.python_multiprocessing:
+            why = "one map runs in processes, the other in threads"
+        elif node.num_parallel_workers != inner.num_parallel_workers:
+            why = "the maps ask for different numbers of workers"
+        if why is not None:
+            return Skip(why)
+        sizes = [s for s in (inner.max_rowsize, node.max_rowsize) if s is not None]
+        return node.replace(children=inner.children,
+                            operations=tuple(inner.operations) + tuple(node.operations),
+                            max_rowsize=max(sizes) if sizes else None)
+
+    def explain(self, old, new):
+        return (f"Map({len(old.children[0].operations)} ops) + Map({len(old.operations)} ops) "
+                f"on {list(old.in_cols)} run as one map of {len(new.operations)} ops")

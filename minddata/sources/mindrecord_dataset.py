@@ -9,7 +9,9 @@ R .. R+num_padded-1), as MindSpore does to make a dataset split evenly over ``nu
 
 Values: scalars 0-d arrays of the schema dtype, strings 0-d str arrays, arrays of the schema
 dtype and shape, ``bytes`` columns 1-D uint8 arrays (MindSpore gives a 1-element ``|S`` array;
-``arr.tobytes()`` gives the same bytes from both).
+``arr.tobytes()`` gives the same bytes from both). A null (empty) array field is a 0-d value of
+its dtype, shape [] as MindDataset gives it (its value is uninitialised memory in MindSpore, 0
+here); FileReader and the tools keep the empty array.
 """
 import functools
 import os
@@ -94,12 +96,15 @@ class MindRecordSource(RowSource):
         # Project only when asked: reading every column lets the reader skip a lookup per name.
         self._columns = self.column_names if columns_list else None
         self._files = list(reader.files)
+        self._array_columns = [c for c in self.column_names if "shape" in reader.schema[c]]
 
     def __len__(self):
         return self._num_real + self._num_padded
 
     def _read_real(self, ids):
         data = self._reader.read_rows(ids, self._columns)
+        for name in self._array_columns:
+            data[name] = [v if v.size else np.zeros((), v.dtype) for v in data[name]]
         return list(zip(*[data[c] for c in self.column_names]))
 
     def read_rows(self, ids):

@@ -10,7 +10,9 @@ def wrap_error(exc, op_name, provenance=None):
     """Return an exception of ``exc``'s type whose message names the op and the row.
 
     The original is kept as ``__cause__`` (its traceback shows where it was raised). Types
-    whose constructor does not take one message fall back to RuntimeError.
+    whose constructor does not take one message fall back to RuntimeError, and so does
+    StopIteration: raised again as it is, it would end the user's loop as if the data had run
+    out (MindSpore raises RuntimeError there too).
     """
     if getattr(exc, "_minddata_wrapped", False) or isinstance(exc, (KeyboardInterrupt,
                                                                      SystemExit)):
@@ -18,7 +20,7 @@ def wrap_error(exc, op_name, provenance=None):
     where = f" on {provenance}" if provenance else ""
     msg = f"{op_name} failed{where}: {type(exc).__name__}: {exc}"
     new = None
-    if True:
+    if not isinstance(exc, (StopIteration, StopAsyncIteration)):
         try:
             new = type(exc)(msg)
             if new.args != (msg,):

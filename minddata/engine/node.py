@@ -51,6 +51,9 @@ class BuildContext:
         self.hand_over_each_row = False
         self._next_position = 0
         self.nodes = []
+        # The epoch of the run being produced (PipelineRun sets it), which the epoch numbers of
+        # nodes under a repeat are not; None where no run drives the nodes (a service actor).
+        self.run_epoch = None
 
     def build(self, pnode):
         """The iterator tree of physical node ``pnode`` (a planner/physical.py PhysicalNode),

@@ -87,6 +87,7 @@ class PipelineRun:
 
     # -- producer -------------------------------------------------------------------------
     def _begin(self):
+        self.ctx.run_epoch = self._p_epoch
         if self._p_root is not None:
             try:
                 self.root.reset(self._p_root)

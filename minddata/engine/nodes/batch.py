@@ -260,10 +260,16 @@ class BatchIter(IterNode):
         if self._done:
             return None
         ds = self.ds
-        info = BatchInfo(self._batch_num, self.epoch)
+        # The iterator's epoch, not a repeat's pass below it (as MindSpore counts them).
+        epoch = self.ctx.run_epoch if self.ctx.run_epoch is not None else self.epoch
+        info = BatchInfo(self._batch_num, epoch)
         size = ds.batch_size
         if callable(size):
-            size = size(info)
+            try:
+                size = size(info)
+            except BaseException as e:
+                raise wrap_error(e, "Batch(batch_size)",
+                                 f"batch {info.get_batch_num()} of epoch {epoch}")
             if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
                 raise ValueError(f"batch_size callable returned {size!r}; expected an int >= 1")
         child = self.children[0]

@@ -141,3 +141,21 @@ def test_autocontrast_cutoff_and_ignore():
     np.testing.assert_array_equal(out[..., 1].reshape(-1), [0, 0, 51, 102, 153, 204, 255, 255])
     # one value left: the image is returned unchanged
     np.testing.assert_array_equal(AutoContrast(ignore=[0, 1, 2, 3, 4, 5, 6])(img), img)
+
+
+def test_the_native_batch_engine_rounds_rescale_once(shared_fixtures):
+    """MindDataset + Map(Decode, Resize, Rescale, HWC2CHW) + batch runs in the native batch
+    engine; its values are the once-rounded multiply-add of the decoded, resized pixels."""
+    import minddata as ds
+    from transforms_c.vision import Decode, Resize
+    path = str(shared_fixtures / "mindrecord" / "i_jpeg" / "i_jpeg.mindrecord")
+    ops = [Decode(), Resize((6, 6)), Rescale(1 / 255, -1.0), HWC2CHW()]
+    data = ds.MindDataset(path, columns_list=["data"], shuffle=False).map(ops, "data").batch(5)
+    assert "native_batch on Batch: fired" in str(data.plan())
+    got = next(data.create_tuple_iterator(output_numpy=True, num_epochs=1))[0]
+    raw = ds.MindDataset(path, columns_list=["data"], shuffle=False)
+    pixels = [Resize((6, 6))(Decode()(r[0]))
+              for r in raw.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    expected = np.stack([fused_rescale(p.reshape(-1), 1 / 255, -1.0).reshape(p.shape)
+                         .transpose(2, 0, 1) for p in pixels])
+    assert got.tobytes() == expected.tobytes()

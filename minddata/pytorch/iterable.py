@@ -1,7 +1,8 @@
 """``TorchIterable``: a minddata pipeline as a ``torch.utils.data.IterableDataset``.
 
 One pass over it (one ``iter()``) is one epoch of the pipeline, read from this process's (and
-DataLoader worker's) shard, each row converted to a tuple of tensors without copying. The epoch
+DataLoader worker's) shard (built by the factory, or the built Dataset re-sharded by
+``minddata.auto_shard``), each row converted to a tuple of tensors without copying. The epoch
 number drives the pipeline's shuffles and random augmentations exactly as
 ``create_tuple_iterator`` numbers its epochs.
 
@@ -17,16 +18,20 @@ import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
 from ..dataset import Dataset, check_columns
+from ..resharding import auto_shard
 from .sharding import distributed_shard, explicit_or_distributed
 from .tensors import row_to_tensors
 
 _STATE_KEYS = ("epoch", "iterator", "done", "num_shards", "shard_id")
 
 _NEEDS_FACTORY = (
-    "to_torch: this {where} must read shard {shard.shard_id} of {shard.num_shards}, but it was "
-    "given a Dataset, and a Dataset graph cannot be re-sharded after it is built. Pass a factory "
+    "to_torch: this {where} must read shard {shard.shard_id} of {shard.num_shards}, but the "
+    "Dataset it was given cannot be re-sharded ({why}). Pass a factory "
     "instead, make_dataset(num_shards, shard_id), that builds the pipeline with "
     "num_shards/shard_id on its source{hint}.")
+_RANK_HINT = (" (or, if the Dataset already is this rank's shard, say so with num_shards=1, "
+              "shard_id=0)")
+_WORKER_HINT = " (or use num_workers=0 or 1: the pipeline has worker threads of its own)"
 
 
 class TorchIterable(IterableDataset):
@@ -46,17 +51,14 @@ class TorchIterable(IterableDataset):
         self._rank_shard, self._explicit = explicit_or_distributed(num_shards, shard_id)
         if self._dataset is not None:
             self._check_dataset_columns(self._dataset)
-            if self._rank_shard.num_shards > 1:
-                raise ValueError(_NEEDS_FACTORY.format(
-                    where="rank", shard=self._rank_shard,
-                    hint=" (or, if the Dataset already is this rank's shard, say so with "
-                         "num_shards=1, shard_id=0)"))
+        self._built = None      # (Shard, Dataset): this process's shard of the pipeline
+        if self._dataset is not None and self._rank_shard.num_shards > 1:
+            self._dataset_for(self._rank_shard, "rank")  # refused now rather than in a worker
         # Shared memory, so that set_epoch in the main process reaches persistent workers.
         self._epoch = torch.zeros((), dtype=torch.int64).share_memory_()
         self._pending = None    # a state given to load_state_dict, for the next pass
         self._position = None   # the current (or last) pass of this process
         self._live = None       # that pass's minddata iterator while it runs
-        self._built = None      # (Shard, Dataset) made by the factory in this process
 
     # -- epochs and state -------------------------------------------------------------------
     def set_epoch(self, epoch):
@@ -93,7 +95,8 @@ class TorchIterable(IterableDataset):
     def __iter__(self):
         worker = get_worker_info()
         shard = self._shard_of(worker)
-        dataset = self._dataset_for(shard)
+        split = worker is not None and worker.num_workers > 1
+        dataset = self._dataset_for(shard, "DataLoader worker" if split else "rank")
         resume, self._pending = self._pending, None
         if resume is None:
             position = {"epoch": int(self._epoch), "iterator": None, "done": False}
@@ -150,15 +153,15 @@ class TorchIterable(IterableDataset):
         shard = self._rank_shard
         if worker is not None and worker.num_workers > 1:
             shard = shard.split(worker.num_workers, worker.id)
-        if self._factory is None and shard.num_shards > 1:
-            raise ValueError(_NEEDS_FACTORY.format(
-                where="DataLoader worker", shard=shard,
-                hint=" (or use num_workers=0 or 1: the pipeline has worker threads of its own)"))
         return shard
 
-    def _dataset_for(self, shard):
+    def _dataset_for(self, shard, where):
         if self._factory is None:
-            return self._dataset
+            if shard.num_shards == 1:
+                return self._dataset
+            if self._built is None or self._built[0] != shard:
+                self._built = (shard, self._auto_sharded(shard, where))
+            return self._built[1]
         if self._built is None or self._built[0] != shard:
             dataset = self._factory(shard.num_shards, shard.shard_id)
             if not isinstance(dataset, Dataset):
@@ -168,6 +171,16 @@ class TorchIterable(IterableDataset):
             self._check_dataset_columns(dataset)
             self._built = (shard, dataset)
         return self._built[1]
+
+    def _auto_sharded(self, shard, where):
+        """The built Dataset re-sharded by its source (minddata.auto_shard), or the ValueError
+        that says why it cannot be and asks for a factory."""
+        try:
+            return auto_shard(self._dataset, shard.num_shards, shard.shard_id)
+        except ValueError as exc:
+            hint = _RANK_HINT if where == "rank" else _WORKER_HINT
+            raise ValueError(_NEEDS_FACTORY.format(where=where, shard=shard, why=exc,
+                                                   hint=hint)) from None
 
     def _check_dataset_columns(self, dataset):
         if self._columns is None:

@@ -113,14 +113,20 @@ def test_uneven_shards_are_padded_as_mindspore_shards_are():
     assert set(got) == set(range(9))
 
 
-def test_a_dataset_cannot_be_split_over_workers(monkeypatch):
+def test_a_dataset_auto_shard_refuses_cannot_be_split_over_workers(monkeypatch):
     # As inside DataLoader worker 0 of 2 (a real DataLoader takes 10 s to shut down its workers
-    # after a worker's error, so the worker is simulated).
+    # after a worker's error, so the worker is simulated). A take above the source would count
+    # its rows per shard: auto_shard refuses it (tests/minddata/test_torch_auto_shard.py).
     import minddata.pytorch.iterable as iterable
     worker = types.SimpleNamespace(id=0, num_workers=2)
     monkeypatch.setattr(iterable, "get_worker_info", lambda: worker)
     with pytest.raises(ValueError, match=r"worker must read shard 0 of 2.*make_dataset"):
-        iter(to_torch(make_pipeline()))
+        iter(to_torch(make_pipeline().take(6)))
+
+
+def test_dataloader_workers_split_a_built_dataset_without_loss_or_repeat():
+    loader = DataLoader(to_torch(make_pipeline()), batch_size=None, num_workers=2)
+    assert sorted(ids_of(loader)) == list(range(48))
 
 
 def test_a_dataset_with_one_worker_reads_the_whole_epoch():
@@ -171,7 +177,7 @@ def test_bad_arguments_are_refused_at_once():
     with pytest.raises(ValueError, match=r"columns \['nope'\] are not in"):
         to_torch(make_pipeline(), columns=["nope"])
     with pytest.raises(ValueError, match="cannot be re-sharded"):
-        to_torch(make_pipeline(), num_shards=2, shard_id=0)
+        to_torch(make_pipeline().take(6), num_shards=2, shard_id=0)
 
 
 def test_a_factory_must_return_a_dataset():

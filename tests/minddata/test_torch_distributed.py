@@ -1,5 +1,6 @@
 """to_torch under torch.distributed (gloo, 2 processes started by torch.multiprocessing):
-each rank reads its own shard, and the ranks' rows are disjoint and cover the epoch."""
+each rank reads its own shard, and the ranks' rows are disjoint and cover the epoch, whether each
+rank gives to_torch a factory or one built Dataset (re-sharded by minddata.auto_shard)."""
 import json
 import os
 import socket
@@ -15,13 +16,14 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _rank_main(rank, world, port, out_dir, num_workers):
+def _rank_main(rank, world, port, out_dir, num_workers, built):
     import torch.distributed as dist
     from torch.utils.data import DataLoader
 
     from minddata import config
     from minddata.pytorch import to_torch
-    from tests.minddata.torch_helpers import ids_of, make_pipeline
+    from tests.minddata.torch_helpers import (check_mapped, ids_of, make_mapped_pipeline,
+                                              make_pipeline)
 
     config.set_seed(3)
     too_early = to_torch(make_pipeline)  # made before the process group: must be refused
@@ -33,13 +35,17 @@ def _rank_main(rank, world, port, out_dir, num_workers):
             early_error = None
         except RuntimeError as exc:
             early_error = str(exc)
-        adapter = to_torch(make_pipeline)
-        ids = ids_of(DataLoader(adapter, batch_size=None, num_workers=num_workers))
+        # One built Dataset per rank (shuffled source, a map), or a factory.
+        adapter = to_torch(make_mapped_pipeline() if built else make_mapped_pipeline)
+        batches = list(DataLoader(adapter, batch_size=None, num_workers=num_workers))
+        check_mapped(batches)
+        ids = ids_of(batches)
         # Explicit shards win over the process group's: a Dataset declared already sharded
-        # (here: not sharded at all) is read whole; undeclared, it is refused.
+        # (here: not sharded at all) is read whole; one auto_shard cannot re-shard (a take
+        # above its source) is refused.
         whole = ids_of(to_torch(make_pipeline(), num_shards=1, shard_id=0))
         try:
-            to_torch(make_pipeline())
+            to_torch(make_pipeline().take(6))
             refused = None
         except ValueError as exc:
             refused = str(exc)
@@ -53,11 +59,11 @@ def _rank_main(rank, world, port, out_dir, num_workers):
         dist.destroy_process_group()
 
 
-def _run(tmp_path, num_workers):
+def _run(tmp_path, num_workers, built=False):
     import torch.multiprocessing as mp
     # fork: the ranks start without importing torch again (spawn costs seconds per process).
-    mp.start_processes(_rank_main, args=(2, _free_port(), str(tmp_path), num_workers), nprocs=2,
-                       join=True, start_method="fork")
+    mp.start_processes(_rank_main, args=(2, _free_port(), str(tmp_path), num_workers, built),
+                       nprocs=2, join=True, start_method="fork")
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(2)]
 
 
@@ -71,6 +77,7 @@ def _check_disjoint_cover(results):
         assert "init_process_group" in result["early_error"]
         assert result["whole"] == list(range(48))
         assert f"must read shard {rank} of 2" in result["refused"]
+        assert "Take(6) would count rows per shard" in result["refused"]
 
 
 def test_two_gloo_ranks_read_disjoint_shards_covering_the_epoch(tmp_path):
@@ -83,3 +90,12 @@ def test_two_gloo_ranks_read_disjoint_shards_covering_the_epoch(tmp_path):
 
 def test_two_gloo_ranks_with_dataloader_workers(tmp_path):
     _check_disjoint_cover(_run(tmp_path, num_workers=2))
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_two_gloo_ranks_each_wrapping_one_built_dataset_see_every_row_once(tmp_path, num_workers):
+    results = _run(tmp_path, num_workers=num_workers, built=True)
+    _check_disjoint_cover(results)
+    if num_workers == 0:
+        assert [(r["state"]["num_shards"], r["state"]["shard_id"]) for r in results] == \
+            [(2, 0), (2, 1)]

@@ -12,22 +12,21 @@ __all__ = ["DeviceTail", "split_device_tail"]
 
 
 def _tail_of(ops):
-    """(number of trailing ops to move, pointwise steps in order, chw) of a map's ops: an
-    optional HWC2CHW after a pointwise op or a chain of them (Rescale then Normalize)."""
-    points, chw, k = [], False, len(ops)
+    """The trailing ops to move: an optional HWC2CHW after a pointwise op or a chain of them
+    (Rescale then Normalize), as the ops declare their phases."""
+    k, chw, points, last = len(ops), False, 0, None
     while k > 0:
         op = ops[k - 1]
         phase = op.fusion_phase(0) if hasattr(op, "fusion_phase") else None
         if phase == folding.PHASE_LAYOUT and not chw and not points:
             chw = True
         elif phase == folding.PHASE_POINT and (not points or folding.points_chain(op, last)):
-            step = op.native_step()
-            points.insert(0, (step["kind"], list(step["a"]), list(step["b"])))
+            points += 1
         else:
             break
         last = op
         k -= 1
-    return len(ops) - k, points, chw
+    return list(ops[k:])
 
 
 def split_device_tail(dataset):
@@ -49,10 +48,9 @@ def split_batch_tail(dataset):
     if (not isinstance(map_ds, Map) or len(map_ds.in_cols) != 1
             or map_ds.out_cols != map_ds.in_cols or map_ds.cache is not None):
         return dataset, None
-    moved, points, chw = _tail_of(map_ds.operations)
-    if not moved or moved == len(map_ds.operations):
+    tail = _tail_of(map_ds.operations)
+    if not tail or len(tail) == len(map_ds.operations):
         return dataset, None
     column = map_ds.col_names().index(map_ds.in_cols[0])
-    head = map_ds.replace(operations=tuple(map_ds.operations[:-moved]))
-    batched = dataset.with_children([head])
-    return batched, DeviceTail(column, points, chw)
+    head = map_ds.replace(operations=tuple(map_ds.operations[:-len(tail)]))
+    return dataset.with_children([head]), DeviceTail(column, tail)

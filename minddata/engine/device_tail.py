@@ -12,22 +12,28 @@ equals the CPU path's within float rounding (bit for bit on the CPU).
 """
 import numpy as np
 
-from transforms_c import _native
+from transforms_c import _native, folding
 
-#: The native pass's pointwise op for each chain of tail steps.
-_NATIVE_POINTS = {(): _native.POINT_NONE, ("normalize",): _native.POINT_NORMALIZE,
-                  ("rescale",): _native.POINT_RESCALE,
-                  ("rescale", "normalize"): _native.POINT_RESCALE_NORMALIZE}
+_NO_VALUES = np.zeros(1, np.float32)
 
 
 class DeviceTail:
-    """The trailing pointwise and layout ops of a map, applied to a whole uint8 HWC batch of
-    column ``column`` (its index in the batch)."""
+    """The trailing pointwise and layout ops of a map (``ops``), applied to a whole uint8 HWC
+    batch of column ``column`` (its index in the batch). What they do is what they declare:
+    their native steps (``points``: ("rescale", scale, shift) and/or ("normalize", mean, std),
+    and ``chw``) for numpy and torch, and their folds into one native pass for the CPU."""
 
-    def __init__(self, column, points, chw):
+    def __init__(self, column, ops):
         self.column = column
-        self.points = points    # [("rescale", scale, shift) and/or ("normalize", mean, std)]
-        self.chw = chw
+        self.ops = list(ops)
+        self.points = []
+        self.chw = False
+        for op in self.ops:
+            step = op.native_step()
+            if op.fusion_phase(0) == folding.PHASE_LAYOUT:
+                self.chw = True
+            else:
+                self.points.append((step["kind"], list(step["a"]), list(step["b"])))
 
     def apply_numpy(self, batch):
         out = np.asarray(batch)
@@ -40,23 +46,26 @@ class DeviceTail:
         return out
 
     def apply_native(self, batch, empty=np.empty):
-        """The tail on a uint8 (N, H, W, C) batch by the CPU kernels' pass, one image at a time
-        with the GIL released: their values bit for bit. Other input: ``apply_numpy``.
-        ``empty(shape, dtype)`` allocates the output (e.g. a BufferRecycler's)."""
+        """The tail on a uint8 (N, H, W, C) batch by the CPU kernels' pass (the ops folded into
+        it as a fused plan folds them), one image at a time with the GIL released: their values
+        bit for bit. Other input: ``apply_numpy``. ``empty(shape, dtype)`` allocates the output
+        (e.g. a BufferRecycler's)."""
         arr = np.asarray(batch)
-        point = _NATIVE_POINTS.get(tuple(p[0] for p in self.points))
-        if arr.dtype != np.uint8 or arr.ndim != 4 or point is None or 0 in arr.shape:
+        if arr.dtype != np.uint8 or arr.ndim != 4 or 0 in arr.shape:
             return self.apply_numpy(arr)
         n, height, width, channels = arr.shape
-        values = [np.ascontiguousarray(np.broadcast_to(np.asarray(v, np.float32), (channels,)))
-                  for _, a, b in self.points for v in (a, b)]
-        values += [np.zeros(1, np.float32)] * (4 - len(values))
-        shape = (n, channels, height, width) if self.chw else (n, height, width, channels)
-        out = empty(shape, np.float32 if self.points else np.uint8)
+        pss = folding.PassParams()
+        for op in self.ops:
+            op.fold(None, pss, 0, channels)
+        point = (_native.POINT_NONE,) if pss.point is None else pss.point
+        values = [np.ascontiguousarray(v, np.float32) for v in point[1:]]
+        values += [_NO_VALUES] * (4 - len(values))
+        shape = (n, channels, height, width) if pss.chw else (n, height, width, channels)
+        out = empty(shape, np.float32 if pss.point is not None else np.uint8)
         for i in range(n):
-            _native.resample(arr[i], out[i], width, height, _native.INTERP_COPY, point_op=point,
-                             p0=values[0], p1=values[1], chw=self.chw, p2=values[2],
-                             p3=values[3])
+            _native.resample(arr[i], out[i], width, height, _native.INTERP_COPY,
+                             point_op=point[0], p0=values[0], p1=values[1], chw=pss.chw,
+                             p2=values[2], p3=values[3])
         return out
 
     def apply_torch(self, tensor):
@@ -83,4 +92,5 @@ class DeviceTail:
         return x * a + b
 
     def __repr__(self):
-        return f"DeviceTail(column={self.column}, points={self.points}, chw={self.chw})"
+        names = "+".join(type(op).__name__ for op in self.ops)
+        return f"DeviceTail(column={self.column}, ops={names})"

@@ -24,8 +24,8 @@ class _IteratorBase:
     """Common part of the tuple and dict iterators: one epoch per ``for`` loop."""
 
     def __init__(self, ds, num_epochs, state):
-        if state is not None:
-            check_state(state, ds)
+        # The pipeline's signature: checked against ``state``, stamped on the states it saves.
+        self._pipeline = check_state(state, ds)
         self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
                                 start_at=_start_at(ds) if state is None else None)
         self._finalizer = weakref.finalize(self, self._run.close)
@@ -44,7 +44,7 @@ class _IteratorBase:
     def get_state(self):
         """JSON-serializable position after the last row returned (pass it as ``state=`` to
         create_*_iterator to continue from there)."""
-        return _copy_state(self._run.state)
+        return _copy_state(dict(self._run.state, pipeline=self._pipeline))
 
     def stage_stats(self):
         """StageStats of every node, from the source(s) to the root."""

@@ -28,9 +28,11 @@ def _forget(ref):
 
 
 def track(iterator):
-    """Add ``iterator`` (an object with ``stop()``) to ``ITERATORS_LIST``; returns it."""
+    """Add ``iterator`` (an object with ``stop()``) to ``ITERATORS_LIST`` unless it is there
+    (minddata's iterators track themselves); returns it."""
     with _lock:
-        ITERATORS_LIST.append(weakref.ref(iterator, _forget))
+        if not any(ref() is iterator for ref in ITERATORS_LIST):
+            ITERATORS_LIST.append(weakref.ref(iterator, _forget))
     _state["cleanup"] = False
     return iterator
 

@@ -37,6 +37,7 @@ from .graph.project import Project
 from .graph.rename import Rename
 from .graph.repeat import Repeat
 from .graph.source import Source
+from .state_check import check_old_world
 
 
 # -- turning N states into the state of one new rank -------------------------------------------
@@ -206,6 +207,9 @@ def reshard_state(dataset, states):
         raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
     _check_states(states)
     chain = pipeline_chain(dataset)
+    # The old ranks' states must be of this pipeline but for the shards; the result carries
+    # the new rank's signature.
+    signature = check_old_world(dataset, states)
     seed = int(states[0]["seed"])
     epoch = min(int(st["epoch"]) for st in states)
     positions = []
@@ -222,7 +226,7 @@ def reshard_state(dataset, states):
                              f"after rank(s) in epoch {epoch}")
     if all(st["root"] is None for st in states) and len({st["epoch"] for st in states}) == 1:
         # Every rank at the same epoch boundary: that epoch is the new world's from its start.
-        return {"seed": seed, "epoch": epoch, "root": None}
+        return {"seed": seed, "epoch": epoch, "root": None, "pipeline": signature}
     reps = {p.rep for p in positions if p.rep is not None}
     if len(reps) > 1:
         raise ValueError(f"elastic resume: the ranks are in different passes {sorted(reps)} "
@@ -239,7 +243,7 @@ def reshard_state(dataset, states):
     shard = chain[-1].shard()
     rows = max((_repeat_rows(chain, st["root"]) for st in states
                 if st["root"] is not None and int(st["epoch"]) == epoch), default=0)
-    return {"seed": seed, "epoch": epoch,
+    return {"seed": seed, "epoch": epoch, "pipeline": signature,
             "root": positioned_state(chain, epoch, 0, world, shard, rep, rows)}
 
 

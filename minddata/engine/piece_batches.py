@@ -18,6 +18,7 @@ import collections
 import numpy as np
 
 from ..graph.sharding import epoch_ids
+from ..state_check import CHILD, COUNT, FLAG, check_node_state, check_source_state
 from .nodes.source import source_state
 from .node import IterNode
 
@@ -78,7 +79,12 @@ class PieceBatchIter(IterNode):
                 "child": child}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, batch_num=COUNT, done=FLAG, child=CHILD)
         child = state["child"]
+        if child is not None:
+            check_node_state(self, child, index=COUNT)
+            if isinstance(child.get("child"), dict):
+                check_source_state(self, child["child"], self.source_ds.shard())
         rows = int(child["index"]) if child is not None else 0
         world = (child.get("child") or {}).get("world") if child is not None else None
         self._position(state["epoch"], rows, int(state["batch_num"]), bool(state["done"]),

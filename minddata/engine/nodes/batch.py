@@ -3,6 +3,7 @@ optional per_batch_map and padding, built inline or on workers."""
 import numpy as np
 
 from ...graph.map import placement
+from ...state_check import CHILD, COUNT, FLAG, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode
@@ -248,6 +249,7 @@ class BatchIter(IterNode):
         return {"epoch": self.epoch, "batch_num": num, "done": done, "child": cstate}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, batch_num=COUNT, done=FLAG, child=CHILD)
         self.epoch = state["epoch"]
         if state["child"] is None:
             self.children[0].start(self.epoch)

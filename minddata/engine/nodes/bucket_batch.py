@@ -1,6 +1,7 @@
 """The bucket_batch_by_length node."""
 import numpy as np
 
+from ...state_check import COUNT, check_node_state
 from ..node import ReplayNode
 from .batch import stack_column
 
@@ -17,6 +18,10 @@ class BucketBatchIter(ReplayNode):
         self.buckets = [[] for _ in self.ds.batch_sizes]
         self.child_done = False
         self.flush_at = 0
+
+    def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, returned=COUNT)
+        super().reset(state)
 
     def _bucket_of(self, row):
         ds = self.ds

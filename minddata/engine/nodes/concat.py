@@ -2,6 +2,7 @@
 types: the first row of each child is checked against the first row seen (MindSpore refuses a
 float32 column concatenated with an int one; serving both would hand the consumer a column
 whose type changes midway)."""
+from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
 
@@ -57,6 +58,9 @@ class ConcatIter(IterNode):
                 "child": self.children[i].get_state()}
 
     def reset(self, state):
+        # current == number of inputs: every input has ended.
+        check_node_state(self, state, epoch=COUNT, current=up_to(len(self.children)),
+                         child=NODE)
         self.epoch = state["epoch"]
         self.current = state["current"]
         if self.current < len(self.children):

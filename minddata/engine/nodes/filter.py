@@ -1,6 +1,7 @@
 """The filter node: keeps the rows for which the predicate is true."""
 import numpy as np
 
+from ...state_check import COUNT, NODE, check_node_state
 from ..node import IterNode
 
 
@@ -38,5 +39,6 @@ class FilterIter(IterNode):
         return {"epoch": self.epoch, "child": self.children[0].get_state()}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, child=NODE)
         self.epoch = state["epoch"]
         self.children[0].reset(state["child"])

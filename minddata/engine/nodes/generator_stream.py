@@ -2,6 +2,7 @@
 cannot be read by row id). The logical node opens the stream (``open_stream()``, a fresh
 iterator of rows); the state is the rows returned, and a reset restarts the stream and skips
 them, the only way to reposition a generator."""
+from ...state_check import COUNT, check_node_state
 from ..node import IterNode
 
 
@@ -42,6 +43,7 @@ class GeneratorStreamIter(IterNode):
         return {"epoch": self.epoch, "pos": self._pos}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, pos=COUNT)
         self.start(state["epoch"])
         for _ in range(int(state["pos"])):
             if self._next() is None:

@@ -15,6 +15,7 @@ from ... import config, seeds
 from ...callback import CallbackRunner
 from ...graph.map import placement
 from ...graph.operations import compile_operations, op_name
+from ...state_check import CHILD, COUNT, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode, format_provenance
@@ -213,6 +214,7 @@ class MapIter(IterNode):
         return {"epoch": self.epoch, "index": self._returned, "child": self._last_child_state}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, index=COUNT, child=CHILD)
         self.epoch = state["epoch"]
         if state["child"] is None:
             self.children[0].start(self.epoch)

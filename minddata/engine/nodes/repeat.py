@@ -1,5 +1,6 @@
 """The repeat node: its child ``count`` times per epoch, each pass a separate epoch of the
 child's random decisions."""
+from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
 
@@ -44,6 +45,9 @@ class RepeatIter(IterNode):
                 "child": self.children[0].get_state()}
 
     def reset(self, state):
+        # rep == count: the last pass has ended (a state taken above the repeat after it).
+        check_node_state(self, state, epoch=COUNT, rows=COUNT, child=NODE,
+                         rep=COUNT if self.count == -1 else up_to(self.count))
         self.epoch = state["epoch"]
         self.rep = state["rep"]
         self._rows_this_pass = state["rows"]

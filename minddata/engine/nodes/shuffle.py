@@ -1,5 +1,6 @@
 """The shuffle node: MindSpore's buffer shuffle."""
 from ... import seeds
+from ...state_check import COUNT, check_node_state
 from ..node import ReplayNode
 
 
@@ -23,6 +24,10 @@ class ShuffleIter(ReplayNode):
         self._child_done = False
         self._rng = seeds.rng(self.ctx.seed, epoch, self.position)
         self._draws = []
+
+    def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, returned=COUNT)
+        super().reset(state)
 
     def _draw(self, n):
         # Draw random indices in blocks (one numpy call per 1024 rows).

@@ -1,4 +1,5 @@
 """The skip node: drops the first ``count`` rows of each epoch."""
+from ...state_check import COUNT, FLAG, NODE, check_node_state
 from ..node import IterNode
 
 
@@ -28,6 +29,7 @@ class SkipIter(IterNode):
                 "child": self.children[0].get_state()}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, skipped=FLAG, child=NODE)
         self.epoch = state["epoch"]
         self.skipped = state["skipped"]
         self.children[0].reset(state["child"])

@@ -4,6 +4,7 @@ import numpy as np
 
 from ... import config
 from ...graph.sharding import epoch_ids
+from ...state_check import check_source_state
 from ..executor import make_executor
 from ..node import IterNode
 
@@ -76,6 +77,7 @@ class SourceIter(IterNode):
         return source_state(self._shard, self.epoch, self._pos, self._world)
 
     def reset(self, state):
+        check_source_state(self, state, self._shard)
         self._start_epoch(state["epoch"], state.get("world"))
         self._seek(int(state["pos"]))
 

@@ -1,4 +1,5 @@
 """The take node: the first ``count`` rows of each epoch."""
+from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
 
@@ -26,6 +27,8 @@ class TakeIter(IterNode):
         return {"epoch": self.epoch, "taken": self.taken, "child": self.children[0].get_state()}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, child=NODE,
+                         taken=COUNT if self.count == -1 else up_to(self.count))
         self.epoch = state["epoch"]
         self.taken = state["taken"]
         self.children[0].reset(state["child"])

@@ -1,4 +1,5 @@
 """The zip node: rows of its children side by side, to the shortest child's end."""
+from ...state_check import COUNT, FLAG, check_node_state, states_of
 from ..node import IterNode
 
 
@@ -30,6 +31,8 @@ class ZipIter(IterNode):
                 "children": [c.get_state() for c in self.children]}
 
     def reset(self, state):
+        check_node_state(self, state, epoch=COUNT, done=FLAG,
+                         children=states_of(len(self.children)))
         self.epoch = state["epoch"]
         self._done = state["done"]
         for c, s in zip(self.children, state["children"]):

@@ -3,6 +3,7 @@ its trailing Normalize / Rescale / HWC2CHW, and the ``DeviceTail`` (engine/devic
 that finishes the batches on the device (as FFCV and DALI do). Seeds are unchanged: every op
 keeps its position."""
 from transforms_c import folding
+from transforms_c.contract import FusableOperation
 
 from .engine.device_tail import DeviceTail
 from .graph.batch import Batch
@@ -17,7 +18,7 @@ def _tail_of(ops):
     k, chw, points, last = len(ops), False, 0, None
     while k > 0:
         op = ops[k - 1]
-        phase = op.fusion_phase(0) if hasattr(op, "fusion_phase") else None
+        phase = op.fusion_phase(0) if isinstance(op, FusableOperation) else None
         if phase == folding.PHASE_LAYOUT and not chw and not points:
             chw = True
         elif phase == folding.PHASE_POINT and (not points or folding.points_chain(op, last)):

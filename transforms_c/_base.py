@@ -1,4 +1,5 @@
-"""The op protocol shared by every transform (see docs/internals.md, "transforms_c -> minddata").
+"""The op protocol shared by every transform (transforms_c/contract.py states it as Protocols;
+docs/internals.md, "The op contract").
 
 An op is callable eagerly, `op(*arrays)`, and offers the engine `is_random` and
 `apply(arrays, seed) -> tuple`. Ops hold only their validated arguments, so one op object is safe
@@ -17,11 +18,14 @@ import sys
 import numpy as np
 
 from transforms_c._rng import Rng, eager_seed
+from transforms_c.contract import FusionDefaults
 
 
-class TensorOperation:
+class TensorOperation(FusionDefaults):
     """Base of every op. Subclasses implement `_compute(img, rng)` for one input array
-    (rng is an Rng seeded from the row's seed, None for deterministic ops), or override `apply`."""
+    (rng is an Rng seeded from the row's seed, None for deterministic ops), or override `apply`.
+    A fusable op overrides the declarations of transforms_c.contract.FusableOperation
+    (``fusion_phase``, ``fold``, ``native_step``, ...; FusionDefaults gives the rest)."""
 
     is_random = False
     #: True for ops whose kernels are native (candidates for fusion); informative only.
@@ -84,22 +88,6 @@ class TensorOperation:
 
     def _compute(self, img, rng):
         raise NotImplementedError
-
-    # -- fusion declarations (transforms_c/folding.py) --------------------------------------
-    def fusion_phase(self, position):
-        """The phase this op takes in a fused plan when it is the `position`-th op of the run,
-        or None when it cannot be fused."""
-        return None
-
-    def fold(self, geo, pss, seed, channels):
-        """Folds this op into one row's Geometry / PassParams (seeded with `seed`); raises
-        folding.Unfoldable when the row must run op by op."""
-        raise NotImplementedError(f"{type(self).__name__} is not fusable")
-
-    def native_step(self):
-        """The native step (a dict for transforms_c._batch) running this op without Python, or
-        None."""
-        return None
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))

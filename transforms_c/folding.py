@@ -19,11 +19,14 @@ So a new fusable op with a native step is: its class here (``fusion_phase``, ``f
 ``native_step``), its src/steps/<module>.cpp, and that file's name on the ``# distutils:
 sources`` line of transforms_c/_batch.pyx (a directive takes no glob).
 
-Optional declarations: ``ends_fused_run = False`` for an op whose unfused output is not an array
-(a PIL image), so a run never ends on it; on a decoding op (``decodes = True``),
-``fuses_encoded(data)`` saying whether the plan's native decode gives its pixels for these
-bytes; ``geo.resize`` takes an Inter value or an object with ``resize(image, height, width)``
-for a resize only the op itself knows.
+Optional declarations (transforms_c/contract.py: ``FusableOperation`` states them all,
+``FusionDefaults`` gives the op base classes their defaults): ``ends_fused_run = False`` for an
+op whose unfused output is not an array (a PIL image), so a run never ends on it; on a decoding
+op (``decodes = True``), ``fuses_encoded(data)`` saying whether the plan's native decode gives
+its pixels for these bytes and ``apply_unfused(data, seed)`` for a row that does not fold;
+``point_feeds_next`` / ``point_follows_previous`` for two pointwise ops of one pass;
+``geo.resize`` takes an Inter value or an object with ``resize(image, height, width)`` for a
+resize only the op itself knows.
 """
 import numpy as np
 
@@ -38,8 +41,7 @@ def points_chain(first, second):
     """Whether two consecutive pointwise ops fold into one pass: the first declares that its
     output may feed another pointwise op of the pass (Rescale) and the second that it may
     follow one (Normalize)."""
-    return (getattr(first, "point_feeds_next", False)
-            and getattr(second, "point_follows_previous", False))
+    return first.point_feeds_next and second.point_follows_previous
 
 
 def uint8_table(channels):

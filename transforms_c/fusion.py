@@ -26,14 +26,14 @@ import numpy as np
 from transforms_c import _native, folding, settings
 from transforms_c._base import is_pil, native_ready, _to_numpy
 from transforms_c._rng import derive_seed, eager_seed
+from transforms_c.contract import FusableOperation
 from transforms_c.vision.decode import decode_other, encoded_bytes, is_jpeg, jpeg_size
 from transforms_c.vision.resize import NATIVE_INTERP, cv2_scale, resize_array
 
 
 def _phase_of(op, position):
     """The phase an op declares for `position` in a run, or None when it cannot be fused."""
-    declare = getattr(op, "fusion_phase", None)
-    return declare(position) if declare is not None else None
+    return op.fusion_phase(position) if isinstance(op, FusableOperation) else None
 
 
 def _run_end(ops, start):
@@ -53,7 +53,7 @@ def _run_end(ops, start):
         end = position + 1
     # A run ends on an op whose unfused output is an array (a pass writes arrays): not on one
     # that gives a PIL image (the PIL path's Decode, crops and flips).
-    while end > start and not getattr(ops[end - 1], "ends_fused_run", True):
+    while end > start and not ops[end - 1].ends_fused_run:
         end -= 1
     return end
 
@@ -242,11 +242,10 @@ def _run_image(image, geo, pss, out, op_name):
 def run_chain(ops, seeds, data, out=None):
     """Runs ops (a fusable run) on one row's column with per-op seeds; see the module doc."""
     op_name = type(ops[0]).__name__
-    starts_with_decode = getattr(ops[0], "decodes", False)
+    starts_with_decode = ops[0].decodes
     if starts_with_decode:
         data = encoded_bytes(data if is_pil(data) else _to_numpy(data), op_name)
-        fuses = getattr(ops[0], "fuses_encoded", None)
-        if fuses is not None and not fuses(data):
+        if not ops[0].fuses_encoded(data):
             return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads
         if is_jpeg(data):
             width, height = jpeg_size(data, op_name)
@@ -274,16 +273,14 @@ def run_chain(ops, seeds, data, out=None):
 
 
 def _fallback(ops, seeds, data):
-    unfused_first = getattr(ops[0], "apply_unfused", None)
-    if unfused_first is not None:
-        data = unfused_first(data, seeds[0])
-        return run_unfused(ops[1:], seeds[1:], data)
-    return run_unfused(ops, seeds, data)
+    data = ops[0].apply_unfused(data, seeds[0])
+    return run_unfused(ops[1:], seeds[1:], data)
 
 
 class FusedPlan:
     """A run of native ops executed as one native plan per row (see the module doc). Offers the
-    op protocol: is_random, apply(arrays, seed), apply_seeds(arrays, seeds), op(*arrays).
+    op protocol: is_random, apply(arrays, seed), apply_seeds(arrays, seeds), op(*arrays)
+    (transforms_c.contract.FusedPlanLike).
     """
 
     is_native = True
@@ -292,7 +289,7 @@ class FusedPlan:
         self.ops = list(ops)
         if _run_end(self.ops, 0) != len(self.ops):
             raise ValueError(f"operations {self.ops!r} do not form one fusable run")
-        self.is_random = any(getattr(op, "is_random", False) for op in self.ops)
+        self.is_random = any(op.is_random for op in self.ops)
 
     def seeds(self, seed):
         return [derive_seed(seed, i) for i in range(len(self.ops))]

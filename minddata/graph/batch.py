@@ -1,5 +1,9 @@
 """batch / padded_batch: group rows into batches (the logical node; the engine builds them,
 minddata/engine/nodes/batch.py)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import check_columns, check_num_parallel_workers
@@ -7,7 +11,7 @@ from .map import place_columns
 from .node import LogicalNode
 
 
-def _check_batch_size(batch_size):
+def _check_batch_size(batch_size: Any) -> None:
     if callable(batch_size):
         return
     if isinstance(batch_size, bool) or not isinstance(batch_size, int):
@@ -18,12 +22,13 @@ def _check_batch_size(batch_size):
                          f"[1, {_INT32_MAX}]")
 
 
-def check_pad_info(pad_info, columns):
+def check_pad_info(pad_info: Any, columns: Optional[Sequence[str]]
+                   ) -> Optional[Dict[str, Tuple[Optional[Tuple[Any, ...]], Any]]]:
     if pad_info is None:
         return None
     if not isinstance(pad_info, dict):
         raise TypeError(f"pad_info must be a dict, but got {type(pad_info).__name__}")
-    out = {}
+    out: Dict[str, Tuple[Optional[Tuple[Any, ...]], Any]] = {}
     for col, spec in pad_info.items():
         if not isinstance(col, str):
             raise TypeError(f"pad_info keys must be column names (str), got {col!r}")
@@ -50,9 +55,21 @@ def check_pad_info(pad_info, columns):
 class Batch(LogicalNode):
     kind = "Batch"
 
-    def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None,
-                 per_batch_map=None, input_columns=None, output_columns=None,
-                 python_multiprocessing=False, max_rowsize=None, pad_info=None):
+    batch_size: Union[int, Callable[..., Any]]
+    drop_remainder: bool
+    per_batch_map: Optional[Callable[..., Any]]
+    in_cols: Optional[List[str]]
+    out_cols: Optional[List[str]]
+    pad_info: Dict[str, Tuple[Optional[Tuple[Any, ...]], Any]]
+    pad_all: bool
+    python_multiprocessing: bool
+    max_rowsize: Optional[int]
+
+    def __init__(self, child: LogicalNode, batch_size: Union[int, Callable[..., Any]],
+                 drop_remainder: bool = False, num_parallel_workers: Optional[int] = None,
+                 per_batch_map: Optional[Callable[..., Any]] = None, input_columns: Any = None,
+                 output_columns: Any = None, python_multiprocessing: bool = False,
+                 max_rowsize: Optional[int] = None, pad_info: Any = None) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         _check_batch_size(batch_size)
         if not isinstance(drop_remainder, bool):
@@ -82,38 +99,39 @@ class Batch(LogicalNode):
         self.per_batch_map = per_batch_map
         self.pad_all = pad_info == {}
         self.pad_info = check_pad_info(pad_info, child_cols) or {}
-        self.in_cols = in_cols if in_cols is not None else (list(child_cols) if per_batch_map
-                                                            else None)
-        self.out_cols = out_cols if out_cols is not None else self.in_cols
         if per_batch_map is not None:
-            self._columns = place_columns(child_cols, self.in_cols, self.out_cols, "batch")
+            in_cols = in_cols if in_cols is not None else list(child_cols)
+            out_cols = out_cols if out_cols is not None else in_cols
+            self._columns = place_columns(child_cols, in_cols, out_cols, "batch")
         else:
-            self._columns = list(child_cols)
+            self._columns = list(child_cols)    # (in_cols and out_cols are None)
+        self.in_cols = in_cols
+        self.out_cols = out_cols
 
-    def col_names(self):
+    def col_names(self) -> List[str]:
         return list(self._columns)
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         n = self.children[0].row_count()
         if n is None or callable(self.batch_size):
             return None
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
-    def _batch_size(self):
+    def _batch_size(self) -> Optional[int]:
         # MindSpore's value for a per-batch size chosen by a callable.
         return self.batch_size if not callable(self.batch_size) else -1
 
     @property
-    def keeps_positions(self):
+    def keeps_positions(self) -> bool:  # type: ignore[override]
         return isinstance(self.batch_size, int)
 
-    def is_plain(self):
+    def is_plain(self) -> bool:
         """A fixed batch_size, no per_batch_map and no padding: the batches the planner's
         rewrites (native, process and cached batches) can build."""
         return (self.per_batch_map is None and not self.pad_info and not self.pad_all
                 and not callable(self.batch_size))
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         # Cache keys: callables by their code and state (cache/identity.py), not their names.
         size = describe_operation(self.batch_size) if callable(self.batch_size) \
             else self.batch_size

@@ -1,6 +1,10 @@
 """bucket_batch_by_length: group rows into buckets by length and batch each bucket with its
 own batch size, padding as asked (the logical node; minddata/engine/nodes/bucket_batch.py runs
 it)."""
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional
+
 from ..cache.identity import describe_operation
 from .batch import check_pad_info
 from .checks import check_columns
@@ -10,9 +14,11 @@ from .node import LogicalNode
 class BucketBatch(LogicalNode):
     kind = "BucketBatchByLength"
 
-    def __init__(self, child, column_names, bucket_boundaries, bucket_batch_sizes,
-                 element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
-                 drop_remainder=False):
+    def __init__(self, child: LogicalNode, column_names: Any, bucket_boundaries: List[int],
+                 bucket_batch_sizes: List[int],
+                 element_length_function: Optional[Callable[..., Any]] = None,
+                 pad_info: Any = None, pad_to_bucket_boundary: bool = False,
+                 drop_remainder: bool = False) -> None:
         super().__init__([child])
         cols = check_columns("column_names", column_names, allow_none=False)
         have = child.col_names()
@@ -53,10 +59,10 @@ class BucketBatch(LogicalNode):
         self.pad_to_boundary = pad_to_bucket_boundary
         self.drop_remainder = drop_remainder
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         return None
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         # Cache keys: every argument that shapes the batches; the length function by its code.
         length = None if self.length_fn is None else describe_operation(self.length_fn)
         return (f"BucketBatch({self.boundaries}, {self.batch_sizes}, {self.length_columns}, "

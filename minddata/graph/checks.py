@@ -1,9 +1,12 @@
 """Argument checks shared by the logical nodes (MindSpore's error types and words)."""
+from __future__ import annotations
+
+from typing import Any, List, Literal, Optional, overload
 
 INT32_MAX = 2 ** 31 - 1
 
 
-def check_num_parallel_workers(n):
+def check_num_parallel_workers(n: Any) -> Optional[int]:
     if n is None:
         return None
     if isinstance(n, bool) or not isinstance(n, int):
@@ -14,7 +17,13 @@ def check_num_parallel_workers(n):
     return n
 
 
-def check_columns(name, cols, allow_none=True):
+@overload
+def check_columns(name: str, cols: Any, allow_none: Literal[False]) -> List[str]: ...
+@overload
+def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[List[str]]: ...
+
+
+def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[List[str]]:
     """str or non-empty list of distinct str -> list, or None."""
     if cols is None:
         if allow_none:
@@ -36,7 +45,7 @@ def check_columns(name, cols, allow_none=True):
     return list(cols)
 
 
-def check_bool(name, value):
+def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
                         f"but got {type(value)}.")

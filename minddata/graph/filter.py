@@ -1,4 +1,8 @@
 """filter(predicate): keep the rows for which predicate(*columns) is true."""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
 import numpy as np
 
 from .checks import check_columns, check_num_parallel_workers
@@ -9,7 +13,8 @@ from ..cache.identity import describe_operation
 class Filter(LogicalNode):
     kind = "Filter"
 
-    def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None):
+    def __init__(self, child: LogicalNode, predicate: Callable[..., Any], input_columns: Any = None,
+                 num_parallel_workers: Optional[int] = None) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         if not callable(predicate):
             raise TypeError(f"predicate must be callable, got {type(predicate).__name__}")
@@ -24,9 +29,9 @@ class Filter(LogicalNode):
         self.input_columns = cols
         self.index = [have.index(c) for c in cols] if cols is not None else None
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         return None
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         # Cache keys: the predicate's code and state (cache/identity.py), not its name.
         return f"Filter({describe_operation(self.predicate)}, {self.input_columns})"

@@ -1,16 +1,24 @@
 """map: apply a list of operations to some columns of every row (the logical node; the
-engine runs it, minddata/engine/nodes/map.py)."""
+engine runs it, minddata/engine/nodes/map.py). Its operations follow the op contract of
+transforms_c/contract.py, or are plain Python callables."""
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+from transforms_c.contract import Operation
+
 from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from .checks import check_columns, check_num_parallel_workers
 from .node import LogicalNode
 
 
-def place_columns(child_cols, in_cols, out_cols, op="map"):
+def place_columns(child_cols: Sequence[str], in_cols: Sequence[str], out_cols: Sequence[str],
+                  op: str = "map") -> List[str]:
     """Output column order: the outputs take the place of the first input column (in the
     child's order); the other input columns are dropped; the rest keep their places."""
     first = min(child_cols.index(c) for c in in_cols)
-    out = []
+    out: List[str] = []
     for k, c in enumerate(child_cols):
         if k == first:
             out.extend(out_cols)
@@ -24,10 +32,11 @@ def place_columns(child_cols, in_cols, out_cols, op="map"):
     return out
 
 
-def placement(child_cols, in_cols, out_cols):
+def placement(child_cols: Sequence[str], in_cols: Sequence[str],
+              out_cols: Sequence[str]) -> List[Tuple[str, int]]:
     """For each output column: ("out", j) = j-th op output, ("in", k) = child column k."""
     first = min(child_cols.index(c) for c in in_cols)
-    res = []
+    res: List[Tuple[str, int]] = []
     for k, c in enumerate(child_cols):
         if k == first:
             res.extend(("out", j) for j in range(len(out_cols)))
@@ -36,13 +45,16 @@ def placement(child_cols, in_cols, out_cols):
     return res
 
 
-def _flatten_ops(operations):
+def _flatten_ops(operations: Any) -> List[Any]:
     ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
     if not ops:
         raise ValueError("operations must not be empty")
-    for op in ops:
-        if not callable(op) and not hasattr(op, "apply"):
-            raise TypeError(f"operations must be callables or transform objects, got "
+    for k, op in enumerate(ops):
+        # An Operation (transforms_c/contract.py) is callable eagerly too; an object that only
+        # has `apply` could not run eagerly nor be called by the engine as a plain function.
+        if not isinstance(op, Operation) and not callable(op):
+            raise TypeError(f"operations[{k}] is neither a transforms op nor a callable "
+                            f"pyfunc: operations must be callables or transform objects, got "
                             f"{type(op).__name__}: {op!r}")
     return ops
 
@@ -50,9 +62,20 @@ def _flatten_ops(operations):
 class Map(LogicalNode):
     kind = "Map"
 
-    def __init__(self, child, operations, input_columns=None, output_columns=None,
-                 num_parallel_workers=None, python_multiprocessing=False, max_rowsize=None,
-                 cache=None, callbacks=None, offload=None, **kwargs):
+    operations: Tuple[Any, ...]
+    in_cols: List[str]
+    out_cols: List[str]
+    columns: List[str]
+    python_multiprocessing: bool
+    max_rowsize: Optional[int]
+    cache: Any
+    callbacks: List[Any]
+
+    def __init__(self, child: LogicalNode, operations: Any, input_columns: Any = None,
+                 output_columns: Any = None, num_parallel_workers: Optional[int] = None,
+                 python_multiprocessing: bool = False, max_rowsize: Any = None,
+                 cache: Any = None, callbacks: Any = None, offload: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         if kwargs:
             raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
@@ -93,21 +116,22 @@ class Map(LogicalNode):
         self.cache = cache
         self.callbacks = check_callbacks(callbacks)
 
-    def col_names(self):
+    def col_names(self) -> List[str]:
         return list(self.columns)
 
-    def _is_random_self(self):
+    def _is_random_self(self) -> bool:
+        # An Operation states is_random; a plain callable may declare it too.
         return any(getattr(o, "is_random", False) for o in self.operations)
 
     @property
-    def keeps_positions(self):
+    def keeps_positions(self) -> bool:  # type: ignore[override]
         # A cached map's rows may come from the store: its state does not pin the source.
         return self.cache is None
 
-    def _shippable_self(self):
+    def _shippable_self(self) -> bool:
         return self.cache is None and not self.callbacks
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         # Content fingerprints of each operation's code and state (cache keys must identify
         # what the map computes; names and reprs do not).
         ops = ",".join(describe_operation(o) for o in self.operations)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class LogicalNode(metaclass=_FrozenAfterInit):
     passes_rows = False
     keeps_positions = False
 
-    children: tuple
+    children: Tuple["LogicalNode", ...]
     num_parallel_workers: Optional[int]
 
     def __init__(self, children: Sequence["LogicalNode"] = (),
@@ -95,7 +95,7 @@ class LogicalNode(metaclass=_FrozenAfterInit):
                       random=self.is_random(), passes_rows=self.passes_rows,
                       keeps_positions=self.keeps_positions, shippable=self.is_shippable())
 
-    def col_names(self) -> list:
+    def col_names(self) -> List[str]:
         return self.children[0].col_names()
 
     def row_count(self) -> Optional[int]:
@@ -125,7 +125,7 @@ class LogicalNode(metaclass=_FrozenAfterInit):
     def _num_classes(self) -> Optional[int]:
         return self.children[0]._num_classes() if self.children else None
 
-    def _class_indexing(self) -> Optional[dict]:
+    def _class_indexing(self) -> Optional[Dict[str, int]]:
         return self.children[0]._class_indexing() if self.children else None
 
     def _batch_size(self) -> Optional[int]:
@@ -139,10 +139,10 @@ class LogicalNode(metaclass=_FrozenAfterInit):
         return self.kind
 
 
-def walk(node: LogicalNode) -> list:
+def walk(node: LogicalNode) -> List[LogicalNode]:
     """Every node of a graph once, children before parents (depth-first)."""
-    seen: set = set()
-    out: list = []
+    seen: Set[int] = set()
+    out: List[LogicalNode] = []
 
     def visit(n: LogicalNode) -> None:
         if id(n) in seen:

@@ -1,39 +1,46 @@
 """A map's operations as the transforms package compiles them (runs of native ops fused into
-one plan): what the planner decides native batches from and the engine runs."""
+one plan): what the planner decides native batches from and the engine runs. The op contract
+they follow is transforms_c/contract.py's."""
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
 import numpy as np
 
 import transforms_c
 from transforms_c import _batch
+from transforms_c.contract import FusableOperation, FusedPlanLike, NativeStep
 
 
-def op_name(op):
-    inner = getattr(op, "ops", None)
-    if isinstance(inner, (list, tuple)) and inner:   # a fused plan: name the ops it runs
-        return f"{type(op).__name__}({'+'.join(op_name(o) for o in inner)})"
+def op_name(op: object) -> str:
+    if isinstance(op, FusedPlanLike):   # a fused plan: name the ops it runs
+        return f"{type(op).__name__}({'+'.join(op_name(o) for o in op.ops)})"
     return getattr(op, "__name__", None) or type(op).__name__
 
 
-def compile_operations(ops):
+def compile_operations(ops: Iterable[Any]) -> List[Any]:
     """The ops with each run of fusable native ops replaced by one fused plan."""
     return list(transforms_c.compile_operations(list(ops)))
 
 
-def compile_map_operations(operations):
+def compile_map_operations(operations: Sequence[Any]) -> Optional[FusedPlanLike]:
     """The one fused native plan a map's operations compile to (a single fusable op becomes a
     plan of one op), or None when they are not one run of native ops."""
     ops = compile_operations(operations)
     if len(ops) != 1:
         return None
     op = ops[0]
-    if hasattr(op, "native_steps"):
+    if isinstance(op, FusedPlanLike):
         return op
-    declare = getattr(op, "fusion_phase", None)
-    if declare is None or declare(0) is None or not getattr(op, "ends_fused_run", True):
+    if (not isinstance(op, FusableOperation) or op.fusion_phase(0) is None
+            or not op.ends_fused_run):
         return None
-    return transforms_c.FusedPlan([op])
+    plan: FusedPlanLike = transforms_c.FusedPlan([op])
+    return plan
 
 
-def row_layout(steps, image_shape):
+def row_layout(steps: Sequence[NativeStep], image_shape: Optional[Tuple[int, ...]]
+               ) -> Optional[Tuple[Tuple[int, ...], np.dtype, Tuple[int, int, int]]]:
     """(row shape, dtype, (height, width, channels)) of the plan's output, or None when it
     depends on the image. Each native step declares what it does to the shape (src/steps/)."""
     layout = _batch.row_layout(steps, image_shape)

@@ -1,4 +1,8 @@
 """rename: change column names; the data and column order are unchanged."""
+from __future__ import annotations
+
+from typing import Any, List
+
 from .checks import check_columns
 from .node import LogicalNode
 
@@ -8,7 +12,7 @@ class Rename(LogicalNode):
     passes_rows = True
     keeps_positions = True
 
-    def __init__(self, child, input_columns, output_columns):
+    def __init__(self, child: LogicalNode, input_columns: Any, output_columns: Any) -> None:
         super().__init__([child])
         ins = check_columns("input_columns", input_columns, allow_none=False)
         outs = check_columns("output_columns", output_columns, allow_none=False)
@@ -27,8 +31,8 @@ class Rename(LogicalNode):
         self.columns = new
         self.mapping = mapping
 
-    def col_names(self):
+    def col_names(self) -> List[str]:
         return list(self.columns)
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         return f"Rename({self.mapping})"

@@ -1,6 +1,10 @@
 """repeat: run the child pipeline ``count`` times per epoch (forever when count is None/-1).
 Each pass is a separate epoch for the child's random decisions (a shuffle under a repeat
 reshuffles every pass)."""
+from __future__ import annotations
+
+from typing import Optional
+
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
@@ -11,7 +15,7 @@ class Repeat(LogicalNode):
     passes_rows = True
     keeps_positions = True
 
-    def __init__(self, child, count=None):
+    def __init__(self, child: LogicalNode, count: Optional[int] = None) -> None:
         super().__init__([child])
         if count is None:
             count = -1
@@ -22,14 +26,14 @@ class Repeat(LogicalNode):
                              f"[-1, 0) or [1, {_INT32_MAX}]")
         self.count = count
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         n = self.children[0].row_count()
         if n is None:
             return None
         return n * self.count if self.count != -1 else n
 
-    def _repeat_count(self):
+    def _repeat_count(self) -> int:
         return self.count * self.children[0]._repeat_count() if self.count != -1 else -1
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         return f"Repeat({self.count})"

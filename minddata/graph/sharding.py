@@ -5,15 +5,32 @@ undelivered ids are interleaved back into the epoch's global order, and new rank
 every M-th of them from the r-th. These are pure functions of a Source node's fields and the
 ids; the engine's source nodes call them each epoch.
 """
+from __future__ import annotations
+
 import copy
+from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..samplers import DistributedSampler
 
+#: Ids of one epoch (int64).
+Ids = np.ndarray
+
+
+class ShardedSource(Protocol):
+    """What these functions read of a Source node (graph/source.py)."""
+
+    num_shards: Optional[int]
+    shard_id: Optional[int]
+    sampler: Any
+
+    def epoch_ids(self, src: Any, seed: int, epoch: int, position: int,
+                  shards: Optional[Tuple[int, int]] = None) -> Ids: ...
+
 
 # -- sharding of a source --------------------------------------------------------------------
-def distributed_sampler_of(sampler):
+def distributed_sampler_of(sampler: Any) -> Optional[DistributedSampler]:
     """The DistributedSampler in a sampler chain, or None."""
     s = sampler
     while s is not None:
@@ -23,10 +40,10 @@ def distributed_sampler_of(sampler):
     return None
 
 
-def source_shard(source):
+def source_shard(source: ShardedSource) -> Tuple[int, int]:
     """(num_shards, shard_id) of a SourceDataset: its sharding arguments, its sampler's
     DistributedSampler, or (1, 0) when it is not sharded."""
-    if source.num_shards:
+    if source.num_shards and source.shard_id is not None:
         return source.num_shards, source.shard_id
     dist = distributed_sampler_of(source.sampler)
     if dist is not None:
@@ -34,7 +51,7 @@ def source_shard(source):
     return 1, 0
 
 
-def with_shards(sampler, num_shards, shard_id):
+def with_shards(sampler: Any, num_shards: int, shard_id: int) -> Any:
     """A copy of a sampler chain whose DistributedSampler takes shard ``shard_id`` of
     ``num_shards`` (the ids another rank of another world size read)."""
     if distributed_sampler_of(sampler) is None:
@@ -45,7 +62,7 @@ def with_shards(sampler, num_shards, shard_id):
     top = copy.copy(sampler)
     s = top
     while True:
-        if s is distributed_sampler_of(s):
+        if isinstance(s, DistributedSampler):
             s.num_shards, s.shard_id = num_shards, shard_id
             return top
         s.child_sampler = copy.copy(s.child_sampler)
@@ -53,18 +70,20 @@ def with_shards(sampler, num_shards, shard_id):
 
 
 # -- the ids of a resumed epoch ---------------------------------------------------------------
-def remaining_ids(parts, consumed):
+def remaining_ids(parts: Sequence[Union[Ids, Sequence[int]]], consumed: Sequence[int]) -> Ids:
     """The old ranks' undelivered ids, interleaved back into the epoch's order (see the rule).
     ``consumed[k] == -1`` means rank k delivered its whole list."""
-    js, ks, vals = [], [], []
-    for k, (ids, done) in enumerate(zip(parts, consumed)):
+    js: List[Ids] = []
+    ks: List[Ids] = []
+    vals: List[Ids] = []
+    for rank, (ids, done) in enumerate(zip(parts, consumed)):
         done = len(ids) if done < 0 else done
         if done > len(ids):
-            raise ValueError(f"elastic resume: rank {k} reports {done} rows delivered, but its "
-                             f"shard of this epoch has only {len(ids)} rows (the states do not "
-                             f"belong to this dataset)")
+            raise ValueError(f"elastic resume: rank {rank} reports {done} rows delivered, but "
+                             f"its shard of this epoch has only {len(ids)} rows (the states do "
+                             f"not belong to this dataset)")
         js.append(np.arange(done, len(ids), dtype=np.int64))
-        ks.append(np.full(len(ids) - done, k, dtype=np.int64))
+        ks.append(np.full(len(ids) - done, rank, dtype=np.int64))
         vals.append(np.asarray(ids[done:], dtype=np.int64))
     if not vals:
         return np.zeros(0, np.int64)
@@ -72,7 +91,8 @@ def remaining_ids(parts, consumed):
     return v[np.lexsort((k, j))]
 
 
-def resumed_ids(shard_ids, world, num_shards, shard_id):
+def resumed_ids(shard_ids: Callable[[int, int], Ids], world: Optional[Dict[str, Any]],
+                num_shards: int, shard_id: int) -> Ids:
     """Ids of shard ``shard_id`` of ``num_shards`` in an epoch resumed from ``world``.
     ``shard_ids(n, k)`` returns the dataset's own ids of shard k of n for that epoch."""
     if world is None:
@@ -82,7 +102,8 @@ def resumed_ids(shard_ids, world, num_shards, shard_id):
     return remaining_ids(parts, world["consumed"])[shard_id::num_shards]
 
 
-def epoch_ids(source, src, seed, epoch, position, world=None):
+def epoch_ids(source: ShardedSource, src: Any, seed: int, epoch: int, position: int,
+              world: Optional[Dict[str, Any]] = None) -> Ids:
     """The ids Source ``source`` (open RowSource ``src``) reads in ``epoch``: its own
     split, or, in an epoch resumed from ``world``, its share of the rest."""
     if world is None:

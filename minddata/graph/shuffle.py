@@ -1,5 +1,7 @@
 """shuffle(buffer_size): MindSpore's buffer shuffle. The buffer fills with the first rows;
 each output is a random buffer entry, replaced by the next input row."""
+from __future__ import annotations
+
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
@@ -8,7 +10,7 @@ from .checks import INT32_MAX as _INT32_MAX
 class Shuffle(LogicalNode):
     kind = "Shuffle"
 
-    def __init__(self, child, buffer_size):
+    def __init__(self, child: LogicalNode, buffer_size: int) -> None:
         super().__init__([child])
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, int):
             raise TypeError(f"buffer_size must be of type int, but got "
@@ -18,8 +20,8 @@ class Shuffle(LogicalNode):
                              f"[2, {_INT32_MAX}]")
         self.buffer_size = buffer_size
 
-    def _is_random_self(self):
+    def _is_random_self(self) -> bool:
         return True
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         return f"Shuffle({self.buffer_size})"

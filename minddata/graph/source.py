@@ -5,7 +5,10 @@ Public source classes (MindDataset, ImageFolderDataset, GeneratorDataset, ...) a
 first. The engine reads the node (minddata/engine/nodes/source.py); opening the RowSource is
 the engine's business, except for the metadata the node reads once (columns, length, classes).
 """
+from __future__ import annotations
+
 import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -15,10 +18,11 @@ from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import check_num_parallel_workers
 from .node import LogicalNode
-from .sharding import source_shard, with_shards
+from .sharding import Ids, source_shard, with_shards
 
 
-def _check_shard_args(num_shards, shard_id, sampler, shuffle):
+def _check_shard_args(num_shards: Optional[int], shard_id: Optional[int], sampler: Any,
+                      shuffle: Any) -> None:
     """MindSpore's rules (RuntimeError for conflicting options, ValueError for ranges)."""
     if sampler is not None and shuffle is not None:
         raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
@@ -28,7 +32,7 @@ def _check_shard_args(num_shards, shard_id, sampler, shuffle):
         raise RuntimeError("num_shards is specified and currently requires shard_id as well.")
     if shard_id is not None and num_shards is None:
         raise RuntimeError("shard_id is specified but num_shards is not.")
-    if num_shards is not None:
+    if num_shards is not None and shard_id is not None:   # (one without the other raised)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
@@ -40,7 +44,7 @@ def _check_shard_args(num_shards, shard_id, sampler, shuffle):
                              f"[0, {num_shards - 1}].")
 
 
-def _normalize_shuffle(shuffle, shuffle_modes):
+def _normalize_shuffle(shuffle: Any, shuffle_modes: Tuple[Shuffle, ...]) -> Shuffle:
     """None/True -> GLOBAL, False -> FALSE, Shuffle members checked against the source's
     supported modes."""
     if shuffle is None or shuffle is True:
@@ -57,7 +61,7 @@ def _normalize_shuffle(shuffle, shuffle_modes):
     raise TypeError(f"shuffle must be of type bool or Shuffle, but got {type(shuffle).__name__}")
 
 
-def _as_sampler(sampler):
+def _as_sampler(sampler: Any) -> Optional[Sampler]:
     return as_sampler(sampler)
 
 
@@ -71,10 +75,25 @@ class Source(LogicalNode):
 
     kind = "Source"
 
-    def __init__(self, source_factory, *, num_samples=None, shuffle=None, num_shards=None,
-                 shard_id=None, sampler=None, num_parallel_workers=None, cache=None,
-                 shuffle_modes=(Shuffle.GLOBAL,), column_names=None, process_workers=False,
-                 max_rowsize=None, chunk_rows=None):
+    source_factory: Callable[[], Any]
+    num_samples: Optional[int]
+    shuffle_level: Shuffle
+    num_shards: Optional[int]
+    shard_id: Optional[int]
+    sampler: Optional[Sampler]
+    cache: Any
+    known_columns: Optional[List[str]]
+    process_workers: bool
+    max_rowsize: Optional[int]
+    chunk_rows: Optional[int]
+
+    def __init__(self, source_factory: Callable[[], Any], *, num_samples: Optional[int] = None,
+                 shuffle: Any = None, num_shards: Optional[int] = None,
+                 shard_id: Optional[int] = None, sampler: Any = None,
+                 num_parallel_workers: Optional[int] = None, cache: Any = None,
+                 shuffle_modes: Sequence[Shuffle] = (Shuffle.GLOBAL,),
+                 column_names: Optional[Sequence[str]] = None, process_workers: bool = False,
+                 max_rowsize: Optional[int] = None, chunk_rows: Optional[int] = None) -> None:
         super().__init__(num_parallel_workers=check_num_parallel_workers(num_parallel_workers))
         if not callable(source_factory):
             raise TypeError("source_factory must be a callable that opens a RowSource")
@@ -93,15 +112,15 @@ class Source(LogicalNode):
         self.process_workers = process_workers
         self.max_rowsize = max_rowsize
         self.chunk_rows = chunk_rows
-        self._meta = None
-        self._native = None
+        self._meta: Optional[Dict[str, Any]] = None
+        self._native: Optional[Dict[str, Any]] = None
 
     # -- metadata (opens the source once, closes it) ---------------------------------------
-    def open_source(self):
+    def open_source(self) -> Any:
         """A new RowSource over this node's data (the caller closes it)."""
         return self.source_factory()
 
-    def source_meta(self):
+    def source_meta(self) -> Dict[str, Any]:
         """Columns, length, classes and description of the data (opens the source once)."""
         if self._meta is None:
             src = self.open_source()
@@ -112,7 +131,7 @@ class Source(LogicalNode):
                 src.close()
         return self._meta
 
-    def native_access(self):
+    def native_access(self) -> Dict[str, Any]:
         """What the native batch node can read without Python per row (opens the source once,
         reads no row): ``{"images": {column: image shape or None}, "gathered": [columns whose
         values come as one array]}`` (minddata/sources/base.py's native_column and
@@ -120,7 +139,7 @@ class Source(LogicalNode):
         if self._native is None:
             src = self.open_source()
             try:
-                images = {}
+                images: Dict[str, Optional[Tuple[int, ...]]] = {}
                 for name in src.column_names:
                     column = src.native_column(name)
                     if column is not None:
@@ -131,16 +150,16 @@ class Source(LogicalNode):
             self._native = {"images": images, "gathered": gathered}
         return self._native
 
-    def col_names(self):
+    def col_names(self) -> List[str]:
         if self.known_columns is not None:
             return list(self.known_columns)
         return self.source_meta()["columns"]
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         n = self.source_meta()["len"]
         return self.count_ids(n)
 
-    def count_ids(self, n):
+    def count_ids(self, n: int) -> int:
         """Rows per epoch read from a RowSource of ``n`` rows."""
         if self.sampler is not None:
             return self.sampler.count(n)
@@ -149,26 +168,26 @@ class Source(LogicalNode):
             c = min(c, self.num_samples)
         return c
 
-    def _class_indexing(self):
+    def _class_indexing(self) -> Optional[Dict[str, int]]:
         return self.source_meta()["classes"]
 
-    def _num_classes(self):
+    def _num_classes(self) -> Optional[int]:
         ci = self.source_meta()["classes"]
         return None if ci is None else len(set(ci.values()))
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         return (f"{type(self).__name__}[{self.source_meta()['describe']}]"
                 f"(shuffle={self.shuffle_level.name}, shards={self.num_shards}/{self.shard_id},"
                 f" num_samples={self.num_samples}, sampler={self._sampler_key()})")
 
-    def _sampler_key(self):
+    def _sampler_key(self) -> Optional[str]:
         # A sampler's repr abbreviates its indices and names a user sampler by its class:
         # the key needs its content (the ids a map above it caches depend on them).
         if self.sampler is None:
             return None
         return f"{self.sampler!r}#{describe_value(self.sampler, 'the sampler')}"
 
-    def rows_key(self):
+    def rows_key(self) -> str:
         """Cache key of this source's own stage. Its rows are stored by row id, and a row's
         content does not depend on the shuffle, the sampler or the shard: every sharding and
         sampling of one source shares one stage, as in MindSpore's shared cache."""
@@ -179,20 +198,20 @@ class Source(LogicalNode):
     #: Whether rows are read by id (False: a stream, e.g. a generator without __getitem__).
     random_access = True
 
-    def _shippable_self(self):
+    def _shippable_self(self) -> bool:
         return self.cache is None
 
-    def display_name(self):
+    def display_name(self) -> str:
         return type(self).__name__
 
-    def shard(self):
+    def shard(self) -> Tuple[int, int]:
         """(num_shards, shard_id) this source reads: its sharding arguments, its sampler's
         DistributedSampler, or (1, 0) when it is not sharded."""
         return source_shard(self)
 
-    def _is_random_self(self):
+    def _is_random_self(self) -> bool:
         if self.sampler is not None:
-            s = self.sampler
+            s: Optional[Sampler] = self.sampler
             while s is not None:
                 if s.is_random():
                     return True
@@ -201,7 +220,8 @@ class Source(LogicalNode):
         return self.shuffle_level != Shuffle.FALSE
 
     # -- the ids of one epoch -------------------------------------------------------------
-    def epoch_ids(self, src, seed, epoch, position, shards=None):
+    def epoch_ids(self, src: Any, seed: int, epoch: int, position: int,
+                  shards: Optional[Tuple[int, int]] = None) -> Ids:
         """``shards`` = (num_shards, shard_id) replaces the dataset's own split (elastic
         resume recomputes the ids of another world size's ranks)."""
         n = len(src)
@@ -227,7 +247,7 @@ class Source(LogicalNode):
         else:
             order = np.arange(n, dtype=np.int64)
         order = order.astype(np.int64, copy=False)
-        if num_shards and n:
+        if num_shards and shard_id is not None and n:
             per = math.ceil(n / num_shards)
             order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % n]
         if self.num_samples:
@@ -235,7 +255,7 @@ class Source(LogicalNode):
         return order
 
 
-def _read_class_column(src, sampler):
+def _read_class_column(src: Any, sampler: Any) -> np.ndarray:
     """Labels of every row for PKSampler (reads all rows once)."""
     s = sampler
     while s is not None and not hasattr(s, "class_column"):

@@ -1,10 +1,14 @@
 """take: the first ``count`` rows of each epoch (all of them when count is -1)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
 
 
-def check_count(name, count, allow_minus_one):
+def check_count(name: str, count: Any, allow_minus_one: bool) -> None:
     if isinstance(count, bool) or not isinstance(count, int):
         raise TypeError(f"{name} must be of type int, but got {type(count).__name__}")
     low = -1 if allow_minus_one else 0
@@ -17,7 +21,7 @@ class Take(LogicalNode):
     kind = "Take"
     passes_rows = True
 
-    def __init__(self, child, count=-1):
+    def __init__(self, child: LogicalNode, count: int = -1) -> None:
         super().__init__([child])
         check_count("count", count, True)
         if count == 0:
@@ -25,11 +29,11 @@ class Take(LogicalNode):
                              f"[1, {_INT32_MAX}]")
         self.count = count
 
-    def row_count(self):
+    def row_count(self) -> Optional[int]:
         n = self.children[0].row_count()
         if self.count == -1:
             return n
         return None if n is None else min(n, self.count)
 
-    def _describe_self(self):
+    def _describe_self(self) -> str:
         return f"Take({self.count})"

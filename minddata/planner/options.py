@@ -18,7 +18,7 @@ class PlanOptions:
     shard: Optional[Tuple[int, int]] = None
 
     @classmethod
-    def from_config(cls, shard=None) -> "PlanOptions":
+    def from_config(cls, shard: Optional[Tuple[int, int]] = None) -> "PlanOptions":
         return cls(debug=config.get_debug_mode(), native_batches=config.get_native_batches(),
                    num_parallel_workers=config.get_num_parallel_workers(),
                    batch_ring_depth=config.get_batch_ring_depth(),

@@ -4,7 +4,7 @@ returns. Nothing here runs anything: the engine (minddata/engine/registry.py) tu
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 from ..graph.node import LogicalNode
 
@@ -23,16 +23,16 @@ class PhysicalNode:
     kind: str
     name: str
     logical: LogicalNode
-    children: tuple = ()
+    children: Tuple["PhysicalNode", ...] = ()
     params: Mapping[str, Any] = field(default_factory=dict)
     fallback: Optional["PhysicalNode"] = None
     ready_ahead: bool = False
 
-    def walk(self):
+    def walk(self) -> List[Tuple[int, "PhysicalNode"]]:
         """(depth, node) pairs, root first, depth-first."""
-        out = []
+        out: List[Tuple[int, PhysicalNode]] = []
 
-        def visit(node, depth):
+        def visit(node: PhysicalNode, depth: int) -> None:
             out.append((depth, node))
             for c in node.children:
                 visit(c, depth + 1)
@@ -59,7 +59,8 @@ class Plan:
     first, depth-first), whether the run needs its prefetch thread, and every rule decision
     (``rewrites``, ``fired(rule)``)."""
 
-    def __init__(self, root: PhysicalNode, decisions: list, prefetch: bool):
+    def __init__(self, root: PhysicalNode, decisions: Sequence[Decision],
+                 prefetch: bool) -> None:
         self.root = root
         self.rewrites = list(decisions)
         self.prefetch = prefetch
@@ -68,7 +69,7 @@ class Plan:
     def fired(self, rule: str) -> bool:
         return any(r.rule == rule and r.fired for r in self.rewrites)
 
-    def decisions_of(self, rule: str) -> list:
+    def decisions_of(self, rule: str) -> List[Decision]:
         return [r for r in self.rewrites if r.rule == rule]
 
     def __str__(self) -> str:

@@ -11,12 +11,12 @@ Nothing is opened, started or run: the plan is data (tests plan graphs and read 
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional, Sequence, Tuple
 
 from ..graph.node import LogicalNode
 from .options import PlanOptions
 from .physical import Decision, PhysicalNode, Plan
-from .rule import Skip
+from .rule import GraphRule, Skip
 from .rules import GRAPH_RULES, LOWERING_RULES, prefetch
 
 
@@ -24,10 +24,11 @@ class Lowering:
     """One planning: the options, the decisions so far, and ``lower(node)`` for rules that
     plan the rest of a chain."""
 
-    def __init__(self, options: PlanOptions, graph_rules: tuple = GRAPH_RULES):
+    def __init__(self, options: PlanOptions,
+                 graph_rules: Sequence[GraphRule] = GRAPH_RULES) -> None:
         self.options = options
         self.graph_rules = graph_rules
-        self.decisions: list = []
+        self.decisions: List[Decision] = []
 
     def note(self, rule: str, target: str, fired: bool, why: str) -> None:
         self.decisions.append(Decision(rule, target, fired, why))
@@ -61,7 +62,7 @@ class Lowering:
         return default_node(node, tuple(self.lower(c) for c in node.children))
 
 
-def default_node(node: LogicalNode, children: tuple) -> PhysicalNode:
+def default_node(node: LogicalNode, children: Tuple[PhysicalNode, ...]) -> PhysicalNode:
     """The physical node of the node's own kind."""
     return PhysicalNode(node.kind, node.display_name(), node, children,
                         ready_ahead=bool(getattr(node, "ready_ahead", False)))
@@ -77,7 +78,9 @@ def plan(graph: LogicalNode, options: Optional[PlanOptions] = None) -> Plan:
     return Plan(root, lowering.decisions, needs_thread)
 
 
-def rewrite_graph(graph: LogicalNode, options: PlanOptions, rules: tuple = GRAPH_RULES):
+def rewrite_graph(graph: LogicalNode, options: PlanOptions,
+                  rules: Sequence[GraphRule] = GRAPH_RULES
+                  ) -> Tuple[LogicalNode, List[Decision]]:
     """The graph rules alone (all of them, or ``rules``): (rewritten graph, decisions)."""
     lowering = Lowering(options, rules)
     return lowering.rewrite(graph), lowering.decisions

@@ -15,11 +15,25 @@ node's ``fallback``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Optional, Protocol, Union
 
 from ..graph.node import LogicalNode
 from .options import PlanOptions
 from .physical import PhysicalNode
+
+
+class LoweringContext(Protocol):
+    """What a lowering rule sees of the planning it is part of (planner.Lowering)."""
+
+    options: PlanOptions
+
+    def note(self, rule: str, target: str, fired: bool, why: str) -> None:
+        """Records a decision (a rule that fired, or did not and why) in the plan."""
+        ...
+
+    def lower(self, node: LogicalNode) -> PhysicalNode:
+        """Plans ``node`` (a chain's rest) with every rule."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -30,7 +44,7 @@ class Skip:
 
 
 class GraphRule:
-    name = ""
+    name: str = ""
 
     def rewrite(self, node: LogicalNode,
                 options: PlanOptions) -> Union[LogicalNode, Skip, None]:
@@ -42,9 +56,10 @@ class GraphRule:
 
 
 class LoweringRule:
-    name = ""
+    name: str = ""
 
-    def lower(self, node: LogicalNode, lowering) -> Union[PhysicalNode, Skip, None]:
+    def lower(self, node: LogicalNode,
+              lowering: LoweringContext) -> Union[PhysicalNode, Skip, None]:
         raise NotImplementedError
 
 

@@ -12,6 +12,7 @@ from PIL import Image, ImageEnhance, ImageFile, ImageOps
 
 from transforms_c import _native, folding
 from transforms_c._rng import Rng, eager_seed
+from transforms_c.contract import FusionDefaults
 from transforms_c._validate import (check_bool, check_enum, check_factor_range, check_fill_value,
                                     check_float, check_int, check_padding, check_range_pair,
                                     check_sequence, check_size, check_symmetric_range,
@@ -45,8 +46,10 @@ def to_pil(img, op_name):
     raise TypeError(f"{op_name}: expected a PIL image, got {type(img).__name__}")
 
 
-class PyTensorOperation:
-    """Base of the PIL ops: eager call with one input, apply(arrays, seed) for the engine."""
+class PyTensorOperation(FusionDefaults):
+    """Base of the PIL ops: eager call with one input, apply(arrays, seed) for the engine; the
+    fusable ones declare what transforms_c.contract.FusableOperation asks (FusionDefaults gives
+    the rest)."""
 
     is_random = False
 

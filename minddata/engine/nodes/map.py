@@ -11,6 +11,8 @@ import time
 
 import numpy as np
 
+from transforms_c.contract import FusedPlanLike, Operation
+
 from ... import config, seeds
 from ...callback import CallbackRunner
 from ...graph.map import placement
@@ -38,9 +40,10 @@ class OpRunner:
         self.hooks = hooks
         self.names = [op_name(op) for op in ops]
         self._bases = {}
-        self.has_apply = [hasattr(op, "apply") and hasattr(op, "is_random") for op in ops]
+        # An Operation takes its seed; a plain callable is seeded through the global RNGs.
+        self.has_apply = [isinstance(op, Operation) for op in ops]
         # A fused plan gets one seed per op it runs, each from that op's own position.
-        self.per_op_seeds = [hasattr(op, "apply_seeds") for op in ops]
+        self.per_op_seeds = [isinstance(op, FusedPlanLike) for op in ops]
 
     def bases(self, epoch):
         """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
@@ -117,7 +120,7 @@ def _compiled_positions(original, compiled, positions):
             out.append(positions[k])
             k += 1
         else:
-            n = len(getattr(op, "ops", ())) or 1
+            n = len(op.ops) if isinstance(op, FusedPlanLike) else 1
             out.append(list(positions[k:k + n]))
             k += n
     return out

@@ -8,17 +8,24 @@ take or skip (their counts would apply per shard), a zip (its inputs must stay a
 already-sharded source or one with a sampler, and a source read as a stream (a generator
 without ``__getitem__``).
 """
+from __future__ import annotations
+
+from typing import Union, cast
+
+from ...graph.node import LogicalNode
 from ...graph.skip import Skip as SkipNode
 from ...graph.source import Source
 from ...graph.take import Take
 from ...graph.zip import Zip
+from ..options import PlanOptions
 from ..rule import GraphRule, Skip
 
 
 class AutoShard(GraphRule):
     name = "auto_shard"
 
-    def rewrite(self, node, options):
+    def rewrite(self, node: LogicalNode,
+                options: PlanOptions) -> Union[LogicalNode, Skip, None]:
         if options.shard is None:
             return None
         num_shards, shard_id = options.shard
@@ -40,5 +47,6 @@ class AutoShard(GraphRule):
                         f"instead")
         return node.replace(num_shards=num_shards, shard_id=shard_id)
 
-    def explain(self, old, new):
-        return f"{old.display_name()} reads shard {new.shard_id} of {new.num_shards}"
+    def explain(self, old: LogicalNode, new: LogicalNode) -> str:
+        source = cast(Source, new)
+        return f"{old.display_name()} reads shard {source.shard_id} of {source.num_shards}"

@@ -2,8 +2,13 @@
 emits whole batches read from the store (one copy per row, straight into the batch arrays) in
 the epochs that find the stage complete, else the batches of the map's CacheWrite rows
 (engine/cache_read_batches.py)."""
+from __future__ import annotations
+
+from typing import Union
+
+from ...graph.node import LogicalNode
 from ..physical import PhysicalNode
-from ..rule import LoweringRule, Skip
+from ..rule import LoweringContext, LoweringRule, Skip
 from ._chains import batch_of_map
 from .cache_map import cache_readers, cache_write_of
 
@@ -11,7 +16,8 @@ from .cache_map import cache_readers, cache_write_of
 class CachedBatches(LoweringRule):
     name = "cached_batches"
 
-    def lower(self, node, lowering):
+    def lower(self, node: LogicalNode,
+              lowering: LoweringContext) -> Union[PhysicalNode, Skip, None]:
         found = batch_of_map(node)
         if found is None or found[1].cache is None:
             return None

@@ -5,14 +5,21 @@ executor runs what two did.
 Rows are unchanged: the fused map gives its ops the seed positions the two maps gave them
 (the inner map's first, in build order), and both maps read and write the same columns.
 """
+from __future__ import annotations
+
+from typing import Union, cast
+
 from ...graph.map import Map
+from ...graph.node import LogicalNode
+from ..options import PlanOptions
 from ..rule import GraphRule, Skip
 
 
 class MapFusion(GraphRule):
     name = "map_fusion"
 
-    def rewrite(self, node, options):
+    def rewrite(self, node: LogicalNode,
+                options: PlanOptions) -> Union[LogicalNode, Skip, None]:
         if not isinstance(node, Map) or not isinstance(node.children[0], Map):
             return None
         inner = node.children[0]
@@ -36,6 +43,7 @@ class MapFusion(GraphRule):
                             operations=tuple(inner.operations) + tuple(node.operations),
                             max_rowsize=max(sizes) if sizes else None)
 
-    def explain(self, old, new):
-        return (f"Map({len(old.children[0].operations)} ops) + Map({len(old.operations)} ops) "
-                f"on {list(old.in_cols)} run as one map of {len(new.operations)} ops")
+    def explain(self, old: LogicalNode, new: LogicalNode) -> str:
+        outer, inner, fused = cast(Map, old), cast(Map, old.children[0]), cast(Map, new)
+        return (f"Map({len(inner.operations)} ops) + Map({len(outer.operations)} ops) "
+                f"on {list(outer.in_cols)} run as one map of {len(fused.operations)} ops")

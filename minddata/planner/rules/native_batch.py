@@ -1,19 +1,31 @@
 """native_batch: ``Batch(Map(Source))`` whose map is one run of native ops becomes one
 NativeBatch node (engine/native_batch.py): C++ threads read, decode, augment and write every
 row into its slot of a reused batch buffer, the GIL released for the whole batch."""
+from __future__ import annotations
+
+from typing import Any, List, Tuple, Union
+
+from transforms_c.contract import FusedPlanLike, NativeStep
+
 from ...graph.batch import Batch
 from ...graph.map import Map
 from ...graph.operations import compile_map_operations, row_layout
+from ...graph.node import LogicalNode
 from ...graph.source import Source
+from ..options import PlanOptions
 from ..physical import PhysicalNode
-from ..rule import LoweringRule, Skip
+from ..rule import LoweringContext, LoweringRule, Skip
 from ._chains import workers_of
+
+#: (map, source, fused plan, native steps, row layout) of a chain the rule takes over
+_Found = Tuple[Map, Source, FusedPlanLike, List[NativeStep], Any]
 
 
 class NativeBatch(LoweringRule):
     name = "native_batch"
 
-    def lower(self, node, lowering):
+    def lower(self, node: LogicalNode,
+              lowering: LoweringContext) -> Union[PhysicalNode, Skip, None]:
         if not isinstance(node, Batch):
             return None
         found = self._check(node, lowering.options)
@@ -35,7 +47,7 @@ class NativeBatch(LoweringRule):
                             ready_ahead=True)
 
     @staticmethod
-    def _check(batch, options):
+    def _check(batch: Batch, options: PlanOptions) -> Union[str, _Found]:
         """(map, source, fused plan, native steps, row layout), or why not."""
         if not options.native_batches:
             return "native batches are switched off (config.set_native_batches)"

@@ -2,12 +2,17 @@
 node; they are left out when the root keeps items ready by itself (a native batch ring under
 nodes that only pass batches on), since a second thread would only add hand-overs of the
 interpreter lock."""
+from __future__ import annotations
+
+from ..physical import PhysicalNode
+from ..rule import LoweringContext
+
 
 #: Physical nodes that hand their child's items on without per-row Python work of their own.
 PASS_THROUGH_KINDS = ("Repeat", "Take", "Skip", "Project", "Rename")
 
 
-def needs_prefetch_thread(root, lowering):
+def needs_prefetch_thread(root: PhysicalNode, lowering: LoweringContext) -> bool:
     node = root
     while node.kind in PASS_THROUGH_KINDS and len(node.children) == 1:
         node = node.children[0]

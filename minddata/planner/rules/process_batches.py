@@ -1,15 +1,21 @@
 """process_batches: ``Batch(Map(Source, python_multiprocessing=True))`` (the PIL path) runs in
 worker processes a whole batch per task (engine/process_batch.py): shared memory, nothing
 pickled per row."""
+from __future__ import annotations
+
+from typing import Union
+
+from ...graph.node import LogicalNode
 from ..physical import PhysicalNode
-from ..rule import LoweringRule, Skip
+from ..rule import LoweringContext, LoweringRule, Skip
 from ._chains import batch_of_map, uncached_random_access_source, workers_of
 
 
 class ProcessBatches(LoweringRule):
     name = "process_batches"
 
-    def lower(self, node, lowering):
+    def lower(self, node: LogicalNode,
+              lowering: LoweringContext) -> Union[PhysicalNode, Skip, None]:
         found = batch_of_map(node)
         if found is None or not found[1].python_multiprocessing:
             return None

@@ -1,16 +1,29 @@
-"""File sources of the dataset API: MindRecord, image folders, MNIST, CIFAR-10/100, CSV and
-TFRecord (with its Schema).
+"""File sources of the dataset API: MindRecord, image folders, Manifest files, MNIST,
+CIFAR-10/100, CSV, TFRecord (with its Schema), text files and CLUE; and PaddedDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
 that opens a ``RowSource`` (base.py) lazily, when a pipeline starts.
 """
 from .cifar import Cifar10Dataset, Cifar100Dataset
+from .clue import CLUEDataset
 from .csv_dataset import CSVDataset
 from .image_folder import ImageFolderDataset
+from .manifest import ManifestDataset
 from .mindrecord_dataset import MindDataset
 from .mnist import MnistDataset
 from .schema import Schema
+from .text_file import TextFileDataset
 from .tfrecord_dataset import TFRecordDataset
 
-__all__ = ["MindDataset", "ImageFolderDataset", "MnistDataset", "Cifar10Dataset",
-           "Cifar100Dataset", "CSVDataset", "TFRecordDataset", "Schema"]
+__all__ = ["MindDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset",
+           "Cifar10Dataset", "Cifar100Dataset", "CSVDataset", "TFRecordDataset", "Schema",
+           "TextFileDataset", "CLUEDataset", "PaddedDataset"]
+
+
+def __getattr__(name):
+    # PaddedDataset is a GeneratorDataset, and minddata.generator imports this package's base
+    # module: importing it here at once would be a cycle, so it loads on first use.
+    if name == "PaddedDataset":
+        from .padded import PaddedDataset
+        return PaddedDataset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,9 @@ import os
 
 import numpy as np
 
-from ._source_base import RowSource
+from .. import seeds
+from . import _arrays
+from ._source_base import RowSource, Shuffle
 
 
 def file_stamps(paths):
@@ -37,3 +39,89 @@ class MultiFileRowSource(RowSource):
 
     def file_row_ranges(self):
         return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
+
+
+def text_lines(path, api):
+    """``(line number, text)`` of every non-blank line of a UTF-8 text file, in file order.
+
+    Lines end at ``\\n``; the ``\\r`` of a CRLF ending is dropped. Blank lines (empty, or only
+    ``\\r``) are no rows, as MindSpore skips empty lines. A file that is not UTF-8 is a
+    ``RuntimeError`` naming ``api``, the file and the line."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise RuntimeError(f"Invalid file, failed to open {path} for {api}: {exc}") from exc
+    out = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if not raw:
+            continue
+        try:
+            out.append((number, raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            raise RuntimeError(f"Invalid file {path} for {api}: line {number} is not UTF-8 "
+                               f"text ({exc}).") from exc
+    return out
+
+
+class TextLinesRowSource(MultiFileRowSource):
+    """A MultiFileRowSource whose rows are the non-blank lines of text files (TextFile, CLUE),
+    each parsed once at open; a row's provenance is its file and line number."""
+
+    def _read_lines(self, files, api, parse, no_data):
+        """Set the files, the row ranges and ``parse(path, line number, text)`` of every
+        non-blank line, in file order; RuntimeError ``no_data`` (MindSpore's words) naming the
+        files when there is none."""
+        self._files = files
+        values, numbers, counts = [], [], []
+        for path in files:
+            lines = text_lines(path, api)
+            for number, text in lines:
+                values.append(parse(path, number, text))
+                numbers.append(number)
+            counts.append(len(lines))
+        if not values:
+            raise RuntimeError(f"{no_data} {' '.join(files)} (the files hold no non-empty line).")
+        self._api, self._values = api, values
+        self._starts = np.cumsum([0] + counts, dtype=np.int64)
+        self._line_numbers = np.array(numbers, dtype=np.int64)
+
+    def __len__(self):
+        return len(self._values)
+
+    def _parsed(self, ids):
+        """The parsed values of rows ``ids``, in order."""
+        ids = _arrays.as_int_ids(ids)
+        _arrays.check_ids(ids, len(self), f"{self._api} {self._files}")
+        values = self._values
+        return [values[i] for i in ids.tolist()]
+
+    def provenance(self, row_id):
+        k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
+        return f"{self._files[k]} line {int(self._line_numbers[int(row_id)])}"
+
+
+class FileOrderSampling:
+    """``num_samples`` as MindSpore's non-mappable file sources (TFRecord, TextFile, CLUE) apply
+    it: mixed into their public class, before ``SourceDataset``.
+
+    With ``num_samples`` and ``Shuffle.GLOBAL``, the rows are taken in file order (the files
+    shuffled), cut to ``num_samples``, and only those rows are shuffled: one file with
+    ``num_samples=3`` gives its rows 0-2 in some order, never a random 3 of all its rows.
+    Otherwise the core's order (``Source.epoch_ids``)."""
+
+    def epoch_ids(self, src, seed, epoch, position, shards=None):
+        if not self.num_samples or self.shuffle_level != Shuffle.GLOBAL:
+            return super().epoch_ids(src, seed, epoch, position, shards)
+        rng = seeds.rng(seed, epoch, position)
+        ranges = list(src.file_row_ranges())
+        order = np.concatenate([np.arange(*ranges[i], dtype=np.int64)
+                                for i in rng.permutation(len(ranges))] or [np.zeros(0, np.int64)])
+        num_shards, shard_id = shards or (self.num_shards, self.shard_id)
+        if num_shards and order.size:      # the core's split of the rows
+            per = -(-order.size // num_shards)
+            order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % order.size]
+        order = order[:self.num_samples]
+        return order[rng.permutation(order.size)]

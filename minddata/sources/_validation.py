@@ -84,6 +84,27 @@ def find_files(patterns, arg_name="dataset_files"):
     return sorted(found)
 
 
+def check_dataset_files(dataset_files):
+    """MindSpore's check of a text source's ``dataset_files`` (TextFile, CLUE): a str or list,
+    not empty, every pattern matching a file; the matches sorted (``find_files``)."""
+    type_check(dataset_files, (str, list), "dataset files")
+    if not dataset_files:
+        raise ValueError(f"Input dataset_files can not be empty, but got '{dataset_files}'.")
+    return find_files(dataset_files, "dataset_files")
+
+
+def check_class_indexing(class_indexing):
+    """None, or a dict of str class names to int labels >= 0 (ImageFolder, Manifest)."""
+    if class_indexing is None:
+        return
+    type_check(class_indexing, (dict,), "class_indexing")
+    for name, label in class_indexing.items():
+        type_check(name, (str,), "class_indexing")
+        type_check(label, (int,), "class_indexing")
+        if label < 0:
+            raise ValueError(f"class_indexing: label of '{name}' must be >= 0, got {label}.")
+
+
 def check_usage(usage, valid):
     """``usage`` is None (means 'all') or one of ``valid``; returns the effective usage."""
     if usage is None:

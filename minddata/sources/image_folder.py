@@ -17,7 +17,7 @@ import numpy as np
 
 from ._source_base import RowSource, SourceDataset
 from .native_access import ImageFiles
-from ._validation import check_dir, check_sampling_args, type_check
+from ._validation import check_class_indexing, check_dir, check_sampling_args, type_check
 from ..cache.identity import describe_operation
 
 
@@ -53,8 +53,9 @@ def scan_image_folder(dataset_dir, extensions, class_indexing):
 _native_decode = None
 
 
-def decode_image(data, path):
-    """Encoded bytes (1-D uint8) -> HWC uint8 RGB; RuntimeError naming the file if undecodable."""
+def decode_image(data, path, api="ImageFolderDataset"):
+    """Encoded bytes (1-D uint8) -> HWC uint8 RGB; RuntimeError naming the file (and the dataset
+    API ``api`` that read it) if undecodable."""
     global _native_decode
     if _native_decode is None:
         try:   # the project's Decode op, so decode=True matches .map(vision.Decode())
@@ -71,13 +72,17 @@ def decode_image(data, path):
             raise ValueError("OpenCV could not decode it")
         return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
     except Exception as exc:  # noqa: BLE001 - re-raised with the file that failed
-        raise RuntimeError(f"ImageFolderDataset: failed to decode image file {path}: {exc}") from exc
+        raise RuntimeError(f"{api}: failed to decode image file {path}: {exc}") from exc
 
 
 class ImageFolderSource(RowSource):
-    """The scanned file list; a read opens each requested file (decoding it if asked)."""
+    """The scanned file list; a read opens each requested file (decoding it if asked).
+
+    Another source of one image file per row (ManifestDataset) reuses the reads by setting
+    ``_api``, ``_dir``, ``_decode``, ``_decrypt``, ``_paths`` and ``_labels`` itself."""
 
     column_names = ["image", "label"]
+    _api = "ImageFolderDataset"
 
     def __init__(self, dataset_dir, extensions, class_indexing, decode, decrypt):
         self._dir, self._decode, self._decrypt = dataset_dir, decode, decrypt
@@ -101,9 +106,9 @@ class ImageFolderSource(RowSource):
             else:
                 data = np.fromfile(path, dtype=np.uint8)
         except OSError as exc:
-            raise RuntimeError(f"ImageFolderDataset: failed to read image file {path}: {exc}") from exc
+            raise RuntimeError(f"{self._api}: failed to read image file {path}: {exc}") from exc
         if self._decode:
-            data = decode_image(data, path)
+            data = decode_image(data, path, self._api)
         return data, np.array(self._labels[i])
 
     def read_rows(self, ids):
@@ -112,7 +117,7 @@ class ImageFolderSource(RowSource):
         for i in ids:
             i = int(i)
             if not 0 <= i < n:
-                raise IndexError(f"row id {i} is out of range for ImageFolderDataset {self._dir} ({n} rows)")
+                raise IndexError(f"row id {i} is out of range for {self._api} {self._dir} ({n} rows)")
             out.append(self._read_one(i))
         return out
 
@@ -161,13 +166,7 @@ class ImageFolderDataset(SourceDataset):
             type_check(extensions, (list,), "extensions")
             for ext in extensions:
                 type_check(ext, (str,), "extensions")
-        if class_indexing is not None:
-            type_check(class_indexing, (dict,), "class_indexing")
-            for name, label in class_indexing.items():
-                type_check(name, (str,), "class_indexing")
-                type_check(label, (int,), "class_indexing")
-                if label < 0:
-                    raise ValueError(f"class_indexing: label of '{name}' must be >= 0, got {label}.")
+        check_class_indexing(class_indexing)
         type_check(decode, (bool,), "decode")
         if decrypt is not None and not callable(decrypt):
             raise TypeError("decrypt is not a function.")

@@ -28,9 +28,8 @@ import numpy as np
 from mindrecord.tools import tfrecord as tfr
 from mindrecord.tools.bad_input import BadItem
 
-from .. import seeds
 from . import _arrays
-from ._file_rows import MultiFileRowSource, file_stamps
+from ._file_rows import FileOrderSampling, MultiFileRowSource, file_stamps
 from ._source_base import Shuffle, SourceDataset
 from ._validation import check_sampling_args, find_files, type_check
 from .schema import Schema
@@ -343,7 +342,7 @@ def _schema_columns(schema, columns_list):
     return columns, schema.num_rows
 
 
-class TFRecordDataset(SourceDataset):
+class TFRecordDataset(FileOrderSampling, SourceDataset):
     """Rows of TFRecord files. Same signature, defaults (``shuffle=Shuffle.GLOBAL``) and errors as
     ``mindspore.dataset.TFRecordDataset``; see the module docstring for columns and sharding."""
 
@@ -408,21 +407,3 @@ class TFRecordDataset(SourceDataset):
                          num_parallel_workers=num_parallel_workers, cache=cache,
                          shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE),
                          column_names=known)
-
-    def epoch_ids(self, src, seed, epoch, position, shards=None):
-        """With ``num_samples`` (or the schema's ``numRows``) and ``Shuffle.GLOBAL``, MindSpore's
-        order: the rows are taken in file order (the files shuffled), cut to ``num_samples``,
-        and only those rows are shuffled. One file with numRows=3 gives rows 0-2 in some order,
-        never a random 3 of all its rows. Otherwise the core's order."""
-        if not self.num_samples or self.shuffle_level != Shuffle.GLOBAL:
-            return super().epoch_ids(src, seed, epoch, position, shards)
-        rng = seeds.rng(seed, epoch, position)
-        ranges = list(src.file_row_ranges())
-        order = np.concatenate([np.arange(*ranges[i], dtype=np.int64)
-                                for i in rng.permutation(len(ranges))] or [np.zeros(0, np.int64)])
-        num_shards, shard_id = shards or (self.num_shards, self.shard_id)
-        if num_shards and order.size:      # shard_equal_rows: the core's split of the rows
-            per = -(-order.size // num_shards)
-            order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % order.size]
-        order = order[:self.num_samples]
-        return order[rng.permutation(order.size)]

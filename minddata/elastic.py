@@ -29,13 +29,9 @@ source positions the state does not record: ``reshard_state`` rejects them with 
 __all__ = ["reshard_state"]
 
 
-from .engine.nodes.source import source_state
-from .graph.batch import Batch
-from .graph.map import Map
+from .engine import registry
+from .engine.positions import Position
 from .graph.node import LogicalNode
-from .graph.project import Project
-from .graph.rename import Rename
-from .graph.repeat import Repeat
 from .graph.source import Source
 from .state_check import check_old_world
 
@@ -77,18 +73,18 @@ _KIND_NAMES = {"map": "map (without cache)", "batch": "batch (int batch_size)",
 
 def node_kind(node):
     """"source", "map", "batch", "repeat", "pass" (project, rename: their state is their
-    child's), or "other" for a node whose state hides the source position."""
-    if isinstance(node, Source):
-        return "source"
-    if isinstance(node, Map):
-        return "map" if node.cache is None else "other"
-    if isinstance(node, Batch):
-        return "batch" if isinstance(node.batch_size, int) else "other"
-    if isinstance(node, Repeat):
-        return "repeat"
-    if isinstance(node, (Project, Rename)):
-        return "pass"
-    return "other"
+    child's), as the engine node running it declares (its state codec's ``role``), or "other"
+    for a node whose state hides the source position."""
+    codec = _codec(node)
+    return "other" if codec is None else codec.role
+
+
+def _codec(node):
+    """The state codec of the engine node that runs ``node``, when its state pins the source
+    position (engine/positions.py)."""
+    if not node.keeps_positions:
+        return None
+    return registry.codec(node.kind)
 
 
 def _position(chain, root_state, epoch, rank):
@@ -96,7 +92,8 @@ def _position(chain, root_state, epoch, rank):
     rep = 0
     st = root_state
     for node in chain:
-        kind = node_kind(node)
+        codec = _codec(node)
+        kind = codec.role
         if st is None:   # the node's child has not returned a row in this pass yet
             return _RankPosition(rep, 0, None)
         if not isinstance(st, dict):
@@ -107,11 +104,10 @@ def _position(chain, root_state, epoch, rank):
                 raise ValueError(f"elastic resume: rank {rank}'s source state {st} records no "
                                  f"shard (saved by a generator stream or a node that does not "
                                  f"support elastic resume)")
-            return _RankPosition(rep, int(st["pos"]), st)
+            return _RankPosition(rep, codec.items_in(st), st)
         if kind == "repeat":
             rep = int(st["rep"])
-        if kind != "pass":
-            st = st.get("child")
+        st = codec.child_of(st)
     raise AssertionError("a chain ends at its source")
 
 
@@ -135,52 +131,36 @@ def _world_of(positions, states, num_old):
     return {"num_shards": num_old, "consumed": [p.consumed for p in positions], "from": prior}
 
 
-def _pass_epoch(count, epoch, rep):
-    """The epoch a repeat gives its child in pass ``rep`` (RepeatIter's numbering)."""
-    return epoch * (1 << 32) + rep if count == -1 else epoch * count + rep
-
-
 def positioned_state(chain, epoch, pos=0, world=None, shard=(1, 0), rep=0, rows=0):
     """The state ``chain`` (root first) has after ``pos`` items of its root in ``epoch``, as
     its nodes' get_state() would return it: a repeat is in pass ``rep`` (having returned
     ``rows`` rows in it), the source reads the epoch resumed from ``world`` as shard ``shard``.
-    A batch's items are ``batch_size`` rows each."""
-    def build(i, ep, p):
+    Each node writes its own state (its codec's ``state_at``)."""
+    def build(i, at):
         node = chain[i]
-        kind = node_kind(node)
-        if kind == "source":
-            return source_state(shard, ep, p, world)
-        if kind == "pass":
-            return build(i + 1, ep, p)
-        if kind == "repeat":
-            return {"epoch": ep, "rep": rep, "rows": rows,
-                    "child": build(i + 1, _pass_epoch(node.count, ep, rep), p)}
-        if kind == "map":
-            return {"epoch": ep, "index": p, "child": build(i + 1, ep, p)}
-        return {"epoch": ep, "batch_num": p, "done": False,
-                "child": build(i + 1, ep, p * node.batch_size)}
+        return _codec(node).state_at(node, at, lambda child_at: build(i + 1, child_at))
 
-    return build(0, epoch, pos)
+    return build(0, Position(epoch, pos, world, tuple(shard), rep, rows))
 
 
 def chain_position(chain, state):
     """Inverse of ``positioned_state`` for a chain without repeat: (epoch, items of the root
-    returned, world) from a state its nodes returned."""
+    returned, world) from a state its nodes returned, each node reading its own."""
     epoch, pos, world = None, None, None
     st = state
     for node in chain:
-        kind = node_kind(node)
-        if kind == "pass":
+        codec = _codec(node)
+        if codec.role == "pass":
             continue
         if st is None:      # the rest of the chain has not returned a row this epoch
             break
         if epoch is None:
             epoch = int(st["epoch"])
-            pos = int(st[{"source": "pos", "map": "index", "batch": "batch_num"}[kind]])
-        if kind == "source":
+            pos = codec.items_in(st)
+        if codec.role == "source":
             world = st.get("world")
             break
-        st = st.get("child")
+        st = codec.child_of(st)
     return epoch, pos, world
 
 
@@ -253,11 +233,10 @@ def _repeat_rows(chain, root_state):
     for node in chain:
         if st is None:
             return 0
-        kind = node_kind(node)
-        if kind == "repeat":
-            return int(st["rows"])
-        if kind == "source":
+        codec = _codec(node)
+        if codec.role == "repeat":
+            return codec.items_in(st)
+        if codec.role == "source":
             return 0
-        if kind != "pass":
-            st = st.get("child")
+        st = codec.child_of(st)
     return 0

@@ -33,7 +33,7 @@ for _kind, _cls in (("Source", SourceIter), ("Map", MapIter), ("Batch", BatchIte
                     ("Take", TakeIter), ("Skip", SkipIter), ("Concat", ConcatIter),
                     ("Zip", ZipIter), ("Filter", FilterIter),
                     ("GeneratorStream", GeneratorStreamIter)):
-    register(_kind, _plain(_cls))
+    register(_kind, _plain(_cls), codec=_cls if hasattr(_cls, "state_at") else None)
 
 
 def _opened_source(source, make):

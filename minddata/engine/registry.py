@@ -8,12 +8,23 @@ Children are built before their parent, so seed positions (BuildContext.position
 order rows flow in, as they always have.
 """
 _BUILDERS = {}
+_CODECS = {}
 
 
-def register(kind, builder):
+def register(kind, builder, codec=None):
+    """``codec``: the node class whose ``state_at``/``items_in``/``child_of`` position a node
+    of this kind (engine/positions.py), for kinds whose state pins the source position."""
     if kind in _BUILDERS and _BUILDERS[kind] is not builder:
         raise ValueError(f"a builder is already registered for physical node kind {kind!r}")
     _BUILDERS[kind] = builder
+    if codec is not None:
+        _CODECS[kind] = codec
+
+
+def codec(kind):
+    """The state codec of ``kind`` (a class with ``role``, ``state_at``, ``items_in`` and
+    ``child_of``), or None."""
+    return _CODECS.get(kind)
 
 
 def build(pnode, ctx):

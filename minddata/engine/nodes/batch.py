@@ -7,6 +7,7 @@ from ...state_check import CHILD, COUNT, FLAG, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode
+from ..positions import replace
 
 
 class BatchInfo:
@@ -241,6 +242,22 @@ class BatchIter(IterNode):
         self._batch_num = batch_num
         self._done = done
         self._last = None
+
+    # state codec (engine/positions.py) -------------------------------------------------------
+    role = "batch"
+
+    @staticmethod
+    def state_at(node, at, child):
+        return {"epoch": at.epoch, "batch_num": at.items, "done": False,
+                "child": child(replace(at, items=at.items * node.batch_size))}
+
+    @staticmethod
+    def items_in(state):
+        return int(state["batch_num"])
+
+    @staticmethod
+    def child_of(state):
+        return state.get("child")
 
     def get_state(self):
         if self._last is None:

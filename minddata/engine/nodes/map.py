@@ -228,6 +228,21 @@ class MapIter(IterNode):
     def prov_token(self):
         return self._last_prov
 
+    # state codec (engine/positions.py) -------------------------------------------------------
+    role = "map"
+
+    @staticmethod
+    def state_at(node, at, child):
+        return {"epoch": at.epoch, "index": at.items, "child": child(at)}
+
+    @staticmethod
+    def items_in(state):
+        return int(state["index"])
+
+    @staticmethod
+    def child_of(state):
+        return state.get("child")
+
     def skip_input(self, n):
         """Right after start(): pass over the next ``n`` input rows without running the
         operations (a cached stage computing its pass again from row ``n``)."""

@@ -20,3 +20,14 @@ class ProjectIter(IterNode):
 
     def reset(self, state):
         self.children[0].reset(state)
+
+    # state codec (engine/positions.py): the state is the child's -----------------------------
+    role = "pass"
+
+    @staticmethod
+    def state_at(node, at, child):
+        return child(at)
+
+    @staticmethod
+    def child_of(state):
+        return state

@@ -16,3 +16,14 @@ class RenameIter(IterNode):
 
     def reset(self, state):
         self.children[0].reset(state)
+
+    # state codec (engine/positions.py): the state is the child's -----------------------------
+    role = "pass"
+
+    @staticmethod
+    def state_at(node, at, child):
+        return child(at)
+
+    @staticmethod
+    def child_of(state):
+        return state

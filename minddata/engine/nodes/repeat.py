@@ -2,6 +2,7 @@
 child's random decisions."""
 from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
+from ..positions import replace
 
 
 class RepeatIter(IterNode):
@@ -14,10 +15,30 @@ class RepeatIter(IterNode):
         self._rows_this_pass = 0
 
     def _child_epoch(self, rep):
-        # A distinct epoch id per (outer epoch, pass).
-        if self.count == -1:
-            return self.epoch * (1 << 32) + rep
-        return self.epoch * self.count + rep
+        return self.pass_epoch(self.count, self.epoch, rep)
+
+    @staticmethod
+    def pass_epoch(count, epoch, rep):
+        """The epoch the child gets in pass ``rep``: a distinct id per (outer epoch, pass)."""
+        if count == -1:
+            return epoch * (1 << 32) + rep
+        return epoch * count + rep
+
+    # state codec (engine/positions.py) -------------------------------------------------------
+    role = "repeat"
+
+    @classmethod
+    def state_at(cls, node, at, child):
+        return {"epoch": at.epoch, "rep": at.rep, "rows": at.rows,
+                "child": child(replace(at, epoch=cls.pass_epoch(node.count, at.epoch, at.rep)))}
+
+    @staticmethod
+    def items_in(state):
+        return int(state["rows"])
+
+    @staticmethod
+    def child_of(state):
+        return state.get("child")
 
     def start(self, epoch):
         self.epoch = epoch

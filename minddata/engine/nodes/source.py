@@ -146,6 +146,21 @@ class SourceIter(IterNode):
                 prov = None
         return self.fail(exc, prov)
 
+    # state codec (engine/positions.py) -------------------------------------------------------
+    role = "source"
+
+    @staticmethod
+    def state_at(node, at, child):
+        return source_state(at.shard, at.epoch, at.items, at.world)
+
+    @staticmethod
+    def items_in(state):
+        return int(state["pos"])
+
+    @staticmethod
+    def child_of(state):
+        return None
+
     def prov_token(self):
         return None if self._last_id is None else (self, self._last_id)
 

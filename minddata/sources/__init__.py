@@ -4,8 +4,10 @@ CIFAR-10/100, CSV, TFRecord (with its Schema), text files and CLUE; and PaddedDa
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
 that opens a ``RowSource`` (base.py) lazily, when a pipeline starts.
 """
+from .celeba import CelebADataset
 from .cifar import Cifar10Dataset, Cifar100Dataset
 from .clue import CLUEDataset
+from .coco import CocoDataset
 from .csv_dataset import CSVDataset
 from .image_folder import ImageFolderDataset
 from .manifest import ManifestDataset
@@ -14,10 +16,12 @@ from .mnist import MnistDataset
 from .schema import Schema
 from .text_file import TextFileDataset
 from .tfrecord_dataset import TFRecordDataset
+from .voc import VOCDataset
 
 __all__ = ["MindDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset",
            "Cifar10Dataset", "Cifar100Dataset", "CSVDataset", "TFRecordDataset", "Schema",
-           "TextFileDataset", "CLUEDataset", "PaddedDataset"]
+           "TextFileDataset", "CLUEDataset", "PaddedDataset",
+           "CocoDataset", "VOCDataset", "CelebADataset"]
 
 
 def __getattr__(name):

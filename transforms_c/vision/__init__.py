@@ -1,6 +1,9 @@
 """Vision ops with MindSpore's names, arguments and defaults (mindspore.dataset.vision)."""
 from transforms_c.enums import Border, ConvertMode, ImageBatchFormat, Inter
 from transforms_c.vision.batch_mix import CutMixBatch, MixUpBatch
+from transforms_c.vision.bbox import (BoundingBoxAugment, RandomCropWithBBox,
+                                      RandomHorizontalFlipWithBBox, RandomResizedCropWithBBox,
+                                      RandomResizeWithBBox, RandomVerticalFlipWithBBox)
 from transforms_c.vision.color import (AutoContrast, ConvertColor, Equalize, GaussianBlur,
                                        Grayscale, Invert, RandomColorAdjust, RandomSharpness)
 from transforms_c.vision.crop import CenterCrop, Crop, Pad, RandomCrop
@@ -24,4 +27,6 @@ __all__ = [
     "RandomHorizontalFlip", "RandomResizedCrop", "RandomRotation", "RandomSharpness",
     "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "ToPIL", "ToTensor", "ToType",
     "VerticalFlip",
+    "BoundingBoxAugment", "RandomCropWithBBox", "RandomHorizontalFlipWithBBox",
+    "RandomResizeWithBBox", "RandomResizedCropWithBBox", "RandomVerticalFlipWithBBox",
 ]

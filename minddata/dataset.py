@@ -158,7 +158,9 @@ class Dataset(LogicalNode):
         if self._size_cache is None:
             n = self.row_count()
             if n is None:
-                it = self.create_tuple_iterator(num_epochs=1)
+                from .graph.sync_wait import waits_open
+                with waits_open():      # no sync_update comes during a count
+                    it = self.create_tuple_iterator(num_epochs=1)
                 try:
                     n = sum(1 for _ in it)
                 finally:
@@ -221,7 +223,18 @@ class Dataset(LogicalNode):
         save_dataset(self, file_name, num_files, file_type)
 
     def sync_wait(self, condition_name, num_batch=1, callback=None):
-        raise NotImplementedError("sync_wait is not supported by minddata")
+        """Hold rows back until the training loop calls ``sync_update(condition_name)``:
+        ``num_batch`` batches pass at the start of each epoch, each sync_update lets more
+        through and calls ``callback(data)`` first (minddata/graph/sync_wait.py)."""
+        from .ops.sync_wait import SyncWaitDataset
+        return SyncWaitDataset(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Release ``num_batch`` batches (the sync_wait's own number when None) of the
+        sync_wait named ``condition_name`` under this dataset, after calling its callback
+        with ``data``."""
+        from .graph.sync_wait import sync_update
+        sync_update(self, condition_name, num_batch, data)
 
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         raise NotImplementedError("device_que is MindSpore-device specific; use "

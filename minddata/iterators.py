@@ -6,6 +6,7 @@ import weakref
 from .compat_layout.iterator_registry import track
 from .engine.runtime import PipelineRun
 from .graph.checks import check_columns
+from .graph.sync_wait import bind_sync_waits, waits_open
 from .state_check import check_state
 from .tensor import to_output
 
@@ -26,6 +27,7 @@ class _IteratorBase:
     def __init__(self, ds, num_epochs, state):
         # The pipeline's signature: checked against ``state``, stamped on the states it saves.
         self._pipeline = check_state(state, ds)
+        bind_sync_waits(ds)
         self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
                                 start_at=_start_at(ds) if state is None else None)
         self._finalizer = weakref.finalize(self, self._run.close)
@@ -111,7 +113,9 @@ class DictIterator(_IteratorBase):
 
 def first_row(ds):
     """(column names, first row) of one epoch, for output_shapes/output_types."""
-    run = PipelineRun(ds, num_epochs=1)
+    bind_sync_waits(ds)
+    with waits_open():      # no sync_update comes while the first row is read
+        run = PipelineRun(ds, num_epochs=1)
     try:
         row = run.next_item()
     except StopIteration:

@@ -16,6 +16,7 @@ from .nodes.repeat import RepeatIter
 from .nodes.shuffle import ShuffleIter
 from .nodes.skip import SkipIter
 from .nodes.source import SourceIter
+from .nodes.sync_wait import SyncWaitIter
 from .nodes.take import TakeIter
 from .nodes.zip import ZipIter
 from .process_batch import ProcessBatchIter
@@ -34,6 +35,9 @@ for _kind, _cls in (("Source", SourceIter), ("Map", MapIter), ("Batch", BatchIte
                     ("Zip", ZipIter), ("Filter", FilterIter),
                     ("GeneratorStream", GeneratorStreamIter)):
     register(_kind, _plain(_cls), codec=_cls if hasattr(_cls, "state_at") else None)
+
+
+register("SyncWait", _plain(SyncWaitIter))
 
 
 def _opened_source(source, make):

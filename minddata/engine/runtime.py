@@ -13,6 +13,7 @@ import time
 
 from .. import config
 from ..planner import PlanOptions, plan
+from .errors import PAST_LAST_EPOCH, IteratorStoppedError
 from .node import BuildContext
 
 logger = logging.getLogger("minddata")
@@ -166,22 +167,32 @@ class PipelineRun:
 
     # -- consumer -------------------------------------------------------------------------
     def next_item(self):
-        """(row, state) or None at the end of an epoch; raises StopIteration when all epochs
-        are done and the pipeline's errors otherwise."""
-        if self._finished or self._closed:
-            raise StopIteration
+        """The next row, or None at the end of an epoch; the pipeline's errors otherwise.
+        Reading on after the last epoch ended raises MindSpore's RuntimeError, and after
+        ``close()`` an IteratorStoppedError (both an AttributeError, as in MindSpore, and a
+        RuntimeError)."""
+        if self._finished:
+            raise RuntimeError(f"{PAST_LAST_EPOCH} This iterator was created with num_epochs="
+                               f"{self.num_epochs} and all of them were read; pass a larger "
+                               f"num_epochs (-1: no limit) or create a new iterator")
+        if self._closed:
+            why = ("stop() or close() was called on it" if self._failed is None else
+                   f"it stopped at an error: {self._failed}")
+            raise IteratorStoppedError(
+                f"Iterator does not have a running pipeline: {why} (object has no attribute "
+                f"'_runtime_context', as MindSpore puts it); create a new iterator")
         try:
             if self._thread is None:
                 item = self._step(self._inline_started)
                 self._inline_started = item[0] == _ROW
             else:
                 item = self._get()
-        except BaseException:
-            self.close()
+        except BaseException as e:
+            self._fail(e)
             raise
         kind = item[0]
         if kind == _ERR:
-            self.close()
+            self._fail(item[1])
             raise item[1]
         self.state = item[2]
         if kind == _END:
@@ -193,6 +204,11 @@ class PipelineRun:
         return item[1]
 
     _inline_started = False
+    _failed = None      # the first line of the error that stopped the run
+
+    def _fail(self, exc):
+        self._failed = f"{type(exc).__name__}: {str(exc).partition(chr(10))[0]}"
+        self.close()
 
     def _get(self):
         if self._pending:

@@ -3,6 +3,7 @@ each output is a random buffer entry, replaced by the next input row."""
 from __future__ import annotations
 
 from .node import LogicalNode
+from .sync_wait import has_sync_wait
 
 from .checks import INT32_MAX as _INT32_MAX
 
@@ -18,6 +19,9 @@ class Shuffle(LogicalNode):
         if not 2 <= buffer_size <= _INT32_MAX:
             raise ValueError(f"buffer_size {buffer_size} is not within the required interval of "
                              f"[2, {_INT32_MAX}]")
+        if has_sync_wait(child):
+            raise RuntimeError("No shuffle after sync operators: shuffle cannot be added above "
+                               "a sync_wait (it would hold back the rows the wait releases).")
         self.buffer_size = buffer_size
 
     def _is_random_self(self) -> bool:

@@ -68,7 +68,10 @@ def collect(dataset, num_epochs=1, native=True, **iter_args):
     try:
         it = dataset.create_tuple_iterator(output_numpy=True, num_epochs=num_epochs, **iter_args)
         out = []
-        for _ in range(num_epochs):         # one epoch per for loop
+        # One epoch per for loop; a resumed iterator has the epochs after its state's left (a
+        # loop past them is MindSpore's "beyond the specified number of epochs" error).
+        state = iter_args.get("state")
+        for _ in range(num_epochs - (state["epoch"] if state else 0)):
             out.extend([np.array(c) for c in batch] for batch in it)
         return out
     finally:

@@ -116,6 +116,7 @@ def test_per_batch_map_error_in_worker_names_the_batch():
             raise ValueError("bad batch")
         return (x,)
 
-    with pytest.raises(ValueError, match="batch 2 of epoch 0"):
+    # MindSpore's type: RuntimeError, the ValueError as its cause.
+    with pytest.raises(RuntimeError, match="batch 2 of epoch 0.*ValueError: bad batch"):
         rows(numbers(12).batch(3, num_parallel_workers=2, per_batch_map=bad,
                                input_columns=["x"], python_multiprocessing=True))

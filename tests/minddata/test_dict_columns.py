@@ -88,7 +88,7 @@ def test_dict_columns_cross_worker_processes(multiprocessing):
 
 def test_other_python_objects_are_refused_with_a_hint():
     d = ds.GeneratorDataset([({1, 2},)], ["s"], shuffle=False)
-    with pytest.raises(TypeError, match="wrap other Python objects in a dict"):
+    with pytest.raises(RuntimeError, match="wrap other Python objects in a dict"):
         list(d.create_tuple_iterator(num_epochs=1))
 
 

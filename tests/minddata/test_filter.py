@@ -20,5 +20,5 @@ def test_filter_array_result_and_errors():
         numbers(3).filter(5)
     with pytest.raises(ValueError):
         numbers(3).filter(lambda x: True, ["nope"])
-    with pytest.raises(ValueError, match="Filter.*boom"):
+    with pytest.raises(RuntimeError, match="Filter.*ValueError: boom"):
         values(numbers(3).filter(lambda x: (_ for _ in ()).throw(ValueError("boom")), ["x"]))

@@ -60,7 +60,7 @@ def test_profile_and_errors_through_the_service(cluster):  # noqa: F811
         assert report.batches == 6 and "RayService" in text and "items/s" in text
         assert sum(w["items"] for w in report.service["workers"]) >= 6
         bad = numbers(12).map(_fail_on_row_7, "x").batch(2)
-        with pytest.raises(ValueError, match="bad row 7"):
+        with pytest.raises(RuntimeError, match="bad row 7"):
             run_items(bad, 1, service=svc)
     finally:
         svc.close()

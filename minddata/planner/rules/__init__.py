@@ -12,10 +12,11 @@ from .cached_batches import CachedBatches
 from .map_fusion import MapFusion
 from .native_batch import NativeBatch
 from .process_batches import ProcessBatches
+from .sync_wait_serial import SyncWaitSerial
 from . import prefetch  # noqa: F401  (the plan-level rule, applied last)
 
 #: logical -> logical, applied bottom-up before lowering
-GRAPH_RULES = (AutoShard(), MapFusion())
+GRAPH_RULES = (AutoShard(), MapFusion(), SyncWaitSerial())
 
 #: logical -> physical, the first that fires on a node takes it
 LOWERING_RULES = (NativeBatch(), ProcessBatches(), CachedBatches(), CacheMap(), CacheSource())

@@ -47,8 +47,9 @@ def check_range(value, name, low=None, high=None, low_open=False, high_open=Fals
     if bad:
         lo = "(" if low_open else "["
         hi = ")" if high_open else "]"
+        # MindSpore's sentence, ending "...of [low, high].", then the value given.
         raise ValueError(f"Input {name} is not within the required interval of "
-                         f"{lo}{low}, {high}{hi}, got {value}.")
+                         f"{lo}{low}, {high}{hi}. Got {value}.")
 
 
 def check_bool(value, name):

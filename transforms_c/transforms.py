@@ -153,11 +153,19 @@ class OneHot(TensorOperation):
     def _compute(self, labels, rng):
         labels = np.asarray(labels)
         if labels.dtype.kind not in "ui":
-            raise RuntimeError(f"OneHot: labels should be integers, got {labels.dtype}")
+            raise RuntimeError(f"OneHot: Only support input of int type, but got: "
+                               f"{labels.dtype}")
+        # As MindSpore: dimensions of 1 are dropped first ([3] and [[3]] are the label 3; a
+        # (10, 1) column is 10 labels).
+        shape = labels.shape
+        labels = np.squeeze(labels)
         if labels.ndim > 1:
-            raise RuntimeError(f"OneHot: labels should be a scalar or 1-D, got {labels.shape}")
+            raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: "
+                               f"{labels.ndim} (shape {shape})")
         if labels.size and (labels.min() < 0 or labels.max() >= self.num_classes):
-            raise RuntimeError(f"OneHot: label out of range [0, {self.num_classes})")
+            raise RuntimeError(f"OneHot: index values should not bigger than num classes: "
+                               f"{self.num_classes}, but got: {int(labels.max())} (labels must "
+                               f"be in [0, {self.num_classes}))")
         if self.smoothing_rate > 0:
             low = self.smoothing_rate / self.num_classes
             out = np.full(labels.shape + (self.num_classes,), low, np.float64)
@@ -220,28 +228,50 @@ class Concatenate(TensorOperation):
     def __init__(self, axis=0, prepend=None, append=None):
         self.axis = check_int(axis, "axis")
         if self.axis not in (0, -1):
-            raise ValueError(f"axis should be 0 or -1, got {axis}.")
+            raise ValueError(f"only 1D concatenation supported. Concatenate: input 'axis' "
+                             f"should be 0 or -1, but got: {axis}.")
         for name, value in (("prepend", prepend), ("append", append)):
-            if value is not None and not isinstance(value, np.ndarray):
+            if value is None:
+                continue
+            if not isinstance(value, np.ndarray):
                 raise TypeError(f"Argument {name} with value {value!r} is not of type "
                                 f"[numpy.ndarray].")
+            if value.ndim != 1:
+                raise ValueError(f"can only {name} 1D arrays. Concatenate: rank of input "
+                                 f"'{name}' should be 1, but got: {value.ndim} (shape "
+                                 f"{value.shape}).")
         self.prepend = prepend
         self.append = append
 
     def apply(self, arrays, seed):
-        parts = [np.asarray(a) for a in arrays]
-        if self.prepend is not None:
-            parts.insert(0, self.prepend)
-        if self.append is not None:
-            parts.append(self.append)
-        for part in parts:
+        inputs = [np.asarray(a) for a in arrays]
+        for part in inputs:
             if part.ndim != 1:
-                raise RuntimeError(f"Concatenate: only 1-D arrays are supported, got shape "
-                                   f"{part.shape}")
+                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: "
+                                   f"{part.ndim} (shape {part.shape})")
+        # MindSpore concatenates tensors of one type only (numpy would promote int to float);
+        # strings of any width are one type.
+        others = [("input", a) for a in inputs[1:]]
+        others += [(name, a) for name, a in (("prepend", self.prepend), ("append", self.append))
+                   if a is not None]
+        for name, other in others:
+            if _type_key(other) != _type_key(inputs[0]):
+                raise RuntimeError(f"Concatenate: input datatype does not match the {name} "
+                                   f"datatype, got input datatype: {inputs[0].dtype}, {name} "
+                                   f"datatype: {other.dtype}")
+        parts = inputs
+        if self.prepend is not None:
+            parts = [self.prepend] + parts
+        if self.append is not None:
+            parts = parts + [self.append]
         try:
             return (np.concatenate(parts, axis=0),)
         except (TypeError, ValueError) as exc:
             raise RuntimeError(f"Concatenate: {exc}") from None
+
+
+def _type_key(array):
+    return array.dtype.kind if array.dtype.kind in "US" else array.dtype
 
 
 class Relational(IntEnum):

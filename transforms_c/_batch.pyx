@@ -7,13 +7,16 @@ that run a fused plan over whole batches without the interpreter lock. The Pytho
 A plan is a list of step dicts, one per op, as each op's native_step() declares it: "kind" names
 a native step registered by its own unit in src/steps/ (listed in the sources directive above,
 one file per op module), every other key is a number or a list of numbers the step reads when
-the plan is built. An unknown kind or parameter is a ValueError then."""
+the plan is built. Each kind's parameters (types, ranges, counts) are declared by its op's schema
+(transforms_c/schema.py), which registers them here when the op class is defined
+(register_step_schema); a plan's steps are checked against them when it is built: an unknown
+kind, or a missing, unknown, malformed or out-of-range parameter, is a ValueError then."""
 from libc.stdint cimport uint8_t, uint64_t, int64_t, int8_t
 from libcpp cimport bool as cbool
 from libcpp.map cimport map as cmap
 from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
-from libcpp.utility cimport move
+from libcpp.utility cimport move, pair
 from libcpp.vector cimport vector
 from cpython.exc cimport PyErr_CheckSignals
 
@@ -27,6 +30,15 @@ cdef extern from "native_step.h" namespace "mdt":
     cdef cppclass StepArgs:
         StepArgs()
         StepArgs(string kind, cmap[string, vector[double]] values)
+    cdef cppclass ParamSpec:
+        int type
+        cbool has_low, has_high
+        double low, high
+        cbool low_open, high_open
+        int length
+    void c_register_step_schema "mdt::register_step_schema"(
+        const string& kind, const cmap[string, ParamSpec]& schema) except +
+    cmap[string, cmap[string, ParamSpec]] c_step_schemas "mdt::step_schemas"()
     cdef cppclass ImageShape:
         int height, width, channels
         cbool float_output, chw
@@ -73,11 +85,72 @@ ROW_FALLBACK = 1
 ROW_ERROR = 2
 
 
+_PARAM_TYPES = ("int", "float", "bool")     # ParamSpec::Type, in order
+
+
+def register_step_schema(kind, params):
+    """Declares the parameters of native step `kind`: {name: (type, low, high, low_open,
+    high_open, length)}, type "int", "float" or "bool", low/high None when unbounded, length the
+    number of values (0: one or more). Every plan's steps of that kind are checked against it
+    when the plan is built. ValueError when no step of that kind is compiled in, or when the kind
+    already has other parameters."""
+    cdef cmap[string, ParamSpec] schema
+    cdef ParamSpec spec
+    for name, (kind_of, low, high, low_open, high_open, length) in params.items():
+        if kind_of not in _PARAM_TYPES:
+            raise ValueError(f"native step {kind!r}: parameter {name!r} has type {kind_of!r}, "
+                             f"expected one of {_PARAM_TYPES}")
+        spec.type = _PARAM_TYPES.index(kind_of)
+        spec.has_low = low is not None
+        spec.low = 0.0 if low is None else float(low)
+        spec.has_high = high is not None
+        spec.high = 0.0 if high is None else float(high)
+        spec.low_open = bool(low_open)
+        spec.high_open = bool(high_open)
+        spec.length = int(length)
+        schema[str(name).encode()] = spec
+    c_register_step_schema(str(kind).encode(), schema)
+
+
+def step_schemas():
+    """The registered step schemas: {kind: {name: (type, low, high, low_open, high_open,
+    length)}} (as register_step_schema takes them)."""
+    cdef cmap[string, cmap[string, ParamSpec]] registered
+    cdef pair[string, cmap[string, ParamSpec]] kind_item
+    cdef pair[string, ParamSpec] param_item
+    cdef ParamSpec spec
+    _load_schemas()
+    registered = c_step_schemas()
+    out = {}
+    for kind_item in registered:
+        params = {}
+        for param_item in kind_item.second:
+            spec = param_item.second
+            params[param_item.first.decode()] = (
+                _PARAM_TYPES[spec.type], spec.low if spec.has_low else None,
+                spec.high if spec.has_high else None, spec.low_open, spec.high_open, spec.length)
+        out[kind_item.first.decode()] = params
+    return out
+
+
+_schemas_loaded = False
+
+
+def _load_schemas():
+    """The ops' schemas register their steps when their classes are defined: a plan built
+    before transforms_c.vision was imported imports it first."""
+    global _schemas_loaded
+    if not _schemas_loaded:
+        import transforms_c.vision  # noqa: F401  (registers the step schemas)
+        _schemas_loaded = True
+
+
 cdef vector[StepArgs] _step_args(steps) except *:
     """The C++ form of a plan's step dicts (checked by RowPlan when it builds the steps)."""
     cdef vector[StepArgs] out
     cdef cmap[string, vector[double]] values
     cdef vector[double] numbers
+    _load_schemas()
     for d in steps:
         kind = d.get("kind")
         if not isinstance(kind, str):

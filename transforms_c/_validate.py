@@ -70,18 +70,44 @@ def check_sequence(value, name, length=None, lengths=None):
     return value
 
 
-def check_size(size, name="size"):
-    """int or (h, w): each in [1, 16777216]. Returns an int or a (h, w) tuple."""
+def check_size(size, name="size", low=1, high=MAX_SIZE):
+    """int or (h, w): each in [low, high] (by default [1, 16777216]). Returns an int or a (h, w)
+    tuple."""
     if is_int(size):
-        return check_int(size, name, 1, MAX_SIZE)
+        return check_int(size, name, low, high)
     if isinstance(size, (list, tuple)):
         if len(size) not in (1, 2):
             raise TypeError(f"{name} should be a single integer or a list/tuple (h, w) of "
                             f"length 2.")
-        values = tuple(check_int(v, name, 1, MAX_SIZE) for v in size)
+        values = tuple(check_int(v, name, low, high) for v in size)
         return values[0] if len(values) == 1 else values
     raise TypeError(f"Argument {name} with value {size!r} is not of type [int, list, tuple], "
                     f"but got {type(size).__name__}.")
+
+
+def check_ints(value, name, length, low=None, high=None):
+    """A list or tuple of ``length`` ints in [low, high] -> a tuple of them."""
+    check_sequence(value, name, length=length)
+    return tuple(check_int(v, name, low, high) for v in value)
+
+
+def check_values(values, name, low=None, high=None, low_open=False):
+    """A non-empty list or tuple of numbers in [low, high] (one per channel) -> a tuple of
+    floats."""
+    check_sequence(values, name)
+    if len(values) == 0:
+        raise ValueError(f"{name} should not be empty.")
+    return tuple(check_float(v, name, low, high, low_open=low_open) for v in values)
+
+
+def check_choice(value, choices, name):
+    """One of the strings ``choices``."""
+    if not isinstance(value, str):
+        raise TypeError(f"Argument {name} with value {value!r} is not of type [str].")
+    if value not in choices:
+        want = " or ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} should be {want}, got {value!r}.")
+    return value
 
 
 def size_hw(size):
@@ -126,28 +152,30 @@ def check_enum(value, enum_cls, name):
     return value
 
 
-def check_fill_value(value, name="fill_value"):
-    """int in [0, 255] or a 3-tuple of them. Returns a tuple of 3 ints."""
+def check_fill_value(value, name="fill_value", low=0, high=255):
+    """int in [low, high] (by default [0, 255]) or a 3-tuple of them. Returns a tuple of 3
+    ints."""
     if is_int(value):
-        check_int(value, name, 0, 255)
+        check_int(value, name, low, high)
         return (int(value),) * 3
     if isinstance(value, (list, tuple)) and len(value) == 3:
-        return tuple(check_int(v, name, 0, 255) for v in value)
+        return tuple(check_int(v, name, low, high) for v in value)
     if isinstance(value, (list, tuple)):
         raise ValueError(f"{name} should be a single integer or a 3-tuple, got {value!r}.")
     raise TypeError(f"Argument {name} with value {value!r} is not of type [int, tuple], "
                     f"but got {type(value).__name__}.")
 
 
-def check_padding(padding, name="padding"):
-    """int, (lr, tb) or (left, top, right, bottom) of non-negative ints -> (l, t, r, b)."""
+def check_padding(padding, name="padding", low=0, high=INT32_MAX):
+    """int, (lr, tb) or (left, top, right, bottom) of ints in [low, high] (by default
+    non-negative) -> (l, t, r, b)."""
     if is_int(padding):
-        p = check_int(padding, name, 0, INT32_MAX)
+        p = check_int(padding, name, low, high)
         return (p, p, p, p)
     if isinstance(padding, (list, tuple)):
         if len(padding) not in (2, 4):
             raise ValueError(f"The size of the {name} list or tuple should be 2 or 4.")
-        values = [check_int(v, name, 0, INT32_MAX) for v in padding]
+        values = [check_int(v, name, low, high) for v in padding]
         if len(values) == 2:
             return (values[0], values[1], values[0], values[1])
         return tuple(values)

@@ -15,9 +15,12 @@ list of numbers, ...}``; the step named ``<name>`` is a C++ unit of its own in s
 file per op module) that registers itself under that name (``RegisterStep``, src/native_step.h),
 reads its parameters once when a plan is built and, per row, folds itself into the C++ Geometry
 and PassParams as ``fold`` does here, and declares what it does to the row's shape and dtype.
-So a new fusable op with a native step is: its class here (``fusion_phase``, ``fold``,
-``native_step``), its src/steps/<module>.cpp, and that file's name on the ``# distutils:
-sources`` line of transforms_c/_batch.pyx (a directive takes no glob).
+A native op's parameters, phase and step kind are declared once, in its schema
+(transforms_c/schema.py: ``NativeOperation`` builds ``fusion_phase`` and ``native_step`` from
+it, and the C++ registry checks every plan's steps against its ranges). So a new fusable op with
+a native step is: its class with its schema (and ``fold``), its src/steps/<module>.cpp, and that
+file's name on the ``# distutils: sources`` line of transforms_c/_batch.pyx (a directive takes
+no glob).
 
 Optional declarations (transforms_c/contract.py: ``FusableOperation`` states them all,
 ``FusionDefaults`` gives the op base classes their defaults): ``ends_fused_run = False`` for an
@@ -117,9 +120,3 @@ class PassParams:
             self.hflip = not self.hflip
         else:
             self.vflip = not self.vflip
-
-
-def native_interp(interpolation):
-    """The native kernel's code of an Inter value, or None when only OpenCV has it."""
-    from transforms_c.vision.resize import NATIVE_INTERP
-    return NATIVE_INTERP.get(interpolation)

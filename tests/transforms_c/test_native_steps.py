@@ -71,16 +71,17 @@ def test_layout_of_a_decode_crop_matches_the_op():
     ([{"kind": "flip", "axis": 0}], ValueError, r"'flip': missing parameter 'prob'"),
     ([dict(FLIP, probability=0.5)], ValueError, r"'flip': unknown parameter 'probability'"),
     ([dict(FLIP, axis=0.5)], ValueError, r"'flip': parameter 'axis' is not an int"),
-    ([dict(FLIP, prob=1.5)], ValueError, r"'flip': prob must be in \[0, 1\]"),
+    ([dict(FLIP, prob=1.5)], ValueError, r"'flip': prob must be in \[0, 1\], got 1.5"),
     ([dict(FLIP, prob=float("nan"))], ValueError, r"'prob' is not finite"),
     ([dict(FLIP, prob="half")], TypeError, r"'flip': parameter 'prob' must be a number"),
     ([{"kind": 6}], TypeError, r"'kind' must be a str"),
     ([{"kind": "random_resized_crop", "size_h": 8, "size_w": 8, "interp": 2, "scale": (0.1,),
        "ratio": (0.75, 1.33), "max_attempts": 10, "approximate": True}],
      ValueError, r"'scale' has 1 values, expected 2"),
-    ([{"kind": "center_crop", "size_h": 0, "size_w": 8}], ValueError, r"size must be positive"),
-    ([{"kind": "resize", "size_h": 8, "size_w": -1, "interp": 0}], ValueError,
-     r"'resize': parameter 'interp' is not a native interpolation"),
+    ([{"kind": "center_crop", "size_h": 0, "size_w": 8}], ValueError,
+     r"'center_crop': size_h must be in \[1, 16777216\], got 0"),
+    ([{"kind": "resize", "size_h": 8, "size_w": 8, "interp": 0, "keep_ratio": True}], ValueError,
+     r"'resize': interp must be in \[1, 5\], got 0"),
 ])
 def test_a_bad_step_fails_when_the_plan_is_built(steps, error, match):
     with pytest.raises(error, match=match):

@@ -6,6 +6,12 @@
 // (transforms_c/folding.py). RowPlan knows no step kind: it builds the steps by name once per plan
 // and calls them per row. Adding a fusable op is a new step unit (and its line in _batch.pyx's
 // sources directive), with no edit to a central switch.
+//
+// A step's parameters (names, types, ranges, number of values) are not declared here but in its
+// op's schema (transforms_c/schema.py), which hands them over when the op's class is defined
+// (register_step_schema). make_step checks a plan's step dicts against them before a step is
+// built, so a step reads its parameters without checking their ranges again; it keeps only the
+// checks that depend on the row (e.g. as many normalize values as the image has channels).
 #pragma once
 #include <cstdint>
 #include <map>
@@ -110,9 +116,9 @@ long long py_round(double v);
 bool per_channel(const std::vector<float>& values, int channels, std::vector<float>* out);
 
 // A step's parameters as its op's native_step() declared them: numbers by name, each a list (a
-// scalar is a list of one). A step reads what it needs when the plan is built, and every
-// parameter it reads is required; one it did not read is an error then, so a misspelt name is
-// never silently ignored. Every accessor throws std::invalid_argument naming the step and the
+// scalar is a list of one), checked against the step's schema before the step reads them (so
+// the accessors' checks of type and count only guard a step reading a parameter otherwise than
+// its schema declares it). Every accessor throws std::invalid_argument naming the step and the
 // parameter.
 class StepArgs {
   public:
@@ -128,6 +134,7 @@ class StepArgs {
     std::vector<double> numbers(const std::string& name, int count) const;
     // Throws for a parameter none of the accessors above was asked for.
     void check_all_read() const;
+    const std::map<std::string, std::vector<double>>& values() const { return values_; }
     // std::invalid_argument("native step '<kind>': <what>").
     [[noreturn]] void fail(const std::string& what) const;
 
@@ -139,8 +146,33 @@ class StepArgs {
     mutable std::set<std::string> read_;
 };
 
-// The step's "interp" parameter: a resample_pass.h Interp a resize may use (not INTERP_COPY).
-int read_interp(const StepArgs& args);
+// One parameter of a step as its op's schema declares it (transforms_c/schema.py's Native).
+struct ParamSpec {
+    enum Type : int { INT = 0, FLOAT = 1, BOOL = 2 };
+    int type = FLOAT;
+    bool has_low = false, has_high = false;
+    double low = 0.0, high = 0.0;
+    bool low_open = false, high_open = false;
+    int length = 1;                  // values; 0: one or more
+
+    bool operator==(const ParamSpec& o) const {
+        return type == o.type && has_low == o.has_low && has_high == o.has_high &&
+               (!has_low || low == o.low) && (!has_high || high == o.high) &&
+               low_open == o.low_open && high_open == o.high_open && length == o.length;
+    }
+    bool operator!=(const ParamSpec& o) const { return !(*this == o); }
+};
+
+// A step kind's parameters by name.
+using StepSchema = std::map<std::string, ParamSpec>;
+
+// Registers the parameters of `kind` (the same schema may be registered again: every op sharing
+// the kind registers it). std::invalid_argument when no step of that kind is compiled in or when
+// `kind` already has a different schema.
+void register_step_schema(const std::string& kind, const StepSchema& schema);
+
+// The registered schemas, by kind.
+std::map<std::string, StepSchema> step_schemas();
 
 // One step of a plan, built once from its args and shared read-only by the engine's threads.
 class NativeStep {
@@ -161,8 +193,8 @@ struct RegisterStep {
     RegisterStep(const char* kind, StepFactory make);
 };
 
-// The step args.kind() names, built from `args`; std::invalid_argument for an unknown kind or a
-// missing, malformed or unknown parameter.
+// The step args.kind() names, built from `args`; std::invalid_argument for an unknown kind, a kind
+// without a registered schema, or a missing, unknown, malformed or out-of-range parameter.
 std::unique_ptr<NativeStep> make_step(const StepArgs& args);
 
 }  // namespace mdt

@@ -5,9 +5,10 @@ import numpy as np
 from transforms_c import folding
 from transforms_c._rng import Rng
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
-                                    check_int, check_padding, check_sequence, check_size, size_hw)
+from transforms_c._validate import INT32_MAX, check_enum, check_fill_value, check_padding, size_hw
 from transforms_c.enums import CV2_BORDER, Border
+from transforms_c.schema import (BOOL, ENUM, FILL, INTS, OUTPUT_SIZE, PADDING, NativeOperation,
+                                 OpSchema, Param)
 
 
 def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.CONSTANT,
@@ -55,63 +56,49 @@ def random_crop_window(height, width, size, rng):
     return top, left, crop_h, crop_w
 
 
-class Crop(TensorOperation):
+class Crop(NativeOperation):
     """Crop(coordinates, size): coordinates is (top, left)."""
 
-    is_native = True
+    schema = OpSchema(params=(Param("coordinates", INTS, 0, INT32_MAX, length=2,
+                                    native=("top", "left")), OUTPUT_SIZE),
+                      phase=folding.PHASE_GEOMETRY, step="crop")
 
     def __init__(self, coordinates, size):
-        check_sequence(coordinates, "coordinates", length=2)
-        self.coordinates = tuple(check_int(c, "coordinates", 0, INT32_MAX) for c in coordinates)
-        self.size = check_size(size)
+        self.schema.bind(self, coordinates=coordinates, size=size)
 
     def window(self, height, width):
         crop_h, crop_w = size_hw(self.size)
         return self.coordinates[0], self.coordinates[1], crop_h, crop_w
 
-    def fusion_phase(self, position):
-        return folding.PHASE_GEOMETRY
-
     def fold(self, geo, pss, seed, channels):
         geo.crop(*self.window(*geo.current_hw()))
-
-    def native_step(self):
-        crop_h, crop_w = size_hw(self.size)
-        return {"kind": "crop", "top": self.coordinates[0],
-                "left": self.coordinates[1], "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "Crop")
         return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
 
 
-class CenterCrop(TensorOperation):
+class CenterCrop(NativeOperation):
     """CenterCrop(size); a window larger than the image pads it with zeros first (as MindSpore)."""
 
-    is_native = True
+    schema = OpSchema(params=(OUTPUT_SIZE,), phase=folding.PHASE_GEOMETRY, step="center_crop")
+
     pil_input = "image"
     batched = True
 
     def __init__(self, size):
-        self.size = check_size(size)
+        self.schema.bind(self, size=size)
 
     def window(self, height, width):
         crop_h, crop_w = size_hw(self.size)
         box = center_crop_box(height, width, crop_h, crop_w)
         return None if box is None else (box[0], box[1], crop_h, crop_w)
 
-    def fusion_phase(self, position):
-        return folding.PHASE_GEOMETRY
-
     def fold(self, geo, pss, seed, channels):
         window = self.window(*geo.current_hw())
         if window is None:      # the op pads: run it by itself
             raise folding.Unfoldable
         geo.crop(*window)
-
-    def native_step(self):
-        crop_h, crop_w = size_hw(self.size)
-        return {"kind": "center_crop", "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "CenterCrop")
@@ -141,22 +128,26 @@ class Pad(TensorOperation):
         return pad_array(img, *self.padding, self.fill_value, self.padding_mode)
 
 
-class RandomCrop(TensorOperation):
+class RandomCrop(NativeOperation):
     """RandomCrop(size, padding=None, pad_if_needed=False, fill_value=0,
-    padding_mode=Border.CONSTANT). A batch <..., H, W, C> is cropped at one window."""
+    padding_mode=Border.CONSTANT). A batch <..., H, W, C> is cropped at one window; an op that
+    may pad is not fused (its native step is the crop alone)."""
+
+    schema = OpSchema(params=(OUTPUT_SIZE,
+                              Param("padding", PADDING, 0, INT32_MAX, optional=True),
+                              Param("pad_if_needed", BOOL),
+                              Param("fill_value", FILL, 0, 255),
+                              Param("padding_mode", ENUM, enum=Border)),
+                      phase=folding.PHASE_GEOMETRY, step="random_crop")
 
     is_random = True
-    is_native = True
     pil_input = "image"
     batched = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
                  padding_mode=Border.CONSTANT):
-        self.size = check_size(size)
-        self.padding = None if padding is None else check_padding(padding)
-        self.pad_if_needed = check_bool(pad_if_needed, "pad_if_needed")
-        self.fill_value = check_fill_value(fill_value)
-        self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
+        self.schema.bind(self, size=size, padding=padding, pad_if_needed=pad_if_needed,
+                         fill_value=fill_value, padding_mode=padding_mode)
 
     @property
     def pads(self):
@@ -168,7 +159,7 @@ class RandomCrop(TensorOperation):
         return random_crop_window(height, width, self.size, rng)
 
     def fusion_phase(self, position):
-        return None if self.pads else folding.PHASE_GEOMETRY
+        return None if self.pads else super().fusion_phase(position)
 
     def fold(self, geo, pss, seed, channels):
         try:
@@ -176,10 +167,6 @@ class RandomCrop(TensorOperation):
         except RuntimeError:    # larger than the image: the op by itself raises
             raise folding.Unfoldable from None
         geo.crop(*window)
-
-    def native_step(self):
-        crop_h, crop_w = size_hw(self.size)
-        return {"kind": "random_crop", "size_h": crop_h, "size_w": crop_w}
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

@@ -6,9 +6,8 @@ import cv2
 import numpy as np
 
 from transforms_c import _native, folding, settings
-from transforms_c._base import TensorOperation
-from transforms_c._validate import check_bool
 from transforms_c.image_limits import check_declared_size, check_pixels
+from transforms_c.schema import BOOL, NativeOperation, OpSchema, Param
 
 
 def encoded_bytes(data, op_name="Decode"):
@@ -76,25 +75,23 @@ def decode_image(data, op_name="Decode"):
     return decode_other(data, op_name)
 
 
-class Decode(TensorOperation):
+class Decode(NativeOperation):
     """Decode(to_pil=False): encoded bytes -> RGB image (HWC uint8), or a PIL image."""
 
-    is_native = True
+    schema = OpSchema(params=(Param("to_pil", BOOL),), phase=folding.PHASE_START, step="decode",
+                      first_only=True)
 
     decodes = True      # its input is encoded bytes
     pil_input = "own"   # refused by the encoded-bytes check (TypeError)
 
     def __init__(self, to_pil=False):
-        self.to_pil = check_bool(to_pil, "to_pil")
+        self.schema.bind(self, to_pil=to_pil)
 
     def fusion_phase(self, position):
-        return folding.PHASE_START if position == 0 and not self.to_pil else None
+        return None if self.to_pil else super().fusion_phase(position)
 
     def fold(self, geo, pss, seed, channels):
         pass    # the plan decodes the encoded row itself
-
-    def native_step(self):
-        return {"kind": "decode"}
 
     def _compute(self, img, rng):
         out = decode_image(img, "Decode")

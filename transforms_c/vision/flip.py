@@ -4,8 +4,13 @@ import numpy as np
 
 from transforms_c import folding
 from transforms_c._rng import Rng
-from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import check_float
+from transforms_c._base import image_hwc
+from transforms_c.schema import FLOAT, INT, Native, NativeOperation, OpSchema, Param
+
+#: The flip step's parameters: axis 0 mirrors left-right, 1 top-bottom (the op's own); prob, the
+#: probability of the flip (the random flips' argument, 1 for the others).
+AXIS = Native("axis", INT, 0, 1)
+PROB = Param("prob", FLOAT, 0.0, 1.0, native=("prob",))
 
 
 def hflip(img):
@@ -16,32 +21,30 @@ def vflip(img):
     return np.ascontiguousarray(img[::-1])
 
 
-class RandomHorizontalFlip(TensorOperation):
+class RandomHorizontalFlip(NativeOperation):
     """RandomHorizontalFlip(prob=0.5): mirrors left-right with probability prob (a batch
     <..., H, W, C>: all its images or none)."""
 
+    schema = OpSchema(params=(PROB,), phase=folding.PHASE_FLIP, step="flip", step_only=(AXIS,))
+
     is_random = True
-    is_native = True
     pil_input = "image"
     batched = True
 
     def __init__(self, prob=0.5):
-        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self.schema.bind(self, prob=prob)
 
     def draw(self, rng):
         return rng.random() < self.prob
 
     _axis = 0       # 0: left-right, 1: top-bottom
 
-    def fusion_phase(self, position):
-        return folding.PHASE_FLIP
-
     def fold(self, geo, pss, seed, channels):
         if self.draw(Rng(seed)):
             pss.flip(self._axis)
 
-    def native_step(self):
-        return {"kind": "flip", "axis": self._axis, "prob": self.prob}
+    def native_values(self):
+        return {"axis": self._axis}
 
     def _compute(self, img, rng):
         image_hwc(img, type(self).__name__)
@@ -58,19 +61,17 @@ class RandomVerticalFlip(RandomHorizontalFlip):
         return vflip(img) if self.draw(rng) else img
 
 
-class _FixedFlip(TensorOperation):
-    is_native = True
+class _FixedFlip(NativeOperation):
+    schema = OpSchema(phase=folding.PHASE_FLIP, step="flip", step_only=(AXIS,) + PROB.natives)
+
     batched = True
     _axis = 0
-
-    def fusion_phase(self, position):
-        return folding.PHASE_FLIP
 
     def fold(self, geo, pss, seed, channels):
         pss.flip(self._axis)
 
-    def native_step(self):
-        return {"kind": "flip", "axis": self._axis, "prob": 1.0}
+    def native_values(self):
+        return {"axis": self._axis, "prob": 1.0}
 
 
 class HorizontalFlip(_FixedFlip):

@@ -5,15 +5,19 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c import folding
-from transforms_c._base import TensorOperation, image_hwc, native_ready
-from transforms_c._validate import check_bool, check_float, check_sequence
+from transforms_c._base import image_hwc, native_ready
+from transforms_c.schema import BOOL, CHOICE, FLOAT, VALUES, NativeOperation, OpSchema, Param
+
+#: Normalize's arguments: one mean in [0, 255] and one std in (0, 255] per channel (or one for
+#: all), native a and b.
+MEAN = Param("mean", VALUES, 0.0, 255.0, native=("a",))
+STD = Param("std", VALUES, 0.0, 255.0, low_open=True, native=("b",))
+IS_HWC = Param("is_hwc", BOOL)
 
 
-def _channel_values(values, name, low, high, low_open=False):
-    check_sequence(values, name)
-    if len(values) == 0:
-        raise ValueError(f"{name} should not be empty.")
-    return tuple(check_float(v, name, low, high, low_open=low_open) for v in values)
+def _check_lengths(op):
+    if len(op.mean) != len(op.std):
+        raise ValueError("Length of mean and std must be equal.")
 
 
 def per_channel(values, channels, op_name, name):
@@ -49,27 +53,26 @@ def normalize_array(img, mean, std, is_hwc, op_name="Normalize"):
     return (work - mean_v.reshape(shape)) / std_v.reshape(shape)
 
 
-class Normalize(TensorOperation):
+class Normalize(NativeOperation):
     """Normalize(mean, std, is_hwc=True): (img - mean) / std per channel, float32 output; mean in
     [0, 255], std in (0, 255]. A batch <..., H, W, C> (or <..., C, H, W>) is normalized image
     by image."""
 
-    is_native = True
+    schema = OpSchema(params=(MEAN, STD, IS_HWC), phase=folding.PHASE_POINT, step="normalize")
+
     batched = True
 
     def __init__(self, mean, std, is_hwc=True):
-        self.mean = _channel_values(mean, "mean", 0.0, 255.0)
-        self.std = _channel_values(std, "std", 0.0, 255.0, low_open=True)
-        if len(self.mean) != len(self.std):
-            raise ValueError("Length of mean and std must be equal.")
-        self.is_hwc = check_bool(is_hwc, "is_hwc")
+        self.schema.bind(self, mean=mean, std=std)
+        _check_lengths(self)
+        self.schema.bind(self, is_hwc=is_hwc)
 
     def _compute(self, img, rng):
         image_hwc(img, "Normalize")
         return normalize_array(img, self.mean, self.std, self.is_hwc)
 
     def fusion_phase(self, position):
-        return folding.PHASE_POINT if self.is_hwc else None
+        return super().fusion_phase(position) if self.is_hwc else None
 
     point_follows_previous = True     # after a Rescale, one pass computes both in turn
 
@@ -82,29 +85,21 @@ class Normalize(TensorOperation):
         else:
             pss.point = (_native.POINT_NORMALIZE, mean, std)
 
-    def native_step(self):
-        return {"kind": "normalize", "a": list(self.mean), "b": list(self.std)}
-
 
 class NormalizePad(Normalize):
     """NormalizePad(mean, std, dtype='float32', is_hwc=True): Normalize, then one extra channel of
-    zeros (HWC -> H,W,C+1), in float32 or float16."""
+    zeros (HWC -> H,W,C+1), in float32 or float16. Never fused: the extra channel is not part of
+    a pass (its schema has no phase and no native step)."""
+
+    schema = OpSchema(params=(MEAN, STD, Param("dtype", CHOICE, choices=("float32", "float16")),
+                              IS_HWC))
 
     batched = False
 
-    def fusion_phase(self, position):
-        return None     # the extra channel is not part of a pass
-
-    def native_step(self):
-        return None
-
     def __init__(self, mean, std, dtype="float32", is_hwc=True):
-        super().__init__(mean, std, is_hwc)
-        if not isinstance(dtype, str):
-            raise TypeError(f"Argument dtype with value {dtype!r} is not of type [str].")
-        if dtype not in ("float32", "float16"):
-            raise ValueError(f"dtype should be 'float32' or 'float16', got {dtype!r}.")
-        self.dtype = dtype
+        self.schema.bind(self, mean=mean, std=std)
+        _check_lengths(self)
+        self.schema.bind(self, is_hwc=is_hwc, dtype=dtype)
 
     def _compute(self, img, rng):
         image_hwc(img, "NormalizePad")
@@ -129,15 +124,17 @@ def rescale_array(img, rescale, shift):
     return (work * a + b).astype(np.float32)
 
 
-class Rescale(TensorOperation):
+class Rescale(NativeOperation):
     """Rescale(rescale, shift): img * rescale + shift, float32 output (rounded once, as
     MindSpore's)."""
 
-    is_native = True
+    # a: rescale, b: shift, each a list of one value (as Normalize's per-channel a and b).
+    schema = OpSchema(params=(Param("rescale", FLOAT, native=("a",), to_native=lambda v: ([v],)),
+                              Param("shift", FLOAT, native=("b",), to_native=lambda v: ([v],))),
+                      phase=folding.PHASE_POINT, step="rescale")
 
     def __init__(self, rescale, shift):
-        self.rescale = check_float(rescale, "rescale")
-        self.shift = check_float(shift, "shift")
+        self.schema.bind(self, rescale=rescale, shift=shift)
 
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.dtype.kind not in "uif":
@@ -153,23 +150,17 @@ class Rescale(TensorOperation):
             return out.reshape(img.shape)
         return rescale_array(img, self.rescale, self.shift)
 
-    def fusion_phase(self, position):
-        return folding.PHASE_POINT
-
     point_feeds_next = True           # a Normalize may follow in the same pass
 
     def fold(self, geo, pss, seed, channels):
         pss.point = (_native.POINT_RESCALE, np.full(channels, self.rescale, np.float32),
                      np.full(channels, self.shift, np.float32))
 
-    def native_step(self):
-        return {"kind": "rescale", "a": [self.rescale], "b": [self.shift]}
 
-
-class HWC2CHW(TensorOperation):
+class HWC2CHW(NativeOperation):
     """HWC2CHW(): (H, W, C) -> (C, H, W); a 2-D image is returned unchanged (as MindSpore)."""
 
-    is_native = True
+    schema = OpSchema(phase=folding.PHASE_LAYOUT, step="hwc2chw")
 
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.ndim not in (2, 3):
@@ -180,11 +171,5 @@ class HWC2CHW(TensorOperation):
             return img
         return np.ascontiguousarray(img.transpose(2, 0, 1))
 
-    def fusion_phase(self, position):
-        return folding.PHASE_LAYOUT
-
     def fold(self, geo, pss, seed, channels):
         pss.chw = True
-
-    def native_step(self):
-        return {"kind": "hwc2chw"}

@@ -10,13 +10,22 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c import folding
-from transforms_c._base import TensorOperation, image_hwc, native_ready
-from transforms_c._validate import check_enum, check_size, is_int
+from transforms_c._base import image_hwc, native_ready
+from transforms_c._validate import is_int
 from transforms_c.enums import CV2_INTER, Inter
+from transforms_c.schema import (BOOL, ENUM, INT, OUTPUT_SIZE, Native, NativeOperation, OpSchema,
+                                 Param)
 
 NATIVE_INTERP = {Inter.NEAREST: _native.INTERP_NEAREST, Inter.BILINEAR: _native.INTERP_LINEAR,
                  Inter.BICUBIC: _native.INTERP_CUBIC, Inter.AREA: _native.INTERP_AREA,
                  Inter.ANTIALIAS: _native.INTERP_AREA}
+
+#: The interpolation of the resizing ops; native "interp": a kernel of src/resample_pass.h (an
+#: Inter without one, PILCUBIC, has no native step).
+INTERPOLATION = Param("interpolation", ENUM, enum=Inter,
+                      native=(Native("interp", INT, _native.INTERP_NEAREST,
+                                     _native.INTERP_PILCUBIC),),
+                      to_native=lambda interpolation: (NATIVE_INTERP.get(interpolation),))
 
 
 def resized_shape(height, width, size):
@@ -69,35 +78,29 @@ def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
     return out.astype(img.dtype, copy=False) if work is not img else out
 
 
-class Resize(TensorOperation):
+class Resize(NativeOperation):
     """Resize(size, interpolation=Inter.BILINEAR)."""
 
-    is_native = True
+    # keep_ratio: an int size resizes the shorter side to it, keeping the aspect ratio.
+    schema = OpSchema(params=(OUTPUT_SIZE, INTERPOLATION), phase=folding.PHASE_GEOMETRY,
+                      step="resize", step_only=(Native("keep_ratio", BOOL),))
+
     pil_input = "image"
     batched = True
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
-        self.size = check_size(size)
-        self.interpolation = check_enum(interpolation, Inter, "interpolation")
+        self.schema.bind(self, size=size, interpolation=interpolation)
 
     def output_shape(self, height, width):
         return resized_shape(height, width, self.size)
-
-    def fusion_phase(self, position):
-        return folding.PHASE_GEOMETRY
 
     def fold(self, geo, pss, seed, channels):
         out_h, out_w = self.output_shape(*geo.current_hw())
         geo.resize(out_h, out_w, self.interpolation)
 
-    def native_step(self):
-        interp = folding.native_interp(self.interpolation)
-        if interp is None:
-            return None
-        size_h, size_w = (self.size, -1) if is_int(self.size) else self.size
-        return {"kind": "resize", "size_h": size_h, "size_w": size_w,
-                "interp": interp}
+    def native_values(self):
+        return {"keep_ratio": is_int(self.size)}
 
     def _compute(self, img, rng):
         image_hwc(img, "Resize")

@@ -1,14 +1,16 @@
 """RandomResizedCrop and RandomCropDecodeResize (the fused decode + random crop + resize)."""
+import dataclasses
 import math
 
 from transforms_c import folding, settings
 from transforms_c._rng import Rng
-from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (MAX_SIZE, check_enum, check_int, check_range_pair, check_size,
-                                    size_hw)
+from transforms_c._base import image_hwc
+from transforms_c._validate import INT32_MAX, MAX_SIZE, size_hw
 from transforms_c.enums import Inter
+from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
+                                 Param)
 from transforms_c.vision.crop import crop_array
-from transforms_c.vision.resize import resize_array
+from transforms_c.vision.resize import INTERPOLATION, resize_array
 
 
 def window_draws(area, scale, ratio, max_attempts, rng):
@@ -43,13 +45,21 @@ def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
 
 
-class RandomResizedCrop(TensorOperation):
+class RandomResizedCrop(NativeOperation):
     """RandomResizedCrop(size, scale=(0.08, 1.0), ratio=(3/4, 4/3),
     interpolation=Inter.BILINEAR, max_attempts=10). A batch <..., H, W, C> is cropped at one
     window."""
 
+    # approximate: the plan may decode the JPEG at a coarser DCT scale (allows_approximate_decode).
+    schema = OpSchema(params=(OUTPUT_SIZE,
+                              Param("scale", PAIR, 0, MAX_SIZE, native=("scale",)),
+                              Param("ratio", PAIR, 0, MAX_SIZE, low_open=True, native=("ratio",)),
+                              INTERPOLATION,
+                              Param("max_attempts", INT, 1, INT32_MAX, native=("max_attempts",))),
+                      phase=folding.PHASE_GEOMETRY, step="random_resized_crop",
+                      step_only=(Native("approximate", BOOL),))
+
     is_random = True
-    is_native = True
     pil_input = "image"
     batched = True
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
@@ -57,11 +67,8 @@ class RandomResizedCrop(TensorOperation):
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
                  interpolation=Inter.BILINEAR, max_attempts=10):
-        self.size = check_size(size)
-        self.scale = check_range_pair(scale, "scale", 0, MAX_SIZE)
-        self.ratio = check_range_pair(ratio, "ratio", 0, MAX_SIZE, low_open=True)
-        self.interpolation = check_enum(interpolation, Inter, "interpolation")
-        self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
+        self.schema.bind(self, size=size, scale=scale, ratio=ratio, interpolation=interpolation,
+                         max_attempts=max_attempts)
         #: Per-op override of transforms_c.settings approximate decode (None: follow it).
         self.approximate_decode = None
 
@@ -71,9 +78,6 @@ class RandomResizedCrop(TensorOperation):
 
     def output_hw(self):
         return size_hw(self.size)
-
-    def fusion_phase(self, position):
-        return folding.PHASE_GEOMETRY
 
     def fold(self, geo, pss, seed, channels):
         if geo.virt is not None:
@@ -87,15 +91,8 @@ class RandomResizedCrop(TensorOperation):
         enabled = self.approximate_decode
         return settings.get_approximate_decode() if enabled is None else enabled
 
-    def native_step(self):
-        interp = folding.native_interp(self.interpolation)
-        if interp is None:
-            return None
-        out_h, out_w = self.output_hw()
-        return {"kind": "random_resized_crop", "size_h": out_h, "size_w": out_w,
-                "interp": interp, "scale": tuple(self.scale), "ratio": tuple(self.ratio),
-                "max_attempts": self.max_attempts,
-                "approximate": bool(self.allows_approximate_decode())}
+    def native_values(self):
+        return {"approximate": bool(self.allows_approximate_decode())}
 
     def _compute(self, img, rng):
         image_hwc(img, self._name)
@@ -110,14 +107,14 @@ class RandomCropDecodeResize(RandomResizedCrop):
     random window (at a coarser DCT scale when that keeps it at least the output size, see
     transforms_c.settings) and resizes it, in one native call."""
 
+    # RandomResizedCrop's arguments and step, first in its plan (it decodes).
+    schema = dataclasses.replace(RandomResizedCrop.schema, first_only=True)
+
     _name = "RandomCropDecodeResize"
 
     decodes = True      # its input is encoded bytes
     pil_input = "own"   # refused by the encoded-bytes check (TypeError)
     batched = False
-
-    def fusion_phase(self, position):
-        return folding.PHASE_GEOMETRY if position == 0 else None
 
     def apply_unfused(self, data, seed):
         """The unfused meaning: Decode, then RandomResizedCrop (used when a row cannot fold)."""

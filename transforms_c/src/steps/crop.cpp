@@ -5,13 +5,11 @@
 namespace mdt {
 namespace {
 
-// The crop size every step here declares, checked once per plan.
+// The crop size every step here declares (positive: the ops' schemas declare its range).
 struct CropSize {
     int height, width;
     explicit CropSize(const StepArgs& args)
-        : height(args.integer("size_h")), width(args.integer("size_w")) {
-        if (height <= 0 || width <= 0) args.fail("the crop size must be positive");
-    }
+        : height(args.integer("size_h")), width(args.integer("size_w")) {}
     void infer(ImageShape* shape) const {
         shape->height = height;
         shape->width = width;

@@ -7,10 +7,9 @@ namespace {
 
 class FlipStep : public NativeStep {
   public:
-    explicit FlipStep(const StepArgs& args) : axis_(args.integer("axis")), prob_(args.number("prob")) {
-        if (axis_ != 0 && axis_ != 1) args.fail("axis must be 0 (horizontal) or 1 (vertical)");
-        if (prob_ < 0.0 || prob_ > 1.0) args.fail("prob must be in [0, 1]");
-    }
+    // axis: 0 horizontal, 1 vertical; prob in [0, 1] (the flips' schemas).
+    explicit FlipStep(const StepArgs& args)
+        : axis_(args.integer("axis")), prob_(args.number("prob")) {}
     void fold(uint64_t seed, int, Geometry*, PassParams* pss) const override {
         // A sure flip draws nothing, as the op's Python fold.
         if (prob_ < 1.0 && !(Rng(seed).random() < prob_)) return;

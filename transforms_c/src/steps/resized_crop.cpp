@@ -12,7 +12,7 @@ class RandomResizedCropStep : public NativeStep {
   public:
     explicit RandomResizedCropStep(const StepArgs& args)
         : size_h_(args.integer("size_h")), size_w_(args.integer("size_w")),
-          interp_(read_interp(args)), max_attempts_(args.integer("max_attempts")),
+          interp_(args.integer("interp")), max_attempts_(args.integer("max_attempts")),
           approximate_(args.flag("approximate")) {
         const std::vector<double> scale = args.numbers("scale", 2);
         const std::vector<double> ratio = args.numbers("ratio", 2);
@@ -20,8 +20,6 @@ class RandomResizedCropStep : public NativeStep {
         scale_hi_ = scale[1];
         ratio_lo_ = ratio[0];
         ratio_hi_ = ratio[1];
-        if (size_h_ <= 0 || size_w_ <= 0) args.fail("the size must be positive");
-        if (ratio_lo_ <= 0.0 || ratio_hi_ <= 0.0) args.fail("the ratio bounds must be positive");
     }
     void fold(uint64_t seed, int, Geometry* geo, PassParams*) const override {
         if (geo->resized) throw Unfoldable();

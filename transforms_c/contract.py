@@ -9,7 +9,9 @@ stated as ``typing.Protocol`` classes (docs/internals.md, "The op contract").
   (``fusion_phase``), how it folds itself into one row's plan (``fold``), which native step
   runs it without Python (``native_step``), and the optional declarations below. Op base
   classes inherit ``FusionDefaults``, which gives every optional declaration its default, so
-  the compiler reads them as plain attributes.
+  the compiler reads them as plain attributes. The native ops declare their arguments, phase and
+  native step once, in a schema (transforms_c/schema.py), from which ``NativeOperation`` builds
+  ``fusion_phase`` and ``native_step``.
 - ``FusedPlanLike``: what ``compile_operations`` makes of a run of fusable ops
   (``transforms_c.fusion.FusedPlan``): ``ops``, ``apply_seeds(arrays, seeds)`` (one seed per
   op it runs) and ``native_steps()``.

@@ -157,13 +157,8 @@ def sync_update(root: LogicalNode, condition_name: Any, num_batch: Any = None,
                 data: Any = None) -> None:
     """``Dataset.sync_update``: release the waits named ``condition_name`` under ``root``."""
     waits = list(sync_waits(root))
-    if num_batch is not None and (isinstance(num_batch, bool) or
-                                  not isinstance(num_batch, int)):
-        for wait, _ in waits:
-            wait.condition.disable()
-        raise TypeError(f"Argument num_batch with value {num_batch!r} is not of type "
-                        f"[<class 'int'>, <class 'NoneType'>], but got {type(num_batch)}.")
-    if num_batch is not None and num_batch <= 0:
+    if num_batch is not None and (isinstance(num_batch, bool) or not isinstance(num_batch, int)
+                                  or num_batch <= 0):
         # MindSpore lets every wait of the pipeline through when sync_update is misused, so
         # that the pipeline does not hang behind the error.
         for wait, _ in waits:

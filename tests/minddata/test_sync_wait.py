@@ -141,8 +141,9 @@ def test_argument_errors_are_mindspore_s():
         waited.shuffle(4)
     with pytest.raises(RuntimeError, match="Condition name not found"):
         waited.sync_update("other")
-    with pytest.raises(RuntimeError, match="Sync_update batch size can only be positive"):
-        waited.sync_update("c", num_batch=0)
+    for bad in (0, "x", 1.5):
+        with pytest.raises(RuntimeError, match="Sync_update batch size can only be positive"):
+            waited.sync_update("c", num_batch=bad)
     with pytest.raises(TypeError, match="condition_name"):
         waited.sync_update(5)
 

@@ -69,9 +69,11 @@ class MindRecordSource(RowSource):
         try:
             self._setup(dataset_files, columns_list, padded_sample, num_padded)
             if self._num_padded and num_shards and len(self) % num_shards:
-                raise RuntimeError(f"Dataset size plus number of padded samples is not divisible by "
-                                   f"number of shards: {self._num_real} rows + {self._num_padded} "
-                                   f"padded, num_shards={num_shards}.")
+                raise RuntimeError(f"Invalid data, the size of dataset and padded samples: "
+                                   f"{len(self)} can not be divisible by the value of "
+                                   f"'num_shards': {num_shards} ({self._num_real} rows + "
+                                   f"{self._num_padded} padded). Please adjust the value of "
+                                   f"'num_padded'.")
         except BaseException:
             self._reader.close()
             raise
@@ -215,3 +217,8 @@ class MindDataset(SourceDataset):
                          num_parallel_workers=num_parallel_workers, cache=cache,
                          shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE),
                          column_names=columns_list)
+        if num_padded and num_shards is not None:
+            # Whether rows + num_padded split evenly over the shards is in the file's header:
+            # an invalid num_shards fails here, not when iterating (MindSpore finds it when
+            # the pipeline starts).
+            self.source_meta()

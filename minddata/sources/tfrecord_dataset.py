@@ -385,9 +385,12 @@ class TFRecordDataset(FileOrderSampling, SourceDataset):
         shard_files = files
         if by_file:
             if len(files) < num_shards:
-                raise ValueError(f"TFRecordDataset shards by file (shard_equal_rows=False), so it "
-                                 f"needs at least num_shards={num_shards} files, but got "
-                                 f"{len(files)}; pass shard_equal_rows=True to split rows.")
+                # MindSpore's type and words; it raises them only once the pipeline runs.
+                raise RuntimeError(f"Invalid file, numbers of tfrecord file should not less than "
+                                   f"num_shards when shard_equal_rows is false, but got numbers "
+                                   f"of tfrecord file: {len(files)}, num_shards: {num_shards}. "
+                                   f"TFRecordDataset shards by file; pass shard_equal_rows=True "
+                                   f"to split rows.")
             shard_files = files[shard_id::num_shards]
         # MindSpore's public attributes, with its None replacements.
         self.dataset_files = files

@@ -292,7 +292,7 @@ def test_shard_by_file_num_samples_is_per_shard(three_files):
 
 
 def test_fewer_files_than_shards(three_files):
-    with pytest.raises(ValueError, match="at least num_shards=4 files"):
+    with pytest.raises(RuntimeError, match="numbers of tfrecord file: 3, num_shards: 4"):
         TFRecordDataset(three_files, num_shards=4, shard_id=0)
 
 

@@ -7,8 +7,13 @@ from training.metrics.metric import Metric
 class Dice(Metric):
     def __init__(self, smooth=1e-5):
         super().__init__()
-        if not isinstance(smooth, (int, float)) or smooth <= 0:
-            raise ValueError(f"For 'Dice', 'smooth' must be a number > 0, but got {smooth!r}")
+        if not isinstance(smooth, float):
+            # MindSpore takes a float only (Dice(smooth=1) is a TypeError there too)
+            raise TypeError(f"For 'Dice', the 'smooth' must be float, but got "
+                            f"'{type(smooth).__name__}'")
+        if smooth <= 0:
+            raise ValueError(f"For 'Dice', the 'smooth' must be float and must > 0, but got "
+                             f"{smooth!r}")
         self.smooth = smooth
         self.clear()
 

@@ -11,8 +11,9 @@ def to_numpy(value, name="input"):
         return (value.float() if str(value.dtype) == "torch.bfloat16" else value).numpy()
     if isinstance(value, (np.ndarray, list, tuple, int, float, np.generic)):
         return np.asarray(value)
-    raise TypeError(f"metric {name} must be a Tensor, numpy array, list or number, but got "
-                    f"{type(value).__name__}")
+    raise TypeError(f"For 'Metric' and its derived classes, the input data type must be tensor, "
+                    f"list or numpy.ndarray (or a number), but got {type(value).__name__} "
+                    f"(metric {name})")
 
 
 class Metric:
@@ -59,8 +60,9 @@ class EvaluationBase(Metric):
     def __init__(self, eval_type):
         super().__init__()
         if eval_type not in ("classification", "multilabel"):
-            raise ValueError(f"For '{type(self).__name__}', 'eval_type' must be 'classification' or "
-                             f"'multilabel', but got {eval_type!r}")
+            # MindSpore's type and words for an eval_type it does not know
+            raise TypeError(f"For '{type(self).__name__}', the argument 'eval_type' must be in "
+                            f"{{'classification', 'multilabel'}}, but got {eval_type!r}")
         self._type = eval_type
 
     def _prepare(self, inputs):

@@ -80,8 +80,12 @@ class Recall(_ClassCounts):
 class Fbeta(Metric):
     def __init__(self, beta):
         super().__init__()
-        if not isinstance(beta, (int, float)) or isinstance(beta, bool) or beta <= 0:
-            raise ValueError(f"For 'Fbeta', 'beta' must be a number > 0, but got {beta!r}")
+        if not isinstance(beta, (int, float)) or isinstance(beta, bool):
+            raise TypeError(f"For 'Fbeta', the argument 'beta' must be a number, but got "
+                            f"{type(beta).__name__} {beta!r}")
+        if beta <= 0:
+            raise ValueError(f"For 'Fbeta', the argument 'beta' must be greater than 0, but got "
+                             f"{beta!r}.")
         self.beta = beta
         self._counts = _ClassCounts("classification")
 

@@ -7,8 +7,12 @@ from training.metrics.metric import EvaluationBase
 class TopKCategoricalAccuracy(EvaluationBase):
     def __init__(self, k):
         super().__init__("classification")
-        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"For 'TopKCategoricalAccuracy', 'k' must be an int >= 1, got {k!r}")
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise TypeError(f"For 'TopKCategoricalAccuracy', the type of the argument 'k' should "
+                            f"be int, but got {type(k).__name__} {k!r}")
+        if k < 1:
+            raise ValueError(f"For 'TopKCategoricalAccuracy', the argument 'k' must be at least "
+                             f"1, but got {k}.")
         self.k = k
         self.clear()
 

@@ -12,9 +12,45 @@ order, whatever the number of workers:
 A task's exception carries ``_minddata_task = (context, row)`` when the task marked the row it
 failed on (``exc._minddata_row``), so the node can name the row in its error. ``clear()`` drops
 the pending tasks, ``close()`` releases every worker; both are idempotent.
+
+A task that is a bound method of the executor's owner (a node's ``_read_task``) is held weakly:
+the owner holds its executor, so a strong reference back would make a reference cycle, and
+everything the owner holds (rows, the dataset, the user's source) would outlive the pipeline
+until the next garbage collection instead of being freed when the iterator is dropped.
 """
 import collections
 import concurrent.futures
+import inspect
+import weakref
+
+
+class _WeakTask:
+    """A bound method without keeping its object alive (weakref.WeakMethod makes a small
+    reference cycle of its own)."""
+
+    __slots__ = ("_obj", "_func")
+
+    def __init__(self, task):
+        self._obj = weakref.ref(task.__self__)
+        self._func = task.__func__
+
+    def resolve(self):
+        obj = self._obj()
+        if obj is None:
+            raise RuntimeError("minddata: the pipeline node of this task was freed")
+        return self._func.__get__(obj)
+
+    def __call__(self, meta, payload):
+        return self.resolve()(meta, payload)
+
+
+def _held(task):
+    """What an executor keeps of ``task``: a weak reference for a bound method."""
+    return _WeakTask(task) if inspect.ismethod(task) else task
+
+
+def _strong(task):
+    return task.resolve() if isinstance(task, _WeakTask) else task
 
 
 def _mark(exc, context):
@@ -30,7 +66,7 @@ class InlineExecutor:
     num_workers = 1
 
     def __init__(self, task):
-        self._task = task
+        self._task = _held(task)
         self._pending = collections.deque()
 
     def submit(self, meta, payload, context=None):
@@ -58,13 +94,13 @@ class ThreadExecutor:
 
     def __init__(self, num_workers, task, name):
         self.num_workers = num_workers
-        self._task = task
+        self._task = _held(task)
         self._ex = concurrent.futures.ThreadPoolExecutor(num_workers,
                                                          thread_name_prefix=f"minddata-{name}")
         self._pending = collections.deque()
 
     def submit(self, meta, payload, context=None):
-        self._pending.append((self._ex.submit(self._task, meta, payload), context))
+        self._pending.append((self._ex.submit(_strong(self._task), meta, payload), context))
 
     def __len__(self):
         return len(self._pending)

@@ -1,10 +1,20 @@
 """Worker processes that move arrays through shared memory.
 
-Each worker owns an anonymous shared memory mapping (``mmap(-1, ...)``, MAP_SHARED) created
-before it is forked: slots for the arrays of its in-flight tasks, in both directions. Only small
-descriptors (dtype, shape, offset) travel through the pipe; an array that does not fit its slot,
-or has an object dtype, falls back to a pickle. An anonymous mapping has no name, so nothing can
-be left behind in /dev/shm whatever happens to the processes.
+Each worker owns slots for the arrays of its in-flight tasks, in both directions: anonymous
+shared memory files (``memfd_create``) made before it is forked, which both processes map. Only
+small descriptors (dtype, shape, offset) travel through the pipe; an array that does not fit
+its slot, or has an object dtype, falls back to a pickle. A slot starts empty and only the side
+that writes it grows it, to what its rows need (up to ``max_rowsize`` MB per row, or 64 MB per
+task), so small rows reserve little memory whatever ``max_rowsize`` says. An anonymous file has
+no name, so nothing can be left behind in /dev/shm whatever happens to the processes; a new
+worker drops the slots it inherited from the other workers, so a slot's memory goes when its
+pool closes.
+
+A worker reads its pipe in a thread of its own, so the parent's send of a large (pickled) task
+never waits for a worker that is itself sending a large result (they would wait for each other
+forever). The parent's objects are frozen for the garbage collector (``gc.freeze``) while it
+forks: a collection in a worker then does not write to every object the worker inherited, which
+would copy each of those memory pages into every worker.
 
 Tasks go to workers round-robin and results are read back in submission order, so the output
 order is the input order. A worker that dies (kill -9, crash) is detected through its pipe's EOF
@@ -12,14 +22,18 @@ and reported as WorkerDiedError; a worker whose parent dies is killed by the ker
 (PR_SET_PDEATHSIG) or notices within a second.
 """
 import collections
-import logging
 import ctypes
+import gc
+import logging
 import mmap
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
+import threading
 import traceback
+import weakref
 
 import numpy as np
 
@@ -31,7 +45,8 @@ logger = logging.getLogger("minddata")
 
 _INFLIGHT = 2          # tasks in flight per worker (= slots per direction)
 _ALIGN = 64
-_DEFAULT_SLOT_MB = 16
+_DEFAULT_SLOT_MB = 64      # the most a slot grows to without max_rowsize (rows beyond: pickled)
+_FIRST_SLOT_BYTES = 256 << 10
 _RECYCLE_BYTES = 1 << 20   # result arrays from this size on are copied into reused buffers
 
 
@@ -39,14 +54,89 @@ def _align(n):
     return (n + _ALIGN - 1) & ~(_ALIGN - 1)
 
 
+_slots = weakref.WeakSet()      # every live slot of this process, for _forget_others
+
+
+class _Slot:
+    """One slot: an anonymous shared memory file mapped by the parent and one worker. The side
+    that writes it grows it (``reserve``), the other maps the size the message names
+    (``view``). Without memfd_create, a fixed anonymous mapping of ``cap`` bytes."""
+
+    __slots__ = ("fd", "buf", "size", "cap", "__weakref__")
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.buf = None
+        self.size = 0
+        try:
+            self.fd = os.memfd_create("minddata-slot", os.MFD_CLOEXEC)
+        except (AttributeError, OSError):
+            self.fd = -1
+            self.buf = mmap.mmap(-1, cap)
+            self.size = cap
+        _slots.add(self)
+
+    def reserve(self, nbytes):
+        """Grow to hold ``nbytes`` (at most ``cap``; rows beyond it are pickled)."""
+        if nbytes <= self.size or self.fd < 0 or self.size >= self.cap:
+            return
+        size = max(nbytes, 2 * self.size, _FIRST_SLOT_BYTES)
+        size = min(-(-size // mmap.PAGESIZE) * mmap.PAGESIZE, self.cap)
+        os.ftruncate(self.fd, size)
+        self._map(size)
+
+    def view(self, size):
+        """Map at least ``size`` bytes (the writer grew the file to that)."""
+        if size > self.size and self.fd >= 0:
+            self._map(size)
+
+    def _map(self, size):
+        # Arrays still viewing the old mapping stay valid: it maps the same file.
+        self.buf = mmap.mmap(self.fd, size)
+        self.size = size
+
+    def close(self):
+        buf, self.buf, self.size = self.buf, None, 0
+        if buf is not None:
+            try:
+                buf.close()
+            except BufferError:
+                pass  # a view is still alive somewhere; the mapping goes with it
+        if self.fd >= 0:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            self.fd = -1
+
+
+def _forget_others(own):
+    """In a new worker: drop the slots it inherited from the other workers and pools, so that
+    their memory is freed when they close, not when this worker exits."""
+    keep = {id(s) for s in own}
+    for slot in list(_slots):
+        if id(slot) not in keep:
+            slot.close()
+
+
+def _slot_grower(slot):
+    """``grow(end) -> (buf, limit)`` for OutputArena and pack: the slot grown to ``end``."""
+    def grow(end):
+        slot.reserve(end)
+        return slot.buf, slot.size
+    return grow
+
+
 class OutputArena:
     """Arrays allocated straight in a worker's output slot, for a handler that declares
     ``takes_arena`` (it is then called ``handler(meta, rows_in, arena)``): a result built there
-    travels without being copied into the slot. ``empty`` falls back to ordinary memory once
+    travels without being copied into the slot. ``empty`` grows the slot through ``grow``
+    (``grow(end) -> (buf, limit)``) when one is given, and falls back to ordinary memory once
     the slot is full."""
 
-    def __init__(self, buf, base, limit, use_shm):
+    def __init__(self, buf, base, limit, use_shm, grow=None):
         self.buf, self.base, self.limit, self.use_shm = buf, base, limit, use_shm
+        self._grow = grow
         self.used = 0
         self._placed = {}       # id(array) -> offset, for the arrays made here
         self._keep = []         # keeps those ids valid until the slot is packed
@@ -55,8 +145,11 @@ class OutputArena:
         dtype = np.dtype(dtype)
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         start = _align(self.base + self.used)
-        if (not self.use_shm or dtype.hasobject or nbytes == 0
-                or start + nbytes > self.base + self.limit):
+        if not self.use_shm or dtype.hasobject or nbytes == 0:
+            return np.empty(shape, dtype)
+        if start + nbytes > self.base + self.limit and self._grow is not None:
+            self.buf, self.limit = self._grow(start + nbytes)
+        if start + nbytes > self.base + self.limit:
             return np.empty(shape, dtype)
         arr = np.ndarray(shape, dtype, buffer=self.buf, offset=start)
         self.used = start + nbytes - self.base
@@ -69,34 +162,51 @@ class OutputArena:
         return self._placed.get(id(arr))
 
 
-def pack(rows, buf, base, limit, use_shm=True, arena=None):
+def pack(rows, buf, base, limit, use_shm=True, arena=None, reserve=None):
     """Write the arrays of ``rows`` into ``buf[base:base+limit]``; return the descriptor.
-    Arrays the handler made in ``arena`` (an OutputArena of this slot) are only described."""
-    desc = []
+    Arrays the handler made in ``arena`` (an OutputArena of this slot) are only described.
+    ``reserve(end) -> (buf, limit)`` first grows the slot to what the rows need."""
+    plan = []
     off = base + (arena.used if arena is not None else 0)
-    end = base + limit
     for row in rows:
-        rd = []
+        rp = []
         for a in row:
             if isinstance(a, dict):     # a Python object column travels pickled, as it is
-                rd.append((1, a))
+                rp.append((1, a))
                 continue
             placed = arena.offset_of(a) if arena is not None else None
             if placed is not None:
-                rd.append((0, a.dtype.str, a.shape, placed))
+                rp.append((0, a.dtype.str, a.shape, placed))
                 continue
             if type(a) is not np.ndarray:
                 a = np.asarray(a)
             if use_shm and not a.dtype.hasobject and a.dtype.kind != "V":
+                off = _align(off) + a.nbytes
+                rp.append((2, a))       # to write into the slot, if it fits
+            else:
+                rp.append((1, a))
+        plan.append(rp)
+    if reserve is not None and off > base + limit:
+        buf, limit = reserve(off)
+    desc = []
+    off = base + (arena.used if arena is not None else 0)
+    end = base + limit
+    for rp in plan:
+        rd = []
+        for e in rp:
+            if e[0] == 2:
+                a = e[1]
                 start = _align(off)
                 stop = start + a.nbytes
-                if stop <= end:
-                    if a.nbytes:
-                        np.ndarray(a.shape, a.dtype, buffer=buf, offset=start)[...] = a
-                    rd.append((0, a.dtype.str, a.shape, start))
-                    off = stop
+                if stop > end:
+                    rd.append((1, a))
                     continue
-            rd.append((1, a))
+                if a.nbytes:
+                    np.ndarray(a.shape, a.dtype, buffer=buf, offset=start)[...] = a
+                rd.append((0, a.dtype.str, a.shape, start))
+                off = stop
+            else:
+                rd.append(e)
         desc.append(rd)
     return desc
 
@@ -129,43 +239,72 @@ def _set_parent_death_signal():
         pass
 
 
-def _worker_main(conn, buf, slot_bytes, handler, parent_pid, use_shm):
+def _read_pipe(conn, inbox, parent_pid):
+    """A worker's reader thread: every message goes to ``inbox`` as soon as it arrives, so the
+    parent never blocks on a send while this worker sends a result; None at the end."""
+    while True:
+        try:
+            if not conn.poll(1.0):
+                if os.getppid() != parent_pid:
+                    break
+                continue
+            msg = conn.recv()
+        except (EOFError, OSError):
+            break
+        inbox.put(msg)
+        if msg is None:
+            return
+    inbox.put(None)
+
+
+def _run_task(msg, slots_in, slots_out, handler, use_shm):
+    """The reply to one task message ``(slot, input size, meta, descriptor)``."""
+    slot, in_size, meta, in_desc = msg
+    try:
+        if slot >= 0:
+            src, out = slots_in[slot], slots_out[slot]
+            src.view(in_size)
+            rows_in = unpack(in_desc, src.buf, copy=False)
+        else:           # more tasks in flight than slots: this one travels pickled
+            out = None
+            rows_in = unpack(in_desc, None, copy=False)
+        shm = use_shm and out is not None
+        grow = _slot_grower(out) if shm else None
+        if getattr(handler, "takes_arena", False):
+            arena = OutputArena(out.buf if shm else None, 0, out.size if shm else 0, shm, grow)
+            rows_out = handler(meta, rows_in, arena)
+        else:
+            arena = None
+            rows_out = handler(meta, rows_in)
+        del rows_in
+        if shm:
+            desc = pack(rows_out, out.buf, 0, out.size, True, arena, reserve=grow)
+            return ("ok", out.size, desc)
+        return ("ok", 0, pack(rows_out, None, 0, 0, False, arena))
+    except BaseException as e:  # reported to the parent with the row index
+        try:
+            blob = pickle.dumps(e)
+        except Exception:
+            blob = None
+        return ("err", blob, type(e).__name__, str(e), traceback.format_exc(),
+                getattr(e, "_minddata_row", None))
+
+
+def _worker_main(conn, slots_in, slots_out, handler, parent_pid, use_shm):
     # The parent handles Ctrl-C and stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _set_parent_death_signal()
     if os.getppid() != parent_pid:
         return
+    _forget_others(slots_in + slots_out)
+    inbox = queue.SimpleQueue()
+    threading.Thread(target=_read_pipe, args=(conn, inbox, parent_pid), daemon=True,
+                     name="minddata-worker-pipe").start()
     while True:
-        try:
-            if not conn.poll(1.0):
-                if os.getppid() != parent_pid:
-                    return
-                continue
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
+        msg = inbox.get()
         if msg is None:
             return
-        task_no, meta, in_desc = msg
-        slot = (task_no // 1) % _INFLIGHT
-        out_base = (_INFLIGHT + slot) * slot_bytes
-        try:
-            rows_in = unpack(in_desc, buf, copy=False)
-            if getattr(handler, "takes_arena", False):
-                arena = OutputArena(buf, out_base, slot_bytes, use_shm)
-                rows_out = handler(meta, rows_in, arena)
-            else:
-                arena = None
-                rows_out = handler(meta, rows_in)
-            del rows_in
-            reply = ("ok", pack(rows_out, buf, out_base, slot_bytes, use_shm, arena))
-        except BaseException as e:  # reported to the parent with the row index
-            try:
-                blob = pickle.dumps(e)
-            except Exception:
-                blob = None
-            reply = ("err", blob, type(e).__name__, str(e), traceback.format_exc(),
-                     getattr(e, "_minddata_row", None))
+        reply = _run_task(msg, slots_in, slots_out, handler, use_shm)
         try:
             conn.send(reply)
         except (OSError, BrokenPipeError):
@@ -173,7 +312,7 @@ def _worker_main(conn, buf, slot_bytes, handler, parent_pid, use_shm):
 
 
 class _Worker:
-    __slots__ = ("proc", "conn", "buf", "seq", "pid")
+    __slots__ = ("proc", "conn", "slots_in", "slots_out", "busy", "pid")
 
 
 class ProcessPool:
@@ -184,11 +323,11 @@ class ProcessPool:
         self.name = name
         self.num_workers = num_workers
         mb = max_rowsize if max_rowsize else slot_mb
-        # With an explicit max_rowsize (MB per row, MindSpore's meaning) a slot holds a task's
-        # rows; without one, a slot of 16 MB per task.
-        self.slot_bytes = int(mb * 1024 * 1024 * (rows_per_task if max_rowsize else 1))
+        # With an explicit max_rowsize (MB per row, MindSpore's meaning) a slot grows to hold
+        # a task's rows; without one, to slot_mb per task. Larger rows travel pickled.
+        self.slot_cap = int(mb * 1024 * 1024 * (rows_per_task if max_rowsize else 1))
         self.use_shm = config.get_enable_shared_mem()
-        self._pending = collections.deque()   # (worker index, context)
+        self._pending = collections.deque()   # (worker index, slot, context)
         self._task_no = 0
         self._workers = []
         self._broken = None
@@ -197,27 +336,43 @@ class ProcessPool:
         # costs the kernel's zeroing of every page, in the pipeline's own process.
         self._recycler = BufferRecycler()
         ctx = multiprocessing.get_context("fork")
+        # Objects frozen while forking are never visited by a collection in the workers (see
+        # the module's docstring); someone else's freeze is left as it is.
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
             for _ in range(num_workers):
                 w = _Worker()
-                w.buf = mmap.mmap(-1, 2 * _INFLIGHT * self.slot_bytes)
+                w.proc = w.conn = w.pid = None
+                w.slots_in, w.slots_out, w.busy = [], [], []
+                self._workers.append(w)
+                if self.use_shm:
+                    for _ in range(_INFLIGHT):
+                        w.slots_in.append(_Slot(self.slot_cap))
+                        w.slots_out.append(_Slot(self.slot_cap))
                 parent_conn, child_conn = ctx.Pipe(duplex=True)
+                w.conn = parent_conn
                 w.proc = ctx.Process(target=_worker_main, daemon=True,
                                      name=f"minddata-{name}-worker",
-                                     args=(child_conn, w.buf, self.slot_bytes, handler,
+                                     args=(child_conn, w.slots_in, w.slots_out, handler,
                                            os.getpid(), self.use_shm))
                 w.proc.start()
                 child_conn.close()
-                w.conn = parent_conn
-                w.seq = 0
                 w.pid = w.proc.pid
-                self._workers.append(w)
         except BaseException:
             self.close()
             raise
+        finally:
+            if freeze:
+                gc.unfreeze()
 
     def __len__(self):
         return len(self._pending)
+
+    def shared_bytes(self):
+        """Bytes of shared memory the slots hold now (in this process's mappings)."""
+        return sum(s.size for w in self._workers for s in w.slots_in + w.slots_out)
 
     def submit(self, meta, rows_in, context=None):
         if self._broken is not None:
@@ -225,14 +380,19 @@ class ProcessPool:
         wi = self._task_no % self.num_workers
         self._task_no += 1
         w = self._workers[wi]
-        slot = w.seq % _INFLIGHT
-        w.seq += 1
-        desc = pack(rows_in, w.buf, slot * self.slot_bytes, self.slot_bytes, self.use_shm)
+        slot = next((k for k in range(len(w.slots_in)) if k not in w.busy), -1)
+        if slot >= 0:
+            src = w.slots_in[slot]
+            desc = pack(rows_in, src.buf, 0, src.size, True, reserve=_slot_grower(src))
+            size = src.size
+        else:
+            desc, size = pack(rows_in, None, 0, 0, False), 0
         try:
-            w.conn.send((slot, meta, desc))
+            w.conn.send((slot, size, meta, desc))
         except (OSError, BrokenPipeError):
             self._broken = self._died(w)
             raise self._broken
+        w.busy.append(slot)
         self._pending.append((wi, slot, context))
 
     def _empty(self, shape, dtype):
@@ -284,9 +444,15 @@ class ProcessPool:
         except WorkerDiedError as e:
             self._broken = e
             raise
+        finally:
+            w.busy.remove(slot)
         if reply[0] == "ok":
-            rows = unpack(reply[1], w.buf, copy=True, empty=self._empty)
-            return rows, context
+            buf = None
+            if slot >= 0:
+                out = w.slots_out[slot]
+                out.view(reply[1])
+                buf = out.buf
+            return unpack(reply[2], buf, copy=True, empty=self._empty), context
         _, blob, tname, msg, tb, row_k = reply
         exc = None
         if blob is not None:
@@ -325,25 +491,25 @@ class ProcessPool:
             except (OSError, BrokenPipeError, AttributeError):
                 pass
         for w in self._workers:
-            w.proc.join(timeout=2.0)
-            if w.proc.is_alive():
-                w.proc.terminate()
-                w.proc.join(timeout=1.0)
-            if w.proc.is_alive():
-                w.proc.kill()
-                w.proc.join(timeout=1.0)
-            try:
-                w.proc.close()
-            except ValueError:
-                pass
-            try:
-                w.conn.close()
-            except OSError:
-                pass
-            try:
-                w.buf.close()
-            except BufferError:
-                pass  # a view is still alive somewhere; the mapping goes with it
+            if w.proc is not None:
+                w.proc.join(timeout=2.0)
+                if w.proc.is_alive():
+                    w.proc.terminate()
+                    w.proc.join(timeout=1.0)
+                if w.proc.is_alive():
+                    w.proc.kill()
+                    w.proc.join(timeout=1.0)
+                try:
+                    w.proc.close()
+                except ValueError:
+                    pass
+            if w.conn is not None:
+                try:
+                    w.conn.close()
+                except OSError:
+                    pass
+            for slot in w.slots_in + w.slots_out:
+                slot.close()
         self._workers = []
         self._recycler.clear()
 

@@ -161,7 +161,7 @@ def test_a_closed_recycler_keeps_nothing():
     batch = recycler.empty((2, 2), np.uint8)
     recycler.clear()
     del batch
-    assert recycler._free == {}
+    assert recycler.spare_bytes() == 0
 
 
 @pytest.mark.parametrize("prefetch_size", [None, 1, 7])

@@ -149,10 +149,40 @@ def _debug_hooks():
     return list(_state["debug_hooks"])
 
 
+def independent_mode():
+    """MindSpore's dataset independent-process mode (``MS_INDEPENDENT_DATASET=True``): this
+    project has no such mode, but refuses what MindSpore refuses in it."""
+    value = os.getenv("MS_INDEPENDENT_DATASET")
+    return value is not None and value.strip() in ("True", "true")
+
+
+def check_independent_mode(feature, condition=True):
+    """MindSpore's RuntimeError for a feature it does not support in independent mode (cache,
+    AutoTune, sync_wait/sync_update, map callbacks)."""
+    if condition and independent_mode():
+        raise RuntimeError(f"{feature} is not supported in Dataset Independent mode "
+                           f"(MS_INDEPENDENT_DATASET=True).")
+
+
 def set_enable_autotune(enable, filepath_prefix=None):
-    """Accepted for compatibility; worker counts are not tuned automatically (documented)."""
+    """Accepted for compatibility (worker counts are not tuned automatically, documented), with
+    MindSpore's checks of ``enable`` and of the path its tuned configuration would go to."""
     if not isinstance(enable, bool):
         raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
+    check_independent_mode("Dataset AutoTune", enable)
+    if filepath_prefix is not None and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix!r}.")
+    if enable and filepath_prefix == "":
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if enable and filepath_prefix:
+        path = os.path.abspath(filepath_prefix)
+        if os.path.isdir(path) or filepath_prefix.endswith(os.sep):
+            raise RuntimeError(f"Invalid json_filepath parameter. <{filepath_prefix}> is a "
+                               f"directory, not filename.")
+        parent = os.path.dirname(path)
+        if not os.path.isdir(parent):
+            raise RuntimeError(f"Invalid json_filepath parameter.  Directory <{parent}> does not "
+                               f"exist.")
     _state["autotune"] = enable
     _state["autotune_prefix"] = filepath_prefix
 

@@ -9,6 +9,7 @@ from transforms_c.contract import Operation
 
 from ..cache.identity import describe_operation
 from ..callback import check_callbacks
+from ..config import check_independent_mode
 from .checks import check_columns, check_num_parallel_workers
 from .node import LogicalNode
 
@@ -104,6 +105,7 @@ class Map(LogicalNode):
         if cache is not None:
             if not hasattr(cache, "open_stage"):
                 raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
+            check_independent_mode("Dataset Cache")
             # Looks into Compose-like containers and fused plans too (their inner ops).
             # Imported here: minddata.cache (and LMDB) load only for pipelines that cache.
             from ..cache.cacheable import assert_cacheable
@@ -115,6 +117,7 @@ class Map(LogicalNode):
         self.max_rowsize = max_rowsize
         self.cache = cache
         self.callbacks = check_callbacks(callbacks)
+        check_independent_mode("Dataset Callbacks", bool(self.callbacks))
 
     def col_names(self) -> List[str]:
         return list(self.columns)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import seeds
 from ..cache.identity import describe_value
+from ..config import check_independent_mode
 from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import check_num_parallel_workers
@@ -107,6 +108,7 @@ class Source(LogicalNode):
         self.sampler = _as_sampler(sampler)
         if cache is not None and not hasattr(cache, "open_stage"):
             raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
+        check_independent_mode("Dataset Cache", cache is not None)
         self.cache = cache
         self.known_columns = list(column_names) if column_names is not None else None
         self.process_workers = process_workers

@@ -15,6 +15,7 @@ import contextlib
 import threading
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
+from ..config import check_independent_mode
 from .batch import Batch
 from .node import LogicalNode, walk
 
@@ -101,6 +102,7 @@ class SyncWait(LogicalNode):
                  callback: Optional[Callable[[Any], Any]] = None) -> None:
         super().__init__([child])
         _check_name(condition_name)
+        check_independent_mode("Dataset sync wait")
         if isinstance(num_batch, bool) or not isinstance(num_batch, int):
             raise TypeError(f"Argument num_batch with value {num_batch!r} is not of type "
                             f"[<class 'int'>], but got {type(num_batch)}.")
@@ -156,6 +158,7 @@ def bind_sync_waits(root: LogicalNode) -> None:
 def sync_update(root: LogicalNode, condition_name: Any, num_batch: Any = None,
                 data: Any = None) -> None:
     """``Dataset.sync_update``: release the waits named ``condition_name`` under ``root``."""
+    check_independent_mode("Dataset sync update")
     waits = list(sync_waits(root))
     if num_batch is not None and (isinstance(num_batch, bool) or not isinstance(num_batch, int)
                                   or num_batch <= 0):

@@ -59,14 +59,18 @@ def check_bool(value, name):
     return value
 
 
-def check_sequence(value, name, length=None, lengths=None):
+def check_sequence(value, name, length=None, lengths=None, length_error=TypeError):
+    """A list or tuple (of ``length`` or one of ``lengths`` items). A wrong length is a
+    TypeError, as MindSpore's validators raise for scale/ratio/degrees pairs, kernel sizes,
+    coordinates, translate and shear (a few of its checks raise ValueError: ``length_error``)."""
     if not isinstance(value, (list, tuple)):
         raise TypeError(f"Argument {name} with value {value!r} is not of type [list, tuple], "
                         f"but got {type(value).__name__}.")
     allowed = lengths if lengths is not None else ((length,) if length is not None else None)
     if allowed is not None and len(value) not in allowed:
         want = " or ".join(str(n) for n in allowed)
-        raise ValueError(f"{name} should be a list or tuple of length {want}, got {len(value)}.")
+        raise length_error(f"{name} should be a list or tuple of length {want}, got "
+                           f"{len(value)}.")
     return value
 
 
@@ -76,11 +80,10 @@ def check_size(size, name="size", low=1, high=MAX_SIZE):
     if is_int(size):
         return check_int(size, name, low, high)
     if isinstance(size, (list, tuple)):
-        if len(size) not in (1, 2):
-            raise TypeError(f"{name} should be a single integer or a list/tuple (h, w) of "
-                            f"length 2.")
-        values = tuple(check_int(v, name, low, high) for v in size)
-        return values[0] if len(values) == 1 else values
+        if len(size) != 2:     # MindSpore refuses a 1-element size too
+            raise TypeError(f"Size should be a single integer or a list/tuple (h, w) of length "
+                            f"2; {name} has {len(size)} value(s).")
+        return tuple(check_int(v, name, low, high) for v in size)
     raise TypeError(f"Argument {name} with value {size!r} is not of type [int, list, tuple], "
                     f"but got {type(size).__name__}.")
 
@@ -115,9 +118,10 @@ def size_hw(size):
     return (size, size) if is_int(size) else tuple(size)
 
 
-def check_range_pair(value, name, low=None, high=None, ordered=True, low_open=False):
+def check_range_pair(value, name, low=None, high=None, ordered=True, low_open=False,
+                     length_error=TypeError):
     """A (min, max) pair of numbers within [low, high] with min <= max."""
-    check_sequence(value, name, length=2)
+    check_sequence(value, name, length=2, length_error=length_error)
     for v in value:
         check_float(v, name, low, high, low_open=low_open)
     if ordered and value[0] > value[1]:
@@ -158,12 +162,10 @@ def check_fill_value(value, name="fill_value", low=0, high=255):
     if is_int(value):
         check_int(value, name, low, high)
         return (int(value),) * 3
-    if isinstance(value, (list, tuple)) and len(value) == 3:
+    if isinstance(value, tuple) and len(value) == 3:
         return tuple(check_int(v, name, low, high) for v in value)
-    if isinstance(value, (list, tuple)):
-        raise ValueError(f"{name} should be a single integer or a 3-tuple, got {value!r}.")
-    raise TypeError(f"Argument {name} with value {value!r} is not of type [int, tuple], "
-                    f"but got {type(value).__name__}.")
+    # MindSpore: a list, or a tuple of another length, is a TypeError too
+    raise TypeError(f"{name} should be a single integer or a 3-tuple, got {value!r}.")
 
 
 def check_padding(padding, name="padding", low=0, high=INT32_MAX):

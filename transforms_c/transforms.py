@@ -116,7 +116,8 @@ def to_numpy_dtype(data_type, name="data_type"):
         try:
             return np.dtype(data_type)
         except TypeError:
-            raise ValueError(f"{name} {data_type!r} is not a known data type") from None
+            raise TypeError(f"Argument {name} with value {data_type!r} is not a known data "
+                            f"type.") from None
     if data_type is not None and not isinstance(data_type, (int, float)):
         try:
             return np.dtype(data_type)

@@ -196,7 +196,7 @@ class RandomSharpness(TensorOperation):
     is_random = True
 
     def __init__(self, degrees=(0.1, 1.9)):
-        self.degrees = check_range_pair(degrees, "degrees", 0.0)
+        self.degrees = check_range_pair(degrees, "degrees", 0.0, length_error=ValueError)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomSharpness", allow_float=False)

@@ -55,7 +55,7 @@ class RandomErasing(TensorOperation):
         elif is_number(value):
             value = float(value)
         else:
-            check_sequence(value, "value", length=3)
+            check_sequence(value, "value", length=3, length_error=ValueError)
             value = tuple(check_float(v, "value") for v in value)
         self.value = value
         self.inplace = check_bool(inplace, "inplace")

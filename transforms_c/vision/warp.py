@@ -49,7 +49,7 @@ def rotate_array(img, degrees, resample, expand, center, fill_value, op_name="Ro
 def _check_center(center):
     if center is None:
         return None
-    check_sequence(center, "center", length=2)
+    check_sequence(center, "center", length=2, length_error=ValueError)
     return tuple(check_float(c, "center") for c in center)
 
 

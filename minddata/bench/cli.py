@@ -4,18 +4,22 @@
     minddata-bench raw-read data.mindrecord --seconds 10 --json out.json --plot out.png
     minddata-bench my_pipeline.yaml data.mindrecord --compare-workers 1,2,4
     minddata-bench imagenet-train data.mindrecord --service 10.0.0.5:6379 --service-workers 8
+    minddata-bench imagenet-train data.mindrecord --batches 20 --mindspore-python ms/bin/python
 
 PIPELINE is a standard pipeline (imagenet-train, imagenet-eval, cifar-train, raw-read) or a
 .yaml/.json pipeline file; DATA is a MindRecord file or an image folder (optional for a pipeline
-file that names its source). Exit status 0 on success, 1 when the pipeline fails, 2 on usage
-errors.
+file that names its source). A ratio to MindSpore is printed only with --mindspore-python, when
+MindSpore ran the same pipeline on the same data in this invocation. Exit status 0 on success,
+1 when the pipeline fails, 2 on usage errors.
 """
 import argparse
 import json
+import os
 import sys
 
 from . import pipelines
-from .profile import profile
+from .profile import has_batch, profile
+from .side_by_side import run_mindspore
 
 
 def _workers_list(text):
@@ -78,6 +82,10 @@ def build_parser():
                         "and the trainer's queue depth")
     p.add_argument("--service-workers", type=_positive_int, default=None, metavar="N",
                    help="RayService actors (default 2; with --service)")
+    p.add_argument("--mindspore-python", default=None, metavar="PYTHON",
+                   help="also run the same pipeline on the same data with MindSpore, in this "
+                        "interpreter (one that has mindspore installed), right after each "
+                        "minddata run and with the same limits; prints both and the ratio")
     return p
 
 
@@ -90,10 +98,17 @@ def open_service(args):
     return RayService(address=address, num_workers=args.service_workers or 2)
 
 
+def _pipeline_spec(args):
+    """The pipeline file's description, or None for a standard pipeline."""
+    if args.pipeline.endswith((".yaml", ".yml", ".json")):
+        return pipelines.load_pipeline_file(args.pipeline)
+    return None
+
+
 def build_dataset(args, workers):
     name = args.pipeline
-    if name.endswith((".yaml", ".yml", ".json")):
-        spec = pipelines.load_pipeline_file(name)
+    spec = _pipeline_spec(args)
+    if spec is not None:
         return pipelines.build_from_file(spec, name, args.data, workers), \
             spec.get("name") or name
     if args.data is None:
@@ -101,8 +116,23 @@ def build_dataset(args, workers):
     return pipelines.build_standard(name, args.data, workers, args.batch_size), name
 
 
+def mindspore_side(args, workers, dataset, report):
+    """MindSpore's figures for the same pipeline, data and limits, with the ratio."""
+    job = {"pipeline": args.pipeline, "spec": _pipeline_spec(args),
+           "data": os.path.abspath(args.data) if args.data else None, "workers": workers,
+           "batch_size": args.batch_size, "batches": args.batches, "seconds": args.seconds,
+           "batched": has_batch(dataset)}
+    ms = run_mindspore(args.mindspore_python, job)
+    return {"workload": f"the same pipeline and data, run by MindSpore "
+                        f"{ms['mindspore_version']} in this invocation",
+            "python": args.mindspore_python, "mindspore_version": ms["mindspore_version"],
+            "rows": ms["rows"], "batches": ms["batches"], "seconds": ms["seconds"],
+            "rows_per_s": ms["rows_per_s"],
+            "ratio": round(report["rows_per_s"] / ms["rows_per_s"], 3)
+            if ms["rows_per_s"] else None}
+
+
 def run_once(args, workers):
-    import os
     dataset, label = build_dataset(args, workers)
     # A service of its own per run (it starts nothing before the run): each report's actor
     # figures are its run's.
@@ -136,15 +166,8 @@ def run_once(args, workers):
             bar.close()
         if service is not None:
             service.close()
-    if args.pipeline in pipelines.STANDARD and args.data:
-        rows = report["rows"]
-        ref = pipelines.reference_for(args.pipeline, os.path.isdir(args.data),
-                                      report["bytes"] / rows if rows else None)
-        if ref:
-            ref["ratio"] = round(report["rows_per_s"] / ref["rows_per_s"], 3)
-            if workers != 2:
-                ref["workload"] += " (MindSpore measured with 2 workers)"
-            report.fields["reference"] = ref
+    if args.mindspore_python:
+        report.fields["reference"] = mindspore_side(args, workers, dataset, report)
     return report
 
 
@@ -153,6 +176,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.service_workers is not None and args.service is None:
         parser.error("--service-workers needs --service ADDRESS")
+    if args.mindspore_python is not None and not (os.path.isfile(args.mindspore_python) and
+                                                  os.access(args.mindspore_python, os.X_OK)):
+        parser.error(f"--mindspore-python {args.mindspore_python}: not an executable file "
+                     "(expected the python of an environment with mindspore installed)")
     try:
         counts = args.compare_workers or [args.workers]
         reports = []
@@ -162,10 +189,14 @@ def main(argv=None):
             print(report.format())
             print()
         if len(reports) > 1:
-            print(f"{'workers':>8}{'rows/s':>12}{'batches/s':>12}{'MB/s':>10}  bottleneck")
+            side = " MindSpore rows/s   ratio" if args.mindspore_python else ""
+            print(f"{'workers':>8}{'rows/s':>12}{'batches/s':>12}{'MB/s':>10}{side}  "
+                  "bottleneck")
             for w, r in zip(counts, reports):
+                ref = r["reference"]
+                side = f"{ref['rows_per_s']:>17,.1f}{ref['ratio'] or 0:>7.2f}x" if ref else ""
                 print(f"{w:>8}{r['rows_per_s']:>12,.1f}{r['batches_per_s']:>12,.2f}"
-                      f"{r['mb_per_s']:>10,.1f}  {r['bottleneck']['stage'] or 'none'}")
+                      f"{r['mb_per_s']:>10,.1f}{side}  {r['bottleneck']['stage'] or 'none'}")
         if args.json:
             payload = reports[0].to_dict() if len(reports) == 1 else {
                 "schema_version": reports[0]["schema_version"],

@@ -1,7 +1,7 @@
 """Pipelines ``minddata-bench`` runs: the named standard ones, or one described in a small YAML
 or JSON file.
 
-Standard pipelines (the workloads of MindSpore's reference figures, ../shared/tools/README.md):
+Standard pipelines (the workloads of ../shared/tools/README.md):
 
 * ``raw-read``: the source alone, no transforms, no batch (rows/s of reading).
 * ``imagenet-train``: Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize, HWC2CHW,
@@ -24,6 +24,10 @@ A pipeline file::
 
 An operation is a name (constructed without arguments), ``{Name: {kwargs}}`` or
 ``{Name: [args]}``, looked up in the vision ops, then in the generic transforms.
+
+Every builder takes ``framework``: ``"minddata"`` or ``"mindspore"`` (the same pipeline through
+``mindspore.dataset``, for ``minddata-bench --mindspore-python``, which runs this file in
+MindSpore's interpreter: it imports nothing of minddata at module level).
 """
 import importlib
 import json
@@ -45,41 +49,43 @@ def _first_module(names):
             return importlib.import_module(name)
         except ImportError as exc:
             errors.append(f"{name}: {exc}")
-    raise ImportError("no transforms module available: " + "; ".join(errors))
+    raise ImportError("none of these modules can be imported: " + "; ".join(errors))
 
 
-def vision_ops():
-    return _first_module(("minddata.vision.c_transforms", "minddata.vision",
-                          "transforms_c.vision"))
+_MODULES = {
+    "minddata": {"dataset": ("minddata",),
+                 "vision": ("minddata.vision.c_transforms", "minddata.vision",
+                            "transforms_c.vision"),
+                 "generic": ("minddata.transforms.c_transforms", "minddata.transforms",
+                             "transforms_c.transforms")},
+    "mindspore": {"dataset": ("mindspore.dataset",),
+                  "vision": ("mindspore.dataset.vision",),
+                  "generic": ("mindspore.dataset.transforms",)},
+}
 
 
-def generic_ops():
-    return _first_module(("minddata.transforms.c_transforms", "minddata.transforms",
-                          "transforms_c.transforms"))
+def _framework_module(framework, kind):
+    if framework not in _MODULES:
+        raise ValueError(f"framework must be one of {sorted(_MODULES)}, got {framework!r}")
+    return _first_module(_MODULES[framework][kind])
 
 
-def reference_for(name, data_is_folder, mean_row_bytes):
-    """MindSpore 2.10's figure for this workload (2 workers), or None."""
-    if name == "raw-read" and not data_is_folder:
-        if mean_row_bytes is not None and mean_row_bytes < 16_000:
-            return {"workload": "MindDataset read, CIFAR-like rows, 2 workers",
-                    "rows_per_s": 7764.0}
-        return {"workload": "MindDataset read, no transforms, ImageNet-like, 2 workers, "
-                            "shuffle off", "rows_per_s": 5725.0}
-    if name == "imagenet-train":
-        if data_is_folder:
-            return {"workload": "ImageFolderDataset + the train pipeline", "rows_per_s": 288.0}
-        return {"workload": "Train pipeline (Decode, RandomResizedCrop, flip, Normalize, "
-                            "HWC2CHW, batch 128)", "rows_per_s": 297.0}
-    if name == "imagenet-eval":
-        return {"workload": "Eval pipeline (Decode, Resize 256, CenterCrop 224, Normalize, "
-                            "HWC2CHW, batch 128)", "rows_per_s": 273.0}
-    return None
+def dataset_api(framework="minddata"):
+    """The dataset module: ``minddata`` or ``mindspore.dataset``."""
+    return _framework_module(framework, "dataset")
 
 
-def open_source(data, workers, shuffle=False):
+def vision_ops(framework="minddata"):
+    return _framework_module(framework, "vision")
+
+
+def generic_ops(framework="minddata"):
+    return _framework_module(framework, "generic")
+
+
+def open_source(data, workers, shuffle=False, framework="minddata"):
     """(dataset, image column) over an image folder (directory) or a MindRecord file."""
-    import minddata as ds
+    ds = dataset_api(framework)
     if not os.path.exists(data):
         raise ValueError(f"data {data} does not exist")
     if os.path.isdir(data):
@@ -95,17 +101,18 @@ def open_source(data, workers, shuffle=False):
                           shuffle=shuffle), image
 
 
-def build_standard(name, data, workers, batch_size=None):
+def build_standard(name, data, workers, batch_size=None, framework="minddata"):
     """The dataset for standard pipeline ``name`` over ``data``."""
     if name not in STANDARD:
         raise ValueError(f"unknown pipeline {name!r}: expected one of {', '.join(STANDARD)} "
                          "or a .yaml/.json file")
     if name == "raw-read":
-        dataset, _ = open_source(data, workers, shuffle=False)
+        dataset, _ = open_source(data, workers, shuffle=False, framework=framework)
         return dataset.batch(batch_size) if batch_size else dataset
-    v = vision_ops()
+    v = vision_ops(framework)
     train = name.endswith("train")
-    dataset, image = open_source(data, workers, shuffle=None if train else False)
+    dataset, image = open_source(data, workers, shuffle=None if train else False,
+                                 framework=framework)
     if name == "imagenet-train":
         ops = [v.Decode(), v.RandomResizedCrop(224), v.RandomHorizontalFlip(),
                v.Normalize(IMAGENET_MEAN, IMAGENET_STD), v.HWC2CHW()]
@@ -146,7 +153,7 @@ def load_pipeline_file(path):
     return spec
 
 
-def make_operation(entry, where):
+def make_operation(entry, where, framework="minddata"):
     """An op object from ``"Name"``, ``{"Name": {kwargs}}`` or ``{"Name": [args]}``."""
     if isinstance(entry, str):
         name, args, kwargs = entry, [], {}
@@ -159,7 +166,7 @@ def make_operation(entry, where):
                          f"got {entry!r}")
     for module in (vision_ops, generic_ops):
         try:
-            cls = getattr(module(), name, None)
+            cls = getattr(module(framework), name, None)
         except ImportError:
             cls = None
         if cls is not None:
@@ -170,12 +177,12 @@ def make_operation(entry, where):
     raise ValueError(f"{where}: unknown operation {name!r}")
 
 
-def build_from_file(spec, path, data, workers):
+def build_from_file(spec, path, data, workers, framework="minddata"):
     """The dataset described by a pipeline file; ``data`` (if given) replaces the source."""
-    import minddata as ds
+    ds = dataset_api(framework)
     source = spec.get("source") or {}
     if data is not None:
-        dataset, _ = open_source(data, workers, shuffle=False)
+        dataset, _ = open_source(data, workers, shuffle=False, framework=framework)
     else:
         if not isinstance(source, dict) or "type" not in source:
             raise ValueError(f"pipeline file {path}: needs source.type (or DATA on the "
@@ -201,7 +208,7 @@ def build_from_file(spec, path, data, workers):
             ops = params.get("operations")
             if not isinstance(ops, list) or not ops:
                 raise ValueError(f"{where}: map needs a non-empty 'operations' list")
-            params["operations"] = [make_operation(op, where) for op in ops]
+            params["operations"] = [make_operation(op, where, framework) for op in ops]
         if method in ("map", "batch") and workers is not None:
             params.setdefault("num_parallel_workers", workers)
         dataset = getattr(dataset, method)(**params)

@@ -11,6 +11,7 @@ import time
 from .cpu import CpuSampler
 from .op_timing import time_map_ops, walk_graph
 from .report import SCHEMA_VERSION, ProfileReport, infer_bottleneck, stage_rows
+from .side_by_side import limited
 
 _TIMELINE_POINTS = 400
 
@@ -57,7 +58,9 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
             after every output (progress bars).
         op_breakdown (bool): also time each map operation alone on a few sample rows.
         pipeline_name, data, num_workers, reference: labels copied into the report
-            (``reference``: ``{"workload", "rows_per_s"}``, MindSpore's figure).
+            (``reference``: ``{"workload", "rows_per_s"}``, a figure measured side by side
+            with this run, e.g. MindSpore's on the same machine and data; the report adds the
+            ratio to it).
         service: a ``minddata.service.RayService`` to run the pipeline through; the report
             then holds its ``stats()`` (per-actor throughput, the trainer's queue depth).
     """
@@ -78,27 +81,16 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
     iterator = dataset.create_tuple_iterator(num_epochs=-1 if forever else 1, output_numpy=True,
                                              service=service)
     try:
-        done = False
-        while not done:
-            got_any = False
-            for row in iterator:
-                got_any = True
-                n, b = _row_stats(row, batched)
-                batches += 1
-                rows += n
-                nbytes += b
-                now = time.perf_counter() - start
-                timeline.append((round(now, 5), rows))
-                if batches == 1:
-                    cpu.note_threads()      # workers are running now: learn their names
-                if on_batch is not None:
-                    on_batch(batches, rows, now)
-                if (num_batches is not None and batches >= num_batches) or \
-                        (seconds is not None and now >= seconds):
-                    done = True
-                    break
-            if not forever or not got_any:
-                done = True
+        for row, now in limited(iterator, num_batches, seconds, start):
+            n, b = _row_stats(row, batched)
+            batches += 1
+            rows += n
+            nbytes += b
+            timeline.append((round(now, 5), rows))
+            if batches == 1:
+                cpu.note_threads()      # workers are running now: learn their names
+            if on_batch is not None:
+                on_batch(batches, rows, now)
         wall = time.perf_counter() - start
         try:
             cpu_report = cpu.stop(wall)

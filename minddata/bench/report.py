@@ -3,7 +3,7 @@ text/JSON forms ``minddata-bench`` prints and writes.
 
 JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it does):
 
-    {"schema_version": 1, "pipeline": str, "data": str|null, "num_workers": int|null,
+    {"schema_version": 3, "pipeline": str, "data": str|null, "num_workers": int|null,
      "batches": int, "rows": int, "bytes": int, "seconds": float,
      "rows_per_s": float, "batches_per_s": float, "mb_per_s": float,
      "stages": [{"name", "rows_out", "busy_s", "wait_s", "share", "num_workers",
@@ -12,7 +12,7 @@ JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it doe
      "bottleneck": {"stage": str|null, "reason": str},
      "cpu": {"process_percent", "cores", "workers": [{"name", "kind", "cpu_s", "percent"}]},
      "timeline": [[t_seconds, rows_done], ...],
-     "reference": {"workload", "rows_per_s", "ratio"} | null,
+     "reference": {"workload", "rows_per_s", "ratio", ...} | null,  # MindSpore's run
      "plan": {"nodes": [str], "rewrites": [str]},           # the planned tree (engine/plan.py)
      "service": {"address", "num_workers", "queue_depth", "queue_depth_mean", "pieces_redone",
                  "actors_replaced", "workers": [{"worker", "alive", "node", "pid", "pieces",
@@ -20,7 +20,7 @@ JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it doe
 """
 import json
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def stage_rows(stats):
@@ -117,8 +117,9 @@ class ProfileReport:
                          "rows than one batch with drop_remainder?)")
         ref = f.get("reference")
         if ref:
-            lines.append(f"MindSpore {ref['rows_per_s']:,.0f} rows/s ({ref['workload']}); "
-                         f"ratio {ref['ratio']:.2f}x")
+            ratio = "-" if ref.get("ratio") is None else f"{ref['ratio']:.2f}x"
+            lines.append(f"MindSpore {ref['rows_per_s']:,.1f} rows/s ({ref['workload']}); "
+                         f"ratio {ratio}")
         plan = f.get("plan")
         if plan:
             lines.append("")

@@ -51,6 +51,7 @@ def pipeline_signature(dataset):
             visit(child)
 
     visit(dataset)
+    del visit    # a recursive closure refers to itself: free the graph without the GC
     return out
 
 

@@ -249,6 +249,7 @@ class PipelineRun:
                 node.close()
             except Exception as e:  # keep closing the others
                 logger.warning("minddata: error while closing %s: %s", node.name, e)
+        self.ctx.nodes.clear()
 
     def stage_stats(self):
         return self.root.iter_stats() if self.root is not None else []

@@ -152,4 +152,5 @@ def walk(node: LogicalNode) -> List[LogicalNode]:
             visit(c)
         out.append(n)
     visit(node)
+    del visit    # a recursive closure refers to itself: free the graph without the GC
     return out

@@ -145,7 +145,10 @@ def sync_waits(root: LogicalNode) -> Iterator[Tuple[SyncWait, int]]:
         for child in node.children:
             yield from visit(child, rows)
 
-    yield from visit(root, 1)
+    try:
+        yield from visit(root, 1)
+    finally:
+        del visit    # a recursive closure refers to itself: free the graph without the GC
 
 
 def bind_sync_waits(root: LogicalNode) -> None:

@@ -37,6 +37,7 @@ class PhysicalNode:
             for c in node.children:
                 visit(c, depth + 1)
         visit(self, 0)
+        del visit    # a recursive closure refers to itself: free the graph without the GC
         return out
 
 

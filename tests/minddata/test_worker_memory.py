@@ -222,11 +222,6 @@ class _BigSource:
         return len(self.arrays)
 
 
-@pytest.mark.xfail(strict=True, reason="reference cycles in the engine's node graph "
-                   "(BuildContext.nodes <-> IterNode.ctx, the recursive visit closures of "
-                   "PhysicalNode.walk, pipeline_signature and sync_waits) keep every node, "
-                   "the dataset and its source until a collection; engine/node.py and "
-                   "engine/runtime.py are being restructured")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_dropped_pipeline_frees_its_source_without_the_garbage_collector(workers):
     # MindSpore's own test: after deleting the iterator, the dataset and the source, the

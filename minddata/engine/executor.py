@@ -21,6 +21,7 @@ until the next garbage collection instead of being freed when the iterator is dr
 import collections
 import concurrent.futures
 import inspect
+import threading
 import weakref
 
 
@@ -89,18 +90,64 @@ class InlineExecutor:
         self.clear()
 
 
-class ThreadExecutor:
-    """Worker threads (numpy, OpenCV and the native kernels release the GIL)."""
+class ThreadBudget:
+    """The worker threads of one pipeline run, shared by every node that runs work on threads:
+    one executor budget per pipeline. Nodes reserve the workers they ask for while the run is
+    built; the pool starts at the first task with the largest reservation, so a source, a map
+    and a batch of 2 workers each run on 2 threads, not 6 (a node's ``num_parallel_workers``
+    still bounds its own tasks in flight). Tasks never wait for other tasks, so sharing cannot
+    deadlock. ``close()`` (the run's) waits for the running tasks."""
 
-    def __init__(self, num_workers, task, name):
+    def __init__(self, name="worker"):
+        self.name = name
+        self._size = 0
+        self._pool = None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def reserve(self, workers):
+        self._size = max(self._size, workers)
+
+    @property
+    def size(self):
+        return self._size
+
+    def submit(self, fn, *args):
+        pool = self._pool
+        if pool is None:
+            with self._lock:
+                if self._closed:
+                    raise RuntimeError("minddata: the pipeline's worker threads were closed")
+                if self._pool is None:
+                    self._pool = concurrent.futures.ThreadPoolExecutor(
+                        max(1, self._size), thread_name_prefix=f"minddata-{self.name}")
+                pool = self._pool
+        return pool.submit(fn, *args)
+
+    def close(self):
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class ThreadExecutor:
+    """Worker threads (numpy, OpenCV and the native kernels release the GIL): the pipeline's
+    shared ``budget`` (ThreadBudget), or a pool of its own without one."""
+
+    def __init__(self, num_workers, task, name, budget=None):
         self.num_workers = num_workers
         self._task = _held(task)
-        self._ex = concurrent.futures.ThreadPoolExecutor(num_workers,
-                                                         thread_name_prefix=f"minddata-{name}")
+        self._own = budget is None
+        if budget is None:
+            budget = ThreadBudget(name)
+        budget.reserve(num_workers)
+        self._budget = budget
         self._pending = collections.deque()
 
     def submit(self, meta, payload, context=None):
-        self._pending.append((self._ex.submit(_strong(self._task), meta, payload), context))
+        self._pending.append((self._budget.submit(_strong(self._task), meta, payload), context))
 
     def __len__(self):
         return len(self._pending)
@@ -124,15 +171,17 @@ class ThreadExecutor:
 
     def close(self):
         self.clear()
-        self._ex.shutdown(wait=True, cancel_futures=True)
+        if self._own:
+            self._budget.close()
 
 
-def make_executor(num_workers, task, name, processes=False, **process_options):
-    """The executor for a node: inline for one worker, else threads, or forked worker
-    processes (``processes=True``; ``process_options`` go to engine.procs.ProcessPool)."""
+def make_executor(num_workers, task, name, processes=False, budget=None, **process_options):
+    """The executor for a node: inline for one worker, else threads (from the pipeline's
+    ``budget``, a ThreadBudget, when given), or forked worker processes (``processes=True``;
+    ``process_options`` go to engine.procs.ProcessPool)."""
     if processes:
         from .procs import ProcessPool
         return ProcessPool(num_workers, task, name=name, **process_options)
     if num_workers <= 1:
         return InlineExecutor(task)
-    return ThreadExecutor(num_workers, task, name)
+    return ThreadExecutor(num_workers, task, name, budget)

@@ -63,7 +63,8 @@ class NativeBatchIter(PieceBatchIter):
         self.engine = _batch.BatchEngineHandle(spec.steps, native_column.kind,
                                                settings.get_max_image_pixels(), threads)
         self.recycler = BufferRecycler(keep=ring_depth + 1)
-        self.fallback = make_executor(threads, self._python_row, "native-fallback")
+        self.fallback = make_executor(threads, self._python_row, "native-fallback",
+                                      budget=ctx.threads)
         self.bases = None
 
     def _epoch_started(self, epoch):

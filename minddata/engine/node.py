@@ -18,6 +18,7 @@ import time
 
 from . import registry
 from .errors import wrap_error
+from .executor import ThreadBudget
 from .stats import StageStats
 
 _perf = time.perf_counter
@@ -51,6 +52,8 @@ class BuildContext:
         self.hand_over_each_row = False
         self._next_position = 0
         self.nodes = []
+        # The worker threads every node of the run shares (closed with the run).
+        self.threads = ThreadBudget()
         # The epoch of the run being produced (PipelineRun sets it), which the epoch numbers of
         # nodes under a repeat are not; None where no run drives the nodes (a service actor).
         self.run_epoch = None

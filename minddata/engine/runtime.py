@@ -250,6 +250,7 @@ class PipelineRun:
             except Exception as e:  # keep closing the others
                 logger.warning("minddata: error while closing %s: %s", node.name, e)
         self.ctx.nodes.clear()
+        self.ctx.threads.close()
 
     def stage_stats(self):
         return self.root.iter_stats() if self.root is not None else []

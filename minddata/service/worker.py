@@ -81,6 +81,7 @@ class PieceWorker:
         if self._ctx is not None:
             for node in reversed(self._ctx.nodes):
                 node.close()
+            self._ctx.threads.close()
         self._key = None
         self._ctx = None
         self._root = None

@@ -7,6 +7,7 @@ from ...state_check import CHILD, COUNT, FLAG, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode
+from ..ordered import OrderedStage
 from ..positions import replace
 
 
@@ -225,10 +226,11 @@ class BatchIter(IterNode):
         self._last = None        # (child state, batch_num, done) after the last batch returned
         processes = workers > 1 and ds.python_multiprocessing and ds.per_batch_map is not None
         self._pool = make_executor(workers, _BatchTask(self.builder), "batch",
-                                   processes=processes, max_rowsize=ds.max_rowsize,
+                                   processes=processes, budget=ctx.threads,
+                                   max_rowsize=ds.max_rowsize,
                                    rows_per_task=ds.batch_size if isinstance(ds.batch_size, int)
                                    else 64, slot_mb=64)
-        self._depth = 2 * workers if workers > 1 else 1
+        self._stage = OrderedStage(self._pool, 2 * workers if workers > 1 else 1)
         if workers > 1:
             self.stats.queue_capacity = 2 * workers
 
@@ -305,20 +307,22 @@ class BatchIter(IterNode):
         self._batch_num += 1
         return rows, info
 
+    def _next_batch(self):
+        """The next batch's rows as a task, or None at the end of the epoch."""
+        got = self._collect()
+        if got is None:
+            return None
+        rows, info = got
+        return ((info.get_batch_num(), info.get_epoch_num()), rows,
+                (self.children[0].get_state(), self._batch_num, self._done))
+
     def _next(self):
-        pool = self._pool
-        while len(pool) < self._depth:
-            got = self._collect()
-            if got is None:
-                break
-            rows, info = got
-            pool.submit((info.get_batch_num(), info.get_epoch_num()), rows,
-                        context=(self.children[0].get_state(), self._batch_num, self._done))
-        if not len(pool):
+        done = self._stage.take(self._next_batch)
+        if done is None:
             return None
         if self.workers > 1:
-            self.stats.sample_queue(len(pool))
-        batch, self._last = pool.result()
+            self.stats.sample_queue(len(self._pool) + 1)
+        batch, self._last = done
         return batch[0]
 
     def _close_self(self):

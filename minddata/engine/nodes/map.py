@@ -21,6 +21,7 @@ from ...state_check import CHILD, COUNT, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode, format_provenance
+from ..ordered import OrderedStage
 
 logger = logging.getLogger("minddata")
 _MAX_CHUNK = 64
@@ -177,12 +178,13 @@ class MapIter(IterNode):
         # Inline execution runs one row per task when it is asked for, as a plain loop would;
         # workers get chunks of rows, twice as many tasks as workers in flight.
         self._inline = workers <= 1
-        self._depth = 1 if self._inline else 2 * workers
+        depth = 1 if self._inline else 2 * workers
         if self._inline:
             self._chunk = 1
         self._pool = make_executor(workers, _MapTask(self.runner), "map",
                                    processes=ds.python_multiprocessing and not self._inline,
-                                   max_rowsize=ds.max_rowsize)
+                                   budget=ctx.threads, max_rowsize=ds.max_rowsize)
+        self._stage = OrderedStage(self._pool, depth)
         if not self._inline:
             self.stats.queue_capacity = 2 * workers * _MAX_CHUNK
 
@@ -293,23 +295,27 @@ class MapIter(IterNode):
             provs.append(child.prov_token())
         return rows, states, provs
 
+    def _next_chunk(self):
+        """The next chunk of input rows as a task, or None when the child has no more."""
+        if self._child_done:
+            return None
+        rows, states, provs = self.pull_rows(self._chunk)
+        if not rows:
+            return None
+        first = self._index
+        self._index += len(rows)
+        return ((self.epoch, first), [tuple(r[i] for i in self.in_idx) for r in rows],
+                _Chunk(rows, states, provs, first, self.epoch))
+
     def _fill(self):
         pool = self._pool
-        while len(pool) < self._depth and not self._child_done:
-            rows, states, provs = self.pull_rows(self._chunk)
-            if not rows:
-                break
-            first = self._index
-            self._index += len(rows)
-            task = _Chunk(rows, states, provs, first, self.epoch)
-            pool.submit((self.epoch, first), [tuple(r[i] for i in self.in_idx) for r in rows],
-                        context=task)
-        if not len(pool):
-            return
         try:
-            outs, task = pool.result()
+            done = self._stage.take(self._next_chunk)
         except BaseException as e:
             raise self._wrap_pool_error(e, getattr(e, "_minddata_task", None))
+        if done is None:
+            return
+        outs, task = done
         for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
             self._buf.append((self._assemble(r, o), s, p))
         if not self._inline:

@@ -7,6 +7,7 @@ from ...graph.sharding import epoch_ids
 from ...state_check import check_source_state
 from ..executor import make_executor
 from ..node import IterNode
+from ..ordered import OrderedStage
 
 
 def source_state(shard, epoch, pos, world=None):
@@ -55,8 +56,8 @@ class SourceIter(IterNode):
         self._chunk = ds.chunk_rows or (64 if workers <= 1 or processes else 16)
         task = _SourceTask(ds.source_factory) if processes else self._read_task
         self._pool = make_executor(workers, task, self.name, processes=processes,
-                                   max_rowsize=ds.max_rowsize)
-        self._depth = 2 * workers if workers > 1 else 1
+                                   budget=ctx.threads, max_rowsize=ds.max_rowsize)
+        self._stage = OrderedStage(self._pool, 2 * workers if workers > 1 else 1)
         self.stats.queue_capacity = 2 * workers * self._chunk if workers > 1 else None
 
     # protocol
@@ -106,12 +107,8 @@ class SourceIter(IterNode):
         n = len(self._ids)
         if self._pos >= n:
             return False
-        while len(self._pool) < self._depth and self._next_chunk < n:
-            stop = min(n, self._next_chunk + self._chunk)
-            self._pool.submit(self._ids[self._next_chunk:stop], ())
-            self._next_chunk = stop
         try:
-            self._buf = self._pool.result()[0]
+            self._buf = self._stage.take(self._next_read)[0]
         except BaseException as e:
             raise self._wrap(e, None)
         if self.workers > 1:
@@ -119,6 +116,16 @@ class SourceIter(IterNode):
         self._buf_start = self._pos
         self._buf_i = 0
         return bool(self._buf)
+
+    def _next_read(self):
+        """The next chunk of the epoch's ids to read, or None when all are submitted."""
+        n = len(self._ids)
+        if self._next_chunk >= n:
+            return None
+        stop = min(n, self._next_chunk + self._chunk)
+        ids = self._ids[self._next_chunk:stop]
+        self._next_chunk = stop
+        return ids, (), None
 
     def _read_task(self, ids, _payload):
         if self._through is None:

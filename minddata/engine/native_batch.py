@@ -107,7 +107,8 @@ class NativeBatchIter(PieceBatchIter):
             except BaseException as e:
                 pool.clear()
                 i = e._minddata_task[0]
-                raise self._wrap(e, int(job.ids[i]), job.first + i) from None
+                err = self._wrap(e, int(job.ids[i]), job.first + i)
+                raise err from err.__cause__    # the user's exception, not the pool's
             rid, index = int(job.ids[i]), job.first + i
             slot = job.out[i]
             if value.shape != slot.shape or value.dtype != slot.dtype:

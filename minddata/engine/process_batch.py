@@ -82,7 +82,8 @@ class ProcessBatchIter(PieceBatchIter):
         try:
             rows, _ = self.pool.result()
         except BaseException as e:
-            raise self._wrap(e, piece, getattr(e, "_minddata_task", None)) from None
+            err = self._wrap(e, piece, getattr(e, "_minddata_task", None))
+            raise err from err.__cause__    # the user's exception, not the pool's traceback
         return rows[0]
 
     def _discard(self, piece):

@@ -48,3 +48,18 @@ def test_concat_of_columns_of_different_types_is_refused():
     with pytest.raises(RuntimeError, match="type of column 'x'"):
         rows(a + b)
     assert len(rows(a + a)) == 6
+
+
+def test_an_error_in_a_worker_process_batch_keeps_the_users_exception_as_its_cause():
+    def fail_on_3(x):
+        if int(np.asarray(x).reshape(-1)[0]) == 3:
+            raise KeyError("row three")
+        return x
+    data = ds.NumpySlicesDataset({"x": np.arange(8).reshape(8, 1)}, shuffle=False)
+    data = data.map(fail_on_3, "x", num_parallel_workers=2, python_multiprocessing=True)
+    data = data.batch(2)
+    assert data.plan().fired("process_batches")
+    with pytest.raises(RuntimeError, match="row three") as info:
+        rows(data)
+    cause = info.value.__cause__
+    assert isinstance(cause, KeyError) and "row three" in str(cause)

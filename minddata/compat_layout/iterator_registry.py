@@ -15,7 +15,9 @@ import weakref
 __all__ = ["ITERATORS_LIST", "track", "check_iterator_cleanup"]
 
 ITERATORS_LIST = []
-_lock = threading.Lock()
+# Re-entrant: a weak reference's callback (_forget) can run inside any locked block, when a
+# collection frees an iterator there.
+_lock = threading.RLock()
 _state = {"cleanup": False}
 
 
@@ -31,7 +33,7 @@ def track(iterator):
     """Add ``iterator`` (an object with ``stop()``) to ``ITERATORS_LIST`` unless it is there
     (minddata's iterators track themselves); returns it."""
     with _lock:
-        if not any(ref() is iterator for ref in ITERATORS_LIST):
+        if not any(ref() is iterator for ref in list(ITERATORS_LIST)):
             ITERATORS_LIST.append(weakref.ref(iterator, _forget))
     _state["cleanup"] = False
     return iterator

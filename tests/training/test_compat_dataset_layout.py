@@ -173,3 +173,26 @@ def test_core_datatypes_convert_numpy_and_mindspore_types(hook):
     assert mstypelist_to_detypelist([mstype.uint8, None]) == [cde.DataType("uint8"), None]
     with pytest.raises(TypeError, match="not a MindSpore data type"):
         mstype_to_detype(np.complex64)
+
+
+def test_an_iterator_freed_while_the_registry_is_locked_does_not_deadlock():
+    """A collection can free a tracked iterator inside any locked block of the registry (seen
+    in CI: inside track()); its weak reference's callback takes the lock again."""
+    import threading
+    from minddata.compat_layout import iterator_registry as registry
+
+    class Iterator:
+        def stop(self):
+            pass
+    box = [Iterator()]
+    registry.track(box[0])
+    done = threading.Event()
+
+    def free_inside_the_lock():
+        with registry._lock:
+            box.clear()             # the last reference: the callback runs here
+        done.set()
+    worker = threading.Thread(target=free_inside_the_lock, daemon=True)
+    worker.start()
+    worker.join(10)
+    assert done.is_set()

@@ -1,8 +1,11 @@
 # distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/native_step.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp transforms_c/src/steps/decode.cpp transforms_c/src/steps/crop.cpp transforms_c/src/steps/resize.cpp transforms_c/src/steps/resized_crop.cpp transforms_c/src/steps/flip.cpp transforms_c/src/steps/normalize.cpp
 # distutils: extra_compile_args = -ffp-contract=off
-"""Cython binding of the native batch engine (src/batch_engine.h, src/row_plan.h): C++ threads
-that run a fused plan over whole batches without the interpreter lock. The Python side
-(minddata.engine.native_batch) builds the plan from the ops' declarations and owns the buffers.
+"""Cython binding of the native row plan (src/row_plan.h) and batch engine (src/batch_engine.h):
+C++ threads that run a fused plan over whole batches without the interpreter lock
+(BatchEngineHandle; the Python side, minddata.engine.native_batch, builds the plan from the ops'
+declarations and owns the buffers), and the same plan run on one row in the calling thread
+(RowPlanHandle: the per-row path of transforms_c.fusion.FusedPlan and the device tail's CPU
+pass), so a fused run of native ops is folded in one place, the C++ steps.
 
 A plan is a list of step dicts, one per op, as each op's native_step() declares it: "kind" names
 a native step registered by its own unit in src/steps/ (listed in the sources directive above,
@@ -57,7 +60,16 @@ cdef extern from "row_plan.h" namespace "mdt":
         RowPlan()
         RowPlan(const vector[StepArgs]& steps, int input_kind, long long max_pixels) except +
         ImageShape output_shape(ImageShape input)
+        RowResult run(const RowInput& input, const uint64_t* seeds, void* out, int out_h,
+                      int out_w, int out_c, vector[uint8_t]* file_buffer) nogil
     uint64_t row_seed(uint64_t base, uint64_t row) nogil
+
+
+cdef extern from "jpeg_decoder.h" namespace "mdt":
+    cdef cppclass JpegHeader:
+        int width, height, components
+    cbool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
+                         size_t err_len) nogil
 
 
 cdef extern from "batch_engine.h" namespace "mdt":
@@ -286,3 +298,114 @@ cdef class BatchEngineHandle:
             if st[i] == ROW_ERROR:
                 messages[i] = job.get().results[i].message.decode("utf-8", "replace")
         return statuses, messages
+
+
+cdef class RowPlanHandle:
+    """One plan (a list of step dicts) run on one row at a time, synchronously in the calling
+    thread with the GIL released (no engine threads): the per-row path of a fused plan of native
+    ops. `input_kind` is INPUT_ENCODED (a row is a 1-D uint8 array of encoded bytes; only JPEG
+    folds, other formats are ROW_FALLBACK) or INPUT_IMAGE (a row is a decoded (H, W[, C]) uint8
+    image). Safe to use from several threads at once (the plan is read-only)."""
+    cdef RowPlan plan
+    cdef int num_steps
+    cdef int input_kind
+
+    def __cinit__(self, steps, int input_kind, long long max_pixels):
+        if input_kind != INPUT_ENCODED and input_kind != INPUT_IMAGE:
+            raise ValueError(f"input_kind must be INPUT_ENCODED ({INPUT_ENCODED}) or "
+                             f"INPUT_IMAGE ({INPUT_IMAGE}), got {input_kind}")
+        cdef vector[StepArgs] args = _step_args(steps)
+        self.plan = RowPlan(args, input_kind, max_pixels)
+        self.num_steps = len(steps)
+        self.input_kind = input_kind
+
+    def output_layout(self, int height, int width, int channels):
+        """((height, width, channels), float_output, chw) of the row the plan writes for an
+        input image of that size (RowPlan::output_shape), or None when it cannot tell."""
+        cdef ImageShape shape
+        shape.height, shape.width, shape.channels = height, width, channels
+        shape = self.plan.output_shape(shape)
+        if shape.height < 0 or shape.width < 0:
+            return None
+        return (shape.height, shape.width, shape.channels), shape.float_output, shape.chw
+
+    def run_row(self, data, seeds, out=None, image_size=None):
+        """Runs the plan on one row with one seed per step (Python ints, taken modulo 2**64).
+        `data`: the row (see the class doc); `image_size`: (width, height) an encoded JPEG's
+        header declares, when the caller read it already. Returns the output array (float32
+        when the plan ends in a pointwise step, else uint8; (C, H, W) when it lays out CHW; a
+        2-D input image gives a 2-D output when the layout keeps H, W) written into `out` when
+        given (a C-contiguous array of that size and dtype), or None when the plan leaves the
+        row to the ops one by one: a row that does not fold (ROW_FALLBACK) or that failed
+        (ROW_ERROR: the ops' own path then gives the error)."""
+        if len(seeds) != self.num_steps:
+            raise ValueError(f"expected {self.num_steps} seeds, got {len(seeds)}")
+        cdef vector[uint64_t] row_seeds
+        for seed in seeds:
+            row_seeds.push_back(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef RowInput rin
+        cdef ImageShape shape
+        cdef JpegHeader header
+        cdef char err[256]
+        cdef cnp.ndarray src = data
+        cdef bint flat = False
+        if src.dtype != np.uint8:
+            raise TypeError(f"the row must be a uint8 array, got {src.dtype}")
+        if self.input_kind == INPUT_ENCODED:
+            if src.ndim != 1 or not cnp.PyArray_IS_C_CONTIGUOUS(src):
+                raise ValueError("an encoded row must be a 1-D C-contiguous uint8 array")
+            rin.data = <const uint8_t*>cnp.PyArray_DATA(src)
+            rin.size = <size_t>src.shape[0]
+            if image_size is None:
+                with nogil:
+                    ok = jpeg_read_info(rin.data, rin.size, &header, err, 256)
+                if not ok:
+                    return None
+                shape.width, shape.height = header.width, header.height
+            else:
+                shape.width, shape.height = image_size
+            shape.channels = 3
+        else:
+            if src.ndim == 2:
+                flat = True
+                src = src[:, :, None]
+            elif src.ndim != 3:
+                raise ValueError(f"an image row must be (H, W) or (H, W, C), got shape "
+                                 f"{data.shape}")
+            if (src.shape[2] > 1 and src.strides[2] != 1) or src.strides[1] != src.shape[2] \
+                    or src.strides[0] < 0:
+                src = np.ascontiguousarray(src)
+            rin.data = <const uint8_t*>cnp.PyArray_DATA(src)
+            rin.height, rin.width, rin.channels = src.shape[0], src.shape[1], src.shape[2]
+            rin.stride = src.strides[0]
+            shape.height, shape.width, shape.channels = rin.height, rin.width, rin.channels
+            if src.size == 0:
+                return None
+        shape = self.plan.output_shape(shape)
+        if shape.height <= 0 or shape.width <= 0:
+            return None
+        dims = ((shape.channels, shape.height, shape.width) if shape.chw
+                else (shape.height, shape.width, shape.channels))
+        dtype = np.float32 if shape.float_output else np.uint8
+        cdef cnp.ndarray result
+        if out is None:
+            result = np.empty(dims, dtype)
+        else:
+            result = out
+            if (result.dtype != dtype or not cnp.PyArray_IS_C_CONTIGUOUS(result)
+                    or result.size != shape.height * shape.width * shape.channels):
+                raise ValueError(f"out must be a C-contiguous {np.dtype(dtype)} array of "
+                                 f"{dims}, got {out.dtype} {out.shape}")
+        cdef void* out_ptr = cnp.PyArray_DATA(result)
+        cdef vector[uint8_t] file_buffer
+        cdef RowResult status
+        with nogil:
+            status = self.plan.run(rin, row_seeds.data(), out_ptr, shape.height, shape.width,
+                                   shape.channels, &file_buffer)
+        if status.status != ROW_OK:
+            return None
+        if out is not None:
+            return out
+        if flat:
+            return result.reshape(dims[1:] if shape.chw else dims[:2])
+        return result

@@ -6,8 +6,10 @@ stated as ``typing.Protocol`` classes (docs/internals.md, "The op contract").
   A plain Python callable is also accepted by ``map`` (called as ``fn(*columns)``) but is not an
   ``Operation``: the engine tells the two apart with ``isinstance(op, Operation)``.
 - ``FusableOperation``: an ``Operation`` that declares where it fits in a fused plan
-  (``fusion_phase``), how it folds itself into one row's plan (``fold``), which native step
-  runs it without Python (``native_step``), and the optional declarations below. Op base
+  (``fusion_phase``), which native step runs it (``native_step``: its C++ step folds it, on
+  the per-row path and in native batches alike) or, for an op without one (the PIL path's),
+  how it folds itself into one row's plan in Python (``fold``), and the optional declarations
+  below. Op base
   classes inherit ``FusionDefaults``, which gives every optional declaration its default, so
   the compiler reads them as plain attributes. The native ops declare their arguments, phase and
   native step once, in a schema (transforms_c/schema.py), from which ``NativeOperation`` builds
@@ -71,12 +73,14 @@ class FusableOperation(Operation, Protocol):
         ...
 
     def fold(self, geo: Geometry, pss: PassParams, seed: int, channels: int) -> None:
-        """Folds itself into one row's Geometry / PassParams; raises folding.Unfoldable when
-        the row must run op by op."""
+        """An op without a native step (the PIL path's): folds itself into one row's
+        Geometry / PassParams; raises folding.Unfoldable when the row must run op by op. An
+        op with a native step has none: its C++ step folds it."""
         ...
 
     def native_step(self) -> Optional[NativeStep]:
-        """The native step running it without Python, or None."""
+        """The native step running it without Python (src/steps/), or None. A plan's ops all
+        have one (the C++ row plan folds them) or none (their ``fold`` does)."""
         ...
 
     def fuses_encoded(self, data: Any) -> bool:
@@ -119,7 +123,8 @@ class FusionDefaults:
         return None
 
     def fold(self, geo: Geometry, pss: PassParams, seed: int, channels: int) -> None:
-        raise NotImplementedError(f"{type(self).__name__} is not fusable")
+        raise NotImplementedError(f"{type(self).__name__} has no Python fold (it is not "
+                                  f"fusable, or its native step folds it)")
 
     def native_step(self) -> Optional[NativeStep]:
         return None

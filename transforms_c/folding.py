@@ -1,26 +1,29 @@
-"""What a fusable op declares, and the state it folds itself into.
+"""What a fusable op declares, and the state the PIL path's ops fold themselves into.
 
 A fused plan (transforms_c.fusion) is a run of ops whose phases never go backwards:
 
     START (decode) -> GEOMETRY (crops, resizes) -> FLIP -> POINT (one affine) -> LAYOUT (CHW)
     -> TENSOR (pointwise steps on the CHW float tensor, e.g. the PIL path's Normalize)
 
-Each op class says, by itself, whether and where it fits (``fusion_phase``), how it changes the
-plan's geometry or pass for one row (``fold``), and which native step runs it without Python
-(``native_step``, a dict for transforms_c._batch; None when only the Python path can run it).
-Adding a fusable op is a change to that op alone: the compiler in fusion.py knows no op class.
+Each op class says, by itself, whether and where it fits (``fusion_phase``) and how a row of a
+plan folds it: by its native step (``native_step``, a dict for transforms_c._batch), or, for an
+op without one (the PIL path's), by its Python ``fold``, which changes this module's Geometry
+and PassParams for one row. A plan never mixes the two. Adding a fusable op is a change to that
+op alone: the compiler in fusion.py knows no op class.
 
-The native side mirrors this. ``native_step()`` returns ``{"kind": "<name>", <param>: number or
-list of numbers, ...}``; the step named ``<name>`` is a C++ unit of its own in src/steps/ (one
-file per op module) that registers itself under that name (``RegisterStep``, src/native_step.h),
-reads its parameters once when a plan is built and, per row, folds itself into the C++ Geometry
-and PassParams as ``fold`` does here, and declares what it does to the row's shape and dtype.
-A native op's parameters, phase and step kind are declared once, in its schema
-(transforms_c/schema.py: ``NativeOperation`` builds ``fusion_phase`` and ``native_step`` from
-it, and the C++ registry checks every plan's steps against its ranges). So a new fusable op with
-a native step is: its class with its schema (and ``fold``), its src/steps/<module>.cpp, and that
-file's name on the ``# distutils: sources`` line of transforms_c/_batch.pyx (a directive takes
-no glob).
+A native op is folded in C++ only. ``native_step()`` returns ``{"kind": "<name>", <param>:
+number or list of numbers, ...}``; the step named ``<name>`` is a C++ unit of its own in
+src/steps/ (one file per op module) that registers itself under that name (``RegisterStep``,
+src/native_step.h), reads its parameters once when a plan is built and, per row, folds itself
+into the C++ Geometry and PassParams, and declares what it does to the row's shape and dtype.
+The per-row path runs that plan on one row (``_batch.RowPlanHandle``), native batches on many
+(``_batch.BatchEngineHandle``). A native op's parameters, phase and step kind are declared once,
+in its schema (transforms_c/schema.py: ``NativeOperation`` builds ``fusion_phase`` and
+``native_step`` from it, and the C++ registry checks every plan's steps against its ranges); an
+instance without a step (a value only its Python kernel runs, e.g. Inter.PILCUBIC) is not
+fused. So a new fusable op with a native step is: its class with its schema, its
+src/steps/<module>.cpp, and that file's name on the ``# distutils: sources`` line of
+transforms_c/_batch.pyx (a directive takes no glob).
 
 Optional declarations (transforms_c/contract.py: ``FusableOperation`` states them all,
 ``FusionDefaults`` gives the op base classes their defaults): ``ends_fused_run = False`` for an
@@ -28,8 +31,8 @@ op whose unfused output is not an array (a PIL image), so a run never ends on it
 op (``decodes = True``), ``fuses_encoded(data)`` saying whether the plan's native decode gives
 its pixels for these bytes and ``apply_unfused(data, seed)`` for a row that does not fold;
 ``point_feeds_next`` / ``point_follows_previous`` for two pointwise ops of one pass;
-``geo.resize`` takes an Inter value or an object with ``resize(image, height, width)`` for a
-resize only the op itself knows.
+in a Python ``fold``, ``geo.resize`` takes an object with ``resize(image, height, width)`` (the
+op's own resizer, e.g. Pillow's filters).
 """
 import numpy as np
 
@@ -79,8 +82,7 @@ class Geometry:
         self.box = [0, 0, width, height]
         self.virt = None
         self.window = None
-        self.interp = None
-        self.random_crop_op = None
+        self.interp = None      # the resize's resizer (an object with resize(image, h, w))
 
     def current_hw(self):
         if self.virt is None:
@@ -96,13 +98,12 @@ class Geometry:
         else:
             self.window = [self.window[0] + left, self.window[1] + top, width, height]
 
-    def resize(self, height, width, interp, random_crop_op=None):
+    def resize(self, height, width, interp):
         if self.virt is not None:
             raise Unfoldable
         self.virt = (width, height)
         self.window = [0, 0, width, height]
         self.interp = interp
-        self.random_crop_op = random_crop_op
 
 
 class PassParams:

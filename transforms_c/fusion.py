@@ -1,11 +1,12 @@
-"""Plan compiler: fuses runs of native ops into one plan executed per row.
+"""Plan compiler: fuses runs of fusable ops into one plan executed per row.
 
 A fusable run is a sequence of ops whose declared phases (transforms_c/folding.py) never go
 backwards: a decode first, then geometry (crops, resizes), flips, at most one pointwise op
 (Normalize or Rescale, or a Rescale followed by a Normalize, computed one after the other in
 float32 as unfused) and at most one layout op (HWC2CHW), at least two ops in all. Each op
-declares its own phase and folds itself (``fusion_phase``, ``fold``), so this compiler knows no
-op class.
+declares its own phase (``fusion_phase``), so this compiler knows no op class. A run is either
+all native ops (each declares a native step, ``native_step()``) or all ops folded in Python (the
+PIL path's, ``fold``): the two never mix in one run.
 
 At run time the geometry folds into one source box, one resize and one output window (a crop
 after a resize only narrows the window), so a row costs one native call: a JPEG is decoded only
@@ -15,20 +16,24 @@ pass writing the output array. When a row does not fold (a second resize, a crop
 non-uint8 image...) the plan runs the ops one by one with the same seeds, so results never
 depend on whether fusion happened.
 
+A plan of native ops is folded by the C++ steps only (src/steps/, src/row_plan.cpp): each row
+runs through ``_batch.RowPlanHandle``, the native batch node's RowPlan run on one row in the
+calling thread (GIL released), so the per-row path and the native batches share every bit of
+their folding. A plan of PIL-path ops (no native steps) folds in Python (``fold`` on each op,
+``_run_folded``): a JPEG decoded over the box, the op's own resizer, then the pass.
+
 Seeds: every op of a plan draws from its own seed. In a pipeline the engine gives each op the
 seed of its own position in the map (``apply_seeds``), so fusing one more op never changes what
 another op draws; eager calls and Compose give op i of a plan ``derive_seed(seed, i)``.
 """
-import math
-
 import numpy as np
 
-from transforms_c import _native, folding, settings
-from transforms_c._base import is_pil, native_ready, _to_numpy
+from transforms_c import _batch, _native, folding, settings
+from transforms_c._base import is_pil, _to_numpy
 from transforms_c._rng import derive_seed, eager_seed
 from transforms_c.contract import FusableOperation
+from transforms_c.schema import NativeOperation
 from transforms_c.vision.decode import decode_other, encoded_bytes, is_jpeg, jpeg_size
-from transforms_c.vision.resize import NATIVE_INTERP, cv2_scale, resize_array
 
 
 def _phase_of(op, position):
@@ -36,10 +41,16 @@ def _phase_of(op, position):
     return op.fusion_phase(position) if isinstance(op, FusableOperation) else None
 
 
+def _is_native(op):
+    """Whether the op is folded by its native step (else by its Python ``fold``)."""
+    return op.native_step() is not None
+
+
 def _run_end(ops, start):
     """End (exclusive) of the longest fusable run beginning at `start`."""
     phase = -1
     end = start
+    native = None
     for position in range(start, len(ops)):
         p = _phase_of(ops[position], position - start)
         if p is None or p < phase or (p == phase and p in folding.SINGLE_PHASES):
@@ -49,6 +60,10 @@ def _run_end(ops, start):
             break
         if p == folding.PHASE_START and position != start:
             break
+        if native is None:
+            native = _is_native(ops[position])
+        elif _is_native(ops[position]) != native:
+            break       # native ops and Python-folded ops never share a run
         phase = p
         end = position + 1
     # A run ends on an op whose unfused output is an array (a pass writes arrays): not on one
@@ -81,8 +96,38 @@ def run_unfused(ops, seeds, data):
     return data
 
 
-_Unfoldable = folding.Unfoldable
+def _fallback(ops, seeds, data):
+    data = ops[0].apply_unfused(data, seeds[0])
+    return run_unfused(ops[1:], seeds[1:], data)
 
+
+# -- plans of native ops: the C++ row plan, one row at a time ---------------------------------
+
+def _run_native(plan, seeds, data):
+    """One row through the plan's C++ RowPlan (see the module doc); rows it leaves (None) run
+    op by op, which gives the ops' own values or errors."""
+    ops = plan.ops
+    if ops[0].decodes:
+        op_name = type(ops[0]).__name__
+        data = encoded_bytes(data if is_pil(data) else _to_numpy(data), op_name)
+        if not ops[0].fuses_encoded(data):
+            return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads
+        if is_jpeg(data):
+            width, height = jpeg_size(data, op_name)
+            out = plan._handle(_batch.INPUT_ENCODED).run_row(data, seeds,
+                                                             image_size=(width, height))
+            return _fallback(ops, seeds, data) if out is None else out
+        image = decode_other(data, op_name)    # PNG, BMP...: decoded here, folded natively
+    else:
+        image = data
+        if (not isinstance(image, np.ndarray) or image.dtype != np.uint8
+                or image.ndim not in (2, 3) or image.size == 0):
+            return run_unfused(ops, seeds, data)
+    out = plan._handle(_batch.INPUT_IMAGE).run_row(image, seeds)
+    return _fallback(ops, seeds, data) if out is None else out
+
+
+# -- plans of Python-folded ops (the PIL path) -------------------------------------------------
 
 def _fold(ops, seeds, width, height, channels):
     geo = folding.Geometry(width, height)
@@ -96,6 +141,9 @@ def _fold(ops, seeds, width, height, channels):
     return geo, pss
 
 
+_EMPTY = np.zeros(1, np.float32)
+
+
 def _point_args(pss):
     """(native point op, p0, p1, p2, p3) of the pass."""
     if pss.point is None:
@@ -103,183 +151,51 @@ def _point_args(pss):
     return tuple(pss.point) + (_EMPTY,) * (5 - len(pss.point))
 
 
-def _allocate(pss, out_h, out_w, channels, out):
-    dtype = np.uint8 if pss.point is None else np.float32
-    shape = (channels, out_h, out_w) if pss.chw else (out_h, out_w, channels)
-    if (out is not None and isinstance(out, np.ndarray) and out.dtype == dtype
-            and out.flags.c_contiguous and out.size == out_h * out_w * channels):
-        return out.reshape(shape)
-    return np.empty(shape, dtype)
-
-
-def _needed_span(win, count, scale, src_count, interp):
-    """[lo, hi) of the source indices read for virtual indices [win, win + count), with a margin
-    of two so that no tap is clamped at a trimmed edge."""
-    if interp == _native.INTERP_COPY:
-        lo, hi = win, win + count
-    elif interp in (_native.INTERP_NEAREST, _native.INTERP_AREA):
-        # Area reads [v * scale, (v + 1) * scale) (or two taps from floor(v * scale) when
-        # enlarging): one source pixel past the nearest-neighbour span covers both.
-        lo = int(math.floor(win * scale))
-        hi = int(math.floor((win + count) * scale)) + 2
-    else:  # linear: taps s, s + 1; cubic: s - 1 .. s + 2
-        cubic = interp == _native.INTERP_CUBIC
-        lo = int(math.floor(np.float32((win + 0.5) * scale - 0.5))) - (1 if cubic else 0)
-        hi = int(math.floor(np.float32((win + count - 1 + 0.5) * scale - 0.5))) + (3 if cubic
-                                                                                 else 2)
-    lo = max(0, lo - 2)
-    hi = min(src_count, hi + 2)
-    return lo, max(hi, lo + 1)
-
-
-def _approximate_denominator(geo):
-    op = geo.random_crop_op
-    if op is None or not op.allows_approximate_decode():
-        return 1
-    box_w, box_h = geo.box[2], geo.box[3]
-    virt_w, virt_h = geo.virt
-    for denom in (8, 4, 2):
-        if box_w / denom >= virt_w and box_h / denom >= virt_h:
-            return denom
-    return 1
-
-
-def _run_jpeg(data, geo, pss, width, height, out, op_name):
+def _run_folded(ops, seeds, data):
+    """One row of a Python-folded plan: a run that starts with a decoding op (the PIL path's
+    Decode) on a JPEG folds into the box to decode, the ops' own resize and one pass; anything
+    else runs op by op."""
+    op_name = type(ops[0]).__name__
+    if not ops[0].decodes:
+        return run_unfused(ops, seeds, data)
+    data = encoded_bytes(data if is_pil(data) else _to_numpy(data), op_name)
+    if not ops[0].fuses_encoded(data) or not is_jpeg(data):
+        return run_unfused(ops, seeds, data)
+    width, height = jpeg_size(data, op_name)
+    try:
+        geo, pss = _fold(ops, seeds, width, height, 3)
+    except folding.Unfoldable:
+        return _fallback(ops, seeds, data)
     box_x, box_y, box_w, box_h = geo.box
     virt_w, virt_h = geo.virt
     win_x, win_y, out_w, out_h = geo.window
-    result = _allocate(pss, out_h, out_w, 3, out)
-    native_interp = (_native.INTERP_COPY if geo.interp is None
-                     else NATIVE_INTERP.get(geo.interp))
+    dtype = np.uint8 if pss.point is None else np.float32
+    result = np.empty((3, out_h, out_w) if pss.chw else (out_h, out_w, 3), dtype)
     max_pixels = settings.get_max_image_pixels()
     point, p0, p1, p2, p3 = _point_args(pss)
-    if native_interp is None:
-        # A resize the pass lacks: exact decode of the box, that resize, then the pass.
+    try:
+        if geo.interp is None:      # no resize: decode the box straight into the pass
+            _native.decode_resample(data, 1, box_x, box_y, box_w, box_h, result, virt_w,
+                                    virt_h, _native.INTERP_COPY, 1.0, 1.0, 0.0, 0.0, win_x,
+                                    win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw,
+                                    max_pixels, p2, p3)
+            return result
         region = np.empty((box_h, box_w, 3), np.uint8)
-        _decode_into(data, 1, box_x, box_y, region, max_pixels, op_name)
-        resized = native_ready(_resize_box(region, geo, op_name))
-        _native.resample(resized, result, virt_w, virt_h, _native.INTERP_COPY, 0.0, 0.0, 0.0,
-                         0.0, win_x, win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw,
-                         p2, p3)
-        return result
-    denom = _approximate_denominator(geo)
-    if denom > 1:
-        scaled_w, scaled_h = _native.jpeg_scaled(width, height, denom)
-        fx, fy = box_x / denom, box_y / denom
-        fw, fh = box_w / denom, box_h / denom
-        rx, ry = int(math.floor(fx)), int(math.floor(fy))
-        rw = min(scaled_w, int(math.ceil(fx + fw))) - rx
-        rh = min(scaled_h, int(math.ceil(fy + fh))) - ry
-        scale_x, scale_y = fw / virt_w, fh / virt_h
-        offset_x, offset_y = fx - rx, fy - ry
-    else:
-        scale_x = cv2_scale(box_w, virt_w) if native_interp != _native.INTERP_COPY else 1.0
-        scale_y = cv2_scale(box_h, virt_h) if native_interp != _native.INTERP_COPY else 1.0
-        lo_x, hi_x = _needed_span(win_x, out_w, scale_x, box_w, native_interp)
-        lo_y, hi_y = _needed_span(win_y, out_h, scale_y, box_h, native_interp)
-        rx, ry, rw, rh = box_x + lo_x, box_y + lo_y, hi_x - lo_x, hi_y - lo_y
-        offset_x, offset_y = -float(lo_x), -float(lo_y)
-        if native_interp == _native.INTERP_COPY:
-            # A copy reads virtual index v at v: shift the window instead of the taps.
-            win_x, win_y = win_x - lo_x, win_y - lo_y
-            virt_w, virt_h = rw, rh
-            offset_x = offset_y = 0.0
-    try:
-        _native.decode_resample(data, denom, rx, ry, rw, rh, result, virt_w, virt_h,
-                                native_interp, scale_x, scale_y, offset_x, offset_y, win_x, win_y,
-                                pss.hflip, pss.vflip, point, p0, p1, pss.chw, max_pixels, p2,
-                                p3)
+        _native.jpeg_decode_into(data, 1, box_x, box_y, region, max_pixels)
     except RuntimeError as exc:
         raise RuntimeError(f"{op_name}: {exc}") from None
+    resized = geo.interp.resize(region, virt_h, virt_w)     # the op's own resizer
+    if resized.ndim == 2:
+        resized = resized[:, :, None]
+    _native.resample(np.ascontiguousarray(resized), result, virt_w, virt_h,
+                     _native.INTERP_COPY, 0.0, 0.0, 0.0, 0.0, win_x, win_y, pss.hflip,
+                     pss.vflip, point, p0, p1, pss.chw, p2, p3)
     return result
-
-
-_EMPTY = np.zeros(1, np.float32)
-
-
-def _decode_into(data, denom, x, y, region, max_pixels, op_name):
-    try:
-        _native.jpeg_decode_into(data, denom, x, y, region, max_pixels)
-    except RuntimeError as exc:
-        raise RuntimeError(f"{op_name}: {exc}") from None
-
-
-def _resize_box(box, geo, op_name):
-    """The box resized to the plan's virtual size by a kernel the native pass lacks: an op's
-    own resizer (``geo.interp.resize``, e.g. Pillow's filters) or OpenCV."""
-    virt_w, virt_h = geo.virt
-    resizer = getattr(geo.interp, "resize", None)
-    if resizer is not None:
-        return resizer(box, virt_h, virt_w)
-    return resize_array(box, virt_h, virt_w, geo.interp, op_name)
-
-
-def _run_image(image, geo, pss, out, op_name):
-    src = native_ready(image)
-    channels = src.shape[2]
-    box_x, box_y, box_w, box_h = geo.box
-    virt_w, virt_h = geo.virt
-    win_x, win_y, out_w, out_h = geo.window
-    result = _allocate(pss, out_h, out_w, channels, out)
-    box = src[box_y:box_y + box_h, box_x:box_x + box_w]
-    point, p0, p1, p2, p3 = _point_args(pss)
-    if geo.interp is None:
-        interp = _native.INTERP_COPY
-    else:
-        interp = NATIVE_INTERP.get(geo.interp)
-    if interp is None:
-        box = _resize_box(box, geo, op_name)
-        if box.ndim == 2:
-            box = box[:, :, None]
-        interp = _native.INTERP_COPY
-    scale_x = cv2_scale(box.shape[1], virt_w) if interp != _native.INTERP_COPY else 1.0
-    scale_y = cv2_scale(box.shape[0], virt_h) if interp != _native.INTERP_COPY else 1.0
-    _native.resample(box, result, virt_w, virt_h, interp, scale_x, scale_y, 0.0, 0.0, win_x,
-                     win_y, pss.hflip, pss.vflip, point, p0, p1, pss.chw, p2, p3)
-    return result
-
-
-def run_chain(ops, seeds, data, out=None):
-    """Runs ops (a fusable run) on one row's column with per-op seeds; see the module doc."""
-    op_name = type(ops[0]).__name__
-    starts_with_decode = ops[0].decodes
-    if starts_with_decode:
-        data = encoded_bytes(data if is_pil(data) else _to_numpy(data), op_name)
-        if not ops[0].fuses_encoded(data):
-            return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads
-        if is_jpeg(data):
-            width, height = jpeg_size(data, op_name)
-            try:
-                geo, pss = _fold(ops, seeds, width, height, 3)
-            except _Unfoldable:
-                return _fallback(ops, seeds, data)
-            return _run_jpeg(data, geo, pss, width, height, out, op_name)
-        image = decode_other(data, op_name)
-    else:
-        image = data
-        if (not isinstance(image, np.ndarray) or image.dtype != np.uint8
-                or image.ndim not in (2, 3) or image.size == 0):
-            return run_unfused(ops, seeds, data)
-    channels = 1 if image.ndim == 2 else image.shape[2]
-    try:
-        geo, pss = _fold(ops, seeds, image.shape[1], image.shape[0], channels)
-    except (_Unfoldable, RuntimeError):
-        # Unfused ops raise the proper error (or handle padding) themselves.
-        return _fallback(ops, seeds, image if not starts_with_decode else data)
-    result = _run_image(image, geo, pss, out, op_name)
-    if image.ndim == 2:
-        result = result.reshape(result.shape[1:] if pss.chw else result.shape[:2])
-    return result
-
-
-def _fallback(ops, seeds, data):
-    data = ops[0].apply_unfused(data, seeds[0])
-    return run_unfused(ops[1:], seeds[1:], data)
 
 
 class FusedPlan:
-    """A run of native ops executed as one native plan per row (see the module doc). Offers the
-    op protocol: is_random, apply(arrays, seed), apply_seeds(arrays, seeds), op(*arrays)
+    """A run of fusable ops executed as one plan per row (see the module doc). Offers the op
+    protocol: is_random, apply(arrays, seed), apply_seeds(arrays, seeds), op(*arrays)
     (transforms_c.contract.FusedPlanLike).
     """
 
@@ -290,6 +206,9 @@ class FusedPlan:
         if _run_end(self.ops, 0) != len(self.ops):
             raise ValueError(f"operations {self.ops!r} do not form one fusable run")
         self.is_random = any(op.is_random for op in self.ops)
+        #: Folded by the C++ steps (every op has a native step) or by the ops' Python fold.
+        self._native = self.native_steps() is not None
+        self._handles = {}
 
     def seeds(self, seed):
         return [derive_seed(seed, i) for i in range(len(self.ops))]
@@ -304,13 +223,37 @@ class FusedPlan:
             raise RuntimeError(f"{self!r}: expected 1 input column, got {len(arrays)}")
         if len(seeds) != len(self.ops):
             raise ValueError(f"{self!r}: expected {len(self.ops)} seeds, got {len(seeds)}")
-        return (run_chain(self.ops, list(seeds), arrays[0]),)
+        if self._native:
+            return (_run_native(self, list(seeds), arrays[0]),)
+        return (_run_folded(self.ops, list(seeds), arrays[0]),)
 
     def native_steps(self):
         """The plan as native steps (transforms_c._batch), or None when an op of it has no
-        native step (then only the per-row Python path runs it)."""
+        native step (then its ops fold in Python)."""
         steps = [op.native_step() for op in self.ops]
         return None if any(s is None for s in steps) else steps
+
+    def _handle(self, input_kind):
+        """The plan's RowPlanHandle for rows of `input_kind`, built on first use and again
+        when what its steps were built from changed: the image limit, or a value an op gives
+        its step besides its arguments (``native_values()``: e.g. the approximate decode
+        switch)."""
+        # A schema op's step is its (checked, fixed) arguments plus native_values(); another
+        # op's, native_step() itself.
+        key = (settings.get_max_image_pixels(),
+               [op.native_values() if isinstance(op, NativeOperation) else op.native_step()
+                for op in self.ops])
+        cached = self._handles.get(input_kind)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        handle = _batch.RowPlanHandle(self.native_steps(), input_kind, key[0])
+        self._handles[input_kind] = (key, handle)
+        return handle
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_handles"] = {}      # native handles are rebuilt where the plan is unpickled
+        return state
 
     def __call__(self, *arrays):
         arrays = tuple(_to_numpy(a) for a in arrays)
@@ -321,4 +264,4 @@ class FusedPlan:
         return "FusedPlan(" + ", ".join(repr(op) for op in self.ops) + ")"
 
 
-__all__ = ["compile_operations", "FusedPlan", "run_chain", "run_unfused"]
+__all__ = ["compile_operations", "FusedPlan", "run_unfused"]

@@ -286,6 +286,10 @@ class NativeOperation(TensorOperation):
         register(cls, cls.schema)
 
     def fusion_phase(self, position: int) -> Optional[int]:
+        # A native op is folded by its native step only (src/steps/): without one (a value
+        # only its Python kernel runs, e.g. Inter.PILCUBIC) it runs by itself.
+        if self.native_step() is None:
+            return None
         return self.schema.fusion_phase(position)
 
     def native_step(self) -> Optional[Dict[str, Any]]:

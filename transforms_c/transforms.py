@@ -65,13 +65,10 @@ class Compose(_Composite):
             position += count
 
     def apply(self, arrays, seed):
-        from transforms_c.fusion import FusedPlan, run_chain
+        from transforms_c.fusion import FusedPlan
         for unit, positions in self._units:
             if isinstance(unit, FusedPlan):
-                if len(arrays) != 1:
-                    raise RuntimeError(f"{unit!r}: expected 1 input column, got {len(arrays)}")
-                arrays = (run_chain(unit.ops, [derive_seed(seed, p) for p in positions],
-                                    arrays[0]),)
+                arrays = unit.apply_seeds(arrays, [derive_seed(seed, p) for p in positions])
             else:
                 arrays = call_op(unit, arrays, derive_seed(seed, positions[0]))
         return arrays

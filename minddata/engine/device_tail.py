@@ -12,16 +12,15 @@ equals the CPU path's within float rounding (bit for bit on the CPU).
 """
 import numpy as np
 
-from transforms_c import _native, folding
-
-_NO_VALUES = np.zeros(1, np.float32)
+from transforms_c import _batch, folding, settings
+from transforms_c.fusion import run_unfused
 
 
 class DeviceTail:
     """The trailing pointwise and layout ops of a map (``ops``), applied to a whole uint8 HWC
     batch of column ``column`` (its index in the batch). What they do is what they declare:
     their native steps (``points``: ("rescale", scale, shift) and/or ("normalize", mean, std),
-    and ``chw``) for numpy and torch, and their folds into one native pass for the CPU."""
+    and ``chw``) for numpy and torch, and those steps as one C++ row plan for the CPU."""
 
     def __init__(self, column, ops):
         self.column = column
@@ -46,27 +45,39 @@ class DeviceTail:
         return out
 
     def apply_native(self, batch, empty=np.empty):
-        """The tail on a uint8 (N, H, W, C) batch by the CPU kernels' pass (the ops folded into
-        it as a fused plan folds them), one image at a time with the GIL released: their values
-        bit for bit. Other input: ``apply_numpy``. ``empty(shape, dtype)`` allocates the output
-        (e.g. a BufferRecycler's)."""
+        """The tail on a uint8 (N, H, W, C) batch by the CPU kernels' pass: the ops' native
+        steps as one C++ row plan over decoded images (transforms_c._batch.RowPlanHandle, as a
+        fused plan runs them), one image at a time with the GIL released: their values bit for
+        bit. Other input: ``apply_numpy``. ``empty(shape, dtype)`` allocates the output (e.g. a
+        BufferRecycler's)."""
         arr = np.asarray(batch)
         if arr.dtype != np.uint8 or arr.ndim != 4 or 0 in arr.shape:
             return self.apply_numpy(arr)
         n, height, width, channels = arr.shape
-        pss = folding.PassParams()
-        for op in self.ops:
-            op.fold(None, pss, 0, channels)
-        point = (_native.POINT_NONE,) if pss.point is None else pss.point
-        values = [np.ascontiguousarray(v, np.float32) for v in point[1:]]
-        values += [_NO_VALUES] * (4 - len(values))
-        shape = (n, channels, height, width) if pss.chw else (n, height, width, channels)
-        out = empty(shape, np.float32 if pss.point is not None else np.uint8)
+        handle = self._row_plan()
+        (out_h, out_w, out_c), float_output, chw = handle.output_layout(height, width, channels)
+        shape = (n, out_c, out_h, out_w) if chw else (n, out_h, out_w, out_c)
+        out = empty(shape, np.float32 if float_output else np.uint8)
+        seeds = [0] * len(self.ops)
         for i in range(n):
-            _native.resample(arr[i], out[i], width, height, _native.INTERP_COPY,
-                             point_op=point[0], p0=values[0], p1=values[1], chw=pss.chw,
-                             p2=values[2], p3=values[3])
+            if handle.run_row(arr[i], seeds, out=out[i]) is None:
+                # A row the plan leaves (e.g. more means than channels): the ops one by one
+                # give its value or their own error.
+                out[i] = run_unfused(self.ops, seeds, arr[i])
         return out
+
+    def _row_plan(self):
+        handle = self.__dict__.get("_handle")
+        if handle is None:
+            handle = self._handle = _batch.RowPlanHandle(
+                [op.native_step() for op in self.ops], _batch.INPUT_IMAGE,
+                settings.get_max_image_pixels())
+        return handle
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_handle", None)      # rebuilt where the tail is unpickled (a Ray actor)
+        return state
 
     def apply_torch(self, tensor):
         """The tail on a torch tensor (N, H, W, C) uint8, on its own device."""

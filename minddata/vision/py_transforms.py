@@ -347,10 +347,7 @@ class RandomResizedCrop(PyTensorOperation):
             *geo.current_hw(), self.scale, self.ratio, self.max_attempts, Rng(seed))
         geo.crop(top, left, crop_h, crop_w)
         out_h, out_w = size_hw(self.size)
-        geo.resize(out_h, out_w, PillowResize(_PIL_INTER[self.interpolation]), self)
-
-    def allows_approximate_decode(self):
-        return False    # Pillow's pixels, exactly
+        geo.resize(out_h, out_w, PillowResize(_PIL_INTER[self.interpolation]))
 
     def native_step(self):
         return None

@@ -1,4 +1,7 @@
-"""uint8 batches with the Normalize / HWC2CHW tail left to the device."""
+"""uint8 batches with the Normalize / HWC2CHW tail left to the device; DeviceTail.apply_native
+(the tail's native steps as one C++ row plan per image) gives the CPU path's bits."""
+import pickle
+
 import numpy as np
 import pytest
 
@@ -51,3 +54,39 @@ def test_no_tail_leaves_the_pipeline_alone(mr_path):
     d = pipeline(mr_path, ops)
     assert split_device_tail(d) == (d, None)
     assert split_device_tail(d.repeat(2))[1] is None
+
+
+@pytest.mark.parametrize("ops", [
+    train_ops(), train_ops()[:-1],
+    train_ops()[:-2] + [vision.Rescale(1 / 255.0, 0.0), vision.Normalize([0.5] * 3, [0.25] * 3),
+                        vision.HWC2CHW()],
+    train_ops()[:-2] + [vision.HWC2CHW()],
+])
+def test_apply_native_equals_the_cpu_path_bit_for_bit(mr_path, ops):
+    ds.config.set_seed(7)
+    full = collect(pipeline(mr_path, ops))
+    head, tail = split_device_tail(pipeline(mr_path, ops))
+    raw = collect(head)
+    for cpu, dev in zip(full, raw):
+        out = tail.apply_native(dev[0])
+        assert out.dtype == cpu[0].dtype and out.shape == cpu[0].shape
+        np.testing.assert_array_equal(out, cpu[0])
+    # The tail ships to other processes (a RayService's actors) after it ran.
+    again = pickle.loads(pickle.dumps(tail))
+    np.testing.assert_array_equal(again.apply_native(raw[0][0]), full[0][0])
+
+
+def test_apply_native_allocates_with_the_callers_empty_and_names_a_bad_image(mr_path):
+    head, tail = split_device_tail(pipeline(mr_path, train_ops()))
+    batch = np.random.default_rng(0).integers(0, 256, (3, 5, 6, 3), dtype=np.uint8)
+    shapes = []
+
+    def empty(shape, dtype):
+        shapes.append((shape, np.dtype(dtype)))
+        return np.empty(shape, dtype)
+
+    out = tail.apply_native(batch, empty)
+    assert shapes == [((3, 3, 5, 6), np.dtype(np.float32))]
+    np.testing.assert_allclose(out, tail.apply_numpy(batch), rtol=0, atol=1e-5)
+    with pytest.raises(RuntimeError, match="Normalize: mean has 3 values"):
+        tail.apply_native(batch[:, :, :, :1])    # one channel, three means: the op's own error

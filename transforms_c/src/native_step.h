@@ -2,9 +2,10 @@
 //
 // Each step kind lives in its own unit (src/steps/<op module>.cpp, named after the Python module
 // of the op), registers itself under the name its op's native_step() gives as "kind", and folds
-// itself into the row's Geometry and PassParams exactly as the op's Python fold() does
-// (transforms_c/folding.py). RowPlan knows no step kind: it builds the steps by name once per plan
-// and calls them per row. Adding a fusable op is a new step unit (and its line in _batch.pyx's
+// itself into the row's Geometry and PassParams with the random draws and integer arithmetic of
+// the op's own unfused kernel (a native op has no Python fold: this step is its only one, for the
+// per-row path, transforms_c.fusion, and native batches alike). RowPlan knows no step kind: it
+// builds the steps by name once per plan and calls them per row. Adding a fusable op is a new step unit (and its line in _batch.pyx's
 // sources directive), with no edit to a central switch.
 //
 // A step's parameters (names, types, ranges, number of values) are not declared here but in its
@@ -52,10 +53,10 @@ struct Rng {
 };
 
 // Thrown by a step (or Geometry) when a row does not fold into one pass: the row then runs op by
-// op in Python (ROW_FALLBACK), as folding.Unfoldable does there.
+// op in Python (ROW_FALLBACK).
 struct Unfoldable {};
 
-// folding.Geometry: source box -> resize to virt -> window.
+// Source box -> resize to virt -> window (as folding.Geometry of the PIL path's Python fold).
 struct Geometry {
     int box[4];                      // x, y, w, h
     bool resized = false;
@@ -93,7 +94,7 @@ struct Geometry {
     }
 };
 
-// folding.PassParams: flip, pointwise and layout parameters of the pass (resample_pass.h).
+// Flip, pointwise and layout parameters of the pass (resample_pass.h).
 struct PassParams {
     bool hflip = false, vflip = false;
     int point = POINT_NONE;

@@ -20,7 +20,8 @@ constexpr size_t kErrLen = 256;
 // Decoded regions above this size get a temporary buffer, so no thread keeps a huge scratch.
 constexpr size_t kScratchLimit = 16u * 1024u * 1024u;
 
-// transforms_c/fusion.py's _needed_span.
+// [lo, hi) of the source indices read for virtual indices [win, win + count), with a margin
+// of two so that no tap is clamped at a trimmed edge.
 std::pair<int, int> needed_span(int win, int count, double scale, int src_count, int interp) {
     long long lo, hi;
     if (interp == INTERP_COPY) {
@@ -86,7 +87,8 @@ RowResult fallback() {
     return r;
 }
 
-// transforms_c/fusion.py's _run_jpeg.
+// A JPEG row: decode of the region the window needs (at 1/denom when the crop allows it), then
+// the pass.
 RowResult run_jpeg(const uint8_t* data, size_t size, int width, int height, const Geometry& g,
                    const PassParams& pss, long long max_pixels, void* out) {
     Geometry geo = g;
@@ -174,7 +176,7 @@ RowResult run_jpeg(const uint8_t* data, size_t size, int width, int height, cons
     return RowResult();
 }
 
-// transforms_c/fusion.py's _run_image.
+// A decoded image row: the pass over the box.
 RowResult run_image(const RowInput& in, const Geometry& geo, const PassParams& pss, void* out) {
     PassSpec spec;
     fill_pass(geo, pss, &spec, out);
@@ -235,7 +237,7 @@ ImageShape RowPlan::output_shape(ImageShape input) const {
     return input;
 }
 
-// transforms_c/fusion.py's _fold.
+// Each step folds itself; without a resize the window is the whole box.
 bool RowPlan::fold(const uint64_t* seeds, int channels, Geometry* geo, PassParams* pss) const {
     try {
         for (size_t k = 0; k < steps_.size(); ++k) steps_[k]->fold(seeds[k], channels, geo, pss);
@@ -274,7 +276,7 @@ RowResult RowPlan::run(const RowInput& input, const uint64_t* seeds, void* out, 
             data = file_buffer->data();
             size = file_buffer->size();
         }
-        // Not a JPEG (PNG, BMP...): decoded through OpenCV by the Python path.
+        // Not a JPEG (PNG, BMP...): decoded through OpenCV in Python (then run as an image).
         if (size < 3 || data[0] != 0xFF || data[1] != 0xD8 || data[2] != 0xFF) return fallback();
         JpegHeader header;
         char err[kErrLen];

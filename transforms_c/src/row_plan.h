@@ -2,9 +2,11 @@
 // the row's per-op seeds with the same splitmix64 stream as transforms_c._rng.Rng), the folding of
 // the geometry into one source box / resize / window, the region or DCT-scaled JPEG decode and
 // the single resample pass of resample_pass.h. The steps are the ops' own (native_step.h; one unit
-// per op module in src/steps/): the plan knows no op. It mirrors transforms_c/fusion.py, so
-// a row gives the same bits whichever of the two ran it; rows it cannot fold (a crop that pads, a
-// second resize, a non-JPEG encoded image...) are reported as ROW_FALLBACK and run by Python.
+// per op module in src/steps/): the plan knows no op. It is the only folding of native ops: the
+// native batch engine runs it over batches, and transforms_c.fusion runs it on one row in the
+// calling thread (_batch.RowPlanHandle), so a row gives the same bits on either path. Rows it
+// cannot fold (a crop that pads, a second resize, a non-JPEG encoded image...) are reported as
+// ROW_FALLBACK and run op by op in Python.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,6 @@ import cv2
 import numpy as np
 
 from transforms_c import folding
-from transforms_c._rng import Rng
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import INT32_MAX, check_enum, check_fill_value, check_padding, size_hw
 from transforms_c.enums import CV2_BORDER, Border
@@ -70,9 +69,6 @@ class Crop(NativeOperation):
         crop_h, crop_w = size_hw(self.size)
         return self.coordinates[0], self.coordinates[1], crop_h, crop_w
 
-    def fold(self, geo, pss, seed, channels):
-        geo.crop(*self.window(*geo.current_hw()))
-
     def _compute(self, img, rng):
         image_hwc(img, "Crop")
         return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
@@ -93,12 +89,6 @@ class CenterCrop(NativeOperation):
         crop_h, crop_w = size_hw(self.size)
         box = center_crop_box(height, width, crop_h, crop_w)
         return None if box is None else (box[0], box[1], crop_h, crop_w)
-
-    def fold(self, geo, pss, seed, channels):
-        window = self.window(*geo.current_hw())
-        if window is None:      # the op pads: run it by itself
-            raise folding.Unfoldable
-        geo.crop(*window)
 
     def _compute(self, img, rng):
         image_hwc(img, "CenterCrop")
@@ -160,13 +150,6 @@ class RandomCrop(NativeOperation):
 
     def fusion_phase(self, position):
         return None if self.pads else super().fusion_phase(position)
-
-    def fold(self, geo, pss, seed, channels):
-        try:
-            window = self.window(*geo.current_hw(), Rng(seed))
-        except RuntimeError:    # larger than the image: the op by itself raises
-            raise folding.Unfoldable from None
-        geo.crop(*window)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

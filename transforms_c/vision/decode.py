@@ -90,9 +90,6 @@ class Decode(NativeOperation):
     def fusion_phase(self, position):
         return None if self.to_pil else super().fusion_phase(position)
 
-    def fold(self, geo, pss, seed, channels):
-        pass    # the plan decodes the encoded row itself
-
     def _compute(self, img, rng):
         out = decode_image(img, "Decode")
         if self.to_pil:

@@ -3,7 +3,6 @@ VerticalFlip of MindSpore 2.x)."""
 import numpy as np
 
 from transforms_c import folding
-from transforms_c._rng import Rng
 from transforms_c._base import image_hwc
 from transforms_c.schema import FLOAT, INT, Native, NativeOperation, OpSchema, Param
 
@@ -39,10 +38,6 @@ class RandomHorizontalFlip(NativeOperation):
 
     _axis = 0       # 0: left-right, 1: top-bottom
 
-    def fold(self, geo, pss, seed, channels):
-        if self.draw(Rng(seed)):
-            pss.flip(self._axis)
-
     def native_values(self):
         return {"axis": self._axis}
 
@@ -66,9 +61,6 @@ class _FixedFlip(NativeOperation):
 
     batched = True
     _axis = 0
-
-    def fold(self, geo, pss, seed, channels):
-        pss.flip(self._axis)
 
     def native_values(self):
         return {"axis": self._axis, "prob": 1.0}

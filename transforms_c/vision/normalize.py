@@ -76,15 +76,6 @@ class Normalize(NativeOperation):
 
     point_follows_previous = True     # after a Rescale, one pass computes both in turn
 
-    def fold(self, geo, pss, seed, channels):
-        mean = per_channel(self.mean, channels, "Normalize", "mean")
-        std = per_channel(self.std, channels, "Normalize", "std")
-        if pss.point is not None:       # a Rescale folded in before
-            _, scale, shift = pss.point
-            pss.point = (_native.POINT_RESCALE_NORMALIZE, scale, shift, mean, std)
-        else:
-            pss.point = (_native.POINT_NORMALIZE, mean, std)
-
 
 class NormalizePad(Normalize):
     """NormalizePad(mean, std, dtype='float32', is_hwc=True): Normalize, then one extra channel of
@@ -152,10 +143,6 @@ class Rescale(NativeOperation):
 
     point_feeds_next = True           # a Normalize may follow in the same pass
 
-    def fold(self, geo, pss, seed, channels):
-        pss.point = (_native.POINT_RESCALE, np.full(channels, self.rescale, np.float32),
-                     np.full(channels, self.shift, np.float32))
-
 
 class HWC2CHW(NativeOperation):
     """HWC2CHW(): (H, W, C) -> (C, H, W); a 2-D image is returned unchanged (as MindSpore)."""
@@ -170,6 +157,3 @@ class HWC2CHW(NativeOperation):
         if img.ndim == 2:
             return img
         return np.ascontiguousarray(img.transpose(2, 0, 1))
-
-    def fold(self, geo, pss, seed, channels):
-        pss.chw = True

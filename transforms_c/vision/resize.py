@@ -95,10 +95,6 @@ class Resize(NativeOperation):
     def output_shape(self, height, width):
         return resized_shape(height, width, self.size)
 
-    def fold(self, geo, pss, seed, channels):
-        out_h, out_w = self.output_shape(*geo.current_hw())
-        geo.resize(out_h, out_w, self.interpolation)
-
     def native_values(self):
         return {"keep_ratio": is_int(self.size)}
 

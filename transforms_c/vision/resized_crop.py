@@ -1,9 +1,9 @@
 """RandomResizedCrop and RandomCropDecodeResize (the fused decode + random crop + resize)."""
 import dataclasses
 import math
+import weakref
 
 from transforms_c import folding, settings
-from transforms_c._rng import Rng
 from transforms_c._base import image_hwc
 from transforms_c._validate import INT32_MAX, MAX_SIZE, size_hw
 from transforms_c.enums import Inter
@@ -79,14 +79,6 @@ class RandomResizedCrop(NativeOperation):
     def output_hw(self):
         return size_hw(self.size)
 
-    def fold(self, geo, pss, seed, channels):
-        if geo.virt is not None:
-            raise folding.Unfoldable
-        top, left, crop_h, crop_w = self.window(*geo.current_hw(), Rng(seed))
-        geo.crop(top, left, crop_h, crop_w)
-        out_h, out_w = self.output_hw()
-        geo.resize(out_h, out_w, self.interpolation, self)
-
     def allows_approximate_decode(self):
         enabled = self.approximate_decode
         return settings.get_approximate_decode() if enabled is None else enabled
@@ -100,6 +92,11 @@ class RandomResizedCrop(NativeOperation):
         out_h, out_w = self.output_hw()
         crop = img[top:top + crop_h, left:left + crop_w]
         return resize_array(crop, out_h, out_w, self.interpolation, self._name)
+
+
+#: RandomCropDecodeResize op -> its one-op FusedPlan, or False when it has no native step (kept
+#: out of the op's own state, which pickles and fingerprints as its arguments only).
+_PLANS = weakref.WeakKeyDictionary()
 
 
 class RandomCropDecodeResize(RandomResizedCrop):
@@ -125,10 +122,17 @@ class RandomCropDecodeResize(RandomResizedCrop):
         return rrc.apply((image,), seed)[0]
 
     def apply(self, arrays, seed):
+        """The op as a fused plan of one op (its native step decodes only the window)."""
         if len(arrays) != 1:
             raise RuntimeError(f"{self._name}: expected 1 input column, got {len(arrays)}")
-        from transforms_c.fusion import run_chain
-        return (run_chain([self], [seed], arrays[0]),)
+        plan = _PLANS.get(self)
+        if plan is None:
+            from transforms_c.fusion import FusedPlan
+            # Without a native step (an interpolation only the Python kernels have): unfused.
+            plan = _PLANS[self] = FusedPlan([self]) if self.fusion_phase(0) is not None else False
+        if plan is False:
+            return (self.apply_unfused(arrays[0], seed),)
+        return plan.apply_seeds(arrays, [seed])
 
     def _compute(self, img, rng):  # pragma: no cover - apply is overridden
         raise NotImplementedError

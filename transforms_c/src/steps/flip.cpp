@@ -11,7 +11,7 @@ class FlipStep : public NativeStep {
     explicit FlipStep(const StepArgs& args)
         : axis_(args.integer("axis")), prob_(args.number("prob")) {}
     void fold(uint64_t seed, int, Geometry*, PassParams* pss) const override {
-        // A sure flip draws nothing, as the op's Python fold.
+        // A sure flip (HorizontalFlip) draws nothing: every step has its own seed.
         if (prob_ < 1.0 && !(Rng(seed).random() < prob_)) return;
         if (axis_ == 0) pss->hflip = !pss->hflip;
         else pss->vflip = !pss->vflip;

@@ -333,8 +333,11 @@ class ProcessPool:
         self._broken = None
         self._closed = False
         # Results are copied out of the slots into reused buffers: a fresh batch-sized array
-        # costs the kernel's zeroing of every page, in the pipeline's own process.
-        self._recycler = BufferRecycler()
+        # costs the kernel's zeroing of every page, in the pipeline's own process. Room for
+        # every column of the tasks in flight and the batch the consumer holds (4, the
+        # recycler's default, made a batch's image and label buffers evict each other: a new
+        # 77 MB image batch, zeroed page by page, for most batches of the PIL path).
+        self._recycler = BufferRecycler(keep=16)
         ctx = multiprocessing.get_context("fork")
         # Objects frozen while forking are never visited by a collection in the workers (see
         # the module's docstring); someone else's freeze is left as it is.

@@ -1,29 +1,9 @@
 """The rename node: rows pass unchanged (the names are the logical node's business)."""
-from ..node import IterNode
+from .pass_through import PassThroughIter
 
 
-class RenameIter(IterNode):
+class RenameIter(PassThroughIter):
     name = "Rename"
-
-    def __init__(self, ds, ctx, children):
-        super().__init__(ctx, [children[0]])
 
     def _next(self):
         return self.pull(self.children[0])
-
-    def get_state(self):
-        return self.children[0].get_state()
-
-    def reset(self, state):
-        self.children[0].reset(state)
-
-    # state codec (engine/positions.py): the state is the child's -----------------------------
-    role = "pass"
-
-    @staticmethod
-    def state_at(node, at, child):
-        return child(at)
-
-    @staticmethod
-    def child_of(state):
-        return state

@@ -11,7 +11,8 @@ iterator is created, which plans the graph (minddata/planner/) and runs the plan
 import numpy as np
 
 from .graph.checks import check_bool, check_columns, check_num_parallel_workers  # noqa: F401
-from .graph.node import LogicalNode, walk
+from .graph.node import LogicalNode
+from .graph.source import check_shard_args
 
 _OBJECT = np.dtype(object)
 
@@ -245,17 +246,9 @@ class Dataset(LogicalNode):
 
 
 def _check_shard(num_shards, shard_id):
-    if num_shards is None and shard_id is None:
-        return None
-    for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
-    if num_shards < 1:
-        raise ValueError(f"Input num_shards is not within the required interval of [1, 2147483647].")
-    if not 0 <= shard_id < num_shards:
-        raise ValueError(f"Input shard_id is not within the required interval of "
-                         f"[0, {num_shards - 1}].")
-    return num_shards, shard_id
+    """(num_shards, shard_id), or None when neither is given; a source's checks and errors."""
+    check_shard_args(num_shards, shard_id, None, None)
+    return None if num_shards is None else (num_shards, shard_id)
 
 
 def _served(ds, service):
@@ -267,8 +260,3 @@ def _served(ds, service):
         raise TypeError(f"service must be a minddata.service.RayService, got "
                         f"{type(service).__name__}")
     return service.ship(ds)
-
-
-def flatten_tree(ds):
-    """All nodes of a graph, each once, in depth-first order."""
-    return walk(ds)

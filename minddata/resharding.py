@@ -3,7 +3,8 @@ tf.data's auto-shard does: the planner's auto_shard rule (planner/rules/auto_sha
 rewrites its source(s) to read shard ``shard_id`` of ``num_shards``; the rest of the pipeline
 is unchanged, so every row of an epoch goes to exactly one rank."""
 from .dataset import _check_shard
-from .graph.node import LogicalNode
+from .graph.node import LogicalNode, walk
+from .graph.source import Source
 from .planner import PlanOptions, rewrite_graph
 from .planner.rules import AutoShard
 
@@ -24,13 +25,7 @@ def auto_shard(dataset, num_shards, shard_id):
     if refused:
         raise ValueError(f"auto_shard: this pipeline cannot be sharded {num_shards} ways by "
                          f"rewriting its source: " + "; ".join(refused))
-    if not any(d.fired for d in decisions) and graph is dataset and not _reads_shard(
-            dataset, shard):
+    if not any(isinstance(n, Source) and (n.num_shards, n.shard_id) == shard
+               for n in walk(graph)):
         raise ValueError("auto_shard: the pipeline has no source that reads rows by id")
     return graph
-
-
-def _reads_shard(node, shard):
-    if (getattr(node, "num_shards", None), getattr(node, "shard_id", None)) == shard:
-        return True
-    return any(_reads_shard(c, shard) for c in node.children)

@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import check_columns, check_num_parallel_workers
+from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .map import place_columns
 from .node import LogicalNode
 
@@ -85,10 +85,7 @@ class Batch(LogicalNode):
             raise ValueError("input_columns and output_columns are only used with per_batch_map")
         child_cols = child.col_names()
         if in_cols is not None:
-            missing = [c for c in in_cols if c not in child_cols]
-            if missing:
-                raise ValueError(f"input_columns {missing} are not columns of the dataset "
-                                 f"{child_cols}")
+            check_known_columns("", "input_columns", in_cols, child_cols)
         if max_rowsize is not None and (isinstance(max_rowsize, bool) or
                                         not isinstance(max_rowsize, int)):
             raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")

@@ -7,7 +7,7 @@ from typing import Any, Callable, List, Optional
 
 from ..cache.identity import describe_operation
 from .batch import check_pad_info
-from .checks import check_columns
+from .checks import check_columns, check_known_columns
 from .node import LogicalNode
 
 
@@ -22,10 +22,7 @@ class BucketBatch(LogicalNode):
         super().__init__([child])
         cols = check_columns("column_names", column_names, allow_none=False)
         have = child.col_names()
-        missing = [c for c in cols if c not in have]
-        if missing:
-            raise ValueError(f"bucket_batch_by_length: column_names {missing} are not columns "
-                             f"of the dataset {have}")
+        check_known_columns("bucket_batch_by_length", "column_names", cols, have)
         if not isinstance(bucket_boundaries, list) or not bucket_boundaries:
             raise TypeError("bucket_boundaries must be a non-empty list of int")
         for b in bucket_boundaries:

@@ -1,7 +1,7 @@
 """Argument checks shared by the logical nodes (MindSpore's error types and words)."""
 from __future__ import annotations
 
-from typing import Any, List, Literal, Optional, overload
+from typing import Any, List, Literal, Optional, Sequence, overload
 
 INT32_MAX = 2 ** 31 - 1
 
@@ -50,3 +50,12 @@ def check_bool(name: str, value: Any) -> bool:
         raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
                         f"but got {type(value)}.")
     return value
+
+
+def check_known_columns(op: str, name: str, cols: Sequence[str], have: Sequence[str]) -> None:
+    """ValueError naming the columns of ``cols`` (argument ``name`` of ``op``; "" for none) that
+    the dataset, whose columns are ``have``, does not have."""
+    missing = [c for c in cols if c not in have]
+    if missing:
+        prefix = f"{op}: " if op else ""
+        raise ValueError(f"{prefix}{name} {missing} are not columns of the dataset {list(have)}")

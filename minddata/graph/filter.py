@@ -5,7 +5,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .checks import check_columns, check_num_parallel_workers
+from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .node import LogicalNode
 from ..cache.identity import describe_operation
 
@@ -21,10 +21,7 @@ class Filter(LogicalNode):
         cols = check_columns("input_columns", input_columns)
         have = child.col_names()
         if cols is not None:
-            missing = [c for c in cols if c not in have]
-            if missing:
-                raise ValueError(f"filter: input_columns {missing} are not columns of the "
-                                 f"dataset {have}")
+            check_known_columns("filter", "input_columns", cols, have)
         self.predicate = predicate
         self.input_columns = cols
         self.index = [have.index(c) for c in cols] if cols is not None else None

@@ -10,7 +10,7 @@ from transforms_c.contract import Operation
 from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from ..config import check_independent_mode
-from .checks import check_columns, check_num_parallel_workers
+from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .node import LogicalNode
 
 
@@ -85,10 +85,7 @@ class Map(LogicalNode):
         in_cols = check_columns("input_columns", input_columns)
         if in_cols is None:
             in_cols = [child_cols[0]]
-        missing = [c for c in in_cols if c not in child_cols]
-        if missing:
-            raise ValueError(f"map: input_columns {missing} are not columns of the dataset "
-                             f"{child_cols}")
+        check_known_columns("map", "input_columns", in_cols, child_cols)
         out_cols = check_columns("output_columns", output_columns)
         if out_cols is None:
             out_cols = list(in_cols)

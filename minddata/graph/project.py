@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from .checks import check_columns
+from .checks import check_columns, check_known_columns
 from .node import LogicalNode
 
 
@@ -16,9 +16,7 @@ class Project(LogicalNode):
         super().__init__([child])
         cols = check_columns("columns", columns, allow_none=False)
         have = child.col_names()
-        missing = [c for c in cols if c not in have]
-        if missing:
-            raise ValueError(f"project: columns {missing} are not columns of the dataset {have}")
+        check_known_columns("project", "columns", cols, have)
         self.columns = cols
         self.index = [have.index(c) for c in cols]
 

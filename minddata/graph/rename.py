@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from .checks import check_columns
+from .checks import check_columns, check_known_columns
 from .node import LogicalNode
 
 
@@ -20,10 +20,7 @@ class Rename(LogicalNode):
             raise ValueError(f"rename: input_columns ({len(ins)}) and output_columns "
                              f"({len(outs)}) must have the same length")
         have = child.col_names()
-        missing = [c for c in ins if c not in have]
-        if missing:
-            raise ValueError(f"rename: input_columns {missing} are not columns of the dataset "
-                             f"{have}")
+        check_known_columns("rename", "input_columns", ins, have)
         mapping = dict(zip(ins, outs))
         new = [mapping.get(c, c) for c in have]
         if len(set(new)) != len(new):

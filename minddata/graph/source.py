@@ -22,7 +22,7 @@ from .node import LogicalNode
 from .sharding import Ids, source_shard, with_shards
 
 
-def _check_shard_args(num_shards: Optional[int], shard_id: Optional[int], sampler: Any,
+def check_shard_args(num_shards: Optional[int], shard_id: Optional[int], sampler: Any,
                       shuffle: Any) -> None:
     """MindSpore's rules (RuntimeError for conflicting options, ValueError for ranges)."""
     if sampler is not None and shuffle is not None:
@@ -99,7 +99,7 @@ class Source(LogicalNode):
         if not callable(source_factory):
             raise TypeError("source_factory must be a callable that opens a RowSource")
         _check_num_samples(num_samples)
-        _check_shard_args(num_shards, shard_id, sampler, shuffle)
+        check_shard_args(num_shards, shard_id, sampler, shuffle)
         self.source_factory = source_factory
         self.num_samples = num_samples
         self.shuffle_level = _normalize_shuffle(shuffle, tuple(shuffle_modes))

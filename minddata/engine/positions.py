@@ -20,3 +20,12 @@ class Position:
     shard: tuple = (1, 0)
     rep: int = 0
     rows: int = 0
+
+
+class NestedState:
+    """The codec part shared by nodes whose state holds their child's under "child" (map,
+    batch, repeat)."""
+
+    @staticmethod
+    def child_of(state):
+        return state.get("child")

@@ -8,7 +8,7 @@ from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode
 from ..ordered import OrderedStage
-from ..positions import replace
+from ..positions import NestedState, replace
 
 
 class BatchInfo:
@@ -205,7 +205,7 @@ class _BatchTask:
 
 
 
-class BatchIter(IterNode):
+class BatchIter(NestedState, IterNode):
     """Collects rows in the pipeline's thread; builds batches through an executor
     (engine/executor.py): inline, or with ``num_parallel_workers`` > 1 on worker threads (numpy
     copies release the GIL) or, for a per_batch_map with ``python_multiprocessing=True``, in
@@ -256,10 +256,6 @@ class BatchIter(IterNode):
     @staticmethod
     def items_in(state):
         return int(state["batch_num"])
-
-    @staticmethod
-    def child_of(state):
-        return state.get("child")
 
     def get_state(self):
         if self._last is None:

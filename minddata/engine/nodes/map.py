@@ -22,6 +22,7 @@ from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode, format_provenance
 from ..ordered import OrderedStage
+from ..positions import NestedState
 
 logger = logging.getLogger("minddata")
 _MAX_CHUNK = 64
@@ -141,7 +142,7 @@ def op_runner(ds, ctx, workers):
 
 
 
-class MapIter(IterNode):
+class MapIter(NestedState, IterNode):
     """Runs the operations on chunks of rows through an executor (engine/executor.py): inline
     (one worker, debug mode), threads, or processes (``python_multiprocessing``)."""
 
@@ -240,10 +241,6 @@ class MapIter(IterNode):
     @staticmethod
     def items_in(state):
         return int(state["index"])
-
-    @staticmethod
-    def child_of(state):
-        return state.get("child")
 
     def skip_input(self, n):
         """Right after start(): pass over the next ``n`` input rows without running the

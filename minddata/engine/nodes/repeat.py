@@ -2,10 +2,10 @@
 child's random decisions."""
 from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
-from ..positions import replace
+from ..positions import NestedState, replace
 
 
-class RepeatIter(IterNode):
+class RepeatIter(NestedState, IterNode):
     name = "Repeat"
 
     def __init__(self, ds, ctx, children):
@@ -35,10 +35,6 @@ class RepeatIter(IterNode):
     @staticmethod
     def items_in(state):
         return int(state["rows"])
-
-    @staticmethod
-    def child_of(state):
-        return state.get("child")
 
     def start(self, epoch):
         self.epoch = epoch

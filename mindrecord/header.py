@@ -62,15 +62,12 @@ def read_header_and_id(path):
         with open(path, "rb") as f:
             stat = os.fstat(f.fileno())
             size = stat.st_size
-            if size < MIN_FILE_SIZE:
-                raise RuntimeError(
-                    f"Invalid file, the size of mindrecord file: {size} is smaller than the lower "
-                    f"limit: {MIN_FILE_SIZE}.\n Please check file path: {path} and use 'FileWriter' "
-                    "to generate valid mindrecord files.")
-            (length,) = struct.unpack("<Q", f.read(8))
+            check_file_size(path, size)
+            head = f.read(8)
+            (length,) = struct.unpack("<Q", head)
             if length > size - 8:
                 raise _read_error(path)
-            text = f.read(length)
+            head += f.read(length)
     except FileNotFoundError:
         raise not_found(path) from None
     except IsADirectoryError:
@@ -78,16 +75,40 @@ def read_header_and_id(path):
     except PermissionError:
         raise RuntimeError(f"[ERROR] Invalid file, mindrecord file: {path} can not be opened: "
                            "permission denied.") from None
-    if len(text) != length:  # the file shrank while we read it
+    return header_from_bytes(path, head, size), size, (stat.st_dev, stat.st_ino)
+
+
+def check_file_size(path, size):
+    if size < MIN_FILE_SIZE:
+        raise RuntimeError(
+            f"Invalid file, the size of mindrecord file: {size} is smaller than the lower "
+            f"limit: {MIN_FILE_SIZE}.\n Please check file path: {path} and use 'FileWriter' "
+            "to generate valid mindrecord files.")
+
+
+def header_length(path, head, size):
+    """Bytes the header of a shard of `size` bytes takes (8 + JSON), from its first 8 bytes."""
+    (length,) = struct.unpack("<Q", head[:8])
+    if length > size - 8:
+        raise _read_error(path)
+    return 8 + length
+
+
+def header_from_bytes(path, head, size):
+    """The header dict of the shard `path` (`size` bytes) whose first bytes are `head` (at
+    least the whole header)."""
+    check_file_size(path, size)
+    end = header_length(path, head, size)
+    if len(head) < end:  # the file shrank while we read it
         raise _read_error(path)
     try:
-        header = json.loads(text.decode("utf-8"))
+        header = json.loads(head[8:end].decode("utf-8"))
     except (ValueError, RecursionError):
         raise _parse_error(path) from None
     if not isinstance(header, dict):
         raise _parse_error(path)
-    header["_json_length"] = length
-    return header, size, (stat.st_dev, stat.st_ino)
+    header["_json_length"] = end - 8
+    return header
 
 
 def _int(path, obj, key, where, lo=0, hi=_SIZE_LIMIT):

@@ -16,6 +16,8 @@ import numpy as np
 from . import _reader_native as native
 from .header import (check_index_db, invalid_header, parse_layout, read_header_and_id,
                      resolve_shard_files, truncated)
+from .remote import is_url
+from .remote.urls import local_path
 from .writer_commit import ShardSetChanged, check_one_commit
 
 _KINDS = {"int32": native.KIND_INT, "int64": native.KIND_INT, "float32": native.KIND_FLOAT,
@@ -33,18 +35,24 @@ def _corrupt(path, row, detail):
 class _Shard:
     """One open shard file: its map, row table and decoded columns (immutable after open)."""
 
-    def __init__(self, layout, file_id):
+    def __init__(self, layout, file_id=None, fd=None):
+        """file_id: (st_dev, st_ino) the local file must still have; fd: an open descriptor of
+        the shard's bytes to map instead (a remote shard's cache entry; the caller closes it)."""
         self.path = layout.path
         self.schema = layout.schema
         self.num_rows = layout.num_rows
         self._mm = None
         try:
-            with open(self.path, "rb") as f:
-                stat = os.fstat(f.fileno())
-                if (stat.st_dev, stat.st_ino) != file_id:
-                    raise ShardSetChanged(f"{self.path} was replaced since its header was read")
-                # The map keeps its own descriptor; the file object is closed right away.
-                self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            if fd is not None:
+                self._mm = mmap.mmap(fd, 0, access=mmap.ACCESS_READ) if layout.size else b""
+            else:
+                with open(self.path, "rb") as f:
+                    stat = os.fstat(f.fileno())
+                    if (stat.st_dev, stat.st_ino) != file_id:
+                        raise ShardSetChanged(f"{self.path} was replaced since its header was "
+                                              f"read")
+                    # The map keeps its own descriptor; the file object is closed right away.
+                    self._mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as e:  # e.g. emptied or removed since its header was read
             raise truncated(self.path, f"it cannot be mapped ({e})") from None
         try:
@@ -197,7 +205,7 @@ class _Shard:
         # Only the map goes: a read_rows running in another thread keeps consistent tables.
         self.u8 = None
         mm, self._mm = getattr(self, "_mm", None), None
-        if mm is not None:
+        if isinstance(mm, mmap.mmap):
             try:
                 mm.close()
             except BufferError:
@@ -205,6 +213,17 @@ class _Shard:
 
 
 _OPEN_ATTEMPTS = 5
+
+
+def _check_one_schema(layouts):
+    """The first layout; RuntimeError naming the file whose schema differs from it."""
+    first = layouts[0]
+    for other in layouts[1:]:
+        if other.schema.fields != first.schema.fields or \
+                other.schema.blob_fields != first.schema.blob_fields:
+            raise invalid_header(other.path, f"its schema differs from the schema of "
+                                             f"{first.path}")
+    return first
 
 
 def _shard0_paths(layouts):
@@ -217,6 +236,17 @@ def _shard0_paths(layouts):
     return sorted(found)
 
 
+class _RemoteScalarColumn:
+    """ShardReader.scalar_column of a remote set: indexed by row ids, it maps only the shards
+    those rows are in (the engine reads a label column this way, batch by batch)."""
+
+    def __init__(self, reader, column):
+        self._reader, self._column = reader, column
+
+    def __getitem__(self, ids):
+        return self._reader._scalar_values(self._column, ids)
+
+
 class ShardReader:
     """Random-access reader over one MindRecord dataset (docs/internals.md).
 
@@ -225,12 +255,24 @@ class ShardReader:
     ``.db`` as MindSpore does; rows are located from the header, so the .db is not read further.
     """
 
-    def __init__(self, file_name, *, check_index=True):
+    def __init__(self, file_name, *, check_index=True, storage_options=None):
         self._lock = threading.Lock()
         self._shards = []
+        self._remote = None
+        if isinstance(file_name, (list, tuple)):
+            file_name = [local_path(f) for f in file_name]
+            remote = any(is_url(f) for f in file_name)
+            if remote and not all(is_url(f) for f in file_name):
+                raise ValueError(f"file_name mixes URLs and local paths: {file_name}")
+        else:
+            file_name = local_path(file_name)
+            remote = is_url(file_name)
         for attempt in range(_OPEN_ATTEMPTS):
             try:
-                files, first = self._open(file_name, check_index)
+                if remote:
+                    files, first = self._open_remote(file_name, check_index, storage_options)
+                else:
+                    files, first = self._open(file_name, check_index)
                 break
             except ShardSetChanged as changed:
                 if attempt + 1 == _OPEN_ATTEMPTS:
@@ -242,7 +284,7 @@ class ShardReader:
         self.files = list(files)
         self._info = first.schema
         self.header = first.header
-        self.shard_row_counts = [s.num_rows for s in self._shards]
+        self.shard_row_counts = [layout.num_rows for layout in self._layouts]
         self._ends = np.cumsum(self.shard_row_counts, dtype=np.int64)
         self._starts = self._ends - np.asarray(self.shard_row_counts, dtype=np.int64)
         self.num_rows = int(self._ends[-1]) if len(self._ends) else 0
@@ -265,15 +307,11 @@ class ShardReader:
             # Before anything else can fail on a mixture: the maps below are checked to be
             # of these same files.
             check_one_commit(files, file_ids, _shard0_paths(layouts))
-            first = layouts[0]
-            for other in layouts[1:]:
-                if other.schema.fields != first.schema.fields or \
-                        other.schema.blob_fields != first.schema.blob_fields:
-                    raise invalid_header(other.path, f"its schema differs from the schema of "
-                                                     f"{first.path}")
+            first = _check_one_schema(layouts)
             if check_index:
                 for layout in layouts:
                     check_index_db(layout.path, layout.num_rows)
+            self._layouts = layouts
             for layout, file_id in zip(layouts, file_ids):
                 self._shards.append(_Shard(layout, file_id))
         except BaseException:
@@ -281,12 +319,55 @@ class ShardReader:
             raise
         return files, first
 
+    def _open_remote(self, file_name, check_index, storage_options):
+        """Open a set in object storage from its headers (mindrecord/remote/remote_set.py);
+        each shard is mapped when first read, from the node-local cache."""
+        from .remote.remote_set import RemoteShardSet
+        self._remote = RemoteShardSet(file_name, storage_options, check_index)
+        try:
+            layouts = [parse_layout(o.url, dict(h), o.size) for o, h in
+                       zip(self._remote.objects, self._remote.headers)]
+            _check_one_schema(layouts)
+        except BaseException:
+            self.close()
+            raise
+        self._layouts = layouts
+        self._shards = [None] * len(layouts)
+        return [o.url for o in self._remote.objects], layouts[0]
+
     # ---- helpers --------------------------------------------------------------------------
     def _live_shards(self):
         shards = self._shards
         if not shards:
             raise RuntimeError("[ERROR] The ShardReader has been closed.")
         return shards
+
+    def _shard(self, s):
+        """Shard s, mapped (a remote one is downloaded into the node-local cache first)."""
+        shards = self._live_shards()
+        shard = shards[s]
+        if shard is None:
+            fd = self._remote.local_file(s)
+            try:
+                with self._lock:
+                    shard = self._shards[s] if self._shards else None
+                    if shard is None:
+                        if not self._shards:
+                            raise RuntimeError("[ERROR] The ShardReader has been closed.")
+                        shard = _Shard(self._layouts[s], fd=fd)
+                        self._shards[s] = shard
+            finally:
+                os.close(fd)
+        return shard
+
+    def will_read(self, row_ids):
+        """Hint: rows `row_ids` will be read in this order. A remote set starts downloading
+        its shards in that order; local files need nothing."""
+        if self._remote is None or not len(row_ids):
+            return
+        shard = np.searchsorted(self._ends, np.asarray(row_ids, np.int64), side="right")
+        _, first = np.unique(shard, return_index=True)
+        self._remote.prefetch(shard[np.sort(first)].tolist())
 
     def _columns(self, columns):
         if columns is None:
@@ -326,14 +407,14 @@ class ShardReader:
         columns = self._columns(columns)
         ids = self._ids(row_ids)
         if len(shards) == 1:
-            return shards[0].values(ids, columns)
+            return self._shard(0).values(ids, columns)
         shard, local = self._locate(ids)
         if ids.size and shard[0] == shard[-1] and (shard == shard[0]).all():
-            return shards[int(shard[0])].values(local, columns)
+            return self._shard(int(shard[0])).values(local, columns)
         out = {name: [None] * len(ids) for name in columns}
         for s in np.unique(shard).tolist():
             pos = np.flatnonzero(shard == s)
-            part = shards[s].values(local[pos], columns)
+            part = self._shard(s).values(local[pos], columns)
             for name in columns:
                 dest, src = out[name], part[name]
                 for p, v in zip(pos.tolist(), src):
@@ -356,23 +437,44 @@ class ShardReader:
         sizes = np.empty(len(ids), np.int64)
         for s in np.unique(shard).tolist():
             pos = np.flatnonzero(shard == s)
-            offs, lens = shards[s].blobs[column]
-            base = shards[s]._u8().ctypes.data
+            mapped = self._shard(s)
+            offs, lens = mapped.blobs[column]
+            base = mapped._u8().ctypes.data
             addresses[pos] = offs[local[pos]].astype(np.uint64) + np.uint64(base)
             sizes[pos] = lens[local[pos]]
         return addresses, sizes
 
     def scalar_column(self, column):
         """The values of the int/float field `column` for every row, as one 1-D array (what
-        read_rows returns row by row), or None for other fields."""
+        read_rows returns row by row), or None for other fields. For a remote set: an object
+        whose ``[row_ids]`` gives those rows' values, mapping only the shards they are in."""
         shards = self._live_shards()
+        spec = self.schema.get(column, {})
+        if "shape" in spec or spec.get("type") not in ("int32", "int64", "float32", "float64"):
+            return None
+        if self._remote is not None:
+            return _RemoteScalarColumn(self, column)
         parts = []
         for shard in shards:
-            col = shard.columns.get(column)
-            if col is None or column in shard.int32_overflow:
+            if column in shard.int32_overflow:
                 return None
-            parts.append(col)
+            parts.append(shard.columns[column])
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    def _scalar_values(self, column, ids):
+        """Values of the scalar field `column` at the global `ids` (1-D array)."""
+        ids = self._ids(ids)
+        shard, local = self._locate(ids)
+        out = np.empty(len(ids), np.dtype(self.schema[column]["type"]))
+        for s in np.unique(shard).tolist():
+            pos = np.flatnonzero(shard == s)
+            mapped = self._shard(s)
+            col = mapped.columns[column]
+            if column in mapped.int32_overflow:
+                out[pos] = mapped._int32_values(column, col, local[pos])
+            else:
+                out[pos] = col[local[pos]]
+        return out
 
     def row_provenance(self, i):
         """(file path, shard-local row id) of global row `i`."""
@@ -387,7 +489,8 @@ class ShardReader:
     def iter_python_rows(self, columns=None, chunk=1024):
         """Rows in global order as dicts of Python values (FileReader's representation)."""
         columns = self._columns(columns)
-        for shard in self._live_shards():
+        for s in range(len(self._live_shards())):
+            shard = self._shard(s)
             for start in range(0, shard.num_rows, chunk):
                 stop = min(start + chunk, shard.num_rows)
                 part = shard.python_values(start, stop, columns)
@@ -399,7 +502,11 @@ class ShardReader:
         with self._lock:
             shards, self._shards = self._shards, []
         for s in shards:
-            s.close()
+            if s is not None:
+                s.close()
+        remote, self._remote = self._remote, None
+        if remote is not None:
+            remote.close()
 
     def __enter__(self):
         return self

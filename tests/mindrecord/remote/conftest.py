@@ -5,6 +5,8 @@ environment that points s3fs and boto3 at it.
 s3_store   session: the running loopback_s3.LoopbackS3 (tests skip without moto / s3fs / boto3)
 bucket     function: the name of a new, empty, uniquely named bucket in s3_store
 s3_env     function: os.environ (monkeypatched) points clients at s3_store; returns those vars
+faulty_proxy  function: a loopback_s3.FaultyProxy in front of s3_store (no faults at start)
+proxy_env  function: like s3_env, but pointing at faulty_proxy
 """
 import os
 import sys
@@ -66,3 +68,20 @@ def s3_env(s3_store, monkeypatch):
     point_env_at(monkeypatch, env)
     yield env
     clear_fs_caches()   # no file system bound to this endpoint outlives the test
+
+
+@pytest.fixture
+def faulty_proxy(s3_store):
+    """A loopback_s3.FaultyProxy in front of s3_store (failure_rate 0, seed 0); stopped after
+    the test."""
+    with loopback_s3.FaultyProxy(s3_store.endpoint, seed=0) as proxy:
+        yield proxy
+
+
+@pytest.fixture
+def proxy_env(faulty_proxy, monkeypatch):
+    """os.environ (monkeypatched) points clients at faulty_proxy; returns those vars."""
+    env = faulty_proxy.env()
+    point_env_at(monkeypatch, env)
+    yield env
+    clear_fs_caches()

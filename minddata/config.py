@@ -25,6 +25,8 @@ _state = {
     "debug_hooks": [],
     "autotune": False,
     "autotune_prefix": None,
+    "autotune_interval": 0,
+    "monitor_sampling_interval": 1000,
     "auto_num_workers": False,
     "mp_timeout_interval": 300,
     "error_samples_mode": "return",
@@ -165,8 +167,17 @@ def check_independent_mode(feature, condition=True):
 
 
 def set_enable_autotune(enable, filepath_prefix=None):
-    """Accepted for compatibility (worker counts are not tuned automatically, documented), with
-    MindSpore's checks of ``enable`` and of the path its tuned configuration would go to."""
+    """Turn Dataset AutoTune on or off for the pipelines iterated afterwards.
+
+    This engine sizes its worker threads itself (one thread budget per pipeline), so AutoTune
+    changes nothing while a pipeline runs: it watches each run (``minddata.autotune``) and,
+    with ``filepath_prefix``, writes ``<filepath_prefix>_<RANK_ID>.json`` when the run ends:
+    the pipeline as ``ds.serialize`` gives it (``"tree"``, which ``ds.deserialize`` loads back)
+    and the workers and prefetch each op actually ran with (``"summary"``). ``RANK_ID`` is the
+    environment variable, 0 when unset. Raises MindSpore's errors: TypeError for a non-bool
+    ``enable`` or a non-str ``filepath_prefix``, RuntimeError for an empty path, a directory,
+    a missing or unwritable directory, and in Dataset Independent mode.
+    """
     if not isinstance(enable, bool):
         raise TypeError(f"enable must be of type bool, but got {type(enable).__name__}")
     check_independent_mode("Dataset AutoTune", enable)
@@ -183,12 +194,46 @@ def set_enable_autotune(enable, filepath_prefix=None):
         if not os.path.isdir(parent):
             raise RuntimeError(f"Invalid json_filepath parameter.  Directory <{parent}> does not "
                                f"exist.")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise RuntimeError(f"Invalid json_filepath parameter. No write permission on the "
+                               f"directory <{parent}>.")
     _state["autotune"] = enable
-    _state["autotune_prefix"] = filepath_prefix
+    _state["autotune_prefix"] = filepath_prefix if enable else None
 
 
 def get_enable_autotune():
     return _state["autotune"]
+
+
+def _autotune_prefix():
+    """The path prefix of the tuned configuration's file, or None (not saved)."""
+    return _state["autotune_prefix"]
+
+
+def set_autotune_interval(interval):
+    """Steps between two samples of AutoTune (0, the default: one sample at each epoch's end).
+    AutoTune logs each sample at INFO level (minddata logger); see set_enable_autotune."""
+    if isinstance(interval, bool) or not isinstance(interval, int):
+        raise TypeError(f"interval must be of type int, but got {type(interval).__name__}: "
+                        f"{interval!r}")
+    if not 0 <= interval <= _INT32_MAX:
+        raise ValueError(f"Input interval is not within the required interval of "
+                         f"[0, {_INT32_MAX}].")
+    _state["autotune_interval"] = interval
+
+
+def get_autotune_interval():
+    return _state["autotune_interval"]
+
+
+def set_monitor_sampling_interval(interval):
+    """Milliseconds between two samples of Dataset Profiling (default 1000)."""
+    _check_int("interval", interval, 1, _INT32_MAX)
+    _state["monitor_sampling_interval"] = interval
+
+
+def get_monitor_sampling_interval():
+    return _state["monitor_sampling_interval"]
 
 
 def set_auto_num_workers(enable):

@@ -1,9 +1,10 @@
 """``mindspore._c_dataengine``: the parts of MindSpore's C++ dataset binding that Python code
 uses directly, on numpy: ``Tensor`` (an array the pipeline holds), ``TensorShape`` and
-``DataType`` (the pipeline's element types, named as MindSpore names them)."""
+``DataType`` (the pipeline's element types, named as MindSpore names them), and
+``GlobalContext.profiling_manager()`` (Dataset Profiling, minddata/profiling.py)."""
 import numpy as np
 
-__all__ = ["DataType", "Tensor", "TensorShape"]
+__all__ = ["DataType", "GlobalContext", "Tensor", "TensorShape"]
 
 # MindSpore's element type names -> the numpy dtype a Tensor of that type holds ("string":
 # numpy unicode strings, "bytes": numpy byte strings, "python": Python objects, e.g. dicts).
@@ -119,3 +120,14 @@ class Tensor:
 
     def __str__(self):
         return f"Tensor (shape: {self.shape()}, Type: {self.type()})\n{self._array}"
+
+
+class GlobalContext:
+    """MindSpore's global context of the dataset engine: its profiling manager."""
+
+    @staticmethod
+    def profiling_manager():
+        """The process's Dataset Profiling manager (``init``, ``start``, ``stop``, ``save``;
+        minddata/profiling.py)."""
+        from minddata.profiling import MANAGER
+        return MANAGER

@@ -6,19 +6,34 @@ still alive: a reference leaves the list when its iterator is garbage-collected 
 suites call it after each test); ``check_iterator_cleanup()`` says whether it ran since the last
 iterator was tracked.
 
-A module of its own, importing nothing of the project, so that the iterators can call
-``track`` without loading the layout modules.
+``track`` also shows each new iterator to the run watchers: AutoTune's (loaded only while
+``ds.config.get_enable_autotune()`` is on) and those added with ``add_watcher`` (Dataset
+Profiling's, from its ``init()``), so a pipeline runs without them otherwise.
+
+A module of its own, importing nothing of the project but its config, so that the iterators
+can call ``track`` without loading the layout modules.
 """
 import threading
 import weakref
 
-__all__ = ["ITERATORS_LIST", "track", "check_iterator_cleanup"]
+__all__ = ["ITERATORS_LIST", "track", "check_iterator_cleanup", "add_watcher"]
 
 ITERATORS_LIST = []
 # Re-entrant: a weak reference's callback (_forget) can run inside any locked block, when a
 # collection frees an iterator there.
 _lock = threading.RLock()
 _state = {"cleanup": False}
+
+
+def _autotune(iterator):
+    from minddata import config
+    if config.get_enable_autotune():
+        from minddata.autotune import watch
+        watch(iterator)
+
+
+# Callables watch(iterator) called for every tracked iterator, in order.
+_watchers = [_autotune]
 
 
 def _forget(ref):
@@ -33,10 +48,23 @@ def track(iterator):
     """Add ``iterator`` (an object with ``stop()``) to ``ITERATORS_LIST`` unless it is there
     (minddata's iterators track themselves); returns it."""
     with _lock:
-        if not any(ref() is iterator for ref in list(ITERATORS_LIST)):
+        new = not any(ref() is iterator for ref in list(ITERATORS_LIST))
+        if new:
             ITERATORS_LIST.append(weakref.ref(iterator, _forget))
+        watchers = list(_watchers) if new else []
     _state["cleanup"] = False
+    for watch in watchers:
+        watch(iterator)
     return iterator
+
+
+def add_watcher(watch, first=False):
+    """Call ``watch(iterator)`` for every iterator tracked from now on (once, however often it
+    is added); ``first``: before the watchers already added (Dataset Profiling claims a
+    pipeline before AutoTune looks at it)."""
+    with _lock:
+        if watch not in _watchers:
+            _watchers.insert(0 if first else len(_watchers), watch)
 
 
 def _set_iterator_cleanup():

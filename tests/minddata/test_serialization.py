@@ -1,0 +1,121 @@
+"""ds.serialize / ds.deserialize (minddata/serialization.py): a pipeline's JSON form loads back
+into a pipeline that serves the same rows; what JSON cannot hold is refused by name."""
+import json
+
+import numpy as np
+import pytest
+
+import minddata as ds
+import minddata.transforms as T
+import minddata.vision as V
+from minddata.serialization import deserialize, serialize, show
+from minddata.vision import Inter
+
+from .test_sources_helpers import make_cifar10_dir, make_mnist_dir
+
+
+def _rows(dataset):
+    ds.config.set_seed(7)
+    return [r for r in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+def _same_rows(a, b):
+    ra, rb = _rows(a), _rows(b)
+    assert len(ra) == len(rb) > 0
+    for x, y in zip(ra, rb):
+        assert len(x) == len(y)
+        for p, q in zip(x, y):
+            assert p.dtype == q.dtype
+            np.testing.assert_array_equal(p, q)
+
+
+def _through_json(tree):
+    return json.loads(json.dumps(tree))
+
+
+def test_round_trip_of_ops_with_enums_tuples_dtypes_and_samplers(tmp_path):
+    make_cifar10_dir(str(tmp_path / "c10"))
+    sampler = ds.SequentialSampler(1, 4)
+    sampler.add_child(ds.SequentialSampler(0, 5))
+    data = ds.Cifar10Dataset(str(tmp_path / "c10"), sampler=sampler)
+    data = data.map([V.Resize((12, 10), interpolation=Inter.LINEAR),
+                     V.RandomRotation((90, 90), expand=True, resample=Inter.BILINEAR,
+                                      center=(5, 5), fill_value=(0, 1, 2))],
+                    input_columns=["image"], num_parallel_workers=2)
+    data = data.map(T.Compose([V.ToTensor(), T.TypeCast(np.float16)]), "image")
+    data = data.project(["label", "image"]).rename(["label"], ["lab"]).shuffle(3).repeat(2)
+    data = data.padded_batch(2, drop_remainder=True, pad_info={"image": ([3, 16, 16], -1.0)})
+    tree = serialize(data)
+    rotation = tree["children"][0]["children"][0]["children"][0]["children"][0]["children"][0]
+    rotation = rotation["children"][0]["operations"][1]["tensor_op_params"]
+    assert rotation["resample"] == {"__enum__": "transforms_c.enums:Inter.BILINEAR"}
+    assert rotation["fill_value"] == {"__tuple__": [0, 1, 2]}
+    rebuilt = deserialize(input_dict=_through_json(tree))
+    assert serialize(rebuilt) == tree
+    _same_rows(data, rebuilt)
+
+
+def test_file_round_trip_and_the_file_wins_over_the_dict(tmp_path):
+    make_mnist_dir(str(tmp_path / "mnist"))
+    data = ds.MnistDataset(str(tmp_path / "mnist"), num_samples=6, shuffle=False)
+    data = data.map(T.OneHot(10), "label").batch(3)
+    path = str(tmp_path / "p.json")
+    tree = serialize(data, json_filepath=path)
+    with open(path) as f:
+        assert json.load(f) == tree
+    other = serialize(ds.MnistDataset(str(tmp_path / "mnist"), num_samples=2))
+    rebuilt = deserialize(input_dict=other, json_filepath=path)
+    assert serialize(rebuilt) == tree
+    _same_rows(data, rebuilt)
+
+
+def test_python_functions_are_described_but_refused_by_deserialize(tmp_path):
+    make_mnist_dir(str(tmp_path / "mnist"))
+    data = ds.MnistDataset(str(tmp_path / "mnist")).map(lambda x: x, "label")
+    tree = serialize(data)
+    assert "__unserializable__" in tree["operations"][0]
+    with pytest.raises(ValueError, match="cannot be rebuilt.*<lambda>"):
+        deserialize(input_dict=tree)
+    gen = ds.GeneratorDataset([(np.array([1]),)], ["x"])
+    with pytest.raises(ValueError, match="GeneratorDataset"):
+        deserialize(input_dict=serialize(gen))
+
+
+def test_errors(tmp_path):
+    with pytest.raises(TypeError, match="dataset must be a Dataset"):
+        serialize([1, 2])
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(OSError, match="bad.json"):
+        deserialize(json_filepath=str(bad))
+    with pytest.raises(FileNotFoundError):
+        deserialize(json_filepath=str(tmp_path / "missing.json"))
+    with pytest.raises(ValueError, match="give input_dict or json_filepath"):
+        deserialize()
+    with pytest.raises(ValueError, match="unknown op_type 'Nope'"):
+        deserialize(input_dict={"op_type": "Nope", "children": []})
+    # Classes outside the project are never imported from a description.
+    op = {"tensor_op_name": "system", "python_module": "os", "tensor_op_params": {}}
+    make_mnist_dir(str(tmp_path / "mnist"))
+    tree = serialize(ds.MnistDataset(str(tmp_path / "mnist")).map(T.OneHot(10), "label"))
+    tree["operations"] = [op]
+    with pytest.raises(ValueError, match="'os:system' is not a class of this project"):
+        deserialize(input_dict=tree)
+
+
+def test_show_logs_the_json_form(tmp_path, caplog):
+    make_mnist_dir(str(tmp_path / "mnist"))
+    with caplog.at_level("INFO", logger="minddata"):
+        show(ds.MnistDataset(str(tmp_path / "mnist")).take(2))
+    assert '"op_type": "Take"' in caplog.text and "MnistDataset" in caplog.text
+
+
+def test_mindspore_module_name_under_the_import_hook():
+    from training import compat
+    compat.install()
+    try:
+        from mindspore.dataset.engine.serializer_deserializer import deserialize as ms_des
+        from mindspore.dataset.engine.serializer_deserializer import serialize as ms_ser
+        assert (ms_ser, ms_des) == (serialize, deserialize)
+    finally:
+        compat.uninstall()

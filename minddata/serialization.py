@@ -174,6 +174,7 @@ def _given_arguments(node):
         return {}
     args, kwargs = recorded
     bound = inspect.signature(type(node).__init__).bind(node, *args, **kwargs)
+    bound.apply_defaults()
     return {k: v for k, v in bound.arguments.items() if k != "self"}
 
 
@@ -212,9 +213,8 @@ def _source_args(node):
         elif p.name in vars(node):
             args[p.name] = _encode(getattr(node, p.name), f"{what}.{p.name}")
         else:
-            args[p.name] = _unserializable(f"{what} does not keep its argument {p.name!r} (an "
-                                           f"in-memory or Python source cannot be written to "
-                                           f"JSON)")
+            args[p.name] = _unserializable(f"{what} does not keep its argument {p.name!r}, "
+                                           f"so the source cannot be rebuilt from JSON")
     return args
 
 

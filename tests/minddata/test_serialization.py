@@ -119,3 +119,24 @@ def test_mindspore_module_name_under_the_import_hook():
         assert (ms_ser, ms_des) == (serialize, deserialize)
     finally:
         compat.uninstall()
+
+
+def test_a_source_that_recorded_its_arguments_round_trips(tmp_path):
+    # Sources that keep their constructor's arguments as _init_args = (args, kwargs) are
+    # written with every argument (defaults included), and rebuilt from them.
+    from .test_sources_helpers import make_image_folder
+    make_image_folder(str(tmp_path / "images"), {"a": 3, "b": 2})
+    args, kwargs = (str(tmp_path / "images"),), {"shuffle": False, "num_samples": 4,
+                                                 "class_indexing": {"a": 1, "b": 0}}
+    data = ds.ImageFolderDataset(*args, **kwargs)
+    object.__setattr__(data, "_init_args", (args, kwargs))
+    data = data.map([V.Decode(), V.Resize((6, 5), interpolation=Inter.BICUBIC)], "image")
+    tree = serialize(data)
+    source = tree["children"][0]
+    assert source["class_indexing"] == {"__dict__": {"a": 1, "b": 0}}
+    assert source["extensions"] is None and source["decode"] is False
+    rebuilt = deserialize(input_dict=_through_json(tree))
+    assert serialize(rebuilt)["children"][0]["op_type"] == "ImageFolderDataset"
+    _same_rows(data, rebuilt)
+    labels = [int(r[1]) for r in _rows(rebuilt)]
+    assert labels == [1, 1, 1, 0]

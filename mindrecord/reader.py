@@ -20,14 +20,17 @@ class FileReader:
 
     Args:
         file_name (str or list[str]): one shard (the whole set is found through its header, in
-            the same directory) or the exact list of shard files to read.
+            the same directory) or the exact list of shard files to read; local paths or URLs.
         num_consumer (int): accepted for compatibility, 1..128; the rows are decoded at open in
             native code, so no consumer threads are needed.
         columns (list[str], optional): fields to return (default: all).
         operator: reserved by MindSpore; unused.
+        storage_options (dict, keyword-only): options of the fsspec file system when
+            file_name is a URL (s3://, gs://, http(s)://...), e.g. ``{"anon": True}``.
     """
 
-    def __init__(self, file_name, num_consumer=4, columns=None, operator=None):
+    def __init__(self, file_name, num_consumer=4, columns=None, operator=None, *,
+                 storage_options=None):
         if num_consumer is None:
             raise ParamValueError("Parameter num_consumer is None.")
         if not isinstance(num_consumer, int) or isinstance(num_consumer, bool):
@@ -41,7 +44,7 @@ class FileReader:
         else:
             columns = None
         self._operator = operator
-        self._reader = ShardReader(file_name)
+        self._reader = ShardReader(file_name, storage_options=storage_options)
         if columns is not None:
             unknown = [c for c in columns if c not in self._reader.schema]
             if unknown:

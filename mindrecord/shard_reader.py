@@ -476,6 +476,17 @@ class ShardReader:
                 out[pos] = col[local[pos]]
         return out
 
+    def file_versions(self):
+        """[(path or URL, size, version)] of the files: the mtime in ns of a local file, the
+        ETag of an object; a cache key built from them changes when a file is rewritten."""
+        if self._remote is not None:
+            return [(o.url, o.size, o.etag) for o in self._remote.objects]
+        out = []
+        for path in self.files:
+            st = os.stat(path)
+            out.append((path, st.st_size, st.st_mtime_ns))
+        return out
+
     def row_provenance(self, i):
         """(file path, shard-local row id) of global row `i`."""
         ids = self._ids([i])

@@ -53,6 +53,7 @@ class PieceBatchIter(IterNode):
         self.ids = epoch_ids(self.source_ds, self.src, self.ctx.seed, epoch,
                                      self.source_position, world)
         self._epoch_started(epoch)
+        self.src.will_read(self.ids[rows:])     # a remote source fetches ahead in this order
         self.submitted = self.returned = rows
         self.batch_num = batch_num
         self.done = self.exhausted = done

@@ -73,6 +73,11 @@ class RowSource:
         read_rows gives for row i (stacked), or None (the default)."""
         return None
 
+    def will_read(self, ids):
+        """Optional hint: the rows ``ids`` (int64 array) are about to be read in this order
+        (an epoch's, from its resume position). A source whose bytes are remote starts
+        fetching them ahead of the reads; the default does nothing."""
+
     def close(self):
         """Release file handles and memory maps. Called once when the pipeline closes; must be
         safe to call twice."""

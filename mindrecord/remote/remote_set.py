@@ -7,8 +7,10 @@ located from the headers; the ``.db`` files must be listed (MindSpore requires t
 read.
 
 A shard's bytes are read when the reader first needs them: the whole object is downloaded into
-the node-local cache (``shard_cache``) as concurrent ranged reads of ``CHUNK_BYTES`` (a few per
-32 MiB page), checked, and then memory-mapped like a local file. ``prefetch(order)`` downloads
+the node-local cache (``shard_cache``), checked, and then memory-mapped like a local file. Only
+the bytes that hold data are read: the used part of each page (pages are padded to the page
+size, 32 MiB by default, and the header area to the header size, 16 MiB), as concurrent ranged
+reads of at most ``CHUNK_BYTES``; the padding stays a hole of the sparse cache file. ``prefetch(order)`` downloads
 shards ahead of the reader, in the order in which the sampler will need them, a few at a time.
 """
 import os
@@ -73,6 +75,7 @@ class RemoteShardSet:
             for obj in objects:
                 self._check_index_listed(obj, memo)
         self.objects = objects
+        self._head_bytes = heads
         self.headers = [header_from_bytes(o.url, h, o.size) for o, h in zip(objects, heads)]
         self._lock = threading.Lock()
         self._futures = {}
@@ -110,11 +113,31 @@ class RemoteShardSet:
                                "it.")
 
     # ---- shards ---------------------------------------------------------------------------
+    def _used_ranges(self, i):
+        """[(start, stop)] of the bytes of shard i that hold data: the used part of each page
+        (pages are padded to the page size, and the header area to the header size, with
+        bytes nobody reads), cut into reads of at most CHUNK_BYTES."""
+        header, size = self.headers[i], self.objects[i].size
+        header_size, page_size = header.get("header_size"), header.get("page_size")
+        out = []
+        for page in header.get("page") or []:
+            start = header_size + page["page_id"] * page_size
+            stop = min(start + page["page_size"], size)
+            for a in range(start, stop, CHUNK_BYTES):
+                out.append((a, min(a + CHUNK_BYTES, stop)))
+        return out
+
     def _download(self, i, fd):
+        """Writes shard i's header (known since the open) and the used bytes of its pages into
+        `fd` (a sparse file of the object's size), then checks that the object is unchanged."""
         obj = self.objects[i]
-        bounds = list(range(0, obj.size, CHUNK_BYTES)) + [obj.size]
+        head = self.cache.header(obj) or self._heads([obj])[0]
+        if head != self._head_bytes[i]:
+            raise ChangedObject(f"[ERROR] The mindrecord file {obj.url} changed while it was "
+                                f"being read (its header differs); open the dataset again.")
+        os.pwrite(fd, head, 0)
         futures = [self._chunk_pool.submit(self.store.read_into, obj, a, b, fd)
-                   for a, b in zip(bounds[:-1], bounds[1:])]
+                   for a, b in self._used_ranges(i)]
         try:
             for f in futures:
                 f.result()
@@ -123,15 +146,12 @@ class RemoteShardSet:
                 f.cancel()
             raise
         self.store.check_unchanged(obj)
-        header_end = 8 + self.headers[i].get("_json_length", 0)
-        if os.pread(fd, header_end, 0) != self.cache.header(obj):
-            raise ChangedObject(f"[ERROR] The mindrecord file {obj.url} changed while it was "
-                                f"being read (its header differs); open the dataset again.")
 
     def _fetch(self, i):
         if self._closed:
             raise RuntimeError(f"[ERROR] The mindrecord file {self.objects[i].url} was closed.")
-        return self.cache.fetch(self.objects[i], lambda fd: self._download(i, fd))
+        need = len(self._head_bytes[i]) + sum(b - a for a, b in self._used_ranges(i))
+        return self.cache.fetch(self.objects[i], lambda fd: self._download(i, fd), need)
 
     def _future(self, i):
         with self._lock:

@@ -15,7 +15,6 @@ by every process that reads through it:
   used entries are removed until the new one fits (under ``.lock``, the directory-wide lock).
   Removing an entry that a reader has open is safe: the reader keeps its descriptor.
 """
-import errno
 import fcntl
 import hashlib
 import os
@@ -120,7 +119,7 @@ class ShardCache:
                     st = os.stat(path)
                 except FileNotFoundError:
                     continue
-                out.append((path, st.st_size, st.st_mtime))
+                out.append((path, st.st_blocks * 512, st.st_mtime))   # disk used, not holes
         return out
 
     def used_bytes(self):
@@ -169,16 +168,18 @@ class ShardCache:
             pass
         return fd
 
-    def fetch(self, obj, download):
+    def fetch(self, obj, download, need=None):
         """A read-only descriptor of the entry of `obj`, downloading it first if needed.
 
-        download(fd) writes the whole object into the open file `fd` (sized already) and
-        verifies it; it raises to abandon the download (the partial file is removed)."""
+        download(fd) writes the object's bytes into the open file `fd` (already of the
+        object's size, sparse: bytes nobody reads may stay holes) and verifies them; `need` is
+        how many bytes it writes (the room to make; default: the object's size); it raises to abandon the download (the partial file is removed)."""
         fd = self.open_entry(obj)
         if fd is not None:
             return fd
-        if obj.size > self.max_bytes:
-            raise RuntimeError(f"{obj.url} ({obj.size} bytes) does not fit the remote-file "
+        need = obj.size if need is None else need
+        if need > self.max_bytes:
+            raise RuntimeError(f"{obj.url} ({need} bytes of data) does not fit the remote-file "
                                f"cache of {self.max_bytes} bytes in {self.directory}; raise "
                                f"MINDDATA_REMOTE_CACHE_SIZE")
         stem = self._stem(obj)
@@ -187,16 +188,11 @@ class ShardCache:
             if fd is not None:
                 return fd
             self._remove_partials(stem)
-            self._make_room(obj.size)
+            self._make_room(need)
             partial = f"{stem}.partial.{os.getpid()}"
             wfd = os.open(partial, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                try:
-                    os.posix_fallocate(wfd, 0, obj.size) if obj.size else None
-                except OSError as exc:
-                    if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):
-                        raise
-                    os.ftruncate(wfd, obj.size)
+                os.ftruncate(wfd, obj.size)     # sparse: download writes what holds data
                 download(wfd)
                 if os.fstat(wfd).st_size != obj.size:
                     raise RuntimeError(f"download of {obj.url} wrote {os.fstat(wfd).st_size} "

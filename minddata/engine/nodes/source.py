@@ -85,6 +85,7 @@ class SourceIter(IterNode):
     def _seek(self, pos):
         if self._pool is not None:
             self._pool.clear()
+        self.src.will_read(self._ids[pos:])     # a remote source fetches ahead in this order
         self._pos = pos
         self._from_start = pos == 0     # a resumed pass did not read the rows before pos
         self._next_chunk = pos

@@ -1,0 +1,241 @@
+"""Reading MindRecord sets from an S3-compatible store on loopback (issue 21): the same rows as
+the local files, few requests, the node-local cache, and faults that never give wrong rows."""
+import glob
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from mindrecord import FileReader, FileWriter, ShardReader
+from mindrecord.remote.shard_cache import ShardCache, parse_size
+
+ROWS = 120
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path, monkeypatch):
+    path = tmp_path / "remote-cache"
+    monkeypatch.setenv("MINDDATA_REMOTE_CACHE", str(path))
+    monkeypatch.delenv("MINDDATA_REMOTE_CACHE_SIZE", raising=False)
+    return path
+
+
+def write_set(directory, shards=4, rows=ROWS, page_size=None):
+    os.makedirs(str(directory), exist_ok=True)
+    path = os.path.join(str(directory), "train.mindrecord")
+    w = FileWriter(path, shard_num=shards)
+    if page_size:
+        w.set_page_size(page_size)
+    w.add_schema({"label": {"type": "int32"}, "data": {"type": "bytes"},
+                  "name": {"type": "string"}, "vec": {"type": "float32", "shape": [3]}}, "t")
+    rng = np.random.default_rng(0)
+    w.write_raw_data([{"label": i, "data": rng.bytes(int(rng.integers(1, 3000))),
+                       "name": f"row{i}", "vec": np.full(3, i, np.float32)}
+                      for i in range(rows)])
+    w.commit()
+    return sorted(glob.glob(path + "*"))
+
+
+@pytest.fixture
+def remote_set(tmp_path, s3_store, bucket):
+    files = write_set(tmp_path / "local")
+    s3_store.upload_files(files, bucket, "sets/a")
+    return f"s3://{bucket}/sets/a/train.mindrecord0", files[0]
+
+
+def rows_equal(a, b):
+    assert a.keys() == b.keys()
+    for name in a:
+        assert len(a[name]) == len(b[name])
+        for x, y in zip(a[name], b[name]):
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+
+
+def test_same_rows_as_the_local_files(remote_set, s3_env):
+    url, local = remote_set
+    ids = np.random.default_rng(1).permutation(ROWS)
+    with ShardReader(url) as remote, ShardReader(local) as disk:
+        assert remote.files == [url[:-1] + str(k) for k in range(4)]
+        assert remote.num_rows == ROWS and remote.schema == disk.schema
+        remote.will_read(ids)
+        rows_equal(remote.read_rows(ids), disk.read_rows(ids))
+        np.testing.assert_array_equal(remote.scalar_column("label")[ids],
+                                      disk.scalar_column("label")[ids])
+    got = [r["label"] for r in FileReader(url).get_next()]
+    assert got == list(range(ROWS))
+
+
+def test_a_list_of_urls_and_file_urls(remote_set, s3_env, tmp_path):
+    url, local = remote_set
+    with ShardReader([url, url[:-1] + "2"]) as r:
+        assert r.num_rows == ROWS // 2
+    with ShardReader("file://" + local) as r:
+        assert r.num_rows == ROWS
+    with pytest.raises(ValueError, match="mixes URLs and local paths"):
+        ShardReader([url, local])
+
+
+def test_minddataset_pipeline_over_s3_equals_local(remote_set, s3_env):
+    import minddata as ds
+    url, local = remote_set
+
+    def run(path, shuffle):
+        ds.config.set_seed(3)
+        d = ds.MindDataset(path, columns_list=["label", "vec", "name"], shuffle=shuffle,
+                           num_parallel_workers=2).batch(16)
+        return [[np.asarray(c) for c in b] for b in d.create_tuple_iterator(output_numpy=True,
+                                                                            num_epochs=1)]
+    for shuffle in (True, False):
+        a, b = run(url, shuffle), run(local, shuffle)
+        assert len(a) == len(b) == ROWS // 16 + 1
+        for p, q in zip(a, b):
+            for x, y in zip(p, q):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_opening_costs_one_listing_and_one_read_per_shard(tmp_path, s3_store, bucket,
+                                                          proxy_env, faulty_proxy):
+    shards = 10
+    files = write_set(tmp_path / "local", shards=shards, rows=40)
+    s3_store.upload_files(files, bucket, "many")
+    url = f"s3://{bucket}/many/train.mindrecord0"
+    faulty_proxy.reset()
+    with ShardReader(url) as r:
+        assert r.num_rows == 40
+        opened = faulty_proxy.counts()
+        assert opened["total"] <= shards + 2, opened
+        assert opened.get("LIST", 0) == 1
+        faulty_proxy.reset()
+        r.read_rows(np.arange(40))          # a cold read: whole shards, a few ranges each
+        cold = faulty_proxy.counts()
+        assert cold.get("GET_range", 0) <= 2 * shards, cold      # raw and blob page
+    faulty_proxy.reset()
+    with ShardReader(url) as r:             # headers and shards come from the node cache
+        r.read_rows(np.arange(40))
+    again = faulty_proxy.counts()
+    assert again["total"] == 1 and again.get("LIST") == 1, again
+
+
+def test_every_row_right_with_a_tenth_of_requests_failing(remote_set, proxy_env, faulty_proxy,
+                                                         tmp_path, monkeypatch):
+    url, local = remote_set
+    faulty_proxy.fault_kinds = ("500", "503", "drop", "truncate")
+    faulty_proxy.failure_rate = 0.1
+    ids = np.random.default_rng(2).permutation(ROWS)
+    with ShardReader(local) as disk:
+        expected = disk.read_rows(ids)
+    for run in range(4):            # each run a cold cache: open, download, check
+        monkeypatch.setenv("MINDDATA_REMOTE_CACHE", str(tmp_path / f"cache{run}"))
+        if run == 0:                # one of each fault for certain, on the shard downloads
+            for kind in ("truncate", "drop", "500", "503"):
+                faulty_proxy.inject(kind, on={"GET_range"})
+        with ShardReader(url) as remote:
+            rows_equal(remote.read_rows(ids), expected)
+    assert set(faulty_proxy.faults()) >= {"500", "503", "drop", "truncate"}, \
+        faulty_proxy.faults()
+
+
+def test_missing_object_names_the_url(remote_set, s3_env, s3_store, bucket):
+    url, _ = remote_set
+    missing = f"s3://{bucket}/sets/a/nothing.mindrecord0"
+    with pytest.raises(RuntimeError, match=f"{missing} can not be found"):
+        ShardReader(missing)
+    s3_store.client().delete_object(Bucket=bucket, Key="sets/a/train.mindrecord2")
+    with pytest.raises(RuntimeError, match="train.mindrecord2 can not be found"):
+        ShardReader(url)
+    s3_store.client().delete_object(Bucket=bucket, Key="sets/a/train.mindrecord1.db")
+    with pytest.raises(RuntimeError, match=r"train.mindrecord1.db is not exists"):
+        ShardReader([url, url[:-1] + "1"])
+
+
+def test_denied_access_names_the_url(remote_set, proxy_env, faulty_proxy, bucket):
+    url, _ = remote_set
+    faulty_proxy.deny(f"{bucket}/sets/a/")
+    with pytest.raises(PermissionError, match="sets/a"):
+        ShardReader(url)
+
+
+def test_a_changed_object_is_refused_not_mixed(remote_set, s3_env, s3_store, bucket, tmp_path):
+    url, _ = remote_set
+    with ShardReader(url) as r:
+        other = write_set(tmp_path / "other", rows=ROWS + 8)
+        shard1 = [f for f in other if f.endswith("train.mindrecord1")]
+        s3_store.upload_files(shard1, bucket, "sets/a")      # shard 1 replaced
+        with pytest.raises(RuntimeError, match="changed"):
+            r.read_rows(np.arange(ROWS))
+
+
+def test_unusable_urls_and_options(s3_env):
+    with pytest.raises(ValueError, match="nosuchproto://"):
+        ShardReader("nosuchproto://x/y.mindrecord")
+    with pytest.raises(TypeError, match="storage_options"):
+        ShardReader("s3://bucket-x/y.mindrecord", storage_options=["anon"])
+
+
+def test_cache_evicts_least_recently_used(remote_set, s3_env, cache_dir):
+    url, _ = remote_set
+    with ShardReader(url) as r:
+        r.read_rows(np.arange(ROWS))
+    entries = sorted(glob.glob(str(cache_dir / "*.shard")))
+    assert len(entries) == 4
+    for k, path in enumerate(entries):                 # last used: entries[0] longest ago
+        os.utime(path, (1000 + k, 1000 + k))
+    cache = ShardCache(str(cache_dir), max_bytes=ShardCache(str(cache_dir), 1).used_bytes())
+    cache._make_room(1)
+    left = sorted(glob.glob(str(cache_dir / "*.shard")))
+    assert left == entries[1:]
+    assert cache.used_bytes() <= cache.max_bytes - 1
+
+
+def test_cache_size_settings(monkeypatch, tmp_path):
+    assert parse_size("20GiB") == 20 << 30 and parse_size("500MB") == 500_000_000
+    monkeypatch.setenv("MINDDATA_REMOTE_CACHE_SIZE", "lots")
+    with pytest.raises(ValueError, match="MINDDATA_REMOTE_CACHE_SIZE"):
+        ShardCache(str(tmp_path / "c"))
+
+
+def test_kill_9_mid_download_leaves_a_cache_the_next_run_repairs(remote_set, s3_env,
+                                                                   cache_dir):
+    url, local = remote_set
+    script = textwrap.dedent(f"""
+        import os, signal
+        from mindrecord.remote import objects, remote_set
+        from mindrecord import ShardReader
+        remote_set.CHUNK_BYTES = 4096
+        calls = []
+        real = objects.RemoteStore.read_into
+        def dying(self, obj, a, b, fd):
+            calls.append(a)
+            if len(calls) == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(self, obj, a, b, fd)
+        objects.RemoteStore.read_into = dying
+        ShardReader({url!r}).read_rows(list(range({ROWS})))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], env=dict(os.environ), timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    assert glob.glob(str(cache_dir / "*.partial.*")), "the kill left no partial download"
+    with ShardReader(url) as remote, ShardReader(local) as disk:
+        rows_equal(remote.read_rows(np.arange(ROWS)), disk.read_rows(np.arange(ROWS)))
+    assert not glob.glob(str(cache_dir / "*.partial.*"))
+
+
+def test_processes_share_the_node_cache(remote_set, proxy_env, faulty_proxy, cache_dir):
+    url, _ = remote_set
+    script = textwrap.dedent(f"""
+        from mindrecord import ShardReader
+        with ShardReader({url!r}) as r:
+            assert sorted(r.read_rows(list(range({ROWS})), ["label"])["label"]) == \\
+                list(range({ROWS}))
+    """)
+    faulty_proxy.reset()
+    procs = [subprocess.Popen([sys.executable, "-c", script], env=dict(os.environ))
+             for _ in range(3)]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
+    # Each shard was downloaded once (one range each: they are smaller than a chunk).
+    assert faulty_proxy.counts().get("GET_range", 0) <= 4 + 3 * 4, faulty_proxy.counts()
+    assert len(glob.glob(str(cache_dir / "*.shard"))) == 4

@@ -25,6 +25,7 @@ from ._writer_native import RowEncoder, _BadRow
 from .errors import (MRMAddSchemaError, MRMCommitError, MRMDefineIndexError, MRMGetMetaError,
                      MRMValidateDataError, ParamTypeError, ParamValueError)
 from .index_db import index_db_bytes, write_index_db
+from .remote import urls as _urls
 from .writer_append import load_dataset
 from .writer_commit import publish_set
 from .writer_files import (FileSet, check_file_name, check_final_names, create_unnamed,
@@ -78,8 +79,28 @@ def _split_rows(n, shard_num):
 class FileWriter:
     """Writes a MindRecord dataset of `shard_num` files (MindSpore's FileWriter API)."""
 
-    def __init__(self, file_name, shard_num=1, overwrite=False):
-        file_name = check_file_name(file_name)
+    def __init__(self, file_name, shard_num=1, overwrite=False, *, storage_options=None):
+        """file_name: the dataset's path, or a URL (s3://, gs://, any fsspec URL; shards get
+        0..N-1 appended when shard_num > 1).
+
+        A set bound for a URL is written in a private local staging directory (``tempfile``:
+        TMPDIR chooses the disk, which needs room for the whole set), exactly as a local set,
+        and uploaded by commit(): every other shard and its .db first, then shard 0's .db, then
+        shard 0, through which readers open a set, so a new set becomes visible only once
+        complete. Each object's size is checked after its upload; failed uploads are retried.
+        If the upload fails, the objects it put are deleted, the staging directory is removed
+        and RuntimeError names the URL and the cause. The staging directory is removed in every
+        outcome (commit, failure, abort, garbage collection).
+
+        With overwrite=False, existing objects of the set's names are refused here (one listing
+        of the directory) and again at commit. With overwrite=True an existing set is replaced
+        object by object, not atomically: a reader that opens it during commit() can see old
+        and new files mixed, and an upload that fails after replacing part of it deletes the
+        old set too (see mindrecord/remote/upload.py). storage_options are passed to the fsspec
+        file system (credentials, endpoint); without them s3fs follows the usual AWS variables
+        (AWS_ENDPOINT_URL, AWS_PROFILE, AWS_ACCESS_KEY_ID, ...).
+        """
+        file_name = _urls.local_path(check_file_name(file_name))
         if shard_num is None:
             raise ParamValueError("Parameter shard_num is None.")
         if isinstance(shard_num, bool) or not isinstance(shard_num, int):
@@ -89,6 +110,12 @@ class FileWriter:
                                   f"{MIN_SHARD_COUNT} and {MAX_SHARD_COUNT}.")
         if not isinstance(overwrite, bool):
             raise ParamTypeError("'overwrite' expect bool type.")
+        if _urls.is_url(file_name):
+            self._init_remote(file_name, shard_num, overwrite, storage_options)
+            return
+        if storage_options is not None:
+            raise ParamValueError(f"'storage_options' is for a URL file_name; {file_name!r} is "
+                                  f"a local path.")
         paths = shard_paths(file_name, shard_num)
         directory = os.path.dirname(paths[0])
         if not os.path.isdir(directory):
@@ -99,6 +126,24 @@ class FileWriter:
         self._init_state(paths, overwrite)
         if not overwrite:
             self._refuse_existing()
+
+    def _init_remote(self, url, shard_num, overwrite, storage_options):
+        """The set goes to `url`: checked (file system, existing objects) before anything is
+        written, then written in a staging directory (see __init__)."""
+        from .remote.upload import RemoteSet, Staging
+        remote = RemoteSet(url, storage_options)
+        names = [os.path.basename(p) for p in shard_paths(url, shard_num)]
+        if not overwrite:
+            remote.refuse_existing([n for name in names for n in (name, name + ".db")])
+        staging = Staging()
+        paths = [os.path.join(staging.path, name) for name in names]
+        try:
+            check_final_names(paths)
+        except BaseException:
+            staging.remove()
+            raise
+        self._init_state(paths, overwrite)
+        self._remote, self._staging = remote, staging
 
     def _init_state(self, paths, overwrite):
         self._paths = paths
@@ -120,8 +165,12 @@ class FileWriter:
         # Calls from several threads are serialised (the page layout is one sequence).
         self._lock = threading.RLock()
         self._finalizer = weakref.finalize(self, FileSet.release, self._files)
+        self._remote = None            # RemoteSet when the set goes to a URL
+        self._staging = None           # its local staging directory (upload.Staging)
 
     def _refuse_existing(self):
+        if self._remote is not None:
+            return      # one listing at construction, one more by the upload at commit
         found = existing_files(self._paths)
         if found:
             raise RuntimeError(
@@ -146,6 +195,8 @@ class FileWriter:
             self._state = "failed"
         self._files.release(rollback=True)
         self._pending.clear()
+        if self._staging is not None:
+            self._staging.remove()
 
     # ---- configuration ---------------------------------------------------------------------
     def _check_configurable(self, what):
@@ -449,7 +500,8 @@ class FileWriter:
 
     # ---- commit ----------------------------------------------------------------------------
     def commit(self):
-        """Write the headers and the .db index files and move the files into place."""
+        """Write the headers and the .db index files and move the files into place (for a URL:
+        then upload them, shard 0 last; see __init__)."""
         with self._lock:
             self._commit()
 
@@ -465,11 +517,20 @@ class FileWriter:
             self._files.shutdown_pools()
             self._open_files()
             self._commit_files()
+            if self._remote is not None:
+                self._upload()
         except BaseException:
             self._abort()
             raise
         self._state = "committed"
         self._finalizer.detach()
+
+    def _upload(self):
+        """Put the committed staging files at the URL (shard 0 last), then drop them."""
+        from .remote.upload import upload_order
+        self._remote.upload(upload_order(self._paths), self._overwrite,
+                            os.path.basename(self._paths[0]))
+        self._staging.remove()
 
     def _commit_files(self):
         index_fields = self._index_list()
@@ -534,8 +595,16 @@ class FileWriter:
     # ---- append ----------------------------------------------------------------------------
     @classmethod
     def open_for_append(cls, file_name):
-        """Open an existing dataset (all shards of its shard_addresses) to add rows."""
-        file_name = check_file_name(file_name)
+        """Open an existing dataset (all shards of its shard_addresses) to add rows.
+
+        Local files only: a set at a URL raises NotImplementedError, since objects in a store
+        cannot be appended to in place (append to a local copy and write it to the URL)."""
+        file_name = _urls.local_path(check_file_name(file_name))
+        if _urls.is_url(file_name):
+            raise NotImplementedError(
+                f"open_for_append cannot append to {file_name}: objects in a store cannot be "
+                f"modified in place. Download the set, append to the local files, and write "
+                f"them to the URL again (FileWriter(url, overwrite=True) or an upload).")
         if not os.path.exists(file_name):
             raise RuntimeError(f"The input: {file_name} is not exists.")
         info = load_dataset(file_name)

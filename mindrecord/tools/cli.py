@@ -71,7 +71,8 @@ def build_parser():
         p = sub.add_parser(name, help=helps[name], description=helps[name])
         p.add_argument("src", metavar="SRC", help="source file or directory")
         p.add_argument("dest", metavar="DEST", help="MindRecord file to write (shards get "
-                                                    "0..N-1 appended)")
+                                                    "0..N-1 appended), or a URL such as "
+                                                    "s3://bucket/dir/train.mindrecord")
         p.add_argument("--shards", type=_positive, default=1, help="number of shard files")
         p.add_argument("--workers", type=_positive, default=None,
                        help="worker threads (default: all cores)")
@@ -155,8 +156,9 @@ def main(argv=None):
     bar = None
     try:
         converter = make_converter(args)
-        dest_dir = os.path.dirname(os.path.abspath(args.dest))
-        os.makedirs(dest_dir, exist_ok=True)
+        from ..remote.urls import is_url
+        if not is_url(args.dest):          # a URL (s3://...) is uploaded; no local directory
+            os.makedirs(os.path.dirname(os.path.abspath(args.dest)), exist_ok=True)
         progress = None
         if not args.no_progress:
             from tqdm import tqdm

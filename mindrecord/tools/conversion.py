@@ -11,10 +11,16 @@ into rows. The engine then
 * on bad input stops everything and removes what it wrote, or with ``skip_bad`` leaves the item
   out and records it in the skip report.
 
+A destination may be a URL (s3://, gs://, any fsspec URL): the set is then converted into a
+private local staging directory exactly as for a local destination and uploaded by
+``remote.upload`` (shard 0 last, so it appears complete or not at all); the skip report goes
+beside it (uploaded before the set).
+
 Chunk boundaries depend only on the items, never on timing, so a run gives identical files for
 any worker count, and the Ray backend (``ray_runner``) gives the same files as a local run.
 """
 import collections
+import dataclasses
 import os
 import threading
 import time
@@ -23,6 +29,7 @@ from dataclasses import dataclass, field
 
 from .bad_input import BadItem, ConversionError, SkipReport
 from . import shard_set
+from ..remote.urls import basename as url_basename, is_url
 from .malloc_tuning import retain_freed_memory
 
 CHUNK_ROWS = 256           # rows per write_raw_data call (MindSpore's converters use 256 too)
@@ -171,8 +178,15 @@ def write_shard(spec, path, items, skip_bad, load_pool=None, on_items=None, canc
     return ShardOutcome(rows_written, skipped)
 
 
-def check_destination(paths, overwrite):
-    """Refuse to replace existing files unless ``overwrite``; then clear the way."""
+def check_destination(paths, overwrite, storage_options=None):
+    """Refuse to replace existing files unless ``overwrite``; then clear the way. A URL
+    destination is only checked (one listing, with ``overwrite`` False): its objects are
+    replaced by the upload at the end, so the old set stays readable until then."""
+    if is_url(paths[0]):
+        if not overwrite:
+            from ..remote.upload import RemoteSet
+            RemoteSet(paths[0], storage_options).refuse_existing(_names(paths))
+        return
     existing = shard_set.existing_outputs(paths)
     if existing and not overwrite:
         raise RuntimeError(
@@ -184,13 +198,32 @@ def check_destination(paths, overwrite):
     shard_set.remove_outputs(paths)
 
 
+def _names(paths):
+    """Base names of a set's data and .db files."""
+    return [url_basename(n) if is_url(n) else os.path.basename(n)
+            for path in paths for n in (path, path + ".db")]
+
+
+def remove_dataset(destination, num_shards, storage_options=None):
+    """Remove a converted dataset (files or objects) again; best effort for objects."""
+    paths = shard_set.shard_paths(destination, num_shards)
+    if is_url(destination):
+        from ..remote.upload import RemoteSet
+        RemoteSet(destination, storage_options).delete(_names(paths), url_basename(paths[0]))
+    else:
+        shard_set.remove_outputs(paths)
+
+
 def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_file=None,
-                   progress=None, backend="local"):
+                   progress=None, backend="local", storage_options=None):
     """Convert ``spec``; returns a :class:`ConversionResult`.
 
     ``progress``: callable ``progress(n)`` told of every ``n`` source items handled.
     ``report_file``: where the skip report goes (default ``<destination>.skipped.txt``, written
-    only when something was skipped). ``backend``: "local" (threads) or "ray" (one task/shard).
+    only when something was skipped; a URL is uploaded). ``backend``: "local" (threads) or
+    "ray" (one task/shard; with a URL destination the tasks write to the staging directory,
+    which every host of a cluster must see: set TMPDIR to a shared file system).
+    ``storage_options``: fsspec options of a URL destination (credentials, endpoint).
     """
     if not isinstance(spec.num_shards, int) or isinstance(spec.num_shards, bool) \
             or not 1 <= spec.num_shards <= 1000:
@@ -202,6 +235,89 @@ def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_f
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if report_file is None:
+        report_file = spec.destination + ".skipped.txt"
+    if not is_url(spec.destination) and not is_url(report_file):
+        if storage_options is not None:
+            raise ValueError(f"storage_options is for a URL destination; "
+                             f"{spec.destination!r} is a local path")
+        return _convert(spec, workers, skip_bad, overwrite, report_file, progress, backend)
+    upload = _Upload(spec, overwrite, report_file, storage_options)
+    try:
+        # a URL's set goes to a fresh staging directory; a local one keeps its own check
+        local_overwrite = overwrite if upload.remote is None else True
+        result = _convert(upload.local_spec, workers, skip_bad, local_overwrite,
+                          upload.local_report,
+                          progress, backend, on_done=upload.run,
+                          shown=(spec.destination, report_file))
+    finally:
+        upload.staging.remove()
+    return dataclasses.replace(result, files=upload.files(result.files),
+                               report_file=upload.report_url(result.report_file))
+
+
+class _Upload:
+    """A URL destination (or skip report) of one conversion: the local spec and report path
+    in a staging directory, and their upload once the set is converted (upload.RemoteSet)."""
+
+    def __init__(self, spec, overwrite, report_file, storage_options):
+        from ..remote.upload import RemoteSet, Staging
+        self.remote = self.report_remote = None
+        self.paths = shard_set.shard_paths(spec.destination, spec.num_shards)
+        if is_url(spec.destination):
+            self.remote = RemoteSet(spec.destination, storage_options)
+            if not overwrite:
+                self.remote.refuse_existing(_names(self.paths))
+        elif storage_options is not None:
+            raise ValueError(f"storage_options is for a URL destination; {spec.destination!r} "
+                             f"is a local path")
+        if is_url(report_file):
+            self.report_remote = RemoteSet(report_file, storage_options)
+        self.overwrite = overwrite
+        self.report_file = report_file
+        self.staging = Staging()
+        self.local_spec = spec
+        if self.remote is not None:
+            self.local_spec = dataclasses.replace(spec, destination=os.path.join(
+                self.staging.path, url_basename(spec.destination)))
+        self.local_report = report_file
+        if self.report_remote is not None:
+            # its own subdirectory: the report's name may be one of the set's
+            self.local_report = os.path.join(self.staging.path, "report",
+                                             url_basename(report_file))
+            os.mkdir(os.path.dirname(self.local_report))
+
+    def run(self, paths, report_path):
+        """Upload the report (first) and the set; the report is deleted again if the set
+        fails."""
+        from ..remote.upload import upload_order
+        report_name = None
+        if report_path is not None and self.report_remote is not None:
+            report_name = url_basename(self.report_file)
+            self.report_remote.put(report_path, report_name)
+        if self.remote is None or paths is None:
+            return
+        try:
+            self.remote.upload(upload_order(paths), self.overwrite, os.path.basename(paths[0]))
+        except BaseException:
+            if report_name is not None:
+                self.report_remote.delete([report_name])
+            raise
+
+    def files(self, local_files):
+        return self.paths if self.remote is not None else local_files
+
+    def report_url(self, local_report):
+        if local_report is None or self.report_remote is None:
+            return local_report
+        return self.report_file
+
+
+def _convert(spec, workers, skip_bad, overwrite, report_file, progress, backend, on_done=None,
+             shown=None):
+    """run_conversion to local files; ``on_done(paths or None, report path or None)`` is
+    called once the files are complete (paths None when nothing usable was converted) and may
+    raise, which removes the files. ``shown``: (destination, report) named in errors."""
     paths = shard_set.shard_paths(spec.destination, spec.num_shards)
     check_destination(paths, overwrite)
     ranges = shard_set.split_rows(len(spec.items), spec.num_shards)
@@ -224,15 +340,25 @@ def run_conversion(spec, workers=None, skip_bad=False, overwrite=False, report_f
         files=paths,
         bytes=sum(_disk_bytes(p) + _disk_bytes(p + ".db") for p in paths),
         seconds=time.perf_counter() - start)
+    usable = True
     if result.skipped:
         report = SkipReport()
         report.extend(result.skipped)
-        result.report_file = report.write(report_file or spec.destination + ".skipped.txt")
-        if result.rows == 0:
-            # Nothing usable: an empty dataset would only hide the problem downstream.
+        result.report_file = report.write(report_file)
+        # Nothing usable: an empty dataset would only hide the problem downstream.
+        usable = result.rows > 0
+    if on_done is not None:
+        try:
+            on_done(paths if usable else None, result.report_file)
+        except BaseException:
             shard_set.remove_outputs(paths)
-            raise ConversionError(f"no usable rows: all {len(result.skipped)} item(s) of "
-                                  f"{spec.destination} were bad; see {result.report_file}")
+            raise
+        result.seconds = time.perf_counter() - start
+    if not usable:
+        shard_set.remove_outputs(paths)
+        destination, report_name = shown or (spec.destination, result.report_file)
+        raise ConversionError(f"no usable rows: all {len(result.skipped)} item(s) of "
+                              f"{destination} were bad; see {report_name}")
     return result
 
 

@@ -6,7 +6,7 @@ the source happens there, once), and ``transform`` runs them. Options beyond Min
 signatures are keyword-only and default to MindSpore's behaviour.
 """
 from . import shard_set
-from .conversion import ConversionResult, check_destination, run_conversion
+from .conversion import ConversionResult, check_destination, remove_dataset, run_conversion
 
 
 class Converter:
@@ -27,7 +27,7 @@ class Converter:
         return sum(len(spec.items) for spec in self.prepare())
 
     def _run(self, workers=None, skip_bad=False, overwrite=False, report_file=None,
-             progress=None, backend="local"):
+             progress=None, backend="local", storage_options=None):
         if progress is not None and not callable(progress):
             raise TypeError(f"progress must be a callable told of the number of items done, or "
                             f"None, but got {type(progress).__name__}.")
@@ -37,7 +37,7 @@ class Converter:
         # Check every output before writing any, so a refused one leaves nothing half-done.
         for spec in specs:
             check_destination(shard_set.shard_paths(spec.destination, spec.num_shards),
-                              overwrite)
+                              overwrite, storage_options)
         result, done = ConversionResult(), []
         try:
             for spec in specs:
@@ -45,25 +45,30 @@ class Converter:
                     else f"{report_file}.{len(done)}"
                 result = result.merged(run_conversion(
                     spec, workers=workers, skip_bad=skip_bad, overwrite=True,
-                    report_file=report, progress=progress, backend=backend))
+                    report_file=report, progress=progress, backend=backend,
+                    storage_options=storage_options))
                 done.append(spec)
         except BaseException:
             for spec in done:
-                shard_set.remove_outputs(shard_set.shard_paths(spec.destination, spec.num_shards))
+                remove_dataset(spec.destination, spec.num_shards, storage_options)
             raise
         return result
 
     def transform(self, *, workers=None, skip_bad=False, overwrite=False, report_file=None,
-                  progress=None, backend="local"):
+                  progress=None, backend="local", storage_options=None):
         """Convert; returns a ConversionResult (rows, skipped, files, bytes, seconds).
 
         Keyword-only extensions: ``workers`` (threads; default all cores), ``skip_bad`` (leave bad
         items out and list them in ``report_file``, default ``<destination>.skipped.txt``),
         ``overwrite`` (replace existing files), ``progress`` (callable told of items done),
-        ``backend`` ("local" or "ray": one Ray task per shard).
+        ``backend`` ("local" or "ray": one Ray task per shard), ``storage_options`` (fsspec
+        options when the destination is a URL such as s3://bucket/dir/train.mindrecord: the
+        set is converted in a local staging directory, then uploaded with shard 0 last, so it
+        appears complete or not at all; the usual AWS variables work without them).
         """
         return self._run(workers=workers, skip_bad=skip_bad, overwrite=overwrite,
-                         report_file=report_file, progress=progress, backend=backend)
+                         report_file=report_file, progress=progress, backend=backend,
+                         storage_options=storage_options)
 
     def run(self, *args, **kwargs):
         """MindSpore's other name for :meth:`transform`."""

@@ -125,6 +125,8 @@ class RunWatch:
         self._queue = getattr(run, "_queue", None)
         self._run_ref = weakref.ref(run)
         self.closed = False
+        # Another watch's wrapper, when the run has one: this one calls it.
+        previous = vars(run).get("next_item")
         plain = type(run).next_item
         run_ref = self._run_ref
         watch_ref = weakref.ref(self)
@@ -133,7 +135,7 @@ class RunWatch:
         # the garbage collector runs): the wrapper holds the run and the watch weakly.
         def next_item():
             t0 = _perf()
-            item = plain(run_ref())
+            item = plain(run_ref()) if previous is None else previous()
             watch = watch_ref()
             if watch is not None:
                 watch.on_item(item, t0, _perf())
@@ -153,6 +155,7 @@ class RunWatch:
     def _closed(self):
         self.closed = True
         self.on_close()
+        self._queue = None      # the run's; nothing is read from it any more
 
     def on_item(self, item, t_start, t_end):
         raise NotImplementedError

@@ -2,16 +2,18 @@
 .profiling_manager()`` (``MANAGER`` here) with ``init()``, ``start()``, ``stop()`` and
 ``save(dir)``. mindspore.Profiler calls these; MindSpore's tests call them directly.
 
-Between ``start()`` and ``stop()`` the manager watches the first pipeline iterated (a later one
-gets MindSpore's warning and runs unwatched) and records, from the counters the engine keeps for
-every stage (engine/stats.py) and from the items the consumer takes:
+After ``init()`` the manager watches the first pipeline iterated (a later one, while it
+records, gets MindSpore's warning and runs unwatched). Between ``start()`` and ``stop()`` it
+records (each ``start()`` a new recording, as in MindSpore; a pipeline may start before or
+after ``start()``), from the counters the engine keeps for every stage (engine/stats.py) and
+from the items the consumer takes:
 
 - a sample every ``ds.config.get_monitor_sampling_interval()`` milliseconds while items flow,
   and one at ``stop()`` (or when the run ends first);
 - each item: when it was asked for, how long it took, the prefetch queue's depth.
 
-``save(dir)`` writes, for ``DEVICE_ID`` (``RANK_ID`` when unset, else 0), nothing when no
-pipeline ran:
+``save(dir)`` writes the last recording, for ``DEVICE_ID`` (``RANK_ID`` when unset, else 0);
+nothing when no pipeline ran while recording:
 
 - ``pipeline_profiling_<id>.json``: ``{"sampling_interval", "op_info": [{"op_id", "op_type",
   "num_workers", "children", "metrics"}]}``, op ids root first, op types as MindSpore names them
@@ -53,23 +55,35 @@ _MB = 1024 * 1024
 class ProfileWatch(RunWatch):
     """What the manager records of the pipeline it watches."""
 
-    def __init__(self, iterator, manager):
+    def __init__(self, iterator, recording):
         super().__init__(iterator)
         self._iterator_ref = weakref.ref(iterator)
-        self.manager = manager
         self.ops = op_tree(self.dataset, self.num_epochs)
         self.stats = match_stats(self.ops, self.stage_stats)
+        # The manager keeps its last watch until the next init(): it must not keep the
+        # pipeline (its data, sources, operations) alive that long.
+        self.dataset = None
+        for entry in self.ops:
+            entry.pop("node")
         self.capacity = self._queue.maxsize if self._queue is not None else 0
-        self.items = []             # (t_start, t_end, queue depth), perf_counter seconds
         self._wall_offset = time.time() - time.perf_counter()
-        self.samples = []
-        self.recording = True
         self._proc = psutil.Process(os.getpid())
         self._lock = threading.Lock()
-        # The run's counters started at zero when it was built (its threads may have produced
-        # rows before this watch was attached): the first sample counts from there.
+        self.recording = False
+        self.items = []
+        self.samples = []
+        if recording:
+            self.begin()
+            # The run's counters started at zero when it was built (its threads may have
+            # produced rows before this watch was attached): the first sample counts from there.
+            self._last["ops"] = {i: (0, 0.0, 0, 0) for i in self.stats}
+
+    def begin(self):
+        """Start a new recording (what an earlier one recorded is dropped, as in MindSpore)."""
+        self.items = []             # (t_start, t_end, queue depth), perf_counter seconds
+        self.samples = []
         self._last = self._snapshot(time.perf_counter())
-        self._last["ops"] = {i: (0, 0.0, 0, 0) for i in self.stats}
+        self.recording = self.running()
 
     def is_for(self, iterator):
         return self._iterator_ref() is iterator
@@ -179,50 +193,58 @@ class ProfileWatch(RunWatch):
 
 
 class ProfilingManager:
-    """MindSpore's MindData profiling manager (module docstring)."""
+    """MindSpore's MindData profiling manager (module docstring). After ``init()`` it watches
+    the first pipeline iterated; ``start()`` and ``stop()`` begin and end a recording of it
+    (each ``start()`` a new one), ``save()`` writes the last recording."""
+
+    _NEW, _RUNNING, _STOPPED = "not initialized", "running", "stopped"
 
     def __init__(self):
-        self._initialized = False
-        self._running = False
+        self._state = self._NEW
+        self._started = False       # start() was called since init()
         self._watch = None
         self._interval = config.get_monitor_sampling_interval()
 
     def init(self):
-        """Get ready to profile the next pipeline (forgets what was recorded)."""
-        autotune = _live_autotune()
-        if autotune:
+        """Get ready to profile the next pipeline iterated (forgets what was recorded)."""
+        if _live_autotune():
             raise RuntimeError("Unexpected error. Stop MD Autotune before initializing the MD "
                                "Profiler.")
-        if self._running:
+        if self._state == self._RUNNING:
             raise RuntimeError("MD ProfilingManager is already running; call stop() before "
                                "init().")
-        self._initialized = True
+        self._state = self._STOPPED
+        self._started = False
         self._watch = None
         add_watcher(self._watch_iterator, first=True)
 
     def start(self):
-        """Start recording (the first pipeline iterated from now on)."""
-        if not self._initialized:
+        """Start recording the watched pipeline (or the next one iterated)."""
+        if self._state == self._NEW:
             raise RuntimeError("MD ProfilingManager has not been initialized: call init() "
                                "before start().")
-        if self._running:
+        if self._state == self._RUNNING:
             raise RuntimeError("MD ProfilingManager is already running.")
         self._interval = config.get_monitor_sampling_interval()
-        self._running = True
-        if self._watch is not None and self._watch.running():
-            self._watch.recording = True
+        self._state = self._RUNNING
+        self._started = True
+        if self._watch is not None:
+            self._watch.begin()
 
     def stop(self):
-        """Stop recording (a last sample of the watched pipeline is taken)."""
-        if not self._running:
+        """Stop recording (with a last sample of the watched pipeline)."""
+        if not self._started:
             raise RuntimeError("MD ProfilingManager has not started yet: call start() before "
                                "stop().")
-        self._running = False
+        if self._state != self._RUNNING:
+            warn("MD ProfilingManager had already stopped.")
+            return
+        self._state = self._STOPPED
         if self._watch is not None:
             self._watch.finish()
 
     def is_running(self):
-        return self._running
+        return self._state == self._RUNNING
 
     def save(self, profile_data_path):
         """Write the profiling files (module docstring) into the directory
@@ -230,14 +252,14 @@ class ProfilingManager:
         if not isinstance(profile_data_path, str):
             raise TypeError(f"profile_data_path must be of type str, but got "
                             f"{type(profile_data_path).__name__}")
-        if self._running:
+        if self._state == self._RUNNING:
             raise RuntimeError("MD ProfilingManager is still running: call stop() before "
                                "save().")
         if not os.path.isdir(profile_data_path):
             raise RuntimeError(f"MD ProfilingManager: the directory <{profile_data_path}> to "
                                f"save the profiling files in does not exist.")
         watch = self._watch
-        if watch is None:
+        if watch is None or not watch.samples:      # nothing ran while recording
             return
         dev = device_id()
         with open(os.path.join(profile_data_path, f"pipeline_profiling_{dev}.json"), "w",
@@ -251,19 +273,19 @@ class ProfilingManager:
             f.writelines(line + "\n" for line in watch.iterator_lines())
 
     def claim_of(self, iterator):
-        """'this' when the manager watches ``iterator``'s pipeline, 'other' when it watches
+        """'this' when the manager records ``iterator``'s pipeline, 'other' when it records
         another one, None when it is not recording."""
-        if not self._running or self._watch is None:
+        if self._state != self._RUNNING or self._watch is None:
             return None
         return "this" if self._watch.is_for(iterator) else "other"
 
     def _watch_iterator(self, iterator):
-        if not self._running:
+        if self._state == self._NEW:
             return
-        if self._watch is not None:
+        if self._watch is None:
+            self._watch = ProfileWatch(iterator, recording=self._state == self._RUNNING)
+        elif self._state == self._RUNNING:
             warn("Dataset Profiling is already enabled for a different data pipeline.")
-            return
-        self._watch = ProfileWatch(iterator, self)
 
 
 def _live_autotune():

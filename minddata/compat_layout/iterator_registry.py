@@ -16,7 +16,8 @@ can call ``track`` without loading the layout modules.
 import threading
 import weakref
 
-__all__ = ["ITERATORS_LIST", "track", "check_iterator_cleanup", "add_watcher"]
+__all__ = ["ITERATORS_LIST", "track", "check_iterator_cleanup", "add_watcher",
+           "remove_watcher"]
 
 ITERATORS_LIST = []
 # Re-entrant: a weak reference's callback (_forget) can run inside any locked block, when a
@@ -56,6 +57,13 @@ def track(iterator):
     for watch in watchers:
         watch(iterator)
     return iterator
+
+
+def remove_watcher(watch):
+    """Stop calling ``watch`` (nothing when it was not added)."""
+    with _lock:
+        if watch in _watchers:
+            _watchers.remove(watch)
 
 
 def add_watcher(watch, first=False):

@@ -14,6 +14,7 @@ from minddata import config
 from minddata.profiling import MANAGER
 from minddata.serialization import deserialize, serialize
 
+from .test_profiling_compat import reset_manager
 from .test_sources_helpers import make_mnist_dir
 
 
@@ -106,12 +107,22 @@ def test_nothing_is_written_when_off_or_without_a_prefix(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_a_dropped_iterator_writes_the_file_too(tmp_path):
+def test_a_stopped_or_dropped_iterator_writes_the_file_too(tmp_path):
+    import weakref
     config.set_enable_autotune(True, str(tmp_path / "at"))
     iterator = ds.NumpySlicesDataset(np.arange(6), ["x"]).create_tuple_iterator(num_epochs=3)
     next(iterator)
     assert not (tmp_path / "at_0.json").exists()
     iterator.stop()
+    assert (tmp_path / "at_0.json").exists()
+    (tmp_path / "at_0.json").unlink()
+    data = ds.NumpySlicesDataset(np.arange(6), ["x"])
+    iterator = data.create_tuple_iterator(num_epochs=3)
+    next(iterator)
+    dataset_ref = weakref.ref(data)
+    del data, iterator
+    # Freed at once (reference counting, no garbage collection), the file written on the way.
+    assert dataset_ref() is None
     assert (tmp_path / "at_0.json").exists()
 
 
@@ -147,5 +158,24 @@ def test_a_pipeline_that_profiling_watches_is_not_tuned(tmp_path, capfd):
         assert sum(1 for _ in first) == sum(1 for _ in second) == 4
         assert not (tmp_path / "at_0.json").exists()
     finally:
+        reset_manager()
+
+
+def test_autotune_and_a_profiling_started_later_both_see_the_run(tmp_path, caplog):
+    MANAGER.init()                      # watches the next pipeline, not recording yet
+    try:
+        config.set_enable_autotune(True, str(tmp_path / "at"))
+        config.set_autotune_interval(3)
+        iterator = ds.NumpySlicesDataset(np.arange(9), ["x"]).create_tuple_iterator(
+            num_epochs=1)
+        MANAGER.start()
+        with caplog.at_level("INFO", logger="minddata"):
+            assert sum(1 for _ in iterator) == 9
         MANAGER.stop()
-        MANAGER.init()
+        MANAGER.save(str(tmp_path))
+        assert caplog.text.count("AutoTune sample") == 3
+        assert (tmp_path / "at_0.json").exists()
+        with open(tmp_path / "dataset_iterator_profiling_0.txt") as f:
+            assert sum(1 for _ in f) == 4 * 9
+    finally:
+        reset_manager()

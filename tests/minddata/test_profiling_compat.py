@@ -10,6 +10,7 @@ import pytest
 import minddata as ds
 from minddata import config
 from minddata.compat_layout import _c_dataengine as cde
+from minddata.compat_layout.iterator_registry import remove_watcher
 from minddata.profiling import MANAGER
 
 
@@ -21,9 +22,13 @@ def profiler(monkeypatch):
     md.init()
     md.start()
     yield md
-    if md.is_running():
-        md.stop()
-    md.init()       # forget the watched pipeline
+    reset_manager()
+
+
+def reset_manager():
+    """The manager as it is before anyone calls init(): it watches no pipeline."""
+    remove_watcher(MANAGER._watch_iterator)
+    MANAGER.__init__()
 
 
 def _files(directory, dev="0"):
@@ -43,18 +48,21 @@ def test_one_manager_and_its_errors(tmp_path):
     with pytest.raises(RuntimeError, match="has not been initialized"):
         fresh.start()
     fresh.init()
-    with pytest.raises(RuntimeError, match="has not started yet"):
-        fresh.stop()
-    fresh.start()
-    with pytest.raises(RuntimeError, match="already running"):
+    try:
+        with pytest.raises(RuntimeError, match="has not started yet"):
+            fresh.stop()
         fresh.start()
-    with pytest.raises(RuntimeError, match="still running"):
-        fresh.save(str(tmp_path))
-    fresh.stop()
-    with pytest.raises(RuntimeError, match="does not exist"):
-        fresh.save(str(tmp_path / "missing"))
-    with pytest.raises(TypeError, match="profile_data_path must be of type str"):
-        fresh.save(1)
+        with pytest.raises(RuntimeError, match="already running"):
+            fresh.start()
+        with pytest.raises(RuntimeError, match="still running"):
+            fresh.save(str(tmp_path))
+        fresh.stop()
+        with pytest.raises(RuntimeError, match="does not exist"):
+            fresh.save(str(tmp_path / "missing"))
+        with pytest.raises(TypeError, match="profile_data_path must be of type str"):
+            fresh.save(1)
+    finally:
+        remove_watcher(fresh._watch_iterator)
 
 
 def test_no_files_when_no_pipeline_ran(profiler, tmp_path):
@@ -158,12 +166,15 @@ def test_stop_ends_the_recording_of_a_running_pipeline(profiler, tmp_path):
         assert sum(1 for _ in f) == 4 * 10
 
 
-def test_off_means_the_run_is_not_touched():
-    assert not MANAGER.is_running()
-    iterator = _generator(4).create_tuple_iterator(num_epochs=1)
-    # Only watched runs get a wrapped next_item (one more call per item).
-    assert "next_item" not in vars(iterator._run)
-    assert sum(1 for _ in iterator) == 4
+def test_runs_nobody_watches_are_not_touched(profiler):
+    profiler.stop()
+    watched = _generator(4).create_tuple_iterator(num_epochs=1)
+    other = _generator(4).create_tuple_iterator(num_epochs=1)
+    # Only a watched run gets a wrapped next_item (one more call per item); the manager
+    # watches the first pipeline after init(), and AutoTune is off.
+    assert "next_item" in vars(watched._run)
+    assert "next_item" not in vars(other._run)
+    assert sum(1 for _ in other) == sum(1 for _ in watched) == 4
 
 
 def test_monitor_sampling_interval_setting():
@@ -184,3 +195,43 @@ def test_mindspore_name_under_the_import_hook():
         assert ms_cde.GlobalContext.profiling_manager() is MANAGER
     finally:
         compat.uninstall()
+
+
+def test_start_after_the_pipeline_began_and_each_start_is_a_new_recording(tmp_path, capfd):
+    md = MANAGER
+    md.init()
+    try:
+        with pytest.raises(RuntimeError, match="has not started yet"):
+            md.stop()
+        for step, _ in enumerate(_generator(300).batch(2).create_tuple_iterator(num_epochs=1),
+                                 1):
+            if step in (5, 100):
+                md.start()
+            elif step in (40, 120):
+                md.stop()
+        md.stop()       # already stopped: a warning, as in MindSpore
+        assert "MD ProfilingManager had already stopped." in capfd.readouterr().err
+        md.save(str(tmp_path))
+        _, _, iterator_file = _files(str(tmp_path))
+        with open(iterator_file) as f:
+            steps = [int(line.split()[2]) for line in f]
+        # Only the last recording: items 101..120 (the items taken after start() at 100).
+        assert len(steps) == 4 * 20
+    finally:
+        if md.is_running():
+            md.stop()
+        md.init()
+
+
+def test_the_manager_does_not_keep_the_pipeline_alive(profiler, tmp_path):
+    import weakref
+    data = _generator(8).batch(2)
+    iterator = data.create_tuple_iterator(num_epochs=1)
+    assert sum(1 for _ in iterator) == 4
+    profiler.stop()
+    dataset_ref, run_ref = weakref.ref(data), weakref.ref(iterator._run)
+    del data, iterator
+    # Freed at once (reference counting), not by the garbage collector.
+    assert dataset_ref() is None and run_ref() is None
+    profiler.save(str(tmp_path))
+    assert os.path.exists(_files(str(tmp_path))[0])

@@ -146,7 +146,8 @@ class RunWatch:
         run.ctx.register(self._closer)
 
     def queue_depth(self):
-        """Items waiting in the run's prefetch queue (0 without one)."""
+        """Chunks waiting in the run's prefetch queue (0 without one): the producer hands
+        items over in small chunks, and the queue's capacity counts chunks too."""
         return self._queue.qsize() if self._queue is not None else 0
 
     def running(self):

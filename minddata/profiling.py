@@ -8,9 +8,9 @@ records (each ``start()`` a new recording, as in MindSpore; a pipeline may start
 after ``start()``), from the counters the engine keeps for every stage (engine/stats.py) and
 from the items the consumer takes:
 
-- a sample every ``ds.config.get_monitor_sampling_interval()`` milliseconds while items flow,
-  and one at ``stop()`` (or when the run ends first);
-- each item: when it was asked for, how long it took, the prefetch queue's depth.
+- a sample every ``ds.config.get_monitor_sampling_interval()`` milliseconds (as set when the
+  recording began) while items flow, and one at ``stop()`` (or when the run ends first);
+- each item: when it was asked for, how long it took, the prefetch queue's fill.
 
 ``save(dir)`` writes the last recording, for ``DEVICE_ID`` (``RANK_ID`` when unset, else 0);
 nothing when no pipeline ran while recording:
@@ -19,20 +19,23 @@ nothing when no pipeline ran while recording:
   "num_workers", "children", "metrics"}]}``, op ids root first, op types as MindSpore names them
   (``EpochCtrlOp`` on top when more than one epoch was asked for). ``metrics`` is null for the
   ops MindSpore runs inline (zip, concat, rename, skip, take, repeat, project, epoch control),
-  otherwise ``{"output_queue": {"size": [mean fill per sample], "length": capacity,
-  "throughput": [rows per second per sample]}}`` (empty lists and length 0 for an op the engine
-  folds into another stage, e.g. a map run inside a native batch);
+  otherwise ``{"output_queue": {"size": [...], "length": capacity, "throughput": [...]}}``, per
+  sample the queue's mean fill over the sample's interval (the run's mean when no item left
+  the queue in it) and the rows per second; empty lists and length 0 for an op the engine
+  folds into another stage (e.g. a map run inside a native batch);
 - ``minddata_cpu_utilization_<id>.json``: ``{"sampling_interval", "cpu_processor_num",
   "time_stamp", "process_info": {"user_utilization", "sys_utilization"}, "op_info": [{"op_id",
   "op_type", "metrics": {"busy_utilization"}}], "process_memory_info": {"pss_mbytes",
   "rss_mbytes", "vss_mbytes"}, "system_memory_info": {"total_sys_memory_mbytes",
-  "available_sys_memory_mbytes", "used_sys_memory_mbytes"}}``, one value per sample;
-  percentages of one core; an op's busy utilization is the time its stage spent producing rows
-  (its workers' CPU is not told apart from the process's);
+  "available_sys_memory_mbytes", "used_sys_memory_mbytes"}}``, one value per sample (RSS
+  stands in for PSS where /proc does not give it); percentages of one core; an op's busy
+  utilization is the time its stage spent producing rows (its workers' CPU is not told apart
+  from the process's);
 - ``dataset_iterator_profiling_<id>.txt``: four lines per item taken, ``<type> <name> <step>
   <value> <time_us>``: ``0 get_next_us`` (time inside the iterator's next), ``1
-  consumer_gap_us`` (time since the previous item was handed over), ``2 queue_depth`` (items
-  waiting in the prefetch queue after it), ``3 queue_capacity``.
+  consumer_gap_us`` (time since the previous item was handed over), ``2 queue_depth`` (chunks
+  of items waiting in the prefetch queue after it: the producer hands items over in small
+  chunks), ``3 queue_capacity`` (in chunks).
 
 MindSpore's ``minddata_pipeline_raw_<id>.csv`` is written by its Profiler's analyser from these
 files, and ``device_queue_profiling_<id>.txt`` only in sink mode on a device: neither here.
@@ -55,7 +58,7 @@ _MB = 1024 * 1024
 class ProfileWatch(RunWatch):
     """What the manager records of the pipeline it watches."""
 
-    def __init__(self, iterator, recording):
+    def __init__(self, iterator, interval_ms):
         super().__init__(iterator)
         self._iterator_ref = weakref.ref(iterator)
         self.ops = op_tree(self.dataset, self.num_epochs)
@@ -72,16 +75,19 @@ class ProfileWatch(RunWatch):
         self.recording = False
         self.items = []
         self.samples = []
-        if recording:
-            self.begin()
+        self.interval_ms = interval_ms
+        if interval_ms is not None:
+            self.begin(interval_ms)
             # The run's counters started at zero when it was built (its threads may have
             # produced rows before this watch was attached): the first sample counts from there.
             self._last["ops"] = {i: (0, 0.0, 0, 0) for i in self.stats}
 
-    def begin(self):
-        """Start a new recording (what an earlier one recorded is dropped, as in MindSpore)."""
+    def begin(self, interval_ms):
+        """Start a new recording, sampling every ``interval_ms`` (what an earlier recording
+        holds is dropped, as in MindSpore)."""
         self.items = []             # (t_start, t_end, queue depth), perf_counter seconds
         self.samples = []
+        self.interval_ms = interval_ms
         self._last = self._snapshot(time.perf_counter())
         self.recording = self.running()
 
@@ -94,7 +100,7 @@ class ProfileWatch(RunWatch):
         if item is None:        # an epoch's end: not an item handed to the consumer
             return
         self.items.append((t_start, t_end, self.queue_depth()))
-        if t_end - self._last["t"] >= config.get_monitor_sampling_interval() / 1000.0:
+        if t_end - self._last["t"] >= self.interval_ms / 1000.0:
             self.sample(t_end)
 
     def on_close(self):
@@ -124,21 +130,26 @@ class ProfileWatch(RunWatch):
             fill = (occ - occ0) / (n - n0) if n > n0 else st.mean_queue_occupancy()
             ops[i] = {"size": round(fill, 3), "throughput": round((rows - rows0) / dt, 3),
                       "busy": round(100.0 * (busy - busy0) / dt, 3)}
-        mem = self._proc.memory_full_info()
+        try:
+            mem = self._proc.memory_full_info()
+            pss = mem.pss
+        except psutil.Error:    # /proc/<pid>/smaps may be denied: RSS stands in for PSS
+            mem = self._proc.memory_info()
+            pss = mem.rss
         system = psutil.virtual_memory()
         self.samples.append({
             "time_stamp": int(time.time() * 1e6),
             "user": round(100.0 * (cur["cpu"].user - prev["cpu"].user) / dt, 3),
             "sys": round(100.0 * (cur["cpu"].system - prev["cpu"].system) / dt, 3),
             "ops": ops,
-            "pss": round(getattr(mem, "pss", mem.rss) / _MB, 3), "rss": round(mem.rss / _MB, 3),
+            "pss": round(pss / _MB, 3), "rss": round(mem.rss / _MB, 3),
             "vss": round(mem.vms / _MB, 3), "total": round(system.total / _MB, 3),
             "available": round(system.available / _MB, 3),
             "used": round((system.total - system.available) / _MB, 3),
         })
 
     # -- files -------------------------------------------------------------------------------
-    def pipeline_json(self, interval):
+    def pipeline_json(self):
         op_info = []
         for entry in self.ops:
             metrics = None
@@ -156,15 +167,15 @@ class ProfileWatch(RunWatch):
             op_info.append({"op_id": entry["op_id"], "op_type": entry["op_type"],
                             "num_workers": workers, "metrics": metrics,
                             "children": entry["children"]})
-        return {"sampling_interval": interval, "op_info": op_info}
+        return {"sampling_interval": self.interval_ms, "op_info": op_info}
 
-    def cpu_json(self, interval):
+    def cpu_json(self):
         samples = self.samples
         op_info = [{"op_id": e["op_id"], "op_type": e["op_type"], "metrics": {
             "busy_utilization": [s["ops"][e["op_id"]]["busy"] for s in samples
                                  if e["op_id"] in s["ops"]]}} for e in self.ops]
         return {
-            "sampling_interval": interval, "cpu_processor_num": os.cpu_count(),
+            "sampling_interval": self.interval_ms, "cpu_processor_num": os.cpu_count(),
             "time_stamp": [s["time_stamp"] for s in samples],
             "process_info": {"user_utilization": [s["user"] for s in samples],
                              "sys_utilization": [s["sys"] for s in samples]},
@@ -203,7 +214,7 @@ class ProfilingManager:
         self._state = self._NEW
         self._started = False       # start() was called since init()
         self._watch = None
-        self._interval = config.get_monitor_sampling_interval()
+        self._interval_ms = None    # the sampling interval of the recording (from start())
 
     def init(self):
         """Get ready to profile the next pipeline iterated (forgets what was recorded)."""
@@ -225,11 +236,11 @@ class ProfilingManager:
                                "before start().")
         if self._state == self._RUNNING:
             raise RuntimeError("MD ProfilingManager is already running.")
-        self._interval = config.get_monitor_sampling_interval()
         self._state = self._RUNNING
         self._started = True
+        self._interval_ms = config.get_monitor_sampling_interval()
         if self._watch is not None:
-            self._watch.begin()
+            self._watch.begin(self._interval_ms)
 
     def stop(self):
         """Stop recording (with a last sample of the watched pipeline)."""
@@ -264,10 +275,10 @@ class ProfilingManager:
         dev = device_id()
         with open(os.path.join(profile_data_path, f"pipeline_profiling_{dev}.json"), "w",
                   encoding="utf-8") as f:
-            json.dump(watch.pipeline_json(self._interval), f, indent=4)
+            json.dump(watch.pipeline_json(), f, indent=4)
         with open(os.path.join(profile_data_path, f"minddata_cpu_utilization_{dev}.json"), "w",
                   encoding="utf-8") as f:
-            json.dump(watch.cpu_json(self._interval), f, indent=4)
+            json.dump(watch.cpu_json(), f, indent=4)
         with open(os.path.join(profile_data_path, f"dataset_iterator_profiling_{dev}.txt"), "w",
                   encoding="utf-8") as f:
             f.writelines(line + "\n" for line in watch.iterator_lines())
@@ -283,7 +294,8 @@ class ProfilingManager:
         if self._state == self._NEW:
             return
         if self._watch is None:
-            self._watch = ProfileWatch(iterator, recording=self._state == self._RUNNING)
+            recording = self._state == self._RUNNING
+            self._watch = ProfileWatch(iterator, self._interval_ms if recording else None)
         elif self._state == self._RUNNING:
             warn("Dataset Profiling is already enabled for a different data pipeline.")
 

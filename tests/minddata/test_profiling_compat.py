@@ -235,3 +235,17 @@ def test_the_manager_does_not_keep_the_pipeline_alive(profiler, tmp_path):
     assert dataset_ref() is None and run_ref() is None
     profiler.save(str(tmp_path))
     assert os.path.exists(_files(str(tmp_path))[0])
+
+
+def test_the_sampling_interval_in_force_when_the_recording_began_is_used(profiler, tmp_path):
+    profiler.stop()
+    config.set_monitor_sampling_interval(30)
+    profiler.start()
+    config.set_monitor_sampling_interval(1000)
+    assert sum(1 for _ in _generator(8)) == 8
+    profiler.stop()
+    profiler.save(str(tmp_path))
+    pipeline_file, cpu_file, _ = _files(str(tmp_path))
+    for path in (pipeline_file, cpu_file):
+        with open(path) as f:
+            assert json.load(f)["sampling_interval"] == 30

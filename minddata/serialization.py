@@ -5,18 +5,20 @@ named by its class (``"MnistDataset"``) and keeps the arguments of its construct
 is named by its kind (``"Map"``, ``"Batch"``, ...) and keeps the arguments of the Dataset method
 that builds it (``input_columns``, ``count``, ...). A transform in ``operations`` is
 ``{"tensor_op_name", "python_module", "tensor_op_params"}`` (its constructor's arguments), a
-sampler ``{"sampler_name", "python_module", "sampler_params", "child_sampler"}``.
+sampler ``{"sampler_name", "python_module", "sampler_params", "child_sampler"}`` (a ``*args``
+parameter is kept as ``"*name"``: the list of its values).
 
-JSON has no tuples, enums or dtypes, so those are tagged (``{"__tuple__": [...]}``,
-``{"__enum__": "module:Class.MEMBER"}``, ``{"__dtype__": "int32"}``, ``{"__ndarray__": ...}``):
+JSON has no tuples, slices, enums or dtypes, so those are tagged (``{"__tuple__": [...]}``,
+``{"__slice__": [start, stop, step]}``, ``{"__enum__": "module:Class.MEMBER"}``,
+``{"__dtype__": "int32"}``, ``{"__ndarray__": ...}``):
 deserializing gives the same arguments back, not look-alikes.
 
 What cannot be written down (a Python function or lambda, a generator's source, a cache, a
 callback) is kept as ``{"__unserializable__": why}``: ``serialize`` still describes the pipeline
-(MindSpore does too, with a warning), ``deserialize`` refuses it with a ValueError naming the
-part, rather than building a pipeline that would serve other rows. Classes are looked up only in
-this project's packages (``minddata``, ``transforms_c``), so a file cannot make ``deserialize``
-import anything else.
+(as MindSpore does), ``deserialize`` refuses it with a ValueError naming the part, rather than
+building a pipeline that would serve other rows. Classes are looked up only in this project's
+packages (``minddata``, ``transforms_c``), so a file cannot make ``deserialize`` import anything
+else.
 """
 import enum
 import importlib
@@ -67,6 +69,10 @@ def _encode(value, what):
         return {"__ndarray__": value.tolist(), "dtype": value.dtype.name}
     if isinstance(value, tuple):
         return {"__tuple__": [_encode(v, what) for v in value]}
+    if isinstance(value, slice):
+        return {"__slice__": [_encode(v, what) for v in (value.start, value.stop, value.step)]}
+    if value is Ellipsis:
+        return {"__ellipsis__": True}
     if isinstance(value, list):
         return [_encode(v, what) for v in value]
     if isinstance(value, dict):
@@ -97,17 +103,34 @@ def _is_sampler(value):
 
 def _constructor_args(obj, what):
     """{parameter: encoded value} of ``obj``'s constructor, read from the attributes of the same
-    names; a parameter without one is reported (its value cannot be known)."""
+    names (``*name`` for a ``*args`` parameter); a parameter without one is reported (its value
+    cannot be known)."""
     params = {}
+    if type(obj).__init__ is object.__init__:       # a class without arguments
+        return params
+    kept = getattr(obj, "__dict__", {})
     for p in inspect.signature(type(obj).__init__).parameters.values():
-        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if p.name == "self" or p.kind == p.VAR_KEYWORD:
             continue
-        if p.name not in vars(obj):
-            params[p.name] = _unserializable(f"{what}: {type(obj).__name__} does not keep its "
-                                             f"argument {p.name!r}")
+        key = "*" + p.name if p.kind == p.VAR_POSITIONAL else p.name
+        if p.name not in kept:
+            params[key] = _unserializable(f"{what}: {type(obj).__name__} does not keep its "
+                                          f"argument {p.name!r}")
             continue
-        params[p.name] = _encode(getattr(obj, p.name), f"{what}.{p.name}")
+        value = kept[p.name]
+        params[key] = _encode(list(value) if key != p.name else value, f"{what}.{p.name}")
     return params
+
+
+def _call(cls, params):
+    """``cls`` called with decoded ``params`` (``*name``: its positional arguments)."""
+    args, kwargs = [], {}
+    for k, v in params.items():
+        if k.startswith("*"):
+            args = _decode(v)
+        else:
+            kwargs[k] = _decode(v)
+    return cls(*args, **kwargs)
 
 
 def _encode_op(op, what):
@@ -134,6 +157,10 @@ def _decode(value):
         return tuple(_decode(v) for v in value["__tuple__"])
     if "__dict__" in value:
         return {k: _decode(v) for k, v in value["__dict__"].items()}
+    if "__slice__" in value:
+        return slice(*(_decode(v) for v in value["__slice__"]))
+    if "__ellipsis__" in value:
+        return Ellipsis
     if "__dtype__" in value:
         return np.dtype(value["__dtype__"])
     if "__ndarray__" in value:
@@ -143,10 +170,10 @@ def _decode(value):
         return getattr(_project_attr(path), member)
     if "tensor_op_name" in value:
         cls = _project_attr(f"{value['python_module']}:{value['tensor_op_name']}")
-        return cls(**{k: _decode(v) for k, v in value["tensor_op_params"].items()})
+        return _call(cls, value["tensor_op_params"])
     if "sampler_name" in value:
         cls = _project_attr(f"{value['python_module']}:{value['sampler_name']}")
-        sampler = cls(**{k: _decode(v) for k, v in value["sampler_params"].items()})
+        sampler = _call(cls, value["sampler_params"])
         if value.get("child_sampler") is not None:
             sampler.add_child(_decode(value["child_sampler"]))
         return sampler

@@ -29,6 +29,12 @@ def _same_rows(a, b):
             np.testing.assert_array_equal(p, q)
 
 
+def _walk(tree):
+    yield tree
+    for child in tree["children"]:
+        yield from _walk(child)
+
+
 def _through_json(tree):
     return json.loads(json.dumps(tree))
 
@@ -43,11 +49,17 @@ def test_round_trip_of_ops_with_enums_tuples_dtypes_and_samplers(tmp_path):
                                       center=(5, 5), fill_value=(0, 1, 2))],
                     input_columns=["image"], num_parallel_workers=2)
     data = data.map(T.Compose([V.ToTensor(), T.TypeCast(np.float16)]), "image")
-    data = data.project(["label", "image"]).rename(["label"], ["lab"]).shuffle(3).repeat(2)
+    data = data.map(T.Duplicate(), "image", ["image", "strip"])
+    data = data.map(T.Slice(slice(0, 3), ..., 1), "strip")
+    data = data.project(["label", "image", "strip"]).rename(["label"], ["lab"])
+    data = data.shuffle(3).repeat(2)
     data = data.padded_batch(2, drop_remainder=True, pad_info={"image": ([3, 16, 16], -1.0)})
     tree = serialize(data)
-    rotation = tree["children"][0]["children"][0]["children"][0]["children"][0]["children"][0]
-    rotation = rotation["children"][0]["operations"][1]["tensor_op_params"]
+    ops = {op["tensor_op_name"]: op["tensor_op_params"] for node in _walk(tree)
+           for op in node.get("operations", [])}
+    rotation = ops["RandomRotation"]
+    assert ops["Slice"] == {"*slices": [{"__slice__": [0, 3, None]}, {"__ellipsis__": True},
+                                        [1]]}
     assert rotation["resample"] == {"__enum__": "transforms_c.enums:Inter.BILINEAR"}
     assert rotation["fill_value"] == {"__tuple__": [0, 1, 2]}
     rebuilt = deserialize(input_dict=_through_json(tree))

@@ -20,13 +20,20 @@ _INT32_MAX = 2 ** 31 - 1
 
 
 class Shuffle(str, enum.Enum):
-    """Shuffle levels of file-based sources (MindSpore's ``mindspore.dataset.Shuffle``)."""
+    """Shuffle levels of file-based sources (MindSpore's ``mindspore.dataset.Shuffle``).
+
+    ``BLOCKS`` is minddata's own (MindSpore has no such member): blocks of consecutive rows of
+    each file in a random order, then rows shuffled within windows of a few blocks, so a
+    reader touches a few contiguous byte ranges at a time (remote files, node-local caches).
+    ``MindDataset(shuffle=Shuffle.BLOCKS, shuffle_block_rows=..., shuffle_window_rows=...)``;
+    minddata/graph/block_shuffle.py has the rule."""
     FALSE = "false"
     ADAPTIVE = "adaptive"
     GLOBAL = "global"
     PARTIAL = "partial"
     FILES = "files"
     INFILE = "infile"
+    BLOCKS = "blocks"
 
 
 def _check_num_samples(num_samples):

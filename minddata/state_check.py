@@ -8,12 +8,13 @@ An iterator's ``get_state()`` is ``{"seed", "epoch", "root", "pipeline"}``:
   shard and resumed world), so a damaged state is refused by the node that owns the format;
 - ``pipeline``: the signature of the pipeline that saved it (``pipeline_signature``): its
   logical nodes in depth-first order, root first, each its kind and the fields that decide
-  which rows come out: a source's class, shuffle, sampler chain, num_samples and shard; a
-  batch's size and drop_remainder; the counts of repeat, take and skip; a shuffle buffer's size;
-  the buckets of bucket_batch_by_length. What may differ between the save and the resume is
-  left out: workers, threads or processes, caches, a map's operations and columns, and
-  whatever the planner decides (native or general nodes, fused maps), since the signature is
-  read from the logical graph, never from the plan.
+  which rows come out: a source's class, shuffle (with Shuffle.BLOCKS's block and window
+  sizes), sampler chain, num_samples and shard; a batch's size and drop_remainder; the counts
+  of repeat, take and skip; a shuffle buffer's size; the buckets of bucket_batch_by_length.
+  What may differ between the save and the resume is left out: workers, threads or
+  processes, caches, a map's operations and columns, and whatever the planner decides (native
+  or general nodes, fused maps), since the signature is read from the logical graph, never
+  from the plan.
 
 ``check_state`` compares a state's signature with the dataset's before anything is built; a
 state without one (saved by a version of minddata before it existed) is resumed without that
@@ -57,11 +58,15 @@ def pipeline_signature(dataset):
 
 def _fields(node):
     if isinstance(node, Source):
-        return {"source": node.display_name(),
-                "shuffle": None if node.sampler is not None else node.shuffle_level.name,
-                "sampler": _sampler_chain(node.sampler),
-                "num_samples": _int_or_none(node.num_samples),
-                "shard": list(node.shard())}
+        fields = {"source": node.display_name(),
+                  "shuffle": None if node.sampler is not None else node.shuffle_level.name,
+                  "sampler": _sampler_chain(node.sampler),
+                  "num_samples": _int_or_none(node.num_samples),
+                  "shard": list(node.shard())}
+        if getattr(node, "shuffle_block_rows", None) is not None:
+            # Shuffle.BLOCKS: its block and window sizes decide the order too.
+            fields["shuffle_blocks"] = [node.shuffle_block_rows, node.shuffle_window_rows]
+        return fields
     if isinstance(node, Batch):
         size = node.batch_size if isinstance(node.batch_size, int) else "callable"
         return {"batch_size": size, "drop_remainder": node.drop_remainder}

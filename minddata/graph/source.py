@@ -16,6 +16,7 @@ from .. import seeds
 from ..cache.identity import describe_value
 from ..config import check_independent_mode
 from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
+from .block_shuffle import block_shuffle_order, check_block_options, contiguous_split
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import check_num_parallel_workers
 from .node import LogicalNode
@@ -72,6 +73,9 @@ class Source(LogicalNode):
     Keyword arguments are MindSpore's source arguments; ``shuffle_modes`` lists the
     ``Shuffle`` members the source supports beyond True/False/GLOBAL (e.g. FILES, INFILE).
     ``column_names`` (optional) saves opening the source just to learn them.
+    ``shuffle_block_rows`` / ``shuffle_window_rows``: the block and window sizes of
+    ``Shuffle.BLOCKS`` (graph/block_shuffle.py; None: its defaults), refused with any other
+    level.
     """
 
     kind = "Source"
@@ -87,6 +91,8 @@ class Source(LogicalNode):
     process_workers: bool
     max_rowsize: Optional[int]
     chunk_rows: Optional[int]
+    shuffle_block_rows: Optional[int]
+    shuffle_window_rows: Optional[int]
 
     def __init__(self, source_factory: Callable[[], Any], *, num_samples: Optional[int] = None,
                  shuffle: Any = None, num_shards: Optional[int] = None,
@@ -94,7 +100,9 @@ class Source(LogicalNode):
                  num_parallel_workers: Optional[int] = None, cache: Any = None,
                  shuffle_modes: Sequence[Shuffle] = (Shuffle.GLOBAL,),
                  column_names: Optional[Sequence[str]] = None, process_workers: bool = False,
-                 max_rowsize: Optional[int] = None, chunk_rows: Optional[int] = None) -> None:
+                 max_rowsize: Optional[int] = None, chunk_rows: Optional[int] = None,
+                 shuffle_block_rows: Optional[int] = None,
+                 shuffle_window_rows: Optional[int] = None) -> None:
         super().__init__(num_parallel_workers=check_num_parallel_workers(num_parallel_workers))
         if not callable(source_factory):
             raise TypeError("source_factory must be a callable that opens a RowSource")
@@ -103,6 +111,12 @@ class Source(LogicalNode):
         self.source_factory = source_factory
         self.num_samples = num_samples
         self.shuffle_level = _normalize_shuffle(shuffle, tuple(shuffle_modes))
+        ordering = "a sampler" if sampler is not None else (
+            f"shuffle=Shuffle.{self.shuffle_level.name}"
+            + (" (the default)" if shuffle is None else ""))
+        self.shuffle_block_rows, self.shuffle_window_rows = check_block_options(
+            self.shuffle_level == Shuffle.BLOCKS, ordering, shuffle_block_rows,
+            shuffle_window_rows)
         self.num_shards = num_shards
         self.shard_id = shard_id
         self.sampler = _as_sampler(sampler)
@@ -179,8 +193,14 @@ class Source(LogicalNode):
 
     def _describe_self(self) -> str:
         return (f"{type(self).__name__}[{self.source_meta()['describe']}]"
-                f"(shuffle={self.shuffle_level.name}, shards={self.num_shards}/{self.shard_id},"
+                f"(shuffle={self._shuffle_key()}, shards={self.num_shards}/{self.shard_id},"
                 f" num_samples={self.num_samples}, sampler={self._sampler_key()})")
+
+    def _shuffle_key(self) -> str:
+        if self.shuffle_level == Shuffle.BLOCKS:
+            return (f"BLOCKS(block_rows={self.shuffle_block_rows}, "
+                    f"window_rows={self.shuffle_window_rows})")
+        return self.shuffle_level.name
 
     def _sampler_key(self) -> Optional[str]:
         # A sampler's repr abbreviates its indices and names a user sampler by its class:
@@ -225,7 +245,14 @@ class Source(LogicalNode):
     def epoch_ids(self, src: Any, seed: int, epoch: int, position: int,
                   shards: Optional[Tuple[int, int]] = None) -> Ids:
         """``shards`` = (num_shards, shard_id) replaces the dataset's own split (elastic
-        resume recomputes the ids of another world size's ranks)."""
+        resume recomputes the ids of another world size's ranks).
+
+        The epoch's order over all rows comes from the shuffle level; a shard reads position
+        ``(shard_id + j * num_shards) mod n`` of it (MindSpore's strided split), except under
+        ``Shuffle.BLOCKS``, where it reads the ``shard_id``-th contiguous part (positions
+        ``shard_id * per + j``, ``per = ceil(n / num_shards)``, past the end wrapping to the
+        start): each rank then reads its own few blocks at a time, not a row of every block.
+        Both give every shard ``per`` rows and pad the same number of rows."""
         n = len(src)
         if self.sampler is not None:
             sampler = self.sampler if shards is None else with_shards(self.sampler, *shards)
@@ -246,12 +273,19 @@ class Source(LogicalNode):
         elif level == Shuffle.INFILE:
             order = np.concatenate([a + rng.permutation(b - a) for a, b in
                                     src.file_row_ranges()] or [np.zeros(0, np.int64)])
+        elif level == Shuffle.BLOCKS:
+            assert self.shuffle_block_rows is not None and self.shuffle_window_rows is not None
+            order = block_shuffle_order(list(src.file_row_ranges()), self.shuffle_block_rows,
+                                        self.shuffle_window_rows, rng)
         else:
             order = np.arange(n, dtype=np.int64)
         order = order.astype(np.int64, copy=False)
         if num_shards and shard_id is not None and n:
-            per = math.ceil(n / num_shards)
-            order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % n]
+            if level == Shuffle.BLOCKS:
+                order = order[contiguous_split(n, num_shards, shard_id)]
+            else:
+                per = math.ceil(n / num_shards)
+                order = order[(shard_id + np.arange(per, dtype=np.int64) * num_shards) % n]
         if self.num_samples:
             order = order[:self.num_samples]
         return order

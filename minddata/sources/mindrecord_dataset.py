@@ -187,11 +187,35 @@ class MindDataset(SourceDataset):
     alphabetical order (or ``columns_list`` order), ``shuffle`` None/True = ``Shuffle.GLOBAL``,
     ``Shuffle.FILES`` / ``Shuffle.INFILE`` / False, ``num_shards``/``shard_id`` split as spec
     §10.3, ``padded_sample`` + ``num_padded`` to even out shards.
+
+    ``shuffle=Shuffle.BLOCKS`` (minddata's own level, for files read remotely or through a
+    node-local cache): each file's rows are cut into blocks of ``shuffle_block_rows``
+    consecutive rows (a block never spans files; a file's leftover rows join its last block),
+    the blocks are put in a random order, then the rows are shuffled within consecutive
+    windows of ``shuffle_window_rows`` rows of that sequence. A reader thus works on about
+    ``shuffle_window_rows / shuffle_block_rows + 1`` blocks at a time, each one contiguous byte
+    range of one file, instead of a row of every file. The order is a function of the seed and
+    the epoch, as the other levels', so exact and elastic resume work. With ``num_shards``,
+    shard k reads the k-th contiguous part of the epoch's order (wrapping to its start to
+    give every shard the same count), not MindSpore's strided split, so that each rank reads
+    its own blocks. Keyword-only options, allowed only with ``Shuffle.BLOCKS``:
+
+    - ``shuffle_block_rows`` (default 256): about one 32 MiB page (the writer's default page
+      size) of ImageNet-sized rows (~110 KiB encoded), so a block is one ranged read.
+    - ``shuffle_window_rows`` (default 16 blocks: 4096 rows with the default block; at least
+      ``shuffle_block_rows``): a batch of 128 draws from 16 blocks of random places of the
+      set, while a window's blocks (~450 MB of ImageNet rows) stay in a node's cache. More
+      blocks per window mix better and touch more blocks at a time:
+      ``benchmarks/shuffle_quality_bench.py`` measures both. On files written in class order
+      (the worst case), batches' class mix is further from the set's than under GLOBAL (mean
+      total-variation distance 0.31 vs 0.11 with 10 classes; 0.17 with 64 blocks per window),
+      with 17x fewer distinct 256-row ranges read per 1,000 rows (5x with 64 blocks).
     """
 
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None, shuffle=None,
                  num_shards=None, shard_id=None, sampler=None, padded_sample=None, num_padded=None,
-                 num_samples=None, cache=None):
+                 num_samples=None, cache=None, *, shuffle_block_rows=None,
+                 shuffle_window_rows=None):
         files = check_file_list(dataset_files)
         if columns_list is not None:
             type_check(columns_list, (list,), "columns_list")
@@ -215,8 +239,10 @@ class MindDataset(SourceDataset):
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
                          shard_id=shard_id, sampler=sampler,
                          num_parallel_workers=num_parallel_workers, cache=cache,
-                         shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE),
-                         column_names=columns_list)
+                         shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE,
+                                        Shuffle.BLOCKS),
+                         column_names=columns_list, shuffle_block_rows=shuffle_block_rows,
+                         shuffle_window_rows=shuffle_window_rows)
         if num_padded and num_shards is not None:
             # Whether rows + num_padded split evenly over the shards is in the file's header:
             # an invalid num_shards fails here, not when iterating (MindSpore finds it when

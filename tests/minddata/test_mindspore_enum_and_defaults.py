@@ -7,9 +7,10 @@ import minddata as ds
 
 
 def test_shuffle_values_are_mindspore_strings():
+    # MindSpore's members, plus minddata's own BLOCKS (graph/block_shuffle.py).
     assert {s.name: s.value for s in ds.Shuffle} == {
         "FALSE": "false", "ADAPTIVE": "adaptive", "GLOBAL": "global", "PARTIAL": "partial",
-        "FILES": "files", "INFILE": "infile"}
+        "FILES": "files", "INFILE": "infile", "BLOCKS": "blocks"}
     assert ds.Shuffle("files") is ds.Shuffle.FILES
 
 

@@ -7,6 +7,8 @@ messages, so the texts below follow MindSpore 2.10's.
 import glob
 import os
 
+from mindrecord.remote import is_url
+
 INT32_MAX = 2 ** 31 - 1
 INT64_MAX = 2 ** 63 - 1
 MAX_DATASET_FILES = 4096
@@ -31,9 +33,12 @@ def check_value(value, low, high, arg_name):
         raise ValueError(f"Input {arg_name} is not within the required interval of [{low}, {high}].")
 
 
-def check_file(path, arg_name="dataset_files"):
-    """Return the real path of a readable regular file, or raise MindSpore's ValueError."""
+def check_file(path, arg_name="dataset_files", urls=False):
+    """Return the real path of a readable regular file, or raise MindSpore's ValueError.
+    urls: a URL is accepted as it is (the source opens it)."""
     type_check(path, (str,), arg_name)
+    if urls and is_url(path):
+        return path     # opening the set checks it (one listing), not every constructor
     real = os.path.realpath(path)
     if not os.path.isfile(real) or not os.access(real, os.R_OK):
         raise ValueError(f"The file {real} does not exist or permission denied!")
@@ -49,16 +54,16 @@ def check_dir(path, arg_name="dataset_dir"):
     return real
 
 
-def check_file_list(dataset_files, arg_name="dataset_files"):
+def check_file_list(dataset_files, arg_name="dataset_files", urls=False):
     """MindDataset's rule: one path (a shard of a set) or a non-empty list of at most 4096 paths."""
     type_check(dataset_files, (str, list), arg_name)
     if isinstance(dataset_files, str):
-        return check_file(dataset_files, arg_name)
+        return check_file(dataset_files, arg_name, urls)
     if not dataset_files:
         raise ValueError(f"{arg_name} should not be an empty list.")
     if len(dataset_files) > MAX_DATASET_FILES:
         raise ValueError(f"length of dataset_file should be less than or equal to {MAX_DATASET_FILES}.")
-    return [check_file(f, arg_name) for f in dataset_files]
+    return [check_file(f, arg_name, urls) for f in dataset_files]
 
 
 def find_files(patterns, arg_name="dataset_files"):

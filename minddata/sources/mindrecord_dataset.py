@@ -18,7 +18,6 @@ import os
 
 import numpy as np
 
-from ._file_rows import file_stamps
 from ._source_base import RowSource, Shuffle, SourceDataset
 from .native_access import EncodedBytes
 from ._validation import check_file_list, check_sampling_args, type_check
@@ -27,10 +26,10 @@ SUPPORTED_SAMPLERS = ("SubsetRandomSampler", "SubsetSampler", "PKSampler", "Dist
                       "RandomSampler", "SequentialSampler")
 
 
-def _open_reader(dataset_files):
+def _open_reader(dataset_files, storage_options=None):
     from mindrecord import ShardReader
     try:
-        return ShardReader(dataset_files)
+        return ShardReader(dataset_files, storage_options=storage_options)
     except Exception as exc:  # noqa: BLE001 - MindSpore reports every open failure as RuntimeError
         if isinstance(exc, RuntimeError):
             raise
@@ -64,8 +63,9 @@ def padded_value(spec, value, column):
 class MindRecordSource(RowSource):
     """A ShardReader plus the optional padded rows; thread-safe because ShardReader is."""
 
-    def __init__(self, dataset_files, columns_list, padded_sample, num_padded, num_shards=None):
-        self._reader = _open_reader(dataset_files)
+    def __init__(self, dataset_files, columns_list, padded_sample, num_padded, num_shards=None,
+                 storage_options=None):
+        self._reader = _open_reader(dataset_files, storage_options)
         try:
             self._setup(dataset_files, columns_list, padded_sample, num_padded)
             if self._num_padded and num_shards and len(self) % num_shards:
@@ -133,8 +133,12 @@ class MindRecordSource(RowSource):
         path, local = self._reader.row_provenance(row_id)
         return f"{os.path.basename(path)} row {local} ({path})"
 
+    def will_read(self, ids):
+        ids = np.asarray(ids, dtype=np.int64)
+        self._reader.will_read(ids[ids < self._num_real])
+
     def describe(self):
-        stamps = file_stamps(self._files)
+        stamps = self._reader.file_versions()
         padded = None
         if self._padded_row is not None:
             padded = [(v.dtype.str, v.shape, v.tobytes().hex()) for v in self._padded_row]
@@ -188,6 +192,12 @@ class MindDataset(SourceDataset):
     ``Shuffle.FILES`` / ``Shuffle.INFILE`` / False, ``num_shards``/``shard_id`` split as spec
     §10.3, ``padded_sample`` + ``num_padded`` to even out shards.
 
+    ``dataset_files`` may be URLs (``s3://bucket/dir/train.mindrecord0``, ``gs://``,
+    ``http(s)://``, any fsspec URL): the set is opened from its headers and its shards are read
+    through the node-local cache (README, "Object storage"). ``storage_options`` (keyword-only)
+    are the fsspec file system's options, e.g. ``{"endpoint_url": ..., "anon": True}``; without
+    them the store's usual environment (``AWS_ENDPOINT_URL``, ``AWS_PROFILE``...) applies.
+
     ``shuffle=Shuffle.BLOCKS`` (minddata's own level, for files read remotely or through a
     node-local cache): each file's rows are cut into blocks of ``shuffle_block_rows``
     consecutive rows (a block never spans files; a file's leftover rows join its last block),
@@ -215,8 +225,10 @@ class MindDataset(SourceDataset):
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None, shuffle=None,
                  num_shards=None, shard_id=None, sampler=None, padded_sample=None, num_padded=None,
                  num_samples=None, cache=None, *, shuffle_block_rows=None,
-                 shuffle_window_rows=None):
-        files = check_file_list(dataset_files)
+                 shuffle_window_rows=None, storage_options=None):
+        files = check_file_list(dataset_files, urls=True)
+        if storage_options is not None:
+            type_check(storage_options, (dict,), "storage_options")
         if columns_list is not None:
             type_check(columns_list, (list,), "columns_list")
             if not columns_list:
@@ -235,7 +247,7 @@ class MindDataset(SourceDataset):
             raise ValueError("The sampler is not supported yet.")
         self.dataset_files = files
         super().__init__(functools.partial(MindRecordSource, files, columns_list, padded_sample,
-                                           num_padded, num_shards),
+                                           num_padded, num_shards, storage_options),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
                          shard_id=shard_id, sampler=sampler,
                          num_parallel_workers=num_parallel_workers, cache=cache,

@@ -236,6 +236,24 @@ def test_processes_share_the_node_cache(remote_set, proxy_env, faulty_proxy, cac
     procs = [subprocess.Popen([sys.executable, "-c", script], env=dict(os.environ))
              for _ in range(3)]
     assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
-    # Each shard was downloaded once (one range each: they are smaller than a chunk).
-    assert faulty_proxy.counts().get("GET_range", 0) <= 4 + 3 * 4, faulty_proxy.counts()
+    # Each shard was downloaded once: one check of the object after each download, and two
+    # ranges each (its raw and its blob page) beside the processes' header reads.
+    counts = faulty_proxy.counts()
+    assert counts.get("HEAD", 0) == 4 and counts.get("GET_range", 0) <= 4 * 2 + 3 * 4, counts
     assert len(glob.glob(str(cache_dir / "*.shard"))) == 4
+
+
+def test_storage_options_instead_of_the_environment(remote_set, s3_store, monkeypatch):
+    import minddata as ds
+    url, local = remote_set
+    for name in ("AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    options = {"endpoint_url": s3_store.endpoint, "key": "testing", "secret": "testing",
+               "client_kwargs": {"region_name": "us-east-1"}}
+    data = ds.MindDataset(url, columns_list=["label"], shuffle=ds.Shuffle.BLOCKS,
+                          shuffle_block_rows=8, storage_options=options)
+    labels = sorted(int(row[0]) for row in data.create_tuple_iterator(output_numpy=True,
+                                                                     num_epochs=1))
+    assert labels == list(range(ROWS))
+    with pytest.raises(TypeError, match="storage_options"):
+        ds.MindDataset(url, storage_options="endpoint")

@@ -47,12 +47,12 @@ def write_set(path, rows, shards):
     return sorted(glob.glob(path + "*"))
 
 
-def one_pass(path, shuffle):
+def one_pass(path, shuffle, block_options):
     import minddata as ds
     from minddata import vision
     start = time.perf_counter()
     data = ds.MindDataset(path, columns_list=["image", "label"], num_parallel_workers=2,
-                          shuffle=shuffle)
+                          shuffle=shuffle, **block_options)
     data = data.map([vision.Decode(), vision.RandomResizedCrop(224),
                      vision.RandomHorizontalFlip(),
                      vision.Normalize([123.675, 116.28, 103.53], [58.395, 57.12, 57.375]),
@@ -104,7 +104,15 @@ def main():
     parser.add_argument("--data", default=None)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--shuffle", choices=("global", "blocks"), default="global")
+    parser.add_argument("--block-rows", type=int, default=None,
+                        help="shuffle_block_rows with --shuffle blocks")
+    parser.add_argument("--window-rows", type=int, default=None,
+                        help="shuffle_window_rows with --shuffle blocks")
     args = parser.parse_args()
+    block_options = {}
+    if args.shuffle == "blocks":
+        block_options = {"shuffle_block_rows": args.block_rows,
+                         "shuffle_window_rows": args.window_rows}
     import loopback_s3
     import minddata as ds
     shuffle = ds.Shuffle.GLOBAL if args.shuffle == "global" else ds.Shuffle.BLOCKS
@@ -119,21 +127,21 @@ def main():
             store.upload_files(files, "bench")
             url = "s3://bench/train.mindrecord0"
             cache = os.path.join(work, "cache")
-            one_pass(files[0], shuffle)                     # warm-up: page cache, imports
+            one_pass(files[0], shuffle, block_options)                     # warm-up: page cache, imports
             runs = {"local": [], "cold": [], "warm": []}
             for r in range(args.repeats):
                 shutil.rmtree(cache, ignore_errors=True)
                 os.environ["MINDDATA_REMOTE_CACHE"] = cache
-                runs["local"].append(one_pass(files[0], shuffle))
-                runs["cold"].append(one_pass(url, shuffle))
-                runs["warm"].append(one_pass(url, shuffle))
+                runs["local"].append(one_pass(files[0], shuffle, block_options))
+                runs["cold"].append(one_pass(url, shuffle, block_options))
+                runs["warm"].append(one_pass(url, shuffle, block_options))
                 print(f"run {r + 1}: " + ", ".join(f"{k} {v[-1]:,.0f} img/s"
                                                   for k, v in runs.items()), flush=True)
             med = {k: statistics.median(v) for k, v in runs.items()}
             print(f"median of {args.repeats}: local {med['local']:,.0f} img/s, "
                   f"S3 first pass {med['cold']:,.0f} img/s ({med['cold'] / med['local']:.2f}x), "
                   f"S3 warm pass {med['warm']:,.0f} img/s ({med['warm'] / med['local']:.2f}x); "
-                  f"shuffle {args.shuffle}; load average {os.getloadavg()[0]:.2f}")
+                  f"shuffle {args.shuffle} {block_options or ''}; load average {os.getloadavg()[0]:.2f}")
             opened, shards, cold, pages = count_requests(store, work, loopback_s3.FaultyProxy)
             print(f"requests: opening a {shards}-shard set: {opened} (shards + 2 = "
                   f"{shards + 2}); a cold read of the 4-shard set: {dict(cold)} for {pages} "

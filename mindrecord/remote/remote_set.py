@@ -24,7 +24,8 @@ from .retry import ChangedObject
 from .shard_cache import ShardCache
 
 HEAD_BYTES = 1 << 16        # one read gets the header of nearly every shard
-CHUNK_BYTES = 16 << 20      # ranged reads of a download
+CHUNK_BYTES = 64 << 20      # ranged reads of a download: one per page of the default size
+GAP_BYTES = 8 << 20         # padding read rather than a request more
 CHUNKS_AT_ONCE = 4          # concurrent ranged reads per shard
 SHARDS_AHEAD = 2            # shards downloaded ahead of the reader at once
 
@@ -116,16 +117,22 @@ class RemoteShardSet:
     def _used_ranges(self, i):
         """[(start, stop)] of the bytes of shard i that hold data: the used part of each page
         (pages are padded to the page size, and the header area to the header size, with
-        bytes nobody reads), cut into reads of at most CHUNK_BYTES."""
+        bytes nobody reads). Ranges less than GAP_BYTES apart are read as one (a request costs
+        more than a few MiB of padding), and a range is cut into reads of at most CHUNK_BYTES."""
         header, size = self.headers[i], self.objects[i].size
         header_size, page_size = header.get("header_size"), header.get("page_size")
-        out = []
-        for page in header.get("page") or []:
-            start = header_size + page["page_id"] * page_size
-            stop = min(start + page["page_size"], size)
-            for a in range(start, stop, CHUNK_BYTES):
-                out.append((a, min(a + CHUNK_BYTES, stop)))
-        return out
+        used = sorted((header_size + p["page_id"] * page_size,
+                       min(header_size + p["page_id"] * page_size + p["page_size"], size))
+                      for p in header.get("page") or [])
+        merged = []
+        for start, stop in used:
+            if merged and start - merged[-1][1] <= GAP_BYTES and \
+                    stop - merged[-1][0] <= CHUNK_BYTES:
+                merged[-1] = (merged[-1][0], max(stop, merged[-1][1]))
+            else:
+                merged.append((start, stop))
+        return [(a, min(a + CHUNK_BYTES, stop)) for start, stop in merged
+                for a in range(start, stop, CHUNK_BYTES)]
 
     def _download(self, i, fd):
         """Writes shard i's header (known since the open) and the used bytes of its pages into

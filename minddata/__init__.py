@@ -39,6 +39,9 @@ _LAZY = {
     "DSCallback": "minddata.callback",
     "WaitedDSCallback": "minddata.callback",
     "Tensor": "minddata.tensor",
+    "serialize": "minddata.serialization",
+    "deserialize": "minddata.serialization",
+    "show": "minddata.serialization",
 }
 _SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops", "callback",
                 "tensor", "mstype")

@@ -42,6 +42,8 @@ class _FrozenAfterInit(type):
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         node = super().__call__(*args, **kwargs)
+        # The arguments it was built with: ds.serialize writes a source from them.
+        object.__setattr__(node, "_init_args", (args, kwargs))
         object.__setattr__(node, "_frozen", True)
         return node
 

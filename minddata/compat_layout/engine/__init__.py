@@ -9,7 +9,7 @@ from minddata.compat_layout.engine import (cache_client, datasets, datasets_stan
                                            iterators, samplers, serializer_deserializer)
 
 _MODULES = (datasets, datasets_vision, datasets_text, datasets_standard_format,
-            datasets_user_defined, samplers, cache_client)
+            datasets_user_defined, samplers, cache_client, serializer_deserializer)
 
 reexport(globals(), tuple(dict.fromkeys(
     ["DSCallback", "WaitedDSCallback"] + [n for m in _MODULES for n in m.__all__])))

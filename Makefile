@@ -2,7 +2,7 @@
 # make test   set up and run the full test suite (fast: no long fuzzing, no benchmarks)
 # make bench  every benchmark in benchmarks/ (figures printed, nothing asserted)
 # make fuzz   long fault-and-fuzz campaigns: MindRecord reader, hostile images through Decode,
-#             SIGKILL during FileWriter commits, damaged checkpoints
+#             SIGKILL during FileWriter commits, damaged checkpoints, a store that stops answering
 # make wheel  a manylinux wheel in dist/ (libjpeg-turbo linked in statically; auditwheel-checked)
 PY := .venv/bin/python
 
@@ -24,7 +24,8 @@ bench: setup
 fuzz: setup
 	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py \
 		tests/transforms_c/test_image_fuzz.py tests/mindrecord/test_writer_atomic.py \
-		tests/training/test_ckpt_damaged.py tests/minddata/test_cache_fuzz.py
+		tests/training/test_ckpt_damaged.py tests/minddata/test_cache_fuzz.py \
+		tests/mindrecord/remote/test_remote_reader.py
 
 # pip wheel builds in this tree (no build isolation: the venv has the build requirements), then
 # auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel

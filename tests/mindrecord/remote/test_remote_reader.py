@@ -257,3 +257,16 @@ def test_storage_options_instead_of_the_environment(remote_set, s3_store, monkey
     assert labels == list(range(ROWS))
     with pytest.raises(TypeError, match="storage_options"):
         ds.MindDataset(url, storage_options="endpoint")
+
+
+@pytest.mark.slow   # about 15 s: s3fs's own retries and timeouts run before ours (make fuzz)
+def test_a_store_that_stops_answering_is_an_error_not_a_hang(remote_set, proxy_env,
+                                                              faulty_proxy, monkeypatch):
+    from mindrecord.remote.retry import DEFAULT_POLICY
+    url, _ = remote_set
+    monkeypatch.setattr(DEFAULT_POLICY, "attempts", 2)
+    faulty_proxy.latency = 5.0                   # every answer comes 5 s late
+    options = {"config_kwargs": {"read_timeout": 0.5, "connect_timeout": 0.5,
+                                 "retries": {"total_max_attempts": 1}}}
+    with pytest.raises(RuntimeError, match=r"after 2 attempts.*|timed out|Timeout"):
+        ShardReader(url, storage_options=options)

@@ -41,6 +41,19 @@ class TensorOperation(FusionDefaults):
     pil_refused_interpolations = ()
     interpolation_attr = "interpolation"
 
+    def device(self, device_target="CPU"):
+        """Places the op (MindSpore 2.x's ``.device()``): "CPU", the default, or "GPU", where
+        minddata runs a map's decode-and-augment run batched on the accelerator (minddata/gpu/;
+        eager calls stay on the CPU). Returns the op itself. "Ascend" (MindSpore's DVPP) is
+        refused: this package has no Ascend backend."""
+        self._device_target = check_device_target(device_target, "device_target")
+        return self
+
+    @property
+    def device_target(self):
+        """The op's placement: None unless ``device()`` set one."""
+        return self.__dict__.get("_device_target")
+
     def __call__(self, *arrays):
         if not arrays:
             raise TypeError(f"{type(self).__name__}: expected at least one input array")
@@ -92,6 +105,25 @@ class TensorOperation(FusionDefaults):
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({args})"
+
+
+#: The placements ``device()`` and ``map(device=...)`` accept.
+DEVICE_TARGETS = ("CPU", "GPU")
+
+
+def check_device_target(value, name):
+    """``value`` if it is a placement this package runs ("CPU" or "GPU"), else MindSpore's
+    TypeError/ValueError naming ``name``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} should be a str, one of {list(DEVICE_TARGETS)}, but got "
+                        f"{type(value).__name__}: {value!r}")
+    if value == "Ascend":
+        raise ValueError(f"{name}='Ascend' is not supported: this package has no Ascend (DVPP) "
+                         f"backend; use 'GPU' for the CUDA decode-and-augment path, or 'CPU'")
+    if value not in DEVICE_TARGETS:
+        raise ValueError(f"Input {name} is not within the valid set of {list(DEVICE_TARGETS)}, "
+                         f"but got {value!r}")
+    return value
 
 
 def is_pil(value):

@@ -3,6 +3,7 @@ from .cache_read import CacheReadIter
 from .cache_read_batches import CacheReadBatchesIter
 from .cache_source_rows import SourceRowsCacheIter
 from .cache_write import CacheWriteIter
+from .gpu_batch import build_gpu_batch, build_gpu_unavailable
 from .native_batch import NativeBatchIter, NativeBatchSpec
 from .nodes.batch import BatchBuilder, BatchInfo, BatchIter
 from .nodes.bucket_batch import BucketBatchIter
@@ -107,6 +108,8 @@ def _source_rows_cache(pnode, ctx, children):
 
 
 register("NativeBatch", _native_batch)
+register("GpuBatch", build_gpu_batch)
+register("GpuUnavailable", build_gpu_unavailable)
 register("ProcessBatch", _process_batch)
 register("CacheWrite", _cache_write)
 register("CacheRead", _cache_read)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Tuple
 
+from transforms_c._base import check_device_target
 from transforms_c.contract import Operation
 
 from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from ..config import check_independent_mode
+from ..gpu.plan import op_on_gpu, op_refusal
 from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .node import LogicalNode
 
@@ -60,6 +62,21 @@ def _flatten_ops(operations: Any) -> List[Any]:
     return ops
 
 
+def _check_device(device: Optional[str], ops: Sequence[Any]) -> Optional[str]:
+    """``map(device=...)``: None (each op's own ``.device()``), "CPU" (every op on the CPU) or
+    "GPU" (every op not placed on the CPU by its own ``.device("CPU")``); the ops placed on the
+    GPU must have a GPU kernel (minddata/gpu/plan.py)."""
+    if device is not None:
+        check_device_target(device, "device")
+    for k, op in enumerate(ops):
+        if op_on_gpu(device, op):
+            why = op_refusal(op)
+            if why is not None:
+                raise ValueError(f"map: operations[{k}] cannot run on the GPU: {why}; place it "
+                                 f"on the CPU (.device('CPU')) or in a map of its own")
+    return device
+
+
 class Map(LogicalNode):
     kind = "Map"
 
@@ -71,12 +88,14 @@ class Map(LogicalNode):
     max_rowsize: Optional[int]
     cache: Any
     callbacks: List[Any]
+    #: map(device=...): "GPU" places every op on the GPU, "CPU" none, None leaves each op's own
+    device: Optional[str]
 
     def __init__(self, child: LogicalNode, operations: Any, input_columns: Any = None,
                  output_columns: Any = None, num_parallel_workers: Optional[int] = None,
                  python_multiprocessing: bool = False, max_rowsize: Any = None,
-                 cache: Any = None, callbacks: Any = None, offload: Any = None,
-                 **kwargs: Any) -> None:
+                 cache: Any = None, callbacks: Any = None, offload: Any = None, *,
+                 device: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         if kwargs:
             raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
@@ -115,6 +134,7 @@ class Map(LogicalNode):
         self.cache = cache
         self.callbacks = check_callbacks(callbacks)
         check_independent_mode("Dataset Callbacks", bool(self.callbacks))
+        self.device = _check_device(device, self.operations)
 
     def col_names(self) -> List[str]:
         return list(self.columns)

@@ -9,6 +9,7 @@ from .auto_shard import AutoShard
 from .cache_map import CacheMap
 from .cache_source import CacheSource
 from .cached_batches import CachedBatches
+from .gpu_batch import GpuBatch
 from .map_fusion import MapFusion
 from .native_batch import NativeBatch
 from .process_batches import ProcessBatches
@@ -19,4 +20,5 @@ from . import prefetch  # noqa: F401  (the plan-level rule, applied last)
 GRAPH_RULES = (AutoShard(), MapFusion(), SyncWaitSerial())
 
 #: logical -> physical, the first that fires on a node takes it
-LOWERING_RULES = (NativeBatch(), ProcessBatches(), CachedBatches(), CacheMap(), CacheSource())
+LOWERING_RULES = (GpuBatch(), NativeBatch(), ProcessBatches(), CachedBatches(), CacheMap(),
+                  CacheSource())

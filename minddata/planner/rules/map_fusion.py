@@ -36,6 +36,8 @@ class MapFusion(GraphRule):
             why = "one map runs in processes, the other in threads"
         elif node.num_parallel_workers != inner.num_parallel_workers:
             why = "the maps ask for different numbers of workers"
+        elif node.device != inner.device:
+            why = "the maps are placed on different devices (map(device=...))"
         if why is not None:
             return Skip(why)
         sizes = [s for s in (inner.max_rowsize, node.max_rowsize) if s is not None]

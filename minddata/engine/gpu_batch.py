@@ -1,0 +1,129 @@
+"""The GPU batch node: source + GPU-placed map + batch (planner rule gpu_batch).
+
+For each batch (a piece of the epoch's row ids, engine/piece_batches.py), a CPU thread reads
+the rows (the encoded images and the other columns), derives each op's seed per row exactly as
+the general nodes do (op k draws for row i from ``row_seed(stage_base(seed, epoch,
+position_k), i)``), and hands the batch to ``minddata.gpu.batch.GpuRun``, which decodes and
+augments it on the device: the mapped column is a torch tensor there, the other columns numpy
+arrays as a Batch gives them. On CUDA each thread works on its own stream and waits for it
+before the batch is handed over, so up to ``ring depth`` batches overlap the consumer's steps;
+memory is bounded by the ring. The state has the general Batch/Map/Source nodes' layout, so a
+state saved here resumes on the CPU path and back. A failing row raises its op's error naming
+the row and the epoch; a batch with a failing row is never returned.
+"""
+import concurrent.futures
+import threading
+
+import numpy as np
+
+from .. import seeds
+from ..gpu import backend
+from ..gpu.batch import GpuRun, RowError
+from .errors import wrap_error
+from .piece_batches import PieceBatchIter
+
+
+class _Piece:
+    __slots__ = ("ids", "first", "future")
+
+    def __init__(self, ids, first, future):
+        self.ids, self.first, self.future = ids, first, future
+
+
+class GpuBatchIter(PieceBatchIter):
+    """See the module doc. ``src`` is the opened source (owned from here on)."""
+
+    def __init__(self, ctx, batch_ds, map_ds, source_ds, src, column, threads, ring_depth):
+        self.pool = None
+        super().__init__(ctx, batch_ds, source_ds, src, ring_depth, threads,
+                         f"GpuBatch({type(source_ds).__name__}+Map+Batch)")
+        self.map_ds = map_ds
+        self.op_positions = [ctx.position() for _ in map_ds.operations]
+        self.columns = source_ds.col_names()
+        self.mapped = self.columns.index(column)
+        self.device = backend.torch_device()
+        self.run = GpuRun(map_ds.operations, self.device, backend.jpeg_decoder())
+        self.bases = None
+        self.local = threading.local()      # each worker's CUDA stream
+        # One batch per worker at a time: the ring bounds the batches in flight.
+        self.pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=max(1, min(threads, ring_depth)), thread_name_prefix="gpu-batch")
+
+    def _epoch_started(self, epoch):
+        self.bases = [seeds.stage_base(self.ctx.seed, epoch, p) for p in self.op_positions]
+
+    # -- pieces --------------------------------------------------------------------------
+    def _start(self, ids, first):
+        return _Piece(ids, first, self.pool.submit(self._compute, ids, first, self.bases))
+
+    def _compute(self, ids, first, bases):
+        rows = self.src.read_rows(ids)
+        datas = [row[self.mapped] for row in rows]
+        row_seeds = [[seeds.row_seed(base, first + i) for i in range(len(ids))]
+                     for base in bases]
+        if self.device.type == "cuda":
+            import torch
+            stream = self._stream(torch)
+            with torch.cuda.stream(stream):
+                images = self.run(datas, row_seeds)
+            stream.synchronize()    # the batch is complete when it is handed over
+        else:
+            images = self.run(datas, row_seeds)
+        return tuple(images if k == self.mapped else
+                     np.stack([np.asarray(row[k]) for row in rows])
+                     for k in range(len(self.columns)))
+
+    def _stream(self, torch):
+        stream = getattr(self.local, "stream", None)
+        if stream is None:
+            stream = self.local.stream = torch.cuda.Stream(device=self.device)
+        return stream
+
+    def _finish(self, piece):
+        try:
+            return piece.future.result()
+        except RowError as e:
+            i = e.row
+            rid = int(piece.ids[i])
+            err = wrap_error(e.__cause__ or e, f"Map({e.op_name} on {self.device})",
+                             f"{self.provenance_of(rid)} (row {piece.first + i} of epoch "
+                             f"{self.epoch})")
+            raise err from err.__cause__
+        except Exception as e:
+            err = wrap_error(e, f"GpuBatch({self._ops()} on {self.device})",
+                             f"the batch of rows {piece.first}..{piece.first + len(piece.ids) - 1}"
+                             f" of epoch {self.epoch}")
+            raise err from err.__cause__
+
+    def _discard(self, piece):
+        concurrent.futures.wait([piece.future])
+
+    def _ops(self):
+        return "+".join(type(op).__name__ for op in self.map_ds.operations)
+
+    def _close_self(self):
+        try:
+            for piece in self.inflight:
+                piece.future.cancel()
+            if self.pool is not None:
+                self.pool.shutdown(wait=True)
+            self.inflight.clear()
+        finally:
+            super()._close_self()
+
+
+def build_gpu_batch(pnode, ctx, children):
+    p = pnode.params
+    src = p["source"].open_source()
+    try:
+        return GpuBatchIter(ctx, pnode.logical, p["map"], p["source"], src, p["column"],
+                            p["threads"], p["ring_depth"])
+    except BaseException:
+        src.close()
+        raise
+
+
+def build_gpu_unavailable(pnode, ctx, children):
+    """A map placed on the GPU where none is usable: the pipeline is not built."""
+    raise RuntimeError(f"map placed on the GPU (device('GPU') or map(device='GPU')) cannot "
+                       f"run: {pnode.params['why']}")

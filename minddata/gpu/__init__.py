@@ -1,0 +1,12 @@
+"""Maps placed on the GPU (``op.device("GPU")``, ``map(..., device="GPU")``): the planner's
+gpu_batch rule (minddata/planner/rules/gpu_batch.py) runs ``Batch(Map(Source))`` chains whose
+map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch.py).
+
+- plan.py: which ops and runs have GPU kernels (no torch import);
+- backend.py: the torch device ("cuda", or "cpu" to run the same code without a GPU) and why
+  none is usable;
+- batch.py: the batch computation in torch.
+"""
+from .backend import get_device, set_device, unavailable
+
+__all__ = ["get_device", "set_device", "unavailable"]

@@ -1,0 +1,75 @@
+"""Which torch device runs GPU-placed maps, and why none can.
+
+The mixed pipeline (engine/gpu_batch.py) is torch code parameterised by one device: "cuda" on
+a machine with a CUDA build of torch, or, set by ``set_device("cpu")``, the CPU, where the very
+same code runs (tests and CPU machines check placement, windows, seeds and fallbacks that
+way). Nothing here imports torch until a GPU-placed map is planned.
+"""
+import functools
+import threading
+
+_lock = threading.Lock()
+_state = {"device": None}     # None: "cuda" when it is usable
+
+
+def set_device(device):
+    """The torch device GPU-placed maps run on: "cuda", "cuda:<index>", "cpu" (the same
+    code on the CPU, for tests and machines without a GPU), or None (the default: CUDA)."""
+    if device is not None:
+        if not isinstance(device, str):
+            raise TypeError(f"device should be a str ('cuda', 'cuda:<index>' or 'cpu') or None, "
+                            f"but got {type(device).__name__}: {device!r}")
+        head, _, index = device.partition(":")
+        if head not in ("cuda", "cpu") or (index and (head == "cpu" or not index.isdigit())):
+            raise ValueError(f"device should be 'cuda', 'cuda:<index>' or 'cpu', but got "
+                             f"{device!r}")
+    with _lock:
+        _state["device"] = device
+
+
+def get_device():
+    """The device set by ``set_device`` (None: CUDA)."""
+    return _state["device"]
+
+
+def unavailable():
+    """Why GPU-placed maps cannot run here (a sentence naming what to install), or None."""
+    device = _state["device"] or "cuda"
+    try:
+        import torch
+    except ImportError:
+        return ("torch is not installed: install a CUDA build of torch (pip install torch) "
+                "and torchvision to run maps placed on the GPU")
+    if device == "cpu":
+        return None
+    if not torch.cuda.is_available():
+        build = "a CPU-only build" if torch.version.cuda is None else "a CUDA build"
+        return (f"CUDA is not available (torch {torch.__version__} is {build}, and "
+                f"torch.cuda.is_available() is False): install a CUDA build of torch and "
+                f"torchvision, or place the map on the CPU")
+    index = int(device.partition(":")[2] or 0)
+    if index >= torch.cuda.device_count():
+        return (f"device {device!r} does not exist: torch sees {torch.cuda.device_count()} "
+                f"CUDA device(s)")
+    if jpeg_decoder() is None:
+        return ("torchvision is not installed (or does not load): install the torchvision "
+                "build matching torch to decode JPEG batches with nvJPEG")
+    return None
+
+
+def torch_device():
+    """The torch.device GPU-placed maps run on (call only when ``unavailable()`` is None)."""
+    import torch
+    return torch.device(_state["device"] or "cuda")
+
+
+@functools.lru_cache(maxsize=None)
+def jpeg_decoder():
+    """torchvision.io.decode_jpeg (batched, nvJPEG on CUDA), or None where torchvision does
+    not import (the CPU device then decodes JPEGs with the native decoder). Looked up once: a
+    failing import is not retried per batch."""
+    try:
+        from torchvision.io import decode_jpeg
+    except Exception:    # absent, or built for another torch (its operators fail to load)
+        return None
+    return decode_jpeg

@@ -1,0 +1,279 @@
+"""Maps placed on the GPU: the spelling (op.device(), map(device=)), the gpu_batch rule's
+placement and reasons in plan(), the errors without torch/CUDA, and the GPU batch node run by
+torch on the CPU (minddata.gpu.set_device("cpu"), the same code as on CUDA): the same windows
+and flips as the CPU path for the same seed, pixels within 1 level, PNG rows decoded on the
+CPU in the same batch, row errors, threads closed."""
+import re
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import minddata as ds
+import minddata.vision as vision
+from minddata import gpu
+from transforms_c import settings
+
+from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
+
+torch = pytest.importorskip("torch")
+
+MEAN, STD = [121.0, 115.0, 104.0], [58.0, 57.0, 57.0]
+
+
+@pytest.fixture(autouse=True)
+def _restore():
+    approximate = settings.get_approximate_decode()
+    settings.set_approximate_decode(False)   # the CPU path decodes the whole image, as the GPU
+    yield
+    gpu.set_device(None)
+    settings.set_approximate_decode(approximate)
+
+
+@pytest.fixture(scope="module")
+def images():
+    # JPEGs of different sizes (one gray), a PNG among them
+    jpegs = [jpeg_bytes(i, 60 + 7 * i, 50 + 5 * i, gray=(i == 3)) for i in range(9)]
+    return jpegs[:5] + [png_bytes(2, 64, 72)] + jpegs[5:]
+
+
+@pytest.fixture(scope="module")
+def mr_path(tmp_path_factory, images):
+    return write_mindrecord(str(tmp_path_factory.mktemp("gpu") / "g.mindrecord"), images)
+
+
+def train_ops():
+    return [vision.Decode(), vision.RandomResizedCrop(40, scale=(0.2, 1.0)),
+            vision.RandomHorizontalFlip(), vision.Normalize(MEAN, STD), vision.HWC2CHW()]
+
+
+def pipeline(path, ops=None, device="GPU", batch=4, workers=2):
+    d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    d = d.map(ops or train_ops(), input_columns=["image"], num_parallel_workers=workers,
+              device=device)
+    return d.batch(batch)
+
+
+def batches(dataset, epochs=1, seed=11):
+    ds.config.set_seed(seed)
+    it = dataset.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+    try:
+        return [[np.asarray(c) if isinstance(c, np.ndarray) else c.cpu().numpy() for c in row]
+                for _ in range(epochs) for row in it]     # one epoch per pass
+    finally:
+        it.close()
+
+
+def gpu_decision(plan):
+    return plan.decisions_of("gpu_batch")
+
+
+# -- the spelling ---------------------------------------------------------------------------------
+def test_device_returns_the_op_and_validates_the_target():
+    op = vision.Decode()
+    assert op.device_target is None
+    assert op.device("GPU") is op and op.device_target == "GPU"
+    assert op.device() is op and op.device_target == "CPU"
+    with pytest.raises(ValueError, match="Ascend.*not supported.*GPU"):
+        vision.Resize(8).device("Ascend")
+    with pytest.raises(ValueError, match="device_target.*valid set"):
+        vision.Resize(8).device("TPU")
+    with pytest.raises(TypeError, match="device_target should be a str"):
+        vision.Resize(8).device(0)
+    assert "device" not in repr(vision.Decode().device("GPU"))    # the op's arguments only
+
+
+def test_map_device_is_validated(mr_path):
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"])
+    assert d.map(train_ops(), input_columns=["image"], device="GPU").device == "GPU"
+    with pytest.raises(ValueError, match="Ascend"):
+        d.map(train_ops(), input_columns=["image"], device="Ascend")
+    with pytest.raises(TypeError, match="device should be a str"):
+        d.map(train_ops(), input_columns=["image"], device=True)
+    with pytest.raises(ValueError, match=r"operations\[1\] cannot run on the GPU: RandomRotation"):
+        d.map([vision.Decode(), vision.RandomRotation(10)], input_columns=["image"], device="GPU")
+    with pytest.raises(ValueError, match="interpolation=BICUBIC"):
+        d.map([vision.Decode(), vision.Resize(8, vision.Inter.BICUBIC).device("GPU")])
+    # an op kept on the CPU, or a map on the CPU, asks nothing of the GPU
+    d.map([vision.Decode(), vision.RandomRotation(10).device("CPU")], device="GPU")
+    d.map([vision.Decode().device("GPU"), vision.RandomRotation(10)], device="CPU")
+
+
+# -- placement in plan() --------------------------------------------------------------------------
+def test_plan_places_the_run_on_the_device(mr_path):
+    gpu.set_device("cpu")
+    plan = pipeline(mr_path).plan()
+    assert plan.nodes == ["GpuBatch(MindDataset+Map+Batch)"]
+    (decision,) = gpu_decision(plan)
+    assert decision.fired and "on cpu" in decision.why and "Batch(4)" in decision.why
+    # op-level placement places the map's run too
+    ops = [vision.Decode().device("GPU"), vision.RandomResizedCrop(40), vision.HWC2CHW()]
+    assert pipeline(mr_path, ops, device=None).plan().fired("gpu_batch")
+
+
+def test_nothing_placed_nothing_decided(mr_path):
+    gpu.set_device("cpu")
+    for device in (None, "CPU"):
+        plan = pipeline(mr_path, device=device).plan()
+        assert not gpu_decision(plan) and plan.fired("native_batch")
+
+
+@pytest.mark.parametrize("ops, why", [
+    ([vision.Decode(), vision.Resize(32)], "output size depends on each image"),
+    ([vision.Decode(), vision.RandomResizedCrop(8), vision.HWC2CHW().device("CPU")],
+     r"operations\[2\] HWC2CHW is placed on the CPU"),
+    ([vision.Decode(), vision.Normalize(MEAN, STD), vision.CenterCrop(8)],
+     "follows a pointwise or layout op"),
+    ([vision.Decode(), vision.HWC2CHW(), vision.Normalize(MEAN, STD, False),
+      vision.CenterCrop(8)], "follows a pointwise or layout op"),
+    ([vision.Decode(), vision.CenterCrop(8), vision.HWC2CHW(), vision.Normalize(MEAN, STD)],
+     r"Normalize\(is_hwc=True\) does not match the CHW layout"),
+    ([vision.CenterCrop(8)], "not Decode"),
+])
+def test_runs_the_gpu_path_cannot_take_are_skipped(mr_path, ops, why):
+    gpu.set_device("cpu")
+    plan = pipeline(mr_path, ops).plan()
+    decision = gpu_decision(plan)[0]        # the batch's (then its map's, if it is lowered)
+    assert not decision.fired and decision.why.endswith("the map runs on the CPU")
+    assert re.search(why, decision.why)
+    assert "Gpu" not in " ".join(plan.nodes)
+
+
+def test_a_map_without_its_batch_is_skipped_at_the_map(mr_path):
+    gpu.set_device("cpu")
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"])
+    plan = d.map(train_ops(), input_columns=["image"], device="GPU").plan()
+    (decision,) = gpu_decision(plan)
+    assert not decision.fired and "runs on the CPU" in decision.why
+
+
+def test_maps_on_different_devices_are_not_fused(mr_path):
+    gpu.set_device("cpu")
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"])
+    d = d.map([vision.Decode(), vision.RandomResizedCrop(40)], input_columns=["image"],
+              device="GPU").map([vision.HWC2CHW()], input_columns=["image"])
+    plan = d.batch(2).plan()
+    assert any("different devices" in x.why for x in plan.decisions_of("map_fusion"))
+    assert not plan.fired("gpu_batch")
+
+
+# -- no backend: a clear error naming what to install ---------------------------------------------
+def test_without_cuda_the_plan_says_why_and_the_build_raises(mr_path, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    dataset = pipeline(mr_path)
+    plan = dataset.plan()
+    assert plan.nodes == ["GpuUnavailable(Map placed on the GPU)"]
+    (decision,) = gpu_decision(plan)
+    assert not decision.fired and "install a CUDA build of torch" in decision.why
+    with pytest.raises(RuntimeError, match="placed on the GPU.*install a CUDA build of torch"):
+        dataset.create_tuple_iterator(num_epochs=1)
+
+
+def test_without_torch_the_error_names_torch(mr_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)     # import torch raises ImportError
+    assert "torch is not installed" in gpu.unavailable()
+    with pytest.raises(RuntimeError, match="pip install torch"):
+        pipeline(mr_path).create_tuple_iterator(num_epochs=1)
+
+
+def test_set_device_validates():
+    with pytest.raises(ValueError, match="'cuda', 'cuda:<index>' or 'cpu'"):
+        gpu.set_device("gpu")
+    with pytest.raises(ValueError):
+        gpu.set_device("cpu:1")
+    with pytest.raises(TypeError):
+        gpu.set_device(0)
+
+
+# -- the GPU batch node, run by torch on the CPU -------------------------------------------------
+def _levels(a, b, std=None):
+    diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
+    if std is not None:
+        diff = diff * np.asarray(std).reshape(1, -1, 1, 1)
+    return diff.max()
+
+
+def test_same_windows_and_pixels_within_one_level_of_the_cpu_path(mr_path):
+    gpu.set_device("cpu")
+    got = batches(pipeline(mr_path), epochs=2)
+    want = batches(pipeline(mr_path, device=None), epochs=2)
+    assert len(got) == len(want) == 6
+    for (image, label), (cpu_image, cpu_label) in zip(got, want):
+        assert image.shape == cpu_image.shape and image.dtype == np.float32
+        np.testing.assert_array_equal(label, cpu_label)
+        # a different window or flip would differ by tens of levels
+        assert _levels(image, cpu_image, STD) <= 1.0 + 1e-3
+
+
+def test_flips_and_crops_equal_the_cpu_path_bit_for_bit(mr_path):
+    """No resampling, the same libjpeg-turbo decode: every pixel equal, so every flip too."""
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.CenterCrop(48), vision.RandomHorizontalFlip(),
+           vision.RandomVerticalFlip(0.3), vision.Crop((2, 3), (40, 36))]
+    got = batches(pipeline(mr_path, [op for op in ops], batch=5))
+    want = batches(pipeline(mr_path, ops, device=None, batch=5))
+    for (image, _), (cpu_image, _) in zip(got, want):
+        assert image.dtype == np.uint8 and image.shape[1:] == (40, 36, 3)
+        np.testing.assert_array_equal(image, cpu_image)
+
+
+@pytest.mark.parametrize("ops, scale", [
+    ([vision.RandomCropDecodeResize(36), vision.ToTensor()], 255.0),
+    ([vision.Decode(), vision.Resize((50, 44)), vision.CenterCrop(40), vision.Rescale(1 / 255, 0),
+      vision.HWC2CHW()], 255.0),
+])
+def test_other_runs_within_one_level(mr_path, ops, scale):
+    gpu.set_device("cpu")
+    got = batches(pipeline(mr_path, ops, batch=3))
+    want = batches(pipeline(mr_path, ops, device=None, batch=3))
+    for (image, _), (cpu_image, _) in zip(got, want):
+        assert image.shape == cpu_image.shape
+        assert _levels(image, cpu_image) * scale <= 1.0 + 1e-3
+
+
+def test_png_rows_join_the_batch(images, mr_path):
+    """Row 5 is a PNG: decoded on the CPU, in the same batch as the JPEGs around it."""
+    gpu.set_device("cpu")
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"], shuffle=False)
+    ops = [vision.Decode(), vision.CenterCrop(40)]
+    (image, label), = batches(d.map(ops, input_columns=["image"], device="GPU").batch(10)
+                              .take(1))
+    np.testing.assert_array_equal(label, np.arange(10))
+    expected = vision.CenterCrop(40)(vision.Decode()(np.frombuffer(images[5], np.uint8)))
+    np.testing.assert_array_equal(image[5], expected)
+
+
+def test_a_broken_row_raises_its_error_naming_the_row(tmp_path, images):
+    gpu.set_device("cpu")
+    broken = list(images[:3]) + [images[3][:40]] + list(images[4:6])
+    path = write_mindrecord(str(tmp_path / "broken.mindrecord"), broken)
+    d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=False)
+    d = d.map(train_ops(), input_columns=["image"], device="GPU").batch(6)
+    with pytest.raises(RuntimeError, match=r"Decode.*row 3") as info:
+        batches(d)
+    assert info.value.__cause__ is not None
+
+
+def test_threads_are_closed_with_the_iterator(mr_path):
+    gpu.set_device("cpu")
+    ds.config.set_seed(1)
+    it = pipeline(mr_path).create_tuple_iterator(num_epochs=1)
+    next(it)
+    assert any(t.name.startswith("gpu-batch") for t in threading.enumerate())
+    it.close()
+    assert not any(t.name.startswith("gpu-batch") for t in threading.enumerate())
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_on_cuda_the_batch_stays_on_the_device(mr_path):
+    ds.config.set_seed(3)
+    it = pipeline(mr_path).create_tuple_iterator(num_epochs=1, output_numpy=False)
+    image, label = next(it)
+    it.close()
+    assert isinstance(image, torch.Tensor) and image.is_cuda and image.shape == (4, 3, 40, 40)
+    got = batches(pipeline(mr_path))
+    want = batches(pipeline(mr_path, device=None))
+    for (image, _), (cpu_image, _) in zip(got, want):
+        # nvJPEG's IDCT and upsampling differ from libjpeg-turbo's by a few levels
+        assert _levels(image, cpu_image, STD) <= 4.0

@@ -18,6 +18,7 @@ from training.context import (GRAPH_MODE, PYNATIVE_MODE, get_context, set_contex
 from training.checkpoint import (count_params, load_checkpoint, load_param_into_net,  # noqa: F401
                                  save_checkpoint)
 from training.model import Model  # noqa: F401
+from training.backends.base import get_backend, set_backend  # noqa: F401
 from training.context import ParallelMode, reset_auto_parallel_context  # noqa: F401
 from training import amp, common, communication, nn, train  # noqa: F401
 from training.common.initializer import initializer  # noqa: F401

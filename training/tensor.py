@@ -323,7 +323,31 @@ class Tensor:
 
 
 class Parameter(Tensor):
-    """A trainable (or state) tensor with a name, as `mindspore.Parameter`."""
+    """A trainable (or state) tensor with a name, as `mindspore.Parameter`.
+
+    On the torch backend a Parameter is bound to a `torch.nn.Parameter` that then holds its
+    value (training.backends.torch_cells.bind): `data` reads it back as a numpy array (on the
+    CPU a view of the same memory, elsewhere a host copy) and assigning `data` copies into it,
+    so checkpoints, `set_data` and numpy code see one value on either backend."""
+    _torch = None  # the bound torch.nn.Parameter, or None on the numpy backend
+
+    @property
+    def data(self):
+        bound = self._torch
+        if bound is None:
+            return self._array
+        from training.backends.torch_cells import host_array  # lazy: torch only when bound
+        return host_array(bound, self._dtype)
+
+    @data.setter
+    def data(self, value):
+        bound = self._torch
+        if bound is None:
+            self._array = value = np.asarray(value)
+            self._dtype = value.dtype
+        else:
+            from training.backends.torch_cells import copy_into
+            copy_into(bound, value)
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):

@@ -1,4 +1,39 @@
-"""Choosing a backend for a network object."""
+"""Choosing a backend: `set_backend` / `get_backend` for training.nn cells, and the backend that
+runs a given network object.
+
+A torch.nn.Module always runs on the torch backend. A training.nn Cell runs on the backend
+that `get_backend()` names: the one set with `set_backend("numpy" | "torch")`, else the one the
+context asks for: device_target "GPU" or "Ascend" -> torch (when it is installed), "CPU" ->
+numpy (the default; `set_backend("torch")` runs cells on torch's CPU kernels)."""
+import importlib.util
+
+BACKENDS = ("numpy", "torch")
+_choice = []  # the backend set with set_backend, if any
+
+
+def set_backend(backend):
+    """Run training.nn cells on `backend`: "numpy" or "torch" (None: follow the context again)."""
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError(f"For 'set_backend', 'backend' must be one of {BACKENDS} or None, but "
+                         f"got {backend!r}")
+    if backend == "torch" and not _torch_installed():
+        raise RuntimeError("set_backend('torch') needs PyTorch: install it with `pip install "
+                           "torch` (or this project's [torch] extra)")
+    _choice[:] = [backend] if backend is not None else []
+
+
+def get_backend():
+    """The backend training.nn cells run on now: "numpy" or "torch"."""
+    if _choice:
+        return _choice[0]
+    from training import context
+    if context.get_context("device_target") != "CPU" and _torch_installed():
+        return "torch"
+    return "numpy"
+
+
+def _torch_installed():
+    return importlib.util.find_spec("torch") is not None
 
 
 def is_torch_module(obj):
@@ -7,13 +42,17 @@ def is_torch_module(obj):
 
 
 def select_backend(network):
-    """The backend that runs `network`: numpy for a training.nn.Cell, torch for a torch Module."""
+    """The backend that runs `network`: a training.nn.Cell on get_backend()'s, a torch Module
+    on torch."""
     from training.nn.cell import Cell
     if isinstance(network, Cell):
+        if get_backend() == "torch":
+            from training.backends.torch_cells import CellTorchBackend
+            return CellTorchBackend()
         from training.backends.numpy_backend import NumpyBackend
         return NumpyBackend()
     if is_torch_module(network):
         from training.backends.torch_backend import TorchBackend
         return TorchBackend()
-    raise TypeError(f"The network must be a training.nn.Cell (numpy backend) or a torch.nn.Module "
-                    f"(torch backend), but got {type(network).__name__}")
+    raise TypeError(f"The network must be a training.nn.Cell or a torch.nn.Module, but got "
+                    f"{type(network).__name__}")

@@ -9,6 +9,7 @@ from collections import OrderedDict
 import numpy as np
 
 from training import context
+from training.backends.dispatch import is_torch
 from training.tensor import Parameter, Tensor
 
 
@@ -216,7 +217,8 @@ class Cell:
         if self._scope is None:
             for _ in self.cells_and_names():  # names every sub-cell for error messages
                 pass
-        check_cpu_target(self.cls_name)
+        if not (args and is_torch(args[0])):  # torch tensors are on their device already
+            check_cpu_target(self.cls_name)
         args = tuple(_as_tensor(a) for a in args)
         for hook in self._forward_pre_hooks:
             replaced = hook(self, args)

@@ -2,6 +2,7 @@
 L1Loss."""
 import numpy as np
 
+from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import functional as F
 from training.nn.cell import Cell
 from training.tensor import Tensor
@@ -36,11 +37,18 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
     def construct(self, logits, labels):
         self.check_input(logits, logits.ndim == 2, "(N, num_classes)")
+        if is_torch(logits):
+            kernels = torch_kernels()
+            return kernels.softmax_cross_entropy(logits, kernels.as_torch(labels, logits),
+                                                 self.sparse, self.reduction)
         return F.softmax_cross_entropy(logits, labels, self.sparse, self.reduction)
 
 
 class MSELoss(LossBase):
     def construct(self, logits, labels):
+        if is_torch(logits):
+            diff = logits - torch_kernels().as_torch(labels, logits).to(logits.dtype)
+            return self.get_loss(diff * diff)
         labels = labels if isinstance(labels, Tensor) else Tensor(labels)
         diff = logits - labels.astype(logits.dtype) if labels.dtype != logits.dtype else logits - labels
         return self.get_loss(diff * diff)
@@ -48,6 +56,9 @@ class MSELoss(LossBase):
 
 class L1Loss(LossBase):
     def construct(self, logits, labels):
+        if is_torch(logits):
+            return self.get_loss((logits - torch_kernels().as_torch(labels, logits)
+                                  .to(logits.dtype)).abs())
         labels = labels if isinstance(labels, Tensor) else Tensor(labels)
         return self.get_loss((logits - labels.astype(logits.dtype)).abs())
 
@@ -68,6 +79,9 @@ class CrossEntropyLoss(LossBase):
 
     def construct(self, logits, labels):
         self.check_input(logits, logits.ndim == 2, "(N, C)")
+        if is_torch(logits):
+            return torch_kernels().cross_entropy(logits, labels, self.weight, self.ignore_index,
+                                                 self.reduction, self.label_smoothing)
         n, classes = logits.shape
         lab = np.asarray(getattr(labels, "data", labels))
         log_prob = F.log_softmax(logits, axis=1)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from training import profiling
+from training.backends.dispatch import is_torch
 from training.nn.cell import Cell
 from training.nn.optim.optimizer import Optimizer
 from training.tensor import Tensor, as_array, grad_of, is_grad_enabled
@@ -53,12 +54,12 @@ def _seed_for(output, sens):
             pairs = [(output[0], 1.0 if sens is None else sens)]
         total = None
         for out, s in pairs:
-            if not isinstance(out, Tensor):
+            if not (isinstance(out, Tensor) or is_torch(out)):
                 continue
-            term = (out * np.asarray(as_array(s), dtype=out.dtype)).sum()
+            term = (out * _sens_like(s, out)).sum()
             total = term if total is None else total + term
         return total
-    scale = 1.0 if sens is None else np.asarray(as_array(sens), dtype=output.dtype)
+    scale = 1.0 if sens is None else _sens_like(sens, output)
     return (output * scale).sum() if output.ndim or sens is not None else output
 
 
@@ -84,7 +85,11 @@ class TrainOneStepCell(Cell):
             raise RuntimeError("TrainOneStepCell cannot run under no_grad()")
         with profiling.span("forward_backward"):
             loss = self.network(*inputs)
-            grads = grad_of(_seed_for(loss, self.sens), self.weights)
+            first = loss[0] if isinstance(loss, (tuple, list)) else loss
+            if is_torch(first):
+                grads = _torch_grads(_seed_for(loss, self.sens), self.weights)
+            else:
+                grads = grad_of(_seed_for(loss, self.sens), self.weights)
         with profiling.span("update"):
             self.optimizer(grads)
         detached = tuple(_detach(x) for x in loss) if isinstance(loss, (tuple, list)) else _detach(loss)
@@ -93,5 +98,23 @@ class TrainOneStepCell(Cell):
         return detached
 
 
+def _sens_like(sens, output):
+    """`sens` as a value that multiplies `output` (a numpy-backend or a torch tensor)."""
+    if is_torch(output):
+        import torch
+        return torch.as_tensor(as_array(sens) if not is_torch(sens) else sens,
+                               dtype=output.dtype, device=output.device)
+    return np.asarray(as_array(sens), dtype=output.dtype)
+
+
+def _torch_grads(target, weights):
+    """Gradients of the torch scalar `target` for the bound torch tensors of `weights`."""
+    import torch
+    from training.backends.torch_cells import param
+    tensors = [param(w) for w in weights]
+    grads = torch.autograd.grad(target, tensors, allow_unused=True)
+    return [torch.zeros_like(t) if g is None else g for g, t in zip(grads, tensors)]
+
+
 def _detach(x):
-    return x.detach() if isinstance(x, Tensor) else x
+    return x.detach() if isinstance(x, Tensor) or is_torch(x) else x

@@ -106,6 +106,9 @@ def _numpy_grads(fn, args, positions, weights, has_aux, sens):
 
 
 def _torch_grads(torch, fn, args, positions, weights, has_aux, sens):
+    from training.backends.torch_cells import param
+    # training.nn Parameters run through their bound torch tensors (the torch backend's cells)
+    weights = [param(w) if isinstance(w, Parameter) else w for w in weights]
     args = list(args)
     leaves = []
     for p in positions:

@@ -1,24 +1,30 @@
 """Activation layers."""
 import numpy as np
 
+from training.backends.dispatch import is_torch
 from training.backends.numpy import functional as F
 from training.nn.cell import Cell
 from training.tensor import Parameter, Tensor
 
 
+def _torch_f():
+    import torch.nn.functional as TF  # lazily: only torch inputs need it
+    return TF
+
+
 class ReLU(Cell):
     def construct(self, x):
-        return F.relu(x)
+        return _torch_f().relu(x) if is_torch(x) else F.relu(x)
 
 
 class Sigmoid(Cell):
     def construct(self, x):
-        return F.sigmoid(x)
+        return x.sigmoid() if is_torch(x) else F.sigmoid(x)
 
 
 class Tanh(Cell):
     def construct(self, x):
-        return F.tanh(x)
+        return x.tanh() if is_torch(x) else F.tanh(x)
 
 
 class Softmax(Cell):
@@ -27,7 +33,7 @@ class Softmax(Cell):
         self.axis = axis
 
     def construct(self, x):
-        return F.softmax(x, self.axis)
+        return x.softmax(self.axis) if is_torch(x) else F.softmax(x, self.axis)
 
 
 class LeakyReLU(Cell):
@@ -36,6 +42,8 @@ class LeakyReLU(Cell):
         self.alpha = alpha
 
     def construct(self, x):
+        if is_torch(x):  # alpha * x where x <= 0, for any alpha (as the numpy kernel)
+            return x.where(x > 0, x * self.alpha)
         scale = np.where(x.data > 0, 1.0, self.alpha).astype(x.dtype)
         return Tensor.from_op(x.data * scale, (x,), lambda g: (g * scale,))
 
@@ -48,12 +56,16 @@ class GELU(Cell):
         self.approximate = approximate
 
     def construct(self, x):
+        if is_torch(x):
+            return _torch_f().gelu(x, approximate="tanh" if self.approximate else "none")
         c = np.sqrt(2 / np.pi).astype(x.dtype)
         inner = c * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1.0 + F.tanh(inner))
 
 
 def _relu6(x):
+    if is_torch(x):
+        return _torch_f().relu6(x)
     mask = (x.data > 0) & (x.data < 6)
     return Tensor.from_op(np.clip(x.data, 0, 6), (x,), lambda g: (g * mask,))
 
@@ -95,6 +107,9 @@ class PReLU(Cell):
         self.check_input(x, self.channel == 1 or (x.ndim >= 2 and x.shape[1] == self.channel),
                          f"(N, {self.channel}, ...)")
         shape = (1, self.channel) + (1,) * (x.ndim - 2) if self.channel > 1 else (1,) * x.ndim
+        if is_torch(x):
+            from training.backends.torch_cells import param
+            return x.where(x > 0, x * param(self.w).reshape(shape))
         slope = self.w.reshape(shape)
         positive = (x.data > 0).astype(x.dtype)
         return x * positive + x * (1.0 - positive) * slope
@@ -102,4 +117,4 @@ class PReLU(Cell):
 
 class LogSoftmax(Softmax):
     def construct(self, x):
-        return F.log_softmax(x, self.axis)
+        return x.log_softmax(self.axis) if is_torch(x) else F.log_softmax(x, self.axis)

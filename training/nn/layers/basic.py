@@ -1,6 +1,7 @@
 """Dense, Flatten and Dropout."""
 import numpy as np
 
+from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import functional as F
 from training.nn import initializer
 from training.nn.cell import Cell
@@ -45,7 +46,7 @@ class Dense(Cell):
     def construct(self, x):
         self.check_input(x, x.ndim >= 2 and x.shape[-1] == self.in_channels,
                          f"(N, {self.in_channels})")
-        out = F.dense(x, self.weight, self.bias)
+        out = (torch_kernels().dense if is_torch(x) else F.dense)(x, self.weight, self.bias)
         return self.activation(out) if self.activation is not None else out
 
     def extend_repr(self):
@@ -62,7 +63,7 @@ class Flatten(Cell):
         shape = x.shape
         end = self.end_dim % len(shape) if shape else 0
         new = shape[:self.start_dim] + (int(np.prod(shape[self.start_dim:end + 1])),) + shape[end + 1:]
-        return x.reshape(new) if isinstance(x, Tensor) else np.reshape(x, new)
+        return x.reshape(new) if isinstance(x, Tensor) or is_torch(x) else np.reshape(x, new)
 
 
 class Dropout(Cell):
@@ -82,6 +83,8 @@ class Dropout(Cell):
     def construct(self, x):
         if not self.training or self.keep_prob == 1.0:
             return x
+        if is_torch(x):
+            return torch_kernels().dropout(x, self.keep_prob)
         return F.dropout(x, self.keep_prob, initializer.rng())
 
 

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d
 from training.nn import initializer
 from training.nn.cell import Cell
@@ -71,7 +72,8 @@ class Conv2d(_Conv):
         if self.pad_mode == "valid":
             self.check_input(x, x.shape[2] >= kh and x.shape[3] >= kw,
                              f"(N, {self.in_channels}, H >= {kh}, W >= {kw})")
-        return conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+        kernel = torch_kernels().conv2d if is_torch(x) else conv2d
+        return kernel(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                       self.dilation, self.group)
 
 
@@ -99,7 +101,8 @@ class Conv1d(_Conv):
         self.check_input(x, x.ndim == 3 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, L)")
         padding = self.padding if isinstance(self.padding, int) else self.padding[0]
-        out = conv2d(x.reshape(x.shape[:2] + (1, x.shape[2])), self.weight, self.bias,
+        kernel = torch_kernels().conv2d if is_torch(x) else conv2d
+        out = kernel(x.reshape(x.shape[:2] + (1, x.shape[2])), self.weight, self.bias,
                      (1, self.stride), self.pad_mode, (0, 0, padding, padding),
                      (1, self.dilation), self.group)
         return out.reshape(out.shape[:2] + (out.shape[3],))
@@ -138,5 +141,6 @@ class Conv2dTranspose(_Conv):
         self.check_input(x, x.ndim == 4 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, H, W)")
         output_padding = self.output_padding if self.pad_mode == "pad" else (0, 0)
-        return conv_transpose2d(x, self.weight, self.bias, self.stride, self._pads(x.shape[2:]),
-                                self.dilation, output_padding)
+        kernel = torch_kernels().conv_transpose2d if is_torch(x) else conv_transpose2d
+        return kernel(x, self.weight, self.bias, self.stride, self._pads(tuple(x.shape[2:])),
+                      self.dilation, output_padding)

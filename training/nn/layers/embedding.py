@@ -1,6 +1,7 @@
 """Embedding: a lookup table of `vocab_size` rows, trained through the rows it gathered."""
 import numpy as np
 
+from training.backends.dispatch import is_torch
 from training.nn import initializer
 from training.nn.cell import Cell
 from training.ops.array_kernels import gather
@@ -27,6 +28,11 @@ class Embedding(Cell):
         self.embedding_table = Parameter(table, name="embedding_table")
 
     def construct(self, ids):
+        if is_torch(ids):  # out-of-range ids: torch's IndexError (checking here would sync)
+            import torch.nn.functional as F
+            from training.backends.torch_cells import param
+            self.check_input(ids, not ids.is_floating_point(), "integer ids")
+            return F.embedding(ids.long(), param(self.embedding_table))
         index = np.asarray(as_array(ids))
         self.check_input(ids, index.dtype.kind in "iu", "integer ids")
         if index.size and (index.min() < 0 or index.max() >= self.vocab_size):

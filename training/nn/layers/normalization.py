@@ -2,6 +2,7 @@
 moving_variance) and momentum convention (moving = momentum * moving + (1 - momentum) * batch)."""
 import numpy as np
 
+from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import functional as F
 from training.nn import initializer
 from training.nn.cell import Cell
@@ -37,7 +38,8 @@ class _BatchNorm(Cell):
         self.check_input(x, x.ndim in self.expected_ndim and x.shape[1] == self.num_features,
                          self.expected_text.replace("C", str(self.num_features)))
         batch_stats = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        return F.batch_norm(x, self.gamma, self.beta, self.moving_mean, self.moving_variance,
+        kernel = torch_kernels().batch_norm if is_torch(x) else F.batch_norm
+        return kernel(x, self.gamma, self.beta, self.moving_mean, self.moving_variance,
                             self.eps, self.momentum, batch_stats)
 
     def extend_repr(self):
@@ -85,6 +87,8 @@ class LayerNorm(Cell):
         params_from = self.begin_params_axis % x.ndim
         self.check_input(x, x.shape[params_from:] == self.normalized_shape,
                          f"(..., {', '.join(map(str, self.normalized_shape))})")
+        if is_torch(x):
+            return torch_kernels().layer_norm(x, self.gamma, self.beta, first, self.epsilon)
         out = _normalize(x, tuple(range(first, x.ndim)), self.epsilon)
         return out * self.gamma + self.beta
 
@@ -115,6 +119,8 @@ class GroupNorm(Cell):
     def construct(self, x):
         self.check_input(x, x.ndim >= 2 and x.shape[1] == self.num_channels,
                          f"(N, {self.num_channels}, ...)")
+        if is_torch(x):
+            return torch_kernels().group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
         grouped = x.reshape((x.shape[0], self.num_groups, -1))
         out = _normalize(grouped, (2,), self.eps).reshape(x.shape)
         shape = (1, self.num_channels) + (1,) * (x.ndim - 2)

@@ -1,4 +1,5 @@
 """MaxPool2d and AvgPool2d (NCHW)."""
+from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy.conv import _pair, avg_pool2d, max_pool2d
 from training.nn.cell import Cell
 from training.ops.array_kernels import concat
@@ -30,7 +31,8 @@ class MaxPool2d(_Pool2d):
 
     def construct(self, x):
         self._check(x)
-        return max_pool2d(x, self.kernel_size, self.stride, self.pad_mode, self.padding)
+        kernel = torch_kernels().max_pool2d if is_torch(x) else max_pool2d
+        return kernel(x, self.kernel_size, self.stride, self.pad_mode, self.padding)
 
 
 class AvgPool2d(_Pool2d):
@@ -41,8 +43,9 @@ class AvgPool2d(_Pool2d):
 
     def construct(self, x):
         self._check(x)
-        return avg_pool2d(x, self.kernel_size, self.stride, self.pad_mode, self.padding,
-                          self.count_include_pad)
+        kernel = torch_kernels().avg_pool2d if is_torch(x) else avg_pool2d
+        return kernel(x, self.kernel_size, self.stride, self.pad_mode, self.padding,
+                      self.count_include_pad)
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -59,6 +62,9 @@ class AdaptiveAvgPool2d(Cell):
         h, w = x.shape[-2:]
         oh = self.output_size[0] or h
         ow = self.output_size[1] or w
+        if is_torch(x):  # torch's bins are the same
+            import torch.nn.functional as F
+            return F.adaptive_avg_pool2d(x, (oh, ow))
         if (oh, ow) == (1, 1):
             return x.mean(axis=(-2, -1), keep_dims=True)
         rows = []
@@ -66,5 +72,12 @@ class AdaptiveAvgPool2d(Cell):
             top, bottom = (i * h) // oh, -(-((i + 1) * h) // oh)
             cells = [x[..., top:bottom, (j * w) // ow:-(-((j + 1) * w) // ow)]
                      .mean(axis=(-2, -1), keep_dims=True) for j in range(ow)]
-            rows.append(concat(cells, x.ndim - 1))
-        return concat(rows, x.ndim - 2)
+            rows.append(_concat(cells, x.ndim - 1))
+        return _concat(rows, x.ndim - 2)
+
+
+def _concat(parts, axis):
+    if is_torch(parts[0]):
+        import torch
+        return torch.cat(parts, axis)
+    return concat(parts, axis)

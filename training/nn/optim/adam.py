@@ -33,3 +33,25 @@ class Adam(Optimizer):
             v.data[...] = b2 * v.data + (1 - b2) * g * g
             direction = (b1 * m.data + (1 - b1) * g) if self.use_nesterov else m.data
             p.data -= (step_size * direction / (np.sqrt(v.data) + self.eps)).astype(p.dtype, copy=False)
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        b1, b2 = self.beta1, self.beta2
+        # the powers stay host values (assigned, so a bound copy is written back too)
+        self.beta1_power.data = self.beta1_power.data * np.float32(b1)
+        self.beta2_power.data = self.beta2_power.data * np.float32(b2)
+        step_size = float(np.float32(lr) * np.sqrt(1 - self.beta2_power.data[0])
+                          / (1 - self.beta1_power.data[0]))
+        m = self.state_tensors(self.moment1, params)
+        v = self.state_tensors(self.moment2, params)
+        torch._foreach_mul_(m, b1)
+        torch._foreach_add_(m, grads, alpha=1 - b1)
+        torch._foreach_mul_(v, b2)
+        torch._foreach_addcmul_(v, grads, grads, value=1 - b2)
+        direction = m
+        if self.use_nesterov:
+            direction = torch._foreach_mul(m, b1)
+            torch._foreach_add_(direction, grads, alpha=1 - b1)
+        denominator = torch._foreach_sqrt(v)
+        torch._foreach_add_(denominator, self.eps)
+        torch._foreach_addcdiv_(params, direction, denominator, value=-step_size)

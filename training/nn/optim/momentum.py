@@ -19,3 +19,11 @@ class Momentum(Optimizer):
             acc.data += g
             step = g + m * acc.data if self.use_nesterov else acc.data
             p.data -= (lr * step).astype(p.dtype, copy=False)
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        accs = self.state_tensors(self.moments, params)
+        torch._foreach_mul_(accs, self.momentum)
+        torch._foreach_add_(accs, grads)
+        steps = torch._foreach_add(grads, accs, alpha=self.momentum) if self.use_nesterov else accs
+        torch._foreach_add_(params, steps, alpha=-lr)

@@ -2,6 +2,7 @@
 weight decay with MindSpore's filter (no decay on BatchNorm gamma/beta), and loss scale."""
 import numpy as np
 
+from training.backends.dispatch import is_torch
 from training.nn.cell import Cell
 from training.tensor import Parameter, ParameterTuple, Tensor, as_array
 
@@ -115,6 +116,15 @@ class Optimizer(Cell):
         return out
 
     def construct(self, gradients):
+        if len(gradients) and is_torch(gradients[0]):  # a training cell on the torch backend
+            import torch
+            from training.backends.torch_cells import param
+            if len(gradients) != len(self.parameters):
+                raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for "
+                                 f"{len(self.parameters)} parameters")
+            with torch.no_grad():
+                self.step_torch([param(p) for p in self.parameters], list(gradients))
+            return True
         gradients = [as_array(g) for g in gradients]  # Tensors from value_and_grad, or arrays
         if len(gradients) != len(self.parameters):
             raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for "
@@ -127,3 +137,36 @@ class Optimizer(Cell):
 
     def apply_gradients(self, gradients, lr):
         raise NotImplementedError
+
+    # --- the torch backend ----------------------------------------------------------------
+    def step_torch(self, params, grads):
+        """construct()'s update on the torch backend: `params` are the bound torch tensors of
+        self.parameters, `grads` their gradients (called under torch.no_grad())."""
+        lr = self.get_lr()
+        self.learning_rate.data = np.asarray(lr, np.float32)
+        if self.apply_gradients_torch is None:
+            # No torch rule: the numpy rule on host copies, written back through Parameter.data.
+            host = [g.detach().float().cpu().numpy() for g in grads]
+            self.apply_gradients(self.preprocess(host), np.float32(lr))
+        else:
+            self.apply_gradients_torch(params, self._preprocess_torch(params, grads), lr)
+        self.global_step.data = self.global_step.data + 1
+
+    def _preprocess_torch(self, params, grads):
+        """preprocess() on torch tensors: unscale, then weight decay (foreach kernels)."""
+        import torch
+        if self.loss_scale != 1.0:
+            grads = torch._foreach_div(grads, self.loss_scale)
+        out = list(grads)
+        for i, (p_cell, p) in enumerate(zip(self.parameters, params)):
+            decay = self._decay(p_cell)
+            if decay:
+                out[i] = out[i].add(p, alpha=decay)
+        return out
+
+    def state_tensors(self, states, params):
+        """The bound torch tensors of state Parameters, on their parameters' devices."""
+        from training.backends.torch_cells import bind
+        return [bind(s, p.device, p.dtype) for s, p in zip(states, params)]
+
+    apply_gradients_torch = None  # the subclasses that have a torch rule define it

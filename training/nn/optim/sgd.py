@@ -26,3 +26,17 @@ class SGD(Optimizer):
                 step = g
             p.data -= (lr * step).astype(p.dtype, copy=False)
         self._started = True
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        steps = grads
+        if self.momentum:
+            accs = self.state_tensors(self.accum, params)
+            if self._started:
+                torch._foreach_mul_(accs, self.momentum)
+                torch._foreach_add_(accs, grads, alpha=1 - self.dampening)
+            else:
+                torch._foreach_copy_(accs, grads)
+            steps = torch._foreach_add(grads, accs, alpha=self.momentum) if self.nesterov else accs
+        torch._foreach_add_(params, steps, alpha=-lr)
+        self._started = True

@@ -1,0 +1,187 @@
+"""training.nn networks on the torch backend: set_backend, the optimizers' torch rules against
+their numpy rules, Model.train (non-sink and sink) matching the numpy backend step for step,
+checkpoints across backends, custom training cells and value_and_grad."""
+import os
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import training as ms  # noqa: E402
+from training import Model, Tensor, get_backend, nn, set_backend, set_seed  # noqa: E402
+from training.callbacks import CheckpointConfig, ModelCheckpoint  # noqa: E402
+from training.backends.torch_cells import CellTorchBackend, param  # noqa: E402
+
+from tests.training.conftest import make_dataset  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _numpy_afterwards():
+    yield
+    set_backend(None)
+
+
+def test_set_backend_chooses_and_checks():
+    assert get_backend() == "numpy"  # the default on the CPU
+    set_backend("torch")
+    assert get_backend() == "torch"
+    assert isinstance(Model(nn.Dense(2, 2))._backend, CellTorchBackend)
+    with pytest.raises(ValueError, match="'backend' must be one of"):
+        set_backend("jax")
+    set_backend(None)
+    assert get_backend() == "numpy"
+
+
+class SmallConvNet(nn.Cell):
+    """Conv, BatchNorm (training statistics), pooling, a residual add and Dense."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, has_bias=False)
+        self.bn = nn.BatchNorm2d(4)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2d(4, 4, 3)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.flatten = nn.Flatten()
+        self.fc = nn.Dense(4 * 4 * 4, 3)
+
+    def construct(self, x):
+        x = self.relu(self.bn(self.conv(x)))
+        x = self.relu(x + self.conv2(x))
+        return self.fc(self.flatten(self.pool(x)))
+
+
+def _data(n=32, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, 1, 8, 8)).astype(np.float32)
+    y = (x[:, 0, :4].mean(axis=(1, 2)) > 0).astype(np.int32) + (x[:, 0, 4:].mean(axis=(1, 2)) > 0)
+    return x, y.astype(np.int32)
+
+
+def _train(backend, optimizer_fn, sink=False, epochs=2):
+    set_backend(backend)
+    set_seed(3)
+    net = SmallConvNet()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    model = Model(net, loss, optimizer_fn(net.trainable_params()))
+    model.train(epochs, make_dataset(list(_data()), 8), dataset_sink_mode=sink)
+    return net, model
+
+
+OPTIMIZERS = {
+    "momentum": lambda p: nn.Momentum(p, 0.05, 0.9, weight_decay=1e-3),
+    "nesterov": lambda p: nn.Momentum(p, [0.05, 0.04, 0.03], 0.9, use_nesterov=True),
+    "sgd": lambda p: nn.SGD(p, 0.05, momentum=0.8, dampening=0.1),
+    "adam": lambda p: nn.Adam(p, 0.01, weight_decay=1e-4),
+    "rmsprop (host rule)": lambda p: nn.RMSProp(p, 0.01),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_model_train_matches_the_numpy_backend(name):
+    """Eight steps of Model.train end in the same parameters and optimizer states."""
+    net_np, model_np = _train("numpy", OPTIMIZERS[name])
+    net_t, model_t = _train("torch", OPTIMIZERS[name])
+    assert isinstance(model_t._backend, CellTorchBackend)
+    assert net_t.conv.weight._torch is not None  # it did run on torch
+    states_np = dict(model_np._optimizer.parameters_and_names())
+    for pname, p in model_t._optimizer.parameters_and_names():
+        np.testing.assert_allclose(p.data, states_np[pname].data, rtol=2e-4, atol=2e-5,
+                                   err_msg=pname)
+    for (pname, p), (_, q) in zip(net_t.parameters_and_names(), net_np.parameters_and_names()):
+        np.testing.assert_allclose(p.data, q.data, rtol=2e-4, atol=2e-5, err_msg=pname)
+
+
+def test_sink_mode_trains_and_evaluates_on_torch():
+    net, model = _train("torch", OPTIMIZERS["momentum"], sink=True, epochs=6)
+    x, y = _data()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.05, 0.9), metrics={"accuracy", "loss"})
+    result = model.eval(make_dataset([x, y], 8))
+    assert result["accuracy"] > 0.6
+    predicted = model.predict(Tensor(x[:4]))
+    assert isinstance(predicted, Tensor) and predicted.shape == (4, 3)
+    net.set_train(False)
+    np.testing.assert_allclose(predicted.asnumpy(), net(Tensor(x[:4])).asnumpy(), atol=1e-5)
+
+
+def test_checkpoints_cross_backends(tmp_path):
+    """A checkpoint saved by ModelCheckpoint on torch holds the numpy backend's names and loads
+    into a numpy network that then computes the torch network's outputs, and back."""
+    set_backend("torch")
+    set_seed(3)
+    net = SmallConvNet()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    saver = ModelCheckpoint("t", str(tmp_path), CheckpointConfig(save_checkpoint_steps=4))
+    model.train(1, make_dataset(list(_data()), 8), callbacks=[saver])
+    path = os.path.join(str(tmp_path), "t-1_4.ckpt")
+    saved = ms.load_checkpoint(path)
+    assert {"conv.weight", "bn.moving_mean", "fc.bias", "moments.fc.weight", "global_step",
+            "learning_rate"} <= set(saved)
+    assert int(saved["global_step"].asnumpy()[0]) == 4
+
+    set_backend("numpy")
+    set_seed(99)
+    fresh = SmallConvNet()
+    ms.load_param_into_net(fresh, saved)
+    x = Tensor(_data(4, seed=5)[0])
+    net.set_train(False)
+    fresh.set_train(False)
+    with torch.no_grad():
+        torch_out = net(torch.from_numpy(x.asnumpy())).numpy()
+    np.testing.assert_allclose(fresh(x).asnumpy(), torch_out, atol=1e-5)
+
+    ms.save_checkpoint(fresh, str(tmp_path / "numpy.ckpt"))
+    set_seed(7)
+    other = SmallConvNet()
+    other.set_train(False)
+    param(other.conv.weight)  # bound to torch before loading: the load writes through
+    ms.load_param_into_net(other, ms.load_checkpoint(str(tmp_path / "numpy.ckpt")))
+    with torch.no_grad():
+        np.testing.assert_allclose(other(torch.from_numpy(x.asnumpy())).numpy(), torch_out,
+                                   atol=1e-5)
+
+
+def test_custom_train_one_step_cell_runs_on_torch():
+    set_backend("torch")
+    set_seed(3)
+    net = SmallConvNet()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.Adam(net.trainable_params(), 0.01)
+    train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss), opt)
+    model = Model(train_net)
+    losses = []
+
+    class Record(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            losses.append(float(run_context.original_args().net_outputs))
+    model.train(6, make_dataset(list(_data()), 8), callbacks=[Record()])
+    assert net.fc.weight._torch is not None
+    assert int(opt.global_step.data[0]) == 24
+    assert np.mean(losses[-4:]) < np.mean(losses[:4])
+
+
+def test_value_and_grad_over_torch_tensors_and_parameters():
+    set_seed(3)
+    net = nn.Dense(4, 2)
+    loss_fn = nn.MSELoss()
+    opt = nn.SGD(net.trainable_params(), 0.1)
+    x = np.ones((3, 4), np.float32)
+    y = np.zeros((3, 2), np.float32)
+
+    def forward(data, label):
+        return loss_fn(net(data), label)
+    expected_loss, expected = ms.value_and_grad(forward, None, opt.parameters)(Tensor(x), Tensor(y))
+    loss, grads = ms.value_and_grad(forward, None, opt.parameters)(torch.from_numpy(x),
+                                                                  torch.from_numpy(y))
+    np.testing.assert_allclose(float(loss), float(expected_loss), rtol=1e-6)
+    for g, e in zip(grads, expected):
+        np.testing.assert_allclose(g.numpy(), e.asnumpy(), rtol=1e-5, atol=1e-6)
+    before = net.weight.data.copy()
+    opt(grads)  # the optimizer takes torch gradients too
+    np.testing.assert_allclose(net.weight.data, before - 0.1 * expected[0].asnumpy(), atol=1e-6)
+    grad_fn = ms.ops.GradOperation(get_by_list=True)(forward, opt.parameters)
+    again = grad_fn(torch.from_numpy(x), torch.from_numpy(y))
+    assert len(again) == 2 and tuple(again[0].shape) == (2, 4)

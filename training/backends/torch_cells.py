@@ -1,0 +1,227 @@
+"""`training.nn` cells on the torch backend.
+
+Design. The same `Cell` class runs on numpy-backend Tensors or on torch tensors; which one is
+decided by the tensors that reach it, not by a second class hierarchy:
+
+* Parameters are bound, not copied. `bind(param)` gives a `training.Parameter` a
+  `torch.nn.Parameter` made from its numpy array (on the CPU without a copy: `torch.from_numpy`
+  shares the memory). From then on the torch tensor holds the value; `Parameter.data` reads it
+  back as numpy (a view on the CPU, a host copy on a GPU) and assigning it copies in. So the
+  parameter objects, their names, shapes and initial values (drawn with numpy for a seed, as
+  always), `load_param_into_net`, `save_checkpoint` and the checkpoint files are the same on
+  both backends, and a checkpoint saved on one loads on the other.
+* Each layer's `construct` dispatches on its input: a torch tensor runs the layer's torch kernel
+  (training.backends.torch_kernels: `conv2d`, `batch_norm`, ...) with the bound parameters, so
+  gradients come from torch's autograd and the kernels are torch's own (cuDNN on a GPU). A
+  numpy-backend Tensor runs the numpy kernel exactly as before: the numpy backend is unchanged.
+  User-written `construct` code (`out + identity`, `x.view(...)`, `ops.*`) works on torch tensors
+  as it is, since torch tensors have those methods and `ops` already dispatches on torch.
+* `CellModule` wraps a cell as a `torch.nn.Module` (its parameters registered, `.to(device)`,
+  `.train()` forwarded to `set_train`), so the existing torch backend runs it unchanged: device
+  placement, the sink's device batches, `torch.compile` in GRAPH_MODE, amp levels and loss
+  scaling, DistributedDataParallel.
+* A `training.nn` optimizer keeps its update rule, learning-rate schedule, weight-decay filter and
+  state Parameters; `CellOptimizer` exposes it as a `torch.optim.Optimizer`. Momentum, SGD and
+  Adam update on the device with torch's foreach kernels (`Optimizer.step_torch`); the other
+  optimizers run their numpy rule on host copies of the gradients (correct, but one device-host
+  round trip per step).
+
+The alternative, a Tensor class wrapping a torch tensor with its own dispatch for every
+operator, would keep one Python object per intermediate value and a second layer of dispatch
+on every arithmetic operation; torch tensors flowing through the cells cost nothing extra and
+reach `torch.compile` as plain torch code."""
+import numpy as np
+import torch
+
+from training.backends.torch_backend import TorchBackend, TorchEvalStep, TorchTrainStep, \
+    attach_dump_hooks
+
+
+def bind(param, device=None, dtype=None):
+    """The torch.nn.Parameter holding `param`'s value from now on (created on first use on the
+    CPU; moved to `device` and cast to `dtype` where given)."""
+    tensor = param._torch
+    if tensor is None:
+        array = param._array
+        if not array.flags.writeable or not array.flags.c_contiguous:
+            array = np.array(array)
+        floating = array.dtype.kind == "f"
+        tensor = torch.nn.Parameter(torch.from_numpy(array),
+                                    requires_grad=bool(param.requires_grad) and floating)
+        param._torch = tensor
+        param._array = None  # the torch tensor holds the value now
+    if (device is not None and tensor.device != device) or \
+            (dtype is not None and tensor.dtype != dtype):
+        with torch.no_grad():
+            tensor.data = tensor.data.to(device or tensor.device, dtype or tensor.dtype)
+    return tensor
+
+
+def param(p):
+    """The torch tensor of Parameter `p` (None stays None), binding it on first use."""
+    if p is None:
+        return None
+    return p._torch if p._torch is not None else bind(p)
+
+
+def host_array(tensor, dtype):
+    """`tensor`'s value as a numpy array of `dtype`: a view for a CPU tensor of that dtype."""
+    value = tensor.detach()
+    if value.device.type != "cpu" or value.dtype != _torch_dtype(dtype):
+        value = value.to("cpu", _torch_dtype(dtype))
+    return value.numpy()
+
+
+def copy_into(tensor, value):
+    """Assign `value` (array-like of the same size) to the bound `tensor`."""
+    source = torch.as_tensor(np.asarray(value))
+    if source.numel() != tensor.numel():
+        raise ValueError(f"cannot set data of shape {tuple(source.shape)} into a parameter of "
+                         f"shape {tuple(tensor.shape)}")
+    with torch.no_grad():
+        if source.data_ptr() != tensor.data_ptr():
+            tensor.copy_(source.reshape(tensor.shape))
+
+
+def _torch_dtype(dtype):
+    return torch.from_numpy(np.empty(0, dtype)).dtype
+
+
+def is_torch(value):
+    return isinstance(value, torch.Tensor)
+
+
+class CellModule(torch.nn.Module):
+    """A training.nn Cell as a torch.nn.Module: its parameters (bound) are the module's, under
+    their MindSpore names with '.' written as '/' (torch forbids dots in parameter names)."""
+
+    def __init__(self, cell):
+        super().__init__()
+        object.__setattr__(self, "cell", cell)  # not a torch submodule
+        for name, p in cell.parameters_and_names():
+            self.register_parameter(name.replace(".", "/"), bind(p))
+        self.train(cell.training)
+
+    def forward(self, *inputs):
+        return self.cell(*inputs)
+
+    def train(self, mode=True):
+        super().train(mode)
+        self.cell.set_train(mode)
+        return self
+
+
+class CellOptimizer(torch.optim.Optimizer):
+    """A training.nn optimizer as a torch.optim.Optimizer over its bound parameters: `step()`
+    applies the optimizer's own rule to the gradients torch's backward left in `.grad`."""
+
+    def __init__(self, optimizer):
+        params = [bind(p) for p in optimizer.parameters]
+        super().__init__(params, {"lr": optimizer.get_lr()})
+        self.cell_optimizer = optimizer
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        if closure is not None:
+            raise ValueError("CellOptimizer.step takes no closure")
+        params = self.param_groups[0]["params"]
+        grads = [torch.zeros_like(p) if p.grad is None else p.grad for p in params]
+        self.cell_optimizer.step_torch(params, grads)
+        self.param_groups[0]["lr"] = float(self.cell_optimizer.learning_rate.data)
+
+
+def module_of(cell, device):
+    """The CellModule of `cell` on `device` (one per cell, so train and eval share it)."""
+    module = cell.__dict__.get("_torch_module")
+    if module is None:
+        module = CellModule(cell)
+        object.__setattr__(cell, "_torch_module", module)
+    return module.to(device)
+
+
+class CellTorchBackend(TorchBackend):
+    """The torch backend for training.nn networks: the network, loss cell and optimizer of
+    Model run as a torch module, loss and optimizer; Model's callbacks see the training.nn
+    objects (learning rate, checkpoints) as on the numpy backend."""
+
+    def build_train_network(self, network, loss_fn, optimizer, amp_level="O0",
+                            loss_scale_manager=None):
+        from training.amp import FixedLossScaleManager
+        from training.backends.torch_amp import TorchAmp
+        from training.nn.optim.optimizer import Optimizer
+        from training.nn.wrappers import TrainOneStepCell, WithLossCell
+        if loss_fn is None and optimizer is None:  # a custom training cell
+            return CustomStep(self, network)
+        if optimizer is None:
+            return None
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"With a training.nn network, 'optimizer' must be a training.nn "
+                            f"optimizer, but got {type(optimizer).__name__}")
+        # A fixed scale without overflow checks is the numpy backend's sens: the loss is scaled
+        # and the optimizer's own loss_scale unscales (MindSpore's convention).
+        loss_scale = 1.0
+        if isinstance(loss_scale_manager, FixedLossScaleManager) and \
+                not loss_scale_manager.get_drop_overflow_update():
+            loss_scale, loss_scale_manager = loss_scale_manager.get_loss_scale(), None
+        amp = self.amp = TorchAmp(self.torch, self.device, amp_level, loss_scale_manager)
+        module = amp.prepare_network(module_of(network, self.device))
+        attach_dump_hooks(module)
+        wrapped, scale = self._data_parallel(module)
+        step = TorchTrainStep(wrapped, loss_fn, CellOptimizer(optimizer), self.compiled,
+                              scale * loss_scale, amp)
+        step.module = module
+        step.checkpoint_cell = TrainOneStepCell(WithLossCell(network, loss_fn), optimizer) \
+            if loss_fn is not None else network
+        return step
+
+    def build_eval_network(self, network, loss_fn, eval_network):
+        if eval_network is not None:
+            return module_of(eval_network, self.device)
+        module = module_of(network, self.device)
+        return TorchEvalStep(module, loss_fn) if loss_fn is not None else module
+
+    def predict(self, network, data):
+        from training.tensor import Tensor
+        out = super().predict(module_of(network, self.device), data)
+        return _to_host(out, Tensor)
+
+    def get_lr(self, optimizer):
+        return float(optimizer.get_lr())
+
+    def set_lr(self, optimizer, lr):
+        optimizer._schedule = None
+        optimizer.learning_rate.data = np.asarray(lr, np.float32)
+
+    def checkpoint_object(self, train_network):
+        return getattr(train_network, "checkpoint_cell", train_network)
+
+    def snapshot(self, train_network):
+        cell = self.checkpoint_object(train_network)
+        return {name: p.data.copy() for name, p in cell.parameters_and_names()}
+
+    def restore(self, train_network, snapshot):
+        for name, p in self.checkpoint_object(train_network).parameters_and_names():
+            if name in snapshot:
+                p.set_data(snapshot[name])
+
+
+class CustomStep:
+    """A custom training cell (TrainOneStepCell, or a cell computing its own update) run on
+    torch tensors; the cell is its own checkpoint object."""
+
+    def __init__(self, backend, cell):
+        self.module = module_of(cell, backend.device)
+        self.checkpoint_cell = cell
+
+    def __call__(self, *batch):
+        out = self.module(*batch)
+        return out.detach() if is_torch(out) else out
+
+
+def _to_host(value, tensor_cls):
+    if isinstance(value, (tuple, list)):
+        return type(value)(_to_host(v, tensor_cls) for v in value)
+    if is_torch(value):
+        return tensor_cls(value.detach().float().cpu().numpy() if value.dtype == torch.bfloat16
+                          else value.detach().cpu().numpy())
+    return value

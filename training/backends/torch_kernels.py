@@ -1,0 +1,121 @@
+"""Torch kernels of the `training.nn` layers: the same arithmetic as the numpy kernels
+(training.backends.numpy), on torch tensors, with the layers' Parameters bound to torch
+(training.backends.torch_cells). Gradients come from torch's autograd.
+
+Padding follows MindSpore's pad modes as the numpy kernels compute them (`pads_for`): where the
+padding is symmetric it goes to torch's kernel, otherwise (pad_mode 'same' with an even
+overhang) the input is padded first, with the extra row/column at the bottom/right."""
+import torch
+import torch.nn.functional as F
+
+from training.backends.numpy.conv import pads_for
+from training.backends.torch_cells import param
+
+
+def _split_pads(pads):
+    """(padding for torch's kernel, explicit (left, right, top, bottom) pad or None)."""
+    top, bottom, left, right = pads
+    if top == bottom and left == right:
+        return (top, left), None
+    return (0, 0), (left, right, top, bottom)
+
+
+def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
+    w = param(weight)
+    pads = pads_for(pad_mode, padding, tuple(x.shape[2:]), tuple(w.shape[2:]), stride, dilation)
+    inner, outer = _split_pads(pads)
+    if outer is not None:
+        x = F.pad(x, outer)
+    return F.conv2d(x, w, param(bias), stride, inner, dilation, group)
+
+
+def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding):
+    """The adjoint of conv2d, then `pads` (top, bottom, left, right) cropped and
+    `output_padding` rows/columns added at the bottom/right (as the numpy kernel)."""
+    out = F.conv_transpose2d(x, param(weight), param(bias), stride, 0, output_padding, 1,
+                             dilation)
+    top, bottom, left, right = pads
+    return out[:, :, top:out.shape[2] - bottom, left:out.shape[3] - right]
+
+
+def max_pool2d(x, kernel, stride, pad_mode, padding):
+    pads = pads_for(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, (1, 1))
+    if any(pads):
+        top, bottom, left, right = pads
+        x = F.pad(x, (left, right, top, bottom), value=float("-inf"))
+    return F.max_pool2d(x, kernel, stride)
+
+
+def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True):
+    pads = pads_for(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, (1, 1))
+    if not any(pads):
+        return F.avg_pool2d(x, kernel, stride)
+    top, bottom, left, right = pads
+    out = F.avg_pool2d(F.pad(x, (left, right, top, bottom)), kernel, stride)
+    if pad_mode == "same" or not count_include_pad:
+        # divide by the number of real (unpadded) elements under each window
+        ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+        out = out / F.avg_pool2d(F.pad(ones, (left, right, top, bottom)), kernel, stride)
+    return out
+
+
+def dense(x, weight, bias):
+    return F.linear(x, param(weight), param(bias))
+
+
+def batch_norm(x, gamma, beta, moving_mean, moving_var, eps, momentum, training):
+    """MindSpore's momentum weighs the old moving value; torch's weighs the batch statistic.
+    Both update the moving variance with the unbiased batch variance."""
+    return F.batch_norm(x, param(moving_mean), param(moving_var), param(gamma), param(beta),
+                        training, 1.0 - momentum, eps)
+
+
+def layer_norm(x, gamma, beta, first, eps):
+    """Normalized over the axes from `first` on; gamma and beta broadcast from the right."""
+    var, mean = torch.var_mean(x, tuple(range(first, x.ndim)), correction=0, keepdim=True)
+    return (x - mean) * torch.rsqrt(var + eps) * param(gamma) + param(beta)
+
+
+def group_norm(x, groups, gamma, beta, eps):
+    return F.group_norm(x, groups, param(gamma), param(beta), eps)
+
+
+def dropout(x, keep_prob):
+    return F.dropout(x, 1.0 - keep_prob, True)
+
+
+def softmax_cross_entropy(logits, labels, sparse, reduction):
+    if sparse:
+        if labels.ndim != 1 or labels.shape[0] != logits.shape[0]:
+            raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', labels must be "
+                             f"{logits.shape[0]} class indices, but got shape {tuple(labels.shape)}")
+        return F.cross_entropy(logits, labels.long(), reduction=reduction)
+    if labels.shape != logits.shape:
+        raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', dense labels must have the "
+                         f"logits' shape {tuple(logits.shape)}, but got {tuple(labels.shape)}")
+    per_sample = -(labels.to(logits.dtype) * F.log_softmax(logits, -1)).sum(-1)
+    if reduction == "mean":
+        return per_sample.mean()
+    return per_sample.sum() if reduction == "sum" else per_sample
+
+
+def cross_entropy(logits, labels, weight, ignore_index, reduction, label_smoothing):
+    """torch's cross_entropy has MindSpore 2.x's CrossEntropyLoss semantics (class indices or
+    probabilities, weights, ignore_index, label smoothing, the weighted mean)."""
+    labels = as_torch(labels, logits)
+    if labels.shape != logits.shape:
+        labels = labels.long()
+    else:
+        labels = labels.to(logits.dtype)
+    weight = None if weight is None else torch.as_tensor(weight, dtype=logits.dtype,
+                                                         device=logits.device)
+    return F.cross_entropy(logits, labels, weight, ignore_index=ignore_index,
+                           reduction=reduction, label_smoothing=label_smoothing)
+
+
+def as_torch(value, like):
+    """`value` (a torch tensor, array or number) as a torch tensor on `like`'s device."""
+    if isinstance(value, torch.Tensor):
+        return value
+    data = getattr(value, "data", value)
+    return torch.as_tensor(data, device=like.device)

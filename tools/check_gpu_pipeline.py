@@ -1,0 +1,268 @@
+"""The prepared GPU check of issue 22: the train pipeline on the CPU, the mixed pipeline
+(CPU reads, the GPU decodes and augments: map(..., device="GPU")) and DALI's equivalent
+pipeline, side by side on the same data (benchmarks/bench_data.py's ImageNet-like JPEGs).
+
+    python tools/check_gpu_pipeline.py [--batch 256] [--seconds 40] [--cores 4]
+                                       [--cpu-dry-run]
+
+Pipeline: Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize (ImageNet mean/std),
+HWC2CHW, batch 256 (DALI: fn.decoders.image_random_crop on "mixed", fn.resize,
+fn.crop_mirror_normalize with a coin-flip mirror). For each: images/s, p50/p99 of the time the
+consumer waits for each batch, and CPU-seconds per second of the process. The mixed pipeline
+and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses every core.
+First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
+decode on both): the largest difference in levels.
+
+Each part prints its figures or its failure and the next part runs regardless; the whole run
+stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
+CUDA it prints SKIP and exits 0; --cpu-dry-run runs the same parts on torch's CPU with small
+batches (a check of this script on a machine without a GPU)."""
+import argparse
+import os
+import resource
+import sys
+import time
+import traceback
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+
+MEAN = [0.485 * 255, 0.456 * 255, 0.406 * 255]
+STD = [0.229 * 255, 0.224 * 255, 0.225 * 255]
+START = time.monotonic()
+BUDGET_S = 7 * 60       # parts that would start past this are skipped
+
+
+def say(line):
+    print(f"[{time.monotonic() - START:6.1f}s] {line}", flush=True)
+
+
+def part(name):
+    """Runs one part, printing its failure instead of stopping the check."""
+    def wrap(fn):
+        def run(*args, **kwargs):
+            if time.monotonic() - START > BUDGET_S:
+                say(f"{name}: SKIP: past the time budget of {BUDGET_S} s")
+                return None
+            say(f"{name}: start")
+            try:
+                return fn(*args, **kwargs)
+            except Exception:
+                say(f"{name}: FAILED\n{traceback.format_exc()}")
+                return None
+        return run
+    return wrap
+
+
+def cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(name, next_batch, batch_size, seconds, warmup=3):
+    """Pulls batches for ``seconds`` after ``warmup`` batches; prints and returns the figures."""
+    for _ in range(warmup):
+        next_batch()
+    waits = []
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        t = time.perf_counter()
+        next_batch()
+        waits.append(time.perf_counter() - t)
+    elapsed = time.perf_counter() - t0
+    cpu = cpu_seconds() - cpu0
+    rate = len(waits) * batch_size / elapsed
+    p50, p99 = (float(np.percentile(waits, q)) * 1e3 for q in (50, 99))
+    say(f"{name}: {rate:,.0f} img/s over {len(waits)} batches of {batch_size}; batch wait "
+        f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; {cpu / elapsed:.2f} CPU-seconds per second")
+    return {"rate": rate, "p50_ms": p50, "p99_ms": p99, "cpu_per_s": cpu / elapsed}
+
+
+def train_ops(vision, size):
+    return [vision.Decode(), vision.RandomResizedCrop(size), vision.RandomHorizontalFlip(),
+            vision.Normalize(MEAN, STD), vision.HWC2CHW()]
+
+
+def pipeline(ds, vision, path, batch, workers, size, device=None):
+    data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    data = data.map(train_ops(vision, size), input_columns=["image"],
+                    num_parallel_workers=workers, device=device)
+    return data.batch(batch, drop_remainder=True)
+
+
+def batches_of(dataset):
+    """A next_batch() over endless epochs."""
+    it = dataset.create_tuple_iterator(num_epochs=-1, output_numpy=False)
+    state = {"epoch": iter(it)}
+
+    def next_batch():
+        try:
+            return next(state["epoch"])
+        except StopIteration:
+            state["epoch"] = iter(it)
+            return next(state["epoch"])
+    return it, next_batch
+
+
+class pinned:
+    """The process's threads created inside the block run on ``cores`` CPU cores."""
+
+    def __init__(self, cores):
+        self.cores = cores
+
+    def __enter__(self):
+        self.saved = os.sched_getaffinity(0)
+        if self.cores:
+            os.sched_setaffinity(0, sorted(self.saved)[:self.cores])
+
+    def __exit__(self, *exc):
+        os.sched_setaffinity(0, self.saved)
+
+
+@part("data")
+def prepare_data(args):
+    from bench_data import ensure_bench_data, imagenet_files, imagenet_rows, write_mindrecord
+    data_dir = ensure_bench_data(args.data)
+    path = os.path.join(data_dir, "gpu_check.mindrecord")
+    if not os.path.exists(path):
+        write_mindrecord(path, imagenet_rows(data_dir), "gpu_check", chunk=500)
+    files = [(os.path.join(data_dir, "imagenet", "train", rel), label)
+             for rel, label in imagenet_files(data_dir)]
+    say(f"data: {len(files)} JPEGs, {path}")
+    return path, files
+
+
+@part("agreement (mixed vs CPU, same seed, full decode)")
+def agreement(ds, vision, torch, path, args):
+    from transforms_c import settings
+    approximate = settings.get_approximate_decode()
+    settings.set_approximate_decode(False)
+    try:
+        worst = 0.0
+        for device in ("GPU", None):
+            ds.config.set_seed(5)
+            it = pipeline(ds, vision, path, 32, 4, args.size, device).create_tuple_iterator(
+                num_epochs=1, output_numpy=False)
+            got = [np.asarray(b[0].cpu() if isinstance(b[0], torch.Tensor) else b[0].asnumpy())
+                   for _, b in zip(range(3), it)]
+            it.close()
+            if device == "GPU":
+                mixed = got
+        std = np.asarray(STD).reshape(1, 3, 1, 1)       # normalized units -> levels
+        for a, b in zip(mixed, got):
+            worst = max(worst, float((np.abs(a.astype(np.float64) - b) * std).max()))
+        say(f"agreement: largest difference {worst:.2f} levels over {len(mixed)} batches of 32 "
+            f"(nvJPEG against libjpeg-turbo: a few levels expected; bilinear resize: <= 1)")
+    finally:
+        settings.set_approximate_decode(approximate)
+
+
+@part("CPU pipeline")
+def cpu_pipeline(ds, vision, path, args):
+    workers = args.cpu_workers or max(1, (os.cpu_count() or 2) - 1)
+    dataset = pipeline(ds, vision, path, args.batch, workers, args.size)
+    say(f"CPU pipeline: plan {dataset.plan().nodes}, {workers} workers")
+    it, next_batch = batches_of(dataset)
+    try:
+        return measure("CPU pipeline", next_batch, args.batch, args.seconds)
+    finally:
+        it.close()
+
+
+@part("mixed pipeline")
+def mixed_pipeline(ds, vision, path, args):
+    with pinned(args.cores):
+        dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
+        say(f"mixed pipeline: plan {dataset.plan().nodes}, {args.cores} cores")
+        it, next_batch = batches_of(dataset)
+    try:
+        return measure(f"mixed pipeline ({args.cores} cores)", next_batch, args.batch,
+                       args.seconds)
+    finally:
+        it.close()
+
+
+@part("DALI")
+def dali_pipeline(files, args):
+    try:
+        from nvidia.dali import fn, pipeline_def, types
+    except ImportError:
+        say("DALI: SKIP: nvidia-dali-cuda120 is not installed (pip install "
+            "nvidia-dali-cuda120)")
+        return None
+    paths = [p for p, _ in files]
+    labels = [label for _, label in files]
+
+    @pipeline_def(batch_size=args.batch, num_threads=args.cores or 4, device_id=0,
+                  prefetch_queue_depth=3)
+    def train():
+        jpegs, label = fn.readers.file(files=paths, labels=labels, random_shuffle=True,
+                                       name="reader")
+        images = fn.decoders.image_random_crop(jpegs, device="mixed", output_type=types.RGB,
+                                               random_area=[0.08, 1.0],
+                                               random_aspect_ratio=[3 / 4, 4 / 3])
+        images = fn.resize(images, resize_x=args.size, resize_y=args.size)
+        images = fn.crop_mirror_normalize(images, dtype=types.FLOAT, output_layout="CHW",
+                                          mean=MEAN, std=STD, mirror=fn.random.coin_flip())
+        return images, label.gpu()
+
+    with pinned(args.cores):
+        pipe = train()
+        pipe.build()
+    return measure(f"DALI ({args.cores} cores)", pipe.run, args.batch, args.seconds)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--size", type=int, default=224)
+    ap.add_argument("--seconds", type=float, default=40.0, help="timed seconds per part")
+    ap.add_argument("--cores", type=int, default=4, help="CPU cores of the mixed and DALI parts")
+    ap.add_argument("--cpu-workers", type=int, default=0, help="CPU pipeline workers (0: all)")
+    ap.add_argument("--cpu-dry-run", action="store_true",
+                    help="run the parts on torch's CPU with small batches (no GPU needed)")
+    args = ap.parse_args(argv)
+    try:
+        import torch
+    except ImportError:
+        say("SKIP: torch is not installed (install a CUDA build of torch and torchvision)")
+        return 0
+    import minddata as ds
+    import minddata.vision as vision
+    from minddata import gpu
+    if args.cpu_dry_run:
+        gpu.set_device("cpu")
+        args.batch, args.seconds, args.size = min(args.batch, 16), min(args.seconds, 3.0), 64
+    elif not torch.cuda.is_available():
+        say(f"SKIP: CUDA is not available (torch {torch.__version__}): this check needs an "
+            f"NVIDIA GPU and a CUDA build of torch and torchvision")
+        return 0
+    else:
+        say(f"GPU: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+            f"{os.cpu_count()} CPU cores; {gpu.unavailable() or 'mixed pipeline available'}")
+    data = prepare_data(args)
+    if data is None:
+        return 1
+    path, files = data
+    agreement(ds, vision, torch, path, args)
+    results = {"CPU": cpu_pipeline(ds, vision, path, args),
+               "mixed": mixed_pipeline(ds, vision, path, args)}
+    if not args.cpu_dry_run:
+        results["DALI"] = dali_pipeline(files, args)
+    for name, figures in results.items():
+        if figures is None:
+            say(f"summary: {name}: no figures (see above)")
+        else:
+            say(f"summary: {name}: {figures['rate']:,.0f} img/s, p50 {figures['p50_ms']:.1f} ms,"
+                f" p99 {figures['p99_ms']:.1f} ms, {figures['cpu_per_s']:.2f} CPU-s/s")
+    if results.get("mixed") and results.get("DALI"):
+        say(f"summary: mixed / DALI = {results['mixed']['rate'] / results['DALI']['rate']:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -27,6 +27,7 @@ _DEFAULTS = {
     "deterministic": "OFF",
 }
 _context = dict(_DEFAULTS)
+_explicit = set()  # the keys a script set (device_id set explicitly forbids a CPU fallback)
 
 # MindSpore's set_context keys that configure its own compiler, memory pools or devices.
 _NO_COMPILER = "there is no MindSpore graph compiler (numpy or torch run the network)"
@@ -110,6 +111,7 @@ def set_context(**kwargs):
                           UserWarning, stacklevel=2)
     with _lock:
         _context.update({k: v for k, v in kwargs.items() if k in _DEFAULTS})
+        _explicit.update(k for k in kwargs if k in _DEFAULTS)
     if "print_file_path" in kwargs and kwargs["print_file_path"]:
         directory = os.path.dirname(os.path.abspath(kwargs["print_file_path"]))
         if not os.path.isdir(directory):
@@ -124,11 +126,17 @@ def get_context(attr_key):
     return _context[attr_key]
 
 
+def is_set(attr_key):
+    """Whether the script set `attr_key` with set_context (rather than leaving the default)."""
+    return attr_key in _explicit
+
+
 def reset_context():
     """Back to the defaults (for tests and for scripts that reuse one process)."""
     with _lock:
         _context.clear()
         _context.update(_DEFAULTS)
+        _explicit.clear()
         _parallel.clear()
         _parallel.update(_PARALLEL_DEFAULTS)
 

@@ -80,13 +80,25 @@ def test_set_context_keys_without_effect_warn_once_and_unknown_keys_raise():
         ms.set_auto_parallel_context(all_reduce_fusion_config=[85, 160])
 
 
-def test_cell_call_on_gpu_target_raises_instead_of_running_on_cpu():
+def test_cell_call_on_a_missing_gpu_warns_and_runs_on_cpu(monkeypatch):
+    """As MindSpore: a missing device_target device is a warning and a CPU run; with an
+    explicit device_id it is an error; the numpy backend on a present GPU is an error too."""
+    from training.backends import devices
+    monkeypatch.setattr(devices, "missing_reason", lambda target: "no GPU here")
     net = ms.nn.Dense(3, 2)
     ms.set_context(device_target="GPU")
     try:
-        with pytest.raises(RuntimeError, match="device_target is 'GPU'.*CPU only"):
+        with pytest.warns(UserWarning, match="no GPU here. Running on the CPU"):
+            assert net(np.ones((1, 3), np.float32)).shape == (1, 2)
+        ms.set_context(device_id=0)
+        with pytest.raises(RuntimeError, match="device_id 0 was set explicitly"):
+            net(np.ones((1, 3), np.float32))
+        monkeypatch.setattr(devices, "missing_reason", lambda target: None)
+        ms.set_backend("numpy")
+        with pytest.raises(RuntimeError, match="device_target is 'GPU'.*numpy backend"):
             net(np.ones((1, 3), np.float32))
     finally:
+        ms.set_backend(None)
         ms.set_context(device_target="CPU")
     assert net(np.ones((1, 3), np.float32)).shape == (1, 2)
 

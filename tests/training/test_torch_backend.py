@@ -1,6 +1,7 @@
 """The torch backend on CPU: Model with a torch Module, sink mode, metrics, checkpoints through
 the state_dict bridge, device errors, GRAPH_MODE via torch.compile."""
 import logging
+import warnings
 import os
 
 import numpy as np
@@ -106,10 +107,15 @@ def test_model_checkpoint_with_torch_network(tmp_path):
     assert "fc1.weight" in load_checkpoint(str(tmp_path / "t-1_6.ckpt"))
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA error")
-def test_gpu_target_without_cuda_names_what_to_install():
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA fallback")
+def test_gpu_target_without_cuda_falls_back_or_names_what_to_install():
     set_context(device_target="GPU")
-    with pytest.raises(RuntimeError, match="CUDA build of PyTorch"):
+    with pytest.warns(UserWarning, match="CUDA build of PyTorch.*Running on the CPU"):
+        model = Model(SmallNet(), torch.nn.CrossEntropyLoss(),
+                      torch.optim.SGD(SmallNet().parameters(), 0.1))
+    assert model._backend.device.type == "cpu"
+    set_context(device_id=0)  # an explicit device: no fallback
+    with pytest.raises(RuntimeError, match="CUDA build of PyTorch.*explicitly"):
         Model(SmallNet(), torch.nn.CrossEntropyLoss(), torch.optim.SGD(SmallNet().parameters(), 0.1))
 
 
@@ -121,15 +127,21 @@ def test_ascend_target_without_torch_npu_names_it():
     except ImportError:
         pass
     set_context(device_target="Ascend")
+    with pytest.warns(UserWarning, match="torch_npu"):
+        Model(SmallNet(), torch.nn.CrossEntropyLoss(), torch.optim.SGD(SmallNet().parameters(), 0.1))
+    set_context(device_id=1)
     with pytest.raises(RuntimeError, match="torch_npu"):
         Model(SmallNet(), torch.nn.CrossEntropyLoss(), torch.optim.SGD(SmallNet().parameters(), 0.1))
 
 
-def test_numpy_network_on_gpu_target_points_to_torch():
+def test_training_nn_network_on_gpu_target_runs_on_the_torch_backend():
     from training import nn
+    from training.backends.torch_cells import CellTorchBackend
     set_context(device_target="GPU")
-    with pytest.raises(RuntimeError, match="torch"):
-        Model(nn.Dense(2, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no CUDA here: the CPU fallback's warning
+        model = Model(nn.Dense(2, 2))
+    assert isinstance(model._backend, CellTorchBackend)
 
 
 @pytest.mark.slow  # torch.compile takes 20-60 s on the shared 2-core machine

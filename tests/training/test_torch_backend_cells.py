@@ -185,3 +185,25 @@ def test_value_and_grad_over_torch_tensors_and_parameters():
     grad_fn = ms.ops.GradOperation(get_by_list=True)(forward, opt.parameters)
     again = grad_fn(torch.from_numpy(x), torch.from_numpy(y))
     assert len(again) == 2 and tuple(again[0].shape) == (2, 4)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback of a machine without CUDA")
+def test_faq_print_example_on_a_gpu_target_warns_and_runs_on_cpu(capsys):
+    """MindSpore's FAQ print example asks for device_target='GPU'; without one it runs, with a
+    warning, on the CPU."""
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="GPU")
+
+    class PrintDemo(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.print = ms.ops.Print()
+
+        def construct(self, x, y):
+            self.print("print Tensor x and Tensor y:", x, y)
+            return x
+    x = Tensor(np.ones([2, 1]).astype(np.int32))
+    y = Tensor(np.ones([2, 2]).astype(np.int32))
+    with pytest.warns(UserWarning, match="GPU.*Running on the CPU"):
+        out = PrintDemo()(x, y)
+    assert out.shape == (2, 1)
+    assert "print Tensor x and Tensor y:" in capsys.readouterr().out

@@ -32,22 +32,17 @@ def resolve_device(torch):
     device_id = context.get_context("device_id")
     if target == "CPU":
         return torch.device("cpu")
+    from training.backends.devices import fall_back_to_cpu, missing_reason
+    reason = missing_reason(target)
+    if reason is not None:
+        fall_back_to_cpu(target, reason)
+        return torch.device("cpu")
     if target == "GPU":
-        if not torch.cuda.is_available():
-            raise RuntimeError("device_target 'GPU' needs a CUDA build of PyTorch and a visible NVIDIA "
-                               "GPU, but torch.cuda.is_available() is False. Install a CUDA build "
-                               "(for example `pip install torch --index-url "
-                               "https://download.pytorch.org/whl/cu124`) or use device_target='CPU'")
         count = torch.cuda.device_count()
         if device_id >= count:
             raise RuntimeError(f"device_id {device_id} is out of range: {count} CUDA device(s) are "
                                f"visible (CUDA_VISIBLE_DEVICES decides which)")
         return torch.device("cuda", device_id)
-    try:
-        import torch_npu  # noqa: F401  (registers the 'npu' device with torch)
-    except ImportError:
-        raise RuntimeError("device_target 'Ascend' needs torch_npu: install it with "
-                           "`pip install torch_npu` (matching your torch and CANN versions)") from None
     return torch.device("npu", device_id)
 
 

@@ -256,13 +256,24 @@ def _as_tensor(value):
 
 
 def check_cpu_target(api):
-    """Cells run on the CPU: with device_target GPU/Ascend, MindSpore would launch device
-    kernels, so running a cell fails rather than silently running on the CPU."""
+    """A cell called with numpy-backend Tensors runs on the CPU. With device_target GPU/Ascend:
+    where that device is missing, MindSpore warns and runs on the CPU, and so does this
+    (training.backends.devices); where it is present, the torch backend runs Model's cells on
+    it (host-side calls such as learning-rate schedules stay on the CPU), while the numpy
+    backend cannot use it, which is an error rather than a silent CPU run."""
     target = context.get_context("device_target")
-    if target != "CPU":
+    if target == "CPU":
+        return
+    from training.backends.base import get_backend
+    from training.backends.devices import fall_back_to_cpu, missing_reason
+    reason = missing_reason(target)
+    if reason is not None:
+        fall_back_to_cpu(target, reason)
+    elif get_backend() != "torch":
         raise RuntimeError(f"For '{api}', device_target is '{target}' but training.nn cells run "
-                           f"on the CPU only (numpy backend). Use set_context(device_target='CPU'),"
-                           f" or a torch.nn.Module network (with PyTorch built for {target})")
+                           f"on the CPU only on the numpy backend. Use set_backend('torch') (or "
+                           f"set_backend(None): the context then picks torch), or "
+                           f"set_context(device_target='CPU')")
 
 
 class _HookHandle:

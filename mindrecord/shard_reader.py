@@ -253,9 +253,12 @@ class ShardReader:
     file_name: str = one shard; the set is found through its header's ``shard_addresses`` in
     the same directory. list = exactly those files, in order. ``check_index`` validates every
     ``.db`` as MindSpore does; rows are located from the header, so the .db is not read further.
+    A URL (s3://, gs://, http(s)://...) opens a set in object storage (mindrecord/remote):
+    ``storage_options`` go to its fsspec file system; ``listings`` is a dict the caller keeps
+    between opens of the same set, so that it is listed once.
     """
 
-    def __init__(self, file_name, *, check_index=True, storage_options=None):
+    def __init__(self, file_name, *, check_index=True, storage_options=None, listings=None):
         self._lock = threading.Lock()
         self._shards = []
         self._remote = None
@@ -270,7 +273,8 @@ class ShardReader:
         for attempt in range(_OPEN_ATTEMPTS):
             try:
                 if remote:
-                    files, first = self._open_remote(file_name, check_index, storage_options)
+                    files, first = self._open_remote(file_name, check_index, storage_options,
+                                                     listings)
                 else:
                     files, first = self._open(file_name, check_index)
                 break
@@ -319,11 +323,13 @@ class ShardReader:
             raise
         return files, first
 
-    def _open_remote(self, file_name, check_index, storage_options):
+    def _open_remote(self, file_name, check_index, storage_options, listings):
         """Open a set in object storage from its headers (mindrecord/remote/remote_set.py);
-        each shard is mapped when first read, from the node-local cache."""
+        each shard is mapped when first read, from the node-local cache. `listings`: a dict
+        the caller keeps between opens, to list the set once (RemoteShardSet)."""
         from .remote.remote_set import RemoteShardSet
-        self._remote = RemoteShardSet(file_name, storage_options, check_index)
+        self._remote = RemoteShardSet(file_name, storage_options, check_index,
+                                      listings=listings)
         try:
             layouts = [parse_layout(o.url, dict(h), o.size) for o, h in
                        zip(self._remote.objects, self._remote.headers)]

@@ -26,10 +26,10 @@ SUPPORTED_SAMPLERS = ("SubsetRandomSampler", "SubsetSampler", "PKSampler", "Dist
                       "RandomSampler", "SequentialSampler")
 
 
-def _open_reader(dataset_files, storage_options=None):
+def _open_reader(dataset_files, storage_options=None, listings=None):
     from mindrecord import ShardReader
     try:
-        return ShardReader(dataset_files, storage_options=storage_options)
+        return ShardReader(dataset_files, storage_options=storage_options, listings=listings)
     except Exception as exc:  # noqa: BLE001 - MindSpore reports every open failure as RuntimeError
         if isinstance(exc, RuntimeError):
             raise
@@ -64,8 +64,8 @@ class MindRecordSource(RowSource):
     """A ShardReader plus the optional padded rows; thread-safe because ShardReader is."""
 
     def __init__(self, dataset_files, columns_list, padded_sample, num_padded, num_shards=None,
-                 storage_options=None):
-        self._reader = _open_reader(dataset_files, storage_options)
+                 storage_options=None, listings=None):
+        self._reader = _open_reader(dataset_files, storage_options, listings)
         try:
             self._setup(dataset_files, columns_list, padded_sample, num_padded)
             if self._num_padded and num_shards and len(self) % num_shards:
@@ -246,8 +246,10 @@ class MindDataset(SourceDataset):
         if sampler is not None and type(sampler).__name__ not in SUPPORTED_SAMPLERS:
             raise ValueError("The sampler is not supported yet.")
         self.dataset_files = files
+        # One listing of a remote set per dataset: every open of the source shares it.
+        listings = {}
         super().__init__(functools.partial(MindRecordSource, files, columns_list, padded_sample,
-                                           num_padded, num_shards, storage_options),
+                                           num_padded, num_shards, storage_options, listings),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
                          shard_id=shard_id, sampler=sampler,
                          num_parallel_workers=num_parallel_workers, cache=cache,

@@ -48,11 +48,17 @@ def _object(store, url, memo):
 class RemoteShardSet:
     """The shards of one remote set: their URLs, headers and sizes, and their local files."""
 
-    def __init__(self, file_name, storage_options=None, check_index=True, cache=None):
+    def __init__(self, file_name, storage_options=None, check_index=True, cache=None,
+                 listings=None):
+        """listings: a dict kept by the caller between opens ({directory URL: listing}): a
+        dataset passes one, so that every open of its source (metadata, native access, each
+        pipeline) costs no request once the set was listed. A listing reused after an object
+        changed never serves wrong rows: the cache is keyed by the listed ETag, and a download
+        ends by checking the object's ETag."""
         first = file_name[0] if isinstance(file_name, (list, tuple)) else file_name
         self.store = RemoteStore(first, storage_options)
         self.cache = cache or ShardCache()
-        memo = {}
+        memo = {} if listings is None else listings
         if isinstance(file_name, (list, tuple)):
             objects = [_object(self.store, u, memo) for u in file_name]
             heads = self._heads(objects)

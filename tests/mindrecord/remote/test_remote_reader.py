@@ -270,3 +270,21 @@ def test_a_store_that_stops_answering_is_an_error_not_a_hang(remote_set, proxy_e
                                  "retries": {"total_max_attempts": 1}}}
     with pytest.raises(RuntimeError, match=r"after 2 attempts.*|timed out|Timeout"):
         ShardReader(url, storage_options=options)
+
+
+def test_a_dataset_lists_its_set_once_for_all_its_opens(tmp_path, s3_store, bucket, proxy_env,
+                                                        faulty_proxy, monkeypatch):
+    import minddata as ds
+    shards = 6
+    files = write_set(tmp_path / "local", shards=shards, rows=36)
+    s3_store.upload_files(files, bucket, "six")
+    url = f"s3://{bucket}/six/train.mindrecord0"
+    faulty_proxy.reset()
+    data = ds.MindDataset(url, columns_list=["label"]).batch(6)
+    assert data.get_dataset_size() == 6                  # opens the source for its metadata
+    for _ in range(2):                                   # two pipelines, one listing
+        assert sum(len(b[0]) for b in data.create_tuple_iterator(num_epochs=1)) == 36
+    counts = faulty_proxy.counts()
+    assert counts.get("LIST") == 1, counts
+    assert counts["total"] - counts.get("GET_range", 0) - counts.get("HEAD", 0) == 1
+    assert counts.get("HEAD") == shards                  # one download (and check) per shard

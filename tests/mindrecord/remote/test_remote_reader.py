@@ -288,3 +288,14 @@ def test_a_dataset_lists_its_set_once_for_all_its_opens(tmp_path, s3_store, buck
     assert counts.get("LIST") == 1, counts
     assert counts["total"] - counts.get("GET_range", 0) - counts.get("HEAD", 0) == 1
     assert counts.get("HEAD") == shards                  # one download (and check) per shard
+
+
+def test_exact_resume_over_s3(remote_set, s3_env):
+    import minddata as ds
+    from tests.minddata.engine_helpers import check_resume
+    url, _ = remote_set
+    for shuffle in (ds.Shuffle.GLOBAL, ds.Shuffle.BLOCKS):
+        data = ds.MindDataset(url, columns_list=["label", "vec"], shuffle=shuffle,
+                              num_shards=2, shard_id=1).batch(8)
+        stream = check_resume(data, num_epochs=2, stops=(0, 3, 9))
+        assert sum(1 for x in stream if x != "END") == 2 * (ROWS // 2 // 8 + 1)

@@ -6,9 +6,10 @@
   on CUDA); rows it cannot take (PNG and other formats, a JPEG it refuses) are decoded by the
   CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to the batch on the device, so a
   broken file raises the CPU op's error. Without ``decoder`` every row is decoded that way.
-- geometry per row on CHW uint8 (windows of different images differ): each op draws its
-  window with its own ``window()`` from the row's seed, as on the CPU, and resizes bilinearly
-  with OpenCV's pixel mapping (half-pixel centres, edges clamped), rounded back to uint8;
+- geometry on CHW uint8: each op draws each row's window with its own ``window()`` from the
+  row's seed, as on the CPU; then one gather over the whole batch crops and resizes every row
+  bilinearly with OpenCV's pixel mapping (half-pixel centres, samples clamped to the window),
+  rounded back to uint8;
 - flips, then pointwise and layout ops on the stacked batch.
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
@@ -47,29 +48,24 @@ class GpuRun:
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
         for row i (the CPU path's)."""
-        rows = self._decode(datas)
-        batch = None        # the stacked (N, C, H, W) batch, once the rows are one size
+        images = self._decode(datas)    # a list of (C, H, W) rows, or one (N, C, H, W) batch
         chw = False         # the output's layout: CHW once HWC2CHW or ToTensor ran
         for k, op in enumerate(self.ops):
             kind = KINDS[type(op)]
             if kind == "decode":
                 continue
             if kind in ("decode_crop", "geometry"):
-                if batch is not None:       # geometry after a flip: row by row again
-                    rows, batch = list(batch), None
-                rows = [self._geometry(op, img, seeds[k][i], i) for i, img in enumerate(rows)]
+                images = self._geometry(op, images, seeds[k])
                 continue
-            if batch is None:
-                batch = self._stack(rows)
+            images = self._stack(images)
             if kind == "flip":
-                batch = self._flip(op, batch, seeds[k])
+                images = self._flip(op, images, seeds[k])
             elif kind == "point":
-                batch = self._point(op, batch)
+                images = self._point(op, images)
                 chw = chw or isinstance(op, ToTensor)
             elif isinstance(op, HWC2CHW):
                 chw = True
-        if batch is None:
-            batch = self._stack(rows)
+        batch = self._stack(images)
         return batch if chw else batch.permute(0, 2, 3, 1).contiguous()
 
     # -- decode ----------------------------------------------------------------------------
@@ -118,49 +114,112 @@ class GpuRun:
                 out.append(None)
         return out
 
-    # -- geometry (per row, CHW uint8) -----------------------------------------------------
-    def _geometry(self, op, img, seed, row):
-        height, width = int(img.shape[1]), int(img.shape[2])
+    # -- geometry (uint8, one gather for the whole batch) --------------------------------
+    def _geometry(self, op, images, seeds):
+        """The op over every row: each row's window and output size (drawn by the op itself
+        from the row's seed, as on the CPU), then one batched resample; rows whose outputs
+        differ in size (Resize(int) of images of different shapes) one by one."""
+        sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
+        boxes = np.array([self._box(op, h, w, seeds[i], i) for i, (h, w) in enumerate(sizes)],
+                         np.int64).reshape(-1, 6)
+        if len({(int(b[4]), int(b[5])) for b in boxes}) > 1:
+            return [self._resample([images[i]], boxes[i:i + 1], sizes[i:i + 1])[0]
+                    for i in range(len(sizes))]
+        return self._resample(images, boxes, sizes)
+
+    @staticmethod
+    def _box(op, height, width, seed, row):
+        """(top, left, crop_h, crop_w, out_h, out_w) of one row: the window the op reads (a
+        CenterCrop larger than the image reaches outside it: zeros there, as the CPU op pads)
+        and the size it resizes that window to."""
         try:
             if isinstance(op, Resize):
-                return self._resize(img, *resized_shape(height, width, op.size))
-            if isinstance(op, CenterCrop):
-                return self._center_crop(op, img, height, width)
-            if isinstance(op, Crop):
-                top, left, crop_h, crop_w = op.window(height, width)
-                if top + crop_h > height or left + crop_w > width:
-                    raise RuntimeError(f"Crop: crop window {crop_h}x{crop_w} at (top={top}, "
-                                       f"left={left}) exceeds the image of shape "
-                                       f"{(height, width, img.shape[0])}")
-                return img[:, top:top + crop_h, left:left + crop_w]
+                return (0, 0, height, width) + tuple(resized_shape(height, width, op.size))
+            if isinstance(op, (CenterCrop, Crop)):
+                crop_h, crop_w = size_hw(op.size)
+                if isinstance(op, Crop):
+                    top, left = op.coordinates
+                    if top + crop_h > height or left + crop_w > width:
+                        raise RuntimeError(f"Crop: crop window {crop_h}x{crop_w} at (top={top}, "
+                                           f"left={left}) exceeds the image of shape "
+                                           f"{(height, width, 3)}")
+                else:
+                    top = _centred(height, crop_h)
+                    left = _centred(width, crop_w)
+                return top, left, crop_h, crop_w, crop_h, crop_w
             # RandomResizedCrop, RandomCropDecodeResize: the op's own draw from the row's seed
-            top, left, crop_h, crop_w = op.window(height, width, Rng(seed))
-            return self._resize(img[:, top:top + crop_h, left:left + crop_w], *op.output_hw())
+            return tuple(op.window(height, width, Rng(seed))) + tuple(op.output_hw())
         except Exception as exc:
             raise RowError(row, type(op).__name__) from exc
 
-    def _resize(self, img, out_h, out_w):
-        """Bilinear resize of a CHW uint8 image, OpenCV's mapping, rounded to uint8."""
-        if img.shape[1] == out_h and img.shape[2] == out_w:
-            return img
+    def _resample(self, images, boxes, sizes):
+        """(N, C, out_h, out_w) uint8: each row's window resized bilinearly with OpenCV's
+        mapping (half-pixel centres; samples clamped to the window's edges), rounded; a window
+        of the output's size is copied exactly. Gathers from all rows at once."""
         torch = self.torch
-        out = torch.nn.functional.interpolate(img[None].float(), size=(out_h, out_w),
-                                              mode="bilinear", align_corners=False,
-                                              antialias=False)[0]
-        return out.round_().clamp_(0, 255).to(torch.uint8)
+        out_h, out_w = int(boxes[0, 4]), int(boxes[0, 5])
+        if isinstance(images, torch.Tensor):
+            channels = int(images.shape[1])
+            flat = images.reshape(-1)
+        else:
+            channels = int(images[0].shape[0])
+            flat = torch.cat([img.reshape(-1) for img in images])
+        hw = np.asarray(sizes, np.int64).reshape(-1, 2)
+        plane = hw[:, 0] * hw[:, 1]
+        base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
+        meta = torch.from_numpy(np.concatenate([boxes[:, :4], hw, plane[:, None],
+                                                base[:, None]], 1)).to(self.device)
+        top, left, crop_h, crop_w, height, width, plane_t, base_t = meta.unbind(1)
+        y0, y1, wy = self._taps(out_h, crop_h)
+        x0, x1, wx = self._taps(out_w, crop_w)
+        ys = [top[:, None] + y for y in (y0, y1)]       # rows of the image, (N, out_h)
+        xs = [left[:, None] + x for x in (x0, x1)]
+        inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
+                      and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
+                      and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
+        mask = None
+        if not inside:      # a CenterCrop wider than an image: zeros outside it
+            mask = (((ys[0] >= 0) & (ys[0] < height[:, None]))[:, :, None]
+                    & ((xs[0] >= 0) & (xs[0] < width[:, None]))[:, None, :])
+        rows = [(y.clamp(min=0).minimum(height[:, None] - 1) * width[:, None])[:, :, None]
+                for y in ys]
+        cols = [x.clamp(min=0).minimum(width[:, None] - 1)[:, None, :] for x in xs]
+        exact = bool((boxes[:, 2] == boxes[:, 4]).all() and (boxes[:, 3] == boxes[:, 5]).all())
+        out = torch.empty((len(boxes), channels, out_h, out_w), dtype=torch.uint8,
+                          device=self.device)
+        wy, wx = wy[:, :, None], wx[:, None, :]
+        for c in range(channels):
+            at = (base_t + c * plane_t)[:, None, None]
+            if exact:       # a crop: every sample on a pixel
+                value = flat[at + rows[0] + cols[0]]
+            else:
+                top_row = ((1 - wx) * flat[at + rows[0] + cols[0]].float()
+                           + wx * flat[at + rows[0] + cols[1]].float())
+                bottom_row = ((1 - wx) * flat[at + rows[1] + cols[0]].float()
+                              + wx * flat[at + rows[1] + cols[1]].float())
+                value = ((1 - wy) * top_row + wy * bottom_row).round_().clamp_(0, 255)
+            if mask is not None:
+                value = value * mask
+            out[:, c] = value
+        return out
 
-    def _center_crop(self, op, img, height, width):
-        crop_h, crop_w = size_hw(op.size)
-        pad_h, pad_w = max(0, crop_h - height), max(0, crop_w - width)
-        if pad_h or pad_w:      # a window larger than the image: zeros around it, as the CPU op
-            img = self.torch.nn.functional.pad(
-                img, (pad_w // 2 + pad_w % 2, pad_w // 2, pad_h // 2 + pad_h % 2, pad_h // 2))
-            height, width = height + pad_h, width + pad_w
-        top, left = (height - crop_h) // 2, (width - crop_w) // 2
-        return img[:, top:top + crop_h, left:left + crop_w]
+    def _taps(self, out_size, window):
+        """For each row's window length (N,) and output positions 0..out_size-1: the first and
+        second sample (window coordinates) and the second's weight, (N, out_size) each."""
+        torch = self.torch
+        position = torch.arange(out_size, device=self.device, dtype=torch.float32)
+        scale = window.to(torch.float32)[:, None] / out_size
+        source = ((position[None] + 0.5) * scale - 0.5).clamp_(min=0)
+        first = source.floor()
+        weight = source - first
+        last = window[:, None] - 1
+        first = first.long().minimum(last)
+        return first, (first + 1).minimum(last), weight
 
     # -- the stacked batch -----------------------------------------------------------------
     def _stack(self, rows):
+        if isinstance(rows, self.torch.Tensor):
+            return rows
         shapes = {tuple(r.shape) for r in rows}
         if len(shapes) > 1:
             first = tuple(rows[0].shape)
@@ -197,6 +256,13 @@ class GpuRun:
         mean = torch.from_numpy(mean).to(x.device).view(1, -1, 1, 1)
         std = torch.from_numpy(std).to(x.device).view(1, -1, 1, 1)
         return (x - mean) / std
+
+
+def _centred(size, crop):
+    """CenterCrop's first row (or column) of the window in the image; negative when the CPU
+    op pads the image first (the larger half of the padding before it)."""
+    pad = max(0, crop - size)
+    return -(pad // 2 + pad % 2) if pad else (size - crop) // 2
 
 
 def _per_channel(values, channels, name):

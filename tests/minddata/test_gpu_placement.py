@@ -232,6 +232,53 @@ def test_other_runs_within_one_level(mr_path, ops, scale):
         assert _levels(image, cpu_image) * scale <= 1.0 + 1e-3
 
 
+@pytest.mark.parametrize("ops", [
+    [vision.Decode(), vision.CenterCrop((120, 100))],        # larger than every image: pads
+    [vision.Decode(), vision.CenterCrop(64), vision.HorizontalFlip(), vision.VerticalFlip()],
+], ids=["pad", "fixed-flips"])
+def test_crops_equal_the_cpu_path_bit_for_bit(mr_path, ops):
+    gpu.set_device("cpu")
+    got = batches(pipeline(mr_path, ops, batch=4))
+    want = batches(pipeline(mr_path, ops, device=None, batch=4))
+    for (image, _), (cpu_image, _) in zip(got, want):
+        np.testing.assert_array_equal(image, cpu_image)
+
+
+def test_resize_of_images_of_different_shapes_then_a_crop(mr_path):
+    """Resize(int) gives each row its own size (resampled row by row), CenterCrop one size."""
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.Resize(48), vision.CenterCrop(40), vision.HWC2CHW()]
+    got = batches(pipeline(mr_path, ops, batch=5))
+    want = batches(pipeline(mr_path, ops, device=None, batch=5))
+    for (image, _), (cpu_image, _) in zip(got, want):
+        assert image.shape == cpu_image.shape and image.dtype == np.uint8
+        assert _levels(image, cpu_image) <= 1
+
+
+@pytest.mark.parametrize("save_on, resume_on", [("GPU", None), (None, "GPU")])
+def test_a_state_resumes_on_the_other_path(mr_path, save_on, resume_on):
+    """The GPU node keeps the general nodes' state: rows and draws go on where they stopped."""
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.CenterCrop(48), vision.RandomHorizontalFlip()]
+    full = batches(pipeline(mr_path, ops, device=resume_on, batch=3), epochs=2, seed=7)
+    ds.config.set_seed(7)
+    it = pipeline(mr_path, ops, device=save_on, batch=3).create_tuple_iterator(
+        num_epochs=2, output_numpy=True)
+    assert len(list(it)) == 4
+    next(it)                    # into the second epoch
+    state = it.get_state()
+    it.close()
+    resumed = pipeline(mr_path, ops, device=resume_on, batch=3).create_tuple_iterator(
+        num_epochs=2, state=state, output_numpy=True)
+    rest = [[np.asarray(c) if isinstance(c, np.ndarray) else c.cpu().numpy() for c in row]
+            for row in resumed]
+    resumed.close()
+    assert len(rest) == 3
+    for (image, label), (want, want_label) in zip(rest, full[5:]):
+        np.testing.assert_array_equal(label, want_label)
+        np.testing.assert_array_equal(image, want)
+
+
 def test_png_rows_join_the_batch(images, mr_path):
     """Row 5 is a PNG: decoded on the CPU, in the same batch as the JPEGs around it."""
     gpu.set_device("cpu")
@@ -255,14 +302,26 @@ def test_a_broken_row_raises_its_error_naming_the_row(tmp_path, images):
     assert info.value.__cause__ is not None
 
 
+def test_a_crop_outside_the_image_raises_the_ops_error(mr_path):
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.Crop((0, 0), (100, 200))]
+    with pytest.raises(RuntimeError, match=r"Crop on cpu\) failed on .*row \d+ of epoch 0\): "
+                       r"RuntimeError: Crop: .* exceeds the image"):
+        batches(pipeline(mr_path, ops, batch=3))
+
+
 def test_threads_are_closed_with_the_iterator(mr_path):
     gpu.set_device("cpu")
+
+    def workers():
+        return {t for t in threading.enumerate() if t.name.startswith("gpu-batch")}
+    before = workers()
     ds.config.set_seed(1)
     it = pipeline(mr_path).create_tuple_iterator(num_epochs=1)
     next(it)
-    assert any(t.name.startswith("gpu-batch") for t in threading.enumerate())
+    assert workers() - before
     it.close()
-    assert not any(t.name.startswith("gpu-batch") for t in threading.enumerate())
+    assert not workers() - before
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")

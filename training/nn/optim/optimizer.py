@@ -157,11 +157,17 @@ class Optimizer(Cell):
         import torch
         if self.loss_scale != 1.0:
             grads = torch._foreach_div(grads, self.loss_scale)
-        out = list(grads)
-        for i, (p_cell, p) in enumerate(zip(self.parameters, params)):
+        by_decay = {}  # one foreach kernel per weight-decay value, not one kernel per parameter
+        for i, p_cell in enumerate(self.parameters):
             decay = self._decay(p_cell)
             if decay:
-                out[i] = out[i].add(p, alpha=decay)
+                by_decay.setdefault(decay, []).append(i)
+        out = list(grads)
+        for decay, indices in by_decay.items():
+            decayed = torch._foreach_add([out[i] for i in indices], [params[i] for i in indices],
+                                         alpha=decay)
+            for i, g in zip(indices, decayed):
+                out[i] = g
         return out
 
     def state_tensors(self, states, params):

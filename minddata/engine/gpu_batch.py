@@ -64,9 +64,12 @@ class GpuBatchIter(PieceBatchIter):
         if self.device.type == "cuda":
             import torch
             stream = self._stream(torch)
-            with torch.cuda.stream(stream):
+            with torch.cuda.device(self.device), torch.cuda.stream(stream):
                 images = self.run(datas, row_seeds)
             stream.synchronize()    # the batch is complete when it is handed over
+            # Made on this stream, used on the consumer's (the default one): when it is freed
+            # the allocator must wait for the consumer's kernels before reusing its memory.
+            images.record_stream(torch.cuda.default_stream(self.device))
         else:
             images = self.run(datas, row_seeds)
         return tuple(images if k == self.mapped else

@@ -96,8 +96,8 @@ def run_refusal(map_device, ops):
             return (f"operations[{k}] Normalize(is_hwc={op.is_hwc}) does not match the "
                     f"{'CHW' if chw else 'HWC'} layout it receives")
         if kind == "point":
-            if floating and isinstance(op, ToTensor):
-                return f"operations[{k}] ToTensor follows a float op"
+            if (floating or chw) and isinstance(op, ToTensor):
+                return f"operations[{k}] ToTensor follows a float or layout op (it takes HWC)"
             floating = True
             chw = chw or isinstance(op, ToTensor)
         if kind == "layout":

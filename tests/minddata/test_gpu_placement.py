@@ -130,6 +130,8 @@ def test_nothing_placed_nothing_decided(mr_path):
     ([vision.Decode(), vision.CenterCrop(8), vision.HWC2CHW(), vision.Normalize(MEAN, STD)],
      r"Normalize\(is_hwc=True\) does not match the CHW layout"),
     ([vision.CenterCrop(8)], "not Decode"),
+    ([vision.Decode(), vision.CenterCrop(8), vision.HWC2CHW(), vision.ToTensor()],
+     "ToTensor follows a float or layout op"),
 ])
 def test_runs_the_gpu_path_cannot_take_are_skipped(mr_path, ops, why):
     gpu.set_device("cpu")
@@ -277,6 +279,22 @@ def test_a_state_resumes_on_the_other_path(mr_path, save_on, resume_on):
     for (image, label), (want, want_label) in zip(rest, full[5:]):
         np.testing.assert_array_equal(label, want_label)
         np.testing.assert_array_equal(image, want)
+
+
+@pytest.mark.parametrize("out_hw", [(7, 9), (31, 64), (97, 45), (160, 150)])
+def test_bilinear_resize_within_one_level_of_opencv(out_hw):
+    """Down- and upscaling of noisy images (PNG: lossless, so the input pixels are known)."""
+    import cv2
+    from minddata.gpu.batch import GpuRun
+    rng = np.random.RandomState(out_hw[0])
+    pixels = [rng.randint(0, 256, (h, w, 3), np.uint8) for h, w in ((40, 50), (73, 61), (64, 64))]
+    datas = [np.frombuffer(cv2.imencode(".png", p[:, :, ::-1])[1].tobytes(), np.uint8)
+             for p in pixels]
+    run = GpuRun([vision.Decode(), vision.Resize(out_hw)], torch.device("cpu"))
+    got = run(datas, [[0] * 3, [0] * 3]).numpy()
+    for image, p in zip(got, pixels):
+        want = cv2.resize(p, out_hw[::-1], interpolation=cv2.INTER_LINEAR)
+        assert _levels(image, want) <= 1
 
 
 def test_png_rows_join_the_batch(images, mr_path):

@@ -185,6 +185,58 @@ def mixed_pipeline(ds, vision, path, args):
         it.close()
 
 
+@part("decode alone (torchvision decode_jpeg, batched)")
+def decode_alone(torch, files, args):
+    from minddata.gpu import backend
+    decoder = backend.jpeg_decoder()
+    if decoder is None:
+        say("decode alone: SKIP: torchvision does not import")
+        return None
+    from torchvision.io import ImageReadMode
+    device = backend.torch_device()
+    datas = []
+    for path, _ in files[:args.batch]:
+        with open(path, "rb") as f:
+            datas.append(torch.frombuffer(bytearray(f.read()), dtype=torch.uint8))
+
+    def next_batch():
+        decoder(datas, mode=ImageReadMode.RGB, device=device)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+    return measure("decode alone", next_batch, len(datas), min(args.seconds, 15.0))
+
+
+@part("mixed pipeline stages (one batch, synchronized)")
+def mixed_stages(torch, vision, files, args):
+    """Where a batch's time goes on the device: decode, crop+resize, the rest."""
+    from minddata.gpu import backend
+    from minddata.gpu.batch import GpuRun
+    device = backend.torch_device()
+    ops = train_ops(vision, args.size)
+    run = GpuRun(ops, device, backend.jpeg_decoder())
+    datas = []
+    for path, _ in files[:args.batch]:
+        with open(path, "rb") as f:
+            datas.append(np.frombuffer(f.read(), np.uint8))
+    seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
+
+    def timed(fn):
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        t = time.perf_counter()
+        out = fn()
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        return out, (time.perf_counter() - t) * 1e3
+    for _ in range(3):      # the first ones warm up nvJPEG and the allocator
+        images, decode_ms = timed(lambda: run._decode(datas))
+        batch, geometry_ms = timed(lambda: run._geometry(ops[1], images, seeds[1]))
+        _, total_ms = timed(lambda: run(datas, seeds))
+    say(f"mixed stages: batch of {len(datas)}: decode {decode_ms:.1f} ms, crop+resize "
+        f"{geometry_ms:.1f} ms, whole run {total_ms:.1f} ms "
+        f"({len(datas) / total_ms * 1e3:,.0f} img/s on one thread)")
+
+
 @part("DALI")
 def dali_pipeline(files, args):
     try:
@@ -249,6 +301,8 @@ def main(argv=None):
         return 1
     path, files = data
     agreement(ds, vision, torch, path, args)
+    decode_alone(torch, files, args)
+    mixed_stages(torch, vision, files, args)
     results = {"CPU": cpu_pipeline(ds, vision, path, args),
                "mixed": mixed_pipeline(ds, vision, path, args)}
     if not args.cpu_dry_run:

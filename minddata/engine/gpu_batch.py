@@ -59,8 +59,10 @@ class GpuBatchIter(PieceBatchIter):
     def _compute(self, ids, first, bases):
         rows = self.src.read_rows(ids)
         datas = [row[self.mapped] for row in rows]
+        # Only random ops draw: the others' seeds are never read.
         row_seeds = [[seeds.row_seed(base, first + i) for i in range(len(ids))]
-                     for base in bases]
+                     if op.is_random else [0] * len(ids)
+                     for base, op in zip(bases, self.map_ds.operations)]
         if self.device.type == "cuda":
             import torch
             stream = self._stream(torch)

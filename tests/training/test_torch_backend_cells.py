@@ -59,12 +59,12 @@ def _data(n=32, seed=0):
     return x, y.astype(np.int32)
 
 
-def _train(backend, optimizer_fn, sink=False, epochs=2):
+def _train(backend, optimizer_fn, sink=False, epochs=2, **model_kwargs):
     set_backend(backend)
     set_seed(3)
     net = SmallConvNet()
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-    model = Model(net, loss, optimizer_fn(net.trainable_params()))
+    model = Model(net, loss, optimizer_fn(net.trainable_params()), **model_kwargs)
     model.train(epochs, make_dataset(list(_data()), 8), dataset_sink_mode=sink)
     return net, model
 
@@ -74,8 +74,24 @@ OPTIMIZERS = {
     "nesterov": lambda p: nn.Momentum(p, [0.05, 0.04, 0.03], 0.9, use_nesterov=True),
     "sgd": lambda p: nn.SGD(p, 0.05, momentum=0.8, dampening=0.1),
     "adam": lambda p: nn.Adam(p, 0.01, weight_decay=1e-4),
-    "rmsprop (host rule)": lambda p: nn.RMSProp(p, 0.01),
+    "rmsprop": lambda p: nn.RMSProp(p, 0.01, momentum=0.5, centered=True, weight_decay=1e-3),
+    "adagrad": lambda p: nn.Adagrad(p, learning_rate=0.05, weight_decay=1e-3),
+    "adamweightdecay": lambda p: nn.AdamWeightDecay(p, 0.01, weight_decay=0.01),
+    "scaled loss": lambda p: nn.Momentum(p, 0.05, 0.9, loss_scale=8.0),
+    "own rule (host path)": lambda p: PlainDescent(p, 0.05),
 }
+
+
+class PlainDescent(nn.Optimizer):
+    """A script's own optimizer, with a numpy rule only: the torch backend runs it on host
+    copies of the gradients."""
+
+    def __init__(self, params, learning_rate):
+        super().__init__(learning_rate, params)
+
+    def apply_gradients(self, gradients, lr):
+        for p, g in zip(self.parameters, gradients):
+            p.data -= lr * g
 
 
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
@@ -91,6 +107,24 @@ def test_model_train_matches_the_numpy_backend(name):
                                    err_msg=pname)
     for (pname, p), (_, q) in zip(net_t.parameters_and_names(), net_np.parameters_and_names()):
         np.testing.assert_allclose(p.data, q.data, rtol=2e-4, atol=2e-5, err_msg=pname)
+
+
+@pytest.mark.parametrize("manager", [
+    lambda: ms.FixedLossScaleManager(64.0, drop_overflow_update=False),
+    lambda: ms.FixedLossScaleManager(64.0, drop_overflow_update=True),
+    lambda: ms.DynamicLossScaleManager(2.0 ** 10, 2, 4)])
+def test_loss_scale_managers_match_the_numpy_backend(manager):
+    """A fixed scale without overflow checks is unscaled by the optimizer's loss_scale, as
+    MindSpore's; the others unscale the gradients themselves. No step overflows here."""
+    def optimizer(p):
+        fixed = isinstance(scale, ms.FixedLossScaleManager) and not scale.get_drop_overflow_update()
+        return nn.Momentum(p, 0.05, 0.9, loss_scale=64.0 if fixed else 1.0)
+    scale = manager()
+    net_np, _ = _train("numpy", optimizer, loss_scale_manager=scale)
+    scale = manager()
+    net_t, _ = _train("torch", optimizer, loss_scale_manager=scale)
+    for (name, p), (_, q) in zip(net_t.parameters_and_names(), net_np.parameters_and_names()):
+        np.testing.assert_allclose(p.data, q.data, rtol=2e-4, atol=2e-5, err_msg=name)
 
 
 def test_sink_mode_trains_and_evaluates_on_torch():
@@ -207,3 +241,34 @@ def test_faq_print_example_on_a_gpu_target_warns_and_runs_on_cpu(capsys):
         out = PrintDemo()(x, y)
     assert out.shape == (2, 1)
     assert "print Tensor x and Tensor y:" in capsys.readouterr().out
+
+
+def _loss_scale_cell(backend, scale_value, reduction="mean"):
+    set_backend(backend)
+    set_seed(3)
+    net = SmallConvNet()
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction=reduction)
+    update = nn.DynamicLossScaleUpdateCell(scale_value, 2, 100)
+    return net, nn.TrainOneStepWithLossScaleCell(
+        nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.05, 0.9), update)
+
+
+def test_train_one_step_with_loss_scale_cell_on_torch():
+    x, y = _data(8)
+    net_np, cell_np = _loss_scale_cell("numpy", 2.0 ** 12)
+    net_t, cell_t = _loss_scale_cell("torch", 2.0 ** 12)
+    for _ in range(3):
+        loss_np, overflow_np, _ = cell_np(Tensor(x), Tensor(y))
+        loss_t, overflow_t, _ = cell_t(torch.from_numpy(x), torch.from_numpy(y).long())
+        assert not bool(overflow_np.asnumpy()) and not bool(overflow_t.asnumpy())
+        np.testing.assert_allclose(float(loss_t), float(loss_np.asnumpy()), rtol=1e-4)
+    np.testing.assert_allclose(net_t.fc.weight.data, net_np.fc.weight.data, rtol=2e-4, atol=2e-5)
+
+    biggest = float(np.finfo(np.float32).max)
+    net_t, cell_t = _loss_scale_cell("torch", biggest, "sum")  # a loss above 1 overflows
+    before = net_t.fc.weight.data.copy()
+    loss, overflow, scale = cell_t(torch.from_numpy(x), torch.from_numpy(y).long())
+    assert float(loss) > 1.0
+    assert bool(overflow.asnumpy()) and float(scale.asnumpy()) == pytest.approx(biggest)
+    np.testing.assert_array_equal(net_t.fc.weight.data, before)  # the update was skipped
+    assert float(cell_t.scale_sense.data) == pytest.approx(biggest / 2)

@@ -174,6 +174,11 @@ def test_dense_flatten_containers():
     check_same(Blocks(), _x(3, 4))
 
 
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+def test_pad(mode):
+    check_same(nn.Pad(((0, 0), (1, 2), (2, 1)), mode), _x(2, 4, 5))
+
+
 def test_embedding():
     set_seed(1)
     ids = RNG.integers(0, 7, (3, 4)).astype(np.int32)

@@ -6,7 +6,8 @@ import numpy as np
 
 from training import amp, profiling
 from training.nn.cell import Cell
-from training.nn.wrappers import TrainOneStepCell
+from training.backends.dispatch import is_torch
+from training.nn.wrappers import TrainOneStepCell, _torch_grads
 from training.tensor import Parameter, Tensor, grad_of, is_grad_enabled
 
 
@@ -65,8 +66,14 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         scale = np.float32(self.scale_sense.data)
         with profiling.span("forward_backward"), np.errstate(over="ignore", invalid="ignore"):
             loss = self.network(*inputs)
-            grads = [g / scale for g in grad_of(loss * scale, self.weights)]
-        overflow = not bool(amp.all_finite(grads).asnumpy())
+            if is_torch(loss):  # the torch backend: torch's autograd, one host sync for overflow
+                import torch
+                grads = torch._foreach_div(_torch_grads(loss * float(scale), self.weights),
+                                           float(scale))
+                overflow = not bool(torch.stack([torch.isfinite(g).all() for g in grads]).all())
+            else:
+                grads = [g / scale for g in grad_of(loss * scale, self.weights)]
+                overflow = not bool(amp.all_finite(grads).asnumpy())
         if self.loss_scaling_manager is not None:
             self.loss_scaling_manager(self.scale_sense, overflow)
         if not overflow:

@@ -107,6 +107,8 @@ class Pad(Cell):
 
     def construct(self, x):
         self.check_input(x, x.ndim == len(self.paddings), f"{len(self.paddings)} dimensions")
+        if is_torch(x):
+            return self._torch_pad(x)
         out = np.pad(x.data, self.paddings, mode=self._MODES[self.mode])
         keep = tuple(slice(before, before + n) for (before, _), n in zip(self.paddings, x.shape))
         if self.mode == "CONSTANT":
@@ -119,3 +121,13 @@ class Pad(Cell):
             np.add.at(dx, source.ravel(), g.ravel())
             return (dx.reshape(x.shape),)
         return Tensor.from_op(out, (x,), backward)
+
+    def _torch_pad(self, x):
+        import torch
+        if self.mode == "CONSTANT":
+            flat = [v for pair in reversed(self.paddings) for v in pair]  # torch: last axis first
+            return torch.nn.functional.pad(x, flat)
+        # Reflected cells gather from their source cell; autograd adds their gradients back.
+        source = np.pad(np.arange(x.numel()).reshape(tuple(x.shape)), self.paddings,
+                        mode=self._MODES[self.mode])
+        return x.reshape(-1)[torch.as_tensor(source, device=x.device)]

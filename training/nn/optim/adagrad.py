@@ -19,3 +19,10 @@ class Adagrad(Optimizer):
             if self.update_slots:
                 acc.data += g * g
             p.data -= (lr * g / np.sqrt(acc.data)).astype(p.dtype, copy=False)
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        accs = self.state_tensors(self.accum, params)
+        if self.update_slots:
+            torch._foreach_addcmul_(accs, grads, grads)
+        torch._foreach_addcdiv_(params, grads, torch._foreach_sqrt(accs), value=-lr)

@@ -32,3 +32,25 @@ class AdamWeightDecay(Optimizer):
             if decay:
                 update = update + decay * p.data
             p.data -= (lr * update).astype(p.dtype, copy=False)
+
+    def _preprocess_torch(self, params, grads):
+        import torch
+        return torch._foreach_div(grads, self.loss_scale) if self.loss_scale != 1.0 else grads
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        b1, b2 = self.beta1, self.beta2
+        m = self.state_tensors(self.moments1, params)
+        v = self.state_tensors(self.moments2, params)
+        torch._foreach_mul_(m, b1)
+        torch._foreach_add_(m, grads, alpha=1 - b1)
+        torch._foreach_mul_(v, b2)
+        torch._foreach_addcmul_(v, grads, grads, value=1 - b2)
+        denominator = torch._foreach_sqrt(v)
+        torch._foreach_add_(denominator, self.eps)
+        update = torch._foreach_div(m, denominator)
+        for i, p_cell in enumerate(self.parameters):
+            decay = self._decay(p_cell)
+            if decay:
+                update[i].add_(params[i], alpha=decay)
+        torch._foreach_add_(params, update, alpha=-lr)

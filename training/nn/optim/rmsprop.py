@@ -35,3 +35,22 @@ class RMSProp(Optimizer):
                 denominator = ms.data - mg.data * mg.data
             mom.data[...] = self.momentum * mom.data + lr * g / np.sqrt(denominator + self.epsilon)
             p.data -= mom.data.astype(p.dtype, copy=False)
+
+    def apply_gradients_torch(self, params, grads, lr):
+        import torch
+        d = self.decay
+        mean_square = self.state_tensors(self.mean_square, params)
+        moment = self.state_tensors(self.moment, params)
+        torch._foreach_mul_(mean_square, d)
+        torch._foreach_addcmul_(mean_square, grads, grads, value=1 - d)
+        denominator = mean_square
+        if self.centered:
+            mean_grad = self.state_tensors(self.mean_grad, params)
+            torch._foreach_mul_(mean_grad, d)
+            torch._foreach_add_(mean_grad, grads, alpha=1 - d)
+            denominator = torch._foreach_addcmul(mean_square, mean_grad, mean_grad, value=-1)
+        denominator = torch._foreach_add(denominator, self.epsilon)
+        torch._foreach_sqrt_(denominator)
+        torch._foreach_mul_(moment, self.momentum)
+        torch._foreach_addcdiv_(moment, grads, denominator, value=lr)
+        torch._foreach_sub_(params, moment)

@@ -132,6 +132,14 @@ class Tensor:
     def detach(self):
         return Tensor(self.data)
 
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """A torch function or operator given Tensors or Parameters (a cell's weights and
+        constants, on the torch backend) takes their torch values (torch_cells.torch_arguments)."""
+        from training.backends.torch_cells import torch_arguments
+        args, kwargs = torch_arguments(args, kwargs or {})
+        return func(*args, **kwargs)
+
     # --- autograd helpers -----------------------------------------------------------------
     @staticmethod
     def from_op(data, parents, backward):
@@ -320,6 +328,23 @@ class Tensor:
 
     def copy(self):
         return Tensor(self.data.copy())
+
+
+def _defers_to_torch(method):
+    """The operator, returning NotImplemented for a torch operand: torch's reflected operator
+    then runs, and Tensor.__torch_function__ gives it this Tensor's torch value."""
+    def operator(self, other):
+        if type(other).__module__.startswith("torch"):
+            return NotImplemented
+        return method(self, other)
+    operator.__name__ = method.__name__
+    return operator
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+              "__rtruediv__", "__matmul__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__",
+              "__ge__"):
+    setattr(Tensor, _name, _defers_to_torch(getattr(Tensor, _name)))
 
 
 class Parameter(Tensor):

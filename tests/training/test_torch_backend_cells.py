@@ -33,6 +33,17 @@ def test_set_backend_chooses_and_checks():
     assert get_backend() == "numpy"
 
 
+def test_training_backend_environment_variable(monkeypatch):
+    monkeypatch.setenv("TRAINING_BACKEND", "torch")
+    assert get_backend() == "torch"
+    set_backend("numpy")  # set_backend wins
+    assert get_backend() == "numpy"
+    set_backend(None)
+    monkeypatch.setenv("TRAINING_BACKEND", "cuda")
+    with pytest.raises(ValueError, match="TRAINING_BACKEND must be one of"):
+        get_backend()
+
+
 class SmallConvNet(nn.Cell):
     """Conv, BatchNorm (training statistics), pooling, a residual add and Dense."""
 
@@ -272,3 +283,34 @@ def test_train_one_step_with_loss_scale_cell_on_torch():
     assert bool(overflow.asnumpy()) and float(scale.asnumpy()) == pytest.approx(biggest)
     np.testing.assert_array_equal(net_t.fc.weight.data, before)  # the update was skipped
     assert float(cell_t.scale_sense.data) == pytest.approx(biggest / 2)
+
+
+def test_direct_calls_with_tensors_run_on_torch_and_return_tensors():
+    """A script's own loop (calls, value_and_grad, a training cell) with Tensor arguments runs
+    on torch when the backend is torch, with the numpy backend's results, as Tensors."""
+    x, y = _data(8)
+
+    def run(backend):
+        set_backend(backend)
+        set_seed(3)
+        net = SmallConvNet()
+        loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        opt = nn.Momentum(net.trainable_params(), 0.05, 0.9)
+        net.set_train(True)
+
+        def forward(data, label):
+            logits = net(data)
+            return loss_fn(logits, label), logits
+        grad_fn = ms.value_and_grad(forward, None, opt.parameters, has_aux=True)
+        (loss, logits), grads = grad_fn(Tensor(x), Tensor(y))
+        opt(grads)
+        train_net = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)
+        second = train_net(Tensor(x), Tensor(y))
+        net.set_train(False)
+        return net, [loss, logits, grads[0], second, net(Tensor(x))]
+    net_np, expected = run("numpy")
+    net_t, got = run("torch")
+    assert net_t.conv.weight._torch is not None and net_np.conv.weight._torch is None
+    for g, e in zip(got, expected):
+        assert isinstance(g, Tensor)
+        np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=2e-4, atol=2e-5)

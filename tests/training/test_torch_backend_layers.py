@@ -231,3 +231,22 @@ def test_parameters_are_shared_with_the_numpy_view():
     assert float(weight.detach().abs().sum()) == 0.0
     with pytest.raises(ValueError, match="shape"):
         dense.weight.set_data(np.zeros((4, 3), np.float32))
+
+
+def test_user_cells_with_their_own_parameters_and_constants():
+    """A construct mixing the input with its own Parameter and a constant Tensor, on either
+    side of the operator, through ops and torch operators alike."""
+    from training import Parameter, ops
+
+    class Mixed(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.proj = Parameter(_x(4, 3), name="proj")
+            self.scale = Parameter(_x(3), name="scale")
+            self.offset = Tensor(_x(3))
+            self.matmul = ops.MatMul()
+
+        def construct(self, x):
+            y = self.matmul(x, self.proj) * self.scale
+            return self.scale * y + self.offset - (self.offset * y)
+    check_same(Mixed(), _x(5, 4))

@@ -3,9 +3,11 @@ runs a given network object.
 
 A torch.nn.Module always runs on the torch backend. A training.nn Cell runs on the backend
 that `get_backend()` names: the one set with `set_backend("numpy" | "torch")`, else the one the
-context asks for: device_target "GPU" or "Ascend" -> torch (when it is installed), "CPU" ->
-numpy (the default; `set_backend("torch")` runs cells on torch's CPU kernels)."""
+environment variable TRAINING_BACKEND names (so an unchanged script can be run on either), else
+the one the context asks for: device_target "GPU" or "Ascend" -> torch (when it is installed),
+"CPU" -> numpy (the default; `set_backend("torch")` runs cells on torch's CPU kernels)."""
 import importlib.util
+import os
 
 BACKENDS = ("numpy", "torch")
 _choice = []  # the backend set with set_backend, if any
@@ -26,6 +28,11 @@ def get_backend():
     """The backend training.nn cells run on now: "numpy" or "torch"."""
     if _choice:
         return _choice[0]
+    chosen = os.environ.get("TRAINING_BACKEND")
+    if chosen:
+        if chosen not in BACKENDS:
+            raise ValueError(f"TRAINING_BACKEND must be one of {BACKENDS}, but got {chosen!r}")
+        return chosen
     from training import context
     if context.get_context("device_target") != "CPU" and _torch_installed():
         return "torch"

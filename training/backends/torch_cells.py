@@ -20,6 +20,10 @@ decided by the tensors that reach it, not by a second class hierarchy:
   `.train()` forwarded to `set_train`), so the existing torch backend runs it unchanged: device
   placement, the sink's device batches, `torch.compile` in GRAPH_MODE, amp levels and loss
   scaling, DistributedDataParallel.
+* Called directly with numpy-backend Tensors while the backend is torch (a script's own
+  training loop, `value_and_grad`, inference), a cell runs on torch all the same: its Tensor
+  arguments go to the device, and its results (and gradients) come back as Tensors, as
+  MindSpore returns them (`to_torch_call`, `autodiff`).
 * A `training.nn` optimizer keeps its update rule, learning-rate schedule, weight-decay filter and
   state Parameters; `CellOptimizer` exposes it as a `torch.optim.Optimizer`. Momentum, SGD and
   Adam update on the device with torch's foreach kernels (`Optimizer.step_torch`); the other
@@ -100,7 +104,8 @@ class CellModule(torch.nn.Module):
         object.__setattr__(self, "cell", cell)  # not a torch submodule
         for name, p in cell.parameters_and_names():
             self.register_parameter(name.replace(".", "/"), bind(p))
-        self.train(cell.training)
+        # the module's flag only: a wrapper's flag must not overwrite its sub-cells' modes
+        super().train(cell.training)
 
     def forward(self, *inputs):
         return self.cell(*inputs)
@@ -216,6 +221,82 @@ class CustomStep:
     def __call__(self, *batch):
         out = self.module(*batch)
         return out.detach() if is_torch(out) else out
+
+
+def current_device():
+    """The torch device of the context's device_target (the CPU where it is missing)."""
+    from training import context
+    from training.backends.torch_backend import resolve_device
+    key = (context.get_context("device_target"), context.get_context("device_id"),
+           context.is_set("device_id"))
+    if _devices.get("key") != key:
+        _devices.update(key=key, device=resolve_device(torch))
+    return _devices["device"]
+
+
+_devices = {}
+
+
+def is_host_data(value):
+    """Whether `value` is data a cell takes as input on the host: a numpy array, a
+    numpy-backend Tensor or minddata's Tensor (a Parameter is a cell's state, not input)."""
+    from training.tensor import Parameter
+    if isinstance(value, np.ndarray):
+        return True
+    return not isinstance(value, Parameter) and callable(getattr(value, "asnumpy", None))
+
+
+def to_device(value, device):
+    """Host data (in tuples and lists too) as torch tensors on `device`."""
+    if isinstance(value, (tuple, list)):
+        return type(value)(to_device(v, device) for v in value)
+    if is_host_data(value):
+        array = value if isinstance(value, np.ndarray) else value.asnumpy()
+        return torch.from_numpy(np.ascontiguousarray(array)).to(device)
+    return value
+
+
+def torch_arguments(args, kwargs):
+    """(args, kwargs) of a torch function with numpy-backend Tensors replaced: a Parameter by
+    its bound tensor (gradients flow into it), a Tensor by a constant, on the device of the
+    torch tensors among the arguments."""
+    from training.tensor import Parameter, Tensor
+    device = _first_device(args) or _first_device(tuple(kwargs.values())) or current_device()
+
+    def convert(value):
+        if isinstance(value, (tuple, list)):
+            return type(value)(convert(v) for v in value)
+        if isinstance(value, Parameter):
+            return bind(value, device)
+        if isinstance(value, Tensor):
+            return torch.from_numpy(np.ascontiguousarray(value.data)).to(device)
+        return value
+    return convert(args), {k: convert(v) for k, v in kwargs.items()}
+
+
+def _first_device(values):
+    for value in values:
+        if isinstance(value, torch.Tensor):
+            return value.device
+        if isinstance(value, (tuple, list)):
+            found = _first_device(value)
+            if found is not None:
+                return found
+    return None
+
+
+def to_host(value):
+    """torch tensors (in tuples and lists too) as numpy-backend Tensors."""
+    from training.tensor import Tensor
+    return _to_host(value, Tensor)
+
+
+def to_torch_call(cell, args, kwargs):
+    """Run `cell` on torch for Tensor arguments; Tensor results."""
+    device = current_device()
+    module_of(cell, device)  # the cell's parameters on the device
+    out = cell(*to_device(args, device), **kwargs)
+    return to_host(out)
 
 
 def _to_host(value, tensor_cls):

@@ -9,6 +9,7 @@ from collections import OrderedDict
 import numpy as np
 
 from training import context
+from training.backends.base import get_backend
 from training.backends.dispatch import is_torch
 from training.tensor import Parameter, Tensor
 
@@ -218,6 +219,11 @@ class Cell:
             for _ in self.cells_and_names():  # names every sub-cell for error messages
                 pass
         if not (args and is_torch(args[0])):  # torch tensors are on their device already
+            if args and get_backend() == "torch":
+                from training.backends import torch_cells
+                # host data goes to the device (not Parameters: host-side cells update those)
+                if torch_cells.is_host_data(args[0]):
+                    return torch_cells.to_torch_call(self, args, kwargs)
             check_cpu_target(self.cls_name)
         args = tuple(_as_tensor(a) for a in args)
         for hook in self._forward_pre_hooks:

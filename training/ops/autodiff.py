@@ -8,6 +8,7 @@ several outputs is differentiated through their sum (each with sensitivity one),
 `has_aux=True` only through the first output."""
 import numpy as np
 
+from training.backends.base import get_backend
 from training.ops.functional import _torch_of
 from training.tensor import Parameter, Tensor, as_array, grad_of
 
@@ -135,6 +136,14 @@ def _run(fn, grad_position, weights, has_aux, args, sens=None):
     torch = _torch_of(*args, *weight_list)
     if torch:
         out, gi, gw = _torch_grads(torch, fn, args, positions, weight_list, has_aux, sens)
+    elif get_backend() == "torch":  # Tensor arguments, cells on torch: Tensor results
+        from training.backends import torch_cells as tc
+        import torch
+        device = tc.current_device()
+        sens = tc.to_device(sens, device) if sens is not None else None
+        out, gi, gw = _torch_grads(torch, fn, tc.to_device(tuple(args), device), positions,
+                                   weight_list, has_aux, sens)
+        out, gi, gw = tc.to_host(out), tc.to_host(gi), tc.to_host(gw)
     else:
         out, gi, gw = _numpy_grads(fn, args, positions, weight_list, has_aux, sens)
     return _detach(out), _format(grad_position, weights, gi, gw)

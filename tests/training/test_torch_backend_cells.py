@@ -314,3 +314,38 @@ def test_direct_calls_with_tensors_run_on_torch_and_return_tensors():
     for g, e in zip(got, expected):
         assert isinstance(g, Tensor)
         np.testing.assert_allclose(g.asnumpy(), e.asnumpy(), rtol=2e-4, atol=2e-5)
+
+
+def test_step_results_stay_on_the_device_until_read():
+    from training.backends.torch_cells import DeviceResult
+    seen = []
+
+    class Read(ms.train.Callback):
+        def on_train_step_end(self, run_context):
+            seen.append(run_context.original_args().net_outputs)
+    set_backend("torch")
+    net = SmallConvNet()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    model.train(1, make_dataset(list(_data()), 8), callbacks=[Read()])
+    assert all(isinstance(r, DeviceResult) and r._host is None for r in seen)
+    assert seen[0].asnumpy().shape == () and float(seen[0]) > 0  # fetched when read
+
+
+def test_grad_operation_with_a_sens_tensor_built_from_the_loss_dtype():
+    """The 1.x custom training cell: sens = Fill(DType(loss), Shape(loss), 1.0) on torch."""
+    from training.ops import operations as P
+    set_backend("torch")
+    net = nn.Dense(3, 1)
+    x = Tensor(np.ones((2, 3), np.float32))
+    grad = ms.ops.GradOperation(get_by_list=True, sens_param=True)
+
+    class Step(nn.Cell):
+        def construct(self, data):
+            out = net(data).sum()
+            sens = P.Fill()(P.DType()(out), P.Shape()(out), 2.0)
+            return grad(lambda d: net(d).sum(), ms.ParameterTuple(net.trainable_params()))(
+                data, sens)
+    grads = Step()(x)
+    np.testing.assert_allclose(grads[0].asnumpy(), np.full((1, 3), 4.0))  # 2 rows x sens 2
+    np.testing.assert_allclose(grads[1].asnumpy(), [4.0])

@@ -37,6 +37,8 @@ reach `torch.compile` as plain torch code."""
 import numpy as np
 import torch
 
+from training.tensor import Tensor
+
 from training.backends.torch_backend import TorchBackend, TorchEvalStep, TorchTrainStep, \
     attach_dump_hooks
 
@@ -175,8 +177,8 @@ class CellTorchBackend(TorchBackend):
         step = TorchTrainStep(wrapped, loss_fn, CellOptimizer(optimizer), self.compiled,
                               scale * loss_scale, amp)
         step.module = module
-        step.checkpoint_cell = TrainOneStepCell(WithLossCell(network, loss_fn), optimizer) \
-            if loss_fn is not None else network
+        step.checkpoint_cell = TrainOneStepCell(
+            WithLossCell(network, loss_fn) if loss_fn is not None else network, optimizer)
         return step
 
     def build_eval_network(self, network, loss_fn, eval_network):
@@ -186,9 +188,11 @@ class CellTorchBackend(TorchBackend):
         return TorchEvalStep(module, loss_fn) if loss_fn is not None else module
 
     def predict(self, network, data):
-        from training.tensor import Tensor
         out = super().predict(module_of(network, self.device), data)
         return _to_host(out, Tensor)
+
+    def train_step(self, train_network, batch):
+        return _device_results(super().train_step(train_network, batch))
 
     def get_lr(self, optimizer):
         return float(optimizer.get_lr())
@@ -287,7 +291,6 @@ def _first_device(values):
 
 def to_host(value):
     """torch tensors (in tuples and lists too) as numpy-backend Tensors."""
-    from training.tensor import Tensor
     return _to_host(value, Tensor)
 
 
@@ -297,6 +300,33 @@ def to_torch_call(cell, args, kwargs):
     module_of(cell, device)  # the cell's parameters on the device
     out = cell(*to_device(args, device), **kwargs)
     return to_host(out)
+
+
+class DeviceResult(Tensor):
+    """A step's result as Model hands it to callbacks (`net_outputs`): a Tensor whose value
+    stays on the device until something reads it, so the step loop itself never waits for the
+    device; `asnumpy()`, `float()` or a LossMonitor fetch it (once)."""
+
+    def __init__(self, value):  # not Tensor.__init__: that would fetch the value
+        self.requires_grad = False
+        self._backward = None
+        self._device_value = value.detach()
+        self._host = None
+
+    @property
+    def data(self):
+        if self._host is None:
+            value = self._device_value
+            if value.dtype == torch.bfloat16:  # numpy has no bfloat16
+                value = value.float()
+            self._host = value.cpu().numpy()
+        return self._host
+
+
+def _device_results(value):
+    if isinstance(value, (tuple, list)):
+        return type(value)(_device_results(v) for v in value)
+    return DeviceResult(value) if is_torch(value) else value
 
 
 def _to_host(value, tensor_cls):

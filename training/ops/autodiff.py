@@ -120,12 +120,18 @@ def _torch_grads(torch, fn, args, positions, weights, has_aux, sens):
         out = fn(*args)
         targets = _split_output(out, has_aux, fn)
         sens = (sens,) if sens is not None and not isinstance(sens, (tuple, list)) else sens
-        total = sum((t * (1.0 if sens is None else torch.as_tensor(sens[i], device=t.device)))
+        total = sum((t * (1.0 if sens is None else _torch_sens(torch, sens[i], t)))
                     .sum() for i, t in enumerate(targets) if isinstance(t, torch.Tensor))
     wrt = leaves + list(weights)
     grads = torch.autograd.grad(total, wrt, allow_unused=True)
     grads = [torch.zeros_like(w) if g is None else g for g, w in zip(grads, wrt)]
     return _detach(out), grads[:len(leaves)], grads[len(leaves):]
+
+
+def _torch_sens(torch, sens, like):
+    """A sensitivity (number, array, Tensor or torch tensor) on `like`'s device and dtype."""
+    value = sens if isinstance(sens, torch.Tensor) else as_array(sens)
+    return torch.as_tensor(value, dtype=like.dtype, device=like.device)
 
 
 def _run(fn, grad_position, weights, has_aux, args, sens=None):

@@ -22,6 +22,9 @@ def _torch_of(*values):
 
 
 def _np_dtype(dtype):
+    if type(dtype).__module__ == "torch":  # DType() of a torch tensor, on the torch backend
+        import torch
+        return torch.empty(0, dtype=dtype).numpy().dtype
     return None if dtype is None else np.dtype(dtype)
 
 

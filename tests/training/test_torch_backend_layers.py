@@ -244,9 +244,17 @@ def test_user_cells_with_their_own_parameters_and_constants():
             self.proj = Parameter(_x(4, 3), name="proj")
             self.scale = Parameter(_x(3), name="scale")
             self.offset = Tensor(_x(3))
+            self.query = Parameter(_x(1, 3), name="query")
+            self.frozen = Parameter(_x(3), name="frozen", requires_grad=False)
             self.matmul = ops.MatMul()
+            self.tile = ops.Tile()
 
         def construct(self, x):
             y = self.matmul(x, self.proj) * self.scale
+            y = y + self.tile(self.query, (x.shape[0], 1)) * self.frozen  # ops on own weights
+            y = y * self.proj.T.sum(axis=1) if isinstance(y, Tensor) else \
+                y * self.proj.T.sum(1)  # methods: the numpy Tensor's or torch's names
             return self.scale * y + self.offset - (self.offset * y)
-    check_same(Mixed(), _x(5, 4))
+    cell = Mixed()
+    check_same(cell, _x(5, 4))
+    assert len(cell.trainable_params()) == 3  # each one's gradient was compared

@@ -65,8 +65,8 @@ def bind(param, device=None, dtype=None):
 
 def param(p):
     """The torch tensor of Parameter `p` (None stays None), binding it on first use."""
-    if p is None:
-        return None
+    if p is None or isinstance(p, torch.Tensor):  # a construct on torch has the tensor already
+        return p
     return p._torch if p._torch is not None else bind(p)
 
 

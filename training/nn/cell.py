@@ -57,7 +57,14 @@ class Cell:
     def __getattr__(self, name):
         d = self.__dict__
         if "_params" in d and name in d["_params"]:
-            return d["_params"][name]
+            param = d["_params"][name]
+            if d.get("_on_torch") and param is not None and param.requires_grad:
+                # Inside a construct running on torch, a trainable weight is its bound torch
+                # tensor, so whatever the code does with it (ops, methods, operators) reaches
+                # torch's autograd. State Parameters stay Parameters (host-side updates).
+                from training.backends.torch_cells import param as torch_param
+                return torch_param(param)
+            return param
         if "_cells" in d and name in d["_cells"]:
             return d["_cells"][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -218,7 +225,8 @@ class Cell:
         if self._scope is None:
             for _ in self.cells_and_names():  # names every sub-cell for error messages
                 pass
-        if not (args and is_torch(args[0])):  # torch tensors are on their device already
+        on_torch = bool(args) and is_torch(args[0])
+        if not on_torch:  # torch tensors are on their device already
             if args and get_backend() == "torch":
                 from training.backends import torch_cells
                 # host data goes to the device (not Parameters: host-side cells update those)
@@ -230,7 +238,13 @@ class Cell:
             replaced = hook(self, args)
             if replaced is not None:
                 args = replaced if isinstance(replaced, tuple) else (replaced,)
-        out = self.construct(*args, **kwargs)
+        state = self.__dict__
+        previous = state.get("_on_torch", False)
+        object.__setattr__(self, "_on_torch", on_torch)
+        try:
+            out = self.construct(*args, **kwargs)
+        finally:
+            object.__setattr__(self, "_on_torch", previous)
         for hook in self._forward_hooks:
             replaced = hook(self, args, out)
             if replaced is not None:

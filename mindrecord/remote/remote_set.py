@@ -84,13 +84,29 @@ class RemoteShardSet:
         self.objects = objects
         self._head_bytes = heads
         self.headers = [header_from_bytes(o.url, h, o.size) for o, h in zip(objects, heads)]
-        self._lock = threading.Lock()
-        self._futures = {}
         self._order = []
         self._closed = False
+        self._start_downloaders()
+
+    def _start_downloaders(self):
+        """The download threads, their futures and lock, in this process."""
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+        self._futures = {}
         self._shard_pool = ThreadPoolExecutor(SHARDS_AHEAD, thread_name_prefix="mr-remote")
         self._chunk_pool = ThreadPoolExecutor(SHARDS_AHEAD * CHUNKS_AT_ONCE,
                                               thread_name_prefix="mr-remote-range")
+
+    def _after_fork(self):
+        """A forked child (a DataLoader worker) has the parent's pools without their threads,
+        and maybe its lock held: it starts its own. The cache is shared, so a shard the parent
+        downloaded is not downloaded again."""
+        if self._pid != os.getpid():
+            inherited = self._futures.values()
+            self._start_downloaders()
+            for f in inherited:
+                if f.done() and not f.cancelled() and f.exception() is None:
+                    os.close(f.result())
 
     # ---- opening --------------------------------------------------------------------------
     def _heads(self, objects):
@@ -167,6 +183,7 @@ class RemoteShardSet:
         return self.cache.fetch(self.objects[i], lambda fd: self._download(i, fd), need)
 
     def _future(self, i):
+        self._after_fork()
         with self._lock:
             future = self._futures.get(i)
             if future is None or (future.done() and future.exception() is not None):
@@ -199,6 +216,7 @@ class RemoteShardSet:
     def close(self):
         """Stops the downloads (the ones running finish their current ranges)."""
         self._closed = True
+        self._after_fork()
         with self._lock:
             futures, self._futures = self._futures, {}
         for f in futures.values():

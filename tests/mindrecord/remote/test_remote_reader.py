@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -299,3 +300,29 @@ def test_exact_resume_over_s3(remote_set, s3_env):
                               num_shards=2, shard_id=1).batch(8)
         stream = check_resume(data, num_epochs=2, stops=(0, 3, 9))
         assert sum(1 for x in stream if x != "END") == 2 * (ROWS // 2 // 8 + 1)
+
+
+def test_a_reader_opened_before_a_fork_reads_in_the_child(remote_set, s3_env):
+    url, local = remote_set
+    with ShardReader(url) as remote, ShardReader(local) as disk:
+        expected = disk.read_rows(np.arange(ROWS), ["label", "data"])
+        remote.read_rows([0])                       # the parent downloaded shard 0 only
+        pid = os.fork()
+        if pid == 0:                                # the child: its own download threads
+            code = 1
+            try:
+                got = remote.read_rows(np.arange(ROWS), ["label", "data"])
+                code = 0 if all(np.array_equal(a, b) for c in got
+                                for a, b in zip(got[c], expected[c])) else 2
+            finally:
+                os._exit(code)
+        for _ in range(600):                        # a child that hangs is killed, not left
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung reading the reader it inherited")
+        assert os.waitstatus_to_exitcode(status) == 0

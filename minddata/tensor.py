@@ -259,7 +259,15 @@ def to_output(value, output_numpy, do_copy=False):
         return t
     if isinstance(value, dict):
         return _python_to_output(value, output_numpy, do_copy)
+    if output_numpy and _is_torch_tensor(value):
+        # A batch the GPU path made stays a device tensor unless numpy was asked for.
+        return value.detach().cpu().numpy()
     return value
+
+
+def _is_torch_tensor(value):
+    """Without importing torch: a pipeline that made none never loads it."""
+    return type(value).__module__.startswith("torch") and hasattr(value, "detach")
 
 
 def _python_to_output(obj, output_numpy, do_copy):

@@ -59,8 +59,9 @@ def batches(dataset, epochs=1, seed=11):
     ds.config.set_seed(seed)
     it = dataset.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
     try:
-        return [[np.asarray(c) if isinstance(c, np.ndarray) else c.cpu().numpy() for c in row]
-                for _ in range(epochs) for row in it]     # one epoch per pass
+        rows = [row for _ in range(epochs) for row in it]     # one epoch per pass
+        assert all(type(c) is np.ndarray for row in rows for c in row), "numpy was asked for"
+        return rows
     finally:
         it.close()
 
@@ -354,3 +355,12 @@ def test_on_cuda_the_batch_stays_on_the_device(mr_path):
     for (image, _), (cpu_image, _) in zip(got, want):
         # nvJPEG's IDCT and upsampling differ from libjpeg-turbo's by a few levels
         assert _levels(image, cpu_image, STD) <= 4.0
+
+
+def test_without_output_numpy_the_batch_is_a_torch_tensor(mr_path):
+    gpu.set_device("cpu")
+    ds.config.set_seed(3)
+    it = pipeline(mr_path).create_tuple_iterator(num_epochs=1, output_numpy=False)
+    image, _ = next(it)
+    it.close()
+    assert isinstance(image, torch.Tensor) and image.shape == (4, 3, 40, 40)

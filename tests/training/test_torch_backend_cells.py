@@ -349,3 +349,13 @@ def test_grad_operation_with_a_sens_tensor_built_from_the_loss_dtype():
     grads = Step()(x)
     np.testing.assert_allclose(grads[0].asnumpy(), np.full((1, 3), 4.0))  # 2 rows x sens 2
     np.testing.assert_allclose(grads[1].asnumpy(), [4.0])
+
+
+def test_learning_rate_schedule_cells_called_on_the_torch_backend():
+    set_backend("torch")
+    schedule = nn.CosineDecayLR(0.01, 0.1, 10)
+    value = schedule(Tensor(np.array(5, np.int32)))
+    assert isinstance(value, Tensor)
+    set_backend("numpy")
+    np.testing.assert_allclose(value.asnumpy(), schedule(Tensor(np.array(5, np.int32))).asnumpy())
+    assert float(schedule(torch.tensor(5))) == pytest.approx(float(value.asnumpy()))

@@ -183,13 +183,15 @@ class Cell:
         return dict(self._flags)
 
     def to_float(self, dst_type):
-        """MindSpore runs the cell in `dst_type`; the numpy backend computes in float32, so a
-        lower precision is announced once rather than silently dropped."""
+        """MindSpore runs the cell in `dst_type`; here cells compute in float32 (mixed precision
+        is Model's amp_level on the torch backend), so a lower precision is announced once
+        rather than silently dropped."""
         if np.dtype(dst_type) != np.float32 and not _warned_to_float:
             _warned_to_float.append(True)
-            warnings.warn(f"{self.cls_name}.to_float({np.dtype(dst_type)}) has no effect: the "
-                          f"numpy backend computes in float32 (use a torch network with "
-                          f"Model(amp_level=...) for mixed precision)", UserWarning, stacklevel=2)
+            warnings.warn(f"{self.cls_name}.to_float({np.dtype(dst_type)}) has no effect: cells "
+                          f"compute in float32 (for mixed precision use Model(amp_level=...) on "
+                          f"the torch backend: set_backend('torch') or a GPU device_target)",
+                          UserWarning, stacklevel=2)
         return self
 
     def init_parameters_data(self, auto_parallel_mode=False):

@@ -16,6 +16,8 @@ class LearningRateSchedule(Cell):
 
 
 def _step(global_step):
+    if type(global_step).__module__.startswith("torch"):  # a call on the torch backend's device
+        return float(global_step.reshape(-1)[0])
     return float(np.asarray(as_array(global_step)).reshape(-1)[0])
 
 

@@ -68,7 +68,10 @@ class RemoteStore:
     # ---- metadata -------------------------------------------------------------------------
     def list_dir(self, directory):
         """{basename: ObjectInfo} of the objects directly under the URL `directory` (one
-        listing request where the store can list; None where it cannot, e.g. plain HTTP)."""
+        listing request where the store can list; None where it cannot, e.g. plain HTTP, whose
+        "directories" are whatever HTML a server chooses to give, if any)."""
+        if self.scheme in ("http", "https"):
+            return None
         fs, path = self.filesystem(directory)
 
         def call():
@@ -78,11 +81,11 @@ class RemoteStore:
                 return fs.ls(path, detail=True)
         try:
             entries = with_retries(call, directory, "listing", self.policy)
-        except (NotImplementedError, RuntimeError) as exc:
-            if isinstance(exc, RuntimeError) and "can not be found" in str(exc):
+        except NotImplementedError:
+            return None
+        except RuntimeError as exc:
+            if "can not be found" in str(exc):      # no such directory: nothing is listed
                 return {}
-            if isinstance(exc, NotImplementedError) or self.scheme in ("http", "https"):
-                return None
             raise
         found = {}
         for entry in entries:

@@ -326,3 +326,59 @@ def test_a_reader_opened_before_a_fork_reads_in_the_child(remote_set, s3_env):
             os.waitpid(pid, 0)
             pytest.fail("the forked child hung reading the reader it inherited")
         assert os.waitstatus_to_exitcode(status) == 0
+
+
+class _RangeFiles(__import__("http.server").server.SimpleHTTPRequestHandler):
+    """Static files with byte ranges (what any web server or CDN offers), no directory pages."""
+
+    def log_message(self, *args):
+        pass
+
+    def list_directory(self, path):
+        self.send_error(404)
+
+    def send_head(self):
+        rng = self.headers.get("Range")
+        path = self.translate_path(self.path)
+        if not rng or not os.path.isfile(path):
+            return super().send_head()
+        start, _, stop = rng.split("=", 1)[1].partition("-")
+        size = os.path.getsize(path)
+        start, stop = int(start), min(int(stop or size - 1), size - 1)
+        f = open(path, "rb")
+        f.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Range", f"bytes {start}-{stop}/{size}")
+        self.send_header("Content-Length", str(stop - start + 1))
+        self.end_headers()
+        self._remaining = stop - start + 1
+        return f
+
+    def copyfile(self, source, outputfile):
+        remaining = getattr(self, "_remaining", None)
+        if remaining is None:
+            return super().copyfile(source, outputfile)
+        outputfile.write(source.read(remaining))
+
+
+def test_plain_https_style_urls_with_byte_ranges(tmp_path):
+    import functools
+    import http.server
+    import threading
+    pytest.importorskip("aiohttp")
+    files = write_set(tmp_path / "www", shards=2, rows=30)
+    handler = functools.partial(_RangeFiles, directory=str(tmp_path / "www"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with ShardReader(base + "/train.mindrecord0") as remote, ShardReader(files[0]) as disk:
+            assert remote.num_rows == 30
+            rows_equal(remote.read_rows(np.arange(30)), disk.read_rows(np.arange(30)))
+        with pytest.raises(RuntimeError, match="nothing.mindrecord0 can not be found"):
+            ShardReader(base + "/nothing.mindrecord0")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -17,12 +17,16 @@ from tests.training.conftest import make_dataset  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _numpy_afterwards():
+def _numpy_backend():
+    """Each test starts on numpy whatever TRAINING_BACKEND says, and sets torch itself."""
+    set_backend("numpy")
     yield
     set_backend(None)
 
 
-def test_set_backend_chooses_and_checks():
+def test_set_backend_chooses_and_checks(monkeypatch):
+    monkeypatch.delenv("TRAINING_BACKEND", raising=False)
+    set_backend(None)
     assert get_backend() == "numpy"  # the default on the CPU
     set_backend("torch")
     assert get_backend() == "torch"
@@ -34,6 +38,7 @@ def test_set_backend_chooses_and_checks():
 
 
 def test_training_backend_environment_variable(monkeypatch):
+    set_backend(None)
     monkeypatch.setenv("TRAINING_BACKEND", "torch")
     assert get_backend() == "torch"
     set_backend("numpy")  # set_backend wins

@@ -12,6 +12,16 @@ from training.tensor import grad_of  # noqa: E402
 RNG = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def _numpy_backend():
+    """Tensor calls take the numpy kernels, torch tensor calls the torch kernels, whatever
+    TRAINING_BACKEND says."""
+    from training import set_backend
+    set_backend("numpy")
+    yield
+    set_backend(None)
+
+
 def _x(*shape):
     return RNG.standard_normal(shape).astype(np.float32)
 

@@ -1,7 +1,15 @@
 """The concat node: the rows of each child in turn. The children must give the same column
 types: the first row of each child is checked against the first row seen (MindSpore refuses a
 float32 column concatenated with an int one; serving both would hand the consumer a column
-whose type changes midway)."""
+whose type changes midway).
+
+With a sampler (``ConcatDataset.use_sampler``, graph/concat.py): a DistributedSampler keeps the
+rows at positions k, k+N, ... of the concatenated order (``position`` counts every row pulled
+this epoch, kept or not); a RandomSampler interleaves the children in a seeded order drawn at the
+start of each epoch (each child's own order kept), so all children run at once."""
+import numpy as np
+
+from ... import seeds
 from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
@@ -15,24 +23,63 @@ class ConcatIter(IterNode):
         self.current = 0
         self._types = None          # column types of the first row seen
         self._checked = set()       # children whose first row was checked this epoch
+        self._shards = ds.distributed_shards()
+        self._interleave = ds.interleaves()
+        self._sizes = [c.row_count() for c in ds.children] if self._interleave else None
+        if self._interleave and None in self._sizes:
+            raise RuntimeError("Concat: a RandomSampler (use_sampler) interleaves datasets of "
+                               "known sizes; one of the concatenated datasets has no size "
+                               "known before it is read (a generator without __len__?)")
+        self.seed_position = ctx.position()
+        self.position = 0           # rows pulled this epoch (DistributedSampler)
+        self._order = None          # child of each row this epoch (RandomSampler)
 
     def start(self, epoch):
         self.epoch = epoch
         self.current = 0
+        self.position = 0
         self._checked = set()
-        self.children[0].start(epoch)
+        if self._interleave:
+            rng = seeds.rng(self.ctx.seed, epoch, self.seed_position)
+            self._order = rng.permutation(np.repeat(np.arange(len(self.children)), self._sizes))
+            for child in self.children:
+                child.start(epoch)
+        else:
+            self.children[0].start(epoch)
 
     def _next(self):
+        if self._interleave:
+            return self._next_interleaved()
         while self.current < len(self.children):
             row = self.pull(self.children[self.current])
             if row is not None:
                 if self.current not in self._checked:
                     self._check_types(row)
+                if self._shards is not None:
+                    position, self.position = self.position, self.position + 1
+                    num_shards, shard_id = self._shards
+                    if position % num_shards != shard_id:
+                        continue
                 return row
             self.current += 1
             if self.current < len(self.children):
                 self.children[self.current].start(self.epoch)
         return None
+
+    def _next_interleaved(self):
+        if self.position >= len(self._order):
+            return None
+        child = int(self._order[self.position])
+        row = self.pull(self.children[child])
+        if row is None:
+            raise RuntimeError(f"Concat: dataset {child} of the concat gave fewer rows than its "
+                               f"size ({self._sizes[child]}) while a RandomSampler interleaved "
+                               f"it")
+        self.position += 1
+        self.current = child
+        if child not in self._checked:
+            self._check_types(row)
+        return row
 
     def _check_types(self, row):
         types = [getattr(a, "dtype", None) for a in row]
@@ -53,15 +100,35 @@ class ConcatIter(IterNode):
         return None
 
     def get_state(self):
+        if self._interleave:
+            return {"epoch": self.epoch, "position": self.position,
+                    "children": [c.get_state() for c in self.children]}
         i = min(self.current, len(self.children) - 1)
-        return {"epoch": self.epoch, "current": self.current,
-                "child": self.children[i].get_state()}
+        state = {"epoch": self.epoch, "current": self.current,
+                 "child": self.children[i].get_state()}
+        if self._shards is not None:
+            state["position"] = self.position
+        return state
 
     def reset(self, state):
+        if self._interleave:
+            check_node_state(self, state, epoch=COUNT, position=COUNT)
+            self.start(state["epoch"])
+            children = state.get("children")
+            if not isinstance(children, list) or len(children) != len(self.children):
+                raise ValueError(f"state does not fit this pipeline: {self.name}'s state must "
+                                 f"hold the states of its {len(self.children)} datasets")
+            self.position = state["position"]
+            for child, child_state in zip(self.children, children):
+                child.reset(child_state)
+            return
         # current == number of inputs: every input has ended.
-        check_node_state(self, state, epoch=COUNT, current=up_to(len(self.children)),
-                         child=NODE)
+        rules = dict(epoch=COUNT, current=up_to(len(self.children)), child=NODE)
+        if self._shards is not None:
+            rules["position"] = COUNT
+        check_node_state(self, state, **rules)
         self.epoch = state["epoch"]
         self.current = state["current"]
+        self.position = state.get("position", 0)
         if self.current < len(self.children):
             self.children[self.current].reset(state["child"])

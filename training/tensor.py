@@ -374,6 +374,17 @@ class Parameter(Tensor):
             from training.backends.torch_cells import copy_into
             copy_into(bound, value)
 
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self._requires_grad = value
+        bound = self._torch
+        if bound is not None and bound.is_floating_point():  # freezing reaches torch too
+            bound.requires_grad_(bool(value))
+
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True):
         super().__init__(np.array(as_array(default_input)))

@@ -239,6 +239,9 @@ def test_parameters_are_shared_with_the_numpy_view():
     np.testing.assert_array_equal(dense.weight.data, weight.detach().numpy())
     dense.weight.set_data(np.zeros((2, 3), np.float32))
     assert float(weight.detach().abs().sum()) == 0.0
+    dense.weight.requires_grad = False  # freezing after binding
+    assert not weight.requires_grad
+    assert all(p is not dense.weight for p in dense.trainable_params())
     with pytest.raises(ValueError, match="shape"):
         dense.weight.set_data(np.zeros((4, 3), np.float32))
 

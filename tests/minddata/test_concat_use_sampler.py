@@ -82,3 +82,23 @@ def test_resume_mid_epoch(sampler):
     data = concat(5, 4, 6)
     data.use_sampler(sampler)
     check_resume(data, num_epochs=2, stops=(0, 2, 5, 9))
+
+
+def test_a_source_uses_or_adds_a_sampler_as_mindspore_does():
+    # Figures measured in MindSpore 2.10 (NumpySlicesDataset over 0..5).
+    data = ds.NumpySlicesDataset({"x": np.arange(6)}, shuffle=False)
+    data.use_sampler(ds.SequentialSampler(2, 3))
+    assert rows(data) == [2, 3, 4]
+    data = ds.NumpySlicesDataset({"x": np.arange(6)}, sampler=ds.SequentialSampler(1, 4))
+    data.use_sampler(ds.DistributedSampler(2, 0, shuffle=False))
+    assert rows(data) == [0, 2, 4] and data.get_dataset_size() == 3
+    data = ds.NumpySlicesDataset({"x": np.arange(6)}, shuffle=False)
+    data.add_sampler(ds.DistributedSampler(2, 1, shuffle=False))
+    assert rows(data) == [1, 3, 5]
+    data = ds.NumpySlicesDataset({"x": np.arange(6)}, sampler=ds.SequentialSampler(1, 4))
+    data.add_sampler(ds.DistributedSampler(2, 1, shuffle=False))
+    assert rows(data) == [2, 4]
+    with pytest.raises(TypeError, match="can not be None"):
+        data.use_sampler(None)
+    with pytest.raises(TypeError, match="not an instance of a sampler"):
+        data.use_sampler(3)

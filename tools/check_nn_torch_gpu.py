@@ -3,7 +3,7 @@ backend in sink mode with mixed precision, against torchvision's ResNet-50 with 
 settings; prints images/s of each and their ratio (the goal: at least 0.90).
 
     python tools/check_nn_torch_gpu.py [--batch 256] [--steps 60] [--amp O2] [--compile]
-                                       [--workers 8]
+                                       [--channels-last] [--workers 8]
 
 Both models: Momentum / SGD(lr 0.1, momentum 0.9, weight decay 1e-4 except BatchNorm), amp_level
 O2 (float16 autocast and dynamic loss scaling on CUDA), sink mode, fed by the project's pipeline:
@@ -11,7 +11,9 @@ minddata.NumpySlicesDataset over 512 random uint8 224x224 HWC images, map(Random
 Normalize, HWC2CHW) with Normalize and HWC2CHW finished on the GPU (the sink's device tail),
 batch. The pipeline's own rate is printed first: a model rate near it is the pipeline's limit,
 not the model's. Without torchvision a plain torch.nn.Module ResNet-50 defined here stands in
-(said so in the output). Without CUDA the script prints SKIP and exits 0."""
+(said so in the output). --compile runs both in GRAPH_MODE (torch.compile), --channels-last
+puts both networks' weights in channels_last (TRAINING_CHANNELS_LAST=1). Without CUDA the script
+prints SKIP and exits 0."""
 import argparse
 import os
 import sys
@@ -152,8 +154,12 @@ def main():
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--amp", default="O2", choices=["O0", "O2", "O3"])
     parser.add_argument("--compile", action="store_true", help="GRAPH_MODE (torch.compile)")
+    parser.add_argument("--channels-last", action="store_true",
+                        help="both networks in channels_last memory format")
     parser.add_argument("--workers", type=int, default=8)
     args = parser.parse_args()
+    if args.channels_last:
+        os.environ["TRAINING_CHANNELS_LAST"] = "1"  # read by both backends when they build
     try:
         import torch
     except ImportError:
@@ -167,7 +173,8 @@ def main():
     set_context(device_target="GPU", device_id=0,
                 mode=GRAPH_MODE if args.compile else PYNATIVE_MODE)
     print(f"device: {torch.cuda.get_device_name(0)}; batch {args.batch}, {args.steps} steps, "
-          f"amp {args.amp}, {'GRAPH_MODE' if args.compile else 'PYNATIVE_MODE'}", flush=True)
+          f"amp {args.amp}, {'GRAPH_MODE' if args.compile else 'PYNATIVE_MODE'}"
+          f"{', channels_last' if args.channels_last else ''}", flush=True)
     dataset = pipeline(args.batch, args.workers)
     print(f"pipeline alone: {pipeline_rate(dataset, 20):.0f} images/s (host side, before the "
           f"device tail)", flush=True)

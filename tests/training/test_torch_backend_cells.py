@@ -143,6 +143,19 @@ def test_loss_scale_managers_match_the_numpy_backend(manager):
         np.testing.assert_allclose(p.data, q.data, rtol=2e-4, atol=2e-5, err_msg=name)
 
 
+def test_channels_last_weights_train_to_the_same_values(monkeypatch):
+    net_np, _ = _train("numpy", OPTIMIZERS["momentum"])
+    monkeypatch.setenv("TRAINING_CHANNELS_LAST", "1")
+    net_t, _ = _train("torch", OPTIMIZERS["momentum"])
+    assert param(net_t.conv2.weight).is_contiguous(memory_format=torch.channels_last)
+    assert not param(net_t.conv2.weight).is_contiguous()
+    for (name, p), (_, q) in zip(net_t.parameters_and_names(), net_np.parameters_and_names()):
+        np.testing.assert_allclose(p.data, q.data, rtol=2e-4, atol=2e-5, err_msg=name)
+    monkeypatch.setenv("TRAINING_CHANNELS_LAST", "yes")
+    with pytest.raises(ValueError, match="TRAINING_CHANNELS_LAST must be"):
+        _train("torch", OPTIMIZERS["momentum"])
+
+
 def test_sink_mode_trains_and_evaluates_on_torch():
     net, model = _train("torch", OPTIMIZERS["momentum"], sink=True, epochs=6)
     x, y = _data()

@@ -10,6 +10,7 @@ parallel_mode is "data_parallel", the network is wrapped in DistributedDataParal
 import contextlib
 import functools
 import logging
+import os
 
 import numpy as np
 
@@ -44,6 +45,18 @@ def resolve_device(torch):
                                f"visible (CUDA_VISIBLE_DEVICES decides which)")
         return torch.device("cuda", device_id)
     return torch.device("npu", device_id)
+
+
+def channels_last(torch, network):
+    """With TRAINING_CHANNELS_LAST=1, the network's 4-D weights in channels_last memory
+    format (NHWC strides), which tensor-core convolutions prefer under mixed precision; the
+    activations follow from the first convolution on. Values and shapes are unchanged."""
+    flag = os.environ.get("TRAINING_CHANNELS_LAST", "0")
+    if flag not in ("0", "1"):
+        raise ValueError(f"TRAINING_CHANNELS_LAST must be '0' or '1', but got {flag!r}")
+    if flag == "1" and hasattr(network, "to"):
+        network.to(memory_format=torch.channels_last)
+    return network
 
 
 class _DeviceBatch(tuple):
@@ -202,7 +215,7 @@ class TorchBackend:
                             loss_scale_manager=None):
         from training.backends.torch_amp import TorchAmp
         amp = self.amp = TorchAmp(self.torch, self.device, amp_level, loss_scale_manager)
-        network = amp.prepare_network(self._module(network))
+        network = channels_last(self.torch, amp.prepare_network(self._module(network)))
         if loss_fn is None and optimizer is None:
             return network
         if optimizer is None:

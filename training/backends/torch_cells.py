@@ -40,7 +40,7 @@ import torch
 from training.tensor import Tensor
 
 from training.backends.torch_backend import TorchBackend, TorchEvalStep, TorchTrainStep, \
-    attach_dump_hooks
+    attach_dump_hooks, channels_last
 
 
 def bind(param, device=None, dtype=None):
@@ -171,7 +171,7 @@ class CellTorchBackend(TorchBackend):
                 not loss_scale_manager.get_drop_overflow_update():
             loss_scale, loss_scale_manager = loss_scale_manager.get_loss_scale(), None
         amp = self.amp = TorchAmp(self.torch, self.device, amp_level, loss_scale_manager)
-        module = amp.prepare_network(module_of(network, self.device))
+        module = channels_last(torch, amp.prepare_network(module_of(network, self.device)))
         attach_dump_hooks(module)
         wrapped, scale = self._data_parallel(module)
         step = TorchTrainStep(wrapped, loss_fn, CellOptimizer(optimizer), self.compiled,
@@ -219,7 +219,7 @@ class CustomStep:
     torch tensors; the cell is its own checkpoint object."""
 
     def __init__(self, backend, cell):
-        self.module = module_of(cell, backend.device)
+        self.module = channels_last(torch, module_of(cell, backend.device))
         self.checkpoint_cell = cell
 
     def __call__(self, *batch):

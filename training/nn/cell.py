@@ -240,8 +240,7 @@ class Cell:
             replaced = hook(self, args)
             if replaced is not None:
                 args = replaced if isinstance(replaced, tuple) else (replaced,)
-        state = self.__dict__
-        previous = state.get("_on_torch", False)
+        previous = self.__dict__.get("_on_torch", False)  # a cell may be called inside itself
         object.__setattr__(self, "_on_torch", on_torch)
         try:
             out = self.construct(*args, **kwargs)
@@ -286,7 +285,6 @@ def check_cpu_target(api):
     target = context.get_context("device_target")
     if target == "CPU":
         return
-    from training.backends.base import get_backend
     from training.backends.devices import fall_back_to_cpu, missing_reason
     reason = missing_reason(target)
     if reason is not None:

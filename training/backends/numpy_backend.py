@@ -28,12 +28,12 @@ class NumpyBackend:
         if amp_level not in ("O0", "auto"):  # 'auto' is O0 on the CPU, as in MindSpore
             raise ValueError(f"For 'Model', amp_level {amp_level!r} needs the torch backend "
                              f"(mixed precision through torch.autocast): the numpy backend "
-                             f"computes in float32 only. Use amp_level='O0', or a torch.nn.Module "
-                             f"network")
+                             f"computes in float32 only. Use amp_level='O0', or the torch backend "
+                             f"(training.set_backend('torch'))")
         if context.get_auto_parallel_context("parallel_mode") == "data_parallel":
-            raise RuntimeError("parallel_mode 'data_parallel' needs the torch backend (a "
-                               "torch.nn.Module network under torchrun); the numpy backend runs "
-                               "in one process")
+            raise RuntimeError("parallel_mode 'data_parallel' needs the torch backend "
+                               "(training.set_backend('torch') under torchrun); the numpy backend "
+                               "runs in one process")
         if loss_fn is None and optimizer is None:
             return network  # a custom training cell (TrainOneStepCell or its own)
         if optimizer is None:

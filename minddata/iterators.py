@@ -85,7 +85,7 @@ class TupleIterator(_IteratorBase):
         self._output_numpy = output_numpy
         self._do_copy = do_copy
         super().__init__(ds, num_epochs, state)
-        self._index = None
+        self._index = _shown_columns(self._run.column_names)
         if cols is not None:
             names = self._run.column_names
             missing = [c for c in cols if c not in names]
@@ -108,7 +108,19 @@ class DictIterator(_IteratorBase):
 
     def _convert(self, row):
         return {name: to_output(v, self._output_numpy, self._do_copy)
-                for name, v in zip(self._run.column_names, row)}
+                for name, v in zip(self._run.column_names, row) if not name.startswith(_META)}
+
+
+# Columns named "_meta-..." travel through the pipeline but are not handed to the user, as in
+# MindSpore (get_col_names still lists them; a tuple iterator given them by name returns them).
+_META = "_meta-"
+
+
+def _shown_columns(names):
+    """Indices of the columns an iterator hands out by default, or None for all of them."""
+    if not any(n.startswith(_META) for n in names):
+        return None
+    return [i for i, n in enumerate(names) if not n.startswith(_META)]
 
 
 def first_row(ds):

@@ -102,3 +102,4 @@ def test_a_source_uses_or_adds_a_sampler_as_mindspore_does():
         data.use_sampler(None)
     with pytest.raises(TypeError, match="not an instance of a sampler"):
         data.use_sampler(3)
+

@@ -187,7 +187,8 @@ def main():
     for v in variants:
         times = time_steps(built[v][0], (x, y), args.steps)
         results[v] = (float(np.mean(times)), float(np.min(times)))
-        print(f"{v:14s} step: mean {results[v][0] * 1e3:8.1f} ms   best {results[v][1] * 1e3:8.1f} ms")
+        mean, best = results[v]
+        print(f"{v:14s} step: mean {mean * 1e3:8.1f} ms   best {best * 1e3:8.1f} ms")
     plain = results["plain torch"][0]
     print(f"torch backend / plain torch: {results['torch backend'][0] / plain:.2f}x   "
           f"numpy / torch backend: {results['numpy'][0] / results['torch backend'][0]:.1f}x")

@@ -250,7 +250,7 @@ def test_value_and_grad_over_torch_tensors_and_parameters():
     assert len(again) == 2 and tuple(again[0].shape) == (2, 4)
 
 
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback of a machine without CUDA")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the fallback without CUDA")
 def test_faq_print_example_on_a_gpu_target_warns_and_runs_on_cpu(capsys):
     """MindSpore's FAQ print example asks for device_target='GPU'; without one it runs, with a
     warning, on the CPU."""

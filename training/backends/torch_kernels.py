@@ -88,7 +88,8 @@ def softmax_cross_entropy(logits, labels, sparse, reduction):
     if sparse:
         if labels.ndim != 1 or labels.shape[0] != logits.shape[0]:
             raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', labels must be "
-                             f"{logits.shape[0]} class indices, but got shape {tuple(labels.shape)}")
+                             f"{logits.shape[0]} class indices, but got shape "
+                             f"{tuple(labels.shape)}")
         return F.cross_entropy(logits, labels.long(), reduction=reduction)
     if labels.shape != logits.shape:
         raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', dense labels must have the "

@@ -134,7 +134,7 @@ def test_normalizations():
 
 
 ACTIVATIONS = [nn.ReLU, nn.ReLU6, nn.Sigmoid, nn.Tanh, nn.Softmax, nn.LogSoftmax, nn.HSwish,
-               nn.HSigmoid, nn.GELU, lambda: nn.LeakyReLU(0.1), lambda: nn.Softmax(axis=1),
+               nn.HSigmoid, nn.GELU, lambda: nn.GELU(False), lambda: nn.LeakyReLU(0.1), lambda: nn.Softmax(axis=1),
                lambda: nn.PReLU(), lambda: nn.PReLU(4, w=0.1)]
 
 

@@ -49,7 +49,8 @@ class LeakyReLU(Cell):
 
 
 class GELU(Cell):
-    """tanh approximation (MindSpore's default approximate=True)."""
+    """x * Phi(x): the tanh approximation with approximate=True (MindSpore's default), the
+    exact erf form with approximate=False."""
 
     def __init__(self, approximate=True):
         super().__init__()
@@ -58,9 +59,27 @@ class GELU(Cell):
     def construct(self, x):
         if is_torch(x):
             return _torch_f().gelu(x, approximate="tanh" if self.approximate else "none")
+        if not self.approximate:
+            return _exact_gelu(x)
         c = np.sqrt(2 / np.pi).astype(x.dtype)
         inner = c * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1.0 + F.tanh(inner))
+
+
+def _erf(z):
+    """erf to 1.5e-7 (Abramowitz and Stegun 7.1.26): below float32's resolution."""
+    t = 1.0 / (1.0 + 0.3275911 * np.abs(z))
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027
+                                                                          + t * 1.061405429))))
+    return np.sign(z) * (1.0 - poly * np.exp(-z * z))
+
+
+def _exact_gelu(x):
+    xd = x.data.astype(np.float64)
+    cdf = 0.5 * (1.0 + _erf(xd / np.sqrt(2.0)))
+    pdf = np.exp(-0.5 * xd * xd) / np.sqrt(2 * np.pi)
+    grad = (cdf + xd * pdf).astype(x.dtype)
+    return Tensor.from_op((xd * cdf).astype(x.dtype), (x,), lambda g: (g * grad,))
 
 
 def _relu6(x):

@@ -377,3 +377,23 @@ def test_learning_rate_schedule_cells_called_on_the_torch_backend():
     set_backend("numpy")
     np.testing.assert_allclose(value.asnumpy(), schedule(Tensor(np.array(5, np.int32))).asnumpy())
     assert float(schedule(torch.tensor(5))) == pytest.approx(float(value.asnumpy()))
+
+
+@pytest.mark.slow  # two torch processes under torchrun
+@pytest.mark.timeout(300)
+def test_two_rank_data_parallel_training_of_a_training_nn_network(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dist_cell_train_script.py")
+    env = dict(os.environ, OMP_NUM_THREADS="1", GLOG_v="2")
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2",
+           f"--master_port={port}", "--master_addr=127.0.0.1", script, str(tmp_path)]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    r0, r1 = (np.load(tmp_path / f"rank_{r}.npz") for r in (0, 1))
+    assert int(r0["size"]) == 2
+    np.testing.assert_array_equal(r0["weights"], r1["weights"])

@@ -397,3 +397,15 @@ def test_two_rank_data_parallel_training_of_a_training_nn_network(tmp_path):
     r0, r1 = (np.load(tmp_path / f"rank_{r}.npz") for r in (0, 1))
     assert int(r0["size"]) == 2
     np.testing.assert_array_equal(r0["weights"], r1["weights"])
+
+
+@pytest.mark.slow  # torch.compile takes 10-60 s on the shared 2-core machine
+def test_graph_mode_compiles_a_training_nn_network():
+    net_eager, _ = _train("torch", OPTIMIZERS["momentum"], epochs=1)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net_graph, model = _train("torch", OPTIMIZERS["momentum"], epochs=1)
+    step = model.train_network
+    assert step._forward == step._compiled_forward  # compiled, no fallback to eager
+    pairs = zip(net_graph.parameters_and_names(), net_eager.parameters_and_names())
+    for (name, p), (_, q) in pairs:
+        np.testing.assert_allclose(p.data, q.data, rtol=1e-4, atol=1e-5, err_msg=name)

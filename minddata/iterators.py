@@ -5,7 +5,7 @@ import weakref
 
 from .compat_layout.iterator_registry import track
 from .engine.runtime import PipelineRun
-from .graph.checks import check_columns
+from .graph.checks import check_columns, unknown_column_error
 from .graph.sync_wait import bind_sync_waits, waits_open
 from .state_check import check_state
 from .tensor import to_output
@@ -91,7 +91,7 @@ class TupleIterator(_IteratorBase):
             missing = [c for c in cols if c not in names]
             if missing:
                 self.close()
-                raise ValueError(f"columns {missing} are not in the dataset's columns {names}")
+                raise unknown_column_error("", "columns", missing, names)
             self._index = [names.index(c) for c in cols]
 
     def _convert(self, row):

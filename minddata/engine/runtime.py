@@ -12,6 +12,7 @@ import threading
 import time
 
 from .. import config
+from ..graph.checks import PipelineArgumentError
 from ..planner import PlanOptions, plan
 from .errors import PAST_LAST_EPOCH, IteratorStoppedError
 from .node import BuildContext
@@ -35,7 +36,10 @@ class PipelineRun:
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise TypeError(f"num_epochs must be of type int, but got {type(num_epochs).__name__}")
         if num_epochs < -1 or num_epochs == 0:
-            raise ValueError(f"num_epochs {num_epochs} must be -1 (infinite) or positive")
+            raise PipelineArgumentError(f"num_epochs {num_epochs} must be -1 (infinite) or "
+                                        f"positive. [ERROR] RootNode: num_epochs should be "
+                                        f"either -1 or positive integer, num_epochs: "
+                                        f"{num_epochs}")
         if state is not None:
             seed = int(state["seed"])
         else:

@@ -52,10 +52,33 @@ def check_bool(name: str, value: Any) -> bool:
     return value
 
 
+class PipelineArgumentError(ValueError, RuntimeError):
+    """A wrong argument found when a dataset is built, which MindSpore finds only when its
+    pipeline starts and reports as a RuntimeError: both types, so that code catching either
+    works."""
+
+
+# MindSpore's words for an unknown column, per operation (its pipeline's messages).
+_UNKNOWN_COLUMN_WORDS = {
+    "map": "Invalid parameter, input column name: {} doesn't exist in the dataset columns.",
+    "rename": "Invalid column, column to be renamed does not exist.",
+}
+_DEFAULT_UNKNOWN_COLUMN_WORDS = "Invalid column, column name: {} does not exist."
+
+
+def unknown_column_error(op: str, name: str, missing: Sequence[str],
+                         have: Sequence[str]) -> PipelineArgumentError:
+    """The error for columns ``missing`` (argument ``name`` of ``op``) that the dataset, whose
+    columns are ``have``, does not have: this project's text, then MindSpore's words."""
+    prefix = f"{op}: " if op else ""
+    words = _UNKNOWN_COLUMN_WORDS.get(op, _DEFAULT_UNKNOWN_COLUMN_WORDS).format(missing[0])
+    return PipelineArgumentError(f"{prefix}{name} {list(missing)} are not columns of the "
+                                 f"dataset {list(have)}. [ERROR] {words}")
+
+
 def check_known_columns(op: str, name: str, cols: Sequence[str], have: Sequence[str]) -> None:
-    """ValueError naming the columns of ``cols`` (argument ``name`` of ``op``; "" for none) that
-    the dataset, whose columns are ``have``, does not have."""
+    """PipelineArgumentError naming the columns of ``cols`` (argument ``name`` of ``op``; ""
+    for none) that the dataset, whose columns are ``have``, does not have."""
     missing = [c for c in cols if c not in have]
     if missing:
-        prefix = f"{op}: " if op else ""
-        raise ValueError(f"{prefix}{name} {missing} are not columns of the dataset {list(have)}")
+        raise unknown_column_error(op, name, missing, have)

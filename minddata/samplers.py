@@ -13,6 +13,7 @@ import operator
 import numpy as np
 
 from . import seeds
+from .graph.checks import PipelineArgumentError
 
 logger = logging.getLogger("minddata")
 
@@ -296,7 +297,9 @@ class SequentialSampler(Sampler):
                 raise TypeError(f"start_index must be of type int, but got "
                                 f"{type(start_index).__name__}")
             if start_index < 0:
-                raise ValueError(f"start_index {start_index} must be >= 0")
+                raise PipelineArgumentError(
+                    f"start_index {start_index} must be >= 0. [ERROR] SequentialSampler: "
+                    f"start_index_ must be greater than or equal to 0, but got: {start_index}")
         self.start_index = start_index
 
     def _sample(self, n, rng, labels):
@@ -348,11 +351,15 @@ class DistributedSampler(Sampler):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
         if num_shards < 1:
-            raise ValueError(f"num_shards {num_shards} is not within the required interval of "
-                             f"[1, {_INT32_MAX}]")
+            raise PipelineArgumentError(
+                f"num_shards {num_shards} is not within the required interval of "
+                f"[1, {_INT32_MAX}]. [ERROR] DistributedSampler: num_shards must be greater "
+                f"than 0, but got: {num_shards}")
         if not 0 <= shard_id < num_shards:
-            raise ValueError(f"shard_id {shard_id} is not within the required interval of "
-                             f"[0, {num_shards - 1}]")
+            raise PipelineArgumentError(
+                f"shard_id {shard_id} is not within the required interval of "
+                f"[0, {num_shards - 1}]. [ERROR] DistributedSampler: shard_id must be in range "
+                f"[0, {num_shards}), but got: {shard_id}")
         if not isinstance(shuffle, bool):
             raise TypeError(f"shuffle must be of type bool, but got {type(shuffle).__name__}")
         if isinstance(offset, bool) or not isinstance(offset, int):

@@ -36,3 +36,14 @@ def test_unknown_columns_are_runtime_and_value_errors_with_mindspore_words():
         data.create_tuple_iterator(columns=["y"], num_epochs=1)
     with pytest.raises(RuntimeError, match="num_epochs should be either -1 or positive"):
         data.create_tuple_iterator(num_epochs=0)
+
+
+def test_sampler_arguments_mindspore_checks_when_the_pipeline_starts():
+    import pytest
+    for make, words in ((lambda: ds.DistributedSampler(2, -1), "shard_id must be in range"),
+                        (lambda: ds.DistributedSampler(0, 0), "num_shards must be greater"),
+                        (lambda: ds.SequentialSampler(-1), "start_index_ must be greater")):
+        with pytest.raises(RuntimeError, match=words):
+            make()
+        with pytest.raises(ValueError, match=words):
+            make()

@@ -37,25 +37,35 @@ def _close_iterator(it):
             return
 
 
+def _host_or_device(row):
+    """A batch as the step takes it: numpy arrays, except the device tensors a pipeline that
+    decodes and augments on the GPU hands over (they stay on the device)."""
+    from minddata.tensor import Tensor as DataTensor  # importing training loads no minddata
+    return tuple(v.asnumpy() if isinstance(v, DataTensor) else v for v in row)
+
+
 def iterate_epochs(dataset, num_epochs):
     """Yields (data_epoch, batch_tuple) over `num_epochs` passes of `dataset`, from one
-    iterator created with num_epochs (MindSpore's contract: each pass over it is one epoch)."""
-    it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True)
+    iterator created with num_epochs (MindSpore's contract: each pass over it is one epoch).
+    The iterator hands over Tensors (zero-copy views of numpy arrays, made numpy again here)
+    rather than numpy, so that a batch already on the device is not copied back to the host."""
+    it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=False)
     try:
         for epoch in range(num_epochs):
             produced = False
             for row in it:
                 produced = True
-                yield epoch, tuple(row)
+                yield epoch, _host_or_device(row)
             if not produced:
                 if epoch == 0:
                     raise RuntimeError("the training dataset produced no batches")
                 # An iterator that cannot start a new pass: open a fresh one for this epoch.
                 _close_iterator(it)
-                it = dataset.create_tuple_iterator(num_epochs=num_epochs - epoch, output_numpy=True)
+                it = dataset.create_tuple_iterator(num_epochs=num_epochs - epoch,
+                                                   output_numpy=False)
                 for row in it:
                     produced = True
-                    yield epoch, tuple(row)
+                    yield epoch, _host_or_device(row)
                 if not produced:
                     raise RuntimeError(f"the training dataset produced no batches in epoch {epoch}")
     finally:

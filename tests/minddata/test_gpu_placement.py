@@ -364,3 +364,22 @@ def test_without_output_numpy_the_batch_is_a_torch_tensor(mr_path):
     image, _ = next(it)
     it.close()
     assert isinstance(image, torch.Tensor) and image.shape == (4, 3, 40, 40)
+
+
+def test_the_sink_takes_the_gpu_pipelines_batches_as_they_are(mr_path, monkeypatch):
+    """Sink mode over a map placed on the GPU: the batches reach the step as the torch tensors
+    the GPU node made (on the device, not copied back to the host as numpy)."""
+    from training import Model
+    from training.sink import iterate_epochs
+    gpu.set_device("cpu")
+    seen = [row for _, row in iterate_epochs(pipeline(mr_path, batch=3), 1)]
+    assert seen and all(isinstance(row[0], torch.Tensor) for row in seen)
+    assert all(isinstance(row[1], np.ndarray) for row in seen)       # the labels stay numpy
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(3 * 40 * 40, 2))
+    model = Model(net, torch.nn.CrossEntropyLoss(), torch.optim.SGD(net.parameters(), lr=0.1))
+    before = net[1].weight.detach().clone()
+    labels_mod2 = pipeline(mr_path, batch=3).map(lambda y: (y % 2).astype(np.int64),
+                                                  input_columns=["label"])
+    model.train(1, labels_mod2, dataset_sink_mode=True)
+    assert not torch.equal(before, net[1].weight.detach())

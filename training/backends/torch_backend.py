@@ -280,7 +280,9 @@ class TorchBackend:
         torch = self.torch
         if self._side_stream is not None:
             with torch.cuda.stream(self._side_stream):
-                moved = [t.pin_memory().to(self.device, non_blocking=True)
+                # A batch the GPU pipeline made is on the device already: no pinning.
+                moved = [(t.pin_memory() if t.device.type == "cpu" else t).to(
+                    self.device, non_blocking=True)
                          if isinstance(t, torch.Tensor) else t for t in tensors]
                 if tail is not None:
                     moved[tail.column] = tail.apply_torch(moved[tail.column])

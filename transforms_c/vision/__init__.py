@@ -9,6 +9,7 @@ from transforms_c.vision.color import (AutoContrast, ConvertColor, Equalize, Gau
 from transforms_c.vision.crop import CenterCrop, Crop, Pad, RandomCrop
 from transforms_c.vision.decode import Decode
 from transforms_c.vision.erase import CutOut, RandomErasing
+from transforms_c.vision.image_info import get_image_num_channels, get_image_size
 from transforms_c.vision.flip import (HorizontalFlip, RandomHorizontalFlip, RandomVerticalFlip,
                                       VerticalFlip)
 from transforms_c.vision.normalize import HWC2CHW, Normalize, NormalizePad, Rescale
@@ -29,4 +30,5 @@ __all__ = [
     "VerticalFlip",
     "BoundingBoxAugment", "RandomCropWithBBox", "RandomHorizontalFlipWithBBox",
     "RandomResizeWithBBox", "RandomResizedCropWithBBox", "RandomVerticalFlipWithBBox",
+    "get_image_num_channels", "get_image_size",
 ]

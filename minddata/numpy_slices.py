@@ -10,12 +10,21 @@ from .sources.native_access import DecodedImages
 
 
 def _as_column(values):
-    """A numpy array, or for a list of ``bytes`` a list of 1-D ``uint8`` arrays: numpy's ``S``
-    dtype would drop each value's trailing NUL bytes (b"ab\\0\\0" would come back as b"ab")."""
+    """A numpy array; or a list of per-row arrays for a list of ``bytes`` (1-D ``uint8``: numpy's
+    ``S`` dtype would drop each value's trailing NUL bytes, b"ab\\0\\0" would come back as
+    b"ab") or a list of arrays of different shapes (ragged rows, as MindSpore takes them)."""
     if (isinstance(values, (list, tuple)) and values
             and all(isinstance(v, (bytes, bytearray)) for v in values)):
         return [np.frombuffer(v, np.uint8).copy() for v in values]
-    return np.asarray(values)
+    try:
+        return np.asarray(values)
+    except ValueError:
+        if not isinstance(values, (list, tuple)):
+            raise
+    rows = [np.asarray(v) for v in values]      # ragged: one array per row
+    if any(r.dtype == object for r in rows):
+        raise TypeError("a ragged column's rows must be numeric or string arrays")
+    return rows
 
 
 def _columns_of(data, column_names):
@@ -41,7 +50,7 @@ def _columns_of(data, column_names):
     if not cols:
         raise ValueError("data must contain at least one column")
     for name, c in zip(names, cols):
-        if isinstance(c, list):     # bytes values
+        if isinstance(c, list):     # bytes values, ragged rows
             continue
         if c.ndim == 0:
             raise ValueError(f"column {name!r} is a scalar; NumpySlicesDataset slices along the "

@@ -26,3 +26,18 @@ def test_validation():
         ds.NumpySlicesDataset([1, 2], column_names=["a", "b"])
     with pytest.raises(TypeError):
         ds.NumpySlicesDataset(5)
+
+
+def test_ragged_rows_and_padded_batch():
+    data = ds.NumpySlicesDataset({"x": [np.arange(i + 1) for i in range(3)]}, shuffle=False)
+    assert [r[0].tolist() for r in data.create_tuple_iterator(output_numpy=True,
+                                                              num_epochs=1)] == [[0], [0, 1],
+                                                                                 [0, 1, 2]]
+    padded = data.padded_batch(2, pad_info={"x": ([4], -1)})
+    got = [r[0].tolist() for r in padded.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    assert got == [[[0, -1, -1, -1], [0, 1, -1, -1]], [[0, 1, 2, -1]]]   # MindSpore's values
+
+
+def test_ragged_rows_of_python_objects_are_refused():
+    with pytest.raises(TypeError, match="ragged column"):
+        ds.NumpySlicesDataset({"x": [[1, 2], [object()]]})

@@ -7,6 +7,12 @@ on first use, so importing minddata stays cheap and each part can be absent whil
 import importlib
 
 from . import config
+# The config functions MindSpore's mindspore.dataset also names at its top level.
+from .config import (ErrorSamplesMode, get_callback_timeout, get_debug_mode,  # noqa: F401
+                     get_enable_watchdog, get_error_samples_mode,
+                     get_multiprocessing_start_method, get_multiprocessing_timeout_interval,
+                     get_num_parallel_workers, get_seed, get_video_backend, set_seed,
+                     set_video_backend)
 from .dataset import Dataset
 from .generator import GeneratorDataset
 from .numpy_slices import NumpySlicesDataset

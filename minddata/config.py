@@ -3,6 +3,8 @@
 Settings are read when an iterator is created, so changing them affects pipelines iterated
 afterwards, as in MindSpore.
 """
+import enum
+import json
 import logging
 import os
 import random as _random
@@ -29,7 +31,16 @@ _state = {
     "monitor_sampling_interval": 1000,
     "auto_num_workers": False,
     "mp_timeout_interval": 300,
-    "error_samples_mode": "return",
+    "error_samples_mode": None,         # ErrorSamplesMode.RETURN, set below
+    "enable_watchdog": True,
+    "fast_recovery": True,
+    "numa_enable": False,
+    "auto_offload": False,
+    "dynamic_shape": False,
+    "multiprocessing_start_method": "fork",
+    "video_backend": "CPU",
+    "iterator_mode": {"do_copy": False, "parallel_convert": False},
+    "sending_batches": 0,
     "callback_timeout": 60,
 }
 _UINT32_MAX = 2 ** 32 - 1
@@ -256,13 +267,116 @@ def get_multiprocessing_timeout_interval():
     return _state["mp_timeout_interval"]
 
 
+class ErrorSamplesMode(enum.IntEnum):
+    """MindSpore's modes for rows whose map fails (``set_error_samples_mode``)."""
+    RETURN = 0
+    REPLACE = 1
+    SKIP = 2
+
+
 def set_error_samples_mode(error_samples_mode):
-    """Accepted for compatibility: only the default (raise) behaviour is implemented."""
+    """Accepted for compatibility (checked as MindSpore checks it): a failing row always
+    raises here, as with MindSpore's default ``ErrorSamplesMode.RETURN``."""
+    if not isinstance(error_samples_mode, ErrorSamplesMode):
+        raise TypeError(f"error_samples_mode must be of type ErrorSamplesMode, but got "
+                        f"{type(error_samples_mode).__name__}: {error_samples_mode!r}")
     _state["error_samples_mode"] = error_samples_mode
 
 
 def get_error_samples_mode():
     return _state["error_samples_mode"]
+
+
+# Settings of MindSpore's own runtime that this engine does not need: accepted and checked as
+# MindSpore checks them, kept, and read back; they change nothing here (README, deviations).
+def _check_bool(name, value, what=None):
+    if not isinstance(value, bool):
+        raise TypeError(what or f"{name} must be a boolean dtype.")
+
+
+def set_enable_watchdog(enable):
+    _check_bool("enable", enable)
+    _state["enable_watchdog"] = enable
+
+
+def get_enable_watchdog():
+    return _state["enable_watchdog"]
+
+
+def set_fast_recovery(fast_recovery):
+    _check_bool("fast_recovery", fast_recovery)
+    _state["fast_recovery"] = fast_recovery
+
+
+def get_fast_recovery():
+    return _state["fast_recovery"]
+
+
+def set_numa_enable(numa_enable):
+    _check_bool("numa_enable", numa_enable)
+    _state["numa_enable"] = numa_enable
+
+
+def get_numa_enable():
+    return _state["numa_enable"]
+
+
+def set_auto_offload(offload):
+    _check_bool("offload", offload, "offload must be a bool dtype")
+    _state["auto_offload"] = offload
+
+
+def get_auto_offload():
+    return _state["auto_offload"]
+
+
+def set_dynamic_shape(is_dynamic):
+    _check_bool("is_dynamic", is_dynamic)
+    _state["dynamic_shape"] = is_dynamic
+
+
+def get_dynamic_shape():
+    return _state["dynamic_shape"]
+
+
+def set_multiprocessing_start_method(start_method="fork"):
+    if start_method not in ("fork", "spawn"):
+        raise ValueError("Input start_method is not within the valid set of ['fork', 'spawn'].")
+    _state["multiprocessing_start_method"] = start_method
+
+
+def get_multiprocessing_start_method():
+    return _state["multiprocessing_start_method"]
+
+
+def set_video_backend(backend):
+    if backend not in ("CPU", "Ascend"):
+        raise ValueError("Input backend is not within the valid set of ['CPU', 'Ascend'].")
+    _state["video_backend"] = backend
+
+
+def get_video_backend():
+    return _state["video_backend"]
+
+
+def set_iterator_mode(do_copy=False, parallel_convert=False):
+    for name, value in (("do_copy", do_copy), ("parallel_convert", parallel_convert)):
+        if not isinstance(value, bool):
+            raise TypeError(f"Argument {name} with value {value!r} is not of type "
+                            f"[<class 'bool'>], but got {type(value)}.")
+    _state["iterator_mode"] = {"do_copy": do_copy, "parallel_convert": parallel_convert}
+
+
+def get_iterator_mode():
+    return dict(_state["iterator_mode"])
+
+
+def set_sending_batches(batch_num):
+    """MindSpore's limit on the batches a device queue sends; the sink's own queue bounds
+    what is sent ahead here."""
+    if isinstance(batch_num, bool) or not isinstance(batch_num, int):
+        raise TypeError(f"batch_num must be an int dtype, but got {type(batch_num).__name__}")
+    _state["sending_batches"] = batch_num
 
 
 def set_callback_timeout(timeout):
@@ -273,3 +387,33 @@ def set_callback_timeout(timeout):
 
 def get_callback_timeout():
     return _state["callback_timeout"]
+
+
+_state["error_samples_mode"] = ErrorSamplesMode.RETURN
+
+
+# Keys of MindSpore's JSON config files that map onto a setting here; the others (log paths,
+# connector sizes of its C++ ops) are read and ignored.
+_CONFIG_FILE_KEYS = {"numParallelWorkers": set_num_parallel_workers,
+                     "opConnectorSize": set_prefetch_size, "seed": set_seed,
+                     "monitorSamplingInterval": set_monitor_sampling_interval,
+                     "callbackTimeout": set_callback_timeout}
+
+
+def load(file):
+    """Settings from a MindSpore config file (JSON: ``{"numParallelWorkers": 4, "seed": 5489,
+    "opConnectorSize": 16, ...}``)."""
+    if not isinstance(file, (str, os.PathLike)):
+        raise TypeError(f"file must be a path (str), but got {type(file).__name__}")
+    try:
+        with open(file, encoding="utf-8") as f:
+            settings = json.load(f)
+    except OSError as exc:
+        raise RuntimeError(f"Failed to load the config file {file}: {exc}") from None
+    except ValueError as exc:
+        raise RuntimeError(f"The config file {file} is not valid JSON: {exc}") from None
+    if not isinstance(settings, dict):
+        raise RuntimeError(f"The config file {file} must hold a JSON object")
+    for key, setter in _CONFIG_FILE_KEYS.items():
+        if key in settings:
+            setter(settings[key])

@@ -88,6 +88,12 @@ class Dataset(LogicalNode):
                             f"{type(datasets).__name__}")
         return ConcatDataset([self] + list(datasets))
 
+    def to_json(self, filename=""):
+        """The pipeline as MindSpore's JSON (``ds.serialize``), written to ``filename`` when
+        one is given."""
+        from .serialization import serialize
+        return serialize(self, filename)
+
     def __add__(self, other):
         return self.concat(other)
 

@@ -49,17 +49,20 @@ _INT32_MAX = 2 ** 31 - 1
 logger = logging.getLogger("minddata")
 
 
-def _check_int(name, value, low, high):
+def _check_int(name, value, low, high, mindspore_words=""):
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be of type int, but got {type(value).__name__}: {value!r}")
     if not low <= value <= high:
-        raise ValueError(f"{name} {value} is not within the required interval of [{low}, {high}]")
+        extra = f" {mindspore_words}" if mindspore_words else ""
+        raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}]. "
+                         f"Got {value!r}.{extra}")
 
 
 def set_seed(seed):
     """Seed every random decision of the pipelines created afterwards (samplers, shuffle,
     random transforms), and Python's ``random`` and numpy's global RNG, as MindSpore does."""
-    _check_int("seed", seed, 0, _UINT32_MAX)
+    _check_int("seed", seed, 0, _UINT32_MAX, "seed given is not within the required range "
+               "[0, UINT32_MAX(4294967295)].")
     with _lock:
         _state["seed"] = seed
     _random.seed(seed)
@@ -85,7 +88,8 @@ def _seed_is_set():
 
 def set_num_parallel_workers(num):
     """Default number of workers of sources and map stages that do not name one."""
-    _check_int("num", num, 1, max(512, os.cpu_count() or 1))
+    _check_int("num", num, 1, max(512, os.cpu_count() or 1), "Number of parallel workers "
+               "given is not within the required range (0, INT32_MAX(2147483647)].")
     _state["num_parallel_workers"] = num
 
 
@@ -95,7 +99,8 @@ def get_num_parallel_workers():
 
 def set_prefetch_size(size):
     """Capacity (in rows or batches) of the queue between stages and in front of the user."""
-    _check_int("size", size, 1, _INT32_MAX)
+    _check_int("size", size, 1, _INT32_MAX, "size is not within the required range "
+               "(0, INT32_MAX(2147483647)].")
     _state["prefetch_size"] = size
 
 

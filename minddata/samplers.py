@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from . import seeds
-from .graph.checks import PipelineArgumentError
+from .graph.checks import PipelineArgumentError, out_of_range
 
 logger = logging.getLogger("minddata")
 
@@ -44,8 +44,9 @@ def _check_num_samples(num_samples):
         raise TypeError(f"num_samples must be of type int, but got "
                         f"{type(num_samples).__name__}")
     if num_samples < 0 or num_samples > _INT32_MAX:
-        raise ValueError(f"num_samples {num_samples} is not within the required interval of "
-                         f"[0, {_INT32_MAX}]")
+        raise out_of_range("num_samples", num_samples, 0, _INT32_MAX,
+                           "num_samples exceeds the boundary between 0 and "
+                           "9223372036854775807(INT64_MAX)!")
 
 
 def _check_indices(indices):

@@ -6,6 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
+from .checks import out_of_range
 from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .map import place_columns
 from .node import LogicalNode
@@ -18,8 +19,7 @@ def _check_batch_size(batch_size: Any) -> None:
         raise TypeError(f"batch_size must be of type int or a callable, but got "
                         f"{type(batch_size).__name__}")
     if not 1 <= batch_size <= _INT32_MAX:
-        raise ValueError(f"batch_size {batch_size} is not within the required interval of "
-                         f"[1, {_INT32_MAX}]")
+        raise out_of_range("batch_size", batch_size, 1, _INT32_MAX)
 
 
 def check_pad_info(pad_info: Any, columns: Optional[Sequence[str]]

@@ -1,9 +1,19 @@
 """Argument checks shared by the logical nodes (MindSpore's error types and words)."""
 from __future__ import annotations
 
+import os
 from typing import Any, List, Literal, Optional, Sequence, overload
 
 INT32_MAX = 2 ** 31 - 1
+
+
+def out_of_range(name: str, value: Any, low: Any, high: Any,
+                 mindspore_words: str = "") -> ValueError:
+    """MindSpore's range error text (code that matches on it keeps working), the value given,
+    then MindSpore's own sentence where its check says it otherwise."""
+    extra = f" {mindspore_words}" if mindspore_words else ""
+    return ValueError(f"Input {name} is not within the required interval of [{low}, {high}]. "
+                      f"Got {value!r}.{extra}")
 
 
 def check_num_parallel_workers(n: Any) -> Optional[int]:
@@ -12,8 +22,9 @@ def check_num_parallel_workers(n: Any) -> Optional[int]:
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"num_parallel_workers must be of type int, but got {type(n).__name__}")
     if not 1 <= n <= 512:
-        raise ValueError(f"num_parallel_workers {n} is not within the required interval of "
-                         f"[1, 512]")
+        raise out_of_range("num_parallel_workers", n, 1, 512,
+                           f"num_parallel_workers exceeds the boundary between 1 and "
+                           f"{os.cpu_count() or 1}!")
     return n
 
 

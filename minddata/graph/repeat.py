@@ -23,7 +23,8 @@ class Repeat(LogicalNode):
             raise TypeError(f"count must be of type int, but got {type(count).__name__}")
         if count != -1 and not 1 <= count <= _INT32_MAX:
             raise ValueError(f"count {count} is not within the required interval of "
-                             f"[-1, 0) or [1, {_INT32_MAX}]")
+                             f"[-1, 0) or [1, {_INT32_MAX}]: count should be either -1 or "
+                             f"positive integer, range[1, INT32_MAX].")
         self.count = count
 
     def row_count(self) -> Optional[int]:

@@ -6,6 +6,7 @@ from .node import LogicalNode
 from .sync_wait import has_sync_wait
 
 from .checks import INT32_MAX as _INT32_MAX
+from .checks import out_of_range
 
 
 class Shuffle(LogicalNode):
@@ -17,8 +18,7 @@ class Shuffle(LogicalNode):
             raise TypeError(f"buffer_size must be of type int, but got "
                             f"{type(buffer_size).__name__}")
         if not 2 <= buffer_size <= _INT32_MAX:
-            raise ValueError(f"buffer_size {buffer_size} is not within the required interval of "
-                             f"[2, {_INT32_MAX}]")
+            raise out_of_range("buffer_size", buffer_size, 2, _INT32_MAX)
         if has_sync_wait(child):
             raise RuntimeError("No shuffle after sync operators: shuffle cannot be added above "
                                "a sync_wait (it would hold back the rows the wait releases).")

@@ -6,6 +6,7 @@ from typing import Any, Optional
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
+from .checks import out_of_range
 
 
 def check_count(name: str, count: Any, allow_minus_one: bool) -> None:
@@ -13,8 +14,9 @@ def check_count(name: str, count: Any, allow_minus_one: bool) -> None:
         raise TypeError(f"{name} must be of type int, but got {type(count).__name__}")
     low = -1 if allow_minus_one else 0
     if not low <= count <= _INT32_MAX:
-        raise ValueError(f"{name} {count} is not within the required interval of "
-                         f"[{low}, {_INT32_MAX}]")
+        words = (f"{name} should be either -1 or within the required interval of "
+                 f"(0, {_INT32_MAX}], got {count}." if allow_minus_one else "")
+        raise out_of_range(name, count, low, _INT32_MAX, words)
 
 
 class Take(LogicalNode):
@@ -25,8 +27,9 @@ class Take(LogicalNode):
         super().__init__([child])
         check_count("count", count, True)
         if count == 0:
-            raise ValueError("count 0 is not within the required interval of [-1, 0) or "
-                             f"[1, {_INT32_MAX}]")
+            raise ValueError(f"count 0 is not within the required interval of [-1, 0) or "
+                             f"[1, {_INT32_MAX}]: count should be either -1 or within the "
+                             f"required interval of (0, {_INT32_MAX}], got 0.")
         self.count = count
 
     def row_count(self) -> Optional[int]:

@@ -1,6 +1,7 @@
 """Mistakes MindSpore 2.10 finds only when its pipeline starts (a RuntimeError from its C++
 engine) are found here when the dataset or sampler is built: the error is both a ValueError and
-a RuntimeError, and carries MindSpore's words after this project's text."""
+a RuntimeError, and carries MindSpore's words after this project's text. Range errors carry
+MindSpore's words too."""
 import numpy as np
 
 import minddata as ds
@@ -32,3 +33,36 @@ def test_sampler_arguments_mindspore_checks_when_the_pipeline_starts():
             make()
         with pytest.raises(ValueError, match=words):
             make()
+
+
+def test_range_errors_carry_mindspore_words():
+    """Texts measured in MindSpore 2.10 for the same mistakes; code that matches on them keeps
+    working (this project adds the value given)."""
+    import pytest
+    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False)
+    cases = [
+        (lambda: data.batch(0), "Input batch_size is not within the required interval of "
+                                "[1, 2147483647]."),
+        (lambda: data.shuffle(0), "Input buffer_size is not within the required interval of "
+                                  "[2, 2147483647]."),
+        (lambda: data.skip(-1), "Input count is not within the required interval of "
+                                "[0, 2147483647]."),
+        (lambda: data.take(-2), "count should be either -1 or within the required interval "
+                                "of (0, 2147483647], got -2."),
+        (lambda: data.repeat(0), "count should be either -1 or positive integer, "
+                                 "range[1, INT32_MAX]."),
+        (lambda: data.map(lambda x: x, num_parallel_workers=0),
+         "num_parallel_workers exceeds the boundary between 1 and"),
+        (lambda: ds.RandomSampler(num_samples=-1), "num_samples exceeds the boundary between "
+                                                   "0 and 9223372036854775807(INT64_MAX)!"),
+        (lambda: ds.config.set_seed(-1), "seed given is not within the required range "
+                                         "[0, UINT32_MAX(4294967295)]."),
+        (lambda: ds.config.set_num_parallel_workers(0), "Number of parallel workers given is "
+                                                        "not within the required range"),
+        (lambda: ds.config.set_prefetch_size(0), "size is not within the required range "
+                                                 "(0, INT32_MAX(2147483647)]."),
+    ]
+    for call, words in cases:
+        with pytest.raises(ValueError) as info:
+            call()
+        assert words in str(info.value)

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from . import seeds
-from .graph.checks import PipelineArgumentError, out_of_range
+from .graph.checks import PipelineArgumentError, out_of_range, wrong_type
 
 logger = logging.getLogger("minddata")
 
@@ -41,8 +41,7 @@ def _check_num_samples(num_samples):
     if num_samples is None:
         return
     if isinstance(num_samples, bool) or not isinstance(num_samples, int):
-        raise TypeError(f"num_samples must be of type int, but got "
-                        f"{type(num_samples).__name__}")
+        raise wrong_type('num_samples', num_samples, int)
     if num_samples < 0 or num_samples > _INT32_MAX:
         raise out_of_range("num_samples", num_samples, 0, _INT32_MAX,
                            "num_samples exceeds the boundary between 0 and "
@@ -295,8 +294,7 @@ class SequentialSampler(Sampler):
         super().__init__(num_samples)
         if start_index is not None:
             if isinstance(start_index, bool) or not isinstance(start_index, int):
-                raise TypeError(f"start_index must be of type int, but got "
-                                f"{type(start_index).__name__}")
+                raise wrong_type('start_index', start_index, int)
             if start_index < 0:
                 raise PipelineArgumentError(
                     f"start_index {start_index} must be >= 0. [ERROR] SequentialSampler: "
@@ -320,8 +318,7 @@ class RandomSampler(Sampler):
     def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
         super().__init__(num_samples)
         if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be of type bool, but got "
-                            f"{type(replacement).__name__}")
+            raise wrong_type('replacement', replacement, bool)
         self.replacement = replacement
         self.shuffle = shuffle
 
@@ -350,7 +347,7 @@ class DistributedSampler(Sampler):
         super().__init__(num_samples)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
             if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
+                raise wrong_type(name, v, int)
         if num_shards < 1:
             raise PipelineArgumentError(
                 f"num_shards {num_shards} is not within the required interval of "
@@ -362,9 +359,9 @@ class DistributedSampler(Sampler):
                 f"[0, {num_shards - 1}]. [ERROR] DistributedSampler: shard_id must be in range "
                 f"[0, {num_shards}), but got: {shard_id}")
         if not isinstance(shuffle, bool):
-            raise TypeError(f"shuffle must be of type bool, but got {type(shuffle).__name__}")
+            raise wrong_type('shuffle', shuffle, bool)
         if isinstance(offset, bool) or not isinstance(offset, int):
-            raise TypeError(f"offset must be of type int, but got {type(offset).__name__}")
+            raise wrong_type('offset', offset, int)
         self.num_shards = num_shards
         self.shard_id = shard_id
         self.shuffle = shuffle
@@ -434,8 +431,7 @@ class WeightedRandomSampler(Sampler):
         if w.sum() <= 0:
             raise ValueError("weights must contain at least one positive value")
         if not isinstance(replacement, bool):
-            raise TypeError(f"replacement must be of type bool, but got "
-                            f"{type(replacement).__name__}")
+            raise wrong_type('replacement', replacement, bool)
         if not replacement and num_samples is not None and num_samples > int((w > 0).sum()):
             raise ValueError("num_samples exceeds the number of positive weights while "
                              "replacement is False")
@@ -465,13 +461,13 @@ class PKSampler(Sampler):
                  num_samples=None):
         super().__init__(num_samples)
         if isinstance(num_val, bool) or not isinstance(num_val, int):
-            raise TypeError(f"num_val must be of type int, but got {type(num_val).__name__}")
+            raise wrong_type('num_val', num_val, int)
         if num_val < 1:
             raise ValueError(f"num_val {num_val} must be positive")
         if num_class is not None:
             raise NotImplementedError("PKSampler: num_class is not supported (as in MindSpore)")
         if not isinstance(shuffle, bool):
-            raise TypeError(f"shuffle must be of type bool, but got {type(shuffle).__name__}")
+            raise wrong_type('shuffle', shuffle, bool)
         if not isinstance(class_column, str):
             raise TypeError(f"class_column must be of type str, got {type(class_column).__name__}")
         self.num_val = num_val

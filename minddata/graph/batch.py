@@ -6,8 +6,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import out_of_range
-from .checks import check_columns, check_known_columns, check_num_parallel_workers
+from .checks import (check_columns, check_known_columns, check_num_parallel_workers,
+                     out_of_range, wrong_type)
 from .map import place_columns
 from .node import LogicalNode
 
@@ -73,8 +73,7 @@ class Batch(LogicalNode):
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         _check_batch_size(batch_size)
         if not isinstance(drop_remainder, bool):
-            raise TypeError(f"drop_remainder must be of type bool, but got "
-                            f"{type(drop_remainder).__name__}")
+            raise wrong_type('drop_remainder', drop_remainder, bool)
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError("per_batch_map must be callable")
         if not isinstance(python_multiprocessing, bool):

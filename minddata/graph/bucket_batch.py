@@ -7,7 +7,7 @@ from typing import Any, Callable, List, Optional
 
 from ..cache.identity import describe_operation
 from .batch import check_pad_info
-from .checks import check_columns, check_known_columns
+from .checks import check_columns, check_known_columns, wrong_type
 from .node import LogicalNode
 
 
@@ -46,7 +46,7 @@ class BucketBatch(LogicalNode):
         for name, v in (("pad_to_bucket_boundary", pad_to_bucket_boundary),
                         ("drop_remainder", drop_remainder)):
             if not isinstance(v, bool):
-                raise TypeError(f"{name} must be of type bool, but got {type(v).__name__}")
+                raise wrong_type(name, v, bool)
         self.length_columns = cols
         self.index = [have.index(c) for c in cols]
         self.boundaries = list(bucket_boundaries)

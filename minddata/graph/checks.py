@@ -7,6 +7,14 @@ from typing import Any, List, Literal, Optional, Sequence, overload
 INT32_MAX = 2 ** 31 - 1
 
 
+def wrong_type(name: str, value: Any, *types: type) -> TypeError:
+    """MindSpore's type error text ("Argument x with value v is not of type [<class 'int'>],
+    but got <class 'str'>."), which code matching on it expects."""
+    shown = ", ".join(str(t) for t in types)
+    return TypeError(f"Argument {name} with value {value} is not of type [{shown}], but got "
+                     f"{type(value)}.")
+
+
 def out_of_range(name: str, value: Any, low: Any, high: Any,
                  mindspore_words: str = "") -> ValueError:
     """MindSpore's range error text (code that matches on it keeps working), the value given,
@@ -20,7 +28,7 @@ def check_num_parallel_workers(n: Any) -> Optional[int]:
     if n is None:
         return None
     if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"num_parallel_workers must be of type int, but got {type(n).__name__}")
+        raise wrong_type('num_parallel_workers', n, int)
     if not 1 <= n <= 512:
         raise out_of_range("num_parallel_workers", n, 1, 512,
                            f"num_parallel_workers exceeds the boundary between 1 and "

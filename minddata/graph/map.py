@@ -12,7 +12,7 @@ from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from ..config import check_independent_mode
 from ..gpu.plan import op_on_gpu, op_refusal
-from .checks import check_columns, check_known_columns, check_num_parallel_workers
+from .checks import check_columns, check_known_columns, check_num_parallel_workers, wrong_type
 from .node import LogicalNode
 
 
@@ -109,8 +109,7 @@ class Map(LogicalNode):
         if out_cols is None:
             out_cols = list(in_cols)
         if not isinstance(python_multiprocessing, bool):
-            raise TypeError(f"python_multiprocessing must be of type bool, but got "
-                            f"{type(python_multiprocessing).__name__}")
+            raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
         if max_rowsize is not None and (isinstance(max_rowsize, bool) or
                                         not isinstance(max_rowsize, (int, list))):
             raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")

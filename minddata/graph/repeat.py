@@ -8,6 +8,7 @@ from typing import Optional
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
+from .checks import wrong_type
 
 
 class Repeat(LogicalNode):
@@ -20,7 +21,7 @@ class Repeat(LogicalNode):
         if count is None:
             count = -1
         if isinstance(count, bool) or not isinstance(count, int):
-            raise TypeError(f"count must be of type int, but got {type(count).__name__}")
+            raise wrong_type('count', count, int)
         if count != -1 and not 1 <= count <= _INT32_MAX:
             raise ValueError(f"count {count} is not within the required interval of "
                              f"[-1, 0) or [1, {_INT32_MAX}]: count should be either -1 or "

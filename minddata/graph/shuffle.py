@@ -6,7 +6,7 @@ from .node import LogicalNode
 from .sync_wait import has_sync_wait
 
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import out_of_range
+from .checks import out_of_range, wrong_type
 
 
 class Shuffle(LogicalNode):
@@ -15,8 +15,7 @@ class Shuffle(LogicalNode):
     def __init__(self, child: LogicalNode, buffer_size: int) -> None:
         super().__init__([child])
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, int):
-            raise TypeError(f"buffer_size must be of type int, but got "
-                            f"{type(buffer_size).__name__}")
+            raise wrong_type('buffer_size', buffer_size, int)
         if not 2 <= buffer_size <= _INT32_MAX:
             raise out_of_range("buffer_size", buffer_size, 2, _INT32_MAX)
         if has_sync_wait(child):

@@ -18,7 +18,7 @@ from ..config import check_independent_mode
 from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
 from .block_shuffle import block_shuffle_order, check_block_options, contiguous_split
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import check_num_parallel_workers
+from .checks import check_num_parallel_workers, wrong_type
 from .node import LogicalNode
 from .sharding import Ids, source_shard, with_shards
 
@@ -37,7 +37,7 @@ def check_shard_args(num_shards: Optional[int], shard_id: Optional[int], sampler
     if num_shards is not None and shard_id is not None:   # (one without the other raised)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
             if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"{name} must be of type int, but got {type(v).__name__}")
+                raise wrong_type(name, v, int)
         if not 1 <= num_shards <= _INT32_MAX:
             raise ValueError(f"Input num_shards is not within the required interval of "
                              f"[1, {_INT32_MAX}].")

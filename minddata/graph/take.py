@@ -6,12 +6,12 @@ from typing import Any, Optional
 from .node import LogicalNode
 
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import out_of_range
+from .checks import out_of_range, wrong_type
 
 
 def check_count(name: str, count: Any, allow_minus_one: bool) -> None:
     if isinstance(count, bool) or not isinstance(count, int):
-        raise TypeError(f"{name} must be of type int, but got {type(count).__name__}")
+        raise wrong_type(name, count, int)
     low = -1 if allow_minus_one else 0
     if not low <= count <= _INT32_MAX:
         words = (f"{name} should be either -1 or within the required interval of "

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import config
+from ..graph.checks import wrong_type
 from ..graph.source import Source
 from ..samplers import Shuffle, SubsetRandomSampler, SubsetSampler
 
@@ -35,7 +36,7 @@ def absolute_sizes(sizes, n):
 
 def split_dataset(ds, sizes, randomize=True):
     if not isinstance(randomize, bool):
-        raise TypeError(f"randomize must be of type bool, but got {type(randomize).__name__}")
+        raise wrong_type('randomize', randomize, bool)
     n = ds.get_dataset_size()
     parts = absolute_sizes(sizes, n)
     bounds = np.cumsum([0] + parts)

@@ -66,3 +66,16 @@ def test_range_errors_carry_mindspore_words():
         with pytest.raises(ValueError) as info:
             call()
         assert words in str(info.value)
+
+
+def test_type_errors_use_mindspore_s_text():
+    import pytest
+    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False)
+    with pytest.raises(TypeError, match=r"Argument drop_remainder with value 1 is not of type "
+                                        r"\[<class 'bool'>\], but got <class 'int'>\."):
+        data.batch(2, drop_remainder=1)
+    with pytest.raises(TypeError, match=r"Argument buffer_size with value a is not of type "
+                                        r"\[<class 'int'>\]"):
+        data.shuffle("a")
+    with pytest.raises(TypeError, match="Argument shuffle with value 1 is not of type"):
+        ds.DistributedSampler(2, 0, shuffle=1)

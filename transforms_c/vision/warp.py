@@ -1,4 +1,5 @@
-"""Rotate, RandomRotation and RandomAffine through cv2.warpAffine (GIL released)."""
+"""Rotate, RandomRotation and RandomAffine through cv2.warpAffine (cv2.remap for nearest
+neighbour; GIL released)."""
 import math
 
 import cv2
@@ -18,11 +19,56 @@ def _border_value(fill_value, img):
     return tuple(fill_value[:channels]) + (0,) * max(0, channels - 3)
 
 
+# Warps sample their source as OpenCV 4 (MindSpore's build) does: coordinates in 1/1024 pixel,
+# rounded per row and per column, then for nearest neighbour plus half a pixel and floored, for
+# bilinear and bicubic cut to 1/32 pixel whose fraction picks fixed-point weights. OpenCV 5's
+# warpAffine rounds otherwise (a pixel in 100 differs for nearest, one in 2 by a level or more
+# for bilinear); cv2.remap with the same fixed-point maps gives OpenCV 4's values.
+_AB_BITS, _INTER_BITS = 10, 5
+_MAX_FIXED_SIDE = 32000         # the maps are int16
+
+
+def _fixed_point_coords(matrix, out_w, out_h, shift, round_delta):
+    """Per output pixel, the source (x, y) in units of 2**-(AB_BITS - shift) pixel."""
+    inv = cv2.invertAffineTransform(matrix)
+    cols = np.arange(out_w, dtype=np.float64)
+    rows = np.arange(out_h, dtype=np.float64)
+    out = []
+    for k in range(2):
+        per_col = np.rint(inv[k, 0] * cols * (1 << _AB_BITS)).astype(np.int64)
+        per_row = (np.rint((inv[k, 1] * rows + inv[k, 2]) * (1 << _AB_BITS)).astype(np.int64)
+                   + round_delta)
+        out.append((per_row[:, None] + per_col[None, :]) >> shift)
+    return out
+
+
+def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
+    height, width = img.shape[:2]
+    if resample == Inter.NEAREST:
+        x, y = _fixed_point_coords(matrix, out_w, out_h, _AB_BITS, 1 << (_AB_BITS - 1))
+        return cv2.remap(img, x.astype(np.float32), y.astype(np.float32), cv2.INTER_NEAREST,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    shift = _AB_BITS - _INTER_BITS
+    x, y = _fixed_point_coords(matrix, out_w, out_h, shift, 1 << (shift - 1))
+    mask = (1 << _INTER_BITS) - 1
+    # Far outside stays outside (and within int16): only the border value reaches there.
+    ix = np.clip(x >> _INTER_BITS, -4, width + 3)
+    iy = np.clip(y >> _INTER_BITS, -4, height + 3)
+    map1 = np.stack([ix, iy], axis=-1).astype(np.int16)
+    map2 = (((y & mask) << _INTER_BITS) | (x & mask)).astype(np.uint16)
+    return cv2.remap(img, map1, map2, CV2_INTER[resample], borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=border)
+
+
 def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
+    border = _border_value(fill_value, img)
     try:
-        out = cv2.warpAffine(img, matrix, (out_w, out_h), flags=CV2_INTER[resample],
-                             borderMode=cv2.BORDER_CONSTANT,
-                             borderValue=_border_value(fill_value, img))
+        if (resample in (Inter.NEAREST, Inter.LINEAR, Inter.CUBIC)
+                and max(img.shape[0], img.shape[1], out_w, out_h) <= _MAX_FIXED_SIDE):
+            out = _remap_like_opencv4(img, matrix, out_w, out_h, resample, border)
+        else:
+            out = cv2.warpAffine(img, matrix, (out_w, out_h), flags=CV2_INTER[resample],
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     except cv2.error as exc:
         raise RuntimeError(f"{op_name}: warp failed for shape {img.shape}, dtype {img.dtype}: "
                            f"{exc}") from None
@@ -38,11 +84,13 @@ def rotate_array(img, degrees, resample, expand, center, fill_value, op_name="Ro
     matrix = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), float(degrees), 1.0)
     out_w, out_h = width, height
     if expand:
+        # The rotated image's bounding box: its size rounded is the canvas; the shift that
+        # centres it uses the unrounded size (as MindSpore does).
         cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
-        out_w = int(round(height * sin + width * cos))
-        out_h = int(round(height * cos + width * sin))
-        matrix[0, 2] += (out_w - width) * 0.5
-        matrix[1, 2] += (out_h - height) * 0.5
+        box_w, box_h = height * sin + width * cos, height * cos + width * sin
+        out_w, out_h = int(round(box_w)), int(round(box_h))
+        matrix[0, 2] += (box_w - width) * 0.5
+        matrix[1, 2] += (box_h - height) * 0.5
     return _warp(img, matrix, max(out_w, 1), max(out_h, 1), resample, fill_value, op_name)
 
 

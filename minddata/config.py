@@ -229,12 +229,7 @@ def _autotune_prefix():
 def set_autotune_interval(interval):
     """Steps between two samples of AutoTune (0, the default: one sample at each epoch's end).
     AutoTune logs each sample at INFO level (minddata logger); see set_enable_autotune."""
-    if isinstance(interval, bool) or not isinstance(interval, int):
-        raise TypeError(f"interval must be of type int, but got {type(interval).__name__}: "
-                        f"{interval!r}")
-    if not 0 <= interval <= _INT32_MAX:
-        raise ValueError(f"Input interval is not within the required interval of "
-                         f"[0, {_INT32_MAX}].")
+    _check_int("interval", interval, 0, _INT32_MAX)
     _state["autotune_interval"] = interval
 
 

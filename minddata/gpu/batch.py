@@ -19,7 +19,7 @@ from transforms_c._rng import Rng
 from transforms_c.vision.crop import CenterCrop, Crop
 from transforms_c.vision.decode import Decode, is_jpeg, jpeg_size
 from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
-from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale
+from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import Resize, resized_shape
 from transforms_c.vision.tensor import ToTensor
 from transforms_c._validate import size_hw
@@ -251,8 +251,8 @@ class GpuRun:
             return x * np.float32(op.rescale) + np.float32(op.shift)
         assert isinstance(op, Normalize), op     # plan.KINDS has no other point op
         channels = x.shape[1]
-        mean = _per_channel(op.mean, channels, "mean")
-        std = _per_channel(op.std, channels, "std")
+        mean = per_channel(op.mean, channels, "Normalize", "mean")
+        std = per_channel(op.std, channels, "Normalize", "std")
         mean = torch.from_numpy(mean).to(x.device).view(1, -1, 1, 1)
         std = torch.from_numpy(std).to(x.device).view(1, -1, 1, 1)
         return (x - mean) / std
@@ -263,15 +263,6 @@ def _centred(size, crop):
     op pads the image first (the larger half of the padding before it)."""
     pad = max(0, crop - size)
     return -(pad // 2 + pad % 2) if pad else (size - crop) // 2
-
-
-def _per_channel(values, channels, name):
-    if len(values) == 1:
-        return np.full(channels, values[0], np.float32)
-    if len(values) != channels:
-        raise RuntimeError(f"Normalize: {name} has {len(values)} values but the image has "
-                           f"{channels} channels")
-    return np.asarray(values, np.float32)
 
 
 __all__ = ["GpuRun", "RowError"]

@@ -88,6 +88,22 @@ class Dataset(LogicalNode):
                             f"{type(datasets).__name__}")
         return ConcatDataset([self] + list(datasets))
 
+    def flat_map(self, func):
+        """The datasets ``func`` returns for each row (given the row's columns as numpy
+        arrays), concatenated. As in MindSpore this reads this dataset once, when called."""
+        if not callable(func):
+            raise TypeError("func must be a function.")
+        out = None
+        for row in self.create_tuple_iterator(num_epochs=1, output_numpy=True):
+            part = func(*row)
+            if not isinstance(part, Dataset):
+                raise TypeError(f"flat_map must return a Dataset object (func returned "
+                                f"{type(part).__name__}).")
+            out = part if out is None else out + part
+        if out is None:
+            raise ValueError("flat_map: the dataset has no rows to map")
+        return out
+
     def to_json(self, filename=""):
         """The pipeline as MindSpore's JSON (``ds.serialize``), written to ``filename`` when
         one is given."""

@@ -59,8 +59,3 @@ def test_load_reads_mindspore_config_files(tmp_path):
     with pytest.raises(RuntimeError, match="nothing.cfg"):
         config.load(str(tmp_path / "nothing.cfg"))
 
-
-def test_to_json_is_serialize(tmp_path):
-    import numpy as np
-    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False).batch(2)
-    assert data.to_json() == ds.serialize(data)

@@ -382,3 +382,24 @@ def test_plain_https_style_urls_with_byte_ranges(tmp_path):
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+def test_block_shuffle_lets_a_rank_download_only_its_shards(remote_set, proxy_env, faulty_proxy,
+                                                             tmp_path, monkeypatch):
+    """4 shards of 30 rows, 2 ranks: with blocks of one shard each rank reads 2 shards' data;
+    the global shuffle's strided split needs every shard on every rank."""
+    import minddata as ds
+    url, _ = remote_set
+    downloads = {}
+    for shuffle, options in ((ds.Shuffle.BLOCKS, {"shuffle_block_rows": 30,
+                                                  "shuffle_window_rows": 30}),
+                             (ds.Shuffle.GLOBAL, {})):
+        monkeypatch.setenv("MINDDATA_REMOTE_CACHE", str(tmp_path / f"cache-{shuffle.value}"))
+        faulty_proxy.reset()
+        data = ds.MindDataset(url, columns_list=["label"], shuffle=shuffle, num_shards=2,
+                              shard_id=0, **options)
+        labels = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True,
+                                                                num_epochs=1)]
+        assert len(labels) == ROWS // 2
+        downloads[shuffle] = faulty_proxy.counts().get("HEAD", 0)   # one check per download
+    assert downloads == {ds.Shuffle.BLOCKS: 2, ds.Shuffle.GLOBAL: 4}

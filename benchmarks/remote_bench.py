@@ -127,7 +127,7 @@ def main():
             store.upload_files(files, "bench")
             url = "s3://bench/train.mindrecord0"
             cache = os.path.join(work, "cache")
-            one_pass(files[0], shuffle, block_options)                     # warm-up: page cache, imports
+            one_pass(files[0], shuffle, block_options)     # warm-up: page cache, imports
             runs = {"local": [], "cold": [], "warm": []}
             for r in range(args.repeats):
                 shutil.rmtree(cache, ignore_errors=True)
@@ -141,7 +141,8 @@ def main():
             print(f"median of {args.repeats}: local {med['local']:,.0f} img/s, "
                   f"S3 first pass {med['cold']:,.0f} img/s ({med['cold'] / med['local']:.2f}x), "
                   f"S3 warm pass {med['warm']:,.0f} img/s ({med['warm'] / med['local']:.2f}x); "
-                  f"shuffle {args.shuffle} {block_options or ''}; load average {os.getloadavg()[0]:.2f}")
+                  f"shuffle {args.shuffle} {block_options or ''}; "
+                  f"load average {os.getloadavg()[0]:.2f}")
             opened, shards, cold, pages = count_requests(store, work, loopback_s3.FaultyProxy)
             print(f"requests: opening a {shards}-shard set: {opened} (shards + 2 = "
                   f"{shards + 2}); a cold read of the 4-shard set: {dict(cold)} for {pages} "

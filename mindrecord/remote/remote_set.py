@@ -10,8 +10,9 @@ A shard's bytes are read when the reader first needs them: the whole object is d
 the node-local cache (``shard_cache``), checked, and then memory-mapped like a local file. Only
 the bytes that hold data are read: the used part of each page (pages are padded to the page
 size, 32 MiB by default, and the header area to the header size, 16 MiB), as concurrent ranged
-reads of at most ``CHUNK_BYTES``; the padding stays a hole of the sparse cache file. ``prefetch(order)`` downloads
-shards ahead of the reader, in the order in which the sampler will need them, a few at a time.
+reads of at most ``CHUNK_BYTES``; the padding stays a hole of the sparse cache file.
+``prefetch(order)`` downloads shards ahead of the reader, in the order in which the sampler will
+need them, a few at a time.
 """
 import os
 import threading

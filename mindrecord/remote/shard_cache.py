@@ -173,7 +173,8 @@ class ShardCache:
 
         download(fd) writes the object's bytes into the open file `fd` (already of the
         object's size, sparse: bytes nobody reads may stay holes) and verifies them; `need` is
-        how many bytes it writes (the room to make; default: the object's size); it raises to abandon the download (the partial file is removed)."""
+        how many bytes it writes (the room to make; default: the object's size); it raises to
+        abandon the download (the partial file is removed)."""
         fd = self.open_entry(obj)
         if fd is not None:
             return fd

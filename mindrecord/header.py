@@ -296,13 +296,18 @@ def resolve_shard_files(file_name):
     return files
 
 
+def missing_index(db):
+    """MindSpore's error for a shard whose .db index file is missing."""
+    return RuntimeError(f"[ERROR] Invalid file, the input: {db} is not exists. Please check "
+                        "whether the mindrecord meta file exists and do not rename it.")
+
+
 def check_index_db(path, num_rows):
     """Validates PATH.db as MindSpore does before reading (§8): present, a database, naming this
     shard, with one entry per row. Rows are located from the header, not from the .db."""
     db = path + ".db"
     if not os.path.isfile(db):
-        raise RuntimeError(f"[ERROR] Invalid file, the input: {db} is not exists. Please check "
-                           "whether the mindrecord meta file exists and do not rename it.")
+        raise missing_index(db)
     db_size = os.path.getsize(db)
     if db_size < MIN_FILE_SIZE:
         raise RuntimeError(f"Invalid file, the size of mindrecord file: {db_size} is smaller than "

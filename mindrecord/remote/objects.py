@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from . import urls
-from .retry import DEFAULT_POLICY, ChangedObject, ShortRead, not_found, with_retries
+from ..header import not_found
+from .retry import DEFAULT_POLICY, ChangedObject, ShortRead, with_retries
 
 # botocore waits 60 s for a silent connection by default; a store that stops answering should
 # cost a retry much sooner (a retry reconnects). storage_options["config_kwargs"] overrides it.

@@ -18,7 +18,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from ..header import header_from_bytes, header_length, invalid_header
+from ..header import header_from_bytes, header_length, invalid_header, missing_index
 from . import urls
 from .objects import RemoteStore, check_listed
 from .retry import ChangedObject
@@ -132,9 +132,7 @@ class RemoteShardSet:
         db_url = obj.url + ".db"
         db = listing.get(urls.basename(db_url)) if listing is not None else None
         if listing is not None and (db is None or db.size < 8):
-            raise RuntimeError(f"[ERROR] Invalid file, the input: {db_url} is not exists. Please "
-                               "check whether the mindrecord meta file exists and do not rename "
-                               "it.")
+            raise missing_index(db_url)
 
     # ---- shards ---------------------------------------------------------------------------
     def _used_ranges(self, i):

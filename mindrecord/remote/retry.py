@@ -9,6 +9,8 @@ import errno
 import random
 import time
 
+from ..header import not_found
+
 # Error texts of the stores' clients that mean "not there" or "not allowed".
 _MISSING = ("NoSuchKey", "NoSuchBucket", "404", "Not Found")
 _DENIED = ("AccessDenied", "403", "Forbidden", "InvalidAccessKeyId", "SignatureDoesNotMatch")
@@ -40,12 +42,6 @@ class RetryPolicy:
 
 
 DEFAULT_POLICY = RetryPolicy()
-
-
-def not_found(url):
-    return RuntimeError(f"[ERROR] Invalid file, mindrecord file: {url} can not be found. Please "
-                        "check whether the mindrecord file exists and do not rename the mindrecord "
-                        "file.")
 
 
 def access_denied(url, exc):

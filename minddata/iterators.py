@@ -105,10 +105,13 @@ class DictIterator(_IteratorBase):
         self._output_numpy = output_numpy
         self._do_copy = do_copy
         super().__init__(ds, num_epochs, state)
+        names = self._run.column_names
+        shown = _shown_columns(names)
+        self._shown = list(enumerate(names)) if shown is None else [(i, names[i]) for i in shown]
 
     def _convert(self, row):
-        return {name: to_output(v, self._output_numpy, self._do_copy)
-                for name, v in zip(self._run.column_names, row) if not name.startswith(_META)}
+        return {name: to_output(row[i], self._output_numpy, self._do_copy)
+                for i, name in self._shown}
 
 
 # Columns named "_meta-..." travel through the pipeline but are not handed to the user, as in

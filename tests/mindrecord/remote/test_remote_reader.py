@@ -41,11 +41,17 @@ def write_set(directory, shards=4, rows=ROWS, page_size=None):
     return sorted(glob.glob(path + "*"))
 
 
+def put_set(local_dir, store, bucket, prefix, **kwargs):
+    """A set written locally and uploaded under prefix: (its shard 0's URL, local files)."""
+    files = write_set(local_dir, **kwargs)
+    store.upload_files(files, bucket, prefix)
+    return f"s3://{bucket}/{prefix}/train.mindrecord0", files
+
+
 @pytest.fixture
 def remote_set(tmp_path, s3_store, bucket):
-    files = write_set(tmp_path / "local")
-    s3_store.upload_files(files, bucket, "sets/a")
-    return f"s3://{bucket}/sets/a/train.mindrecord0", files[0]
+    url, files = put_set(tmp_path / "local", s3_store, bucket, "sets/a")
+    return url, files[0]
 
 
 def rows_equal(a, b):
@@ -101,9 +107,7 @@ def test_minddataset_pipeline_over_s3_equals_local(remote_set, s3_env):
 def test_opening_costs_one_listing_and_one_read_per_shard(tmp_path, s3_store, bucket,
                                                           proxy_env, faulty_proxy):
     shards = 10
-    files = write_set(tmp_path / "local", shards=shards, rows=40)
-    s3_store.upload_files(files, bucket, "many")
-    url = f"s3://{bucket}/many/train.mindrecord0"
+    url, _ = put_set(tmp_path / "local", s3_store, bucket, "many", shards=shards, rows=40)
     faulty_proxy.reset()
     with ShardReader(url) as r:
         assert r.num_rows == 40
@@ -277,9 +281,7 @@ def test_a_dataset_lists_its_set_once_for_all_its_opens(tmp_path, s3_store, buck
                                                         faulty_proxy, monkeypatch):
     import minddata as ds
     shards = 6
-    files = write_set(tmp_path / "local", shards=shards, rows=36)
-    s3_store.upload_files(files, bucket, "six")
-    url = f"s3://{bucket}/six/train.mindrecord0"
+    url, _ = put_set(tmp_path / "local", s3_store, bucket, "six", shards=shards, rows=36)
     faulty_proxy.reset()
     data = ds.MindDataset(url, columns_list=["label"]).batch(6)
     assert data.get_dataset_size() == 6                  # opens the source for its metadata

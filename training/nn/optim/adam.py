@@ -5,6 +5,16 @@ from training.nn.optim.optimizer import Optimizer
 from training.tensor import Parameter
 
 
+def update_moments_torch(m, v, grads, beta1, beta2):
+    """Adam's moment updates on torch tensor lists, in place: m = b1*m + (1-b1)*g and
+    v = b2*v + (1-b2)*g*g (Adam and AdamWeightDecay share them)."""
+    import torch
+    torch._foreach_mul_(m, beta1)
+    torch._foreach_add_(m, grads, alpha=1 - beta1)
+    torch._foreach_mul_(v, beta2)
+    torch._foreach_addcmul_(v, grads, grads, value=1 - beta2)
+
+
 class Adam(Optimizer):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
@@ -44,10 +54,7 @@ class Adam(Optimizer):
                           / (1 - self.beta1_power.data[0]))
         m = self.state_tensors(self.moment1, params)
         v = self.state_tensors(self.moment2, params)
-        torch._foreach_mul_(m, b1)
-        torch._foreach_add_(m, grads, alpha=1 - b1)
-        torch._foreach_mul_(v, b2)
-        torch._foreach_addcmul_(v, grads, grads, value=1 - b2)
+        update_moments_torch(m, v, grads, b1, b2)
         direction = m
         if self.use_nesterov:
             direction = torch._foreach_mul(m, b1)

@@ -2,6 +2,7 @@
 to the update (decoupled from the gradient): param -= lr * (m / (sqrt(v) + eps) + wd * param)."""
 import numpy as np
 
+from training.nn.optim.adam import update_moments_torch
 from training.nn.optim.optimizer import Optimizer
 
 
@@ -42,10 +43,7 @@ class AdamWeightDecay(Optimizer):
         b1, b2 = self.beta1, self.beta2
         m = self.state_tensors(self.moments1, params)
         v = self.state_tensors(self.moments2, params)
-        torch._foreach_mul_(m, b1)
-        torch._foreach_add_(m, grads, alpha=1 - b1)
-        torch._foreach_mul_(v, b2)
-        torch._foreach_addcmul_(v, grads, grads, value=1 - b2)
+        update_moments_torch(m, v, grads, b1, b2)
         denominator = torch._foreach_sqrt(v)
         torch._foreach_add_(denominator, self.eps)
         update = torch._foreach_div(m, denominator)

@@ -14,7 +14,7 @@ from minddata.graph.block_shuffle import (DEFAULT_BLOCK_ROWS, DEFAULT_WINDOW_BLO
 from mindrecord import FileWriter
 
 from .engine_helpers import check_resume, numbers
-from .test_elastic_resume import check_elastic, epoch_items, row_ids, save_states
+from .test_elastic_resume import check_elastic, check_resharded_twice, epoch_items
 
 #: Rows per file of the test set: uneven, one file smaller than a block, one empty-ish tail.
 FILE_ROWS = (37, 50, 3, 70, 41)
@@ -301,25 +301,7 @@ def test_elastic_resume_with_batches_and_repeat(files, old, new):
 
 
 def test_elastic_resume_twice(files):
-    make = _sharded(files)
-    states, before = save_states(make, 2, (30, 60))
-    mid = []
-    for r in range(3):
-        dataset = make(3, r)
-        it = dataset.create_tuple_iterator(num_epochs=2, output_numpy=True,
-                                           state=ds.reshard_state(dataset, states))
-        for _ in range(5 + 3 * r):
-            before.extend(row_ids(next(it)))
-        mid.append(json.loads(json.dumps(it.get_state())))
-        it.close()
-    after = []
-    for r in range(4):
-        dataset = make(4, r)
-        after.extend(i for item in epoch_items(dataset, 1, ds.reshard_state(dataset, mid))[0]
-                     for i in row_ids(item))
-    expected = [i for k in range(2) for item in epoch_items(make(2, k), 1)[0]
-                for i in row_ids(item)]
-    assert collections.Counter(before + after) == collections.Counter(expected)
+    check_resharded_twice(_sharded(files), (30, 60), (5, 8, 11), 4)
 
 
 @settings(deadline=None, max_examples=12, suppress_health_check=[HealthCheck.too_slow,

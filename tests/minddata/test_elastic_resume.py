@@ -121,26 +121,32 @@ def test_repeat_stops_in_the_second_pass():
     check_elastic(make, 2, 3, stops=(7, 8), repeat=3)    # 5 rows per pass and rank
 
 
-def test_a_resumed_epoch_can_be_resharded_again():
-    make = sharded(31)
-    states, before = save_states(make, 2, (4, 6))
+def check_resharded_twice(make, stops, steps, last_world):
+    """2 ranks stop after `stops` rows; 3 ranks resume from their states and rank r reads
+    steps[r] more rows; `last_world` ranks resume from those and finish the epoch: every row
+    of the two epochs exactly once."""
+    states, before = save_states(make, 2, stops)
     mid = []
     for r in range(3):
         dataset = make(3, r)
         it = dataset.create_tuple_iterator(num_epochs=2, output_numpy=True,
                                            state=ds.reshard_state(dataset, states))
-        for _ in range(2 + r):
+        for _ in range(steps[r]):
             before.extend(row_ids(next(it)))
         mid.append(json.loads(json.dumps(it.get_state())))
         it.close()
     after = []
-    for r in range(2):
-        dataset = make(2, r)
+    for r in range(last_world):
+        dataset = make(last_world, r)
         after.extend(i for item in epoch_items(dataset, 1, ds.reshard_state(dataset, mid))[0]
                      for i in row_ids(item))
     expected = [i for k in range(2) for item in epoch_items(make(2, k), 1)[0]
                 for i in row_ids(item)]
     assert collections.Counter(before + after) == collections.Counter(expected)
+
+
+def test_a_resumed_epoch_can_be_resharded_again():
+    check_resharded_twice(sharded(31), (4, 6), (2, 3, 4), 2)
 
 
 def test_all_ranks_at_an_epoch_boundary_start_the_next_epoch_fresh():

@@ -244,7 +244,7 @@ class _RemoteScalarColumn:
         self._reader, self._column = reader, column
 
     def __getitem__(self, ids):
-        return self._reader._scalar_values(self._column, ids)
+        return self._reader.scalar_values(self._column, ids)
 
 
 class ShardReader:
@@ -467,7 +467,7 @@ class ShardReader:
             parts.append(shard.columns[column])
         return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
-    def _scalar_values(self, column, ids):
+    def scalar_values(self, column, ids):
         """Values of the scalar field `column` at the global `ids` (1-D array)."""
         ids = self._ids(ids)
         shard, local = self._locate(ids)

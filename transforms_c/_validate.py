@@ -14,11 +14,17 @@ def is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def wrong_type(name, value, *types):
+    """MindSpore's type error, word for word ("Argument x with value v is not of type
+    [<class 'int'>], but got <class 'str'>."): its suite and ported scripts match on it."""
+    shown = '""' if repr(value) == repr("") else value
+    return TypeError(f"Argument {name} with value {shown} is not of type {list(types)}, "
+                     f"but got {type(value)}.")
+
+
 def check_type(value, types, name):
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in _as_tuple(types)):
-        names = ", ".join(t.__name__ for t in _as_tuple(types))
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [{names}], "
-                        f"but got {type(value).__name__}.")
+        raise wrong_type(name, value, *_as_tuple(types))
 
 
 def _as_tuple(types):
@@ -27,16 +33,14 @@ def _as_tuple(types):
 
 def check_int(value, name, low=None, high=None):
     if not is_int(value):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [int], "
-                        f"but got {type(value).__name__}.")
+        raise wrong_type(name, value, int)
     check_range(value, name, low, high)
     return int(value)
 
 
 def check_float(value, name, low=None, high=None, low_open=False, high_open=False):
     if not is_number(value):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [int, float], "
-                        f"but got {type(value).__name__}.")
+        raise wrong_type(name, value, int, float)
     check_range(value, name, low, high, low_open, high_open)
     return float(value)
 
@@ -54,8 +58,7 @@ def check_range(value, name, low=None, high=None, low_open=False, high_open=Fals
 
 def check_bool(value, name):
     if not isinstance(value, bool):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [bool], "
-                        f"but got {type(value).__name__}.")
+        raise wrong_type(name, value, bool)
     return value
 
 
@@ -64,8 +67,7 @@ def check_sequence(value, name, length=None, lengths=None, length_error=TypeErro
     TypeError, as MindSpore's validators raise for scale/ratio/degrees pairs, kernel sizes,
     coordinates, translate and shear (a few of its checks raise ValueError: ``length_error``)."""
     if not isinstance(value, (list, tuple)):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [list, tuple], "
-                        f"but got {type(value).__name__}.")
+        raise wrong_type(name, value, list, tuple)
     allowed = lengths if lengths is not None else ((length,) if length is not None else None)
     if allowed is not None and len(value) not in allowed:
         want = " or ".join(str(n) for n in allowed)
@@ -84,8 +86,7 @@ def check_size(size, name="size", low=1, high=MAX_SIZE):
             raise TypeError(f"Size should be a single integer or a list/tuple (h, w) of length "
                             f"2; {name} has {len(size)} value(s).")
         return tuple(check_int(v, name, low, high) for v in size)
-    raise TypeError(f"Argument {name} with value {size!r} is not of type [int, list, tuple], "
-                    f"but got {type(size).__name__}.")
+    raise wrong_type(name, size, int, list, tuple)
 
 
 def check_ints(value, name, length, low=None, high=None):
@@ -106,7 +107,7 @@ def check_values(values, name, low=None, high=None, low_open=False):
 def check_choice(value, choices, name):
     """One of the strings ``choices``."""
     if not isinstance(value, str):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [str].")
+        raise wrong_type(name, value, str)
     if value not in choices:
         want = " or ".join(repr(c) for c in choices)
         raise ValueError(f"{name} should be {want}, got {value!r}.")
@@ -151,8 +152,7 @@ def check_symmetric_range(value, name, bound=None):
 
 def check_enum(value, enum_cls, name):
     if not isinstance(value, enum_cls):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type "
-                        f"[{enum_cls.__name__}], but got {type(value).__name__}.")
+        raise wrong_type(name, value, enum_cls)
     return value
 
 
@@ -181,5 +181,4 @@ def check_padding(padding, name="padding", low=0, high=INT32_MAX):
         if len(values) == 2:
             return (values[0], values[1], values[0], values[1])
         return tuple(values)
-    raise TypeError(f"Argument {name} with value {padding!r} is not of type [int, list, tuple], "
-                    f"but got {type(padding).__name__}.")
+    raise wrong_type(name, padding, int, list, tuple)

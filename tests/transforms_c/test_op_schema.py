@@ -164,7 +164,7 @@ def test_a_python_only_op_with_a_schema():
     with pytest.raises(ValueError, match=r"Input factor is not within the required interval "
                                          r"of \(0.0, 1.0\]"):
         Shrink(4, 0)
-    with pytest.raises(TypeError, match=r"Argument size with value '4'"):
+    with pytest.raises(TypeError, match=r"Argument size with value 4 is not of type"):
         Shrink("4")
     assert schema.schema_of(Shrink) is Shrink.schema
 

@@ -99,15 +99,21 @@ def check_dataset_files(dataset_files):
 
 
 def check_class_indexing(class_indexing):
-    """None, or a dict of str class names to int labels >= 0 (ImageFolder, Manifest)."""
+    """None, or a dict of str class names to int labels (ImageFolder, Manifest; MindSpore
+    serves negative labels as given)."""
     if class_indexing is None:
         return
     type_check(class_indexing, (dict,), "class_indexing")
     for name, label in class_indexing.items():
         type_check(name, (str,), "class_indexing")
         type_check(label, (int,), "class_indexing")
-        if label < 0:
-            raise ValueError(f"class_indexing: label of '{name}' must be >= 0, got {label}.")
+
+
+def check_mappable_shuffle(shuffle):
+    """``shuffle`` of a source read by row id (image folders, MNIST, CIFAR, Manifest, COCO,
+    VOC, CelebA): None or a bool; MindSpore refuses a ``Shuffle`` member there."""
+    if shuffle is not None:
+        type_check(shuffle, (bool,), "shuffle")
 
 
 def check_usage(usage, valid):

@@ -76,7 +76,8 @@ class RowSource:
     def will_read(self, ids):
         """Optional hint: the rows ``ids`` (int64 array) are about to be read in this order
         (an epoch's, from its resume position). A source whose bytes are remote starts
-        fetching them ahead of the reads; the default does nothing."""
+        fetching them ahead of the reads; a source without any row may raise here, which is
+        when MindSpore's sources report an empty folder; the default does nothing."""
 
     def close(self):
         """Release file handles and memory maps. Called once when the pipeline closes; must be

@@ -3,9 +3,11 @@
 The scan follows MindSpore's ImageFolderOp: the class folders are the direct sub-folders of
 ``dataset_dir`` in sorted order (no recursion), files in each folder are sorted by name and
 filtered by ``extensions`` (compared case-sensitively with the text from the last dot, e.g.
-'.JPEG'; None keeps every file). Without ``class_indexing`` a folder's label is its position among
-all sorted sub-folders (empty ones included); with it, only the folders it names are read and
-their labels come from it.
+'.JPEG'; None keeps every entry). As in MindSpore, a folder inside a class folder is an entry too:
+it counts in the dataset's size and reading it is an error. Without ``class_indexing`` a folder's
+label is its position among all sorted sub-folders (empty ones included); with it, only the
+folders it names are read and their labels come from it (any int, negative ones included).
+A folder with no matching entry has size 0; reading it raises MindSpore's error.
 
 Rows: ``image`` the file's bytes as a 1-D uint8 array (``decode=True``: HWC uint8 RGB) and
 ``label`` an int32 0-d array.
@@ -15,10 +17,12 @@ import os
 
 import numpy as np
 
+from ._image_files import check_decrypt, decrypt_key, read_each, read_image
+from ._no_rows import FailsWhenReadIfEmpty
 from ._source_base import RowSource, SourceDataset
 from .native_access import ImageFiles
-from ._validation import check_class_indexing, check_dir, check_sampling_args, type_check
-from ..cache.identity import describe_operation
+from ._validation import (check_class_indexing, check_dir, check_mappable_shuffle,
+                          check_sampling_args, type_check)
 
 
 def _extension(name):
@@ -32,8 +36,8 @@ def scan_image_folder(dataset_dir, extensions, class_indexing):
     if class_indexing:
         missing = sorted(set(class_indexing) - set(folders))
         if missing:
-            raise RuntimeError(f"folder: {missing[0]} doesn't exist in {dataset_dir} "
-                               f"(named in class_indexing).")
+            raise RuntimeError(f"Invalid subdirectory, class: {missing[0]} doesn't exist in "
+                               f"{dataset_dir} (named in class_indexing).")
         labels_of = dict(class_indexing)
         folders = [f for f in folders if f in labels_of]
     else:
@@ -43,39 +47,13 @@ def scan_image_folder(dataset_dir, extensions, class_indexing):
     for folder in folders:
         folder_path = os.path.join(dataset_dir, folder)
         names = sorted(n for n in os.listdir(folder_path)
-                       if os.path.isfile(os.path.join(folder_path, n))
-                       and (wanted is None or _extension(n) in wanted))
+                       if wanted is None or _extension(n) in wanted)
         paths.extend(os.path.join(folder_path, n) for n in names)
         labels.extend([labels_of[folder]] * len(names))
     return paths, np.asarray(labels, dtype=np.int32), labels_of
 
 
-_native_decode = None
-
-
-def decode_image(data, path, api="ImageFolderDataset"):
-    """Encoded bytes (1-D uint8) -> HWC uint8 RGB; RuntimeError naming the file (and the dataset
-    API ``api`` that read it) if undecodable."""
-    global _native_decode
-    if _native_decode is None:
-        try:   # the project's Decode op, so decode=True matches .map(vision.Decode())
-            from transforms_c.vision import Decode
-            _native_decode = Decode()
-        except Exception:  # noqa: BLE001 - transforms_c not built: OpenCV does the same job
-            _native_decode = False
-    try:
-        if _native_decode:
-            return _native_decode(data)
-        import cv2
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        if img is None:
-            raise ValueError("OpenCV could not decode it")
-        return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
-    except Exception as exc:  # noqa: BLE001 - re-raised with the file that failed
-        raise RuntimeError(f"{api}: failed to decode image file {path}: {exc}") from exc
-
-
-class ImageFolderSource(RowSource):
+class ImageFolderSource(FailsWhenReadIfEmpty, RowSource):
     """The scanned file list; a read opens each requested file (decoding it if asked).
 
     Another source of one image file per row (ManifestDataset) reuses the reads by setting
@@ -90,36 +68,21 @@ class ImageFolderSource(RowSource):
         self._paths, self._labels, self._class_indexing = scan_image_folder(
             dataset_dir, extensions, class_indexing)
         if not self._paths:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API ImageFolderDataset. "
-                               f"Please check file path or dataset API: {dataset_dir} has no "
-                               f"class folder with files"
-                               + (f" of extensions {self._extensions}." if self._extensions else "."))
+            self._no_rows = (f"Invalid data, ImageFolderDataset API can't read the data file "
+                             f"(interface mismatch or no data found). Check image folder file "
+                             f"path: {dataset_dir} (no class folder holds a file"
+                             + (f" of extensions {self._extensions})." if self._extensions
+                                else ")."))
 
     def __len__(self):
         return len(self._paths)
 
     def _read_one(self, i):
-        path = self._paths[i]
-        try:
-            if self._decrypt is not None:
-                data = np.frombuffer(bytes(self._decrypt(path)), dtype=np.uint8).copy()
-            else:
-                data = np.fromfile(path, dtype=np.uint8)
-        except OSError as exc:
-            raise RuntimeError(f"{self._api}: failed to read image file {path}: {exc}") from exc
-        if self._decode:
-            data = decode_image(data, path, self._api)
-        return data, np.array(self._labels[i])
+        return (read_image(self._paths[i], self._decode, self._decrypt, self._api),
+                np.array(self._labels[i]))
 
     def read_rows(self, ids):
-        n = len(self._paths)
-        out = []
-        for i in ids:
-            i = int(i)
-            if not 0 <= i < n:
-                raise IndexError(f"row id {i} is out of range for {self._api} {self._dir} ({n} rows)")
-            out.append(self._read_one(i))
-        return out
+        return read_each(self._read_one, ids, len(self._paths), f"{self._api} {self._dir}")
 
     def provenance(self, row_id):
         return f"{self._paths[int(row_id)]} (row {int(row_id)})"
@@ -128,11 +91,7 @@ class ImageFolderSource(RowSource):
         st = os.stat(self._dir)
         return (f"ImageFolderDataset(dir={self._dir!r}, mtime={st.st_mtime_ns}, rows={len(self._paths)}, "
                 f"extensions={self._extensions}, class_indexing={sorted(self._class_indexing.items())}, "
-                f"decode={self._decode}, decrypt={self._decrypt_key()})")
-
-    def _decrypt_key(self):
-        # The decrypt function's code and state (cache keys): two functions differ.
-        return None if self._decrypt is None else describe_operation(self._decrypt)
+                f"decode={self._decode}, decrypt={decrypt_key(self._decrypt)})")
 
     def class_indexing(self):
         return dict(self._class_indexing)
@@ -161,15 +120,19 @@ class ImageFolderDataset(SourceDataset):
                  sampler=None, extensions=None, class_indexing=None, decode=False, num_shards=None,
                  shard_id=None, cache=None, decrypt=None):
         dataset_dir = check_dir(dataset_dir)
-        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        check_decrypt(decrypt)
+        check_mappable_shuffle(shuffle)
+        type_check(decode, (bool,), "decode")
         if extensions is not None:
             type_check(extensions, (list,), "extensions")
             for ext in extensions:
                 type_check(ext, (str,), "extensions")
         check_class_indexing(class_indexing)
-        type_check(decode, (bool,), "decode")
-        if decrypt is not None and not callable(decrypt):
-            raise TypeError("decrypt is not a function.")
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        # MindSpore's public attributes, with its defaults ([] and {} for None).
+        self.dataset_dir, self.decode, self.decrypt = dataset_dir, decode, decrypt
+        self.extensions = list(extensions or [])
+        self.class_indexing = dict(class_indexing or {})
         super().__init__(functools.partial(ImageFolderSource, dataset_dir, extensions, class_indexing,
                                            decode, decrypt),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,

@@ -42,8 +42,7 @@ def test_extensions_filter_case_sensitive(tmp_path):
     assert len(_source(tmp_path)) == 4
     assert len(_source(tmp_path, extensions=[".jpg"])) == 2
     assert len(_source(tmp_path, extensions=[".jpg", ".png"])) == 3
-    with pytest.raises(RuntimeError, match="no valid data"):
-        _source(tmp_path, extensions=[".JPG"])
+    assert len(_source(tmp_path, extensions=[".JPG"])) == 0
 
 
 def test_class_indexing_selects_and_labels(tmp_path):
@@ -56,7 +55,7 @@ def test_class_indexing_selects_and_labels(tmp_path):
 
 def test_class_indexing_unknown_folder(tmp_path):
     make_image_folder(tmp_path, {"cat": 1})
-    with pytest.raises(RuntimeError, match="folder: fox doesn't exist"):
+    with pytest.raises(RuntimeError, match="class: fox doesn't exist"):
         _source(tmp_path, class_indexing={"cat": 0, "fox": 1})
 
 
@@ -92,8 +91,11 @@ def test_decrypt_is_called_with_path(tmp_path):
 
 
 def test_empty_root(tmp_path):
-    with pytest.raises(RuntimeError, match="no valid data matching the dataset API ImageFolderDataset"):
-        _source(tmp_path)
+    # measured in MindSpore 2.10: no rows is size 0, the error comes when a pass starts
+    src = _source(tmp_path)
+    assert len(src) == 0
+    with pytest.raises(RuntimeError, match="ImageFolderDataset API can't read the data file"):
+        src.will_read([])
 
 
 def test_missing_file_after_scan(tmp_path):

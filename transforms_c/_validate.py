@@ -18,7 +18,9 @@ def wrong_type(name, value, *types):
     """MindSpore's type error, word for word ("Argument x with value v is not of type
     [<class 'int'>], but got <class 'str'>."): its suite and ported scripts match on it."""
     shown = '""' if repr(value) == repr("") else value
-    return TypeError(f"Argument {name} with value {shown} is not of type {list(types)}, "
+    # MindSpore lists the types as a tuple when a bool is refused where an int is wanted.
+    listed = types if isinstance(value, bool) and bool not in types else list(types)
+    return TypeError(f"Argument {name} with value {shown} is not of type {listed}, "
                      f"but got {type(value)}.")
 
 

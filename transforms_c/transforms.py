@@ -6,7 +6,7 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, _to_numpy
 from transforms_c._rng import Rng, derive_seed, eager_seed
-from transforms_c._validate import check_float, check_int, check_sequence, is_int
+from transforms_c._validate import check_float, check_int, check_sequence, is_int, wrong_type
 
 
 def _as_tuple(value):
@@ -113,8 +113,7 @@ def to_numpy_dtype(data_type, name="data_type"):
         try:
             return np.dtype(data_type)
         except TypeError:
-            raise TypeError(f"Argument {name} with value {data_type!r} is not a known data "
-                            f"type.") from None
+            raise _not_a_type(name, data_type) from None
     if data_type is not None and not isinstance(data_type, (int, float)):
         try:
             return np.dtype(data_type)
@@ -126,7 +125,14 @@ def to_numpy_dtype(data_type, name="data_type"):
     try:
         return np.dtype(text)
     except TypeError:
-        raise TypeError(f"Argument {name} with value {data_type!r} is not a data type.") from None
+        raise _not_a_type(name, data_type) from None
+
+
+def _not_a_type(name, value):
+    """MindSpore's words for an argument that is not a data type."""
+    return TypeError(f"Argument {name} with value {value} is not of type "
+                     f"[<class 'mindspore._c_expression.typing.Type'>, <class 'numpy.dtype'>], "
+                     f"but got {type(value)}.")
 
 
 class TypeCast(TensorOperation):
@@ -187,8 +193,7 @@ class Fill(TensorOperation):
 
     def __init__(self, fill_value):
         if not isinstance(fill_value, (int, float, bool, str, bytes, np.generic)):
-            raise TypeError(f"Argument fill_value with value {fill_value!r} is not of type "
-                            f"[int, float, bool, str, bytes].")
+            raise wrong_type("fill_value", fill_value, str, float, bool, int, bytes)
         self.fill_value = fill_value
 
     def _compute(self, value, rng):
@@ -202,11 +207,9 @@ class Fill(TensorOperation):
                     f"{_kind_name(fill.dtype)} and input tensor data type "
                     f"{_kind_name(value.dtype)}.")
             return np.full(value.shape, fill, dtype=fill.dtype)    # the value's own width
-        try:
-            return np.full(value.shape, self.fill_value, dtype=value.dtype)
-        except (ValueError, TypeError, OverflowError) as exc:
-            raise RuntimeError(f"Fill: cannot fill a {value.dtype} array with "
-                               f"{self.fill_value!r}: {exc}") from None
+        # The value cast to the input's type as MindSpore casts it: a C cast (-3 -> 253 and
+        # 300 -> 44 in uint8, 2.7 -> 2 in an int type).
+        return np.full(value.shape, fill.astype(value.dtype))
 
 
 class Duplicate(TensorOperation):
@@ -214,7 +217,9 @@ class Duplicate(TensorOperation):
 
     def apply(self, arrays, seed):
         if len(arrays) != 1:
-            raise RuntimeError(f"Duplicate: expected 1 input column, got {len(arrays)}")
+            raise RuntimeError(f"Duplicate: only supports transform one column each time, got "
+                               f"column num: {len(arrays)}, check 'input_columns' when call this "
+                               f"operator.")
         value = np.asarray(arrays[0])
         return value, value.copy()
 
@@ -232,8 +237,7 @@ class Concatenate(TensorOperation):
             if value is None:
                 continue
             if not isinstance(value, np.ndarray):
-                raise TypeError(f"Argument {name} with value {value!r} is not of type "
-                                f"[numpy.ndarray].")
+                raise wrong_type(name, value, np.ndarray)
             if value.ndim != 1:
                 raise ValueError(f"can only {name} 1D arrays. Concatenate: rank of input "
                                  f"'{name}' should be 1, but got: {value.ndim} (shape "
@@ -243,20 +247,20 @@ class Concatenate(TensorOperation):
 
     def apply(self, arrays, seed):
         inputs = [np.asarray(a) for a in arrays]
-        for part in inputs:
-            if part.ndim != 1:
-                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: "
-                                   f"{part.ndim} (shape {part.shape})")
         # MindSpore concatenates tensors of one type only (numpy would promote int to float);
-        # strings of any width are one type.
+        # strings of any width are one type. It checks the types before the ranks.
         others = [("input", a) for a in inputs[1:]]
         others += [(name, a) for name, a in (("prepend", self.prepend), ("append", self.append))
                    if a is not None]
         for name, other in others:
             if _type_key(other) != _type_key(inputs[0]):
                 raise RuntimeError(f"Concatenate: input datatype does not match the {name} "
-                                   f"datatype, got input datatype: {inputs[0].dtype}, {name} "
-                                   f"datatype: {other.dtype}")
+                                   f"datatype, got input datatype: {_kind_name(inputs[0].dtype)}"
+                                   f", {name} datatype:{_kind_name(other.dtype)}")
+        for part in inputs:
+            if part.ndim != 1:
+                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: "
+                                   f"{part.ndim} (shape {part.shape})")
         parts = inputs
         if self.prepend is not None:
             parts = [self.prepend] + parts
@@ -291,22 +295,35 @@ class Mask(TensorOperation):
 
     def __init__(self, operator, constant, dtype=np.bool_):
         if not isinstance(operator, Relational):
-            raise TypeError(f"Argument operator with value {operator!r} is not of type "
-                            f"[Relational].")
+            raise wrong_type("operator", operator, Relational)
         if not isinstance(constant, (int, float, str, bytes, bool, np.generic)):
-            raise TypeError(f"Argument constant with value {constant!r} is not of type "
-                            f"[int, float, str, bytes, bool].")
+            raise wrong_type("constant", constant, str, float, bool, int, bytes)
         self.operator = operator
         self.constant = constant
         self.dtype = to_numpy_dtype(dtype, "dtype")
+        if self.dtype.kind in "USO":
+            raise RuntimeError(f"Mask: Only supports bool or numeric datatype for generated "
+                               f"mask type, but got:string (dtype={dtype})")
 
     def _compute(self, value, rng):
         value = np.asarray(value)
-        try:
-            return _RELATIONS[self.operator](value, self.constant).astype(self.dtype)
-        except (TypeError, ValueError) as exc:
-            raise RuntimeError(f"Mask: cannot compare {value.dtype} with "
-                               f"{self.constant!r}: {exc}") from None
+        return _RELATIONS[self.operator](value, _mask_constant(self.constant, value.dtype)) \
+            .astype(self.dtype)
+
+
+def _mask_constant(constant, dtype):
+    """Mask's constant as MindSpore compares it: cast to the input's type (3.5 is 3 for an int
+    input, -1 is 255 for uint8); str and bytes compare with either kind of string input."""
+    text = isinstance(constant, (str, bytes, np.str_, np.bytes_))
+    if text != (dtype.kind in "US"):
+        raise RuntimeError(f"Mask: input datatype does not match the value datatype, both should "
+                           f"be numeric or non-numerical in the same time. Got input {dtype}, "
+                           f"value {constant!r}.")
+    if not text:
+        return np.asarray(constant).astype(dtype)
+    if dtype.kind == "S":
+        return constant.encode() if isinstance(constant, str) else constant
+    return constant.decode() if isinstance(constant, bytes) else constant
 
 
 class PadEnd(TensorOperation):
@@ -318,46 +335,42 @@ class PadEnd(TensorOperation):
         self.pad_shape = [None if d is None else check_int(d, "pad_shape", 0, 2147483647)
                           for d in pad_shape]
         if pad_value is not None and not isinstance(pad_value, (int, float, str, bytes, bool)):
-            raise TypeError(f"Argument pad_value with value {pad_value!r} is not of type "
-                            f"[int, float, str, bytes].")
+            raise wrong_type("pad_value", pad_value, str, float, bool, int, bytes)
         self.pad_value = pad_value
 
     def _compute(self, value, rng):
         value = np.asarray(value)
         if value.ndim != len(self.pad_shape):
-            raise RuntimeError(f"PadEnd: pad_shape {self.pad_shape} has {len(self.pad_shape)} "
-                               f"dimensions, the input {value.ndim}")
+            raise RuntimeError(f"PadEnd: invalid pad shape, as rank of input is: {value.ndim}, "
+                               f"and rank of pad value: {len(self.pad_shape)}")
         shape = tuple(s if d is None else d for s, d in zip(value.shape, self.pad_shape))
         fill = self.pad_value
         if fill is None:
             fill = "" if value.dtype.kind in "US" else 0
+        else:
+            _check_pad_kind(np.asarray(fill).dtype, value.dtype)
         out = np.full(shape, fill, dtype=value.dtype)
         region = tuple(slice(0, min(s, d)) for s, d in zip(value.shape, shape))
         out[region] = value[region]
         return out
 
 
+def _check_pad_kind(fill, value):
+    """MindSpore pads numbers with numbers, strings with str and bytes with bytes."""
+    if fill.kind != value.kind and {"U", "S"} & {fill.kind, value.kind}:
+        pair = "string and byte" if {fill.kind, value.kind} == {"U", "S"} else \
+            "numeric and string"
+        raise RuntimeError(f"PadEnd: can not pad {pair} tensors together, but got: "
+                           f"{_kind_name(fill)} and {_kind_name(value)}.")
+
+
 class Slice(TensorOperation):
-    """Slice(*slices): one index per dimension: int, list of ints, slice, None (all) or
-    Ellipsis."""
+    """Slice(*slices): one index per dimension: int, list of ints, slice, None or True (all),
+    Ellipsis; no argument keeps the whole input. An empty list (or False) selects nothing,
+    which MindSpore refuses when the op runs."""
 
     def __init__(self, *slices):
-        if not slices:
-            raise ValueError("Slice needs at least one slice argument.")
-        parsed = []
-        for s in slices:
-            if s is None:
-                parsed.append(slice(None))
-            elif s is Ellipsis or isinstance(s, slice):
-                parsed.append(s)
-            elif is_int(s):
-                parsed.append([int(s)])
-            elif isinstance(s, list) and all(is_int(v) for v in s):
-                parsed.append([int(v) for v in s])
-            else:
-                raise TypeError(f"Slice argument {s!r} should be an int, a list of ints, a "
-                                f"slice, None or Ellipsis.")
-        self.slices = tuple(parsed)
+        self.slices = tuple(_slice_option(s) for s in slices)
 
     def _compute(self, value, rng):
         value = np.asarray(value)
@@ -368,14 +381,42 @@ class Slice(TensorOperation):
                 axis = out.ndim - (len(self.slices) - self.slices.index(Ellipsis) - 1)
                 continue
             if axis >= out.ndim:
-                raise RuntimeError(f"Slice: more slices than the input's {value.ndim} "
-                                   f"dimensions")
-            try:
-                out = out[(slice(None),) * axis + (s,)]
-            except IndexError as exc:
-                raise RuntimeError(f"Slice: {exc}") from None
+                raise RuntimeError(f"Slice: Invalid shape, should be greater than slices "
+                                   f"index. The input has {value.ndim} dimensions.")
+            if isinstance(s, list):
+                _check_indices(s, out.shape[axis])
+            out = out[(slice(None),) * axis + (s,)]
             axis += 1
         return out
+
+
+def _slice_option(s):
+    """One argument of Slice as a numpy index (a list of ints for an int or a list)."""
+    if s is None or s is True:
+        return slice(None)
+    if s is False:
+        return []
+    if s is Ellipsis or isinstance(s, slice):
+        return s
+    if is_int(s):
+        return [int(s)]
+    if isinstance(s, list):
+        for i, v in enumerate(s):
+            if not is_int(v):
+                raise wrong_type(f"slice_option[{i}]", v, int)
+        return [int(v) for v in s]
+    raise wrong_type("slice", s, int, list, slice, bool, type(Ellipsis))
+
+
+def _check_indices(indices, size):
+    """MindSpore's errors for a list of indices: empty, or one out of [-size, size)."""
+    if not indices:
+        raise RuntimeError("Slice: Both indices and slices can not be empty.")
+    for index in indices:
+        if not -size <= index < size:
+            shown = index + size if index < 0 else index
+            raise RuntimeError(f"Slice: Index {shown} is out of bounds. (index {index}, "
+                               f"dimension of size {size})")
 
 
 class Unique(TensorOperation):

@@ -299,6 +299,8 @@ def _read_class_column(src: Any, sampler: Any) -> np.ndarray:
     col = getattr(s, "class_column", "label")
     names = list(src.column_names)
     if col not in names:
+        col = getattr(src, "class_column", col)
+    if col not in names:
         raise RuntimeError(f"PKSampler: class_column {col!r} is not a column of the dataset "
                            f"(columns: {names})")
     k = names.index(col)

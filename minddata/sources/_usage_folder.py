@@ -1,7 +1,7 @@
 """The public class of a dataset folder selected by ``usage`` (MnistDataset, Cifar10Dataset,
 Cifar100Dataset): MindSpore's one signature for them, its checks, and the hand-over to the core."""
 from ._source_base import SourceDataset
-from ._validation import check_dir, check_sampling_args, check_usage
+from ._validation import check_dir, check_mappable_shuffle, check_sampling_args, check_usage
 
 USAGES = ["train", "test", "all"]
 
@@ -14,6 +14,7 @@ class UsageFolderDataset(SourceDataset):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         dataset_dir = check_dir(dataset_dir)
         usage = check_usage(usage, USAGES)
+        check_mappable_shuffle(shuffle)
         check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         self.dataset_dir, self.usage = dataset_dir, usage
         super().__init__(self._make_source_factory(dataset_dir, usage),

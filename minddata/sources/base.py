@@ -22,6 +22,10 @@ class RowSource:
     #: Output column names, in the order of the arrays in each row tuple.
     column_names = []
 
+    #: The column a PKSampler groups rows by when its ``class_column`` is not a column
+    #: (Cifar100Dataset: ``coarse_label``, as MindSpore's).
+    class_column = "label"
+
     def __len__(self):
         """Number of rows. Row ids are ``0 .. len(self) - 1``."""
         raise NotImplementedError(f"{type(self).__name__} must implement __len__")

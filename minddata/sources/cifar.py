@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
+from ._no_rows import FailsWhenReadIfEmpty
 from ._usage_folder import UsageFolderDataset
 from .native_access import DecodedImages
 
@@ -43,17 +44,25 @@ CIFAR100 = _CifarFormat("Cifar100Dataset", ["coarse_label", "fine_label"],
 
 
 def find_cifar_files(dataset_dir, usage, fmt):
+    """The sorted .bin files of ``dataset_dir`` that ``usage`` selects; RuntimeError (MindSpore's
+    words) when the folder has no .bin file at all."""
     names = sorted(n for n in os.listdir(dataset_dir)
                    if n.endswith(".bin") and os.path.isfile(os.path.join(dataset_dir, n)))
+    if not names:
+        raise RuntimeError(f"Invalid cifar folder, cifar(.bin) files are missing under "
+                           f"{dataset_dir} (no .bin files found for {fmt.api_name}).")
     return [os.path.join(dataset_dir, n) for n in names if fmt.wants(n, usage)]
 
 
 def count_cifar_records(dataset_dir, usage, fmt):
     """Records of the selected batch files from their sizes, or None when there is no file or
     a size is not a whole number of records (opening them reports the problem)."""
-    files = find_cifar_files(dataset_dir, usage, fmt)
+    try:
+        files = find_cifar_files(dataset_dir, usage, fmt)
+    except RuntimeError:
+        return None
     sizes = [os.path.getsize(p) for p in files]
-    if not files or any(size % fmt.record_bytes for size in sizes):
+    if any(size % fmt.record_bytes for size in sizes):
         return None
     return sum(sizes) // fmt.record_bytes
 
@@ -74,7 +83,7 @@ def load_cifar_file(path, fmt):
     return np.ascontiguousarray(images), labels
 
 
-class CifarSource(MultiFileRowSource):
+class CifarSource(FailsWhenReadIfEmpty, MultiFileRowSource):
     """All records of the selected batch files, loaded once (CIFAR is 180 MB at most)."""
 
     _row_unit = "record"
@@ -82,18 +91,19 @@ class CifarSource(MultiFileRowSource):
     def __init__(self, dataset_dir, usage, fmt):
         self._dir, self._usage, self._fmt = dataset_dir, usage, fmt
         self.column_names = ["image"] + list(fmt.label_columns)
+        self.class_column = fmt.label_columns[0]
         self._files = find_cifar_files(dataset_dir, usage, fmt)
-        if not self._files:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API {fmt.api_name}. "
-                               f"Please check dataset API or file path: {dataset_dir} (usage "
-                               f"'{usage}' found no matching .bin batch files).")
         parts = [load_cifar_file(p, fmt) for p in self._files]
-        self._images = np.concatenate([p[0] for p in parts])
-        self._labels = np.concatenate([p[1] for p in parts])
+        n_labels = len(fmt.label_columns)
+        self._images = np.concatenate([p[0] for p in parts] + [np.zeros((0, 32, 32, 3), np.uint8)])
+        self._labels = np.concatenate([p[1] for p in parts] + [np.zeros((0, n_labels), np.uint32)])
         self._starts = np.cumsum([0] + [len(p[1]) for p in parts])
         if len(self._labels) == 0:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API {fmt.api_name}: "
-                               f"the batch files {self._files} hold no records.")
+            self._no_rows = (f"Invalid data, {fmt.api_name} API can't read the data file "
+                             f"(interface mismatch or no data found). Check file in directory: "
+                             f"{dataset_dir} (usage '{usage}': "
+                             + (f"the batch files {self._files} hold no records)." if self._files
+                                else "no matching .bin batch file)."))
 
     def __len__(self):
         return len(self._labels)

@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
+from ._no_rows import FailsWhenReadIfEmpty
 from ._usage_folder import UsageFolderDataset
 
 IMAGE_MAGIC = 2051
@@ -62,7 +63,7 @@ def count_mnist_rows(dataset_dir, usage):
     """Rows of the selected idx files from their headers (8 bytes each), or None when the
     files do not pair up or a header is not a valid idx header (opening them reports it)."""
     image_files, label_files = find_mnist_files(dataset_dir, usage)
-    if not image_files or len(image_files) != len(label_files):
+    if len(image_files) != len(label_files):
         return None
     total = 0
     for image_path, label_path in zip(image_files, label_files):
@@ -92,7 +93,7 @@ def load_mnist_pair(image_path, label_path):
     return pixels.reshape(n_img, rows, cols, 1), label_bytes.astype(np.uint32)
 
 
-class MnistSource(MultiFileRowSource):
+class MnistSource(FailsWhenReadIfEmpty, MultiFileRowSource):
     """All rows of the selected idx files, loaded once into memory (MNIST is 55 MB at most)."""
 
     column_names = ["image", "label"]
@@ -104,10 +105,13 @@ class MnistSource(MultiFileRowSource):
             raise RuntimeError(f"Invalid data, num of images is not equal to num of labels in "
                                f"{dataset_dir}: image files {image_files}, label files {label_files}.")
         if not image_files:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API MnistDataset. "
-                               f"Please check dataset API or file path: {dataset_dir} (usage "
-                               f"'{usage}' looks for *-images-idx3-ubyte / *-labels-idx1-ubyte files).")
-        pairs = [load_mnist_pair(i, l) for i, l in zip(image_files, label_files)]
+            self._no_rows = (f"Invalid data, MnistDataset API can't read the data file (interface "
+                             f"mismatch or no data found). Check mnist file in directory: "
+                             f"{dataset_dir} (usage '{usage}' looks for *-images-idx3-ubyte / "
+                             f"*-labels-idx1-ubyte files).")
+        # No file: one empty pair, so the arrays below exist with no row.
+        pairs = [load_mnist_pair(i, l) for i, l in zip(image_files, label_files)] or [
+            (np.zeros((0, 28, 28, 1), np.uint8), np.zeros(0, np.uint32))]
         shapes = {p[0].shape[1:] for p in pairs}
         if len(shapes) > 1:
             raise RuntimeError(f"Invalid MNIST data in {dataset_dir}: image sizes differ between "

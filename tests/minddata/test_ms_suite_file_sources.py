@@ -8,7 +8,8 @@ import pytest
 
 import minddata as ds
 
-from .test_sources_helpers import make_image_folder
+from .test_sources_helpers import (make_cifar10_dir, make_image_folder, make_mnist_dir,
+                                   write_cifar_file)
 
 
 def _count(data):
@@ -105,3 +106,56 @@ def test_image_folder_public_attributes(pk_folder):
     data = ds.ImageFolderDataset(pk_folder, extensions=[".jpg"], class_indexing={"class1": 1},
                                  decode=True)
     assert (data.extensions, data.class_indexing, data.decode) == ([".jpg"], {"class1": 1}, True)
+
+
+# ---- MnistDataset, Cifar10Dataset, Cifar100Dataset ------------------------------------------
+
+def test_mnist_without_files_of_the_usage_is_size_0_and_fails_when_read(tmp_path):
+    # measured in MindSpore 2.10 (the suite's test_mnist_usage: only t10k files, usage 'train')
+    make_mnist_dir(tmp_path, n_train=0, n_test=3)
+    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"):
+        os.remove(tmp_path / name)
+    assert ds.MnistDataset(str(tmp_path), usage="test").get_dataset_size() == 3
+    data = ds.MnistDataset(str(tmp_path), usage="train")
+    assert data.get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match="MnistDataset API can't read the data file"):
+        _count(data)
+
+
+def test_cifar_without_files_of_the_usage_is_size_0_and_fails_when_read(tmp_path):
+    # measured in MindSpore 2.10: data_batch files only, usage 'test'
+    make_cifar10_dir(tmp_path, per_batch=(3,), n_test=1)
+    os.remove(tmp_path / "test_batch.bin")
+    data = ds.Cifar10Dataset(str(tmp_path), usage="test")
+    assert data.get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match="Cifar10Dataset API can't read the data file"):
+        _count(data)
+
+
+@pytest.mark.parametrize("api", [ds.Cifar10Dataset, ds.Cifar100Dataset])
+def test_cifar_folder_without_bin_files(tmp_path, api):
+    # measured in MindSpore 2.10: an error from get_dataset_size() and from iterating
+    make_mnist_dir(tmp_path)
+    with pytest.raises(RuntimeError, match=r"cifar\(.bin\) files are missing under"):
+        api(str(tmp_path)).get_dataset_size()
+    with pytest.raises(RuntimeError, match=r"cifar\(.bin\) files are missing under"):
+        _count(api(str(tmp_path)))
+
+
+def test_cifar100_pk_sampler_groups_by_coarse_label(tmp_path):
+    # measured in MindSpore 2.10: PKSampler(1) gives one row of each coarse label, in order
+    images = np.zeros((8, 32, 32, 3), np.uint8)
+    write_cifar_file(str(tmp_path / "test.bin"), images, [3, 1, 3, 0, 1, 2, 0, 2],
+                     [9, 9, 9, 9, 9, 9, 9, 9])
+    data = ds.Cifar100Dataset(str(tmp_path), sampler=ds.PKSampler(1))
+    assert [int(r["coarse_label"]) for r in
+            data.create_dict_iterator(num_epochs=1, output_numpy=True)] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("make", [lambda root: ds.MnistDataset(root, shuffle=ds.Shuffle.GLOBAL),
+                                  lambda root: ds.Cifar10Dataset(root, shuffle="x")])
+def test_mnist_and_cifar_shuffle_must_be_bool(tmp_path, make):
+    # measured in MindSpore 2.10: "Argument shuffle with value ... is not of type [<class 'bool'>]"
+    with pytest.raises(TypeError, match=r"Argument shuffle with value .* is not of type "
+                                        r"\[<class 'bool'>\]"):
+        make(str(tmp_path))

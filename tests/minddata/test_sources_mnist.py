@@ -57,8 +57,11 @@ def test_rows_do_not_alias_each_other(mnist_dir):
 
 
 def test_empty_dir_is_runtime_error(tmp_path):
-    with pytest.raises(RuntimeError, match="no valid data"):
-        MnistSource(str(tmp_path), "all")
+    # measured in MindSpore 2.10: no row, and the error when a pass starts
+    src = MnistSource(str(tmp_path), "all")
+    assert len(src) == 0
+    with pytest.raises(RuntimeError, match="MnistDataset API can't read the data file"):
+        src.will_read([])
 
 
 def test_bad_magic_names_file(tmp_path):

@@ -5,6 +5,8 @@ and workers like file sources (worker processes with shared memory when
 ``python_multiprocessing=True`` and ``num_parallel_workers > 1``). Iterables and generator
 functions are read in order by one stream node.
 """
+from types import GeneratorType
+
 import numpy as np
 
 from .cache.identity import Deferred, describe_value, unidentified
@@ -47,13 +49,14 @@ def make_row(item, names, types, where):
     """Generator output -> tuple of numpy arrays, or dicts for Python object columns (a
     tuple/list of one value per column, or a single value when there is one column)."""
     n = len(names)
-    if isinstance(item, tuple) or (isinstance(item, list) and n > 1):
-        values = item
-    else:
-        values = (item,)
+    single = not (isinstance(item, tuple) or (isinstance(item, list) and n > 1))
+    values = (item,) if single else item
     if len(values) != n:
-        raise RuntimeError(f"GeneratorDataset: {where} returned {len(values)} columns but "
-                           f"column_names has {n}: {names}")
+        # The words of MindSpore's message, which code may match on.
+        raise RuntimeError(f"GeneratorDataset: {where}: the 'source' of 'GeneratorDataset' "
+                           f"should return same number of NumPy arrays as specified in "
+                           f"column_names, the size of column_names is:{n} and number of "
+                           f"returned NumPy array is:{len(values)} (column_names: {names})")
     out = []
     for k, v in enumerate(values):
         if isinstance(v, dict):
@@ -63,9 +66,12 @@ def make_row(item, names, types, where):
             continue
         a = v if type(v) is np.ndarray else np.asarray(v)
         if a.dtype == object:
-            raise TypeError(f"GeneratorDataset: {where} column {names[k]!r} has a value of type "
-                            f"{type(v).__name__} that is not a numpy-compatible array or scalar "
-                            f"(wrap other Python objects in a dict)")
+            # MindSpore numbers the item only when the row is a tuple of values.
+            item_words = "the input" if single else f"{k + 1}th item of the input"
+            raise TypeError(f"GeneratorDataset: {where} column {names[k]!r}: Data type of "
+                            f"{item_words} or its converted Numpy array is expected to be int "
+                            f"or float or str, but got {type(v).__name__} (object); wrap other "
+                            f"Python objects in a dict")
         if types is not None and a.dtype != types[k]:
             a = a.astype(types[k])
         out.append(a)
@@ -95,6 +101,61 @@ def describe_source(source, types):
         "hash of the input files), or cache a file source or NumpySlicesDataset instead")
 
 
+def _source_len(obj):
+    """len() of a random-access source; MindSpore's error (when building) without __len__."""
+    if not hasattr(obj, "__len__"):
+        raise RuntimeError(f"GeneratorDataset: source {type(obj).__name__} has __getitem__ but "
+                           f"no __len__: Attempt to construct a random access dataset, "
+                           f"'__len__' method is required!")
+    return len(obj)
+
+
+def _is_random_access(source):
+    """Rows read by index: the source has __getitem__. One without __len__ counts too (it
+    fails when the pipeline is built, as in MindSpore), unless it can be iterated instead
+    (torch's IterableDataset inherits a __getitem__ that raises)."""
+    return hasattr(source, "__getitem__") and (hasattr(source, "__len__")
+                                               or not hasattr(source, "__iter__"))
+
+
+class _ReplayedGenerator:
+    """A generator object given as the source. Unlike a generator function it cannot be
+    called again, yet MindSpore reads it again each epoch (and for get_dataset_size): its
+    rows are kept as it yields them and replayed from the start by every iteration (memory
+    grows with the rows, as in MindSpore)."""
+
+    def __init__(self, generator):
+        self.generator = generator
+        self.rows = []
+        self.exhausted = False
+
+    def __iter__(self):
+        k = 0
+        while k < len(self.rows) or self._pull():
+            yield self.rows[k]
+            k += 1
+
+    def _pull(self):
+        if self.exhausted:
+            return False
+        try:
+            self.rows.append(next(self.generator))
+            return True
+        except StopIteration:
+            self.exhausted = True
+            return False
+
+
+def _user_source(source):
+    """The source MindSpore reads: a zip becomes a list (random access, readable each
+    epoch), a generator object is replayed each epoch."""
+    if isinstance(source, zip):
+        return list(source)
+    if isinstance(source, GeneratorType):
+        return _ReplayedGenerator(source)
+    return source
+
+
 class _RandomAccessSource(RowSource):
     def __init__(self, obj, names, types):
         self.obj = obj
@@ -102,7 +163,7 @@ class _RandomAccessSource(RowSource):
         self.types = types
 
     def __len__(self):
-        return len(self.obj)
+        return _source_len(self.obj)
 
     def read_rows(self, ids):
         obj, names, types = self.obj, self.column_names, self.types
@@ -151,10 +212,11 @@ class GeneratorDataset(SourceDataset):
                 max_rowsize = None
         check_batch_sampler(source, batch_sampler, collate_fn, num_samples, shuffle, sampler,
                             num_shards, shard_id)
+        source = _user_source(source)
         if batch_sampler is not None:
             source = sampled_batches(source, batch_sampler, collate_fn, names, make_row)
         self.source = source
-        self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        self.random_access = _is_random_access(source)
         if not self.random_access:
             if not (callable(source) or hasattr(source, "__iter__")):
                 raise TypeError("GeneratorDataset: source must be a random-access object "
@@ -200,7 +262,7 @@ class GeneratorDataset(SourceDataset):
 
     def row_count(self):
         if self.random_access:
-            return self.count_ids(len(self.source))
+            return self.count_ids(_source_len(self.source))
         if hasattr(self.source, "__len__"):
             n = len(self.source)
             return min(n, self.num_samples) if self.num_samples else n

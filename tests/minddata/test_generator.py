@@ -87,7 +87,8 @@ def test_getitem_that_raises_names_the_index(mp):
 
 
 def test_wrong_column_count():
-    with pytest.raises(RuntimeError, match="2 columns"):
+    with pytest.raises(RuntimeError, match="size of column_names is:3 and number of returned "
+                                           "NumPy array is:2"):
         rows(ds.GeneratorDataset([(1, 2)], ["a", "b", "c"], shuffle=False))
 
 

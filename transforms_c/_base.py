@@ -40,6 +40,9 @@ class TensorOperation(FusionDefaults):
     #: Interpolations MindSpore refuses on a PIL image (TypeError), and the attribute naming it.
     pil_refused_interpolations = ()
     interpolation_attr = "interpolation"
+    #: pil_input "image" ops whose MindSpore Pillow path gives other pixels than their kernel
+    #: (resampling, Pillow's fills) define `_compute_pil(image, rng) -> image` with Pillow.
+    _compute_pil = None
 
     def device(self, device_target="CPU"):
         """Places the op (MindSpore 2.x's ``.device()``): "CPU", the default, or "GPU", where
@@ -84,6 +87,8 @@ class TensorOperation(FusionDefaults):
             raise TypeError(f"{type(self).__name__}: Current Interpolation is not supported "
                             f"with PIL input ({self.interpolation_attr}="
                             f"{interpolation.name}); pass a numpy array instead.")
+        if self._compute_pil is not None:
+            return self._compute_pil(img, Rng(seed) if self.is_random else None)
         arr, mode = pil_to_array(img)
         return array_to_pil(self.apply((arr,), seed)[0], mode)
 

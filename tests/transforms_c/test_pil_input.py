@@ -1,6 +1,7 @@
 """PIL images given to the unified vision ops (eager calls and Compose), as MindSpore 2.x: the
 ops MindSpore also implements with Pillow give back a PIL image of the input's mode, the others
-an array; both with the pixels of the numpy path."""
+an array; resampling ops and CenterCrop compute with Pillow (measured in MindSpore 2.10), the
+others give the pixels of the numpy path."""
 import io
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 from PIL import Image
 
 import transforms_c.vision as V
+from transforms_c._rng import Rng
 from transforms_c.enums import Inter
 from transforms_c.transforms import Compose
 
@@ -18,13 +20,12 @@ GRAY = np.ascontiguousarray(RGB[:, :, 1])
 
 
 def image_ops():
-    """Ops whose result on a PIL image is a PIL image (MindSpore's ops with a Pillow path)."""
+    """Ops whose result on a PIL image is a PIL image with the numpy path's pixels (MindSpore's
+    ops with a Pillow path that neither resample nor centre a window)."""
     return [
-        V.CenterCrop(40), V.CenterCrop((70, 90)), V.Pad(3), V.Pad((1, 2, 3, 4), 9),
-        V.Resize((30, 41)), V.Resize(25, Inter.NEAREST), V.Resize(33, Inter.BICUBIC),
-        V.RandomCrop(32), V.RandomCrop(50, padding=4, pad_if_needed=True),
-        V.RandomHorizontalFlip(1.0), V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(),
-        V.RandomResizedCrop(24), V.RandomRotation(30), V.RandomAffine(20, translate=(0.1, 0.1)),
+        V.Pad(3), V.Pad((1, 2, 3, 4), 9), V.RandomCrop(32),
+        V.RandomCrop(50, padding=4, pad_if_needed=True), V.RandomHorizontalFlip(1.0),
+        V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(), V.RandomAffine(20, translate=(0.1, 0.1)),
         V.Invert(), V.Equalize(), V.AutoContrast(), V.AutoContrast(10.0),
         V.RandomSharpness(), V.Grayscale(), V.Grayscale(3),
     ]
@@ -48,6 +49,44 @@ def test_pil_in_pil_out_with_the_numpy_pixels(op, pixels):
     assert isinstance(op(img), Image.Image)     # the eager call
 
 
+def pillow_window(img, height, width):
+    """MindSpore's centred window on a PIL image: offsets rounded half to even."""
+    top, left = round((img.height - height) / 2), round((img.width - width) / 2)
+    return img.crop((left, top, left + width, top + height))
+
+
+@pytest.mark.parametrize("op, pillow", [
+    (V.Resize((30, 41)), lambda img, seed: img.resize((41, 30), Image.BILINEAR)),
+    (V.Resize(25, Inter.NEAREST), lambda img, seed: img.resize((34, 25), Image.NEAREST)),
+    (V.Resize(33, Inter.BICUBIC), lambda img, seed: img.resize((44, 33), Image.BICUBIC)),
+    (V.Resize(20, Inter.ANTIALIAS), lambda img, seed: img.resize((27, 20), Image.LANCZOS)),
+    (V.CenterCrop(40), lambda img, seed: pillow_window(img, 40, 40)),
+    (V.CenterCrop((70, 90)), lambda img, seed: pillow_window(img, 70, 90)),
+    (V.RandomRotation(30), lambda img, seed: img.rotate(Rng(seed).uniform(-30, 30) % 360,
+                                                        Image.NEAREST, fillcolor=0)),
+    (V.RandomRotation((20, 20), expand=True, fill_value=(1, 2, 3)),
+     lambda img, seed: img.rotate(20, Image.NEAREST, True,
+                                  fillcolor=1 if img.mode == "L" else (1, 2, 3))),
+], ids=repr)
+@pytest.mark.parametrize("pixels", [RGB, GRAY], ids=["RGB", "L"])
+def test_resampling_and_centering_ops_compute_with_pillow(op, pillow, pixels):
+    # measured in MindSpore 2.10: its Python (Pillow) path runs on a PIL image
+    img = Image.fromarray(pixels)
+    for seed in (0, 7):
+        out = op.apply((img,), seed)[0]
+        assert isinstance(out, Image.Image) and out.mode == img.mode
+        np.testing.assert_array_equal(np.asarray(out), np.asarray(pillow(img, seed)))
+
+
+def test_random_resized_crop_on_pil_crops_then_resizes_with_pillow():
+    img = Image.fromarray(RGB)
+    op = V.RandomResizedCrop((20, 30), scale=(1.0, 1.0), ratio=(83 / 61, 83 / 61))
+    out = op(img)
+    assert isinstance(out, Image.Image) and out.size == (30, 20)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(img.resize((30, 20),
+                                                                         Image.BILINEAR)))
+
+
 def test_color_adjust_keeps_rgb_mode():
     img = Image.fromarray(RGB)
     op = V.RandomColorAdjust(0.4, 0.4, 0.4, 0.1)
@@ -68,18 +107,23 @@ def test_other_modes_are_kept(mode):
     img = Image.fromarray(RGB).convert(mode)
     out = V.CenterCrop(20)(img)
     assert out.mode == mode
-    np.testing.assert_array_equal(np.asarray(out), V.CenterCrop(20)(np.asarray(img)))
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(img)[20:40, 32:52])
     flipped = V.RandomHorizontalFlip(1.0)(img)
     assert flipped.mode == mode
     np.testing.assert_array_equal(np.asarray(flipped), np.asarray(img)[:, ::-1])
 
 
-def test_palette_and_bilevel_images_are_expanded():
+def test_palette_and_bilevel_images():
+    """Pillow crops a palette image as it is; the pixel ops give a bilevel one as L."""
     palette = Image.fromarray(RGB).convert("P")
     out = V.CenterCrop(10)(palette)
-    assert out.mode == "RGB"
-    np.testing.assert_array_equal(np.asarray(out),
-                                  V.CenterCrop(10)(np.asarray(palette.convert("RGB"))))
+    assert out.mode == "P"
+    np.testing.assert_array_equal(np.asarray(out.convert("RGB")),
+                                  np.asarray(palette.convert("RGB"))[26:36, 36:46])
+    bilevel = Image.fromarray(GRAY).convert("1")
+    out = V.RandomVerticalFlip(1.0)(bilevel)
+    assert out.mode == "L"
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(bilevel.convert("L"))[::-1])
     bilevel = Image.fromarray(GRAY).convert("1")
     out = V.RandomVerticalFlip(1.0)(bilevel)
     assert out.mode == "L"
@@ -146,15 +190,16 @@ def _png(pixels):
     return np.frombuffer(buf.getvalue(), np.uint8)
 
 
-def test_compose_after_a_pil_decode_equals_the_numpy_chain():
+def test_compose_after_a_pil_decode_runs_the_pillow_path():
     data = _png(RGB)
     tail = [V.RandomCrop(40), V.RandomHorizontalFlip(), V.Resize((24, 30)), V.CenterCrop(20)]
     pil_chain = Compose([V.Decode(to_pil=True)] + tail + [V.ToTensor()])
-    np_chain = Compose([V.Decode()] + tail + [V.ToTensor()])
     for seed in range(5):
         out = pil_chain.apply((data,), seed)[0]
         assert isinstance(out, np.ndarray) and out.shape == (3, 20, 20)
-        np.testing.assert_array_equal(out, np_chain.apply((data,), seed)[0])
+    out = Compose([V.Decode(to_pil=True), V.Resize((24, 30)), V.CenterCrop(20)])(data)
+    expected = pillow_window(Image.fromarray(RGB).resize((30, 24), Image.BILINEAR), 20, 20)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(expected))
     image = Compose([V.Decode(to_pil=True), V.RandomCrop(40)])(data)
     assert isinstance(image, Image.Image) and image.size == (40, 40)
 
@@ -162,6 +207,6 @@ def test_compose_after_a_pil_decode_equals_the_numpy_chain():
 def test_compose_given_a_pil_image():
     img = Image.fromarray(RGB)
     out = Compose([V.Resize((30, 40)), V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(img)
+    resized = np.asarray(img.resize((40, 30), Image.BILINEAR))
     np.testing.assert_array_equal(
-        out, Compose([V.Resize((30, 40)), V.HorizontalFlip(),
-                      V.Normalize([0.0], [1.0])])(RGB))
+        out, Compose([V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(resized))

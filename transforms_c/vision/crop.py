@@ -90,6 +90,11 @@ class CenterCrop(NativeOperation):
         box = center_crop_box(height, width, crop_h, crop_w)
         return None if box is None else (box[0], box[1], crop_h, crop_w)
 
+    def _compute_pil(self, img, rng):
+        # Pillow's window is rounded half to even and padded on its own sides
+        from transforms_c.vision.pil_geometry import pil_center_crop
+        return pil_center_crop(img, self.size)
+
     def _compute(self, img, rng):
         image_hwc(img, "CenterCrop")
         crop_h, crop_w = size_hw(self.size)
@@ -112,6 +117,10 @@ class Pad(TensorOperation):
         self.padding = check_padding(padding)
         self.fill_value = check_fill_value(fill_value)
         self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
+
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_geometry import pil_pad
+        return pil_pad(img, self.padding, self.fill_value, self.padding_mode)
 
     def _compute(self, img, rng):
         image_hwc(img, "Pad")
@@ -150,6 +159,11 @@ class RandomCrop(NativeOperation):
 
     def fusion_phase(self, position):
         return None if self.pads else super().fusion_phase(position)
+
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_geometry import pil_random_crop
+        return pil_random_crop(img, self.size, self.padding, self.pad_if_needed,
+                               self.fill_value, self.padding_mode, rng)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")

@@ -98,6 +98,10 @@ class Resize(NativeOperation):
     def native_values(self):
         return {"keep_ratio": is_int(self.size)}
 
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_geometry import pil_resize
+        return pil_resize(img, self.size, self.interpolation)
+
     def _compute(self, img, rng):
         image_hwc(img, "Resize")
         out_h, out_w = self.output_shape(img.shape[0], img.shape[1])

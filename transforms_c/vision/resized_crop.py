@@ -86,6 +86,11 @@ class RandomResizedCrop(NativeOperation):
     def native_values(self):
         return {"approximate": bool(self.allows_approximate_decode())}
 
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_geometry import pil_random_resized_crop
+        return pil_random_resized_crop(img, self.size, self.scale, self.ratio,
+                                       self.interpolation, self.max_attempts, rng)
+
     def _compute(self, img, rng):
         image_hwc(img, self._name)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)

@@ -135,6 +135,12 @@ class RandomRotation(TensorOperation):
         self.center = _check_center(center)
         self.fill_value = check_fill_value(fill_value)
 
+    def _compute_pil(self, img, rng):
+        # Pillow's own output size with expand, and its fill of a 4-band image
+        from transforms_c.vision.pil_geometry import pil_rotate
+        return pil_rotate(img, rng.uniform(*self.degrees), self.resample, self.expand,
+                          self.center, self.fill_value)
+
     def _compute(self, img, rng):
         image_hwc(img, "RandomRotation")
         return rotate_array(img, rng.uniform(*self.degrees), self.resample, self.expand,

@@ -82,7 +82,7 @@ def find_files(patterns, arg_name="dataset_files"):
             unmatched.append(pattern)
         found.update(matches)
     if unmatched:
-        raise ValueError(f"The following patterns did not match any files: {unmatched}")
+        raise ValueError(f"The following patterns did not match any files: {unmatched}.")
     for path in found:
         if not os.access(path, os.R_OK):
             raise ValueError(f"The file {path} does not exist or permission denied!")
@@ -144,8 +144,8 @@ def check_sampling_args(num_samples=None, num_parallel_workers=None, shuffle=Non
             raise ValueError(f"num_samples exceeds the boundary between 0 and {INT64_MAX}(INT64_MAX)!")
     # num_parallel_workers is checked by the core (one rule for every dataset node).
     if shuffle is not None and not isinstance(shuffle, bool) and not _is_shuffle_enum(shuffle):
-        raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like 'Shuffle.GLOBAL' or "
-                        "'Shuffle.FILES' or 'Shuffle.INFILE'.")
+        raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like 'Shuffle.ADAPTIVE' or "
+                        "'Shuffle.GLOBAL' or 'Shuffle.PARTIAL' or 'Shuffle.FILES' or 'Shuffle.INFILE'.")
     if num_shards is not None:
         type_check(num_shards, (int,), "num_shards")
     if shard_id is not None:

@@ -18,7 +18,7 @@ import numpy as np
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
 from ._source_base import Shuffle, SourceDataset
-from ._validation import check_sampling_args, find_files, type_check
+from ._validation import check_dataset_files, check_sampling_args, type_check
 
 _KINDS = {int: ("int32", np.int32), float: ("float32", np.float32), str: ("string", None)}
 
@@ -60,8 +60,8 @@ def _read_table(path, names, skip_header, delimiter):
                 column_types={g: pa.string() for g in generated},
                 strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, UnicodeDecodeError) as exc:
-        raise RuntimeError(f"Invalid csv file {path}: {exc} (expected {len(names)} columns "
-                           f"{names} per line, delimiter {delimiter!r}).") from exc
+        raise RuntimeError(f"Invalid file, failed to parse csv file: {path}: {exc} (expected "
+                           f"{len(names)} columns {names} per line, delimiter {delimiter!r}).") from exc
     return [table.column(g).combine_chunks() for g in generated]
 
 
@@ -77,9 +77,16 @@ def _convert(column, kind, default, path, name):
     try:
         return pc.cast(pc.utf8_trim_whitespace(column), target).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise RuntimeError(f"Invalid csv file {path}: column '{name}' must hold "
-                           f"{_KINDS[kind][0]} values (its column_defaults entry is "
-                           f"{default!r}): {exc}") from exc
+        raise RuntimeError(f"Invalid csv, csv file: {path} parse failed, type does not match: "
+                           f"column '{name}' must hold {_KINDS[kind][0]} values (its "
+                           f"column_defaults entry is {default!r}): {exc}") from exc
+
+
+def _duplicate_names(names):
+    """MindSpore's words for a repeated column name."""
+    first = next(n for i, n in enumerate(names) if n in names[:i])
+    return (f"'column_names' : Invalid parameter, duplicate column names are not allowed: "
+            f"{first} (column names {names}).")
 
 
 class CsvSource(MultiFileRowSource):
@@ -92,11 +99,13 @@ class CsvSource(MultiFileRowSource):
         defaults = list(column_defaults or [])
         header = None if column_names is not None else _read_header(files[0], field_delim)
         names = list(column_names) if column_names is not None else header
-        if len(set(names)) != len(names):
-            raise RuntimeError(f"Invalid csv file {files[0]}: duplicate column names in {names}.")
+        if len(set(names)) != len(names):   # as MindSpore, when a pipeline opens the files
+            raise RuntimeError(f"CSVDataset {files[0]}: {_duplicate_names(names)}")
         if len(defaults) > len(names):
             raise RuntimeError(f"CSVDataset: column_defaults has {len(defaults)} entries but the "
-                               f"files have {len(names)} columns {names}.")
+                               f"files have {len(names)} columns {names}: Invalid parameter, the "
+                               f"size of column_names should be equal to the size of "
+                               f"'column_defaults'.")
         self.column_names = names
         kinds = [_kind_of(d) for d in defaults] + [str] * (len(names) - len(defaults))
         fills = defaults + [None] * (len(names) - len(defaults))
@@ -136,7 +145,8 @@ class CSVDataset(SourceDataset):
     def __init__(self, dataset_files, field_delim=',', column_defaults=None, column_names=None,
                  num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, cache=None):
-        files = find_files(dataset_files, "dataset_files")
+        files = check_dataset_files(dataset_files)
+        field_delim = ',' if field_delim is None else field_delim   # None: MindSpore's default
         type_check(field_delim, (str,), "field delim")
         if field_delim in ['"', '\r', '\n'] or len(field_delim) != 1:
             raise ValueError("field_delim is invalid.")
@@ -152,13 +162,14 @@ class CSVDataset(SourceDataset):
                 raise TypeError("column_names should be a list of str.")
             if not column_names:
                 raise ValueError("column_names should not be empty.")
-            if len(set(column_names)) != len(column_names):
-                raise ValueError(f"column_names has duplicate names: {column_names}.")
         check_sampling_args(num_samples, num_parallel_workers, shuffle, None, num_shards, shard_id)
+        # MindSpore's public attributes.
+        self.dataset_files, self.field_delim = files, field_delim
+        self.column_defaults, self.column_names = column_defaults, column_names
         super().__init__(functools.partial(CsvSource, files, field_delim, column_defaults, column_names),
                          num_samples=num_samples, shuffle=shuffle,
                          num_shards=num_shards, shard_id=shard_id, sampler=None,
                          num_parallel_workers=num_parallel_workers, cache=cache,
-                         shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES),
+                         shuffle_modes=(Shuffle.GLOBAL, Shuffle.FILES, Shuffle.INFILE),
                          column_names=column_names)
 

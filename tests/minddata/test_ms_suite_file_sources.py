@@ -159,3 +159,70 @@ def test_mnist_and_cifar_shuffle_must_be_bool(tmp_path, make):
     with pytest.raises(TypeError, match=r"Argument shuffle with value .* is not of type "
                                         r"\[<class 'bool'>\]"):
         make(str(tmp_path))
+
+
+# ---- CSVDataset --------------------------------------------------------------------------------
+
+@pytest.fixture
+def csv_file(tmp_path):
+    path = tmp_path / "1.csv"
+    path.write_text("1,2,3,4\n5,6,7,8\n9,10,11,12\n")
+    return str(path)
+
+
+def _csv(path, **kwargs):
+    kwargs.setdefault("column_names", ["col1", "col2", "col3", "col4"])
+    return ds.CSVDataset(path, shuffle=False, **kwargs)
+
+
+def test_csv_field_delim_none_is_a_comma(csv_file):
+    # measured in MindSpore 2.10: field_delim=None reads as ','
+    data = _csv(csv_file, field_delim=None, column_defaults=["0", 0, 0.0, "0"])
+    assert [int(r["col2"]) for r in data.create_dict_iterator(num_epochs=1, output_numpy=True)] \
+        == [2, 6, 10]
+    assert data.field_delim == ","
+
+
+def test_csv_type_mismatch_says_type_does_not_match(tmp_path):
+    # measured in MindSpore 2.10: "Invalid csv, csv file: ... parse failed ..., type does not match."
+    path = tmp_path / "bad.csv"
+    path.write_text("a,x,c,d\n")
+    with pytest.raises(RuntimeError, match="type does not match"):
+        _count(_csv(str(path), column_defaults=["", 0, "", ""]))
+
+
+def test_csv_line_with_too_few_fields_says_failed_to_parse(tmp_path):
+    # measured in MindSpore 2.10: "Invalid file, failed to parse csv file: <path> at line 1 ..."
+    path = tmp_path / "short.csv"
+    path.write_text("1,2,3\n")
+    with pytest.raises(RuntimeError, match="failed to parse csv file"):
+        _count(_csv(str(path)))
+
+
+def test_csv_duplicate_column_names_fail_when_the_iterator_is_made(csv_file):
+    # measured in MindSpore 2.10: the dataset is built, create_dict_iterator raises
+    data = _csv(csv_file, column_names=["col1", "col2", "col1", "col4"])
+    with pytest.raises(RuntimeError, match="'column_names'.*duplicate column names are not "
+                                           "allowed: col1"):
+        data.create_dict_iterator(num_epochs=1, output_numpy=True)
+
+
+def test_csv_more_defaults_than_columns(csv_file):
+    # measured in MindSpore 2.10 (its words)
+    with pytest.raises(RuntimeError, match="the size of column_names should be equal to the size "
+                                           "of 'column_defaults'"):
+        _count(_csv(csv_file, column_defaults=[0, 0, 0, 0, 0]))
+
+
+def test_csv_argument_words_and_attributes(csv_file):
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=r"Input dataset_files can not be empty, but got '\[\]'"):
+        ds.CSVDataset([])
+    with pytest.raises(TypeError, match="'Shuffle.ADAPTIVE' or 'Shuffle.GLOBAL' or "
+                                        "'Shuffle.PARTIAL' or 'Shuffle.FILES' or 'Shuffle.INFILE'"):
+        ds.CSVDataset(csv_file, shuffle="x")
+    data = ds.CSVDataset(csv_file, column_defaults=["1", 2, 3.0, "4"],
+                         column_names=["a", "b", "c", "d"], shuffle=ds.Shuffle.INFILE)
+    assert (data.dataset_files, data.field_delim, data.column_defaults, data.column_names) == \
+        ([csv_file], ",", ["1", 2, 3.0, "4"], ["a", "b", "c", "d"])
+    assert _count(data) == 3

@@ -39,13 +39,15 @@ def _columns_of(data, column_names):
         cols = [_as_column(data)]
         names = ["column_0"]
     else:
-        raise TypeError(f"data must be a list, tuple, dict or numpy array, got "
-                        f"{type(data).__name__}")
+        # MindSpore's words (a type check of the argument 'data').
+        raise TypeError(f"Argument data with value {str(data)[:200]} is not of type "
+                        f"[<class 'list'>, <class 'tuple'>, <class 'dict'>, "
+                        f"<class 'numpy.ndarray'>], but got {type(data)}.")
     if column_names is not None:
         column_names = check_columns("column_names", column_names)
         if len(column_names) != len(cols):
-            raise ValueError(f"column_names has {len(column_names)} names but data has "
-                             f"{len(cols)} columns")
+            raise ValueError(f"Num of input column names is {len(column_names)}, but required "
+                             f"is {len(cols)} as data is {type(data).__name__}.")
         names = column_names
     if not cols:
         raise ValueError("data must contain at least one column")
@@ -60,7 +62,7 @@ def _columns_of(data, column_names):
                             f"one shape and a numeric or string dtype")
     lengths = {len(c) for c in cols}
     if len(lengths) != 1:
-        raise ValueError(f"all columns must have the same first dimension, got "
+        raise ValueError(f"Data length in each column is not equal: "
                          f"{dict(zip(names, (len(c) for c in cols)))}")
     return names, cols
 

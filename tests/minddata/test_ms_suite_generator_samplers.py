@@ -92,3 +92,23 @@ def test_object_values_words():
         with pytest.raises(RuntimeError) as info:
             _column(d)
         assert f"{words} or its converted Numpy array is expected" in str(info.value)
+
+
+# -- NumpySlicesDataset: argument errors -----------------------------------------------------
+@pytest.mark.parametrize("data, error, words", [
+    (5, TypeError, "Argument data with value 5 is not of type [<class 'list'>, <class 'tuple'>, "
+                   "<class 'dict'>, <class 'numpy.ndarray'>]"),
+    (([1, 2], [1, 2, 3]), ValueError, "Data length in each column is not equal"),
+])
+def test_numpy_slices_data_errors(data, error, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(error) as info:
+        ds.NumpySlicesDataset(data)
+    assert words in str(info.value)
+
+
+def test_numpy_slices_too_many_column_names():
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match="Num of input column names is 2, but required is 1 "
+                                         "as data is list"):
+        ds.NumpySlicesDataset([1, 2], column_names=["a", "b"])

@@ -42,17 +42,19 @@ class Dataset(LogicalNode):
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
-        from .ops.batch import BatchDataset
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            pad_info=pad_info if pad_info is not None else {})
+        from .ops.batch import PaddedBatchDataset
+        # pad_info None: no padding (rows must have one shape), as in MindSpore; {} pads every
+        # column to its largest row.
+        return PaddedBatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                                  pad_info=pad_info)
 
     def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
                                element_length_function=None, pad_info=None,
                                pad_to_bucket_boundary=False, drop_remainder=False):
-        from .ops.bucket_batch import BucketBatchDataset
-        return BucketBatchDataset(self, column_names, bucket_boundaries, bucket_batch_sizes,
-                                  element_length_function, pad_info, pad_to_bucket_boundary,
-                                  drop_remainder)
+        from .ops.bucket_batch import BucketBatchByLengthDataset
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function, pad_info,
+                                          pad_to_bucket_boundary, drop_remainder)
 
     def shuffle(self, buffer_size):
         from .ops.shuffle import ShuffleDataset

@@ -2,24 +2,93 @@
 minddata/engine/nodes/batch.py)."""
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import (check_columns, check_known_columns, check_num_parallel_workers,
+from .checks import (PipelineArgumentError, check_columns, check_num_parallel_workers,
                      out_of_range, wrong_type)
-from .map import place_columns
 from .node import LogicalNode
 
 
-def _check_batch_size(batch_size: Any) -> None:
+def _check_batch_size(batch_size: Any) -> Union[int, Callable[..., Any]]:
+    """MindSpore's checks; a bool is an int there (True batches rows one by one)."""
     if callable(batch_size):
-        return
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int):
-        raise TypeError(f"batch_size must be of type int or a callable, but got "
+        if _positional_params(batch_size) not in (None, 1):
+            raise ValueError("callable batch_size should take one parameter (BatchInfo).")
+        return batch_size
+    if not isinstance(batch_size, int):
+        raise TypeError(f"batch_size should either be an int or a callable, but got "
                         f"{type(batch_size).__name__}")
+    if batch_size == -1:
+        # MindSpore accepts -1 here and fails when the pipeline starts (a RuntimeError).
+        raise PipelineArgumentError(
+            f"{out_of_range('batch_size', batch_size, 1, _INT32_MAX)} [ERROR] Batch size "
+            f"cannot be -1 without using batch sampler.")
     if not 1 <= batch_size <= _INT32_MAX:
         raise out_of_range("batch_size", batch_size, 1, _INT32_MAX)
+    return int(batch_size)
+
+
+def _positional_params(fn: Callable[..., Any]) -> Optional[int]:
+    """How many parameters ``fn`` takes (MindSpore counts them to check a batch_size callable
+    and a per_batch_map against input_columns); None when unknown (a builtin) or any number
+    (``*args``)."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return None
+    return len(params)
+
+
+def _check_per_batch_map(per_batch_map: Any, in_cols: Optional[List[str]]) -> None:
+    if per_batch_map is None:
+        if in_cols is not None:
+            raise ValueError("input_columns can be specified only when per_batch_map is set.")
+        return
+    if not callable(per_batch_map):
+        raise TypeError(f"per_batch_map must be callable: {per_batch_map!r} is not a callable "
+                        f"object")
+    n = _positional_params(per_batch_map)
+    if in_cols is not None and n is not None and n != len(in_cols) + 1:
+        raise ValueError(f"The signature of per_batch_map should match with input columns: "
+                         f"{len(in_cols)} columns and the BatchInfo, but it takes {n} "
+                         f"parameters.")
+
+
+def batch_placement(child_cols: Sequence[str], in_cols: Sequence[str],
+                    out_cols: Sequence[str]) -> List[Tuple[str, int]]:
+    """Where each column of a per_batch_map's batch comes from, in order: ("out", j) for its
+    j-th result, ("in", k) for child column k. MindSpore's order: as many outputs as inputs
+    take the inputs' places; otherwise the outputs come first, then the columns not given to
+    per_batch_map (in the child's order; MindSpore's own order among those is its hash
+    map's)."""
+    if len(in_cols) == len(out_cols):
+        return [("out", in_cols.index(c)) if c in in_cols else ("in", k)
+                for k, c in enumerate(child_cols)]
+    return [("out", j) for j in range(len(out_cols))] + \
+        [("in", k) for k, c in enumerate(child_cols) if c not in in_cols]
+
+
+def _check_batch_columns(child_cols: Sequence[str], in_cols: Sequence[str],
+                         out_cols: Sequence[str]) -> None:
+    """MindSpore's checks, which it makes when the pipeline starts (RuntimeError): hence
+    PipelineArgumentError, both ValueError and RuntimeError."""
+    missing = [c for c in in_cols if c not in child_cols]
+    if missing:
+        raise PipelineArgumentError(
+            f"batch: input_columns {missing} are not columns of the dataset "
+            f"{list(child_cols)}. [ERROR] Invalid input_columns, '{missing[0]}' of "
+            f"'input_columns' doesn't exist.")
+    kept = [c for c in out_cols if c in child_cols and c not in in_cols]
+    if kept:
+        raise PipelineArgumentError(
+            f"batch: output_columns {kept} would duplicate columns the batch keeps. [ERROR] "
+            f"Invalid output_columns, columns that are not involved in 'per_batch_map' should "
+            f"not be in output_columns, but got columns that are not in input_columns: {kept}")
 
 
 def check_pad_info(pad_info: Any, columns: Optional[Sequence[str]]
@@ -33,23 +102,31 @@ def check_pad_info(pad_info: Any, columns: Optional[Sequence[str]]
         if not isinstance(col, str):
             raise TypeError(f"pad_info keys must be column names (str), got {col!r}")
         if columns is not None and col not in columns:
-            raise ValueError(f"pad_info column {col!r} is not a column of the dataset {columns}")
+            # MindSpore finds it when the pipeline starts (a RuntimeError).
+            raise PipelineArgumentError(f"pad_info column {col!r} is not a column of the "
+                                        f"dataset {list(columns)}. [ERROR] Invalid pad_info, "
+                                        f"column name: {col} does not exist.")
         if spec is None:
             spec = (None, 0)
         if not isinstance(spec, (tuple, list)) or len(spec) != 2:
-            raise TypeError(f"pad_info[{col!r}] must be a tuple (pad_shape, pad_value)")
-        shape, value = spec
-        if shape is not None:
-            if not isinstance(shape, (list, tuple)):
-                raise TypeError(f"pad_info[{col!r}] pad_shape must be a list, got "
-                                f"{type(shape).__name__}")
-            for d in shape:
-                if d is not None and (isinstance(d, bool) or not isinstance(d, int) or d < 1):
-                    raise ValueError(f"pad_info[{col!r}] pad_shape entries must be positive "
-                                     f"ints or None, got {d!r}")
-            shape = tuple(shape)
-        out[col] = (shape, value)
+            raise ValueError(f"value of pad_info should be a tuple of size 2: (pad_shape, "
+                             f"pad_value), got {spec!r} for column {col!r}.")
+        out[col] = (_check_pad_shape(spec[0]), spec[1])
     return out
+
+
+def _check_pad_shape(shape: Any) -> Optional[Tuple[Any, ...]]:
+    """None, or a list of dimensions each a positive int or None (the largest row's)."""
+    if shape is None:
+        return None
+    if not isinstance(shape, (list, tuple)):
+        raise wrong_type("shape in pad_info", shape, list)
+    for d in shape:
+        if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
+            raise wrong_type("dim of shape in pad_info", d, int)
+        if d is not None and not 1 <= d <= _INT32_MAX:
+            raise out_of_range("dim of shape in pad_info", d, 1, _INT32_MAX)
+    return tuple(shape)
 
 
 class Batch(LogicalNode):
@@ -71,34 +148,35 @@ class Batch(LogicalNode):
                  output_columns: Any = None, python_multiprocessing: bool = False,
                  max_rowsize: Optional[int] = None, pad_info: Any = None) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
-        _check_batch_size(batch_size)
+        self.batch_size = _check_batch_size(batch_size)
         if not isinstance(drop_remainder, bool):
             raise wrong_type('drop_remainder', drop_remainder, bool)
-        if per_batch_map is not None and not callable(per_batch_map):
-            raise TypeError("per_batch_map must be callable")
         if not isinstance(python_multiprocessing, bool):
-            raise TypeError("python_multiprocessing must be of type bool")
+            raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
         in_cols = check_columns("input_columns", input_columns)
         out_cols = check_columns("output_columns", output_columns)
-        if per_batch_map is None and (in_cols is not None or out_cols is not None):
-            raise ValueError("input_columns and output_columns are only used with per_batch_map")
-        child_cols = child.col_names()
-        if in_cols is not None:
-            check_known_columns("", "input_columns", in_cols, child_cols)
+        _check_per_batch_map(per_batch_map, in_cols)
+        if per_batch_map is None and out_cols is not None:
+            # MindSpore ignores them without a word (see README: deviations).
+            raise ValueError("output_columns can be specified only when per_batch_map is set.")
         if max_rowsize is not None and (isinstance(max_rowsize, bool) or
                                         not isinstance(max_rowsize, int)):
             raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
         self.python_multiprocessing = python_multiprocessing
         self.max_rowsize = None if max_rowsize == -1 else max_rowsize
-        self.batch_size = batch_size
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
+        child_cols = child.col_names()
         self.pad_all = pad_info == {}
         self.pad_info = check_pad_info(pad_info, child_cols) or {}
+        self.placement: List[Tuple[str, int]] = []
         if per_batch_map is not None:
             in_cols = in_cols if in_cols is not None else list(child_cols)
             out_cols = out_cols if out_cols is not None else in_cols
-            self._columns = place_columns(child_cols, in_cols, out_cols, "batch")
+            _check_batch_columns(child_cols, in_cols, out_cols)
+            self.placement = batch_placement(child_cols, in_cols, out_cols)
+            self._columns = [out_cols[j] if src == "out" else child_cols[j]
+                             for src, j in self.placement]
         else:
             self._columns = list(child_cols)    # (in_cols and out_cols are None)
         self.in_cols = in_cols

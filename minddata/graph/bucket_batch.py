@@ -11,6 +11,48 @@ from .checks import check_columns, check_known_columns, wrong_type
 from .node import LogicalNode
 
 
+def _check_column_names(column_names: Any) -> List[str]:
+    if isinstance(column_names, list):
+        for k, c in enumerate(column_names):
+            if not isinstance(c, str):
+                raise wrong_type(f"column_names[{k}]", c, str)
+        if len(set(column_names)) != len(column_names):
+            raise ValueError(f"Every column name should not be same with others in "
+                             f"column_names: {column_names}")
+    return check_columns("column_names", column_names, allow_none=False)
+
+
+def _int_list(name: str, value: Any) -> List[int]:
+    """MindSpore's checks: a list of int (a bool counts as one, as there)."""
+    if not isinstance(value, list):
+        raise wrong_type(name, value, list)
+    if not all(isinstance(v, int) for v in value):
+        raise TypeError(f"{name} should be a list of int, got {value!r}.")
+    return value
+
+
+def _check_boundaries(boundaries: Any) -> None:
+    _int_list("bucket_boundaries", boundaries)
+    if not boundaries:
+        raise ValueError("bucket_boundaries cannot be empty.")
+    if any(b <= 0 for b in boundaries):
+        raise ValueError(f"bucket_boundaries must only contain positive numbers, got "
+                         f"{boundaries}.")
+    if any(a >= b for a, b in zip(boundaries, boundaries[1:])):
+        raise ValueError(f"bucket_boundaries should be strictly increasing, got {boundaries}.")
+
+
+def _check_batch_sizes(sizes: Any, boundaries: List[int]) -> None:
+    if isinstance(sizes, list) and len(sizes) != len(boundaries) + 1:
+        raise ValueError(f"bucket_batch_sizes must contain one element more than "
+                         f"bucket_boundaries: {len(sizes)} sizes for {len(boundaries)} "
+                         f"boundaries.")
+    _int_list("bucket_batch_sizes", sizes)
+    if any(s <= 0 for s in sizes):
+        raise ValueError(f"bucket_batch_sizes should be a list of positive numbers, got "
+                         f"{sizes}.")
+
+
 class BucketBatch(LogicalNode):
     kind = "BucketBatchByLength"
 
@@ -20,37 +62,25 @@ class BucketBatch(LogicalNode):
                  pad_info: Any = None, pad_to_bucket_boundary: bool = False,
                  drop_remainder: bool = False) -> None:
         super().__init__([child])
-        cols = check_columns("column_names", column_names, allow_none=False)
+        cols = _check_column_names(column_names)
         have = child.col_names()
         check_known_columns("bucket_batch_by_length", "column_names", cols, have)
-        if not isinstance(bucket_boundaries, list) or not bucket_boundaries:
-            raise TypeError("bucket_boundaries must be a non-empty list of int")
-        for b in bucket_boundaries:
-            if isinstance(b, bool) or not isinstance(b, int) or b <= 0:
-                raise ValueError(f"bucket_boundaries must contain positive ints, got {b!r}")
-        if any(a >= b for a, b in zip(bucket_boundaries, bucket_boundaries[1:])):
-            raise ValueError("bucket_boundaries must be strictly increasing")
-        if not isinstance(bucket_batch_sizes, list):
-            raise TypeError("bucket_batch_sizes must be a list of int")
-        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
-            raise ValueError("bucket_batch_sizes must have one more entry than "
-                             "bucket_boundaries")
-        for s in bucket_batch_sizes:
-            if isinstance(s, bool) or not isinstance(s, int) or s <= 0:
-                raise ValueError(f"bucket_batch_sizes must contain positive ints, got {s!r}")
+        _check_boundaries(bucket_boundaries)
+        _check_batch_sizes(bucket_batch_sizes, bucket_boundaries)
         if element_length_function is None and len(cols) != 1:
             raise ValueError("element_length_function is required when column_names has more "
                              "than one column")
         if element_length_function is not None and not callable(element_length_function):
-            raise TypeError("element_length_function must be callable")
+            raise TypeError(f"element_length_function object is not callable: "
+                            f"{element_length_function!r}")
         for name, v in (("pad_to_bucket_boundary", pad_to_bucket_boundary),
                         ("drop_remainder", drop_remainder)):
             if not isinstance(v, bool):
                 raise wrong_type(name, v, bool)
         self.length_columns = cols
         self.index = [have.index(c) for c in cols]
-        self.boundaries = list(bucket_boundaries)
-        self.batch_sizes = list(bucket_batch_sizes)
+        self.boundaries = [int(b) for b in bucket_boundaries]
+        self.batch_sizes = [int(s) for s in bucket_batch_sizes]
         self.length_fn = element_length_function
         self.pad_info = check_pad_info(pad_info, have) or {}
         self.pad_to_boundary = pad_to_bucket_boundary

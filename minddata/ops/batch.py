@@ -6,3 +6,7 @@ from ..graph.batch import Batch
 
 class BatchDataset(Batch, Dataset):
     pass
+
+
+class PaddedBatchDataset(BatchDataset):
+    """What ``padded_batch`` returns (MindSpore's class name)."""

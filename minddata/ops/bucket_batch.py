@@ -4,5 +4,5 @@ from ..dataset import Dataset
 from ..graph.bucket_batch import BucketBatch
 
 
-class BucketBatchDataset(BucketBatch, Dataset):
+class BucketBatchByLengthDataset(BucketBatch, Dataset):
     pass

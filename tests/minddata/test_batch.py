@@ -78,7 +78,7 @@ def test_pad_info_pads_to_shape_or_longest():
 
 def test_padded_batch_pads_every_column():
     gen = lambda: ((np.arange(i + 1), np.ones(2 - i % 2)) for i in range(2))  # noqa: E731
-    d = ds.GeneratorDataset(gen, ["s", "t"]).padded_batch(2)
+    d = ds.GeneratorDataset(gen, ["s", "t"]).padded_batch(2, pad_info={})
     out = rows(d)[0]
     assert out[0] == [[0, 0], [0, 1]] and out[1] == [[1, 1], [1, 0]]
 

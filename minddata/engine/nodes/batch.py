@@ -2,7 +2,6 @@
 optional per_batch_map and padding, built inline or on workers."""
 import numpy as np
 
-from ...graph.map import placement
 from ...state_check import CHILD, COUNT, FLAG, check_node_state
 from ..errors import wrap_error
 from ..executor import make_executor
@@ -38,13 +37,11 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
         return batch_dicts(name, values, op_name)
     first = np.asarray(values[0])
     n = len(values)
-    if first.dtype.kind in "US":
+    if first.dtype.kind in "US" and pad is None:
         # String widths differ row to row; numpy picks the widest.
         arrs = [np.asarray(v) for v in values]
-        if pad is None:
-            _check_same_shapes(name, arrs, op_name)
-            return np.array(arrs)
-        values = arrs
+        _check_same_shapes(name, arrs, op_name)
+        return np.array(arrs)
     if pad is None:
         out = empty((n,) + first.shape, first.dtype)
         shape, dtype = first.shape, first.dtype
@@ -61,8 +58,20 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
                     f"and {v.dtype} (row {i})")
             out[i] = v
         return out
-    pad_shape, pad_value = pad
     arrs = [np.asarray(v) for v in values]
+    target = _pad_target(name, arrs, pad[0], op_name)
+    fill = _pad_fill(name, np.result_type(*[a.dtype for a in arrs]), pad[1], op_name)
+    out = np.full((n,) + target, fill, dtype=fill.dtype)
+    for i, a in enumerate(arrs):
+        # A row larger than pad_shape is cut short, as MindSpore does.
+        cut = tuple(slice(0, min(s, t)) for s, t in zip(a.shape, target))
+        out[(i,) + cut] = a[cut]
+    return out
+
+
+def _pad_target(name, arrs, pad_shape, op_name):
+    """The padded shape of one row: pad_shape, its None dimensions (or all of them when it is
+    None) the largest of the rows'."""
     ndim = arrs[0].ndim
     for i, a in enumerate(arrs):
         if a.ndim != ndim:
@@ -70,23 +79,30 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
                                f"({ndim} and {a.ndim} at row {i}); padding keeps the rank")
     maxes = [max(a.shape[d] for a in arrs) for d in range(ndim)]
     if pad_shape is None:
-        target = maxes
-    else:
-        if len(pad_shape) != ndim:
-            raise RuntimeError(f"{op_name}: pad_shape {list(pad_shape)} of column {name!r} has "
-                               f"{len(pad_shape)} dimensions but the rows have {ndim}")
-        target = [m if d is None else d for d, m in zip(pad_shape, maxes)]
-        for d, (t, m) in enumerate(zip(target, maxes)):
-            if m > t:
-                raise RuntimeError(f"{op_name}: a row of column {name!r} has size {m} in "
-                                   f"dimension {d}, larger than pad_shape {t}")
-    dtype = np.result_type(*[a.dtype for a in arrs])
+        return tuple(maxes)
+    if len(pad_shape) != ndim:
+        raise RuntimeError(f"{op_name}: pad_shape {list(pad_shape)} of column {name!r} has "
+                           f"{len(pad_shape)} dimensions but the rows have {ndim}. Invalid "
+                           f"pad_info, rank of pad_shape must be equal to rank of specified "
+                           f"column. pad_shapes rank:{len(pad_shape)}, column rank: {ndim}")
+    return tuple(m if d is None else d for d, m in zip(pad_shape, maxes))
+
+
+def _pad_fill(name, dtype, pad_value, op_name):
+    """The pad value as a 0-d array of the batch's dtype: cast as MindSpore casts it (-1 is
+    255 in uint8); a string value widens a string column's dtype so it is not cut short. No
+    value: 0, or the empty string."""
+    strings = dtype.kind in "US"
     if pad_value is None:
-        pad_value = "" if dtype.kind == "U" else (b"" if dtype.kind == "S" else 0)
-    out = np.full((n,) + tuple(target), pad_value, dtype=dtype)
-    for i, a in enumerate(arrs):
-        out[(i,) + tuple(slice(0, s) for s in a.shape)] = a
-    return out
+        return np.zeros((), dtype)
+    if strings != isinstance(pad_value, (str, bytes)):
+        raise RuntimeError(f"{op_name}: pad value {pad_value!r} of column {name!r} does not "
+                           f"suit its {dtype} rows. PadEnd: can not pad numeric and string "
+                           f"tensors together.")
+    if strings:
+        fill = np.asarray(pad_value).astype(dtype.kind)
+        return fill.astype(np.result_type(dtype, fill.dtype))
+    return np.asarray(pad_value).astype(dtype)
 
 
 def batch_dicts(name, dicts, op_name="Batch"):
@@ -151,8 +167,6 @@ class BatchBuilder:
                 self.pads[k] = (None, None)
         if ds.per_batch_map is not None:
             self.in_idx = [self.child_cols.index(c) for c in ds.in_cols]
-            from .map import placement
-            self.place = placement(self.child_cols, ds.in_cols, ds.out_cols)
 
     def build(self, rows, info, empty=np.empty):
         """``empty(shape, dtype)`` allocates the stacked columns (see stack_column)."""
@@ -174,21 +188,33 @@ class BatchBuilder:
             res = (res,)
         if len(res) != len(ds.out_cols):
             raise RuntimeError(f"Batch: per_batch_map returned {len(res)} columns but "
-                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}")
-        outs = []
-        for name, v in zip(ds.out_cols, res):
-            if isinstance(v, (np.ndarray, dict)):
-                outs.append(v)
-            elif isinstance(v, (list, tuple)) and v and all(isinstance(d, dict) for d in v):
-                outs.append(_merge_dicts(name, v))
-            elif isinstance(v, (list, tuple)):
-                outs.append(stack_column(name, v, None, "Batch per_batch_map"))
-            else:
-                raise TypeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
-                                f"{type(v).__name__} for column {name!r}")
+                               f"output_columns has {len(ds.out_cols)}: {ds.out_cols}. [ERROR] "
+                               f"Invalid per_batch_map, the number of columns returned in "
+                               f"'per_batch_map' function should be {len(ds.out_cols)} , but "
+                               f"got: {len(res)}")
+        outs = [self._output_column(name, v, len(cols[0])) for name, v in zip(ds.out_cols, res)]
         stacked = {k: stack_column(n, cols[k], self.pads[k]) for k, n in
                    enumerate(self.child_cols) if k not in self.in_idx}
-        return tuple(outs[j] if src == "out" else stacked[j] for src, j in self.place)
+        return tuple(outs[j] if src == "out" else stacked[j] for src, j in ds.placement)
+
+    @staticmethod
+    def _output_column(name, v, rows):
+        """One column per_batch_map returned, as the batch's array: an array or a dict as it
+        is (the whole batch), a list one value per row of the batch (MindSpore checks the
+        count), a list of dicts merged (_merge_dicts)."""
+        if isinstance(v, (np.ndarray, dict)):
+            return v
+        if not isinstance(v, (list, tuple)):
+            raise RuntimeError(f"Batch: per_batch_map must return lists or numpy arrays, got "
+                               f"{type(v).__name__} for column {name!r}")
+        if v and all(isinstance(d, dict) for d in v):
+            return _merge_dicts(name, v)
+        if len(v) != rows:
+            raise RuntimeError(f"Batch: per_batch_map returned {len(v)} rows for column "
+                               f"{name!r} of a batch of {rows}. [ERROR] Invalid data, column: "
+                               f"{name} expects: {rows} rows returned from 'per_batch_map', "
+                               f"got: {len(v)}")
+        return stack_column(name, v, None, "Batch per_batch_map")
 
 
 class _BatchTask:
@@ -288,7 +314,10 @@ class BatchIter(NestedState, IterNode):
                 raise wrap_error(e, "Batch(batch_size)",
                                  f"batch {info.get_batch_num()} of epoch {epoch}")
             if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-                raise ValueError(f"batch_size callable returned {size!r}; expected an int >= 1")
+                raise RuntimeError(f"Batch: the batch_size callable returned {size!r} for batch "
+                                   f"{info.get_batch_num()} of epoch {epoch}. Invalid "
+                                   f"batch_size function, 'batch_size' function should return "
+                                   f"an integer greater than 0, but got: {size!r}")
         child = self.children[0]
         rows = []
         for _ in range(size):

@@ -6,6 +6,17 @@ from ..node import ReplayNode
 from .batch import stack_column
 
 
+def _int_length(length):
+    """An element_length_function's result as an int; MindSpore refuses anything else (a
+    float too) when the pipeline runs."""
+    a = np.asarray(length)
+    if a.size != 1 or a.dtype.kind not in "iu":
+        raise RuntimeError(f"bucket_batch_by_length: element_length_function returned "
+                           f"{length!r}; Unable to cast Python instance of type "
+                           f"{type(length)} to C++ type 'int'")
+    return int(a.reshape(-1)[0])
+
+
 class BucketBatchIter(ReplayNode):
     name = "BucketBatchByLength"
 
@@ -34,8 +45,7 @@ class BucketBatchIter(ReplayNode):
         else:
             a = np.asarray(args[0])
             length = a.shape[0] if a.ndim else 1
-        length = int(np.asarray(length).reshape(-1)[0])
-        return int(np.searchsorted(ds.boundaries, length, side="right"))
+        return int(np.searchsorted(ds.boundaries, _int_length(length), side="right"))
 
     def _emit(self, b):
         rows = self.buckets[b]
@@ -44,8 +54,10 @@ class BucketBatchIter(ReplayNode):
         cols = list(zip(*rows))
         out = []
         for k, name in enumerate(self.cols):
-            pad = ds.pad_info.get(name)
-            if pad is not None and ds.pad_to_boundary:
+            # Every column is padded to the batch's largest row (pad value 0), with pad_info
+            # or without, as MindSpore does.
+            pad = ds.pad_info.get(name, (None, None))
+            if ds.pad_to_boundary and name in ds.pad_info:
                 shape, value = pad
                 if b >= len(ds.boundaries):
                     raise RuntimeError("bucket_batch_by_length: pad_to_bucket_boundary cannot pad "

@@ -18,8 +18,9 @@ def wrong_type(name, value, *types):
     """MindSpore's type error, word for word ("Argument x with value v is not of type
     [<class 'int'>], but got <class 'str'>."): its suite and ported scripts match on it."""
     shown = '""' if repr(value) == repr("") else value
-    # MindSpore lists the types as a tuple when a bool is refused where an int is wanted.
-    listed = types if isinstance(value, bool) and bool not in types else list(types)
+    # MindSpore lists the types as a tuple when a bool is refused where an int is wanted (its
+    # bool check); any other refusal lists them (ErrorSamplesMode, an int enum, included).
+    listed = types if isinstance(value, bool) and int in types else list(types)
     return TypeError(f"Argument {name} with value {shown} is not of type {listed}, "
                      f"but got {type(value)}.")
 
@@ -103,7 +104,8 @@ def check_values(values, name, low=None, high=None, low_open=False):
     check_sequence(values, name)
     if len(values) == 0:
         raise ValueError(f"{name} should not be empty.")
-    return tuple(check_float(v, name, low, high, low_open=low_open) for v in values)
+    return tuple(check_float(v, f"{name}[{i}]", low, high, low_open=low_open)
+                 for i, v in enumerate(values))
 
 
 def check_choice(value, choices, name):

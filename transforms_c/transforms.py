@@ -14,14 +14,15 @@ def _as_tuple(value):
 
 
 def _check_transforms(transforms, name="transforms"):
+    """A non-empty list (or tuple) of ops or callables, with MindSpore's errors and words."""
     if not isinstance(transforms, (list, tuple)):
-        raise TypeError(f"Argument {name} with value {transforms!r} is not of type [list, "
-                        f"tuple], but got {type(transforms).__name__}.")
+        raise wrong_type(f"{name} list", transforms, list)
     if len(transforms) == 0:
-        raise ValueError(f"{name} list is empty.")
-    for op in transforms:
+        raise ValueError(f"{name} list can not be empty.")
+    for i, op in enumerate(transforms):
         if not callable(op):
-            raise TypeError(f"{name}[{transforms.index(op)}] is not callable: {op!r}")
+            raise TypeError(f"{name}[{i}] is neither a transforms op (TensorOperation) nor a "
+                            f"callable pyfunc. Got {op!r}.")
     return list(transforms)
 
 
@@ -36,6 +37,9 @@ class _Composite(TensorOperation):
     """Ops holding a list of ops: random when any member is random."""
 
     def __call__(self, *arrays):
+        if not arrays:
+            raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid: it was called "
+                               f"without an input (as {type(self).__name__}([...])()).")
         arrays = tuple(_to_numpy(a) if not _is_pil(a) else a for a in arrays)
         out = self.apply(arrays, eager_seed() if self.is_random else 0)
         return out[0] if len(out) == 1 else out
@@ -81,7 +85,7 @@ class RandomApply(_Composite):
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _check_transforms(transforms)
-        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self.prob = check_float(prob, "prob", 0, 1)
         self._compose = Compose(self.transforms)
 
     def apply(self, arrays, seed):
@@ -109,16 +113,17 @@ def to_numpy_dtype(data_type, name="data_type"):
     """A numpy dtype from a numpy type/dtype, a type name ('int32'), a dtype-like object
     (minddata.mstype.int32 carries its numpy dtype) or an object whose name is a numpy type's
     (mindspore.int32 prints as Int32)."""
+    if data_type is None or isinstance(data_type, (int, float, list, tuple)):
+        raise _not_a_type(name, data_type)
     if isinstance(data_type, str):
         try:
             return np.dtype(data_type)
         except TypeError:
             raise _not_a_type(name, data_type) from None
-    if data_type is not None and not isinstance(data_type, (int, float)):
-        try:
-            return np.dtype(data_type)
-        except TypeError:
-            pass
+    try:
+        return np.dtype(data_type)
+    except TypeError:
+        pass
     text = str(data_type).split(".")[-1].lower()
     if text == "bool_":
         text = "bool"

@@ -126,3 +126,117 @@ def test_duplicate_and_type_cast_words():
                                         r"\[<class 'mindspore._c_expression.typing.Type'>, "
                                         r"<class 'numpy.dtype'>\], but got <class 'str'>\."):
         T.TypeCast("junk")
+
+
+IMG = np.arange(4 * 5 * 3, dtype=np.uint8).reshape(4, 5, 3) * 4
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint32, np.uint64, np.str_])
+def test_to_tensor_refuses_the_input_types_mindspore_refuses(dtype):
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match=r"ToTensor: Input includes unsupported data type in "
+                                           r"\[uint32, int64, uint64, string, bytes\]\."):
+        V.ToTensor()(IMG.astype(dtype))
+
+
+def test_to_tensor_ranks_and_output_types():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="ToTensor: image shape should be <H,W,C>, but got "
+                                           "rank: 4"):
+        V.ToTensor()(IMG[None])
+    with pytest.raises(RuntimeError, match="ToTensor: rank of input data should be greater than: "
+                                           "2, but got:1"):
+        V.ToTensor()(IMG[0, :, 0])
+    assert V.ToTensor("int32")(IMG).dtype == np.int32
+    assert V.ToTensor(np.uint8)(IMG.astype(bool)).dtype == np.uint8
+    words = r"is not of type \[<class 'mindspore._c_expression.typing.Type'>, <class " \
+            r"'numpy.dtype'>\], but got "
+    for bad, shown in (("JUNK", "JUNK"), (None, "None"),
+                       ([np.float64], r"\[<class 'numpy.float64'>\]"),
+                       ((np.float16, np.int8),
+                        r"\(<class 'numpy.float16'>, <class 'numpy.int8'>\)")):
+        with pytest.raises(TypeError, match=f"Argument output_type with value {shown} " + words):
+            V.ToTensor(bad)
+    with pytest.raises(TypeError, match="Argument data_type with value invalid " + words):
+        V.ToType("invalid")
+    with pytest.raises(TypeError, match="Argument data_type with value None " + words):
+        V.ToType(None)
+
+
+def test_to_tensor_on_a_pil_image_in_compose_divides_in_float64():
+    # measured in MindSpore 2.10: an eager Compose given a PIL image runs ToTensor's Python
+    # implementation (img / 255 in float64), as ToTensor called on the image does
+    from PIL import Image
+    img = Image.fromarray(IMG)
+    expected = (IMG / 255.0).astype(np.float32).transpose(2, 0, 1)
+    np.testing.assert_array_equal(T.Compose([V.ToTensor()])(img), expected)
+
+
+@pytest.mark.parametrize("value, error, words", [
+    ([[1, 2]], TypeError, "The input image should be of type numpy.ndarray or PIL.Image.Image. "
+                          "Got <class 'list'>."),
+    (IMG[0, :, 0], ValueError, "The dimension of input image should be 2 or 3. Got 1."),
+    (np.zeros((4, 4, 5), np.uint8), ValueError, "The channel of input image should not exceed 4. "
+                                                "Got 5."),
+    (IMG.astype(np.float32), TypeError, "The input image type float32 is not supported when "
+                                        "image shape is [H, W, 2], [H, W, 3] or [H, W, 4]."),
+    (IMG[:, :, 0].astype(np.int64), TypeError, "The input image type int64 is not supported when "
+                                               "image shape is [H, W] or [H, W, 1]."),
+])
+def test_to_pil_errors_as_mindspore(value, error, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(error) as info:
+        V.ToPIL()(value)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize("dtype, mode", [(np.uint8, "L"), (np.float64, "F"), (np.uint16, "I;16"),
+                                         (np.bool_, "1")])
+def test_to_pil_one_channel_modes(dtype, mode):
+    # measured in MindSpore 2.10
+    assert V.ToPIL()(IMG[:, :, :1].astype(dtype)).mode == mode
+
+
+def test_to_numpy_gives_the_pixels_of_a_pil_image():
+    from PIL import Image
+    from transforms_c.vision.tensor import ToNumpy
+    out = ToNumpy()(Image.fromarray(IMG))
+    assert isinstance(out, np.ndarray) and np.array_equal(out, IMG)
+
+
+def test_normalize_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="Normalize: number of channels does not match the size "
+                                           "of mean and std vectors, got channels: 1, size of "
+                                           "mean: 3"):
+        V.Normalize([1, 2, 3], [1, 2, 3])(IMG[:, :, 0])
+    with pytest.raises(RuntimeError, match="Normalize: input tensor should have at least 2 "
+                                           "dimensions, but got: 1"):
+        V.Normalize([1], [1])(IMG[0, :, 0])
+    with pytest.raises(ValueError, match=r"Input mean\[0\] is not within the required interval of "
+                                         r"\[0, 255\]\."):
+        V.Normalize([256, 0, 0], [1, 1, 1])
+    with pytest.raises(ValueError, match=r"Input std\[1\] is not within the required interval of "
+                                         r"\(0, 255\]\."):
+        V.Normalize([1, 0, 0], [1, 0, 1])
+    with pytest.raises(RuntimeError, match=r"HWC2CHW: image shape should be <H,W> or <H,W,C>, but "
+                                           r"got rank: 4"):
+        V.HWC2CHW()(IMG[None])
+
+
+def test_compose_family_words():
+    # measured in MindSpore 2.10
+    for make in (T.Compose, T.RandomApply, T.RandomChoice):
+        with pytest.raises(ValueError, match="transforms list can not be empty."):
+            make([])
+        with pytest.raises(TypeError, match=r"transforms\[0\] is neither a transforms op "
+                                            r"\(TensorOperation\) nor a callable pyfunc."):
+            make([1])
+        with pytest.raises(TypeError, match="Argument transforms list with value 1 is not of type "
+                                            r"\[<class 'list'>\], but got <class 'int'>\."):
+            make(1)
+    with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
+                                         r"\[0, 1\]\."):
+        T.RandomApply([V.HWC2CHW()], prob=1.5)
+    with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
+        T.Compose([lambda x: x + x])()

@@ -144,15 +144,17 @@ def test_ops_without_a_pillow_path_give_an_array(op):
     np.testing.assert_array_equal(op.apply((img,), 0)[0], out)   # inside Compose
 
 
-def test_to_tensor_on_pil_divides_eagerly_and_multiplies_in_compose():
-    """MindSpore's ToTensor called on a PIL image runs its Python implementation (img / 255 in
-    float64); given the image's array, inside a pipeline's Compose, its C++ one
-    (img * float32(1 / 255)): up to 1 ulp apart (tests/transforms_c/test_mindspore_arithmetic.py)."""
+def test_to_tensor_on_pil_divides_and_on_arrays_multiplies():
+    """MindSpore's ToTensor given a PIL image, directly or in an eager Compose, runs its Python
+    implementation (img / 255 in float64); given the image's array (as a pipeline hands it), its
+    C++ one (img * float32(1 / 255)): up to 1 ulp apart
+    (tests/transforms_c/test_mindspore_arithmetic.py). Measured in MindSpore 2.10."""
     img = Image.fromarray(RGB)
     op = V.ToTensor()
     assert isinstance(op(img), np.ndarray)
     np.testing.assert_array_equal(op(img), (RGB / 255.0).astype(np.float32).transpose(2, 0, 1))
-    np.testing.assert_array_equal(op.apply((img,), 0)[0], op(RGB))
+    np.testing.assert_array_equal(op.apply((img,), 0)[0], op(img))
+    np.testing.assert_array_equal(Compose([op])(img), op(img))
 
 
 def test_random_array_op_on_pil_draws_as_on_numpy():

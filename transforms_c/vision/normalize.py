@@ -10,8 +10,8 @@ from transforms_c.schema import BOOL, CHOICE, FLOAT, VALUES, NativeOperation, Op
 
 #: Normalize's arguments: one mean in [0, 255] and one std in (0, 255] per channel (or one for
 #: all), native a and b.
-MEAN = Param("mean", VALUES, 0.0, 255.0, native=("a",))
-STD = Param("std", VALUES, 0.0, 255.0, low_open=True, native=("b",))
+MEAN = Param("mean", VALUES, 0, 255, native=("a",))     # ints: MindSpore's "[0, 255]"
+STD = Param("std", VALUES, 0, 255, low_open=True, native=("b",))
 IS_HWC = Param("is_hwc", BOOL)
 
 
@@ -25,8 +25,9 @@ def per_channel(values, channels, op_name, name):
     if len(values) == 1:
         return np.full(channels, values[0], np.float32)
     if len(values) != channels:
-        raise RuntimeError(f"{op_name}: {name} has {len(values)} values but the image has "
-                           f"{channels} channels")
+        raise RuntimeError(f"{op_name}: number of channels does not match the size of mean and "
+                           f"std vectors, got channels: {channels}, size of {name}: "
+                           f"{len(values)}")
     return np.asarray(values, np.float32)
 
 
@@ -68,6 +69,9 @@ class Normalize(NativeOperation):
         self.schema.bind(self, is_hwc=is_hwc)
 
     def _compute(self, img, rng):
+        if isinstance(img, np.ndarray) and img.ndim < 2:      # MindSpore's words
+            raise RuntimeError(f"Normalize: input tensor should have at least 2 dimensions, but "
+                               f"got: {img.ndim} (an image is <H,W> or <H,W,C>)")
         image_hwc(img, "Normalize")
         return normalize_array(img, self.mean, self.std, self.is_hwc)
 
@@ -151,8 +155,8 @@ class HWC2CHW(NativeOperation):
 
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.ndim not in (2, 3):
-            raise RuntimeError(f"HWC2CHW: input tensor is not in shape of <H,W> or <H,W,C>, "
-                               f"but got rank: {getattr(img, 'ndim', '?')} "
+            raise RuntimeError(f"HWC2CHW: image shape should be <H,W> or <H,W,C>, but got rank: "
+                               f"{getattr(img, 'ndim', '?')} "
                                f"({getattr(img, 'shape', type(img).__name__)})")
         if img.ndim == 2:
             return img

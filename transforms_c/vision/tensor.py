@@ -3,6 +3,7 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c._base import TensorOperation, native_ready
+from transforms_c.transforms import to_numpy_dtype
 
 
 class ToTensor(TensorOperation):
@@ -11,15 +12,17 @@ class ToTensor(TensorOperation):
     the op directly takes MindSpore's Python implementation, pil_to_tensor)."""
 
     def __init__(self, output_type=np.float32):
-        try:
-            self.output_type = np.dtype(output_type)
-        except TypeError:
-            raise TypeError(f"output_type should be a numpy dtype, got {output_type!r}") from None
+        self.output_type = to_numpy_dtype(output_type, "output_type")
 
     def __call__(self, img):
-        if _is_pil(img):
-            return pil_to_tensor(img, self.output_type)
         return self.apply((img,), 0)[0]
+
+    def apply(self, arrays, seed):
+        # A PIL image (eager, or in an eager Compose) takes MindSpore's Python implementation;
+        # the engine hands the op arrays only.
+        if len(arrays) == 1 and _is_pil(arrays[0]):
+            return (pil_to_tensor(arrays[0], self.output_type),)
+        return super().apply(arrays, seed)
 
     def _compute(self, img, rng):
         return to_tensor(img, self.output_type)
@@ -35,9 +38,18 @@ def _is_pil(img):
 
 def _hwc_image(img):
     arr = np.asarray(img)
+    # MindSpore's words for the types and ranks its ToTensor refuses.
+    if arr.dtype in (np.uint32, np.int64, np.uint64) or arr.dtype.kind in "USO":
+        raise RuntimeError(f"ToTensor: Input includes unsupported data type in [uint32, int64, "
+                           f"uint64, string, bytes]. Got {arr.dtype}.")
+    if arr.ndim < 2:
+        raise RuntimeError(f"ToTensor: rank of input data should be greater than: 2, but got:"
+                           f"{arr.ndim}")
+    if arr.ndim > 3:
+        raise RuntimeError(f"ToTensor: image shape should be <H,W,C>, but got rank: {arr.ndim}")
     if arr.ndim == 2:
         arr = arr[:, :, None]
-    if arr.ndim != 3 or arr.size == 0:
+    if arr.size == 0:
         raise RuntimeError(f"ToTensor: input should be a non-empty <H,W> or <H,W,C> image, got "
                            f"shape {arr.shape}")
     return arr
@@ -78,8 +90,14 @@ def pil_to_tensor(img, output_type=np.float32):
     return np.ascontiguousarray((arr / 255.0).transpose(2, 0, 1)).astype(output_type, copy=False)
 
 
+#: The dtypes ToPIL takes for a one-channel image (uint8 for 2 to 4 channels), as MindSpore.
+_ONE_CHANNEL_TYPES = tuple(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.uint8,
+                                                   np.uint16, np.uint32, np.float32, np.float64))
+
+
 class ToPIL(TensorOperation):
-    """ToPIL(): array (HWC or HW) -> PIL image."""
+    """ToPIL(): array (HW, HW1 of one of _ONE_CHANNEL_TYPES, or HWC uint8 with 2 to 4 channels)
+    -> PIL image; a PIL image is returned as it is. MindSpore's error types and words."""
 
     pil_input = "own"       # a PIL image is returned as it is
 
@@ -90,24 +108,38 @@ class ToPIL(TensorOperation):
         from PIL import Image
         if isinstance(img, Image.Image):
             return img
-        arr = np.asarray(img)
-        if arr.ndim == 3 and arr.shape[2] == 1:
-            arr = arr[:, :, 0]
-        try:
-            return Image.fromarray(arr)
-        except (TypeError, ValueError) as exc:
-            raise RuntimeError(f"ToPIL: cannot convert array of shape {arr.shape}, dtype "
-                               f"{arr.dtype}: {exc}") from None
+        if not isinstance(img, np.ndarray):
+            raise TypeError(f"The input image should be of type numpy.ndarray or "
+                            f"PIL.Image.Image. Got {type(img)}.")
+        if img.ndim not in (2, 3):
+            raise ValueError(f"The dimension of input image should be 2 or 3. Got {img.ndim}.")
+        channels = img.shape[2] if img.ndim == 3 else 1
+        if channels > 4:
+            raise ValueError(f"The channel of input image should not exceed 4. Got {channels}.")
+        if channels == 1 and img.dtype not in _ONE_CHANNEL_TYPES:
+            raise TypeError(f"The input image type {img.dtype} is not supported when image shape "
+                            f"is [H, W] or [H, W, 1].")
+        if channels > 1 and img.dtype != np.uint8:
+            raise TypeError(f"The input image type {img.dtype} is not supported when image shape "
+                            f"is [H, W, 2], [H, W, 3] or [H, W, 4].")
+        return Image.fromarray(img[:, :, 0] if img.ndim == 3 and channels == 1 else img)
+
+
+class ToNumpy(TensorOperation):
+    """ToNumpy(): a PIL image (or an array) -> numpy array (MindSpore 2.x's vision.ToNumpy, which
+    pipelines put after PIL ops)."""
+
+    pil_input = "own"
+
+    def _compute(self, img, rng):
+        return np.asarray(img)
 
 
 class ToType(TensorOperation):
     """ToType(data_type): casts to a numpy dtype."""
 
     def __init__(self, data_type):
-        try:
-            self.data_type = np.dtype(data_type)
-        except TypeError:
-            raise TypeError(f"data_type should be a numpy dtype, got {data_type!r}") from None
+        self.data_type = to_numpy_dtype(data_type)
 
     def _compute(self, img, rng):
         return np.asarray(img).astype(self.data_type)

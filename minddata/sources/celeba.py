@@ -16,6 +16,7 @@ import os
 import numpy as np
 
 from ._image_files import check_common_args, decrypt_key, file_stamp, read_each, read_image
+from ._no_rows import FailsWhenReadIfEmpty
 from ._source_base import RowSource, SourceDataset
 from ._validation import check_dir, type_check
 from .image_folder import _extension
@@ -80,11 +81,12 @@ def read_attributes(dataset_dir, usage, extensions):
                                f"attributes where the lines before have {len(values[0])}")
         names.append(name)
         values.append(attrs)
-    attr = (np.array(values, dtype=np.int64) == 1).astype(np.uint32) if values else None
+    attr = ((np.array(values, dtype=np.int64) == 1).astype(np.uint32) if values
+            else np.zeros((0, 0), np.uint32))
     return names, attr
 
 
-class CelebASource(RowSource):
+class CelebASource(FailsWhenReadIfEmpty, RowSource):
     """The attribute file's rows; a read opens each requested image (decoding it if asked)."""
 
     column_names = ["image", "attr"]
@@ -94,11 +96,11 @@ class CelebASource(RowSource):
         self._extensions = list(extensions) if extensions else None
         self._names, self._attr = read_attributes(dataset_dir, usage, extensions)
         if not self._names:
-            raise RuntimeError(f"Invalid data, no valid data matching the dataset API "
-                               f"CelebADataset. Please check file path or dataset API: "
-                               f"{os.path.join(dataset_dir, ATTR_FILE)} lists no image for usage "
-                               f"'{usage}'" + (f" with extensions {self._extensions}."
-                                               if self._extensions else "."))
+            self._no_rows = (f"Invalid data, CelebADataset API can't read the data file "
+                             f"(interface mismatch or no data found). Check file path: "
+                             f"{os.path.join(dataset_dir, ATTR_FILE)} lists no image for usage "
+                             f"'{usage}'" + (f" with extensions {self._extensions}."
+                                             if self._extensions else "."))
 
     def __len__(self):
         return len(self._names)
@@ -147,8 +149,8 @@ class CelebADataset(SourceDataset):
             raise ValueError("usage should be 'all', 'train', 'valid' or 'test'.")
         check_common_args("CelebADataset", num_samples, num_parallel_workers, shuffle, sampler,
                           num_shards, shard_id, decode, decrypt)
-        self.dataset_dir, self.usage, self.decode = dataset_dir, usage, decode
-        self.extensions = None if extensions is None else list(extensions)
+        self.dataset_dir, self.usage, self.decode, self.decrypt = dataset_dir, usage, decode, decrypt
+        self.extensions = list(extensions or [])      # MindSpore's attribute, [] for None
         super().__init__(functools.partial(CelebASource, dataset_dir, usage, extensions, decode,
                                            decrypt),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,

@@ -250,13 +250,16 @@ class CocoDataset(SourceDataset):
                           num_shards, shard_id, decode, decrypt)
         extra_metadata = bool(extra_metadata)
         self.dataset_dir, self.annotation_file, self.task = dataset_dir, annotation_file, task
-        self.decode, self.extra_metadata = decode, extra_metadata
+        self.decode, self.extra_metadata, self.decrypt = decode, extra_metadata, decrypt
         super().__init__(functools.partial(CocoSource, dataset_dir, annotation_file, task, decode,
                                            extra_metadata, decrypt),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
                          shard_id=shard_id, sampler=sampler,
                          num_parallel_workers=num_parallel_workers, cache=cache,
                          column_names=coco_columns(task, extra_metadata))
+
+    def _num_classes(self):
+        return None     # MindSpore's CocoDataset counts no classes: num_classes() is None
 
     def get_class_indexing(self):
         """Category name -> ``[id]`` (``Panoptic``: ``[id, isthing]``), in the file's order."""

@@ -22,10 +22,10 @@ import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from ._image_files import (check_common_args, decrypt_key, file_stamp, meta_column,
+from ._image_files import (check_common_args, check_decrypt, decrypt_key, file_stamp, meta_column,
                            read_each, read_image)
 from ._source_base import RowSource, SourceDataset
-from ._validation import check_dir, check_file, type_check
+from ._validation import check_class_indexing, check_dir, check_file, type_check
 
 META_COLUMN = "_meta-filename"
 _COLUMNS = {"Segmentation": ["image", "target"],
@@ -186,26 +186,24 @@ class VOCDataset(SourceDataset):
         elif task != "Detection":
             raise ValueError(f"Invalid task : {task}. (task should be 'Segmentation' or "
                              f"'Detection')")
-        if decrypt is not None and not callable(decrypt):
-            raise TypeError(f"Argument decrypt is not a callable object, but got {type(decrypt)}")
+        check_decrypt(decrypt)
         check_file(image_set_file(dataset_dir, task, usage), "usage")
-        if class_indexing is not None:
-            type_check(class_indexing, (dict,), "class_indexing")
-            for name, label in class_indexing.items():
-                type_check(name, (str,), "class_indexing")
-                type_check(label, (int,), "class_indexing")
+        check_class_indexing(class_indexing)
         check_common_args("VOCDataset", num_samples, num_parallel_workers, shuffle, sampler,
                           num_shards, shard_id, decode, decrypt, refuse_pk_sampler=False)
         extra_metadata = bool(extra_metadata)
         self.dataset_dir, self.task, self.usage = dataset_dir, task, usage
-        self.class_indexing = None if class_indexing is None else dict(class_indexing)
-        self.decode, self.extra_metadata = decode, extra_metadata
+        self.class_indexing = dict(class_indexing or {})      # MindSpore's attribute, {} for None
+        self.decode, self.extra_metadata, self.decrypt = decode, extra_metadata, decrypt
         super().__init__(functools.partial(VOCSource, dataset_dir, task, usage, class_indexing,
                                            decode, extra_metadata, decrypt),
                          num_samples=num_samples, shuffle=shuffle, num_shards=num_shards,
                          shard_id=shard_id, sampler=sampler,
                          num_parallel_workers=num_parallel_workers, cache=cache,
                          column_names=voc_columns(task, extra_metadata))
+
+    def _num_classes(self):
+        return None     # MindSpore's VOCDataset counts no classes: num_classes() is None
 
     def get_class_indexing(self):
         """Class name -> label: ``class_indexing`` when given, else the object names of the

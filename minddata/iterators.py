@@ -3,6 +3,7 @@ PipelineRun (minddata/engine/runtime.py) converted as asked, one epoch per ``for
 import json
 import weakref
 
+from .callback import muted
 from .compat_layout.iterator_registry import track
 from .engine.runtime import PipelineRun
 from .graph.checks import check_columns, unknown_column_error
@@ -129,7 +130,8 @@ def _shown_columns(names):
 def first_row(ds):
     """(column names, first row) of one epoch, for output_shapes/output_types."""
     bind_sync_waits(ds)
-    with waits_open():      # no sync_update comes while the first row is read
+    # No sync_update comes while the first row is read; MindSpore runs no callbacks for it.
+    with waits_open(), muted():
         run = PipelineRun(ds, num_epochs=1)
     try:
         row = run.next_item()

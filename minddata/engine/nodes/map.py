@@ -14,7 +14,7 @@ import numpy as np
 from transforms_c.contract import FusedPlanLike, Operation
 
 from ... import config, seeds
-from ...callback import CallbackRunner
+from ...callback import runner_for
 from ...graph.map import placement
 from ...graph.operations import compile_operations, op_name
 from ...state_check import CHILD, COUNT, check_node_state
@@ -83,11 +83,14 @@ class OpRunner:
             res = tuple(a if type(a) is np.ndarray else _to_array(a, self.names[k])
                         for a in res)
             if self.debug:
-                _log_op(self.names[k], args, res, self.hooks)
+                _log_op(self.names[k], args, res, self.hooks, first=k == 0)
             args = res
         if len(args) != self.n_out:
+            # MindSpore's words after ours (code matching on them keeps working).
             raise RuntimeError(f"the operations returned {len(args)} columns but "
-                               f"output_columns names {self.n_out}")
+                               f"output_columns names {self.n_out}. Invalid columns, the number "
+                               f"of columns returned in 'map' operations should match the "
+                               f"number of 'output_columns'")
         return args
 
 
@@ -101,10 +104,20 @@ def _to_array(value, name):
     return a
 
 
-def _log_op(name, inputs, outputs, hooks):
+def _log_op(name, inputs, outputs, hooks, first):
+    """Debug mode: log the op's shapes and dtypes; call the debug hooks (minddata/debug.py) on
+    the first op's input columns and on every op's output columns, as MindSpore does."""
     logger.info("minddata debug: map op %s in %s out %s", name, _desc(inputs), _desc(outputs))
-    for h in hooks:
-        h(name, inputs, outputs)
+    for hook in hooks:
+        if first:
+            _call_hook(hook, name, True, inputs)
+        _call_hook(hook, name, False, outputs)
+
+
+def _call_hook(hook, name, is_first, columns):
+    hook.set_previous_op_name(name)
+    hook.set_is_first(is_first)
+    hook(*columns)
 
 
 def _desc(arrays):
@@ -160,7 +173,7 @@ class MapIter(NestedState, IterNode):
         self.place = placement(child_cols, ds.in_cols, ds.out_cols)
         self.runner = op_runner(ds, ctx, workers)
         self.workers = workers
-        self._callbacks = CallbackRunner(ds.callbacks, ctx.stopping) if ds.callbacks else None
+        self._callbacks = runner_for(ds.callbacks, ctx.stopping)
         if ds.callbacks:
             ctx.hand_over_each_row = True
         self._index = 0            # rows pulled from the child this epoch (the seed row id)

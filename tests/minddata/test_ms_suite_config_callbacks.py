@@ -1,0 +1,165 @@
+"""Config, debug hooks and dataset callbacks as MindSpore 2.10's dataset suite checks them
+(test_config.py, test_callbacks.py): defaults, the words of its errors, when callbacks run."""
+import pytest
+
+import minddata as ds
+from minddata import config
+from minddata.callback import DSCallback, WaitedDSCallback
+from minddata.debug import DebugHook, PrintDataHook, PrintMetaDataHook
+
+from .engine_helpers import numbers
+
+
+# -- config ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("setter, words", [
+    (config.set_seed, "seed isn't of type int"),
+    (config.set_prefetch_size, "size isn't of type int"),
+    (config.set_num_parallel_workers, "num isn't of type int"),
+    (config.set_monitor_sampling_interval, "interval isn't of type int"),
+    (config.set_callback_timeout, "timeout isn't of type int"),
+    (config.set_autotune_interval, "interval must be of type int"),
+    (config.set_sending_batches, "batch_num must be an int dtype"),
+    (config.set_multiprocessing_timeout_interval, "interval isn't of type int"),
+])
+def test_int_settings_refuse_a_bool_in_mindspores_words(setter, words):
+    # measured in MindSpore 2.10: TypeError with these words for True
+    with pytest.raises(TypeError, match=words):
+        setter(True)
+
+
+@pytest.mark.parametrize("setter, value, words", [
+    (config.set_monitor_sampling_interval, 0,
+     r"Interval given is not within the required range \(0, INT32_MAX\(2147483647\)\]"),
+    (config.set_callback_timeout, 0, "Timeout given is not within the required range"),
+    (config.set_autotune_interval, -1,
+     r"Interval given is not within the required range \[0, INT32_MAX\(2147483647\)\]"),
+    (config.set_multiprocessing_timeout_interval, 0,
+     r"Interval given is not within the required range \(0, INT32_MAX\(2147483647\)\)"),
+])
+def test_int_settings_out_of_range_in_mindspores_words(setter, value, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=words):
+        setter(value)
+
+
+def test_debug_mode_arguments_are_checked_as_mindspore_checks_them():
+    # measured in MindSpore 2.10: these TypeErrors and words
+    for flag in (0, "True", (True,), None):
+        with pytest.raises(TypeError, match="debug_mode_flag isn't of type boolean."):
+            config.set_debug_mode(flag)
+    with pytest.raises(TypeError, match="debug_hook_list is not a list"):
+        config.set_debug_mode(True, PrintDataHook())
+    with pytest.raises(TypeError, match="All items in debug_hook_list must be of type DebugHook"):
+        config.set_debug_mode(True, [lambda *a: a])
+    with pytest.raises(TypeError, match=r"set_debug_mode\(\) missing 1 required positional "
+                                        r"argument: 'debug_mode_flag'"):
+        config.set_debug_mode()  # pylint: disable=no-value-for-parameter
+
+
+def test_debug_mode_default_hook_prints_each_ops_columns(capsys):
+    # measured in MindSpore 2.10: without hooks, PrintMetaDataHook prints the first op's input
+    # and every op's output, one line per column
+    config.set_debug_mode(True)
+    try:
+        rows = list(numbers(1).map(lambda x: x * 2, "x").create_tuple_iterator(num_epochs=1))
+    finally:
+        config.set_debug_mode(False)
+    assert len(rows) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["[Dataset debugger] Print the [INPUT] of the operation [<lambda>].",
+                   "Column 0. The dtype is [int64]. The shape is [()].",
+                   "[Dataset debugger] Print the [OUTPUT] of the operation [<lambda>].",
+                   "Column 0. The dtype is [int64]. The shape is [()]."]
+    assert isinstance(config._debug_hooks()[0], PrintMetaDataHook)
+
+
+def test_a_debug_hook_must_override_compute():
+    # measured in MindSpore 2.10: DebugHook is abstract
+    with pytest.raises(TypeError):
+        DebugHook()  # pylint: disable=abstract-class-instantiated
+
+
+def test_error_samples_mode_refusal_names_the_enum():
+    # measured in MindSpore 2.10: "... is not of type [<enum 'ErrorSamplesMode'>] ..."
+    for value in (False, 1, "Zero", (1,), None):
+        with pytest.raises(TypeError, match=r"is not of type \[<enum 'ErrorSamplesMode'>\]"):
+            config.set_error_samples_mode(value)
+
+
+def test_start_method_of_another_type_is_a_type_error():
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError, match=r"Argument start_method with value 1 is not of type "
+                                        r"\[<class 'str'>\]"):
+        config.set_multiprocessing_start_method(1)
+
+
+# -- callbacks ------------------------------------------------------------------------------
+class _Flag(DSCallback):
+    def __init__(self):
+        super().__init__(1)
+        self.begun = False
+        self.steps = 0
+
+    def ds_begin(self, ds_run_context):
+        self.begun = True
+
+    def ds_step_begin(self, ds_run_context):
+        self.steps += 1
+
+
+def test_getters_do_not_run_the_callbacks():
+    # measured in MindSpore 2.10: size, shapes, types and names leave the callbacks alone
+    cb = _Flag()
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False).map(lambda x: x, callbacks=cb)
+    assert data.get_dataset_size() == 4
+    assert data.output_shapes() == [[]]
+    assert [str(t) for t in data.output_types()] == ["int64"]
+    assert data.get_col_names() == ["column_0"]
+    assert not cb.begun and cb.steps == 0
+    assert len(list(data.create_dict_iterator(num_epochs=1))) == 4
+    assert cb.begun and cb.steps == 4
+
+
+def test_callbacks_argument_refusals_in_mindspores_words():
+    # measured in MindSpore 2.10: TypeError "Argument callbacks[1] with value 0 is not ..."
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False)
+    with pytest.raises(TypeError, match="Argument callbacks with value 0 is not "):
+        data.map(lambda x: x, callbacks=0)
+    with pytest.raises(TypeError, match=r"Argument callbacks\[1\] with value 0 is not "):
+        data.map(lambda x: x, callbacks=[_Flag(), 0])
+
+
+@pytest.mark.parametrize("base", [DSCallback, WaitedDSCallback])
+def test_a_callback_overriding_nothing_fails_when_iterated(base):
+    # measured in MindSpore 2.10: map() accepts it; iterating raises this AttributeError
+    class Bad(base):
+        pass
+
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False).map(lambda x: x, callbacks=Bad())
+    with pytest.raises(AttributeError, match="Inheriting Callback class without overriding any "
+                                             "methods, check the usage of user defined Callback"):
+        list(data)
+
+
+def test_step_size_refusals_in_mindspores_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=r"Input step_size is not within the required interval "
+                                         r"of \[1, 2147483647\]"):
+        DSCallback(0)
+    with pytest.raises(TypeError, match=r"Argument step_size with value 1.5 is not of type "
+                                        r"\[<class 'int'>\], but got <class 'float'>"):
+        DSCallback(1.5)
+
+
+@pytest.mark.parametrize("error", [RuntimeError, ValueError])
+def test_an_exception_in_a_callback_is_a_runtime_error_naming_it(error):
+    # measured in MindSpore 2.10: RuntimeError, whose text has "<type>: <message>"
+    class Raising(DSCallback):
+        def ds_step_end(self, ds_run_context):
+            raise error("bad step")
+
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False).map(lambda x: x, callbacks=Raising())
+    with pytest.raises(RuntimeError, match=f"{error.__name__}: bad step") as info:
+        list(data)
+    assert "Exception thrown from user defined Python function in dataset" in str(info.value)
+    assert isinstance(info.value.__cause__, error)

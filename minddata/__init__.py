@@ -63,13 +63,14 @@ __all__ = [
 
 def zip(datasets):  # noqa: A001  (MindSpore's module-level name)
     """Zip a tuple of datasets (``mindspore.dataset.zip``)."""
-    if not isinstance(datasets, tuple) or len(datasets) < 1:
-        raise TypeError("datasets must be a non-empty tuple of Datasets")
+    if not isinstance(datasets, tuple):
+        raise TypeError(f"Argument datasets with value {datasets!r} is not of type "
+                        f"[<class 'tuple'>], but got {type(datasets)}.")
+    if len(datasets) < 2:
+        raise ValueError(f"Can't zip empty or just one dataset! Got {len(datasets)}.")
     for d in datasets:
         if not isinstance(d, Dataset):
-            raise TypeError(f"datasets must contain Datasets, got {type(d).__name__}")
-    if len(datasets) == 1:
-        return datasets[0]
+            raise TypeError(f"Invalid dataset, expected Dataset object, but got {type(d)}!")
     return datasets[0].zip(datasets[1:])
 
 

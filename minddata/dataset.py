@@ -130,10 +130,10 @@ class Dataset(LogicalNode):
     def apply(self, apply_func):
         """``apply_func(self)``, which must return a Dataset (MindSpore's Dataset.apply)."""
         if not callable(apply_func):
-            raise TypeError(f"apply_func must be callable, got {type(apply_func).__name__}")
+            raise TypeError(f"apply_func must be a function, got {type(apply_func).__name__}.")
         out = apply_func(self)
         if not isinstance(out, Dataset):
-            raise TypeError(f"apply_func must return a Dataset, got {type(out).__name__}")
+            raise TypeError(f"apply_func must return a dataset, got {type(out).__name__}.")
         return out
 
     def split(self, sizes, randomize=True):

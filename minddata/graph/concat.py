@@ -22,11 +22,18 @@ class Concat(LogicalNode):
                 raise TypeError(f"concat: every item must be a Dataset, got {type(d).__name__}")
         super().__init__(datasets)
         self.sampler = sampler
-        first = datasets[0].col_names()
-        for d in datasets[1:]:
+
+    def column_mismatch(self) -> Optional[str]:
+        """Why the datasets' columns do not line up, or None. MindSpore refuses such a concat
+        when its pipeline starts (a RuntimeError), not when it is written, and still counts its
+        rows; the engine's concat node raises it (engine/nodes/concat.py)."""
+        first = self.children[0].col_names()
+        for d in self.children[1:]:
             if d.col_names() != first:
-                raise ValueError(f"concat: datasets must have the same columns in the same "
-                                 f"order, got {first} and {d.col_names()}")
+                return (f"concat: datasets must have the same columns in the same order, got "
+                        f"{first} and {d.col_names()}. [ERROR] Invalid columns, 'column name' "
+                        f"or 'column order' of concat datasets should be the same.")
+        return None
 
     def row_count(self) -> Optional[int]:
         sizes = [c.row_count() for c in self.children]
@@ -53,5 +60,9 @@ class Concat(LogicalNode):
     def _is_random_self(self) -> bool:
         return self.interleaves()
 
+    # MindSpore's getters read the last dataset (get_batch_size of batch(3) + batch(5): 5).
     def _batch_size(self) -> Optional[int]:
-        return self.children[0]._batch_size()
+        return self.children[-1]._batch_size()
+
+    def _repeat_count(self) -> int:
+        return self.children[-1]._repeat_count()

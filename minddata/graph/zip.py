@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
+from .checks import PipelineArgumentError
 from .node import LogicalNode
 
 
@@ -13,15 +14,18 @@ class Zip(LogicalNode):
     def __init__(self, datasets: Sequence[LogicalNode]) -> None:
         for d in datasets:
             if not isinstance(d, LogicalNode):
-                raise TypeError(f"zip: every item must be a Dataset, got {type(d).__name__}")
+                raise TypeError(f"Invalid dataset, expected Dataset object, but got {type(d)}!")
         super().__init__(datasets)
         cols: List[str] = []
         for d in datasets:
             cols.extend(d.col_names())
         dup = sorted({c for c in cols if cols.count(c) > 1})
         if dup:
-            raise ValueError(f"zip: column names {dup} appear in more than one dataset; "
-                             f"rename them first")
+            # MindSpore finds it when the pipeline starts (a RuntimeError).
+            raise PipelineArgumentError(
+                f"zip: column names {dup} appear in more than one dataset; rename them first. "
+                f"[ERROR] Invalid data, duplicate column {dup[0]} already exists when zipping "
+                f"datasets.")
         self.columns = cols
 
     def col_names(self) -> List[str]:
@@ -31,6 +35,13 @@ class Zip(LogicalNode):
         sizes = [c.row_count() for c in self.children]
         known = [s for s in sizes if s is not None]
         return min(known) if len(known) == len(sizes) else None
+
+    # MindSpore's getters read the last dataset (see graph/concat.py).
+    def _batch_size(self) -> Optional[int]:
+        return self.children[-1]._batch_size()
+
+    def _repeat_count(self) -> int:
+        return self.children[-1]._repeat_count()
 
     def _num_classes(self) -> Optional[int]:
         for c in self.children:

@@ -296,3 +296,68 @@ def test_bucket_batch_cuts_rows_longer_than_pad_shape():
     # measured in MindSpore 2.10
     d = _ranges(4).bucket_batch_by_length(["col1"], [10], [4, 1], None, {"col1": ([2], -1)})
     assert _column(d, "col1") == [[[0, -1], [0, 1], [0, 1], [0, 1]]]
+
+
+# -- concat, zip, rename, apply --------------------------------------------------------------
+def _from(lo, hi, name="col1"):
+    return ds.GeneratorDataset(lambda: ((np.array([i]),) for i in range(lo, hi)), [name],
+                               shuffle=False)
+
+
+def test_concat_of_other_columns_fails_when_iterated():
+    # measured in MindSpore 2.10: `data1 + data2` is written without error; iterating raises
+    # RuntimeError "... 'column name' or 'column order' of concat datasets should be the same"
+    mixed = _from(0, 3) + _from(3, 10, "col2")
+    with pytest.raises(RuntimeError, match="'column order' of concat datasets should be"):
+        list(mixed)
+
+
+def test_concat_of_batches_and_rows_is_refused():
+    # measured in MindSpore 2.10 (was served: 3 rows, then 2 batches, in one column)
+    with pytest.raises(RuntimeError, match="data tensor rank of the two datasets to be "
+                                           "concatenated should be the same"):
+        list(_from(0, 3) + _from(3, 10).batch(3))
+
+
+def test_concat_and_zip_getters_read_the_last_dataset():
+    # measured in MindSpore 2.10
+    assert (_from(0, 3).batch(3) + _from(10, 20).batch(5)).get_batch_size() == 5
+    assert (_from(0, 3).batch(3) + _from(10, 20)).get_batch_size() == 1
+    assert (_from(0, 3).repeat(2) + _from(3, 5)).get_repeat_count() == 1
+    assert (_from(0, 3) + _from(3, 5).repeat(3)).get_repeat_count() == 3
+    assert ds.zip((_from(0, 3).batch(3), _from(0, 4, "b").batch(2))).get_batch_size() == 2
+    assert ds.zip((_from(0, 3).repeat(2), _from(0, 4, "b"))).get_repeat_count() == 1
+
+
+def test_zip_needs_two_datasets_or_more():
+    # measured in MindSpore 2.10: ValueError "Can't zip empty or just one dataset!"
+    for datasets in ((), (_from(0, 3),)):
+        with pytest.raises(ValueError, match="Can't zip empty or just one dataset"):
+            ds.zip(datasets)
+    with pytest.raises(TypeError, match="expected Dataset object"):
+        ds.zip((_from(0, 3), 3))
+
+
+def test_zip_duplicate_columns_words_and_types():
+    # measured in MindSpore 2.10: RuntimeError when the pipeline starts
+    with pytest.raises(RuntimeError, match="duplicate column col1 already exists when zipping"):
+        ds.zip((_from(0, 3), _from(0, 3)))
+
+
+def test_rename_onto_a_kept_column_words():
+    # measured in MindSpore 2.10: RuntimeError when the pipeline starts
+    two = ds.zip((_from(0, 3), _from(0, 3, "b")))
+    with pytest.raises(RuntimeError, match="existing column name is: b"):
+        two.rename("col1", "b")
+    assert _column(_from(0, 2).rename("col1", "col1"), "col1") == [[0], [1]]
+    with pytest.raises(ValueError, match="Number of column in input_columns and "
+                                         "output_columns is not equal"):
+        two.rename(["col1", "b"], ["x"])
+
+
+def test_apply_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError, match="apply_func must be a function"):
+        _from(0, 3).apply("123")
+    with pytest.raises(TypeError, match="apply_func must return a dataset"):
+        _from(0, 3).apply(lambda d: 3)

@@ -1,7 +1,7 @@
 """The concat node: the rows of each child in turn. The children must give the same column
-types: the first row of each child is checked against the first row seen (MindSpore refuses a
-float32 column concatenated with an int one; serving both would hand the consumer a column
-whose type changes midway).
+types and ranks: the first row of each child is checked against the first row seen (MindSpore
+refuses a float32 column concatenated with an int one, or batches with rows; serving both would
+hand the consumer a column whose type changes midway).
 
 With a sampler (``ConcatDataset.use_sampler``, graph/concat.py): a DistributedSampler keeps the
 rows at positions k, k+N, ... of the concatenated order (``position`` counts every row pulled
@@ -10,6 +10,7 @@ start of each epoch (each child's own order kept), so all children run at once."
 import numpy as np
 
 from ... import seeds
+from ...graph.checks import PipelineArgumentError
 from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
@@ -18,6 +19,9 @@ class ConcatIter(IterNode):
     name = "Concat"
 
     def __init__(self, ds, ctx, children):
+        mismatch = ds.column_mismatch()
+        if mismatch is not None:
+            raise PipelineArgumentError(mismatch)
         super().__init__(ctx, list(children))
         self.columns = ds.col_names()
         self.current = 0
@@ -82,17 +86,25 @@ class ConcatIter(IterNode):
         return row
 
     def _check_types(self, row):
-        types = [getattr(a, "dtype", None) for a in row]
+        types = [(getattr(a, "dtype", None), np.ndim(a)) for a in row]
         self._checked.add(self.current)
         if self._types is None:
             self._types = types
             return
-        for name, want, got in zip(self.columns, self._types, types):
+        for name, (want, want_rank), (got, rank) in zip(self.columns, self._types, types):
             if want != got:
                 raise RuntimeError(
                     f"Concat: the type of column {name!r} does not match: {want} in the rows "
                     f"before, {got} in dataset {self.current} of the concat; concatenated "
-                    f"datasets must have the same column types (cast one with a map first)")
+                    f"datasets must have the same column types (cast one with a map first). "
+                    f"[ERROR] Concat: the data types of the two datasets to be concatenated "
+                    f"should be the same, but got: {want} and {got}.")
+            if want_rank != rank:
+                raise RuntimeError(
+                    f"Concat: column {name!r} has rank {want_rank} in the rows before and "
+                    f"{rank} in dataset {self.current} of the concat. [ERROR] Concat: the data "
+                    f"tensor rank of the two datasets to be concatenated should be the same, "
+                    f"but got: {want_rank} and {rank}.")
 
     def prov_token(self):
         if self.current < len(self.children):

@@ -49,13 +49,20 @@ def _check_num_samples(num_samples):
 
 
 def _check_indices(indices):
-    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__len__"):
-        raise TypeError(f"indices must be a list or numpy array of int, got "
-                        f"{type(indices).__name__}")
-    arr = np.asarray(indices)
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"indices must contain int values, got dtype {arr.dtype}")
-    return arr.astype(np.int64).reshape(-1)
+    """The row ids of a SubsetSampler as an int64 array, checked as MindSpore checks them:
+    an iterable (not a str) of ints, every element an int or numpy integer."""
+    if isinstance(indices, np.ndarray) and indices.ndim == 1 and \
+            np.issubdtype(indices.dtype, np.integer):
+        return indices.astype(np.int64)     # (no per-element check for a big id array)
+    if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
+        raise TypeError(f"Unsupported sampler object of type ({type(indices)}): indices must "
+                        f"be a list or numpy array of int")
+    indices = list(indices)
+    for i, item in enumerate(indices):
+        if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+            raise TypeError(f"SubsetSampler: Type of indices element must be int, but got "
+                            f"list[{i}]: {item}, type: {type(item)}.")
+    return np.asarray(indices, dtype=np.int64).reshape(-1)
 
 
 class Sampler:
@@ -94,6 +101,16 @@ class Sampler:
     def get_num_samples(self):
         return self.num_samples
 
+    def parse(self):
+        """MindSpore's parse() builds the engine's own copy of the sampler, checking what the
+        constructor leaves unchecked; here that copy is a Sampler too (add_child on it leaves
+        this one alone)."""
+        self._check_when_built()
+        return copy.deepcopy(self)
+
+    def _check_when_built(self):
+        """Argument checks MindSpore makes when the pipeline is built, not when constructed."""
+
     def is_random(self):
         return False
 
@@ -106,6 +123,7 @@ class Sampler:
         PKSampler), called only when needed. A user-defined sampler's ``reset()`` runs
         before every epoch after the first, and its ``__iter__`` once per epoch, as in
         MindSpore."""
+        self._check_when_built()
         if epoch > 0 and self._user_defined():
             self.reset()
         if self.child_sampler is not None:
@@ -120,16 +138,8 @@ class Sampler:
         local = np.asarray(local, dtype=np.int64)
         if self.num_samples is not None and self.num_samples > 0:
             local = local[:self.num_samples]
-        if population is not None:
-            if local.size and (local.max() >= n or local.min() < 0):
-                raise IndexError(f"{type(self).__name__} index out of range of its child "
-                                 f"sampler's {n} ids")
-            return population[local]
-        if local.size and (local.max() >= num_rows or local.min() < -num_rows):
-            bad = local[(local >= num_rows) | (local < -num_rows)][0]
-            raise IndexError(f"{type(self).__name__}: sample id {int(bad)} is out of range for a "
-                             f"dataset of {num_rows} rows")
-        return np.where(local < 0, local + num_rows, local)
+        _check_ids_in_range(self, local, n, population is not None)
+        return local if population is None else population[local]
 
     def count(self, num_rows):
         """Number of ids per epoch for a population of num_rows (without reading labels where
@@ -167,6 +177,16 @@ class Sampler:
 
     def __repr__(self):
         return self.describe()
+
+
+def _check_ids_in_range(sampler, ids, n, of_child):
+    """MindSpore's RuntimeError for an id outside [0, n) (a negative id too: it is no
+    position counted from the end)."""
+    bad = ids[(ids >= n) | (ids < 0)]
+    if bad.size:
+        population = f"its child sampler's {n} ids" if of_child else f"a dataset of {n} rows"
+        raise RuntimeError(f"{type(sampler).__name__}: Sample ID ({int(bad[0])}) is out of "
+                           f"bound, expected range [0, {n - 1}] ({population})")
 
 
 def _drain(iterable, limit):
@@ -372,6 +392,11 @@ class DistributedSampler(Sampler):
 
     def is_sharded(self):
         return True
+
+    def _check_when_built(self):
+        if self.offset > self.num_shards:
+            raise RuntimeError(f"DistributedSampler: offset must be no more than "
+                               f"num_shards({self.num_shards}), but got offset {self.offset}")
 
     def _sample(self, n, rng, labels):
         if n == 0:

@@ -112,3 +112,54 @@ def test_numpy_slices_too_many_column_names():
     with pytest.raises(ValueError, match="Num of input column names is 2, but required is 1 "
                                          "as data is list"):
         ds.NumpySlicesDataset([1, 2], column_names=["a", "b"])
+
+
+# -- samplers --------------------------------------------------------------------------------
+@pytest.mark.parametrize("ids, bad", [([20], 20), ([10], 10), ([0, 9, 0, 500], 500),
+                                      ([0, 9, -6, 2], -6)])
+def test_subset_sampler_id_out_of_bound(ids, bad):
+    # measured in MindSpore 2.10: RuntimeError when read; a negative id is out of bound too
+    d = ds.NumpySlicesDataset(list(range(10)), sampler=ds.SubsetSampler(ids))
+    with pytest.raises(RuntimeError) as info:
+        _column(d)
+    assert f"Sample ID ({bad}) is out of bound, expected range [0, 9]" in str(info.value)
+
+
+@pytest.mark.parametrize("indices, words", [
+    ([1.5, 7], "list[0]: 1.5, type: <class 'float'>."),
+    (["a", "b"], "list[0]: a, type: <class 'str'>."),
+    (np.array([[1, 2]]), "list[0]: [1 2], type: <class 'numpy.ndarray'>."),
+])
+def test_subset_sampler_element_types(indices, words):
+    # measured in MindSpore 2.10: TypeError when the sampler (or a list given as sampler=) is
+    # made; a 2-D array is not flattened
+    for make in (lambda: ds.SubsetSampler(indices),
+                 lambda: ds.NumpySlicesDataset(list(range(10)), sampler=indices)):
+        with pytest.raises(TypeError) as info:
+            make()
+        assert "SubsetSampler: Type of indices element must be int, but got " + words \
+            in str(info.value)
+
+
+def test_subset_sampler_takes_numpy_ids():
+    # measured in MindSpore 2.10
+    d = ds.NumpySlicesDataset(list(range(10)), sampler=ds.SubsetSampler(np.array([3, 1]), 5))
+    assert _column(d) == [[3, 1]]
+
+
+def test_parse_gives_a_separate_sampler():
+    # measured in MindSpore 2.10: parse() builds the sampler; children are added to the result
+    parent = ds.RandomSampler()
+    built = parent.parse()
+    built.add_child(ds.SequentialSampler().parse())
+    assert parent.get_child() is None
+
+
+def test_distributed_sampler_offset_checked_when_built():
+    # measured in MindSpore 2.10: constructing is fine, parse() raises RuntimeError
+    sampler = ds.DistributedSampler(num_shards=4, shard_id=0, shuffle=False, offset=5)
+    with pytest.raises(RuntimeError, match=r"DistributedSampler: offset must be no more than "
+                                           r"num_shards\(4\)"):
+        sampler.parse()
+    with pytest.raises(RuntimeError, match="offset must be no more than num_shards"):
+        _column(ds.NumpySlicesDataset(list(range(8)), sampler=sampler))

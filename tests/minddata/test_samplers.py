@@ -41,7 +41,7 @@ def test_subset_samplers():
     assert values(numbers(6, sampler=ds.SubsetSampler([4, 1, 1]))) == [4, 1, 1]
     out = values(numbers(6, sampler=ds.SubsetRandomSampler([0, 2, 4])))
     assert sorted(out) == [0, 2, 4]
-    with pytest.raises(IndexError):
+    with pytest.raises(RuntimeError, match=r"Sample ID \(5\) is out of bound"):
         values(numbers(3, sampler=ds.SubsetSampler([5])))
 
 

@@ -86,6 +86,11 @@ def _wanted(config, cell):
 def _arrays(values):
     values = values if isinstance(values, (tuple, list)) else (values,)
     for v in values:
+        if type(v).__module__.startswith("torch"):  # a cell running on the torch backend
+            v = v.detach()
+            bfloat16 = str(v.dtype) == "torch.bfloat16"  # numpy has no bfloat16
+            yield (v.float() if bfloat16 else v).cpu().numpy()
+            continue
         data = v if isinstance(v, np.ndarray) else getattr(v, "data", None)  # Tensor -> array
         if isinstance(data, np.ndarray):
             yield data

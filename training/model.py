@@ -184,7 +184,7 @@ class Model:
     def _column_mismatch(self, batch):
         """Text explaining a dataset/network arity mismatch, or None if the counts agree."""
         import inspect
-        target = self._train_network
+        target = self._backend.checkpoint_object(self._train_network)  # the cell a step runs
         while getattr(target, "network", None) is not None and target.network is not target:
             target = target.network  # TrainOneStepCell -> the network it differentiates
         fn = getattr(target, "construct", None)  # numpy cells; torch reports its own arity

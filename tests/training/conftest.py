@@ -136,3 +136,13 @@ def _fresh_context():
     context.reset_context()
     yield
     context.reset_context()
+
+
+@pytest.fixture
+def numpy_backend():
+    """Cells on the built-in numpy backend (the default is torch when it is installed): for
+    tests of the numpy backend itself (its tape, its refusals)."""
+    from training import set_backend
+    set_backend("numpy")
+    yield
+    set_backend(None)

@@ -75,6 +75,7 @@ def test_train_one_step_with_loss_scale_skips_overflowing_steps():
     assert huge.scale_sense.asnumpy() == np.float32(1.5e38)
 
 
+@pytest.mark.usefixtures("numpy_backend")
 def test_model_with_loss_scale_manager_on_numpy_backend():
     ms.set_seed(1)
     net = nn.Dense(6, 2)
@@ -91,6 +92,7 @@ def test_model_with_loss_scale_manager_on_numpy_backend():
     dyn.train(1, _data())
 
 
+@pytest.mark.usefixtures("numpy_backend")
 def test_numpy_backend_refuses_mixed_precision_and_unknown_kwargs():
     net = nn.Dense(6, 2)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")

@@ -176,6 +176,7 @@ def test_any_supported_array_round_trips(tmp_path_factory, data):
     np.testing.assert_array_equal(back.reshape(-1).view(np.uint8), arr.reshape(-1).view(np.uint8))
 
 
+@pytest.mark.usefixtures("numpy_backend")
 def test_data_parallel_with_the_numpy_backend_is_refused():
     from training import Model, set_auto_parallel_context
     set_auto_parallel_context(parallel_mode="data_parallel")

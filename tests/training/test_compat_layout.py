@@ -166,6 +166,7 @@ def test_jit_parameter_tuple_and_communication_names():
             management.get_local_rank()
 
 
+@pytest.mark.usefixtures("numpy_backend")
 def test_tensor_methods_model_code_uses():
     t = ms.Tensor(np.array([[1.0, 5.0], [4.0, 2.0]], np.float32))
     assert float(t.max()) == 5.0 and t.min(axis=0).tolist() == [1.0, 2.0]

@@ -7,6 +7,8 @@ from training import nn
 from training.nn import initializer
 from training.tensor import Tensor, grad_of
 
+pytestmark = pytest.mark.usefixtures("numpy_backend")  # the numpy tape's gradients
+
 
 def _central_difference(fn, tensor, idx, eps=1e-6):
     """d fn / d tensor[idx] by central finite differences; tensor.data is restored after."""

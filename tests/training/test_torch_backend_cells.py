@@ -27,12 +27,22 @@ def _numpy_backend():
 def test_set_backend_chooses_and_checks(monkeypatch):
     monkeypatch.delenv("TRAINING_BACKEND", raising=False)
     set_backend(None)
-    assert get_backend() == "numpy"  # the default on the CPU
+    assert get_backend() == "torch"  # the default on the CPU too, torch being installed
+    set_backend("numpy")
+    assert get_backend() == "numpy"
     set_backend("torch")
     assert get_backend() == "torch"
     assert isinstance(Model(nn.Dense(2, 2))._backend, CellTorchBackend)
     with pytest.raises(ValueError, match="'backend' must be one of"):
         set_backend("jax")
+    set_backend(None)
+    assert get_backend() == "torch"
+
+
+def test_the_default_is_numpy_without_torch(monkeypatch):
+    from training.backends import base
+    monkeypatch.delenv("TRAINING_BACKEND", raising=False)
+    monkeypatch.setattr(base, "_torch_installed", lambda: False)
     set_backend(None)
     assert get_backend() == "numpy"
 

@@ -4,8 +4,9 @@ runs a given network object.
 A torch.nn.Module always runs on the torch backend. A training.nn Cell runs on the backend
 that `get_backend()` names: the one set with `set_backend("numpy" | "torch")`, else the one the
 environment variable TRAINING_BACKEND names (so an unchanged script can be run on either), else
-the one the context asks for: device_target "GPU" or "Ascend" -> torch (when it is installed),
-"CPU" -> numpy (the default; `set_backend("torch")` runs cells on torch's CPU kernels)."""
+torch when it is installed (on the device that device_target names: "GPU" -> CUDA, "Ascend" ->
+torch_npu, "CPU" -> torch's CPU kernels), numpy otherwise. `set_backend("numpy")` keeps cells on
+the built-in numpy backend (its own tape; no torch import)."""
 import importlib.util
 import os
 
@@ -33,10 +34,7 @@ def get_backend():
         if chosen not in BACKENDS:
             raise ValueError(f"TRAINING_BACKEND must be one of {BACKENDS}, but got {chosen!r}")
         return chosen
-    from training import context
-    if context.get_context("device_target") != "CPU" and _torch_installed():
-        return "torch"
-    return "numpy"
+    return "torch" if _torch_installed() else "numpy"
 
 
 def _torch_installed():

@@ -40,7 +40,7 @@ import torch
 from training.tensor import Tensor
 
 from training.backends.torch_backend import TorchBackend, TorchEvalStep, TorchTrainStep, \
-    attach_dump_hooks, channels_last
+    channels_last
 
 
 def bind(param, device=None, dtype=None):
@@ -136,6 +136,13 @@ class CellOptimizer(torch.optim.Optimizer):
         self.cell_optimizer.step_torch(params, grads)
         self.param_groups[0]["lr"] = float(self.cell_optimizer.learning_rate.data)
 
+    def __getattr__(self, name):
+        # what the training.nn optimizer offers (learning_rate, get_lr, parameters, ...): scripts
+        # and callbacks read it from `model.train_network.optimizer` as on the numpy backend
+        if name == "cell_optimizer":  # not set yet (during __init__ or unpickling)
+            raise AttributeError(name)
+        return getattr(self.cell_optimizer, name)
+
 
 def module_of(cell, device):
     """The CellModule of `cell` on `device` (one per cell, so train and eval share it)."""
@@ -171,8 +178,8 @@ class CellTorchBackend(TorchBackend):
                 not loss_scale_manager.get_drop_overflow_update():
             loss_scale, loss_scale_manager = loss_scale_manager.get_loss_scale(), None
         amp = self.amp = TorchAmp(self.torch, self.device, amp_level, loss_scale_manager)
+        # no dump hooks on the module: its cells record themselves (training.dump), by name
         module = channels_last(torch, amp.prepare_network(module_of(network, self.device)))
-        attach_dump_hooks(module)
         wrapped, scale = self._data_parallel(module)
         step = TorchTrainStep(wrapped, loss_fn, CellOptimizer(optimizer), self.compiled,
                               scale * loss_scale, amp)

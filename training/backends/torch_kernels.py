@@ -5,11 +5,23 @@
 Padding follows MindSpore's pad modes as the numpy kernels compute them (`pads_for`): where the
 padding is symmetric it goes to torch's kernel, otherwise (pad_mode 'same' with an even
 overhang) the input is padded first, with the extra row/column at the bottom/right."""
+import contextlib
+
 import torch
 import torch.nn.functional as F
 
 from training.backends.numpy.conv import pads_for
 from training.backends.torch_cells import param
+
+
+@contextlib.contextmanager
+def out_of_range_as_value_error(message):
+    """torch's IndexError for an index out of range (raised on the CPU; checking the values
+    before the kernel would wait for the device) as the numpy backend's ValueError."""
+    try:
+        yield
+    except IndexError as error:
+        raise ValueError(f"{message} ({error})") from error
 
 
 def _split_pads(pads):
@@ -90,7 +102,9 @@ def softmax_cross_entropy(logits, labels, sparse, reduction):
             raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', labels must be "
                              f"{logits.shape[0]} class indices, but got shape "
                              f"{tuple(labels.shape)}")
-        return F.cross_entropy(logits, labels.long(), reduction=reduction)
+        with out_of_range_as_value_error(f"For 'SoftmaxCrossEntropyWithLogits', class indices "
+                                         f"must be in [0, {logits.shape[-1]})"):
+            return F.cross_entropy(logits, labels.long(), reduction=reduction)
     if labels.shape != logits.shape:
         raise ValueError(f"For 'SoftmaxCrossEntropyWithLogits', dense labels must have the "
                          f"logits' shape {tuple(logits.shape)}, but got {tuple(labels.shape)}")
@@ -110,8 +124,10 @@ def cross_entropy(logits, labels, weight, ignore_index, reduction, label_smoothi
         labels = labels.to(logits.dtype)
     weight = None if weight is None else torch.as_tensor(weight, dtype=logits.dtype,
                                                          device=logits.device)
-    return F.cross_entropy(logits, labels, weight, ignore_index=ignore_index,
-                           reduction=reduction, label_smoothing=label_smoothing)
+    with out_of_range_as_value_error(f"For 'CrossEntropyLoss', class indices must be in "
+                                     f"[0, {logits.shape[-1]}) or ignore_index"):
+        return F.cross_entropy(logits, labels, weight, ignore_index=ignore_index,
+                               reduction=reduction, label_smoothing=label_smoothing)
 
 
 def as_torch(value, like):

@@ -21,6 +21,15 @@ def _torch_of(*values):
     return None
 
 
+def _as_torch(torch, value, *like):
+    """`value` (a torch tensor, a numpy-backend Tensor, an array or a number) as a torch tensor
+    on the device of the first torch tensor among `like`."""
+    if _torch_of(value):
+        return value
+    device = next((v.device for v in like if _torch_of(v)), None)
+    return torch.as_tensor(as_array(value), device=device)
+
+
 def _np_dtype(dtype):
     if type(dtype).__module__ == "torch":  # DType() of a torch tensor, on the torch backend
         import torch
@@ -132,8 +141,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         raise ValueError("For 'gather', only batch_dims=0 is provided")
     torch = _torch_of(input_params, input_indices)
     if torch:
-        index = torch.as_tensor(as_array(input_indices) if not _torch_of(input_indices)
-                                else input_indices, device=input_params.device).long()
+        index = _as_torch(torch, input_indices, input_params).long()
         flat = torch.index_select(input_params, axis, index.reshape(-1))
         dim = axis % input_params.ndim
         return flat.reshape(input_params.shape[:dim] + index.shape + input_params.shape[dim + 1:])
@@ -144,10 +152,7 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     torch = _torch_of(indices)
     if torch:
         hot = torch.nn.functional.one_hot(indices.long(), depth).movedim(-1, axis)
-        on = torch.as_tensor(as_array(on_value) if not _torch_of(on_value) else on_value,
-                             device=indices.device)
-        off = torch.as_tensor(as_array(off_value) if not _torch_of(off_value) else off_value,
-                              device=indices.device)
+        on, off = _as_torch(torch, on_value, indices), _as_torch(torch, off_value, indices)
         return torch.where(hot.bool(), on, off)
     return K.one_hot(indices, depth, on_value, off_value, axis)
 
@@ -291,14 +296,14 @@ def square(input):  # noqa: A002
 def maximum(input, other):  # noqa: A002
     torch = _torch_of(input, other)
     if torch:
-        return torch.maximum(torch.as_tensor(input), torch.as_tensor(other))
+        return torch.maximum(_as_torch(torch, input, other), _as_torch(torch, other, input))
     return K.maximum(input, other, np.greater_equal)
 
 
 def minimum(input, other):  # noqa: A002
     torch = _torch_of(input, other)
     if torch:
-        return torch.minimum(torch.as_tensor(input), torch.as_tensor(other))
+        return torch.minimum(_as_torch(torch, input, other), _as_torch(torch, other, input))
     return K.maximum(input, other, np.less_equal)
 
 
@@ -378,7 +383,8 @@ def select(cond, x, y):
     """x where cond, else y (gradients flow to the chosen input)."""
     torch = _torch_of(cond, x, y)
     if torch:
-        return torch.where(torch.as_tensor(cond), x, y)
+        return torch.where(_as_torch(torch, cond, x, y).bool(), _as_torch(torch, x, y),
+                           _as_torch(torch, y, x))
     mask = np.asarray(as_array(cond)).astype(bool)
     return K.maximum(x, y, lambda a, b: np.broadcast_to(mask, np.broadcast(a, b).shape))
 

@@ -28,11 +28,14 @@ class Embedding(Cell):
         self.embedding_table = Parameter(table, name="embedding_table")
 
     def construct(self, ids):
-        if is_torch(ids):  # out-of-range ids: torch's IndexError (checking here would sync)
+        if is_torch(ids):
             import torch.nn.functional as F
             from training.backends.torch_cells import param
+            from training.backends.torch_kernels import out_of_range_as_value_error
             self.check_input(ids, not ids.is_floating_point(), "integer ids")
-            return F.embedding(ids.long(), param(self.embedding_table))
+            with out_of_range_as_value_error(f"For 'Embedding' layer '{self.scope_name()}', "
+                                             f"ids must be in [0, {self.vocab_size})"):
+                return F.embedding(ids.long(), param(self.embedding_table))
         index = np.asarray(as_array(ids))
         self.check_input(ids, index.dtype.kind in "iu", "integer ids")
         if index.size and (index.min() < 0 or index.max() >= self.vocab_size):

@@ -193,6 +193,15 @@ class Dataset(LogicalNode):
             self._size_cache = n
         return self._size_cache
 
+    def __len__(self):
+        """``len(dataset)`` is ``get_dataset_size()``, as in MindSpore 2.x."""
+        return self.get_dataset_size()
+
+    def __bool__(self):
+        # With __len__ alone, ``if dataset:`` would size the pipeline (one pass, for some) and
+        # call an empty one false: a dataset object is always true.
+        return True
+
     def get_col_names(self):
         cols = self.col_names()
         if cols is None:

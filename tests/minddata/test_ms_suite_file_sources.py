@@ -278,3 +278,12 @@ def test_celeba_without_matching_images_is_size_0_and_fails_when_read(tmp_path):
     assert data.get_dataset_size() == 0
     with pytest.raises(RuntimeError, match="CelebADataset API can't read the data file"):
         _count(data)
+
+
+def test_len_of_a_dataset_is_its_size(pk_folder):
+    # measured in MindSpore 2.10 (the suite's test_datasets_get_dataset_size uses len())
+    assert len(ds.ImageFolderDataset(pk_folder)) == 12
+    assert len(ds.ImageFolderDataset(pk_folder, num_shards=5, shard_id=0)) == 3
+    assert len(ds.ImageFolderDataset(pk_folder).batch(5)) == 3
+    empty = ds.ImageFolderDataset(pk_folder, extensions=[".png"])
+    assert len(empty) == 0 and bool(empty)

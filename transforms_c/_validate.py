@@ -54,8 +54,10 @@ def check_range(value, name, low=None, high=None, low_open=False, high_open=Fals
     if bad:
         lo = "(" if low_open else "["
         hi = ")" if high_open else "]"
-        # MindSpore's sentence, ending "...of [low, high].", then the value given.
-        raise ValueError(f"Input {name} is not within the required interval of "
+        # MindSpore's sentence, ending "...of [low, high].", then the value given (some of its
+        # checks name no argument: name "").
+        label = f"{name} " if name else ""
+        raise ValueError(f"Input {label}is not within the required interval of "
                          f"{lo}{low}, {high}{hi}. Got {value}.")
 
 
@@ -79,17 +81,40 @@ def check_sequence(value, name, length=None, lengths=None, length_error=TypeErro
     return value
 
 
+def _size_length_error(size, name):
+    # MindSpore refuses a 1-element size too
+    return TypeError(f"Size should be a single integer or a list/tuple (h, w) of length 2. "
+                     f"{name} has {len(size)} value(s).")
+
+
 def check_size(size, name="size", low=1, high=MAX_SIZE):
-    """int or (h, w): each in [low, high] (by default [1, 16777216]). Returns an int or a (h, w)
-    tuple."""
+    """int or (h, w): each in [low, high] (by default [1, 16777216]), with the words of
+    MindSpore's crop size check (its range error names no argument). Returns an int or an
+    (h, w) tuple."""
+    check_type(size, (int, list, tuple), name)
     if is_int(size):
-        return check_int(size, name, low, high)
-    if isinstance(size, (list, tuple)):
-        if len(size) != 2:     # MindSpore refuses a 1-element size too
-            raise TypeError(f"Size should be a single integer or a list/tuple (h, w) of length "
-                            f"2; {name} has {len(size)} value(s).")
-        return tuple(check_int(v, name, low, high) for v in size)
-    raise wrong_type(name, size, int, list, tuple)
+        check_range(size, "", low, high)
+        return int(size)
+    if len(size) != 2:
+        raise _size_length_error(size, name)
+    for i, value in enumerate(size):
+        check_type(value, int, f"{name}[{i}]")
+        check_range(value, "", low, high)
+    return tuple(int(v) for v in size)
+
+
+def check_resize_size(size, name="size"):
+    """Resize's size with the words of MindSpore's resize size check: an int in
+    [1, 16777216], or an (h, w) list/tuple of ints in [1, 2147483647] ("size at dim i")."""
+    if is_int(size):
+        check_range(size, "", 1, MAX_SIZE)
+        return int(size)
+    if not isinstance(size, (list, tuple)):
+        raise TypeError(f"Size should be a single integer or a list/tuple (h, w) of length 2. "
+                        f"Got {type(size)}.")
+    if len(size) != 2:
+        raise _size_length_error(size, name)
+    return tuple(check_int(v, f"{name} at dim {i}", 1, INT32_MAX) for i, v in enumerate(size))
 
 
 def check_ints(value, name, length, low=None, high=None):

@@ -3,10 +3,11 @@ from transforms_c.enums import Border, ConvertMode, ImageBatchFormat, Inter
 from transforms_c.vision.batch_mix import CutMixBatch, MixUpBatch
 from transforms_c.vision.bbox import (BoundingBoxAugment, RandomCropWithBBox,
                                       RandomHorizontalFlipWithBBox, RandomResizedCropWithBBox,
-                                      RandomResizeWithBBox, RandomVerticalFlipWithBBox)
+                                      RandomResizeWithBBox, RandomVerticalFlipWithBBox,
+                                      ResizeWithBBox)
 from transforms_c.vision.color import (AutoContrast, ConvertColor, Equalize, GaussianBlur,
                                        Grayscale, Invert, RandomColorAdjust, RandomSharpness)
-from transforms_c.vision.crop import CenterCrop, Crop, Pad, RandomCrop
+from transforms_c.vision.crop import CenterCrop, Crop, FiveCrop, Pad, RandomCrop, TenCrop
 from transforms_c.vision.decode import Decode
 from transforms_c.vision.erase import CutOut, RandomErasing
 from transforms_c.vision.image_info import get_image_num_channels, get_image_size
@@ -14,21 +15,22 @@ from transforms_c.vision.flip import (HorizontalFlip, RandomHorizontalFlip, Rand
                                       VerticalFlip)
 from transforms_c.vision.normalize import HWC2CHW, Normalize, NormalizePad, Rescale
 from transforms_c.vision.rand_augment import RandAugment
-from transforms_c.vision.resize import Resize
+from transforms_c.vision.resize import RandomResize, Resize
 from transforms_c.vision.resized_crop import RandomCropDecodeResize, RandomResizedCrop
-from transforms_c.vision.tensor import ToPIL, ToTensor, ToType
-from transforms_c.vision.warp import RandomAffine, RandomRotation, Rotate
+from transforms_c.vision.tensor import ToNumpy, ToPIL, ToTensor, ToType
+from transforms_c.vision.warp import Affine, RandomAffine, RandomRotation, Rotate
 
 __all__ = [
     "Border", "ConvertMode", "ImageBatchFormat", "Inter",
-    "AutoContrast", "CenterCrop", "ConvertColor", "Crop", "CutMixBatch", "CutOut", "Decode",
-    "Equalize", "GaussianBlur", "Grayscale", "HWC2CHW", "HorizontalFlip", "Invert",
-    "MixUpBatch", "Normalize", "NormalizePad", "Pad", "RandAugment", "RandomAffine",
+    "Affine", "AutoContrast", "CenterCrop", "ConvertColor", "Crop", "CutMixBatch", "CutOut",
+    "Decode", "Equalize", "FiveCrop", "GaussianBlur", "Grayscale", "HWC2CHW", "HorizontalFlip",
+    "Invert", "MixUpBatch", "Normalize", "NormalizePad", "Pad", "RandAugment", "RandomAffine",
     "RandomColorAdjust", "RandomCrop", "RandomCropDecodeResize", "RandomErasing",
-    "RandomHorizontalFlip", "RandomResizedCrop", "RandomRotation", "RandomSharpness",
-    "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "ToPIL", "ToTensor", "ToType",
-    "VerticalFlip",
+    "RandomHorizontalFlip", "RandomResize", "RandomResizedCrop", "RandomRotation",
+    "RandomSharpness", "RandomVerticalFlip", "Rescale", "Resize", "Rotate", "TenCrop", "ToNumpy",
+    "ToPIL", "ToTensor", "ToType", "VerticalFlip",
     "BoundingBoxAugment", "RandomCropWithBBox", "RandomHorizontalFlipWithBBox",
     "RandomResizeWithBBox", "RandomResizedCropWithBBox", "RandomVerticalFlipWithBBox",
+    "ResizeWithBBox",
     "get_image_num_channels", "get_image_size",
 ]

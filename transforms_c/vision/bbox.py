@@ -1,5 +1,5 @@
 """Ops on an image and its bounding boxes: RandomCropWithBBox, RandomHorizontalFlipWithBBox,
-RandomVerticalFlipWithBBox, RandomResizeWithBBox, RandomResizedCropWithBBox and
+RandomVerticalFlipWithBBox, ResizeWithBBox, RandomResizeWithBBox, RandomResizedCropWithBBox and
 BoundingBoxAugment (MindSpore's names, arguments, defaults and checks).
 
 Each takes two columns, ``(image, bbox)``: an (H, W) or (H, W, C) image and an (N, >= 4) box
@@ -27,14 +27,12 @@ from transforms_c._validate import check_float, size_hw
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.crop import RandomCrop, random_crop_window
 from transforms_c.vision.flip import hflip, vflip
-from transforms_c.vision.resize import Resize, resize_array
+from transforms_c.vision.resize import RandomResize, Resize, resize_array
 from transforms_c.vision.resized_crop import RandomResizedCrop
 
 _EPSILON = np.float32(1e-4)
 _ONE = np.float32(1.0)
 _F0 = np.float32(0.0)
-#: RandomResizeWithBBox's interpolations, drawn uniformly (MindSpore's RandomResize order).
-RANDOM_RESIZE_INTERPOLATIONS = (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)
 
 
 def image_and_boxes(arrays):
@@ -211,19 +209,36 @@ class RandomResizedCropWithBBox(_BBoxOperation):
         return out, resize_boxes(boxes, out_w, out_h, crop_w, crop_h)
 
 
-class RandomResizeWithBBox(_BBoxOperation):
-    """RandomResizeWithBBox(size): Resize(size) with an interpolation drawn uniformly from
-    BILINEAR, NEAREST, BICUBIC and AREA; the boxes are scaled with the image."""
+class ResizeWithBBox(_BBoxOperation):
+    """ResizeWithBBox(size, interpolation=Inter.BILINEAR): Resize of the image; the boxes are
+    scaled with it."""
 
-    def __init__(self, size):
-        self.size = Resize(size).size
+    is_random = False
+
+    def __init__(self, size, interpolation=Inter.BILINEAR):
+        resize = Resize(size, interpolation)
+        self.size, self.interpolation = resize.size, resize.interpolation
+
+    def _resized(self, image, seed):
+        return Resize(self.size, self.interpolation).apply((image,), 0)[0]
 
     def _transform(self, image, boxes, seed):
-        rng = Rng(seed)
-        interpolation = RANDOM_RESIZE_INTERPOLATIONS[rng.randint(0, 3)]
-        out = Resize(self.size, interpolation).apply((image,), 0)[0]
+        out = self._resized(image, seed)
         return out, resize_boxes(boxes, out.shape[1], out.shape[0], image.shape[1],
                                  image.shape[0])
+
+
+class RandomResizeWithBBox(ResizeWithBBox):
+    """RandomResizeWithBBox(size): RandomResize(size) of the image; the boxes are scaled with
+    it."""
+
+    is_random = True
+
+    def __init__(self, size):
+        self.size = RandomResize(size).size
+
+    def _resized(self, image, seed):
+        return RandomResize(self.size).apply((image,), seed)[0]
 
 
 class BoundingBoxAugment(_BBoxOperation):

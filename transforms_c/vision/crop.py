@@ -3,8 +3,9 @@ import cv2
 import numpy as np
 
 from transforms_c import folding
-from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import INT32_MAX, check_enum, check_fill_value, check_padding, size_hw
+from transforms_c._base import TensorOperation, image_hwc, is_pil
+from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
+                                    check_padding, check_size, size_hw)
 from transforms_c.enums import CV2_BORDER, Border
 from transforms_c.schema import (BOOL, ENUM, FILL, INTS, OUTPUT_SIZE, PADDING, NativeOperation,
                                  OpSchema, Param)
@@ -105,6 +106,46 @@ class CenterCrop(NativeOperation):
                             pad_h // 2, op_name="CenterCrop")
         top, left = center_crop_box(img.shape[0], img.shape[1], crop_h, crop_w)
         return crop_array(img, top, left, crop_h, crop_w, "CenterCrop")
+
+
+def require_pil(img, op_name):
+    """MindSpore's Python-only ops take a PIL image (TypeError otherwise)."""
+    if not is_pil(img):
+        raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded "
+                        f"data or ToPIL() for decoded data. ({op_name})")
+    return img
+
+
+class FiveCrop(TensorOperation):
+    """FiveCrop(size): the four corner windows of a PIL image and its centred one, as five
+    outputs (MindSpore's Python-only op)."""
+
+    pil_input = "own"
+
+    def __init__(self, size):
+        self.size = check_size(size)
+
+    def apply(self, arrays, seed):
+        from transforms_c.vision.pil_geometry import pil_five_crop
+        return pil_five_crop(require_pil(arrays[0], type(self).__name__), self.size)
+
+
+class TenCrop(TensorOperation):
+    """TenCrop(size, use_vertical_flip=False): FiveCrop of a PIL image, then of its mirror
+    image (top-bottom with use_vertical_flip, else left-right), as ten outputs."""
+
+    pil_input = "own"
+
+    def __init__(self, size, use_vertical_flip=False):
+        self.size = check_size(size)
+        # MindSpore takes None as False
+        self.use_vertical_flip = use_vertical_flip is not None and check_bool(
+            use_vertical_flip, "use_vertical_flip")
+
+    def apply(self, arrays, seed):
+        from transforms_c.vision.pil_geometry import pil_ten_crop
+        return pil_ten_crop(require_pil(arrays[0], type(self).__name__), self.size,
+                            self.use_vertical_flip)
 
 
 class Pad(TensorOperation):

@@ -56,6 +56,24 @@ def pil_center_crop(img, size):
     return pil_crop(img, top, left, crop_h, crop_w)
 
 
+def pil_five_crop(img, size):
+    """The top-left, top-right, bottom-left and bottom-right windows and the centred one."""
+    crop_h, crop_w = size_hw(size)
+    if crop_h > img.height or crop_w > img.width:
+        raise ValueError(f"Crop size {(crop_h, crop_w)} is larger than input image size "
+                         f"{(img.height, img.width)}.")
+    bottom, right = img.height - crop_h, img.width - crop_w
+    corners = [pil_crop(img, top, left, crop_h, crop_w)
+               for top, left in ((0, 0), (0, right), (bottom, 0), (bottom, right))]
+    return tuple(corners) + (pil_center_crop(img, size),)
+
+
+def pil_ten_crop(img, size, use_vertical_flip):
+    """FiveCrop's windows of the image, then of its mirror image (top-bottom or left-right)."""
+    flip = Image.FLIP_TOP_BOTTOM if use_vertical_flip else Image.FLIP_LEFT_RIGHT
+    return pil_five_crop(img, size) + pil_five_crop(img.transpose(flip), size)
+
+
 def pil_pad(img, padding, fill_value, mode):
     """Pads by (left, top, right, bottom): Border.CONSTANT with fill_value, the other modes as
     numpy's pad of the same name."""

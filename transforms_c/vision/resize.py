@@ -10,8 +10,8 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c import folding
-from transforms_c._base import image_hwc, native_ready
-from transforms_c._validate import is_int
+from transforms_c._base import TensorOperation, image_hwc, native_ready
+from transforms_c._validate import check_resize_size, is_int
 from transforms_c.enums import CV2_INTER, Inter
 from transforms_c.schema import (BOOL, ENUM, INT, OUTPUT_SIZE, Native, NativeOperation, OpSchema,
                                  Param)
@@ -78,6 +78,10 @@ def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
     return out.astype(img.dtype, copy=False) if work is not img else out
 
 
+#: RandomResize's interpolations, drawn uniformly (MindSpore's order).
+RANDOM_RESIZE_INTERPOLATIONS = (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)
+
+
 class Resize(NativeOperation):
     """Resize(size, interpolation=Inter.BILINEAR)."""
 
@@ -90,6 +94,8 @@ class Resize(NativeOperation):
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
+        # MindSpore's Resize words for a bad size (the schema's check then passes it)
+        check_resize_size(size)
         self.schema.bind(self, size=size, interpolation=interpolation)
 
     def output_shape(self, height, width):
@@ -106,3 +112,20 @@ class Resize(NativeOperation):
         image_hwc(img, "Resize")
         out_h, out_w = self.output_shape(img.shape[0], img.shape[1])
         return resize_array(img, out_h, out_w, self.interpolation)
+
+
+class RandomResize(TensorOperation):
+    """RandomResize(size): Resize(size) with an interpolation drawn uniformly from
+    RANDOM_RESIZE_INTERPOLATIONS (one draw for a batch <..., H, W, C>)."""
+
+    is_random = True
+    batched = True
+
+    def __init__(self, size):
+        self.size = Resize(size).size
+
+    def draw(self, rng):
+        return RANDOM_RESIZE_INTERPOLATIONS[rng.randint(0, 3)]
+
+    def _compute(self, img, rng):
+        return Resize(self.size, self.draw(rng))._compute(img, None)

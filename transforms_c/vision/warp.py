@@ -1,6 +1,7 @@
 """Rotate, RandomRotation and RandomAffine through cv2.warpAffine (cv2.remap for nearest
 neighbour; GIL released)."""
 import math
+import numbers
 
 import cv2
 import numpy as np
@@ -8,7 +9,7 @@ import numpy as np
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (check_bool, check_enum, check_fill_value, check_float,
                                     check_range_pair, check_sequence, check_symmetric_range,
-                                    is_number)
+                                    check_type, is_number)
 from transforms_c.enums import CV2_INTER, Inter
 
 
@@ -207,6 +208,52 @@ class RandomAffine(TensorOperation):
                  rng.uniform(self.shear[2], self.shear[3]))
         # cv2 angles are clockwise-positive in image coordinates; MindSpore rotates
         # counter-clockwise, hence the sign.
-        matrix = affine_matrix(((width - 1) * 0.5, (height - 1) * 0.5), -angle,
-                               (round(tx), round(ty)), scale, shear)
-        return _warp(img, matrix, width, height, self.resample, self.fill_value, "RandomAffine")
+        return affine_array(img, -angle, (round(tx), round(ty)), scale, shear, self.resample,
+                            self.fill_value, "RandomAffine")
+
+
+def affine_array(img, angle, translate, scale, shear, resample, fill_value, op_name):
+    """The image rotated by angle (degrees, clockwise in image coordinates) and sheared by
+    (x, y) degrees and scaled about its centre, then translated by (x, y) pixels; same size."""
+    height, width = img.shape[:2]
+    matrix = affine_matrix(((width - 1) * 0.5, (height - 1) * 0.5), angle, translate, scale,
+                           shear)
+    return _warp(img, matrix, width, height, resample, fill_value, op_name)
+
+
+def _check_affine_shear(shear):
+    """A number (x shear) or an (x, y) pair, each in [-180, 180] -> (x, y)."""
+    if is_number(shear):
+        return check_float(shear, "shear", -180, 180), 0.0
+    check_type(shear, (numbers.Number, tuple, list), "shear")
+    if len(shear) != 2:
+        raise TypeError("The length of shear should be 2.")
+    return tuple(check_float(v, f"shear[{i}]", -180, 180) for i, v in enumerate(shear))
+
+
+class Affine(TensorOperation):
+    """Affine(degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0): rotates
+    by degrees (clockwise, as MindSpore 2.10's Affine turns them, where RandomAffine and Rotate
+    turn counter-clockwise) and shears by shear (one value: x only) about the centre, scales,
+    and translates by translate (fractions of the width and height)."""
+
+    def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
+        self.degrees = check_float(degrees, "degrees", -180, 180)
+        check_type(translate, (list, tuple), "translate")
+        if len(translate) != 2:
+            raise TypeError("The length of translate should be 2.")
+        self.translate = tuple(check_float(t, f"translate[{i}]", -1.0, 1.0)
+                               for i, t in enumerate(translate))
+        self.scale = check_float(scale, "scale")
+        if self.scale <= 0:
+            raise ValueError("Input scale must be greater than 0.")
+        self.shear = _check_affine_shear(shear)
+        self.resample = check_enum(resample, Inter, "resample")
+        self.fill_value = check_fill_value(fill_value)
+
+    def _compute(self, img, rng):
+        image_hwc(img, "Affine")
+        height, width = img.shape[:2]
+        translate = (self.translate[0] * width, self.translate[1] * height)
+        return affine_array(img, self.degrees, translate, self.scale, self.shear,
+                            self.resample, self.fill_value, "Affine")

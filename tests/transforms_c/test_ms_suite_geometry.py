@@ -1,0 +1,187 @@
+"""Geometric vision ops as MindSpore 2.10's dataset tests check them (issue 20): Affine,
+RandomResize, FiveCrop, TenCrop, ResizeWithBBox, the size argument's error words, and the
+Pillow path of the ops given a PIL image. Each expectation was measured in MindSpore 2.10."""
+import numpy as np
+import pytest
+from PIL import Image
+
+import transforms_c.vision as V
+from transforms_c.enums import Inter
+from transforms_c.transforms import Compose
+
+from tests.transforms_c.tc_samples import natural_rgb
+
+GRAY = (np.arange(30).reshape(5, 6) * 8).astype(np.uint8)
+RGB = np.ascontiguousarray(natural_rgb(20, 30))
+
+
+def test_affine_pixels():
+    # measured in MindSpore 2.10 (clockwise degrees, translate in fractions of the size)
+    out = V.Affine(degrees=30, translate=[0.2, -0.1], scale=1.2, shear=[10, 5])(GRAY)
+    np.testing.assert_array_equal(out, [[0, 96, 56, 56, 64, 24],
+                                        [144, 144, 104, 112, 112, 72],
+                                        [192, 152, 160, 160, 120, 128],
+                                        [200, 208, 208, 168, 176, 176],
+                                        [0, 0, 216, 216, 224, 184]])
+    out = V.Affine(degrees=-45, translate=[0.0, 0.3], scale=0.9, shear=0, fill_value=255)(GRAY)
+    np.testing.assert_array_equal(out, [[255, 255, 255, 255, 255, 255],
+                                        [255, 255, 32, 40, 255, 255],
+                                        [255, 24, 24, 80, 136, 255],
+                                        [8, 16, 72, 120, 176, 232],
+                                        [0, 56, 112, 168, 216, 224]])
+
+
+def test_affine_keeps_shape_and_dtype_and_gives_an_array_for_pil():
+    op = V.Affine(degrees=15, translate=[0.1, 0.1], scale=1.1, shear=[10.0, 10.0])
+    assert op(RGB.astype(np.float32)).dtype == np.float32
+    out = op(Image.fromarray(RGB))
+    assert isinstance(out, np.ndarray) and out.shape == RGB.shape
+    np.testing.assert_array_equal(out, op(RGB))
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(degrees=[15.0], translate=[-1, 1], scale=1.0, shear=[1, 1]), TypeError,
+     "Argument degrees with value [15.0] is not of type [<class 'int'>, <class 'float'>], "
+     "but got <class 'list'>."),
+    (dict(degrees=181, translate=[0, 0], scale=1.0, shear=0), ValueError,
+     "Input degrees is not within the required interval of [-180, 180]."),
+    (dict(degrees=15, translate=[1, 1], scale=0.0, shear=10), ValueError,
+     "Input scale must be greater than 0."),
+    (dict(degrees=15, translate=[1, 1], scale=-0.2, shear=10), ValueError,
+     "Input scale must be greater than 0."),
+    (dict(degrees=15, translate=[1, 1], scale=1.5, shear=[1.5, 3.5, 3.5]), TypeError,
+     "The length of shear should be 2."),
+    (dict(degrees=15, translate=[1, 1], scale=1.5, shear=[1.5, 181]), ValueError,
+     "Input shear[1] is not within the required interval of [-180, 180]."),
+    (dict(degrees=15, translate=[1, 1], scale=1.5, shear="x"), TypeError,
+     "Argument shear with value x is not of type [<class 'numbers.Number'>, <class 'tuple'>, "
+     "<class 'list'>], but got <class 'str'>."),
+    (dict(degrees=15, translate=[1, 1, 1], scale=1.9, shear=[10.1]), TypeError,
+     "The length of translate should be 2."),
+    (dict(degrees=15, translate=(0.1,), scale=2.1, shear=[1.5, 1.5]), TypeError,
+     "The length of translate should be 2."),
+    (dict(degrees=15, translate=(0.1, 1.5), scale=2.1, shear=0), ValueError,
+     "Input translate[1] is not within the required interval of [-1.0, 1.0]."),
+    (dict(degrees=15, translate=(0.1, "a"), scale=2.1, shear=0), TypeError,
+     "Argument translate[1] with value a is not of type [<class 'int'>, <class 'float'>]"),
+    (dict(degrees=15, translate=(0.1, 0.1), scale=2.1, shear=0, resample=1), TypeError,
+     "Argument resample with value 1 is not of type [<enum 'Inter'>]"),
+])
+def test_affine_argument_errors(kwargs, error, words):
+    with pytest.raises(error) as info:
+        V.Affine(**kwargs)
+    assert words in str(info.value)
+
+
+def test_random_resize_uses_one_of_four_interpolations():
+    outs = {V.RandomResize((7, 9)).apply((RGB,), seed)[0].tobytes() for seed in range(40)}
+    expected = {V.Resize((7, 9), inter)(RGB).tobytes()
+                for inter in (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)}
+    assert outs <= expected and len(outs) > 1
+    assert V.RandomResize(10)(RGB).shape == (10, 15, 3)
+    assert V.RandomResize((7, 9))(RGB[:, :, 0]).shape == (7, 9)
+    assert V.RandomResize(10)(np.stack([RGB] * 2)).shape == (2, 10, 15, 3)
+    assert isinstance(V.RandomResize(10)(Image.fromarray(RGB)), np.ndarray)
+
+
+def test_five_crop_and_ten_crop_on_pil():
+    img = Image.fromarray(RGB)
+    crops = V.FiveCrop((7, 11))(img)
+    windows = [(0, 0), (0, 19), (13, 0), (13, 19), (6, 10)]    # (top, left); centre rounded
+    assert len(crops) == 5 and all(isinstance(c, Image.Image) for c in crops)
+    for crop, (top, left) in zip(crops, windows):
+        np.testing.assert_array_equal(np.asarray(crop), RGB[top:top + 7, left:left + 11])
+    ten = V.TenCrop((7, 11), use_vertical_flip=True)(img)
+    assert len(ten) == 10
+    for crop, (top, left) in zip(ten[5:], windows):
+        np.testing.assert_array_equal(np.asarray(crop), RGB[::-1][top:top + 7, left:left + 11])
+    mirrored = V.TenCrop(8)(img)[5]
+    np.testing.assert_array_equal(np.asarray(mirrored), RGB[:, ::-1][:8, :8])
+
+
+def test_five_crop_outputs_are_the_next_ops_arguments():
+    stacked = Compose([V.FiveCrop(8), lambda *crops: np.stack([np.asarray(c) for c in crops])])
+    assert stacked(Image.fromarray(RGB)).shape == (5, 8, 8, 3)
+
+
+def test_five_crop_and_ten_crop_errors():
+    with pytest.raises(TypeError, match="img should be PIL image. Got <class 'numpy.ndarray'>"):
+        V.FiveCrop(8)(RGB)
+    with pytest.raises(TypeError, match="img should be PIL image"):
+        V.TenCrop(8)(RGB)
+    with pytest.raises(ValueError, match=r"Crop size \(25, 25\) is larger than input image size"):
+        V.FiveCrop(25)(Image.fromarray(RGB))
+    with pytest.raises(TypeError, match="Argument use_vertical_flip with value 1 is not of type"):
+        V.TenCrop(8, use_vertical_flip=1)
+    assert V.TenCrop(8, use_vertical_flip=None).use_vertical_flip is False
+
+
+CROP_SIZE_OPS = [V.CenterCrop, V.RandomCrop, V.RandomResizedCrop, V.FiveCrop, V.TenCrop,
+                 V.RandomCropDecodeResize, V.RandomCropWithBBox, V.RandomResizedCropWithBBox,
+                 lambda size: V.Crop((0, 0), size)]
+RESIZE_SIZE_OPS = [V.Resize, V.RandomResize, V.ResizeWithBBox, V.RandomResizeWithBBox]
+LENGTH_WORDS = "Size should be a single integer or a list/tuple (h, w) of length 2."
+RANGE_WORDS = "Input is not within the required interval of [1, 16777216]."
+
+
+@pytest.mark.parametrize("op", CROP_SIZE_OPS + RESIZE_SIZE_OPS)
+def test_size_errors_common_to_all_ops(op):
+    for size in (0, -1, 16777217):
+        with pytest.raises(ValueError) as info:
+            op(size)
+        assert RANGE_WORDS in str(info.value)
+    for size in ((1, 2, 3), (5,)):
+        with pytest.raises(TypeError) as info:
+            op(size)
+        assert LENGTH_WORDS in str(info.value)
+
+
+@pytest.mark.parametrize("op", CROP_SIZE_OPS)
+def test_crop_size_errors(op):
+    with pytest.raises(ValueError) as info:
+        op((0, 3))
+    assert RANGE_WORDS in str(info.value)
+    with pytest.raises(TypeError) as info:
+        op((2.3, 3))
+    assert "Argument size[0] with value 2.3 is not of type [<class 'int'>]" in str(info.value)
+    with pytest.raises(TypeError) as info:
+        op("a")
+    assert ("Argument size with value a is not of type [<class 'int'>, <class 'list'>, "
+            "<class 'tuple'>], but got <class 'str'>.") in str(info.value)
+
+
+@pytest.mark.parametrize("op", RESIZE_SIZE_OPS)
+def test_resize_size_errors(op):
+    with pytest.raises(ValueError) as info:
+        op((3, 0))
+    assert "Input size at dim 1 is not within the required interval of [1, 2147483647]." \
+        in str(info.value)
+    with pytest.raises(TypeError) as info:
+        op((2.3, 3))
+    assert "Argument size at dim 0 with value 2.3 is not of type [<class 'int'>]" \
+        in str(info.value)
+    for size in ("a", 4.5, None):
+        with pytest.raises(TypeError) as info:
+            op(size)
+        assert LENGTH_WORDS in str(info.value)
+
+
+def test_resize_with_bbox_scales_the_boxes():
+    image = np.stack([GRAY, GRAY // 2, 255 - GRAY], axis=2)
+    boxes = np.array([[1, 2, 3, 2, 7], [0, 0, 6, 5, 1]], np.float32)
+    out, out_boxes = V.ResizeWithBBox((10, 9))(image, boxes)
+    assert out.shape == (10, 9, 3) and out_boxes.dtype == np.float32
+    np.testing.assert_array_equal(out, V.Resize((10, 9))(image))
+    np.testing.assert_array_equal(out_boxes, [[1.5, 4, 4.5, 4, 7], [0, 0, 9, 10, 1]])
+    np.testing.assert_array_equal(boxes[:, :4], [[1, 2, 3, 2], [0, 0, 6, 5]])   # not written
+
+
+def test_pillow_fill_paints_an_rgba_image_opaque():
+    rgba = Image.fromarray(np.full((4, 5, 4), 100, np.uint8))
+    for op in (V.Pad(1, fill_value=(10, 20, 30)), V.RandomCrop(6, pad_if_needed=True,
+                                                               fill_value=(10, 20, 30)),
+               V.RandomRotation((45, 45), fill_value=(10, 20, 30))):
+        out = op(rgba)
+        assert out.mode == "RGBA"
+        assert np.asarray(out)[0, 0].tolist() in ([10, 20, 30, 255], [100] * 4)
+    assert np.asarray(V.Pad(1, fill_value=5)(rgba))[0, 0].tolist() == [5, 5, 5, 255]

@@ -23,8 +23,14 @@ class SourceDataset(Source, Dataset):
     # exception to datasets being immutable (pipelines built before keep their sampling).
     def use_sampler(self, new_sampler):
         """Read the rows ``new_sampler`` gives, instead of those of this source's shuffle,
-        sharding, num_samples or sampler arguments."""
-        self._sample_with(_checked_sampler(new_sampler))
+        sharding, num_samples or sampler arguments. As MindSpore, it replaces the sampler on
+        top and keeps that one's child: a part of ``split`` keeps its rows, which
+        ``new_sampler`` samples from."""
+        new_sampler = _checked_sampler(new_sampler)
+        child = self.sampler.get_child() if self.sampler is not None else None
+        if child is not None:
+            new_sampler.add_child(child)
+        self._sample_with(new_sampler)
 
     def add_sampler(self, new_sampler):
         """Let ``new_sampler`` sample from the ids this source's sampling gives (the current

@@ -361,3 +361,59 @@ def test_apply_words():
         _from(0, 3).apply("123")
     with pytest.raises(TypeError, match="apply_func must return a dataset"):
         _from(0, 3).apply(lambda d: 3)
+
+
+# -- split -----------------------------------------------------------------------------------
+class _FiveRows:
+    def __getitem__(self, i):
+        return (np.array([i]),)
+
+    def __len__(self):
+        return 5
+
+
+def _five(**kwargs):
+    return ds.GeneratorDataset(_FiveRows(), ["c"], shuffle=False, **kwargs)
+
+
+@pytest.mark.parametrize("sizes, error, words", [
+    ([], ValueError, "sizes cannot be empty"),
+    ([5, 0.6], ValueError, "sizes should be list of int or list of float"),
+    ([-1, 6], ValueError, "there should be no negative or zero numbers"),
+    ([3, 1], RuntimeError, "Sum of split sizes 4 is not equal to dataset size 5"),
+    ([0.15] * 5 + [0.25], RuntimeError,
+     "Sum of calculated split sizes 6 is not equal to dataset size 5"),
+    ([1.5, 0.5], ValueError, "there should be no numbers outside the range (0, 1]"),
+    ([0.3, 0.6], ValueError, "percentages do not sum up to 1"),
+    ([0.05, 0.95], RuntimeError, "Split percentage 0.05 is too small"),
+    (5, TypeError, "Argument sizes with value 5 is not of type"),
+])
+def test_split_checks(sizes, error, words):
+    # measured in MindSpore 2.10 (types and words)
+    with pytest.raises(error) as info:
+        _five().split(sizes, randomize=False)
+    assert words in str(info.value)
+
+
+def test_split_of_a_sharded_dataset_is_refused():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="Dataset should not be sharded before split"):
+        _five(num_shards=2, shard_id=0).split([2, 1])
+
+
+def test_split_fractions_rounded_as_mindspore():
+    # measured in MindSpore 2.10: [0.33, 0.67] of 5 rows is 2 and 3 rows; a bool counts as 1
+    parts = _five().split([0.33, 0.67], randomize=False)
+    assert [_column(p, "c") for p in parts] == [[[0], [1]], [[2], [3], [4]]]
+    parts = _five().split([True, 4], randomize=False)
+    assert [len(_column(p, "c")) for p in parts] == [1, 4]
+
+
+def test_use_sampler_on_a_split_part_samples_the_part():
+    # measured in MindSpore 2.10: the part keeps its rows (row 4 is the other part's)
+    first, second = _five().split([4, 1], randomize=False)
+    first.use_sampler(ds.SequentialSampler())
+    assert _column(first, "c") == [[0], [1], [2], [3]]
+    first.use_sampler(ds.DistributedSampler(2, 0, shuffle=False))
+    assert _column(first, "c") == [[0], [2]]
+    assert _column(second, "c") == [[4]]

@@ -16,11 +16,40 @@ class ConcatDataset(Concat, Dataset):
         if not isinstance(sampler, (DistributedSampler, RandomSampler)):
             raise TypeError(f"The parameter {sampler} of concat must be DistributedSampler or "
                             f"RandomSampler!")
+        if isinstance(sampler, RandomSampler):
+            if sampler.replacement:
+                raise ValueError("The parameter replacement of RandomSampler must be False!")
+            if sampler.num_samples is not None:
+                raise ValueError("The parameter num_samples of RandomSampler is not support to "
+                                 "be set!")
         if isinstance(sampler, DistributedSampler):
             if sampler.shuffle:
                 raise ValueError("The parameter shuffle of DistributedSampler must be False!")
             if sampler.num_samples is not None:
                 raise ValueError("The parameter num_samples of DistributedSampler is not "
                                  "support to be set!")
+            _read_children_in_order(self.children)
         object.__setattr__(self, "sampler", sampler)
         self._forget_memos()
+
+
+def _read_children_in_order(children):
+    """What MindSpore does to the concatenated datasets for a DistributedSampler: each
+    random-access source is given its part of that (unshuffled) sampler, in place, so it is
+    read in order whatever its own shuffle said; one with num_samples, or a batch, is refused
+    (measured in MindSpore 2.10)."""
+    from ..samplers import SequentialSampler
+    from .batch import BatchDataset
+    from .source import SourceDataset
+    for child in children:
+        sampler = getattr(child, "sampler", None)
+        if getattr(child, "num_samples", None) is not None or \
+                (sampler is not None and sampler.num_samples is not None):
+            raise ValueError(f"The parameter NumSamples of {type(child).__name__} is not "
+                             f"support to be set!")
+        if isinstance(child, BatchDataset):
+            raise TypeError(f"The parameter {type(child).__name__} of concat must not be "
+                            f"BatchDataset or PaddedBatchDataset!")
+    for child in children:
+        if isinstance(child, SourceDataset) and child.random_access:
+            child.use_sampler(SequentialSampler())

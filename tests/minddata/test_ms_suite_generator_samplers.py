@@ -163,3 +163,44 @@ def test_distributed_sampler_offset_checked_when_built():
         sampler.parse()
     with pytest.raises(RuntimeError, match="offset must be no more than num_shards"):
         _column(ds.NumpySlicesDataset(list(range(8)), sampler=sampler))
+
+
+# -- PaddedDataset and ConcatDataset.use_sampler ---------------------------------------------
+def _padded(lengths):
+    return ds.PaddedDataset([{"image": np.zeros(n, np.uint8)} for n in lengths])
+
+
+def test_concat_use_sampler_reads_shuffled_sources_in_order():
+    # measured in MindSpore 2.10: the sampler replaces a random-access source's own shuffle,
+    # so shard k gets the rows at positions k, k+N, ... of the sources read in order
+    rows = ds.GeneratorDataset([(np.array(i),) for i in range(7)], ["image"], shuffle=True)
+    both = rows + ds.GeneratorDataset([(np.array(i),) for i in range(7, 9)], ["image"])
+    shards = []
+    for shard_id in range(3):
+        both.use_sampler(ds.DistributedSampler(3, shard_id, shuffle=False))
+        shards.append(_column(both)[0])
+    assert shards == [[0, 3, 6], [1, 4, 7], [2, 5, 8]]
+
+
+def test_concat_use_sampler_refuses_num_samples_and_batches():
+    # measured in MindSpore 2.10: ValueError for a dataset with num_samples, TypeError for a
+    # batch, both when use_sampler is called
+    sampler = ds.DistributedSampler(2, 0, shuffle=False)
+    limited = ds.NumpySlicesDataset({"image": np.zeros((4, 1))}, num_samples=2) + _padded([1])
+    with pytest.raises(ValueError, match="The parameter NumSamples of .* is not support to be "
+                                         "set"):
+        limited.use_sampler(sampler)
+    batched = _padded([0] * 5).batch(2) + _padded([0] * 3)
+    with pytest.raises(TypeError, match="of concat must not be BatchDataset or "
+                                        "PaddedBatchDataset"):
+        batched.use_sampler(sampler)
+
+
+@pytest.mark.parametrize("sampler, words", [
+    (ds.RandomSampler(replacement=True), "replacement of RandomSampler must be False"),
+    (ds.RandomSampler(num_samples=3), "num_samples of RandomSampler is not support to be set"),
+])
+def test_concat_use_sampler_random_sampler_checks(sampler, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=words):
+        (_padded([1, 2]) + _padded([3])).use_sampler(sampler)

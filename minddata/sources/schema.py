@@ -130,7 +130,9 @@ class Schema:
         self.num_rows = 0
         self._columns = []
         if schema_file is not None:
-            type_check(schema_file, (str,), "schema_file")
+            if not isinstance(schema_file, str):    # MindSpore's words first
+                raise TypeError(f"path: {schema_file} is not string (Argument schema_file must "
+                                f"be a str, but got {type(schema_file)}).")
             path = check_file(schema_file, "schema_file")
             try:
                 with open(path, encoding="utf-8") as f:

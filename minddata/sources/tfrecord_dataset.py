@@ -327,8 +327,8 @@ def _schema_columns(schema, columns_list):
     if isinstance(schema, str):
         schema = Schema(schema)
     elif not isinstance(schema, Schema):
-        raise TypeError(f"schema should be a path to a JSON schema file or a Schema, but got "
-                        f"{type(schema)}.")
+        raise TypeError(f"path: {schema} is not string (schema should be a path to a JSON "
+                        f"schema file or a Schema, but got {type(schema)}).")
     columns = schema.columns     # copies: later edits of the user's Schema change nothing here
     if not columns:
         return None, schema.num_rows      # an empty Schema reads the files' own columns

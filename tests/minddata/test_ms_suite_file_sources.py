@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import minddata as ds
+from mindrecord.tools.tfrecord import write_tfrecord
 
 from .test_sources_celeba import make_celeba
 from .test_sources_helpers import (make_cifar10_dir, make_image_folder, make_mnist_dir,
@@ -287,3 +288,16 @@ def test_len_of_a_dataset_is_its_size(pk_folder):
     assert len(ds.ImageFolderDataset(pk_folder).batch(5)) == 3
     empty = ds.ImageFolderDataset(pk_folder, extensions=[".png"])
     assert len(empty) == 0 and bool(empty)
+
+
+# ---- Schema, TFRecordDataset ------------------------------------------------------------------
+
+def test_schema_path_that_is_not_a_string(tmp_path):
+    # measured in MindSpore 2.10: TypeError "path: 1 is not string", from Schema and from
+    # TFRecordDataset's schema argument
+    with pytest.raises(TypeError, match="path: 1 is not string"):
+        ds.Schema(1)
+    path = str(tmp_path / "x.data")
+    write_tfrecord(path, [{"label": [1]}])
+    with pytest.raises(TypeError, match="path: 5 is not string"):
+        ds.TFRecordDataset(path, 5)

@@ -213,7 +213,10 @@ class Dataset(LogicalNode):
         return first_row(self)
 
     def output_shapes(self, estimate=False):
-        """Shapes of the first row's columns (list of lists)."""
+        """Shapes of the first row's columns (list of lists); with ``estimate=True`` those of
+        every row of one epoch, a dimension that varies given as None (MindSpore's)."""
+        if check_bool("estimate", estimate):
+            return _estimated_shapes(self)
         names, row = self._first_row()
         return [list(np.shape(a)) for a in row]     # a dict column: []
 
@@ -276,6 +279,33 @@ class Dataset(LogicalNode):
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._describe_self()}>"
+
+
+def _estimated_shapes(ds):
+    """The shape of each column over one epoch, None where rows differ; rows of another rank
+    are an error (MindSpore's RuntimeError and words)."""
+    shapes = None
+    it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    try:
+        for row in it:
+            current = [np.shape(a) for a in row]
+            if shapes is None:
+                shapes = [list(s) for s in current]
+                continue
+            for known, shape in zip(shapes, current):
+                if len(known) != len(shape):
+                    raise RuntimeError(
+                        f"output_shapes(estimate=True): Inconsistent shapes, expect same shape "
+                        f"for each data row, last data row: <{_dims(known)}>, current data "
+                        f"row: <{_dims(shape)}>")
+                known[:] = [k if k == d else None for k, d in zip(known, shape)]
+    finally:
+        it.close()
+    return shapes if shapes is not None else []
+
+
+def _dims(shape):
+    return ",".join("-1" if d is None else str(d) for d in shape)
 
 
 def _check_shard(num_shards, shard_id):

@@ -417,3 +417,25 @@ def test_use_sampler_on_a_split_part_samples_the_part():
     first.use_sampler(ds.DistributedSampler(2, 0, shuffle=False))
     assert _column(first, "c") == [[0], [2]]
     assert _column(second, "c") == [[4]]
+
+
+# -- output_shapes(estimate=True) ------------------------------------------------------------
+def test_output_shapes_estimate_gives_none_where_rows_differ():
+    # measured in MindSpore 2.10
+    d = ds.GeneratorDataset(lambda: ((np.ones((16, i, 83)), np.array(i)) for i in range(1, 9)),
+                            ["data1", "data2"], shuffle=False)
+    assert d.output_shapes(estimate=True) == [[16, None, 83], []]
+    assert d.output_shapes() == [[16, 1, 83], []]
+    assert d.batch(1).output_shapes(estimate=True) == [[1, 16, None, 83], [1]]
+
+
+def test_output_shapes_estimate_checks():
+    # measured in MindSpore 2.10
+    d = ds.GeneratorDataset(lambda: iter([(np.array([[1], [2]]),), (np.array([1, 2]),)]),
+                            ["data1"], shuffle=False)
+    with pytest.raises(RuntimeError, match="Inconsistent shapes, expect same shape for each "
+                                           "data row, last data row: <2,1>, current data row: "
+                                           "<2>"):
+        d.output_shapes(estimate=True)
+    with pytest.raises(TypeError, match="Argument estimate with value 1 is not of type"):
+        d.output_shapes(estimate=1)

@@ -15,10 +15,12 @@ deserializing gives the same arguments back, not look-alikes.
 
 What cannot be written down (a Python function or lambda, a generator's source, a cache, a
 callback) is kept as ``{"__unserializable__": why}``: ``serialize`` still describes the pipeline
-(as MindSpore does), ``deserialize`` refuses it with a ValueError naming the part, rather than
-building a pipeline that would serve other rows. Classes are looked up only in this project's
-packages (``minddata``, ``transforms_c``), so a file cannot make ``deserialize`` import anything
-else.
+(as MindSpore does). ``deserialize`` rebuilds a map whose operation was such a function, or a
+filter whose predicate was, as MindSpore does, with a stand-in that raises MindSpore's
+RuntimeError when the pipeline runs or is serialized again; any other such part is refused at
+once with a ValueError naming it. Either way no pipeline serving other rows is built. Classes
+are looked up only in this project's packages (``minddata``, ``transforms_c``), so a file
+cannot make ``deserialize`` import anything else.
 """
 import enum
 import importlib
@@ -44,14 +46,38 @@ _IN_MEMORY_DATA = {"GeneratorDataset": "source", "NumpySlicesDataset": "data",
                    "PaddedDataset": "padded_samples"}
 _OP_KINDS = ("Map", "Batch", "Shuffle", "Repeat", "Take", "Skip", "Project", "Rename", "Zip",
              "Concat", "Filter")
+# The node kinds that run workers.
+_WORKER_KINDS = ("Source", "Map", "Batch", "Filter")
 
 
 class _Unserializable(Exception):
     """A part of the pipeline that JSON cannot hold (its text says which and why)."""
 
 
+# MindSpore's words when a deserialized pipeline uses what JSON could not hold, by the node and
+# argument it stood in.
+_STAND_IN_WORDS = {
+    ("Map", "operations"): "Failed to find key 'tensor_op_params' in PyFuncOp' JSON file or "
+                           "input dict, check input content of deserialize()",
+    ("Filter", "predicate"): "Invalid data, unsupported operation type: Filter",
+}
+
+
+class _StandIn:
+    """Where deserialize met a Python function JSON could not hold: running it, or serializing
+    the pipeline again, raises MindSpore's RuntimeError (``words``) with ``why``."""
+
+    def __init__(self, why, words):
+        self.message = f"{words}. {why}"
+
+    def __call__(self, *args):
+        raise RuntimeError(self.message)
+
+
 # -- values ------------------------------------------------------------------------------------
 def _encode(value, what):
+    if isinstance(value, _StandIn):
+        raise RuntimeError(value.message)
     if isinstance(value, enum.Enum):      # before int and str: IntEnum and str enums are both
         cls = type(value)
         return {"__enum__": f"{cls.__module__}:{cls.__qualname__}.{value.name}"}
@@ -146,12 +172,16 @@ def _encode_sampler(sampler, what):
             "child_sampler": None if child is None else _encode_sampler(child, what)}
 
 
-def _decode(value):
+def _decode(value, stand_in=None):
+    """The value ``_encode`` wrote. A part JSON could not hold raises _Unserializable, or with
+    ``stand_in`` (MindSpore's words for it) becomes a _StandIn."""
     if isinstance(value, list):
-        return [_decode(v) for v in value]
+        return [_decode(v, stand_in) for v in value]
     if not isinstance(value, dict):
         return value
     if _UNSERIALIZABLE in value:
+        if stand_in is not None:
+            return _StandIn(value[_UNSERIALIZABLE], stand_in)
         raise _Unserializable(value[_UNSERIALIZABLE])
     if "__tuple__" in value:
         return tuple(_decode(v) for v in value["__tuple__"])
@@ -211,7 +241,7 @@ def _source_args(node):
     what = type(node).__name__
     by_field = {
         "num_samples": node.num_samples, "num_shards": node.num_shards,
-        "shard_id": node.shard_id, "num_parallel_workers": node.num_parallel_workers,
+        "shard_id": node.shard_id, "num_parallel_workers": _workers(node),
         "sampler": node.sampler,
     }
     if node.sampler is not None:
@@ -286,6 +316,15 @@ def _op_args(node):
     return None
 
 
+def _workers(node):
+    """The workers the node runs with: a default is written as the value it stands for now,
+    as MindSpore writes it (the same pipeline serializes the same either way)."""
+    if node.num_parallel_workers is not None or node.kind not in _WORKER_KINDS:
+        return node.num_parallel_workers
+    from . import config
+    return config.get_num_parallel_workers()
+
+
 def _node_dict(node):
     from .graph.source import Source
     if isinstance(node, Source):
@@ -296,7 +335,7 @@ def _node_dict(node):
     args = _op_args(node) if node.kind in _OP_KINDS else None
     if args is None:
         args = {"arguments": _unserializable(f"the {node.kind} operation has no JSON form")}
-    out = {"op_type": node.kind, "num_parallel_workers": node.num_parallel_workers}
+    out = {"op_type": node.kind, "num_parallel_workers": _workers(node)}
     out.update(args)
     out["children"] = [_node_dict(c) for c in node.children]
     return out
@@ -309,7 +348,7 @@ def _build(d):
     children = [_build(c) for c in d.get("children", [])]
     args = {k: v for k, v in d.items() if k not in ("op_type", "children")}
     try:
-        args = {k: _decode(v) for k, v in args.items()}
+        args = {k: _decode(v, _STAND_IN_WORDS.get((op_type, k))) for k, v in args.items()}
     except _Unserializable as exc:
         raise ValueError(f"deserialize: the pipeline cannot be rebuilt from its JSON form: "
                          f"{exc}") from None
@@ -360,8 +399,12 @@ def serialize(dataset, json_filepath=""):
 def deserialize(input_dict=None, json_filepath=None):
     """The Dataset that ``input_dict`` (a dict from ``serialize``) or the JSON file
     ``json_filepath`` describes (the file wins when both are given). An AutoTune configuration
-    file loads too (its ``"tree"``). OSError when the file cannot be read or parsed; ValueError
-    when the description holds a part that cannot be rebuilt (a Python function, ...)."""
+    file loads too (its ``"tree"``); a str ``input_dict`` is a file's path, as in MindSpore.
+    OSError when the file cannot be read or parsed; ValueError when the description holds a
+    part that cannot be rebuilt (a generator's source, ...; a map's Python function or a
+    filter's predicate is a stand-in instead: module docstring)."""
+    if isinstance(input_dict, str) and json_filepath is None:
+        json_filepath, input_dict = input_dict, None    # a path given as input_dict (MindSpore)
     if json_filepath is not None:
         if not isinstance(json_filepath, str):
             raise TypeError(f"json_filepath must be of type str, but got "

@@ -8,6 +8,7 @@ from minddata.callback import DSCallback, WaitedDSCallback
 from minddata.debug import DebugHook, PrintDataHook, PrintMetaDataHook
 
 from .engine_helpers import numbers
+from .test_sources_helpers import make_mnist_dir
 
 
 # -- config ---------------------------------------------------------------------------------
@@ -163,3 +164,25 @@ def test_an_exception_in_a_callback_is_a_runtime_error_naming_it(error):
         list(data)
     assert "Exception thrown from user defined Python function in dataset" in str(info.value)
     assert isinstance(info.value.__cause__, error)
+
+
+# -- serialize / deserialize ----------------------------------------------------------------
+def test_default_workers_serialize_as_their_value(tmp_path):
+    # measured in MindSpore 2.10: a pipeline serializes the same whether its workers were left
+    # to the default or given as that default
+    make_mnist_dir(str(tmp_path))
+    workers = config.get_num_parallel_workers()
+    implicit = ds.MnistDataset(str(tmp_path)).map(lambda x: x, "label").batch(2)
+    explicit = ds.MnistDataset(str(tmp_path), num_parallel_workers=workers).map(
+        lambda x: x, "label", num_parallel_workers=workers).batch(2, num_parallel_workers=workers)
+    assert ds.serialize(implicit) == ds.serialize(explicit)
+    assert ds.serialize(implicit)["num_parallel_workers"] == workers
+    assert ds.serialize(ds.MnistDataset(str(tmp_path)).repeat(2))["num_parallel_workers"] is None
+
+
+def test_deserialize_takes_a_path_as_input_dict(tmp_path):
+    # measured in MindSpore 2.10: deserialize(input_dict="file.json") reads the file
+    make_mnist_dir(str(tmp_path))
+    path = str(tmp_path / "pipeline.json")
+    ds.serialize(ds.MnistDataset(str(tmp_path), shuffle=False).take(3), path)
+    assert ds.deserialize(input_dict=path).get_dataset_size() == 3

@@ -2,6 +2,7 @@
 (mindspore.dataset.transforms) that MindSpore's own dataset tests check, each as measured in
 MindSpore 2.10 (values, dtypes, error types and the words of its messages)."""
 import numpy as np
+from PIL import Image, ImageEnhance, ImageOps
 import pytest
 
 import transforms_c.transforms as T
@@ -166,7 +167,6 @@ def test_to_tensor_ranks_and_output_types():
 def test_to_tensor_on_a_pil_image_in_compose_divides_in_float64():
     # measured in MindSpore 2.10: an eager Compose given a PIL image runs ToTensor's Python
     # implementation (img / 255 in float64), as ToTensor called on the image does
-    from PIL import Image
     img = Image.fromarray(IMG)
     expected = (IMG / 255.0).astype(np.float32).transpose(2, 0, 1)
     np.testing.assert_array_equal(T.Compose([V.ToTensor()])(img), expected)
@@ -198,7 +198,6 @@ def test_to_pil_one_channel_modes(dtype, mode):
 
 
 def test_to_numpy_gives_the_pixels_of_a_pil_image():
-    from PIL import Image
     from transforms_c.vision.tensor import ToNumpy
     out = ToNumpy()(Image.fromarray(IMG))
     assert isinstance(out, np.ndarray) and np.array_equal(out, IMG)
@@ -240,3 +239,83 @@ def test_compose_family_words():
         T.RandomApply([V.HWC2CHW()], prob=1.5)
     with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
         T.Compose([lambda x: x + x])()
+
+
+def _natural():
+    y, x = np.mgrid[0:24, 0:30]
+    img = np.stack([(x * 7 + y * 3) % 256, (y * 9 + 40) % 256, (x * y) % 180 + 30], axis=2)
+    return (img // 2 + 40).astype(np.uint8)      # a low-contrast image
+
+
+@pytest.mark.parametrize("op, pillow", [
+    (V.AutoContrast(), lambda img, f: ImageOps.autocontrast(img)),
+    (V.AutoContrast(10.0, [10, 20]), lambda img, f: ImageOps.autocontrast(img, 10.0, [10, 20])),
+    (V.Equalize(), lambda img, f: ImageOps.equalize(img)),
+    (V.RandomSharpness((0.5, 0.5)), lambda img, f: ImageEnhance.Sharpness(img).enhance(0.5)),
+    (V.Grayscale(), lambda img, f: img.convert("L")),
+    (V.Grayscale(3), lambda img, f: img.convert("L").convert("RGB")),
+], ids=repr)
+@pytest.mark.parametrize("mode", ["RGB", "L"])
+def test_colour_ops_on_a_pil_image_compute_with_pillow(op, pillow, mode):
+    # measured in MindSpore 2.10: given a PIL image, these run their Python (Pillow) path
+    img = Image.fromarray(_natural()).convert(mode)
+    out = op(img)
+    assert isinstance(out, Image.Image)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(pillow(img, None)))
+
+
+def test_color_adjust_on_a_pil_image_adjusts_with_pillow():
+    # measured in MindSpore 2.10: the hue step shifts Pillow's HSV hue by int(factor * 255)
+    img = Image.fromarray(_natural())
+    hue, sat, val = img.convert("HSV").split()
+    shifted = Image.fromarray((np.asarray(hue) + np.uint8(25)).astype(np.uint8), "L")
+    expected = Image.merge("HSV", (shifted, sat, val)).convert("RGB")
+    out = V.RandomColorAdjust(hue=(0.1, 0.1))(img)
+    np.testing.assert_array_equal(np.asarray(out), np.asarray(expected))
+
+
+def test_grayscale_of_an_array_gives_pillows_luma():
+    # measured in MindSpore 2.10: Grayscale is Pillow's convert("L"); an array gets its pixels
+    img = _natural()
+    expected = np.asarray(Image.fromarray(img).convert("L"))
+    np.testing.assert_array_equal(V.Grayscale()(img)[:, :, 0], expected)
+    np.testing.assert_array_equal(V.Grayscale(3)(img), np.dstack([expected] * 3))
+    np.testing.assert_array_equal(V.Grayscale()(expected)[:, :, 0], expected)
+    with pytest.raises(ValueError, match="should be either 1 or 3. Got 2."):
+        V.Grayscale(2)
+
+
+def test_sharpness_keeps_a_one_channel_image_three_dimensional():
+    img = _natural()[:, :, :1]
+    out = V.RandomSharpness((0.5, 0.5))(img)
+    assert out.shape == img.shape
+
+
+@pytest.mark.parametrize("kernel, sigma, expected_sigma", [
+    # measured in MindSpore 2.10
+    (3, 0, (0.8, 0.8)),               # not OpenCV's fixed 3-tap kernel
+    ((5, 3), 0, (1.1, 1.1)),          # one sigma of 0: from the first kernel size
+    ((5, 3), (0, 0), (1.1, 0.8)),     # a pair: each 0 from its own kernel size
+    ((3, 5), (1.5, 0), (1.5, 1.1)),
+])
+def test_gaussian_blur_sigma_zero_is_derived(kernel, sigma, expected_sigma):
+    import cv2
+    img = _natural()
+    sizes = (kernel, kernel) if isinstance(kernel, int) else kernel
+    expected = cv2.GaussianBlur(img, sizes, expected_sigma[0], sigmaY=expected_sigma[1],
+                                borderType=cv2.BORDER_REFLECT_101)
+    np.testing.assert_array_equal(V.GaussianBlur(kernel, sigma)(img), expected)
+
+
+def test_autocontrast_argument_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=r"Input cutoff is not within the required interval of "
+                                         r"\[0, 50\)\."):
+        V.AutoContrast(cutoff=50.0)
+    with pytest.raises(TypeError, match=r"Argument ignore with value 255.5 is not of type "
+                                        r"\[<class 'list'>, <class 'tuple'>, <class 'int'>\]"):
+        V.AutoContrast(ignore=255.5)
+    with pytest.raises(RuntimeError, match=r"RandomColorAdjust: the channel of image tensor does "
+                                           r"not match the requirement of operator. Expecting "
+                                           r"tensor in channel of \(3\). But got channel 4."):
+        V.RandomColorAdjust(brightness=(0.5, 0.5))(np.zeros((4, 4, 4), np.uint8))

@@ -1,7 +1,7 @@
 """PIL images given to the unified vision ops (eager calls and Compose), as MindSpore 2.x: the
 ops MindSpore also implements with Pillow give back a PIL image of the input's mode, the others
-an array; resampling ops and CenterCrop compute with Pillow (measured in MindSpore 2.10), the
-others give the pixels of the numpy path."""
+an array; resampling ops, CenterCrop and the colour ops compute with Pillow (measured in
+MindSpore 2.10), the others give the pixels of the numpy path."""
 import io
 
 import numpy as np
@@ -26,8 +26,7 @@ def image_ops():
         V.Pad(3), V.Pad((1, 2, 3, 4), 9), V.RandomCrop(32),
         V.RandomCrop(50, padding=4, pad_if_needed=True), V.RandomHorizontalFlip(1.0),
         V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(), V.RandomAffine(20, translate=(0.1, 0.1)),
-        V.Invert(), V.Equalize(), V.AutoContrast(), V.AutoContrast(10.0),
-        V.RandomSharpness(), V.Grayscale(), V.Grayscale(3),
+        V.Invert(), V.Grayscale(), V.Grayscale(3),
     ]
 
 
@@ -89,10 +88,8 @@ def test_random_resized_crop_on_pil_crops_then_resizes_with_pillow():
 
 def test_color_adjust_keeps_rgb_mode():
     img = Image.fromarray(RGB)
-    op = V.RandomColorAdjust(0.4, 0.4, 0.4, 0.1)
-    out = op.apply((img,), 3)[0]
+    out = V.RandomColorAdjust(0.4, 0.4, 0.4, 0.1).apply((img,), 3)[0]
     assert isinstance(out, Image.Image) and out.mode == "RGB"
-    np.testing.assert_array_equal(np.asarray(out), op.apply((RGB,), 3)[0])
 
 
 def test_grayscale_gives_an_l_image():

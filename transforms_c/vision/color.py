@@ -7,23 +7,30 @@ import numpy as np
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (check_enum, check_factor_range, check_float, check_int,
                                     check_range_pair, check_sequence, check_symmetric_range,
-                                    is_int, is_number)
+                                    is_int, is_number, wrong_type)
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
 
 
 def _rgb_uint8(img, op_name):
+    """An RGB uint8 image (H, W, 3), else MindSpore's words for the rank or channels."""
+    if isinstance(img, np.ndarray) and img.ndim != 3:
+        raise RuntimeError(f"{op_name}: the dimension of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in dimension of (3), in "
+                           f"shape of <H, W, C>. But got dimension {img.ndim}.")
     image_hwc(img, op_name)
+    if img.shape[2] != 3:
+        raise RuntimeError(f"{op_name}: the channel of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in channel of (3). But got "
+                           f"channel {img.shape[2]}.")
     if img.dtype != np.uint8:
         raise RuntimeError(f"{op_name}: input image should be uint8, got {img.dtype}")
-    if img.ndim != 3 or img.shape[2] != 3:
-        raise RuntimeError(f"{op_name}: input image should be RGB with shape <H,W,3>, got "
-                           f"{img.shape}")
     return img
 
 
 def _blend(img, other, alpha):
     """alpha * img + (1 - alpha) * other, rounded and saturated to uint8 (cv2.addWeighted)."""
-    return cv2.addWeighted(img, float(alpha), other, float(1.0 - alpha), 0.0)
+    # (cv2 drops the channel axis of an (H, W, 1) image)
+    return cv2.addWeighted(img, float(alpha), other, float(1.0 - alpha), 0.0).reshape(img.shape)
 
 
 def adjust_brightness(img, factor):
@@ -52,7 +59,8 @@ def adjust_hue(img, factor):
 def adjust_sharpness(img, factor):
     """PIL's ImageEnhance.Sharpness: blend with a 3x3 smoothing (border pixels unchanged)."""
     kernel = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], np.float32) / 13.0
-    smooth = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    # (cv2 drops the channel axis of an (H, W, 1) image)
+    smooth = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE).reshape(img.shape)
     if img.shape[0] > 2 and img.shape[1] > 2:
         degenerate = img.copy()
         degenerate[1:-1, 1:-1] = smooth[1:-1, 1:-1]
@@ -145,6 +153,20 @@ class RandomColorAdjust(TensorOperation):
             img = fn(img, rng.uniform(bounds[0], bounds[1]))
         return img
 
+    def _compute_pil(self, img, rng):
+        """MindSpore's Python path: the four adjustments in a random order, each one applied
+        (an identity factor included: the hue step's HSV round trip changes pixels)."""
+        from transforms_c.vision import pil_color
+        steps = [(pil_color.pil_brightness, self.brightness),
+                 (pil_color.pil_contrast, self.contrast),
+                 (pil_color.pil_saturation, self.saturation), (pil_color.pil_hue, self.hue)]
+        for i in range(len(steps) - 1, 0, -1):
+            j = rng.randint(0, i)
+            steps[i], steps[j] = steps[j], steps[i]
+        for fn, bounds in steps:
+            img = fn(img, rng.uniform(bounds[0], bounds[1]))
+        return img
+
 
 class AutoContrast(TensorOperation):
     """AutoContrast(cutoff=0.0, ignore=None)."""
@@ -152,18 +174,23 @@ class AutoContrast(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def __init__(self, cutoff=0.0, ignore=None):
-        self.cutoff = check_float(cutoff, "cutoff", 0.0, 50.0, high_open=True)
+        self.cutoff = check_float(cutoff, "cutoff", 0, 50, high_open=True)
         if ignore is None:
             self.ignore = ()
         elif is_int(ignore):
             self.ignore = (check_int(ignore, "ignore", 0, 255),)
-        else:
-            check_sequence(ignore, "ignore")
+        elif isinstance(ignore, (list, tuple)):
             self.ignore = tuple(check_int(v, "ignore", 0, 255) for v in ignore)
+        else:
+            raise wrong_type("ignore", ignore, list, tuple, int)
 
     def _compute(self, img, rng):
         image_hwc(img, "AutoContrast", allow_float=False)
         return autocontrast(img, self.cutoff, self.ignore)
+
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_color import pil_autocontrast
+        return pil_autocontrast(img, self.cutoff, self.ignore)
 
 
 class Equalize(TensorOperation):
@@ -174,6 +201,10 @@ class Equalize(TensorOperation):
     def _compute(self, img, rng):
         image_hwc(img, "Equalize", allow_float=False)
         return equalize(img)
+
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_color import pil_equalize
+        return pil_equalize(img)
 
 
 class Invert(TensorOperation):
@@ -202,11 +233,16 @@ class RandomSharpness(TensorOperation):
         image_hwc(img, "RandomSharpness", allow_float=False)
         return adjust_sharpness(img, rng.uniform(*self.degrees))
 
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_color import pil_sharpness
+        return pil_sharpness(img, rng.uniform(*self.degrees))
+
 
 class GaussianBlur(TensorOperation):
     """GaussianBlur(kernel_size, sigma=None): odd positive kernel size(s) (x, y); sigma None
     derives it from the kernel size by OpenCV's formula, from the first size for both axes as
-    MindSpore 2.10 does (measured: kernel (5, 3) blurs with sigma 1.1 along x and y)."""
+    MindSpore 2.10 does (measured: kernel (5, 3) blurs with sigma 1.1 along x and y), as is a
+    single sigma of 0; a 0 in a (x, y) pair is derived from its own axis' kernel size."""
 
     def __init__(self, kernel_size, sigma=None):
         sizes = (kernel_size, kernel_size) if is_int(kernel_size) else kernel_size
@@ -214,19 +250,26 @@ class GaussianBlur(TensorOperation):
         self.kernel_size = tuple(check_int(k, "kernel_size", 1, 2147483647) for k in sizes)
         if any(k % 2 == 0 for k in self.kernel_size):
             raise ValueError(f"kernel_size should be odd, got {kernel_size!r}.")
-        if sigma is None:
-            derived = 0.3 * ((self.kernel_size[0] - 1) * 0.5 - 1) + 0.8
-            self.sigma = (derived, derived)
+        # Measured: no sigma, or one sigma of 0, derives both from the first kernel size; a
+        # pair derives each 0 from its own axis' kernel size (never OpenCV's fixed kernels).
+        if sigma is None or is_number(sigma):
+            value = check_float(sigma or 0.0, "sigma", 0.0) or _derived_sigma(self.kernel_size[0])
+            self.sigma = (value, value)
         else:
-            values = (sigma, sigma) if is_number(sigma) else sigma
-            check_sequence(values, "sigma", length=2)
-            self.sigma = tuple(check_float(s, "sigma", 0.0) for s in values)
+            check_sequence(sigma, "sigma", length=2)
+            self.sigma = tuple(check_float(s, "sigma", 0.0) or _derived_sigma(k)
+                               for s, k in zip(sigma, self.kernel_size))
 
     def _compute(self, img, rng):
         image_hwc(img, "GaussianBlur")
         out = cv2.GaussianBlur(img, self.kernel_size, self.sigma[0], sigmaY=self.sigma[1],
                                borderType=cv2.BORDER_REFLECT_101)
         return out[:, :, None] if img.ndim == 3 and out.ndim == 2 else out
+
+
+def _derived_sigma(kernel_size):
+    """OpenCV's sigma for a kernel size (its getGaussianKernel formula)."""
+    return 0.3 * ((kernel_size - 1) * 0.5 - 1) + 0.8
 
 
 class ConvertColor(TensorOperation):
@@ -245,19 +288,31 @@ class ConvertColor(TensorOperation):
 
 
 class Grayscale(TensorOperation):
-    """Grayscale(num_output_channels=1): RGB -> gray (1 channel, or 3 equal channels)."""
+    """Grayscale(num_output_channels=1): RGB (or gray) -> gray, 1 channel or 3 equal ones, with
+    Pillow's luma: MindSpore's Grayscale is Pillow's (it refuses arrays; here an RGB or gray
+    uint8 array gives the pixels its PIL image would)."""
 
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def __init__(self, num_output_channels=1):
         self.num_output_channels = check_int(num_output_channels, "num_output_channels")
         if self.num_output_channels not in (1, 3):
-            raise ValueError("num_output_channels should be 1 or 3, got "
-                             f"{num_output_channels}.")
+            # MindSpore's sentence, word for word
+            raise ValueError(f"Number of channels of the output grayscale imageshould be either "
+                             f"1 or 3. Got {num_output_channels}.")
 
     def _compute(self, img, rng):
-        img = _rgb_uint8(img, "Grayscale")
-        gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-        if self.num_output_channels == 3:
-            return cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB)
-        return gray[:, :, None]
+        from transforms_c.vision.pil_color import pil_grayscale
+        from PIL import Image
+        if not (isinstance(img, np.ndarray) and (img.ndim == 2 or img.shape[-1] == 1)):
+            img = _rgb_uint8(img, "Grayscale")
+        image_hwc(img, "Grayscale", allow_float=False)
+        pixels = img[:, :, 0] if img.ndim == 3 and img.shape[2] == 1 else img
+        gray = pil_grayscale(Image.fromarray(np.ascontiguousarray(pixels)),
+                             self.num_output_channels)
+        out = np.asarray(gray)
+        return out if out.ndim == 3 else out[:, :, None]
+
+    def _compute_pil(self, img, rng):
+        from transforms_c.vision.pil_color import pil_grayscale
+        return pil_grayscale(img, self.num_output_channels)

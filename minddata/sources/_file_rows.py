@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import seeds
 from . import _arrays
+from ._no_rows import FailsWhenReadIfEmpty
 from ._source_base import RowSource, Shuffle
 
 
@@ -66,14 +67,14 @@ def text_lines(path, api):
     return out
 
 
-class TextLinesRowSource(MultiFileRowSource):
+class TextLinesRowSource(FailsWhenReadIfEmpty, MultiFileRowSource):
     """A MultiFileRowSource whose rows are the non-blank lines of text files (TextFile, CLUE),
     each parsed once at open; a row's provenance is its file and line number."""
 
     def _read_lines(self, files, api, parse, no_data):
         """Set the files, the row ranges and ``parse(path, line number, text)`` of every
-        non-blank line, in file order; RuntimeError ``no_data`` (MindSpore's words) naming the
-        files when there is none."""
+        non-blank line, in file order; with none, no row and the RuntimeError ``no_data``
+        (MindSpore's words) naming the files when a pass starts."""
         self._files = files
         values, numbers, counts = [], [], []
         for path in files:
@@ -83,7 +84,7 @@ class TextLinesRowSource(MultiFileRowSource):
                 numbers.append(number)
             counts.append(len(lines))
         if not values:
-            raise RuntimeError(f"{no_data} {' '.join(files)} (the files hold no non-empty line).")
+            self._no_rows = f"{no_data} {' '.join(files)} (the files hold no non-empty line)."
         self._api, self._values = api, values
         self._starts = np.cumsum([0] + counts, dtype=np.int64)
         self._line_numbers = np.array(numbers, dtype=np.int64)

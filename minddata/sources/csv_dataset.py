@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _arrays
 from ._file_rows import MultiFileRowSource, file_stamps
+from ._no_rows import FailsWhenReadIfEmpty
 from ._source_base import Shuffle, SourceDataset
 from ._validation import check_dataset_files, check_sampling_args, type_check
 
@@ -89,7 +90,7 @@ def _duplicate_names(names):
             f"{first} (column names {names}).")
 
 
-class CsvSource(MultiFileRowSource):
+class CsvSource(FailsWhenReadIfEmpty, MultiFileRowSource):
     """All rows of the files, converted column by column once at open."""
 
     _row_unit = "data line"
@@ -122,6 +123,10 @@ class CsvSource(MultiFileRowSource):
             counts.append(len(fields[0]) if fields else 0)
         self._columns = [np.concatenate([f[k] for f in per_file]) for k in range(len(names))]
         self._starts = np.cumsum([0] + counts)
+        if not self._starts[-1]:
+            self._no_rows = (f"Invalid data, CSVDataset API can't read the data file (interface "
+                             f"mismatch or no data found). Check csv file path: "
+                             f"{' '.join(files)} (no data line).")
 
     def __len__(self):
         return int(self._starts[-1])

@@ -24,7 +24,7 @@ class TextFileSource(TextLinesRowSource):
     def __init__(self, files):
         self._read_lines(files, "TextFileDataset", lambda path, number, text: text,
                          "Invalid data, TextFileDataset API can't read the data file (interface "
-                         "mismatch or no data found). Check file:")
+                         "mismatch or no data found). Check text file:")
 
     def read_rows(self, ids):
         return [(np.array(line),) for line in self._parsed(ids)]

@@ -301,3 +301,20 @@ def test_schema_path_that_is_not_a_string(tmp_path):
     write_tfrecord(path, [{"label": [1]}])
     with pytest.raises(TypeError, match="path: 5 is not string"):
         ds.TFRecordDataset(path, 5)
+
+
+# ---- files without a row: CSVDataset, TextFileDataset, CLUEDataset ---------------------------
+
+@pytest.mark.parametrize("make, words", [
+    (lambda path: ds.CSVDataset(path, column_names=["a"]), "CSVDataset API can't read the data "
+                                                           "file .*Check csv file path"),
+    (lambda path: ds.TextFileDataset(path), "TextFileDataset API can't read the data file "
+                                            ".*Check text file"),
+    (lambda path: ds.CLUEDataset(path), "'CLUEDataset' API can't read the data file")])
+def test_text_sources_without_a_row_are_size_0_and_fail_when_read(tmp_path, make, words):
+    # measured in MindSpore 2.10: an empty file has size 0, the error comes when iterating
+    path = tmp_path / "empty.txt"
+    path.write_text("")
+    assert make(str(path)).get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match=words):
+        _count(make(str(path)))

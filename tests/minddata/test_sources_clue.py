@@ -148,5 +148,6 @@ def test_data_errors_name_the_file_line_and_key(tmp_path):
     with pytest.raises(RuntimeError, match="key label in .*null.json, line 1 is null"):
         _rows(ds.CLUEDataset(str(tmp_path / "null.json")))
     (tmp_path / "empty.json").write_text("\n\n")
+    assert ds.CLUEDataset(str(tmp_path / "empty.json")).get_dataset_size() == 0   # MindSpore 2.10
     with pytest.raises(RuntimeError, match="can't read the data file"):
-        ds.CLUEDataset(str(tmp_path / "empty.json")).get_dataset_size()
+        _rows(ds.CLUEDataset(str(tmp_path / "empty.json")))

@@ -29,11 +29,30 @@ class _IteratorBase:
         # The pipeline's signature: checked against ``state``, stamped on the states it saves.
         self._pipeline = check_state(state, ds)
         bind_sync_waits(ds)
-        self._run = PipelineRun(ds, num_epochs=num_epochs, state=state,
-                                start_at=_start_at(ds) if state is None else None)
-        self._finalizer = weakref.finalize(self, self._run.close)
+        self._start(PipelineRun(ds, num_epochs=num_epochs, state=state,
+                                start_at=_start_at(ds) if state is None else None))
         self.dataset = ds
         track(self)     # mindspore.dataset.engine.iterators' list of live iterators
+
+    def _start(self, run):
+        self._run = run
+        self._finalizer = weakref.finalize(self, run.close)
+
+    def _reset(self, step, dataset_size):
+        """MindSpore's failover reset (``engine.datasets._reset_training_dataset``): the
+        next row is the one after ``step`` rows of ``dataset_size`` per epoch (epoch
+        ``step // dataset_size``), the rows a run from the start gives there."""
+        num_epochs = self._run.num_epochs
+        if step < 0:
+            raise RuntimeError(f"Cannot reset the pipeline, reset step must be >= 0. "
+                               f"(got {step})")
+        if num_epochs != -1 and step >= dataset_size * num_epochs:
+            raise RuntimeError(f"Cannot reset the pipeline, reset step must be less than "
+                               f"dataset_size * num_epochs. (got {step}, dataset_size "
+                               f"{dataset_size}, num_epochs {num_epochs})")
+        self._finalizer()
+        self._start(PipelineRun(self.dataset, num_epochs=num_epochs,
+                                start_at=divmod(step, dataset_size)))
 
     def __iter__(self):
         return self

@@ -8,8 +8,9 @@ MindSpore's own tests and some scripts import ``mindspore.dataset.engine.iterato
 project's public objects that stand for MindSpore's (``from minddata import ...``): a name this
 project does not have stays absent (ImportError), it is never stubbed.
 
-Only the iterator registry (``engine.iterators``) and the C++ data types of
-``_c_dataengine`` are implemented here, because they have no other home in the project.
+Only the iterator registry (``engine.iterators``), the failover reset's training-dataset
+functions (``engine.datasets``) and the C++ data types of ``_c_dataengine`` are implemented
+here, because they have no other home in the project.
 """
 import importlib
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import minddata as ds
+from minddata.compat_layout.engine import datasets as engine_datasets
 
 
 def _column(d, num_epochs=1, epochs=1):
@@ -204,3 +205,58 @@ def test_concat_use_sampler_random_sampler_checks(sampler, words):
     # measured in MindSpore 2.10
     with pytest.raises(ValueError, match=words):
         (_padded([1, 2]) + _padded([3])).use_sampler(sampler)
+
+
+# -- failover reset (mindspore.dataset.engine.datasets._reset_training_dataset) --------------
+def _reset_run(data, num_epochs, failure_point):
+    """Rows of num_epochs epochs, reset to failure_point right after reading that many rows
+    (the suite's loop); the iterator is left past its last epoch."""
+    size = data.get_dataset_size()
+    itr = data.create_tuple_iterator(num_epochs=num_epochs, output_numpy=True)
+    engine_datasets._set_training_dataset(itr)
+    out, read = [], 0
+    for epoch in range(num_epochs):
+        for row in itr:
+            out.append(row[0].tolist())
+            read += 1
+            if read == failure_point:
+                engine_datasets._reset_training_dataset(failure_point, size)
+                break
+        if read == failure_point:
+            break
+    for _ in range(failure_point // size, num_epochs):
+        out.extend(row[0].tolist() for row in itr)
+    return out, itr
+
+
+@pytest.mark.parametrize("failure_point", [1, 7, 10, 13, 29])
+def test_reset_training_dataset_continues_where_the_run_was(failure_point):
+    # measured in MindSpore 2.10: the rows after a reset are those of a run without one,
+    # shuffles and samplers included; reading on past num_epochs raises
+    ds.config.set_seed(1)
+    data = ds.NumpySlicesDataset([[x] for x in range(10)], ["data"],
+                                 sampler=ds.RandomSampler()).shuffle(3).skip(1)
+    expected = sum(_column(data, num_epochs=3, epochs=3), [])
+    rows, itr = _reset_run(data, 3, failure_point)
+    assert rows == expected
+    with pytest.raises(RuntimeError, match="User tries to fetch data beyond the specified "
+                                           "number of epochs"):
+        next(itr)
+
+
+@pytest.mark.parametrize("step, words", [(-5, "reset step must be >= 0"),
+                                         (300, "reset step must be less than dataset_size "
+                                               "\\* num_epochs")])
+def test_reset_training_dataset_checks_the_step(step, words):
+    # measured in MindSpore 2.10
+    itr = ds.NumpySlicesDataset(list(range(100))).create_tuple_iterator(num_epochs=3)
+    engine_datasets._set_training_dataset(itr)
+    with pytest.raises(RuntimeError, match="Cannot reset the pipeline, " + words):
+        engine_datasets._reset_training_dataset(step, 100)
+
+
+def test_reset_training_dataset_needs_one_set():
+    # measured in MindSpore 2.10
+    engine_datasets._set_training_dataset(None)
+    with pytest.raises(RuntimeError, match="Training dataset is not set"):
+        engine_datasets._reset_training_dataset(1, 1)

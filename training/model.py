@@ -137,6 +137,7 @@ class Model:
         stats = TrainStats(backend, sink)
         cb.device_timing = stats.device_timing
         backend.set_train(self._train_network, True)
+        feeder = None
         try:
             feed, convert = backend.sink_input(dataset) if sink else (dataset, backend.to_device)
             with cbs, backend.compute_scope(), \
@@ -161,6 +162,8 @@ class Model:
                 cbs.on_train_end(run_context)
         finally:
             backend.set_train(self._train_network, False)
+            if feeder is not None:  # closed by now: the pipeline's figures are in
+                stats.device_decode_s = feeder.figures.get("device_decode_s")
             self.last_train_stats = stats.as_dict()
             trace = profiling.stop(recorder)
             if trace:

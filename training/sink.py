@@ -6,13 +6,17 @@ backend's `to_device`: pinned memory and a side CUDA stream with torch on GPU), 
 through a bounded queue whose depth is minddata's prefetch size. `InlineFeeder` (non-sink) does
 the same work in the caller's thread. Both measure the time the step loop waits for data;
 `TrainStats` adds the host and device time of the steps (Model.last_train_stats, TimeMonitor)."""
+import collections
 import contextlib
 import logging
 import queue
 import threading
 import time
 
+import numpy as np
+
 logger = logging.getLogger("training.sink")
+WAITS_KEPT = 100_000  # per-batch waits kept for the percentiles (the latest, 800 kB at most)
 
 DEFAULT_PREFETCH = 16
 
@@ -44,11 +48,20 @@ def _host_or_device(row):
     return tuple(v.asnumpy() if isinstance(v, DataTensor) else v for v in row)
 
 
-def iterate_epochs(dataset, num_epochs):
+def _device_decode_s(it):
+    """Seconds the iterator's stages decoded on a device (GPU decode), or None where none did."""
+    stats = it.stage_stats() if callable(getattr(it, "stage_stats", None)) else []
+    busy = [s.device_busy_s for s in stats if getattr(s, "device_busy_s", None) is not None]
+    return sum(busy) if busy else None
+
+
+def iterate_epochs(dataset, num_epochs, figures=None):
     """Yields (data_epoch, batch_tuple) over `num_epochs` passes of `dataset`, from one
     iterator created with num_epochs (MindSpore's contract: each pass over it is one epoch).
     The iterator hands over Tensors (zero-copy views of numpy arrays, made numpy again here)
-    rather than numpy, so that a batch already on the device is not copied back to the host."""
+    rather than numpy, so that a batch already on the device is not copied back to the host.
+    `figures["device_decode_s"]` (a dict given by the caller) receives the pipeline's device
+    decode time when the iterator ends."""
     it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=False)
     try:
         for epoch in range(num_epochs):
@@ -69,6 +82,10 @@ def iterate_epochs(dataset, num_epochs):
                 if not produced:
                     raise RuntimeError(f"the training dataset produced no batches in epoch {epoch}")
     finally:
+        if figures is not None:
+            decode = _device_decode_s(it)
+            if decode is not None:
+                figures["device_decode_s"] = figures.get("device_decode_s", 0.0) + decode
         _close_iterator(it)
 
 
@@ -80,7 +97,8 @@ class InlineFeeder:
     """Non-sink: batches pulled in the step loop's own thread."""
 
     def __init__(self, dataset, num_epochs, convert):
-        self._gen = iterate_epochs(dataset, num_epochs)
+        self.figures = {}  # filled when the data ends (the pipeline's device decode time)
+        self._gen = iterate_epochs(dataset, num_epochs, self.figures)
         self._convert = convert
         self.total_wait = 0.0
         self._pushed = None
@@ -253,9 +271,12 @@ class TrainStats:
         self._timer, self.device_timing = device_timer(backend)
         self._started = time.perf_counter()
         self._epoch = {"steps": 0, "host_s": 0.0}
+        self._waits = collections.deque(maxlen=WAITS_KEPT)
+        self.device_decode_s = None  # set by Model from the feeder when the data ends
 
     def add_data_wait(self, seconds):
         self.data_wait_s += seconds
+        self._waits.append(seconds)
         if self.first_wait_s is None:
             self.first_wait_s = seconds
 
@@ -302,4 +323,16 @@ class TrainStats:
             "host_step_ms": self.host_step_s * per_step,
             "device_step_ms": None if device is None else device * per_step,
             "device_timing": self.device_timing,
+            **self._wait_percentiles(),
+            "device_decode_s": self.device_decode_s,
+            "device_decode_utilisation": None if self.device_decode_s is None else
+            self.device_decode_s / max(total, 1e-9),
         }
+
+    def _wait_percentiles(self):
+        """p50/p99 of the step loop's wait for each batch (the latest WAITS_KEPT), in ms."""
+        if not self._waits:
+            return {"data_wait_p50_ms": None, "data_wait_p99_ms": None}
+        waits = np.asarray(self._waits) * 1000.0
+        return {"data_wait_p50_ms": float(np.percentile(waits, 50)),
+                "data_wait_p99_ms": float(np.percentile(waits, 99))}

@@ -10,7 +10,8 @@ import time
 
 from .cpu import CpuSampler
 from .op_timing import time_map_ops, walk_graph
-from .report import SCHEMA_VERSION, ProfileReport, infer_bottleneck, stage_rows
+from .report import SCHEMA_VERSION, ProfileReport, batch_latency_ms, device_decode, \
+    infer_bottleneck, stage_rows
 from .side_by_side import limited
 
 _TIMELINE_POINTS = 400
@@ -128,7 +129,8 @@ def profile(dataset, num_batches=None, seconds=None, on_batch=None, op_breakdown
         num_workers=num_workers, batches=batches, rows=rows, bytes=nbytes,
         seconds=round(wall, 4), rows_per_s=round(rows / wall_div, 2),
         batches_per_s=round(batches / wall_div, 3), mb_per_s=round(nbytes / wall_div / 1e6, 3),
-        stages=stages, ops=ops, bottleneck={"stage": bottleneck, "reason": reason},
+        batch_latency_ms=batch_latency_ms([t for t, _ in timeline]),
+        device_decode=device_decode(stages, wall), stages=stages, ops=ops, bottleneck={"stage": bottleneck, "reason": reason},
         cpu=cpu_report, timeline=[list(p) for p in _thin(timeline)], reference=ref, **extra)
 
 

@@ -3,11 +3,13 @@ text/JSON forms ``minddata-bench`` prints and writes.
 
 JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it does):
 
-    {"schema_version": 3, "pipeline": str, "data": str|null, "num_workers": int|null,
+    {"schema_version": 4, "pipeline": str, "data": str|null, "num_workers": int|null,
      "batches": int, "rows": int, "bytes": int, "seconds": float,
      "rows_per_s": float, "batches_per_s": float, "mb_per_s": float,
+     "batch_latency_ms": {"p50", "p99", "max"} | null,    # time between consecutive outputs
+     "device_decode": {"busy_s", "utilisation"} | null,   # a stage decoding on a GPU
      "stages": [{"name", "rows_out", "busy_s", "wait_s", "share", "num_workers",
-                 "queue_capacity", "queue_fill"}],          # source first, root last
+                 "queue_capacity", "queue_fill", "device_busy_s"}],  # source first
      "ops": [{"stage", "op", "ms_per_row", "share"}],        # per-op sample timing
      "bottleneck": {"stage": str|null, "reason": str},
      "cpu": {"process_percent", "cores", "workers": [{"name", "kind", "cpu_s", "percent"}]},
@@ -20,7 +22,9 @@ JSON schema (``ProfileReport.to_dict()``; ``SCHEMA_VERSION`` changes when it doe
 """
 import json
 
-SCHEMA_VERSION = 3
+import numpy as np
+
+SCHEMA_VERSION = 4
 
 
 def stage_rows(stats):
@@ -37,8 +41,30 @@ def stage_rows(stats):
                     "busy_s": round(max(s.busy_s, 0.0), 6), "wait_s": round(s.wait_s, 6),
                     "share": round(max(s.busy_s, 0.0) / total_busy, 4),
                     "num_workers": int(getattr(s, "num_workers", 1) or 1),
-                    "queue_capacity": capacity, "queue_fill": fill})
+                    "queue_capacity": capacity, "queue_fill": fill,
+                    "device_busy_s": getattr(s, "device_busy_s", None)})
     return out
+
+
+def batch_latency_ms(arrival_times):
+    """p50/p99/max of the time between consecutive outputs (the first counts from the start),
+    in milliseconds; None without outputs. This is the latency a training loop sees per batch,
+    start-up included in the first."""
+    if len(arrival_times) < 2:
+        return None
+    gaps = np.diff(np.asarray(arrival_times, np.float64)) * 1000.0
+    return {"p50": round(float(np.percentile(gaps, 50)), 3),
+            "p99": round(float(np.percentile(gaps, 99)), 3), "max": round(float(gaps.max()), 3)}
+
+
+def device_decode(stages, seconds):
+    """{"busy_s", "utilisation"} of the stages that decode on a device, or None: busy time on
+    the device's own clock over the run's wall time (1.0 = a decoder busy all the run)."""
+    busy = [s["device_busy_s"] for s in stages if s.get("device_busy_s") is not None]
+    if not busy:
+        return None
+    return {"busy_s": round(sum(busy), 6),
+            "utilisation": round(sum(busy) / max(seconds, 1e-9), 4)}
 
 
 def infer_bottleneck(stages, seconds):
@@ -112,6 +138,14 @@ class ProfileReport:
                  f"ran       {f['batches']:,} batches, {f['rows']:,} rows in {f['seconds']:.2f} s",
                  f"rate      {f['rows_per_s']:,.1f} rows/s   {f['batches_per_s']:,.2f} batches/s"
                  f"   {f['mb_per_s']:,.1f} MB/s"]
+        latency = f.get("batch_latency_ms")
+        if latency:
+            lines.append(f"latency   {latency['p50']:,.2f} ms p50   {latency['p99']:,.2f} ms p99   "
+                         f"{latency['max']:,.2f} ms max (between outputs)")
+        decode = f.get("device_decode")
+        if decode:
+            lines.append(f"GPU decode busy {decode['utilisation']:.0%} of the run "
+                         f"({decode['busy_s']:.3f} s on the device's clock)")
         if not f["rows"]:
             lines.append("warning   the pipeline produced no rows (an empty source, or fewer "
                          "rows than one batch with drop_remainder?)")

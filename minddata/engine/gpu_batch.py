@@ -13,6 +13,7 @@ the row and the epoch; a batch with a failing row is never returned.
 """
 import concurrent.futures
 import threading
+import time
 
 import numpy as np
 
@@ -45,6 +46,7 @@ class GpuBatchIter(PieceBatchIter):
         self.run = GpuRun(map_ds.operations, self.device, backend.jpeg_decoder())
         self.bases = None
         self.local = threading.local()      # each worker's CUDA stream
+        self.busy_lock = threading.Lock()
         # One batch per worker at a time: the ring bounds the batches in flight.
         self.pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, min(threads, ring_depth)), thread_name_prefix="gpu-batch")
@@ -66,17 +68,29 @@ class GpuBatchIter(PieceBatchIter):
         if self.device.type == "cuda":
             import torch
             stream = self._stream(torch)
+            began, ended = (torch.cuda.Event(enable_timing=True) for _ in range(2))
             with torch.cuda.device(self.device), torch.cuda.stream(stream):
+                began.record(stream)
                 images = self.run(datas, row_seeds)
+                ended.record(stream)
             stream.synchronize()    # the batch is complete when it is handed over
+            self._add_device_busy(began.elapsed_time(ended) / 1000.0)  # the device's clock
             # Made on this stream, used on the consumer's (the default one): when it is freed
             # the allocator must wait for the consumer's kernels before reusing its memory.
             images.record_stream(torch.cuda.default_stream(self.device))
         else:
+            began = time.perf_counter()
             images = self.run(datas, row_seeds)
+            self._add_device_busy(time.perf_counter() - began)
         return tuple(images if k == self.mapped else
                      np.stack([np.asarray(row[k]) for row in rows])
                      for k in range(len(self.columns)))
+
+    def _add_device_busy(self, seconds):
+        """Device time of one batch's decode and augment, summed over the workers' streams
+        (minddata-bench and Model.last_train_stats report it against the wall time)."""
+        with self.busy_lock:
+            self.stats.device_busy_s = (self.stats.device_busy_s or 0.0) + seconds
 
     def _stream(self, torch):
         stream = getattr(self.local, "stream", None)

@@ -6,11 +6,12 @@ class StageStats:
 
     ``busy_s`` is the time the node spent producing its output, excluding the time it waited
     on its child (``wait_s``). Stages with a queue also sample its occupancy each time a row
-    leaves it, so ``queue_occupancy_sum / queue_samples`` is the mean fill level.
+    leaves it, so ``queue_occupancy_sum / queue_samples`` is the mean fill level. A stage that
+    decodes on a device adds the device's decode time to ``device_busy_s`` (None elsewhere).
     """
 
     __slots__ = ("name", "rows_out", "busy_s", "wait_s", "queue_capacity",
-                 "queue_occupancy_sum", "queue_samples", "num_workers")
+                 "queue_occupancy_sum", "queue_samples", "num_workers", "device_busy_s")
 
     def __init__(self, name, queue_capacity=None, num_workers=1):
         self.name = name
@@ -21,6 +22,7 @@ class StageStats:
         self.queue_occupancy_sum = 0
         self.queue_samples = 0
         self.num_workers = num_workers
+        self.device_busy_s = None
 
     def sample_queue(self, occupancy):
         self.queue_occupancy_sum += occupancy

@@ -11,9 +11,10 @@ from .test_bench_helpers import make_small_image_folder
 
 REPORT_KEYS = {"schema_version", "pipeline", "data", "num_workers", "batches", "rows", "bytes",
                "seconds", "rows_per_s", "batches_per_s", "mb_per_s", "stages", "ops",
-               "bottleneck", "cpu", "timeline", "reference", "plan"}
+               "bottleneck", "cpu", "timeline", "reference", "plan", "batch_latency_ms",
+               "device_decode"}
 STAGE_KEYS = {"name", "rows_out", "busy_s", "wait_s", "share", "num_workers",
-              "queue_capacity", "queue_fill"}
+              "queue_capacity", "queue_fill", "device_busy_s"}
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +36,10 @@ def test_raw_read_json_schema_and_png(folder, tmp_path, capsys):
     assert report["stages"] and all(set(s) == STAGE_KEYS for s in report["stages"])
     assert abs(sum(s["share"] for s in report["stages"]) - 1.0) < 0.01
     assert report["timeline"][-1][1] == 8
+    latency = report["batch_latency_ms"]
+    assert 0 <= latency["p50"] <= latency["p99"] <= latency["max"] and latency["max"] > 0
+    assert report["device_decode"] is None  # nothing decoded on a GPU
+    assert "ms p50" in text and "ms p99" in text
     assert set(report["cpu"]) == {"process_percent", "cores", "workers"}
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -383,3 +383,20 @@ def test_the_sink_takes_the_gpu_pipelines_batches_as_they_are(mr_path, monkeypat
                                                   input_columns=["label"])
     model.train(1, labels_mod2, dataset_sink_mode=True)
     assert not torch.equal(before, net[1].weight.detach())
+
+
+def test_device_time_reaches_the_bench_report_and_the_sink_figures(mr_path):
+    """The GPU node times each batch's decode and augment on the device (perf_counter on the
+    CPU stand-in, CUDA events on a GPU): minddata-bench shows it as a utilisation, and the sink
+    adds it up for Model.last_train_stats."""
+    from minddata.bench import profile_dataset
+    from training.sink import iterate_epochs
+    gpu.set_device("cpu")
+    report = profile_dataset(pipeline(mr_path), op_breakdown=False)
+    gpu_stage = [s for s in report["stages"] if s["device_busy_s"] is not None]
+    assert len(gpu_stage) == 1 and gpu_stage[0]["device_busy_s"] > 0
+    assert report["device_decode"]["busy_s"] == pytest.approx(gpu_stage[0]["device_busy_s"], abs=1e-6)
+    assert "GPU decode busy" in report.format()
+    figures = {}
+    assert list(iterate_epochs(pipeline(mr_path, batch=3), 1, figures))
+    assert figures["device_decode_s"] > 0

@@ -73,3 +73,27 @@ def test_cpu_figures_unavailable_is_reported_not_fatal(monkeypatch):
     report = _pipeline().profile(num_batches=2)
     assert report["rows"] == 8 and report["cpu"]["process_percent"] is None
     assert "CPU figures unavailable" in report.format()
+
+
+def test_batch_latency_percentiles_from_arrival_times():
+    from minddata.bench.report import batch_latency_ms
+    # outputs at 10 ms intervals, one at 110 ms: p50 is the usual gap, max the slow one
+    times = [0.0] + [0.01 * i for i in range(1, 100)] + [0.99 + 0.11]
+    got = batch_latency_ms(times)
+    assert got["p50"] == pytest.approx(10.0) and got["max"] == pytest.approx(110.0)
+    assert 10.0 <= got["p99"] <= 110.0
+    assert batch_latency_ms([0.0]) is None  # no output: no latency
+
+
+def test_device_decode_utilisation_sums_the_decoding_stages():
+    from minddata.bench.report import device_decode
+    stages = [{"device_busy_s": None}, {"device_busy_s": 1.5}, {"device_busy_s": 0.5}]
+    assert device_decode(stages, 4.0) == {"busy_s": 2.0, "utilisation": 0.5}
+    assert device_decode([{"device_busy_s": None}], 4.0) is None
+
+
+def test_profile_reports_batch_latency():
+    report = profile_dataset(_pipeline(n=40, batch=4), op_breakdown=False)
+    latency = report["batch_latency_ms"]
+    assert latency is not None and 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert "ms p50" in report.format()

@@ -64,6 +64,10 @@ def test_slow_step_beside_a_busy_pipeline_is_host_step_time(sink, capsys):
     assert stats["step_s"] == stats["host_step_s"]
     assert stats["host_step_ms"] == pytest.approx(stats["host_step_s"] * 1000 / 24)
     assert stats["data_wait_ms"] == pytest.approx(stats["data_wait_s"] * 1000 / 24)
+    # per-batch waits: percentiles of the waits that add up to data_wait_s
+    assert 0 <= stats["data_wait_p50_ms"] <= stats["data_wait_p99_ms"]
+    assert stats["data_wait_p99_ms"] <= stats["data_wait_s"] * 1000
+    assert stats["device_decode_s"] is None and stats["device_decode_utilisation"] is None
     # A CPU backend has no device clock, and says so.
     assert stats["device_step_s"] is None and stats["device_step_ms"] is None
     assert stats["device_timing"].startswith("n/a")
@@ -109,3 +113,26 @@ def test_cuda_steps_have_a_device_time(sink, capsys):
     assert stats["device_step_ms"] == pytest.approx(stats["device_step_s"] * 1000 / 16)
     out = capsys.readouterr().out
     assert out.count("device step time: ") == 2 and "device step time: n/a" not in out
+
+
+def test_device_decode_time_of_the_pipeline_reaches_the_stats():
+    """A pipeline whose stages decode on a device (the GPU batch node) reports the device's
+    busy time; the sink's stats sum it and divide by the run's wall time."""
+    from types import SimpleNamespace
+
+    from training.sink import iterate_epochs
+
+    class Iterator:
+        def __init__(self):
+            self.rows = iter([(np.zeros(2),), (np.ones(2),)])
+
+        def __iter__(self):
+            return self.rows
+
+        def stage_stats(self):
+            return [SimpleNamespace(device_busy_s=None), SimpleNamespace(device_busy_s=0.25)]
+
+    dataset = SimpleNamespace(create_tuple_iterator=lambda **kw: Iterator())
+    figures = {}
+    assert len(list(iterate_epochs(dataset, 1, figures))) == 2
+    assert figures == {"device_decode_s": 0.25}

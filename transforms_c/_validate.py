@@ -155,7 +155,8 @@ def check_range_pair(value, name, low=None, high=None, ordered=True, low_open=Fa
     for v in value:
         check_float(v, name, low, high, low_open=low_open)
     if ordered and value[0] > value[1]:
-        raise ValueError(f"{name} should be in (min, max) format, got {tuple(value)}.")
+        raise ValueError(f"{name} should be in (min,max) format. Got (max,min). Given: "
+                         f"{tuple(value)}.")
     return float(value[0]), float(value[1])
 
 
@@ -194,7 +195,7 @@ def check_fill_value(value, name="fill_value", low=0, high=255):
     if isinstance(value, tuple) and len(value) == 3:
         return tuple(check_int(v, name, low, high) for v in value)
     # MindSpore: a list, or a tuple of another length, is a TypeError too
-    raise TypeError(f"{name} should be a single integer or a 3-tuple, got {value!r}.")
+    raise TypeError(f"{name} should be a single integer or a 3-tuple. Got {value!r}.")
 
 
 def check_padding(padding, name="padding", low=0, high=INT32_MAX):

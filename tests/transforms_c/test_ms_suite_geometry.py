@@ -185,3 +185,43 @@ def test_pillow_fill_paints_an_rgba_image_opaque():
         assert out.mode == "RGBA"
         assert np.asarray(out)[0, 0].tolist() in ([10, 20, 30, 255], [100] * 4)
     assert np.asarray(V.Pad(1, fill_value=5)(rgba))[0, 0].tolist() == [5, 5, 5, 255]
+
+
+@pytest.mark.parametrize("op", [V.RandomHorizontalFlip, V.RandomVerticalFlip,
+                                V.RandomHorizontalFlipWithBBox, V.RandomVerticalFlipWithBBox])
+def test_flip_prob_errors(op):
+    with pytest.raises(TypeError) as info:
+        op("1")
+    assert ("Argument prob with value 1 is not of type [<class 'float'>, <class 'int'>], but got "
+            "<class 'str'>.") in str(info.value)
+    with pytest.raises(ValueError) as info:
+        op(1.5)
+    assert "Input prob is not within the required interval of [0.0, 1.0]." in str(info.value)
+
+
+def test_bounding_box_augment_ratio_type_error():
+    with pytest.raises(TypeError) as info:
+        V.BoundingBoxAugment(V.HorizontalFlip(), "a")
+    assert ("Argument ratio with value a is not of type [<class 'float'>, <class 'int'>], but "
+            "got <class 'str'>.") in str(info.value)
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: V.RandomResizedCrop(10, scale=(1.0, 0.5)), "scale"),
+    (lambda: V.RandomResizedCrop(10, ratio=(2.0, 0.5)), "ratio"),
+    (lambda: V.RandomCropDecodeResize(10, scale=(1.0, 0.5)), "scale"),
+    (lambda: V.RandomRotation((10, -10)), "degrees"),
+    (lambda: V.RandomErasing(scale=(0.5, 0.1)), "scale"),
+])
+def test_ranges_out_of_order(make, name):
+    with pytest.raises(ValueError) as info:
+        make()
+    assert f"{name} should be in (min,max) format. Got (max,min)." in str(info.value)
+
+
+def test_bbox_flip_does_not_write_the_input_boxes():
+    # MindSpore 2.10 flips the boxes of a NumpySlicesDataset's source array in place (a bug)
+    boxes = np.array([[1, 2, 10, 8]], np.float32)
+    _, out = V.RandomHorizontalFlipWithBBox(1.0)(RGB, boxes)
+    np.testing.assert_array_equal(out, [[19, 2, 10, 8]])
+    np.testing.assert_array_equal(boxes, [[1, 2, 10, 8]])

@@ -23,7 +23,7 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._rng import Rng, derive_seed
-from transforms_c._validate import check_float, size_hw
+from transforms_c._validate import check_float, check_type, size_hw
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.crop import RandomCrop, random_crop_window
 from transforms_c.vision.flip import hflip, vflip
@@ -135,6 +135,7 @@ class RandomHorizontalFlipWithBBox(_BBoxOperation):
     _axis = 0
 
     def __init__(self, prob=0.5):
+        check_type(prob, (float, int), "prob")     # MindSpore's order of the types
         self.prob = check_float(prob, "prob", 0.0, 1.0)
 
     def _transform(self, image, boxes, seed):
@@ -249,9 +250,7 @@ class BoundingBoxAugment(_BBoxOperation):
     draws from ``derive_seed(seed, i)``. A box less than a pixel wide or high is skipped."""
 
     def __init__(self, transform, ratio=0.3):
-        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)):
-            raise TypeError(f"Argument ratio with value {ratio!r} is not of type [float, int], "
-                            f"but got {type(ratio).__name__}.")
+        check_type(ratio, (float, int), "ratio")
         self.ratio = check_float(ratio, "ratio", 0.0, 1.0)
         if isinstance(transform, type) or not callable(getattr(transform, "apply", None)):
             raise TypeError(f"Argument transform with value {transform!r} is not of type "

@@ -4,6 +4,7 @@ import numpy as np
 
 from transforms_c import folding
 from transforms_c._base import image_hwc
+from transforms_c._validate import check_type
 from transforms_c.schema import FLOAT, INT, Native, NativeOperation, OpSchema, Param
 
 #: The flip step's parameters: axis 0 mirrors left-right, 1 top-bottom (the op's own); prob, the
@@ -31,6 +32,7 @@ class RandomHorizontalFlip(NativeOperation):
     batched = True
 
     def __init__(self, prob=0.5):
+        check_type(prob, (float, int), "prob")     # MindSpore's order of the types
         self.schema.bind(self, prob=prob)
 
     def draw(self, rng):

@@ -113,9 +113,10 @@ class VOCSource(RowSource):
             self._labels = self._user_classes or {name: k for k, name in enumerate(names)}
         self._ids = ids
         if not ids:
-            raise RuntimeError(f"Invalid data, data file may not be suitable to read with "
-                               f"VOCDataset API. Check file in directory: {dataset_dir} (image set "
-                               f"{self._set_file} lists no usable image).")
+            raise RuntimeError(f"Invalid data, VOCDataset API can't read the data file (interface "
+                               f"mismatch or no data found). Check file in directory: "
+                               f"{dataset_dir} (image set {self._set_file} lists no usable "
+                               f"image).")
 
     def _annotation(self, image_id):
         return os.path.join(self._dir, "Annotations", image_id + ".xml")

@@ -318,3 +318,13 @@ def test_text_sources_without_a_row_are_size_0_and_fail_when_read(tmp_path, make
     assert make(str(path)).get_dataset_size() == 0
     with pytest.raises(RuntimeError, match=words):
         _count(make(str(path)))
+
+
+def test_voc_image_set_without_images_says_no_data_found(tmp_path):
+    # measured in MindSpore 2.10: "Invalid data, VOCDataset API can't read the data file
+    # (interface mismatch or no data found). Check file in directory: ..."
+    _voc_folder(str(tmp_path))
+    (tmp_path / "ImageSets" / "Main" / "train.txt").write_text("")
+    with pytest.raises(RuntimeError, match=r"VOCDataset API can't read the data file \(interface "
+                                           r"mismatch or no data found\)"):
+        _count(ds.VOCDataset(str(tmp_path), task="Detection"))

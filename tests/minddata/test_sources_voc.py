@@ -156,7 +156,7 @@ def test_annotation_errors(tmp_path):
     with pytest.raises(RuntimeError, match="failed to open file: .*y.xml"):
         VOCSource(root, "Detection", "train", None, False, False, None)
     make_voc(root, {"x": [_object("dog", (1, 1, 2, 2))]}, main_ids=["x"])
-    with pytest.raises(RuntimeError, match="not be suitable to read with VOCDataset"):
+    with pytest.raises(RuntimeError, match="VOCDataset API can't read the data file"):
         VOCSource(root, "Detection", "train", {"cat": 0}, False, False, None)
 
 

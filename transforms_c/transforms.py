@@ -36,6 +36,8 @@ def call_op(op, arrays, seed):
 class _Composite(TensorOperation):
     """Ops holding a list of ops: random when any member is random."""
 
+    pil_input = "own"       # a PIL image goes to the member ops as it is
+
     def __call__(self, *arrays):
         if not arrays:
             raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid: it was called "

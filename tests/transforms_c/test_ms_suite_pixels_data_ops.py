@@ -319,3 +319,33 @@ def test_autocontrast_argument_words():
                                            r"not match the requirement of operator. Expecting "
                                            r"tensor in channel of \(3\). But got channel 4."):
         V.RandomColorAdjust(brightness=(0.5, 0.5))(np.zeros((4, 4, 4), np.uint8))
+
+
+def _encoded(img):
+    import io
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    return np.frombuffer(buf.getvalue(), np.uint8)
+
+
+def _mapped(ops, data):
+    import minddata as ds
+    rows = ds.GeneratorDataset(lambda: ((data,),), column_names=["image"], shuffle=False)
+    rows = rows.map(operations=ops, input_columns=["image"])
+    return [row[0] for row in rows.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+def test_a_map_hands_pil_images_on_as_mindspore():
+    # measured in MindSpore 2.10: after Decode(to_pil=True) an op with a Pillow path gets the
+    # PIL image (AutoContrast computes with Pillow), an op it has in C++ only gets an array
+    # (ToTensor multiplies by float32(1 / 255)); the map gives arrays
+    img = _natural()
+    out, = _mapped([V.Decode(to_pil=True), V.AutoContrast(cutoff=1.0)], _encoded(img))
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_array_equal(out, np.asarray(ImageOps.autocontrast(Image.fromarray(img),
+                                                                        1.0)))
+    out, = _mapped([V.Decode(to_pil=True), V.ToTensor()], _encoded(img))
+    np.testing.assert_array_equal(out, V.ToTensor()(img))
+    out, = _mapped([V.Decode(to_pil=True), lambda image: np.asarray(image.convert("L"))],
+                   _encoded(img))
+    np.testing.assert_array_equal(out, np.asarray(Image.fromarray(img).convert("L")))

@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from transforms_c._base import is_pil
 from transforms_c.contract import FusedPlanLike, Operation
 
 from ... import config, seeds
@@ -46,6 +47,12 @@ class OpRunner:
         self.has_apply = [isinstance(op, Operation) for op in ops]
         # A fused plan gets one seed per op it runs, each from that op's own position.
         self.per_op_seeds = [isinstance(op, FusedPlanLike) for op in ops]
+        # As MindSpore, a PIL image goes on as it is to a next op with a Pillow path (an op
+        # taking PIL images, a Python op or callable), and as an array to an op MindSpore has
+        # in C++ only (pil_input "array": ToTensor then computes as in its pipelines).
+        self.pil_to_next = [k + 1 < len(ops) and not self.per_op_seeds[k + 1]
+                            and getattr(ops[k + 1], "pil_input", "own") != "array"
+                            for k in range(len(ops))]
 
     def bases(self, epoch):
         """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
@@ -80,8 +87,9 @@ class OpRunner:
                     np.random.seed(s & 0xFFFFFFFF)
                 res = op(*args)
             res = res if isinstance(res, tuple) else (res,)
-            res = tuple(a if type(a) is np.ndarray else _to_array(a, self.names[k])
-                        for a in res)
+            keep_pil = self.pil_to_next[k]
+            res = tuple(a if type(a) is np.ndarray or (keep_pil and is_pil(a))
+                        else _to_array(a, self.names[k]) for a in res)
             if self.debug:
                 _log_op(self.names[k], args, res, self.hooks, first=k == 0)
             args = res

@@ -160,8 +160,11 @@ def _call(cls, params):
 
 
 def _encode_op(op, what):
-    return {"tensor_op_name": type(op).__name__, "python_module": type(op).__module__,
-            "tensor_op_params": _constructor_args(op, f"{what} {type(op).__name__}")}
+    encoded = {"tensor_op_name": type(op).__name__, "python_module": type(op).__module__,
+               "tensor_op_params": _constructor_args(op, f"{what} {type(op).__name__}")}
+    if getattr(op, "device_target", None) is not None:   # placed with .device(...)
+        encoded["device_target"] = op.device_target
+    return encoded
 
 
 def _encode_sampler(sampler, what):
@@ -200,7 +203,8 @@ def _decode(value, stand_in=None):
         return getattr(_project_attr(path), member)
     if "tensor_op_name" in value:
         cls = _project_attr(f"{value['python_module']}:{value['tensor_op_name']}")
-        return _call(cls, value["tensor_op_params"])
+        op = _call(cls, value["tensor_op_params"])
+        return op.device(value["device_target"]) if "device_target" in value else op
     if "sampler_name" in value:
         cls = _project_attr(f"{value['python_module']}:{value['sampler_name']}")
         sampler = _call(cls, value["sampler_params"])
@@ -283,6 +287,8 @@ def _op_args(node):
                 "input_columns": list(node.in_cols), "output_columns": list(node.out_cols),
                 "python_multiprocessing": node.python_multiprocessing,
                 "max_rowsize": node.max_rowsize}
+        if node.device is not None:             # map(device=...): the placement is kept
+            args["device"] = node.device
         if node.cache is not None:
             args["cache"] = _unserializable("Map: a DatasetCache")
         if node.callbacks:

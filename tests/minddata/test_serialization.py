@@ -181,3 +181,17 @@ def test_top_level_names_and_a_file_source_round_trip(tmp_path):
     got = [b[0].tolist() for b in again.create_tuple_iterator(output_numpy=True, num_epochs=1)]
     assert got == [[0, 1], [2, 3]]
     assert callable(ds.show)
+
+
+def test_gpu_placement_survives_serialize(tmp_path):
+    """An op's .device("GPU") and map(device="GPU") are written to the JSON form and rebuilt
+    (issue 22: a deserialized pipeline is planned on the device as the original was)."""
+    make_cifar10_dir(str(tmp_path / "c10"))
+    data = ds.Cifar10Dataset(str(tmp_path / "c10"), shuffle=False)
+    by_op = data.map([V.Decode().device("GPU"), V.Resize(8)], input_columns=["image"])
+    by_map = data.map([V.Decode(), V.Resize(8)], input_columns=["image"], device="GPU")
+    rebuilt_op = deserialize(input_dict=serialize(by_op))
+    rebuilt_map = deserialize(input_dict=serialize(by_map))
+    assert [op.device_target for op in rebuilt_op.operations] == ["GPU", None]
+    assert rebuilt_map.device == "GPU"
+    assert "device" not in json.dumps(serialize(data.map([V.Resize(8)], input_columns=["image"])))

@@ -1,6 +1,7 @@
-"""What the annotated-image sources (COCO, VOC, CelebA) share: MindSpore's checks of their common
-arguments, reading one image file (through ``decrypt``, decoded with ``decode=True``), and the
-stamps that make a cache key change when an annotation file is rewritten."""
+"""What the sources of one image file per row share (ImageFolder, Manifest, COCO, VOC, CelebA):
+MindSpore's checks of their common arguments, reading one image file (through ``decrypt``,
+decoded with ``decode=True``) with MindSpore's errors, and the stamps that make a cache key
+change when an annotation file is rewritten."""
 import os
 
 import numpy as np

@@ -2,19 +2,32 @@
 with MindSpore's type mapping (columns are narrowed to the types MindRecord stores)."""
 import numpy as np
 
+from ..graph.checks import wrong_type
+
 _CHUNK = 1000
 
 
 def _field_spec(name, a):
-    """MindRecord schema entry for a column whose first value is ``a``."""
+    """MindRecord schema entry for a column whose first value is ``a`` (MindSpore 2.10's
+    table: bool and the integers up to 16 bits, uint8 too, become int32; uint32 and uint64
+    int64; float16 float32)."""
+    if not isinstance(a, np.ndarray):
+        raise RuntimeError(f"save: column {name!r} holds {type(a).__name__} values. Invalid "
+                           f"type, unsupported data type: {type(a).__name__}")
     kind, ndim = a.dtype.kind, a.ndim
+    # One string or bytes value per field (a MindRecord bytes field reads back as shape (1,)).
     if kind == "U":
-        if ndim:
-            raise TypeError(f"save: column {name!r} is an array of strings; MindRecord stores "
-                            f"one string per field")
+        if a.size != 1:
+            raise RuntimeError(f"save: column {name!r} is an array of strings; MindRecord "
+                               f"stores one string per field. Invalid data, mindrecord can not "
+                               f"support multi-dimensional string tensor.")
         return {"type": "string"}, "string"
-    if kind == "S" or (a.dtype == np.uint8 and ndim >= 1):
-        return {"type": "bytes"}, "bytes"   # uint8 arrays become bytes (shape dropped)
+    if kind == "S":
+        if a.size != 1:
+            raise RuntimeError(f"save: column {name!r} is an array of bytes; MindRecord stores "
+                               f"one bytes value per field. Currently, multi-dimensional bytes "
+                               f"cannot be converted to MindRecord.")
+        return {"type": "bytes"}, "bytes"
     if kind in "biu":
         t = "int64" if a.dtype.itemsize == 8 or a.dtype == np.uint32 else "int32"
     elif kind == "f":
@@ -30,25 +43,35 @@ def _field_spec(name, a):
 
 def _convert(a, how):
     if how == "string":
-        return str(a)
+        return str(a.item())
     if how == "bytes":
-        return a.tobytes() if a.dtype.kind != "S" else bytes(a.item())
+        return bytes(a.item())
     if a.ndim == 0:
         return a.item()
     return a.astype(how, copy=False)
 
 
-def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
-    from mindrecord import FileWriter
-    if not isinstance(file_name, str) or not file_name:
-        raise TypeError("file_name must be a non-empty str")
+def _check_save_args(file_name, num_files, file_type):
+    """MindSpore's checks, types and words."""
+    if not isinstance(file_name, str):
+        raise wrong_type("file_name", file_name, str)
+    if not file_name:
+        raise ValueError("file_name must be a non-empty path")
     if isinstance(num_files, bool) or not isinstance(num_files, int):
-        raise TypeError(f"num_files must be of type int, got {type(num_files).__name__}")
+        raise wrong_type("num_files", num_files, int)
     if not 1 <= num_files <= 1000:
         raise ValueError(f"num_files {num_files} is not within the required interval of "
-                         f"[1, 1000]")
+                         f"[1, 1000]: num_files should between 0 and 1000.")
+    if not isinstance(file_type, str):
+        raise wrong_type("file_type", file_type, str)
     if file_type != "mindrecord":
-        raise ValueError(f"file_type {file_type!r} is not supported; only 'mindrecord'")
+        raise ValueError(f"file_type {file_type!r}: {file_type} dataset format is not "
+                         f"supported.")
+
+
+def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
+    from mindrecord import FileWriter
+    _check_save_args(file_name, num_files, file_type)
     names = ds.get_col_names()
     it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
     writer = None

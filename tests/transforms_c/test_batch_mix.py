@@ -46,7 +46,7 @@ def test_cutmix_nchw_and_prob_zero():
 
 def test_batch_mix_errors():
     images, labels = _batch()
-    with pytest.raises(RuntimeError, match="labels"):
+    with pytest.raises(RuntimeError, match="batch sizes of image and label must be the same"):
         MixUpBatch().apply((images, labels[:3]), 0)
     with pytest.raises(RuntimeError, match="batch"):
         MixUpBatch().apply((images[0], labels), 0)

@@ -349,3 +349,33 @@ def test_a_map_hands_pil_images_on_as_mindspore():
     out, = _mapped([V.Decode(to_pil=True), lambda image: np.asarray(image.convert("L"))],
                    _encoded(img))
     np.testing.assert_array_equal(out, np.asarray(Image.fromarray(img).convert("L")))
+
+
+def test_batch_mixing_words():
+    # measured in MindSpore 2.10
+    images = np.zeros((4, 6, 5, 3), np.uint8)
+    labels = np.eye(4, dtype=np.int32)
+    with pytest.raises(RuntimeError, match="MixUpBatch: wrong labels shape. The second column "
+                                           "\\(labels\\) must have a shape of NC or NLC"):
+        V.MixUpBatch()(images, np.arange(4))
+    with pytest.raises(RuntimeError, match="MixUpBatch: rank of image shape should be: 4, but "
+                                           "got: 3"):
+        V.MixUpBatch()(images[0], labels)
+    with pytest.raises(RuntimeError, match="size of input data should be 2 \\(including images "
+                                           "or labels\\), but got: 1"):
+        V.MixUpBatch()(images)
+    with pytest.raises(ValueError, match="Input alpha must be greater than 0."):
+        V.MixUpBatch(0)
+    with pytest.raises(RuntimeError, match="CutMixBatch: input label is not in shape of "
+                                           "<Batch,Class> or <Batch,Row,Class>, but got "
+                                           "dimension: 1."):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(images, np.arange(4))
+    with pytest.raises(RuntimeError, match="CutMixBatch: input image is not in channel of 1 or "
+                                           "3, but got channel: 6"):
+        V.CutMixBatch(V.ImageBatchFormat.NCHW)(images, labels)
+    with pytest.raises(RuntimeError, match="batch sizes of image and label must be the same, but "
+                                           "got image size: 4 and label size: 3"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(images, labels[:3])
+    with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
+                                         r"\[0, 1\]"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 1.5)

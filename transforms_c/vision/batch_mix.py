@@ -9,19 +9,37 @@ from transforms_c._validate import check_enum, check_float
 from transforms_c.enums import ImageBatchFormat
 
 
+#: MindSpore's words for images, then labels, of the wrong rank (formatted with the rank).
+_RANK_WORDS = {
+    "MixUpBatch": (
+        "MixUpBatch: rank of image shape should be: 4, but got: {}, make sure image shape are "
+        "<H,W,C> or <C,H,W> and batched before calling MixUpBatch.",
+        "MixUpBatch: wrong labels shape. The second column (labels) must have a shape of NC or "
+        "NLC where N is the batch size, L is the number of labels in each row, and C is the "
+        "number of classes. labels must be in one-hot format and in a batch, but got rank: {}"),
+    "CutMixBatch": (
+        "CutMixBatch: input image is not in shape of <B,H,W,C> or <B,C,H,W>, but got "
+        "dimension: {}. You may need to perform Batch first.",
+        "CutMixBatch: input label is not in shape of <Batch,Class> or <Batch,Row,Class>, but "
+        "got dimension: {}. You may need to perform OneHot and Batch first."),
+}
+
+
 def _images_and_labels(arrays, op_name):
-    """(images, labels) of a batch-mixing op's two input columns, checked."""
+    """(images, labels) of a batch-mixing op's two input columns, checked (MindSpore's words,
+    where its message says what is wrong)."""
     if len(arrays) != 2:
-        raise RuntimeError(f"{op_name}: expected 2 columns (images, labels), got {len(arrays)}")
+        raise RuntimeError(f"{op_name}: size of input data should be 2 (including images or "
+                           f"labels), but got: {len(arrays)}, check 'input_columns' when call "
+                           f"this operator.")
     images, labels = arrays
     if not isinstance(images, np.ndarray) or images.ndim != 4:
-        raise RuntimeError(f"{op_name}: images should be a batch of shape <N,H,W,C> or "
-                           f"<N,C,H,W>, got {getattr(images, 'shape', type(images).__name__)}")
+        raise RuntimeError(_RANK_WORDS[op_name][0].format(getattr(images, "ndim", "?")))
     if not isinstance(labels, np.ndarray) or labels.ndim not in (2, 3):
-        raise RuntimeError(f"{op_name}: labels should be one-hot of shape <N,num_classes>, got "
-                           f"{getattr(labels, 'shape', type(labels).__name__)}")
+        raise RuntimeError(_RANK_WORDS[op_name][1].format(getattr(labels, "ndim", "?")))
     if labels.shape[0] != images.shape[0]:
-        raise RuntimeError(f"{op_name}: {images.shape[0]} images but {labels.shape[0]} labels")
+        raise RuntimeError(f"{op_name}: batch sizes of image and label must be the same, but got "
+                           f"image size: {images.shape[0]} and label size: {labels.shape[0]}")
     return images, labels
 
 
@@ -47,7 +65,9 @@ class MixUpBatch(TensorOperation):
     is_random = True
 
     def __init__(self, alpha=1.0):
-        self.alpha = check_float(alpha, "alpha", 0.0, low_open=True)
+        self.alpha = check_float(alpha, "alpha")
+        if self.alpha <= 0:
+            raise ValueError(f"Input alpha must be greater than 0. Got {alpha}.")
 
     def apply(self, arrays, seed):
         images, labels = _images_and_labels(arrays, "MixUpBatch")
@@ -70,14 +90,19 @@ class CutMixBatch(TensorOperation):
     def __init__(self, image_batch_format, alpha=1.0, prob=1.0):
         self.image_batch_format = check_enum(image_batch_format, ImageBatchFormat,
                                              "image_batch_format")
-        self.alpha = check_float(alpha, "alpha", 0.0, low_open=True)
-        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self.alpha = check_float(alpha, "alpha", 0, 16777216, low_open=True)
+        self.prob = check_float(prob, "prob", 0, 1)
 
     def apply(self, arrays, seed):
         images, labels = _images_and_labels(arrays, "CutMixBatch")
         rng = Rng(seed)
         nhwc = self.image_batch_format == ImageBatchFormat.NHWC
         height, width = (images.shape[1:3] if nhwc else images.shape[2:4])
+        channels = images.shape[3] if nhwc else images.shape[1]
+        if channels not in (1, 3):
+            raise RuntimeError(f"CutMixBatch: input image is not in channel of 1 or 3, but got "
+                               f"channel: {channels} (image_batch_format "
+                               f"{self.image_batch_format.name})")
         perm = _permutation(images.shape[0], rng)
         out = images.copy()
         out_labels = labels.astype(np.float32)

@@ -211,6 +211,16 @@ def test_bucket_batch_pads_the_column_not_measured():
     assert _column(d, "varying") == [[[0, 0, 0, 0], [0, 1, 0, 0], [0, 1, 2, 0], [0, 1, 2, 3]]]
 
 
+def test_bucket_batch_with_pad_info_pads_only_the_columns_it_names():
+    # measured in MindSpore 2.10: RuntimeError for the ragged column pad_info leaves out
+    d = ds.GeneratorDataset(lambda: ((np.arange(i + 1), np.array([i])) for i in range(4)),
+                            ["a", "b"], shuffle=False)
+    with pytest.raises(RuntimeError, match="different shapes"):
+        list(d.bucket_batch_by_length(["a"], [10], [4, 1], None, {"b": ([2], 9)}))
+    padded = d.bucket_batch_by_length(["a"], [10], [4, 1], None, {"a": ([None], 0)})
+    assert _column(padded, "a") == [[[0, 0, 0, 0], [0, 1, 0, 0], [0, 1, 2, 0], [0, 1, 2, 3]]]
+
+
 @pytest.mark.parametrize("length", [1.5, "a"])
 def test_bucket_batch_length_must_be_an_int(length):
     # measured in MindSpore 2.10: RuntimeError "Unable to cast Python instance ..."

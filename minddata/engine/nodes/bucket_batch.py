@@ -54,14 +54,17 @@ class BucketBatchIter(ReplayNode):
         cols = list(zip(*rows))
         out = []
         for k, name in enumerate(self.cols):
-            # Every column is padded to the batch's largest row (pad value 0), with pad_info
-            # or without, as MindSpore does.
-            pad = ds.pad_info.get(name, (None, None))
+            # As MindSpore: without pad_info (None or {}) every column is padded to the batch's
+            # largest row (pad value 0); with one, the columns it names.
+            pad = ds.pad_info.get(name) if ds.pad_info else (None, None)
             if ds.pad_to_boundary and name in ds.pad_info:
                 shape, value = pad
                 if b >= len(ds.boundaries):
-                    raise RuntimeError("bucket_batch_by_length: pad_to_bucket_boundary cannot pad "
-                                       "rows of the last bucket (longer than every boundary)")
+                    raise RuntimeError(f"bucket_batch_by_length: pad_to_bucket_boundary cannot "
+                                       f"pad rows of the last bucket (longer than every "
+                                       f"boundary). Invalid data, requested to pad to bucket "
+                                       f"boundary failed, bucket index should be less than "
+                                       f"{len(ds.boundaries)}, but got {b}")
                 shape = list(shape) if shape is not None else [None] * np.ndim(cols[k][0])
                 if shape:
                     shape[0] = ds.boundaries[b] - 1 if shape[0] is None else shape[0]

@@ -76,7 +76,7 @@ def check_sequence(value, name, length=None, lengths=None, length_error=TypeErro
     allowed = lengths if lengths is not None else ((length,) if length is not None else None)
     if allowed is not None and len(value) not in allowed:
         want = " or ".join(str(n) for n in allowed)
-        raise length_error(f"{name} should be a list or tuple of length {want}, got "
+        raise length_error(f"{name} should be a list or tuple of length {want}. Got "
                            f"{len(value)}.")
     return value
 
@@ -173,7 +173,7 @@ def check_symmetric_range(value, name, bound=None):
     """A single non-negative number d (at most ``bound``) -> (-d, d); a pair is checked within
     [-bound, bound] (rotation degrees, hue shift)."""
     if is_number(value):
-        check_float(value, name, 0.0, bound)
+        check_float(value, name, 0, bound)
         return -float(value), float(value)
     if bound is None:
         return check_range_pair(value, name)
@@ -200,15 +200,17 @@ def check_fill_value(value, name="fill_value", low=0, high=255):
 
 def check_padding(padding, name="padding", low=0, high=INT32_MAX):
     """int, (lr, tb) or (left, top, right, bottom) of ints in [low, high] (by default
-    non-negative) -> (l, t, r, b)."""
-    if is_int(padding):
+    non-negative) -> (l, t, r, b), with MindSpore's words (its range error names a padding
+    value "pad_value")."""
+    check_type(padding, (tuple, list, numbers.Number), name)
+    if not isinstance(padding, (list, tuple)):
         p = check_int(padding, name, low, high)
         return (p, p, p, p)
-    if isinstance(padding, (list, tuple)):
-        if len(padding) not in (2, 4):
-            raise ValueError(f"The size of the {name} list or tuple should be 2 or 4.")
-        values = [check_int(v, name, low, high) for v in padding]
-        if len(values) == 2:
-            return (values[0], values[1], values[0], values[1])
-        return tuple(values)
-    raise wrong_type(name, padding, int, list, tuple)
+    if len(padding) not in (2, 4):
+        raise ValueError(f"The size of the {name} list or tuple should be 2 or 4.")
+    values = [check_int(v, f"{name}[{i}]") for i, v in enumerate(padding)]
+    for v in values:
+        check_range(v, "pad_value", low, high)
+    if len(values) == 2:
+        return (values[0], values[1], values[0], values[1])
+    return tuple(values)

@@ -225,3 +225,75 @@ def test_bbox_flip_does_not_write_the_input_boxes():
     _, out = V.RandomHorizontalFlipWithBBox(1.0)(RGB, boxes)
     np.testing.assert_array_equal(out, [[19, 2, 10, 8]])
     np.testing.assert_array_equal(boxes, [[1, 2, 10, 8]])
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: V.Pad(-1), ValueError,
+     "Input padding is not within the required interval of [0, 2147483647]."),
+    (lambda: V.Pad("a"), TypeError,
+     "Argument padding with value a is not of type [<class 'tuple'>, <class 'list'>, "
+     "<class 'numbers.Number'>], but got <class 'str'>."),
+    (lambda: V.Pad(1.5), TypeError,
+     "Argument padding with value 1.5 is not of type [<class 'int'>], but got <class 'float'>."),
+    (lambda: V.Pad((1, "a")), TypeError,
+     "Argument padding[1] with value a is not of type [<class 'int'>], but got <class 'str'>."),
+    (lambda: V.Pad((1, 2, 3)), ValueError,
+     "The size of the padding list or tuple should be 2 or 4."),
+    (lambda: V.RandomCrop(10, padding=-1), ValueError,
+     "Input padding is not within the required interval of [0, 2147483647]."),
+    (lambda: V.Crop((-1, 0), 5), ValueError,
+     "Input coordinates[0] is not within the required interval of [0, 2147483647]."),
+    (lambda: V.Crop((1, 2, 3), 5), TypeError,
+     "Coordinates should be a list/tuple (y, x) of length 2."),
+    (lambda: V.Crop((1.5, 0), 5), TypeError,
+     "Argument coordinates[0] with value 1.5 is not of type [<class 'int'>]"),
+    (lambda: V.Rotate("a"), TypeError,
+     "Argument degrees with value a is not of type [<class 'float'>, <class 'int'>], but got "
+     "<class 'str'>."),
+    (lambda: V.Rotate(10, center=(1, 2, 3)), ValueError, "Value center needs to be a 2-tuple."),
+    (lambda: V.Rotate(10, center=[1, 2]), ValueError, "Value center needs to be a 2-tuple."),
+    (lambda: V.RandomRotation(-10), ValueError,
+     "Input degrees is not within the required interval of [0, 16777216]."),
+    (lambda: V.RandomRotation((1, 2, 3)), TypeError,
+     "If degrees is a sequence, the length must be 2."),
+    (lambda: V.RandomRotation("a"), TypeError,
+     "Argument degrees with value a is not of type [<class 'int'>, <class 'float'>, "
+     "<class 'list'>, <class 'tuple'>], but got <class 'str'>."),
+    (lambda: V.CutOut(0), ValueError,
+     "Input is not within the required interval of [1, 16777216]."),
+    (lambda: V.CutOut(5, 0), ValueError,
+     "Input is not within the required interval of [1, 16777216]."),
+    (lambda: V.RandomErasing(value="abc"), ValueError,
+     "The value for erasing should be either a single value, or a string 'random', or a "
+     "sequence of 3 elements for RGB respectively."),
+    (lambda: V.RandomErasing(value=(1, 2)), ValueError, "The value for erasing should be"),
+    (lambda: V.RandomErasing(value=0.5), TypeError,
+     "Argument value with value 0.5 is not of type [<class 'int'>, <class 'list'>, "
+     "<class 'tuple'>, <class 'str'>]"),
+    (lambda: V.RandomErasing(max_attempts=0), ValueError,
+     "Input is not within the required interval of [1, 16777216]."),
+    (lambda: V.RandomErasing(scale=(-0.5, 0.1)), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (lambda: V.RandomErasing(ratio=(0, 0.3)), ValueError,
+     "Input is not within the required interval of (0, 16777216]."),
+    (lambda: V.RandomErasing(scale=(0.5, 0.1, 1)), TypeError,
+     "scale should be a list or tuple of length 2."),
+    (lambda: V.RandomResizedCrop(10, ratio=(0, 0.5)), ValueError,
+     "Input ratio[0] is not within the required interval of (0, 16777216]."),
+    (lambda: V.RandomResizedCrop(10, scale=(-1, 0.5)), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (lambda: V.RandomResizedCrop(10, scale=(0, 0)), ValueError,
+     "Input scale[1] must be greater than 0."),
+    (lambda: V.RandomResizedCrop(10, scale=(0, 0.5, 1)), TypeError,
+     "scale should be a list/tuple of length 2."),
+    (lambda: V.RandomResizedCrop(10, scale="ab"), TypeError,
+     "Argument scale with value ab is not of type [<class 'tuple'>, <class 'list'>], but got "
+     "<class 'str'>."),
+    (lambda: V.RandomResizedCrop(10, scale=("a", 1)), TypeError,
+     "Argument scale[0] with value a is not of type [<class 'float'>, <class 'int'>], but got "
+     "<class 'str'>."),
+])
+def test_argument_errors_in_mindspores_words(make, error, words):
+    with pytest.raises(error) as info:
+        make()
+    assert words in str(info.value)

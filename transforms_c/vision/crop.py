@@ -5,7 +5,7 @@ import numpy as np
 from transforms_c import folding
 from transforms_c._base import TensorOperation, image_hwc, is_pil
 from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
-                                    check_padding, check_size, size_hw)
+                                    check_int, check_padding, check_size, check_type, size_hw)
 from transforms_c.enums import CV2_BORDER, Border
 from transforms_c.schema import (BOOL, ENUM, FILL, INTS, OUTPUT_SIZE, PADDING, NativeOperation,
                                  OpSchema, Param)
@@ -56,6 +56,15 @@ def random_crop_window(height, width, size, rng):
     return top, left, crop_h, crop_w
 
 
+def _check_coordinates(coordinates):
+    check_type(coordinates, (list, tuple), "coordinates")
+    if len(coordinates) != 2:
+        raise TypeError(f"Coordinates should be a list/tuple (y, x) of length 2. Got "
+                        f"{len(coordinates)} values.")
+    for i, value in enumerate(coordinates):
+        check_int(value, f"coordinates[{i}]", 0, INT32_MAX)
+
+
 class Crop(NativeOperation):
     """Crop(coordinates, size): coordinates is (top, left)."""
 
@@ -64,6 +73,7 @@ class Crop(NativeOperation):
                       phase=folding.PHASE_GEOMETRY, step="crop")
 
     def __init__(self, coordinates, size):
+        _check_coordinates(coordinates)     # MindSpore's words (the schema's check then passes)
         self.schema.bind(self, coordinates=coordinates, size=size)
 
     def window(self, height, width):

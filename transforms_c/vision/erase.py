@@ -4,8 +4,8 @@ import math
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (check_bool, check_float, check_int, check_range_pair,
-                                    check_sequence, is_number)
+from transforms_c._validate import (MAX_SIZE, check_bool, check_float, check_int, check_range,
+                                    check_range_pair, check_type, is_int)
 
 
 class CutOut(TensorOperation):
@@ -15,9 +15,12 @@ class CutOut(TensorOperation):
     is_random = True
 
     def __init__(self, length, num_patches=1, is_hwc=True):
-        self.length = check_int(length, "length", 1, 2147483647)
-        self.num_patches = check_int(num_patches, "num_patches", 1, 2147483647)
+        self.length = check_int(length, "length")
+        self.num_patches = check_int(num_patches, "num_patches")
         self.is_hwc = check_bool(is_hwc, "is_hwc")
+        # MindSpore's range errors here name no argument
+        check_range(self.length, "", 1, MAX_SIZE)
+        check_range(self.num_patches, "", 1, MAX_SIZE)
 
     def _compute(self, img, rng):
         image_hwc(img, "CutOut")
@@ -36,6 +39,22 @@ class CutOut(TensorOperation):
         return out
 
 
+def _erasing_value(value):
+    """RandomErasing's value: 'random', an int in [0, 255] or a sequence of 3 of them ->
+    'random', a float or a tuple of 3 floats."""
+    check_type(value, (int, list, tuple, str), "value")
+    if is_int(value):
+        check_range(value, "", 0, 255)
+        return float(value)
+    if value != "random" and (isinstance(value, str) or len(value) != 3):
+        raise ValueError(f"The value for erasing should be either a single value, or a string "
+                         f"'random', or a sequence of 3 elements for RGB respectively. Got "
+                         f"{value!r}.")
+    if value == "random":
+        return value
+    return tuple(float(check_int(v, "value", 0, 255)) for v in value)
+
+
 class RandomErasing(TensorOperation):
     """RandomErasing(prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
     max_attempts=10): on CHW arrays (after ToTensor). value: a number, a 3-sequence, or 'random'
@@ -45,21 +64,19 @@ class RandomErasing(TensorOperation):
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
                  max_attempts=10):
+        check_type(prob, (float, int), "prob")     # MindSpore's order of the types
         self.prob = check_float(prob, "prob", 0.0, 1.0)
-        self.scale = check_range_pair(scale, "scale", 0.0)
-        self.ratio = check_range_pair(ratio, "ratio", 0.0, low_open=True)
-        if isinstance(value, str):
-            if value != "random":
-                raise ValueError(f"value should be a number, a 3-sequence or 'random', "
-                                 f"got {value!r}.")
-        elif is_number(value):
-            value = float(value)
-        else:
-            check_sequence(value, "value", length=3, length_error=ValueError)
-            value = tuple(check_float(v, "value") for v in value)
-        self.value = value
+        # MindSpore's range errors for scale, ratio and max_attempts name no argument
+        self.scale = check_range_pair(scale, "scale")
+        check_range(self.scale[0], "", 0, MAX_SIZE)
+        check_range(self.scale[1], "", 0, MAX_SIZE)
+        self.ratio = check_range_pair(ratio, "ratio")
+        check_range(self.ratio[0], "", 0, MAX_SIZE, low_open=True)
+        check_range(self.ratio[1], "", 0, MAX_SIZE, low_open=True)
+        self.value = _erasing_value(value)
         self.inplace = check_bool(inplace, "inplace")
-        self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
+        self.max_attempts = check_int(max_attempts, "max_attempts")
+        check_range(self.max_attempts, "", 1, MAX_SIZE)
 
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.ndim != 3:

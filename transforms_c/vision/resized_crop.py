@@ -5,7 +5,7 @@ import weakref
 
 from transforms_c import folding, settings
 from transforms_c._base import image_hwc
-from transforms_c._validate import INT32_MAX, MAX_SIZE, size_hw
+from transforms_c._validate import INT32_MAX, MAX_SIZE, check_range, check_type, size_hw
 from transforms_c.enums import Inter
 from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
                                  Param)
@@ -45,6 +45,30 @@ def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
 
 
+def _check_pair(value, name):
+    check_type(value, (tuple, list), name)
+    if len(value) != 2:
+        raise TypeError(f"{name} should be a list/tuple of length 2. Got {len(value)} values.")
+    for i, v in enumerate(value):
+        check_type(v, (float, int), f"{name}[{i}]")
+    if value[0] > value[1]:
+        raise ValueError(f"{name} should be in (min,max) format. Got (max,min). Given: "
+                         f"{tuple(value)}.")
+
+
+def _check_scale_ratio(scale, ratio):
+    """scale in [0, 16777216] (its range error names no argument) with scale[1] > 0, ratio in
+    (0, 16777216], each (min, max), with MindSpore's words."""
+    _check_pair(scale, "scale")
+    for v in scale:
+        check_range(v, "", 0, MAX_SIZE)
+    if scale[1] <= 0:
+        raise ValueError("Input scale[1] must be greater than 0.")
+    _check_pair(ratio, "ratio")
+    for i, v in enumerate(ratio):
+        check_range(v, f"ratio[{i}]", 0, MAX_SIZE, low_open=True)
+
+
 class RandomResizedCrop(NativeOperation):
     """RandomResizedCrop(size, scale=(0.08, 1.0), ratio=(3/4, 4/3),
     interpolation=Inter.BILINEAR, max_attempts=10). A batch <..., H, W, C> is cropped at one
@@ -67,6 +91,7 @@ class RandomResizedCrop(NativeOperation):
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.),
                  interpolation=Inter.BILINEAR, max_attempts=10):
+        _check_scale_ratio(scale, ratio)    # MindSpore's words (the schema's check then passes)
         self.schema.bind(self, size=size, scale=scale, ratio=ratio, interpolation=interpolation,
                          max_attempts=max_attempts)
         #: Per-op override of transforms_c.settings approximate decode (None: follow it).

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (check_bool, check_enum, check_fill_value, check_float,
-                                    check_range_pair, check_sequence, check_symmetric_range,
-                                    check_type, is_number)
+from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_enum,
+                                    check_fill_value, check_float, check_range_pair,
+                                    check_sequence, check_symmetric_range, check_type, is_number)
 from transforms_c.enums import CV2_INTER, Inter
 
 
@@ -96,10 +96,21 @@ def rotate_array(img, degrees, resample, expand, center, fill_value, op_name="Ro
 
 
 def _check_center(center):
+    """None or an (x, y) tuple (MindSpore refuses a list too)."""
     if center is None:
         return None
-    check_sequence(center, "center", length=2, length_error=ValueError)
-    return tuple(check_float(c, "center") for c in center)
+    if not (isinstance(center, tuple) and len(center) == 2):
+        raise ValueError(f"Value center needs to be a 2-tuple. Got {center!r}.")
+    return tuple(check_float(c, "center", -2147483648, INT32_MAX) for c in center)
+
+
+def _check_rotation_degrees(degrees):
+    """RandomRotation's degrees, with MindSpore's words: d >= 0 (-> (-d, d)) or a (min, max)
+    pair, each within float32's exact integers."""
+    check_type(degrees, (int, float, list, tuple), "degrees")
+    if not is_number(degrees) and len(degrees) != 2:
+        raise TypeError(f"If degrees is a sequence, the length must be 2. Got {len(degrees)}.")
+    return check_symmetric_range(degrees, "degrees", MAX_SIZE)
 
 
 class Rotate(TensorOperation):
@@ -108,7 +119,8 @@ class Rotate(TensorOperation):
     batched = True
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
-        self.degrees = check_float(degrees, "degrees")
+        check_type(degrees, (float, int), "degrees")    # MindSpore's order of the types
+        self.degrees = check_float(degrees, "degrees", -MAX_SIZE, MAX_SIZE)
         self.resample = check_enum(resample, Inter, "resample")
         self.expand = check_bool(expand, "expand")
         self.center = _check_center(center)
@@ -130,7 +142,7 @@ class RandomRotation(TensorOperation):
     interpolation_attr = "resample"
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
-        self.degrees = check_symmetric_range(degrees, "degrees")
+        self.degrees = _check_rotation_degrees(degrees)
         self.resample = check_enum(resample, Inter, "resample")
         self.expand = check_bool(expand, "expand")
         self.center = _check_center(center)

@@ -245,7 +245,8 @@ class ProfilingManager:
     def stop(self):
         """Stop recording (with a last sample of the watched pipeline)."""
         if not self._started:
-            raise RuntimeError("MD ProfilingManager has not started yet: call start() before "
+            # MindSpore's sentence first, as its suite matches it.
+            raise RuntimeError("MD ProfilingManager has not started yet. Call start() before "
                                "stop().")
         if self._state != self._RUNNING:
             warn("MD ProfilingManager had already stopped.")

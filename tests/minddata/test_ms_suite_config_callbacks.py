@@ -186,3 +186,13 @@ def test_deserialize_takes_a_path_as_input_dict(tmp_path):
     path = str(tmp_path / "pipeline.json")
     ds.serialize(ds.MnistDataset(str(tmp_path), shuffle=False).take(3), path)
     assert ds.deserialize(input_dict=path).get_dataset_size() == 3
+
+
+# -- profiling --------------------------------------------------------------------------------
+def test_profiling_stop_before_start_in_mindspores_words():
+    # measured in MindSpore 2.10: RuntimeError "MD ProfilingManager has not started yet."
+    from minddata.profiling import ProfilingManager
+    manager = ProfilingManager()
+    manager.init()
+    with pytest.raises(RuntimeError, match=r"MD ProfilingManager has not started yet\."):
+        manager.stop()

@@ -181,7 +181,7 @@ def test_monitor_sampling_interval_setting():
     assert config.get_monitor_sampling_interval() == 1000
     config.set_monitor_sampling_interval(30)
     assert config.get_monitor_sampling_interval() == 30
-    with pytest.raises(TypeError, match="interval must be of type int"):
+    with pytest.raises(TypeError, match="interval isn't of type int"):     # MindSpore's words
         config.set_monitor_sampling_interval(1.5)
     with pytest.raises(ValueError, match="not within the required interval"):
         config.set_monitor_sampling_interval(0)

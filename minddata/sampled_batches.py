@@ -23,8 +23,9 @@ def check_batch_sampler(source, batch_sampler, collate_fn, num_samples, shuffle,
     if collate_fn is not None and not callable(collate_fn):
         raise TypeError(f"collate_fn should be callable, got {type(collate_fn).__name__}")
     if not hasattr(source, "__getitem__"):
-        raise TypeError("GeneratorDataset: batch_sampler needs a random-access source "
-                        "(__getitem__ and __len__)")
+        raise ValueError("GeneratorDataset: batch_sampler needs a random-access source "
+                         "(__getitem__ and __len__): batch_sampler is not supported if source "
+                         "does not have attribute '__getitem__'.")
 
 
 class SampledBatches:

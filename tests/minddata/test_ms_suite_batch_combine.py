@@ -498,3 +498,11 @@ def test_save_checks(tmp_path):
     strings = ds.GeneratorDataset(lambda: ((np.array(["a", "b"]),) for _ in range(2)), ["s"])
     with pytest.raises(RuntimeError, match="can not support multi-dimensional string tensor"):
         strings.save(path)
+
+
+def test_batch_sampler_needs_a_random_access_source():
+    # measured in MindSpore 2.10: ValueError "batch_sampler is not supported if source does not
+    # have attribute '__getitem__'."
+    with pytest.raises(ValueError, match="batch_sampler is not supported if source does not "
+                                         "have attribute '__getitem__'"):
+        ds.GeneratorDataset(lambda: iter([(np.array([1]),)]), ["a"], batch_sampler=[[0]])

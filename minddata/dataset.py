@@ -218,7 +218,7 @@ class Dataset(LogicalNode):
         if check_bool("estimate", estimate):
             return _estimated_shapes(self)
         names, row = self._first_row()
-        return [list(np.shape(a)) for a in row]     # a dict column: []
+        return [list(_shape_of(a)) for a in row]
 
     def output_types(self):
         """numpy dtypes of the first row's columns (MindSpore returns its own dtypes)."""
@@ -288,7 +288,7 @@ def _estimated_shapes(ds):
     it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
     try:
         for row in it:
-            current = [np.shape(a) for a in row]
+            current = [_shape_of(a) for a in row]
             if shapes is None:
                 shapes = [list(s) for s in current]
                 continue
@@ -302,6 +302,11 @@ def _estimated_shapes(ds):
     finally:
         it.close()
     return shapes if shapes is not None else []
+
+
+def _shape_of(column):
+    # MindSpore gives a dict (Python object) column the shape [0] (measured in 2.10).
+    return (0,) if isinstance(column, dict) else np.shape(column)
 
 
 def _dims(shape):

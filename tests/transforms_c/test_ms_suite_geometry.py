@@ -297,3 +297,29 @@ def test_argument_errors_in_mindspores_words(make, error, words):
     with pytest.raises(error) as info:
         make()
     assert words in str(info.value)
+
+
+def test_random_affine_turns_as_affine():
+    # measured in MindSpore 2.10: RandomAffine((d, d)) gives Affine(d, ...)'s pixels (clockwise)
+    for degrees in (20, -35):
+        out = V.RandomAffine((degrees, degrees))(RGB)
+        np.testing.assert_array_equal(out, V.Affine(degrees, [0, 0], 1.0, 0)(RGB))
+        assert not np.array_equal(out, V.Affine(-degrees, [0, 0], 1.0, 0)(RGB))
+
+
+def test_warps_sample_area_bilinearly():
+    # measured in MindSpore 2.10 (OpenCV's warpAffine takes INTER_AREA as bilinear)
+    for make in (lambda inter: V.Rotate(33, inter), lambda inter: V.RandomRotation((33, 33), inter),
+                 lambda inter: V.Affine(20, [0.1, 0.1], 1.1, 5, inter)):
+        np.testing.assert_array_equal(make(Inter.AREA)(RGB), make(Inter.BILINEAR)(RGB))
+
+
+def test_warps_take_more_than_four_channels():
+    # measured in MindSpore 2.10: a (H, W, 7) image rotates channel by channel
+    many = np.concatenate([RGB, RGB[:, :, ::-1], RGB[:, :, :1]], axis=2)
+    for op in (V.Rotate(33), V.Rotate(33, Inter.BILINEAR, expand=True), V.Affine(20, [0.1, 0.1],
+                                                                              1.1, 5)):
+        out = op(many)
+        assert out.shape[2] == 7
+        np.testing.assert_array_equal(out[:, :, :3], op(RGB))
+        np.testing.assert_array_equal(out[:, :, 3:6], op(RGB[:, :, ::-1]))

@@ -63,6 +63,17 @@ def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
 
 def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
     border = _border_value(fill_value, img)
+    if img.ndim == 3 and img.shape[2] > 4:
+        # OpenCV's border value holds 4 channels: warp the channels 4 at a time.
+        return np.concatenate([_warp_channels(img[:, :, c:c + 4], matrix, out_w, out_h,
+                                              resample, border[c:c + 4], op_name)
+                               for c in range(0, img.shape[2], 4)], axis=2)
+    return _warp_channels(img, matrix, out_w, out_h, resample, border, op_name)
+
+
+def _warp_channels(img, matrix, out_w, out_h, resample, border, op_name):
+    # OpenCV's warpAffine samples INTER_AREA bilinearly.
+    resample = Inter.LINEAR if resample == Inter.AREA else resample
     try:
         if (resample in (Inter.NEAREST, Inter.LINEAR, Inter.CUBIC)
                 and max(img.shape[0], img.shape[1], out_w, out_h) <= _MAX_FIXED_SIDE):
@@ -218,9 +229,7 @@ class RandomAffine(TensorOperation):
         scale = rng.uniform(*self.scale)
         shear = (rng.uniform(self.shear[0], self.shear[1]),
                  rng.uniform(self.shear[2], self.shear[3]))
-        # cv2 angles are clockwise-positive in image coordinates; MindSpore rotates
-        # counter-clockwise, hence the sign.
-        return affine_array(img, -angle, (round(tx), round(ty)), scale, shear, self.resample,
+        return affine_array(img, angle, (round(tx), round(ty)), scale, shear, self.resample,
                             self.fill_value, "RandomAffine")
 
 
@@ -245,9 +254,9 @@ def _check_affine_shear(shear):
 
 class Affine(TensorOperation):
     """Affine(degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0): rotates
-    by degrees (clockwise, as MindSpore 2.10's Affine turns them, where RandomAffine and Rotate
-    turn counter-clockwise) and shears by shear (one value: x only) about the centre, scales,
-    and translates by translate (fractions of the width and height)."""
+    clockwise by degrees (as RandomAffine, where Rotate turns counter-clockwise) and shears by
+    shear (one value: x only) about the centre, scales, and translates by translate (fractions
+    of the width and height)."""
 
     def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
         self.degrees = check_float(degrees, "degrees", -180, 180)

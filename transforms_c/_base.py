@@ -57,19 +57,37 @@ class TensorOperation(FusionDefaults):
         """The op's placement: None unless ``device()`` set one."""
         return self.__dict__.get("_device_target")
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # The vision ops (but the decoders) take what MindSpore's image ops take.
+        if "image_input" not in cls.__dict__ and cls.__module__.startswith("transforms_c.vision."):
+            cls.image_input = not getattr(cls, "decodes", False)
+
+    #: True for the vision ops: like MindSpore's image ops, an eager call takes numpy arrays
+    #: and PIL images only (TypeError); the data transforms also take lists and scalars.
+    image_input = False
+
     def __call__(self, *arrays):
-        if not arrays:
-            raise TypeError(f"{type(self).__name__}: expected at least one input array")
+        if not arrays:      # MindSpore's words
+            raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid. The op was "
+                               f"called without an input.")
+        if self.image_input:
+            for value in arrays:
+                if type(value) is not np.ndarray and not is_pil(value):
+                    raise TypeError(f"Input should be NumPy or PIL image, got {type(value)}.")
         if not (len(arrays) == 1 and self.pil_input != "array" and is_pil(arrays[0])):
-            arrays = tuple(_to_numpy(a) for a in arrays)
+            # bytes are encoded data for a decoder, a string value for the others
+            decodes = getattr(self, "decodes", False)
+            arrays = tuple(np.asarray(a) if isinstance(a, bytes) and not decodes
+                           else _to_numpy(a) for a in arrays)
         seed = eager_seed() if self.is_random else 0
         out = self.apply(arrays, seed)
         return out[0] if len(out) == 1 else out
 
     def apply(self, arrays, seed):
         if len(arrays) != 1:
-            raise RuntimeError(f"{type(self).__name__}: expected 1 input column, "
-                               f"got {len(arrays)}")
+            raise RuntimeError(f"{type(self).__name__}: The op is OneToOne, can only accept one "
+                               f"tensor as input. Got {len(arrays)} input columns.")
         img = arrays[0]
         if type(img) is not np.ndarray and self.pil_input != "own" and is_pil(img):
             return (self._apply_pil(img, seed),)
@@ -187,7 +205,8 @@ def _to_numpy(value):
         return np.frombuffer(value, np.uint8)
     if isinstance(value, (list, tuple, int, float, str, np.generic)):
         return np.asarray(value)
-    raise TypeError(f"Input should be a numpy array or PIL image, got {type(value).__name__}")
+    raise TypeError(f"Invalid user input. Got {type(value)}: {value}, cannot be converted into "
+                    f"tensor. Input should be a numpy array or PIL image.")
 
 
 def image_hwc(img, op_name, allow_float=True):

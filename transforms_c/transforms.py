@@ -165,7 +165,7 @@ class OneHot(TensorOperation):
         labels = np.asarray(labels)
         if labels.dtype.kind not in "ui":
             raise RuntimeError(f"OneHot: Only support input of int type, but got: "
-                               f"{labels.dtype}")
+                               f"{_kind_name(labels.dtype)}")
         # As MindSpore: dimensions of 1 are dropped first ([3] and [[3]] are the label 3; a
         # (10, 1) column is 10 labels).
         shape = labels.shape

@@ -379,3 +379,30 @@ def test_batch_mixing_words():
     with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
                                          r"\[0, 1\]"):
         V.CutMixBatch(V.ImageBatchFormat.NHWC, 1.0, 1.5)
+
+
+@pytest.mark.parametrize("value", ["abc", [[1, 2], [3, 4]], 3, None, b"ab", (1, 2)])
+@pytest.mark.parametrize("op", [V.Invert(), V.Normalize([1], [1]), V.HWC2CHW(), V.ToTensor(),
+                                V.RandomColorAdjust(), V.GaussianBlur(3)], ids=repr)
+def test_image_ops_take_numpy_or_pil_only(op, value):
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError, match=f"Input should be NumPy or PIL image, got "
+                                        f"{type(value)}."):
+        op(value)
+
+
+def test_eager_call_words_and_data_transforms_on_python_values():
+    # measured in MindSpore 2.10: the data transforms take lists, scalars and bytes values
+    assert T.Fill(3)([4, 5, 6]).tolist() == [3, 3, 3]
+    assert T.Mask(T.Relational.EQ, 3)([1, 3]).tolist() == [False, True]
+    assert [a.tolist() for a in T.Duplicate()(b"ab")] == [b"ab", b"ab"]
+    with pytest.raises(TypeError, match="Invalid user input. Got <class 'dict'>"):
+        T.Fill(3)({"a": 1})
+    with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
+        V.Invert()()
+    with pytest.raises(RuntimeError, match="The op is OneToOne, can only accept one tensor as "
+                                           "input."):
+        V.Invert()(IMG, IMG)
+    with pytest.raises(RuntimeError, match="OneHot: Only support input of int type, but got: "
+                                           "string"):
+        T.OneHot(3)(np.array(["a"]))

@@ -14,8 +14,10 @@ class ToTensor(TensorOperation):
     def __init__(self, output_type=np.float32):
         self.output_type = to_numpy_dtype(output_type, "output_type")
 
-    def __call__(self, img):
-        return self.apply((img,), 0)[0]
+    def __call__(self, *arrays):
+        if len(arrays) == 1 and _is_pil(arrays[0]):
+            return pil_to_tensor(arrays[0], self.output_type)
+        return super().__call__(*arrays)
 
     def apply(self, arrays, seed):
         # A PIL image (eager, or in an eager Compose) takes MindSpore's Python implementation;
@@ -137,6 +139,8 @@ class ToNumpy(TensorOperation):
 
 class ToType(TensorOperation):
     """ToType(data_type): casts to a numpy dtype."""
+
+    image_input = False     # as MindSpore's TypeCast, which it is
 
     def __init__(self, data_type):
         self.data_type = to_numpy_dtype(data_type)

@@ -5,17 +5,23 @@ and workers like file sources (worker processes with shared memory when
 ``python_multiprocessing=True`` and ``num_parallel_workers > 1``). Iterables and generator
 functions are read in order by one stream node.
 """
+import logging
 from types import GeneratorType
 
 import numpy as np
 
+from . import config
 from .cache.identity import Deferred, describe_value, unidentified
 from .dataset import check_columns, check_num_parallel_workers
 from .engine.errors import wrap_error
+from .graph.checks import INT32_MAX, check_bool, out_of_range, wrong_type
 from .ops.source import SourceDataset
 from .sampled_batches import check_batch_sampler, sampled_batches
 from .samplers import Shuffle, user_source_sampling
 from .sources.base import RowSource
+from .sources.schema import Schema
+
+logger = logging.getLogger("minddata")
 
 
 def _check_column_types(column_types, n):
@@ -34,7 +40,51 @@ def _check_column_types(column_types, n):
     return out
 
 
+def _check_source(source):
+    if not callable(source):
+        try:
+            iter(source)
+        except TypeError:
+            raise TypeError("Input `source` function of GeneratorDataset should be callable, "
+                            "iterable or random accessible, commonly it should implement one of "
+                            "the method like yield, __getitem__ or __next__(__iter__).") from None
+
+
+def _check_max_rowsize(max_rowsize):
+    """MB of shared memory per row for worker processes, checked in MindSpore's words; a
+    list (map's [in, out] pair) counts as its larger size. None, -1 and 0 (which MindSpore
+    accepts too) leave the size to the engine: returns None."""
+    if max_rowsize is None:
+        return None
+    if isinstance(max_rowsize, bool) or not isinstance(max_rowsize, (int, list)):
+        raise wrong_type("max_rowsize", max_rowsize, int)
+    if isinstance(max_rowsize, list):
+        max_rowsize = max(max_rowsize)
+    if not -1 <= max_rowsize <= INT32_MAX:
+        raise out_of_range("max_rowsize", max_rowsize, -1, INT32_MAX)
+    return max_rowsize if max_rowsize > 0 else None
+
+
+def _stream_sampling(sampler, shuffle, num_shards):
+    """The shuffle of a source read as a stream (no __getitem__). Sampling it is refused
+    (MindSpore's ValueErrors); a shuffle is ignored, as MindSpore ignores it, but with a
+    warning: the rows come in the order the source gives them."""
+    for name, given in (("sampler", sampler), ("num_shards", num_shards)):
+        if given is not None:
+            raise ValueError(f"{name} is not supported if source does not have attribute "
+                             f"'__getitem__'.")
+    if shuffle not in (None, False, Shuffle.FALSE):
+        logger.warning("minddata: GeneratorDataset(shuffle=%r) is ignored (as in MindSpore): "
+                       "a source without __getitem__ gives its rows in its own order", shuffle)
+    return None
+
+
 def _schema_columns(schema):
+    if isinstance(schema, str):
+        schema = Schema(schema)
+    elif not isinstance(schema, Schema):
+        raise ValueError(f"schema should be a path to schema file or a schema object, got "
+                         f"{type(schema).__name__}.")
     cols = getattr(schema, "columns", None)
     if cols is None and hasattr(schema, "get_col_names"):
         return list(schema.get_col_names())
@@ -189,47 +239,27 @@ class GeneratorDataset(SourceDataset):
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
                  batch_sampler=None, collate_fn=None):
+        _check_source(source)
         if column_names is None and schema is None:
-            raise ValueError("GeneratorDataset: column_names or schema must be provided")
+            raise ValueError("GeneratorDataset: Neither columns_names nor schema are provided.")
         names = check_columns("column_names", column_names) if column_names is not None \
             else _schema_columns(schema)
         types = _check_column_types(column_types, len(names))
         check_num_parallel_workers(num_parallel_workers)
         sampler, shuffle, num_shards, shard_id = user_source_sampling(
             num_samples, sampler, shuffle, num_shards, shard_id)
-        if not isinstance(python_multiprocessing, bool):
-            raise TypeError(f"python_multiprocessing must be of type bool, but got "
-                            f"{type(python_multiprocessing).__name__}")
-        if max_rowsize is not None:
-            if isinstance(max_rowsize, bool) or not isinstance(max_rowsize, (int, list)):
-                raise TypeError(f"max_rowsize must be of type int, got "
-                                f"{type(max_rowsize).__name__}")
-            if isinstance(max_rowsize, list):
-                max_rowsize = max(max_rowsize)
-            if max_rowsize != -1 and max_rowsize <= 0:
-                raise ValueError(f"max_rowsize {max_rowsize} must be positive (MB) or -1")
-            if max_rowsize == -1:
-                max_rowsize = None
+        check_bool("python_multiprocessing", python_multiprocessing)
+        max_rowsize = _check_max_rowsize(max_rowsize)
         check_batch_sampler(source, batch_sampler, collate_fn, num_samples, shuffle, sampler,
                             num_shards, shard_id)
         source = _user_source(source)
         if batch_sampler is not None:
             source = sampled_batches(source, batch_sampler, collate_fn, names, make_row)
         self.source = source
+        self.batch_sampled = batch_sampler is not None
         self.random_access = _is_random_access(source)
         if not self.random_access:
-            if not (callable(source) or hasattr(source, "__iter__")):
-                raise TypeError("GeneratorDataset: source must be a random-access object "
-                                "(__getitem__ and __len__), an iterable or a generator function")
-            if sampler is not None:
-                raise ValueError("Sampler is not supported if source does not have attribute "
-                                 "'__getitem__'")
-            if shuffle not in (None, False, Shuffle.FALSE):
-                raise ValueError("shuffle is not supported if source does not have attribute "
-                                 "'__getitem__'")
-            if num_shards is not None:
-                raise ValueError("num_shards is not supported if source does not have "
-                                 "attribute '__getitem__'")
+            shuffle = _stream_sampling(sampler, shuffle, num_shards)
         self.column_types = types
         self.python_multiprocessing = python_multiprocessing
 
@@ -243,6 +273,23 @@ class GeneratorDataset(SourceDataset):
                          chunk_rows=None)
         # Without an explicit count, MindSpore's default of one worker reads in the main thread.
         self.num_parallel_workers = num_parallel_workers
+
+    def __getitem__(self, index):
+        """MindSpore's random access to the dataset: the source's item (as the source returns
+        it) at the ``index``-th id this dataset reads in its first epoch."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.number)):
+            raise wrong_type("index", index, int, np.number)
+        if not hasattr(self.source, "__getitem__"):
+            raise RuntimeError("Dataset don't support randomized access.")
+        if self.batch_sampled:
+            raise RuntimeError("GeneratorDataset with batch_sampler does not support random "
+                               "access.")
+        src = self.open_source()
+        try:
+            ids = self.epoch_ids(src, config.get_seed(), 0, 0)
+        finally:
+            src.close()
+        return self.source[int(ids[int(index)])]
 
     @property
     def kind(self):

@@ -60,7 +60,9 @@ def _normalize_shuffle(shuffle: Any, shuffle_modes: Tuple[Shuffle, ...]) -> Shuf
             raise ValueError(f"shuffle mode {shuffle} is not supported by this dataset; "
                              f"use one of {[m.name for m in shuffle_modes]} or a bool")
         return shuffle
-    raise TypeError(f"shuffle must be of type bool or Shuffle, but got {type(shuffle).__name__}")
+    # MindSpore's words for a source that takes a bool (a file source also takes a Shuffle).
+    raise TypeError(f"Argument shuffle with value {shuffle} is not of type [<class 'bool'>], "
+                    f"but got {type(shuffle)}. (shuffle must be a bool or a Shuffle member)")
 
 
 def _as_sampler(sampler: Any) -> Optional[Sampler]:

@@ -21,6 +21,14 @@ def _checked_sampler(sampler):
 class SourceDataset(Source, Dataset):
     # use_sampler and add_sampler change the dataset in place, as MindSpore's do: the one
     # exception to datasets being immutable (pipelines built before keep their sampling).
+    def is_shuffled(self):
+        """Whether this source reads its rows in a random order (MindSpore's)."""
+        return self._is_random_self()
+
+    def is_sharded(self):
+        """Whether this source reads one shard of its rows (MindSpore's)."""
+        return self.shard()[0] > 1
+
     def use_sampler(self, new_sampler):
         """Read the rows ``new_sampler`` gives, instead of those of this source's shuffle,
         sharding, num_samples or sampler arguments. As MindSpore, it replaces the sampler on

@@ -96,8 +96,6 @@ def test_validation():
     with pytest.raises(ValueError):
         ds.GeneratorDataset([1], None)
     with pytest.raises(ValueError):
-        ds.GeneratorDataset(lambda: iter([]), ["a"], shuffle=True)
-    with pytest.raises(ValueError):
         ds.GeneratorDataset(lambda: iter([]), ["a"], sampler=ds.SequentialSampler())
     with pytest.raises(TypeError):
         ds.GeneratorDataset(5, ["a"])

@@ -260,3 +260,81 @@ def test_reset_training_dataset_needs_one_set():
     engine_datasets._set_training_dataset(None)
     with pytest.raises(RuntimeError, match="Training dataset is not set"):
         engine_datasets._reset_training_dataset(1, 1)
+
+
+# -- GeneratorDataset: arguments and the Dataset API on it -----------------------------------
+def test_shuffle_of_a_stream_source_is_ignored_with_a_warning(caplog):
+    # measured in MindSpore 2.10: shuffle=True with a generator function gives the rows in
+    # order (no error); here a warning says so
+    d = ds.GeneratorDataset(lambda: ((np.array(i),) for i in range(5)), ["a"], shuffle=True)
+    with caplog.at_level("WARNING", logger="minddata"):
+        assert _column(d) == [[0, 1, 2, 3, 4]]
+        ds.GeneratorDataset(lambda: iter([]), ["a"], shuffle=True)
+    assert "is ignored" in caplog.text
+    for kwargs in ({"sampler": ds.SequentialSampler()}, {"num_shards": 2, "shard_id": 0}):
+        with pytest.raises(ValueError, match="is not supported if source does not have "
+                                             "attribute '__getitem__'"):
+            ds.GeneratorDataset(lambda: iter([]), ["a"], **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"source": 5, "column_names": ["a"]}, TypeError,
+     "Input `source` function of GeneratorDataset should be callable, iterable or random "
+     "accessible"),
+    ({"source": [1]}, ValueError, "Neither columns_names nor schema are provided."),
+    ({"source": [1], "schema": 5}, ValueError,
+     "schema should be a path to schema file or a schema object"),
+    ({"source": [1], "column_names": ["a"], "shuffle": 1}, TypeError,
+     "Argument shuffle with value 1 is not of type [<class 'bool'>], but got <class 'int'>."),
+    ({"source": [1], "column_names": ["a"], "python_multiprocessing": 1}, TypeError,
+     "Argument python_multiprocessing with value 1 is not of type [<class 'bool'>]"),
+    ({"source": [1], "column_names": ["a"], "max_rowsize": -2}, ValueError,
+     "Input max_rowsize is not within the required interval of [-1, 2147483647]."),
+    ({"source": [1], "column_names": ["a"], "max_rowsize": "1"}, TypeError,
+     "Argument max_rowsize with value 1 is not of type [<class 'int'>]"),
+])
+def test_generator_argument_errors(kwargs, error, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(error) as info:
+        ds.GeneratorDataset(**kwargs)
+    assert words in str(info.value)
+
+
+def test_schema_file_gives_the_columns(tmp_path):
+    # measured in MindSpore 2.10: schema may be the path of a schema file
+    path = tmp_path / "schema.json"
+    path.write_text('{"columns": {"x": {"type": "int64", "rank": 1}}}')
+    d = ds.GeneratorDataset(lambda: ((np.array([i]),) for i in range(2)), schema=str(path))
+    assert d.get_col_names() == ["x"]
+    assert _column(d) == [[[0], [1]]]
+
+
+def test_generator_dataset_getitem():
+    # measured in MindSpore 2.10: dataset[i] is the source's item at the i-th id the dataset
+    # reads (shards and shuffle included), as the source returns it
+    class Rows:
+        def __getitem__(self, i):
+            return (np.array(i),)
+
+        def __len__(self):
+            return 8
+
+    item = ds.GeneratorDataset(Rows(), ["a"], shuffle=False)[2]
+    assert isinstance(item, tuple) and int(item[0]) == 2
+    assert int(ds.GeneratorDataset(Rows(), ["a"], shuffle=False, num_shards=2,
+                                   shard_id=1)[2][0]) == 5
+    shuffled = ds.GeneratorDataset(Rows(), ["a"])
+    assert [int(shuffled[i][0]) for i in range(8)] == _column(shuffled)[0]
+    with pytest.raises(TypeError, match="Argument index with value x is not of type"):
+        shuffled["x"]
+    with pytest.raises(RuntimeError, match="Dataset don't support randomized access"):
+        ds.GeneratorDataset(lambda: iter([]), ["a"])[0]
+
+
+def test_is_shuffled_and_is_sharded():
+    # measured in MindSpore 2.10
+    rows = [(np.array(i),) for i in range(4)]
+    assert ds.GeneratorDataset(rows, ["a"]).is_shuffled()
+    assert not ds.GeneratorDataset(rows, ["a"], shuffle=False).is_shuffled()
+    assert ds.GeneratorDataset(rows, ["a"], num_shards=2, shard_id=0).is_sharded()
+    assert not ds.NumpySlicesDataset([1, 2]).is_sharded()

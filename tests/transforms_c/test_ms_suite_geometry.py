@@ -323,3 +323,10 @@ def test_warps_take_more_than_four_channels():
         assert out.shape[2] == 7
         np.testing.assert_array_equal(out[:, :, :3], op(RGB))
         np.testing.assert_array_equal(out[:, :, 3:6], op(RGB[:, :, ::-1]))
+
+
+def test_random_erasing_refuses_a_pil_image():
+    # measured in MindSpore 2.10: TypeError (a PIL image is HWC, the op erases CHW arrays)
+    with pytest.raises(TypeError, match="img should be NumPy array. Got <class 'PIL.Image.Image'>"):
+        V.RandomErasing(prob=1.0)(Image.fromarray(RGB))
+    assert V.RandomErasing(prob=1.0)(RGB.transpose(2, 0, 1).copy()).shape == (3, 20, 30)

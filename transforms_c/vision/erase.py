@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._base import TensorOperation, image_hwc, is_pil
 from transforms_c._validate import (MAX_SIZE, check_bool, check_float, check_int, check_range,
                                     check_range_pair, check_type, is_int)
 
@@ -61,6 +61,7 @@ class RandomErasing(TensorOperation):
     (standard normal noise)."""
 
     is_random = True
+    pil_input = "own"       # refused: a PIL image is HWC, the op erases CHW arrays
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
                  max_attempts=10):
@@ -79,6 +80,9 @@ class RandomErasing(TensorOperation):
         check_range(self.max_attempts, "", 1, MAX_SIZE)
 
     def _compute(self, img, rng):
+        if is_pil(img):
+            raise TypeError(f"img should be NumPy array. Got {type(img)}. (RandomErasing takes "
+                            f"a CHW array, as ToTensor gives)")
         if not isinstance(img, np.ndarray) or img.ndim != 3:
             raise RuntimeError(f"RandomErasing: input should be a CHW array, got "
                                f"{getattr(img, 'shape', type(img).__name__)}")

@@ -104,5 +104,5 @@ def test_random_crop_pad_if_needed():
 
 
 def test_random_crop_too_large_raises():
-    with pytest.raises(RuntimeError, match="larger than"):
+    with pytest.raises(RuntimeError, match="crop size is bigger than the image dimensions"):
         RandomCrop(200)(natural_rgb(30, 35))

@@ -330,3 +330,18 @@ def test_random_erasing_refuses_a_pil_image():
     with pytest.raises(TypeError, match="img should be NumPy array. Got <class 'PIL.Image.Image'>"):
         V.RandomErasing(prob=1.0)(Image.fromarray(RGB))
     assert V.RandomErasing(prob=1.0)(RGB.transpose(2, 0, 1).copy()).shape == (3, 20, 30)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: V.Crop((15, 3), 10)(RGB), "Crop: Crop height dimension: 25 exceeds image height: 20"),
+    (lambda: V.Crop((0, 25), 10)(RGB), "Crop: Crop width dimension: 35 exceeds image width: 30"),
+    (lambda: V.RandomCrop(25)(RGB), "RandomCrop: invalid crop size, crop size is bigger than the "
+                                    "image dimensions, got crop height: 25, crop width: 25"),
+    (lambda: V.CutOut(25)(RGB), "CutOut: box size is too large for image erase"),
+    (lambda: V.RandomCropWithBBox(25)(RGB, np.zeros((1, 4), np.float32)),
+     "invalid crop size, crop size is bigger than the image dimensions"),
+])
+def test_runtime_errors_in_mindspores_words(make, words):
+    with pytest.raises(RuntimeError) as info:
+        make()
+    assert words in str(info.value)

@@ -180,9 +180,10 @@ class RandomCropWithBBox(_BBoxOperation):
         left, top, height, width = self._padded_layout(image.shape[0], image.shape[1])
         crop_h, crop_w = size_hw(self.size)
         if crop_h > height or crop_w > width:
-            raise RuntimeError(f"RandomCropWithBBox: invalid crop size, crop size {crop_h}x"
-                               f"{crop_w} is bigger than the (padded) image {height}x{width} "
-                               f"(use padding or pad_if_needed)")
+            raise RuntimeError(f"RandomCropWithBBox: invalid crop size, crop size is bigger than "
+                               f"the image dimensions, got crop height: {crop_h}, crop width: "
+                               f"{crop_w} (padded image {height}x{width}; use padding or "
+                               f"pad_if_needed)")
         out = self._crop.apply((image,), seed)[0]
         boxes = pad_boxes(boxes, left, top)
         if (crop_h, crop_w) != (height, width):       # MindSpore crops only when it must

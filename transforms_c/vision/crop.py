@@ -32,8 +32,12 @@ def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.C
 
 def crop_array(img, top, left, height, width, op_name="Crop"):
     if top < 0 or left < 0 or top + height > img.shape[0] or left + width > img.shape[1]:
-        raise RuntimeError(f"{op_name}: crop window {height}x{width} at (top={top}, "
-                           f"left={left}) exceeds the image of shape {img.shape}")
+        # MindSpore's words first
+        side = (f"Crop height dimension: {top + height} exceeds image height: {img.shape[0]}"
+                if top + height > img.shape[0] else
+                f"Crop width dimension: {left + width} exceeds image width: {img.shape[1]}")
+        raise RuntimeError(f"{op_name}: {side} (the window {height}x{width} at (top={top}, "
+                           f"left={left}) exceeds the image of shape {img.shape})")
     return np.ascontiguousarray(img[top:top + height, left:left + width])
 
 
@@ -49,8 +53,9 @@ def random_crop_window(height, width, size, rng):
     (the native op, its fused plan and the PIL op share it so they pick the same window)."""
     crop_h, crop_w = size_hw(size)
     if crop_h > height or crop_w > width:
-        raise RuntimeError(f"RandomCrop: crop size {crop_h}x{crop_w} is larger than the "
-                           f"image {height}x{width} (use padding or pad_if_needed)")
+        raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the image "
+                           f"dimensions, got crop height: {crop_h}, crop width: {crop_w} (image "
+                           f"{height}x{width}; use padding or pad_if_needed)")
     left = rng.randint(0, width - crop_w)
     top = rng.randint(0, height - crop_h)
     return top, left, crop_h, crop_w

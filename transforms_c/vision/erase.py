@@ -26,8 +26,9 @@ class CutOut(TensorOperation):
         image_hwc(img, "CutOut")
         height, width = (img.shape[:2] if self.is_hwc or img.ndim == 2 else img.shape[1:3])
         if self.length > height or self.length > width:
-            raise RuntimeError(f"CutOut: length {self.length} is larger than the image "
-                               f"({height}x{width})")
+            raise RuntimeError(f"CutOut: box size is too large for image erase, got box height: "
+                               f"{self.length}, box width: {self.length}, and image height: "
+                               f"{height}, image width: {width}")
         out = img.copy()
         for _ in range(self.num_patches):
             top = rng.randint(0, height - self.length)

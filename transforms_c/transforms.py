@@ -158,6 +158,8 @@ class OneHot(TensorOperation):
     (1 - s) + s / num_classes for the hot class and s / num_classes elsewhere."""
 
     def __init__(self, num_classes, smoothing_rate=0.0):
+        if is_int(num_classes) and num_classes < 1:     # MindSpore's words
+            raise ValueError(f"Input must be greater than 0. num_classes is {num_classes}.")
         self.num_classes = check_int(num_classes, "num_classes", 1, 2147483647)
         self.smoothing_rate = check_float(smoothing_rate, "smoothing_rate", 0.0, 1.0)
 

@@ -406,3 +406,59 @@ def test_eager_call_words_and_data_transforms_on_python_values():
     with pytest.raises(RuntimeError, match="OneHot: Only support input of int type, but got: "
                                            "string"):
         T.OneHot(3)(np.array(["a"]))
+
+
+@pytest.mark.parametrize("make, error, words", [
+    # measured in MindSpore 2.10
+    (lambda: V.RandomColorAdjust(brightness=-1), ValueError,
+     "The input value of brightness cannot be negative."),
+    (lambda: V.RandomColorAdjust(contrast=(-10, 10)), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (lambda: V.RandomColorAdjust(saturation=16777217), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (lambda: V.RandomColorAdjust(brightness=(10, 5)), ValueError,
+     "brightness value should be in (min,max) format. Got (10, 5)."),
+    (lambda: V.RandomColorAdjust(contrast=(1, 2, 3)), TypeError,
+     "If contrast is a sequence, the length must be 2."),
+    (lambda: V.RandomColorAdjust(hue=0.6), ValueError,
+     "Input is not within the required interval of [-0.5, 0.5]."),
+    (lambda: V.RandomColorAdjust(hue=-0.1), ValueError,
+     "The input value of hue cannot be negative."),
+    (lambda: V.RandomColorAdjust(hue="a"), TypeError,
+     "Argument hue with value a is not of type [<class 'numbers.Number'>, <class 'list'>, "
+     "<class 'tuple'>], but got <class 'str'>."),
+    (lambda: V.RandomSharpness(1.5), TypeError, "degrees must be either a tuple or a list."),
+    (lambda: V.RandomSharpness((1,)), ValueError, "degrees must be a sequence with length 2."),
+    (lambda: V.RandomSharpness((2, 1)), ValueError,
+     "degrees should be in (min,max) format. Got (max,min)."),
+    (lambda: V.RandomSharpness((-1, 2)), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (lambda: V.GaussianBlur(4), ValueError, "Input kernel_size is not an odd value."),
+    (lambda: V.GaussianBlur((3, 4)), ValueError, "Input kernel_size[1] is not an odd value."),
+    (lambda: V.GaussianBlur(0), ValueError,
+     "Input kernel_size is not within the required interval of [1, 16777216]."),
+    (lambda: V.GaussianBlur((3, 3, 3)), TypeError,
+     "Kernel size should be a single integer or a list/tuple (kernel_width, kernel_height) of "
+     "length 2."),
+    (lambda: V.GaussianBlur(3.0), TypeError,
+     "Argument kernel_size with value 3.0 is not of type [<class 'int'>, <class 'list'>, "
+     "<class 'tuple'>], but got <class 'float'>."),
+    (lambda: V.GaussianBlur(3, (1,)), TypeError,
+     "Sigma should be a single number or a list/tuple of length 2 for width and height."),
+    (lambda: V.GaussianBlur(3, -1), ValueError,
+     "Input sigma is not within the required interval of [0, 16777216]."),
+    (lambda: V.NormalizePad([1], [1], "float64"), ValueError,
+     "dtype only supports float32 or float16."),
+    (lambda: V.NormalizePad([1], [1], 1), TypeError, "dtype should be string."),
+    (lambda: T.OneHot(0), ValueError, "Input must be greater than 0."),
+])
+def test_colour_and_normalize_argument_words(make, error, words):
+    with pytest.raises(error) as info:
+        make()
+    assert words in str(info.value)
+
+
+def test_color_adjust_single_values_are_ranges():
+    # measured in MindSpore 2.10: f -> (max(0, 1 - f), 1 + f); hue h -> (-h, h)
+    op = V.RandomColorAdjust(brightness=1.5, contrast=0.4, hue=0.2)
+    assert op.brightness == (0.0, 2.5) and op.contrast == (0.6, 1.4) and op.hue == (-0.2, 0.2)

@@ -1,14 +1,73 @@
 """Colour ops (OpenCV kernels called from Python; cv2 releases the GIL): RandomColorAdjust,
 AutoContrast, Equalize, Invert, RandomSharpness, GaussianBlur, ConvertColor, Grayscale, and the
 adjust_* helpers RandAugment reuses. Colour ops expect RGB uint8 images, as MindSpore's do."""
+import numbers
+
 import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import (check_enum, check_factor_range, check_float, check_int,
-                                    check_range_pair, check_sequence, check_symmetric_range,
-                                    is_int, is_number, wrong_type)
+from transforms_c._validate import check_enum, check_float, check_int, is_int, wrong_type
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
+
+
+#: MindSpore's bound of the colour ops' factors, degrees, kernel sizes and sigmas.
+_MAX = 16777216
+
+
+def _color_range(value, name, center=1.0, bound=(0, _MAX)):
+    """A RandomColorAdjust argument with MindSpore's checks and words: a number f >= 0 is the
+    range (center - f, center + f) (a factor's low end cut at 0), a pair is (min, max); both
+    within bound."""
+    if isinstance(value, numbers.Number):
+        if value < 0:
+            raise ValueError(f"The input value of {name} cannot be negative. Got {value}.")
+        values = (max(0.0, center - value) if center else -value, center + value)
+    elif isinstance(value, (list, tuple)):
+        if len(value) != 2:
+            raise TypeError(f"If {name} is a sequence, the length must be 2. Got {value}.")
+        values = tuple(check_float(v, name) for v in value)
+    else:
+        raise wrong_type(name, value, numbers.Number, list, tuple)
+    if not all(bound[0] <= v <= bound[1] for v in values):
+        raise ValueError(f"Input is not within the required interval of [{bound[0]}, "
+                         f"{bound[1]}]. {name} is {value}.")
+    if values[0] > values[1]:
+        raise ValueError(f"{name} value should be in (min,max) format. Got {tuple(value)}.")
+    return float(values[0]), float(values[1])
+
+
+def _sharpness_degrees(degrees):
+    """RandomSharpness's (min, max) degrees with MindSpore's checks and words."""
+    if not isinstance(degrees, (list, tuple)):
+        raise TypeError(f"degrees must be either a tuple or a list. Got {type(degrees)}.")
+    if len(degrees) != 2:
+        raise ValueError(f"degrees must be a sequence with length 2. Got {degrees}.")
+    values = tuple(check_float(v, "degrees") for v in degrees)
+    if not all(0 <= v <= _MAX for v in values):
+        raise ValueError(f"Input is not within the required interval of [0, {_MAX}]. degrees "
+                         f"is {degrees}.")
+    if values[0] > values[1]:
+        raise ValueError(f"degrees should be in (min,max) format. Got (max,min). degrees is "
+                         f"{degrees}.")
+    return values
+
+
+def _kernel_sizes(kernel_size):
+    """GaussianBlur's (x, y) kernel sizes with MindSpore's checks and words."""
+    if is_int(kernel_size):
+        named = (("kernel_size", kernel_size),) * 2
+    elif isinstance(kernel_size, (list, tuple)):
+        if len(kernel_size) != 2:
+            raise TypeError(f"Kernel size should be a single integer or a list/tuple "
+                            f"(kernel_width, kernel_height) of length 2. Got {kernel_size}.")
+        named = tuple((f"kernel_size[{i}]", k) for i, k in enumerate(kernel_size))
+    else:
+        raise wrong_type("kernel_size", kernel_size, int, list, tuple)
+    for name, k in named:
+        if check_int(k, name, 1, _MAX) % 2 == 0:
+            raise ValueError(f"Input {name} is not an odd value. Got {k}.")
+    return tuple(int(k) for _, k in named)
 
 
 def _rgb_uint8(img, op_name):
@@ -133,10 +192,10 @@ class RandomColorAdjust(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
-        self.brightness = check_factor_range(brightness, "brightness")
-        self.contrast = check_factor_range(contrast, "contrast")
-        self.saturation = check_factor_range(saturation, "saturation")
-        self.hue = check_symmetric_range(hue, "hue", 0.5)
+        self.brightness = _color_range(brightness, "brightness")
+        self.contrast = _color_range(contrast, "contrast")
+        self.saturation = _color_range(saturation, "saturation")
+        self.hue = _color_range(hue, "hue", 0.0, (-0.5, 0.5))
 
     def _compute(self, img, rng):
         img = _rgb_uint8(img, "RandomColorAdjust")
@@ -227,7 +286,7 @@ class RandomSharpness(TensorOperation):
     is_random = True
 
     def __init__(self, degrees=(0.1, 1.9)):
-        self.degrees = check_range_pair(degrees, "degrees", 0.0, length_error=ValueError)
+        self.degrees = _sharpness_degrees(degrees)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomSharpness", allow_float=False)
@@ -245,20 +304,20 @@ class GaussianBlur(TensorOperation):
     single sigma of 0; a 0 in a (x, y) pair is derived from its own axis' kernel size."""
 
     def __init__(self, kernel_size, sigma=None):
-        sizes = (kernel_size, kernel_size) if is_int(kernel_size) else kernel_size
-        check_sequence(sizes, "kernel_size", length=2)
-        self.kernel_size = tuple(check_int(k, "kernel_size", 1, 2147483647) for k in sizes)
-        if any(k % 2 == 0 for k in self.kernel_size):
-            raise ValueError(f"kernel_size should be odd, got {kernel_size!r}.")
+        self.kernel_size = _kernel_sizes(kernel_size)
         # Measured: no sigma, or one sigma of 0, derives both from the first kernel size; a
         # pair derives each 0 from its own axis' kernel size (never OpenCV's fixed kernels).
-        if sigma is None or is_number(sigma):
-            value = check_float(sigma or 0.0, "sigma", 0.0) or _derived_sigma(self.kernel_size[0])
-            self.sigma = (value, value)
-        else:
-            check_sequence(sigma, "sigma", length=2)
-            self.sigma = tuple(check_float(s, "sigma", 0.0) or _derived_sigma(k)
+        if sigma is None or isinstance(sigma, numbers.Number):
+            value = check_float(float(sigma or 0.0), "sigma", 0, _MAX)
+            self.sigma = (value or _derived_sigma(self.kernel_size[0]),) * 2
+        elif isinstance(sigma, (list, tuple)):
+            if len(sigma) != 2:
+                raise TypeError(f"Sigma should be a single number or a list/tuple of length 2 "
+                                f"for width and height. Got {sigma}.")
+            self.sigma = tuple(check_float(s, "sigma", 0, _MAX) or _derived_sigma(k)
                                for s, k in zip(sigma, self.kernel_size))
+        else:
+            raise wrong_type("sigma", sigma, numbers.Number, list, tuple)
 
     def _compute(self, img, rng):
         image_hwc(img, "GaussianBlur")

@@ -82,6 +82,34 @@ def _python_stack(exc):
     return None
 
 
+def _failed_op(exc, op_name):
+    """The op MindSpore's map error names in brackets: the one the map noted on ``exc``
+    (``PyFunc`` for a Python function, engine/nodes/map.py), else one of ``op_name``'s; of a
+    fused plan, the op whose name starts the message (native ops' messages do)."""
+    label = getattr(exc, "_minddata_failed_op", None) or op_name
+    names = [n for n in re.split(r"[(),+ ]+", label) if n and n not in ("Map", "FusedPlan")]
+    text = str(exc)
+    for name in names:
+        if text.startswith(name + ":"):
+            return name
+    return names[0] if names else label
+
+
+def _data_files_phrase(provenance):
+    """MindSpore's " The corresponding data file is: <f>." (" ... data files: <f>, <g>." for
+    several): the files named in the row's provenance, if any."""
+    files, seen = [], set()
+    for token in re.split(r"[\s(),]+", provenance or ""):
+        if token and os.path.isfile(token) and os.path.realpath(token) not in seen:
+            seen.add(os.path.realpath(token))
+            files.append(token)
+    if not files:
+        return ""
+    if len(files) == 1:
+        return f" The corresponding data file is: {files[0]}."
+    return f" The corresponding data files: {', '.join(files)}."
+
+
 def wrap_error(exc, op_name, provenance=None):
     """Return the RuntimeError (MindSpore's type for any failure inside the pipeline) that
     names the op and the row, with ``exc`` as ``__cause__``.
@@ -96,15 +124,25 @@ def wrap_error(exc, op_name, provenance=None):
         return exc
     where = f" on {provenance}" if provenance else ""
     summary = f"{op_name} failed{where}: {type(exc).__name__}: {exc}"
-    words = _OP_WORDS.get(op_name.split("(", 1)[0])
+    kind = op_name.split("(", 1)[0]
+    words = _OP_WORDS.get(kind)
+    if kind == "Map":
+        # MindSpore's sentence: "map operation: [PyFunc] failed. The corresponding data file
+        # is: <file>." (its suite matches on it), then ours.
+        words = f"{words}: [{_failed_op(exc, op_name)}] failed.{_data_files_phrase(provenance)}"
     stack = _python_stack(exc)
     if stack is not None:
         detail = (f"{words or op_name}: {op_name} failed{where}. Execute user Python code "
                   f"failed, check 'Python Call Stack' above.")
+        if kind == "Map":
+            detail = (f"{words} Error description: {type(exc).__name__}: {exc}. {op_name} "
+                      f"failed{where}. Execute user Python code failed, check 'Python Call "
+                      f"Stack' above.")
         msg = (f"{summary}\n{_USER_HEADER}\n\n{_RULE}\n- Python Call Stack:\n{_RULE}\n"
                f"{stack}\n\n")
     else:
-        detail = f"{words}: {summary}" if words else summary
+        detail = f"{words} {summary}" if kind == "Map" else (
+            f"{words}: {summary}" if words else summary)
         msg = f"{summary}\n{_PIPELINE_HEADER}\n\n"
     msg += f"{_RULE}\n- Dataset Pipeline Error Message:\n{_RULE}\n[ERROR] {detail}"
     new = None

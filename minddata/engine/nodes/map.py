@@ -65,6 +65,15 @@ class OpRunner:
             self._bases[epoch] = b
         return b
 
+    def _note_failed_op(self, exc, k):
+        """Name the op that raised ``exc`` for the pipeline's error (engine/errors.py), as
+        MindSpore names it: ``PyFunc`` for a Python function, else the op's name."""
+        label = self.names[k] if self.has_apply[k] or self.per_op_seeds[k] else "PyFunc"
+        try:
+            exc._minddata_failed_op = label
+        except AttributeError:   # an exception type that takes no attributes: name the map
+            pass
+
     @staticmethod
     def op_seeds(base, index):
         """Seed(s) of one compiled op for row `index`, from its ``bases`` entry."""
@@ -77,19 +86,23 @@ class OpRunner:
         bases = self.bases(epoch)
         for k, op in enumerate(self.ops):
             s = self.op_seeds(bases[k], index)
-            if self.per_op_seeds[k]:
-                res = op.apply_seeds(args, s)
-            elif self.has_apply[k]:
-                res = op.apply(args, s)
-            else:
-                if self.seed_py:
-                    random.seed(s)
-                    np.random.seed(s & 0xFFFFFFFF)
-                res = op(*args)
-            res = res if isinstance(res, tuple) else (res,)
-            keep_pil = self.pil_to_next[k]
-            res = tuple(a if type(a) is np.ndarray or (keep_pil and is_pil(a))
-                        else _to_array(a, self.names[k]) for a in res)
+            try:
+                if self.per_op_seeds[k]:
+                    res = op.apply_seeds(args, s)
+                elif self.has_apply[k]:
+                    res = op.apply(args, s)
+                else:
+                    if self.seed_py:
+                        random.seed(s)
+                        np.random.seed(s & 0xFFFFFFFF)
+                    res = op(*args)
+                res = res if isinstance(res, tuple) else (res,)
+                keep_pil = self.pil_to_next[k]
+                res = tuple(a if type(a) is np.ndarray or (keep_pil and is_pil(a))
+                            else _to_array(a, self.names[k]) for a in res)
+            except Exception as exc:
+                self._note_failed_op(exc, k)
+                raise
             if self.debug:
                 _log_op(self.names[k], args, res, self.hooks, first=k == 0)
             args = res

@@ -8,6 +8,7 @@ import copy
 import enum
 import logging
 import math
+import numbers
 import operator
 
 import numpy as np
@@ -46,6 +47,22 @@ def _check_num_samples(num_samples):
         raise out_of_range("num_samples", num_samples, 0, _INT32_MAX,
                            "num_samples exceeds the boundary between 0 and "
                            "9223372036854775807(INT64_MAX)!")
+
+
+def _type_error(name, value, what):
+    """MindSpore's words for a sampler argument of the wrong type ("start_index must be
+    integer but was: 1.")."""
+    return TypeError(f"{name} must be {what} but was: {value}.")
+
+
+def _check_int(name, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _type_error(name, value, "integer")
+
+
+def _check_bool(name, value):
+    if not isinstance(value, bool):
+        raise _type_error(name, value, "a boolean value")
 
 
 def _check_indices(indices):
@@ -114,6 +131,10 @@ class Sampler:
     def is_random(self):
         return False
 
+    def is_shuffled(self):
+        """MindSpore's: whether this sampler or its child gives the ids in a random order."""
+        return self.is_random() or bool(self.child_sampler and self.child_sampler.is_shuffled())
+
     def is_sharded(self):
         return bool(self.child_sampler and self.child_sampler.is_sharded())
 
@@ -138,6 +159,8 @@ class Sampler:
         local = np.asarray(local, dtype=np.int64)
         if self.num_samples is not None and self.num_samples > 0:
             local = local[:self.num_samples]
+        if self._wraps_negative_ids():
+            local = np.where((local < 0) & (local >= -n), local + n, local)
         _check_ids_in_range(self, local, n, population is not None)
         return local if population is None else population[local]
 
@@ -161,6 +184,11 @@ class Sampler:
 
     def _user_defined(self):
         return hasattr(type(self), "__iter__")
+
+    def _wraps_negative_ids(self):
+        # MindSpore reads id -1 of a Python sampler as the last row (a built-in one's negative
+        # id is out of bound).
+        return self._user_defined()
 
     def _sample(self, n, rng, labels):
         if self._user_defined():
@@ -232,6 +260,9 @@ class IterSampler(Sampler):
 
     def _user_defined(self):
         return False
+
+    def _wraps_negative_ids(self):
+        return True
 
     def _sample(self, n, rng, labels):
         self.dataset_size = n
@@ -313,8 +344,7 @@ class SequentialSampler(Sampler):
     def __init__(self, start_index=None, num_samples=None):
         super().__init__(num_samples)
         if start_index is not None:
-            if isinstance(start_index, bool) or not isinstance(start_index, int):
-                raise wrong_type('start_index', start_index, int)
+            _check_int("start_index", start_index)
             if start_index < 0:
                 raise PipelineArgumentError(
                     f"start_index {start_index} must be >= 0. [ERROR] SequentialSampler: "
@@ -324,7 +354,8 @@ class SequentialSampler(Sampler):
     def _sample(self, n, rng, labels):
         start = self.start_index or 0
         if n and start >= n:
-            raise ValueError(f"start_index {start} is out of range for a dataset of {n} rows")
+            raise PipelineArgumentError(f"Invalid parameter, start_index must be less than "
+                                        f"num_rows, but got start_index: {start}, num_rows: {n}.")
         return np.arange(start, n, dtype=np.int64)
 
     def _count(self, n):
@@ -337,8 +368,7 @@ class SequentialSampler(Sampler):
 class RandomSampler(Sampler):
     def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
         super().__init__(num_samples)
-        if not isinstance(replacement, bool):
-            raise wrong_type('replacement', replacement, bool)
+        _check_bool("replacement", replacement)
         self.replacement = replacement
         self.shuffle = shuffle
 
@@ -366,8 +396,7 @@ class DistributedSampler(Sampler):
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
         super().__init__(num_samples)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise wrong_type(name, v, int)
+            _check_int(name, v)
         if num_shards < 1:
             raise PipelineArgumentError(
                 f"num_shards {num_shards} is not within the required interval of "
@@ -379,9 +408,8 @@ class DistributedSampler(Sampler):
                 f"[0, {num_shards - 1}]. [ERROR] DistributedSampler: shard_id must be in range "
                 f"[0, {num_shards}), but got: {shard_id}")
         if not isinstance(shuffle, bool):
-            raise wrong_type('shuffle', shuffle, bool)
-        if isinstance(offset, bool) or not isinstance(offset, int):
-            raise wrong_type('offset', offset, int)
+            raise _type_error("shuffle", shuffle, "a boolean value or valid shuffle mode")
+        _check_int("offset", offset)
         self.num_shards = num_shards
         self.shard_id = shard_id
         self.shuffle = shuffle
@@ -391,7 +419,7 @@ class DistributedSampler(Sampler):
         return self.shuffle
 
     def is_sharded(self):
-        return True
+        return self.num_shards > 1 or super().is_sharded()
 
     def _check_when_built(self):
         if self.offset > self.num_shards:
@@ -448,6 +476,10 @@ class WeightedRandomSampler(Sampler):
         super().__init__(num_samples)
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
             raise TypeError(f"weights must be a list of numbers, got {type(weights).__name__}")
+        for i, w in enumerate(weights):
+            if isinstance(w, bool) or not isinstance(w, numbers.Number):
+                raise TypeError(f"type of weights element must be number, but got w[{i}]: {w}, "
+                                f"type: {type(w)}.")
         w = np.asarray(weights, dtype=np.float64).reshape(-1)
         if w.size == 0:
             raise ValueError("weights must not be empty")
@@ -455,8 +487,7 @@ class WeightedRandomSampler(Sampler):
             raise ValueError("weights must be finite and non-negative")
         if w.sum() <= 0:
             raise ValueError("weights must contain at least one positive value")
-        if not isinstance(replacement, bool):
-            raise wrong_type('replacement', replacement, bool)
+        _check_bool("replacement", replacement)
         if not replacement and num_samples is not None and num_samples > int((w > 0).sum()):
             raise ValueError("num_samples exceeds the number of positive weights while "
                              "replacement is False")
@@ -485,16 +516,14 @@ class PKSampler(Sampler):
     def __init__(self, num_val, num_class=None, shuffle=False, class_column="label",
                  num_samples=None):
         super().__init__(num_samples)
-        if isinstance(num_val, bool) or not isinstance(num_val, int):
-            raise wrong_type('num_val', num_val, int)
+        _check_int("num_val", num_val)
         if num_val < 1:
             raise ValueError(f"num_val {num_val} must be positive")
         if num_class is not None:
-            raise NotImplementedError("PKSampler: num_class is not supported (as in MindSpore)")
-        if not isinstance(shuffle, bool):
-            raise wrong_type('shuffle', shuffle, bool)
+            raise NotImplementedError("Not supported to specify num_class for PKSampler.")
+        _check_bool("shuffle", shuffle)
         if not isinstance(class_column, str):
-            raise TypeError(f"class_column must be of type str, got {type(class_column).__name__}")
+            raise _type_error("class_column", class_column, "a str value")
         self.num_val = num_val
         self.shuffle = shuffle
         self.class_column = class_column
@@ -506,8 +535,12 @@ class PKSampler(Sampler):
         if labels is None:
             raise RuntimeError("PKSampler needs a source with a class column")
         lab = np.asarray(labels()).reshape(-1)
-        out = []
         classes = np.unique(lab)
+        if self.shuffle:
+            # As in MindSpore: the classes come in a random order, each class's K rows
+            # together (a batch of P*K rows holds P classes).
+            classes = classes[rng.permutation(len(classes))]
+        out = []
         for c in classes:
             members = np.flatnonzero(lab == c)
             if self.shuffle:
@@ -517,10 +550,7 @@ class PKSampler(Sampler):
             else:  # too few rows in this class: repeat them, as MindSpore does
                 picked = np.resize(members, self.num_val)
             out.append(picked)
-        res = np.concatenate(out) if out else np.zeros(0, np.int64)
-        if self.shuffle:
-            res = res[rng.permutation(len(res))]
-        return res
+        return np.concatenate(out) if out else np.zeros(0, np.int64)
 
     def _count(self, n):
         return None  # depends on the number of classes in the data

@@ -338,3 +338,63 @@ def test_is_shuffled_and_is_sharded():
     assert not ds.GeneratorDataset(rows, ["a"], shuffle=False).is_shuffled()
     assert ds.GeneratorDataset(rows, ["a"], num_shards=2, shard_id=0).is_sharded()
     assert not ds.NumpySlicesDataset([1, 2]).is_sharded()
+
+
+def test_pk_sampler_shuffle_keeps_each_class_together():
+    # measured in MindSpore 2.10 (with an ImageFolderDataset): shuffle=True shuffles the order
+    # of the classes; the K rows of a class stay together (classes 1, 1, 3, 3, 2, 2, 0, 0)
+    labels = np.repeat(np.arange(4), 3)
+    d = ds.NumpySlicesDataset({"data": np.arange(12), "label": labels},
+                              sampler=ds.PKSampler(2, shuffle=True))
+    got = [int(r[1]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    assert [got[k] for k in range(0, 8, 2)] == [got[k] for k in range(1, 8, 2)]
+    assert sorted(got[::2]) == [0, 1, 2, 3]
+
+
+def test_sampler_is_shuffled_and_is_sharded():
+    # measured in MindSpore 2.10
+    assert ds.RandomSampler().is_shuffled() and ds.SubsetRandomSampler([1]).is_shuffled()
+    assert not ds.SequentialSampler().is_shuffled()
+    assert not ds.SubsetSampler([1]).is_shuffled()
+    assert ds.DistributedSampler(2, 1).is_shuffled()
+    assert not ds.DistributedSampler(2, 1, shuffle=False).is_shuffled()
+    assert ds.DistributedSampler(2, 1).is_sharded()
+    assert not ds.DistributedSampler(1, 0).is_sharded()
+    assert (ds.PKSampler(2).is_shuffled(), ds.PKSampler(2, shuffle=True).is_shuffled()) == \
+        (False, True)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: ds.SequentialSampler(start_index="1"), "start_index must be integer but was: 1."),
+    (lambda: ds.RandomSampler(replacement=1), "replacement must be a boolean value but was: 1."),
+    (lambda: ds.DistributedSampler("2", 0), "num_shards must be integer but was: 2."),
+    (lambda: ds.DistributedSampler(2, 0, shuffle=1),
+     "shuffle must be a boolean value or valid shuffle mode but was: 1."),
+    (lambda: ds.PKSampler("2"), "num_val must be integer but was: 2."),
+    (lambda: ds.PKSampler(2, class_column=1), "class_column must be a str value but was: 1."),
+    (lambda: ds.WeightedRandomSampler([1, "a"]),
+     "type of weights element must be number, but got w[1]: a, type: <class 'str'>."),
+])
+def test_sampler_type_errors(make, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError) as info:
+        make()
+    assert words in str(info.value)
+
+
+def test_sequential_sampler_start_past_the_end():
+    # measured in MindSpore 2.10: a RuntimeError when the pipeline runs
+    d = ds.NumpySlicesDataset(list(range(10)), sampler=ds.SequentialSampler(start_index=10))
+    with pytest.raises(RuntimeError, match="start_index must be less than num_rows, but got "
+                                           "start_index: 10, num_rows: 10"):
+        _column(d)
+
+
+def test_user_sampler_negative_id_counts_from_the_end():
+    # measured in MindSpore 2.10: a Python sampler's id -1 reads the last row (a built-in
+    # sampler's negative id is out of bound, test_subset_sampler_id_out_of_bound)
+    class Last(ds.Sampler):
+        def __iter__(self):
+            return iter([-1, 0])
+
+    assert _column(ds.NumpySlicesDataset(list(range(5)), sampler=Last())) == [[4, 0]]

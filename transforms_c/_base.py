@@ -214,8 +214,11 @@ def image_hwc(img, op_name, allow_float=True):
     if not isinstance(img, np.ndarray):
         raise TypeError(f"{op_name}: input should be a numpy array, got {type(img).__name__}")
     if img.ndim not in (2, 3):
+        # MindSpore's words for a 1-D input (encoded bytes, most likely)
+        hint = (". The image tensor should have at least two dimensions. You may need to "
+                "perform Decode first." if img.ndim < 2 else "")
         raise RuntimeError(f"{op_name}: input tensor is not in shape of <H,W> or <H,W,C>, "
-                           f"but got rank: {img.ndim} (shape {img.shape})")
+                           f"but got rank: {img.ndim} (shape {img.shape}){hint}")
     if img.shape[0] == 0 or img.shape[1] == 0 or (img.ndim == 3 and img.shape[2] == 0):
         raise RuntimeError(f"{op_name}: input image is empty, shape {img.shape}")
     if img.dtype == np.bool_ or img.dtype.kind not in "uif":

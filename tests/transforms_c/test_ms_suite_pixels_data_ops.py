@@ -462,3 +462,14 @@ def test_color_adjust_single_values_are_ranges():
     # measured in MindSpore 2.10: f -> (max(0, 1 - f), 1 + f); hue h -> (-h, h)
     op = V.RandomColorAdjust(brightness=1.5, contrast=0.4, hue=0.2)
     assert op.brightness == (0.0, 2.5) and op.contrast == (0.6, 1.4) and op.hue == (-0.2, 0.2)
+
+
+def test_invert_on_a_pil_image_is_pillows():
+    # measured in MindSpore 2.10: a palette image stays a palette image (its palette inverted)
+    img = Image.fromarray(_natural()).convert("P")
+    out = V.Invert()(img)
+    assert out.mode == "P"
+    np.testing.assert_array_equal(np.asarray(out.convert("RGB")),
+                                  np.asarray(ImageOps.invert(img).convert("RGB")))
+    rgba = Image.fromarray(np.dstack([_natural(), _natural()[:, :, :1]]))
+    np.testing.assert_array_equal(np.asarray(V.Invert()(rgba)), 255 - np.asarray(rgba))

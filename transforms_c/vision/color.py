@@ -6,7 +6,7 @@ import numbers
 import cv2
 import numpy as np
 
-from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._base import TensorOperation, array_to_pil, image_hwc, pil_to_array
 from transforms_c._validate import check_enum, check_float, check_int, is_int, wrong_type
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
 
@@ -276,6 +276,16 @@ class Invert(TensorOperation):
         if img.dtype == np.uint8:
             return cv2.bitwise_not(img)
         return (255 - img).astype(img.dtype, copy=False)
+
+    def _compute_pil(self, img, rng):
+        """Pillow's invert, as MindSpore's Python path (a palette image keeps its mode); the
+        modes Pillow cannot invert (RGBA, I, CMYK ...), which MindSpore refuses, by the pixels."""
+        from transforms_c.vision.pil_color import pil_invert
+        try:
+            return pil_invert(img)
+        except OSError:
+            arr, mode = pil_to_array(img)
+            return array_to_pil(self._compute(arr, None), mode)
 
 
 class RandomSharpness(TensorOperation):

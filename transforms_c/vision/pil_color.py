@@ -1,4 +1,4 @@
-"""MindSpore's Pillow path of the colour ops: what its unified AutoContrast, Equalize,
+"""MindSpore's Pillow path of the colour ops: what its unified AutoContrast, Equalize, Invert,
 RandomSharpness, RandomColorAdjust and Grayscale compute when they are given a PIL image (they
 then run their Python implementation, not the C++ kernel). Pillow's arithmetic gives other pixels
 than the numpy path, so the ops call these functions on a PIL image (`_compute_pil`) and give back
@@ -9,6 +9,10 @@ from PIL import Image, ImageEnhance, ImageOps
 
 def pil_autocontrast(img, cutoff, ignore):
     return ImageOps.autocontrast(img, cutoff, list(ignore) or None)
+
+
+def pil_invert(img):
+    return ImageOps.invert(img)
 
 
 def pil_equalize(img):

@@ -473,3 +473,18 @@ def test_invert_on_a_pil_image_is_pillows():
                                   np.asarray(ImageOps.invert(img).convert("RGB")))
     rgba = Image.fromarray(np.dstack([_natural(), _natural()[:, :, :1]]))
     np.testing.assert_array_equal(np.asarray(V.Invert()(rgba)), 255 - np.asarray(rgba))
+
+
+def test_type_cast_float64_to_float16_rounds_through_float32():
+    # measured in MindSpore 2.10: 2049.0000001 is 2048 through float32, 2050 directly
+    value = np.array([2049.0000001, 1.0])
+    assert T.TypeCast(np.float16)(value).tolist() == [2048.0, 1.0]
+    assert V.ToType(np.float16)(value).tolist() == [2048.0, 1.0]
+
+
+def test_invert_saturates_other_integer_types_and_blur_errors_are_runtime_errors():
+    # measured in MindSpore 2.10
+    out = V.Invert()(np.array([[[56, -34, 124]]], np.int8))
+    assert out.dtype == np.int8 and out.tolist() == [[[127, 127, 127]]]
+    with pytest.raises(RuntimeError, match="GaussianBlur"):
+        V.GaussianBlur(3)(np.zeros((4, 4, 3), np.int32))

@@ -275,6 +275,9 @@ class Invert(TensorOperation):
         image_hwc(img, "Invert")
         if img.dtype == np.uint8:
             return cv2.bitwise_not(img)
+        if img.dtype.kind in "iu":      # saturated to the type, as MindSpore (int8: 127)
+            info = np.iinfo(img.dtype)
+            return np.clip(255 - img.astype(np.int64), info.min, info.max).astype(img.dtype)
         return (255 - img).astype(img.dtype, copy=False)
 
     def _compute_pil(self, img, rng):
@@ -331,8 +334,12 @@ class GaussianBlur(TensorOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, "GaussianBlur")
-        out = cv2.GaussianBlur(img, self.kernel_size, self.sigma[0], sigmaY=self.sigma[1],
-                               borderType=cv2.BORDER_REFLECT_101)
+        try:
+            out = cv2.GaussianBlur(img, self.kernel_size, self.sigma[0], sigmaY=self.sigma[1],
+                                   borderType=cv2.BORDER_REFLECT_101)
+        except cv2.error as exc:
+            raise RuntimeError(f"GaussianBlur: cannot blur an image of dtype {img.dtype}: "
+                               f"{exc}") from None
         return out[:, :, None] if img.ndim == 3 and out.ndim == 2 else out
 
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c._base import TensorOperation, native_ready
-from transforms_c.transforms import to_numpy_dtype
+from transforms_c.transforms import cast, to_numpy_dtype
 
 
 class ToTensor(TensorOperation):
@@ -146,4 +146,4 @@ class ToType(TensorOperation):
         self.data_type = to_numpy_dtype(data_type)
 
     def _compute(self, img, rng):
-        return np.asarray(img).astype(self.data_type)
+        return cast(np.asarray(img), self.data_type)

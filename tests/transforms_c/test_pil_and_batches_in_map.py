@@ -46,3 +46,18 @@ def test_video_rows_through_map():
     compose = transforms.Compose(ops)
     for video, out in zip(frames, rows):
         np.testing.assert_array_equal(out, np.stack([compose(frame) for frame in video]))
+
+
+def test_op_list_after_a_pil_decode_runs_the_pillow_path():
+    # measured in MindSpore 2.10: a fusable run after Decode(to_pil=True) in a map's op list
+    # crops and resizes the PIL image with Pillow, ToTensor then gets its array
+    images = [sample_jpeg(100 + 4 * i, 120, i % 2) for i in range(3)]
+    data = ds.GeneratorDataset(lambda: ((img,) for img in images), column_names=["image"],
+                               shuffle=False)
+    ops = [vision.Decode(to_pil=True), vision.CenterCrop(64), vision.Resize((24, 32)),
+           vision.ToTensor()]
+    for image, out in zip(images, _rows(data.map(ops, input_columns=["image"]))):
+        pil = vision.Decode(to_pil=True)(image)
+        top, left = round((pil.height - 64) / 2), round((pil.width - 64) / 2)
+        pillow = pil.crop((left, top, left + 64, top + 64)).resize((32, 24), Image.BILINEAR)
+        np.testing.assert_array_equal(out, vision.ToTensor()(np.asarray(pillow)))

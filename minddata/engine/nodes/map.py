@@ -48,11 +48,10 @@ class OpRunner:
         # A fused plan gets one seed per op it runs, each from that op's own position.
         self.per_op_seeds = [isinstance(op, FusedPlanLike) for op in ops]
         # As MindSpore, a PIL image goes on as it is to a next op with a Pillow path (an op
-        # taking PIL images, a Python op or callable), and as an array to an op MindSpore has
-        # in C++ only (pil_input "array": ToTensor then computes as in its pipelines).
-        self.pil_to_next = [k + 1 < len(ops) and not self.per_op_seeds[k + 1]
-                            and getattr(ops[k + 1], "pil_input", "own") != "array"
-                            for k in range(len(ops))]
+        # taking PIL images, a Python op or callable; a fused plan runs its ops one by one on
+        # it), and as an array to an op MindSpore has in C++ only (pil_input "array": ToTensor
+        # then computes as in its pipelines).
+        self.pil_to_next = [k + 1 < len(ops) and _takes_pil(ops[k + 1]) for k in range(len(ops))]
 
     def bases(self, epoch):
         """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
@@ -113,6 +112,11 @@ class OpRunner:
                                f"of columns returned in 'map' operations should match the "
                                f"number of 'output_columns'")
         return args
+
+
+def _takes_pil(op):
+    first = op.ops[0] if isinstance(op, FusedPlanLike) else op
+    return getattr(first, "pil_input", "own") != "array"
 
 
 def _to_array(value, name):

@@ -147,7 +147,8 @@ def _shown_columns(names):
 
 
 def first_row(ds):
-    """(column names, first row) of one epoch, for output_shapes/output_types."""
+    """(column names, first row) of one epoch, for output_shapes/output_types; the row is
+    empty when the epoch has none (MindSpore's output_shapes() is then [])."""
     bind_sync_waits(ds)
     # No sync_update comes while the first row is read; MindSpore runs no callbacks for it.
     with waits_open(), muted():
@@ -158,6 +159,4 @@ def first_row(ds):
         row = None
     finally:
         run.close()
-    if row is None:
-        raise RuntimeError("the dataset has no rows, so its output shapes and types are unknown")
-    return run.column_names, row
+    return run.column_names, [] if row is None else row

@@ -29,6 +29,8 @@ def _as_column(values):
 
 def _columns_of(data, column_names):
     """(names, list of columns) from a list, tuple, dict or numpy array."""
+    if isinstance(data, (list, tuple, dict, np.ndarray)) and len(data) == 0:
+        raise ValueError("Argument data cannot be empty")
     if isinstance(data, dict):
         names = [str(k) for k in data]
         cols = [_as_column(v) for v in data.values()]

@@ -22,9 +22,10 @@ def test_size_of_filter_needs_a_pass():
     assert numbers(10).filter(lambda x: x < 4, ["x"]).get_dataset_size() == 4
 
 
-def test_output_shapes_of_empty_dataset_raises():
-    with pytest.raises(RuntimeError, match="no rows"):
-        numbers(2).skip(2).output_shapes()
+def test_output_shapes_of_empty_dataset_is_empty():
+    # measured in MindSpore 2.10: [] (no row to read shapes or types from)
+    assert numbers(2).skip(2).output_shapes() == []
+    assert numbers(2).skip(2).output_types() == []
 
 
 def test_num_classes_none_for_generators():

@@ -398,3 +398,13 @@ def test_user_sampler_negative_id_counts_from_the_end():
             return iter([-1, 0])
 
     assert _column(ds.NumpySlicesDataset(list(range(5)), sampler=Last())) == [[4, 0]]
+
+
+def test_numpy_slices_empty_data_and_empty_output_shapes():
+    # measured in MindSpore 2.10: empty data is a ValueError; a pipeline without rows has
+    # output_shapes() and output_types() []
+    with pytest.raises(ValueError, match="Argument data cannot be empty"):
+        ds.NumpySlicesDataset([])
+    d = ds.NumpySlicesDataset([[[1, 2], [3, 4]]], column_names=["col1"]).batch(3, drop_remainder=True)
+    assert d.output_shapes() == [] and d.output_types() == []
+    assert d.get_col_names() == ["col1"]

@@ -13,6 +13,7 @@ array (eager calls and Compose, not the engine, which hands ops arrays only):
   call, one draw, as MindSpore) and the results are stacked back to the leading dimensions.
 """
 import functools
+import inspect
 import sys
 
 import numpy as np
@@ -59,6 +60,8 @@ class TensorOperation(FusionDefaults):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _arguments_bound_first(cls.__init__)
         # The vision ops (but the decoders) take what MindSpore's image ops take.
         if "image_input" not in cls.__dict__ and cls.__module__.startswith("transforms_c.vision."):
             cls.image_input = not getattr(cls, "decodes", False)
@@ -128,6 +131,26 @@ class TensorOperation(FusionDefaults):
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({args})"
+
+
+def _arguments_bound_first(init):
+    """`init` that first binds its arguments to its signature, so that a wrong call raises
+    MindSpore's words ("too many positional arguments", "missing a required argument: 'x'",
+    "got an unexpected keyword argument 'x'"), as its validators bind them."""
+    if getattr(init, "_binds_first", False):
+        return init
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def bound_first(self, *args, **kwargs):
+        try:
+            signature.bind(self, *args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{type(self).__name__}: {exc}") from None
+        init(self, *args, **kwargs)
+
+    bound_first._binds_first = True
+    return bound_first
 
 
 #: The placements ``device()`` and ``map(device=...)`` accept.

@@ -488,3 +488,37 @@ def test_invert_saturates_other_integer_types_and_blur_errors_are_runtime_errors
     assert out.dtype == np.int8 and out.tolist() == [[[127, 127, 127]]]
     with pytest.raises(RuntimeError, match="GaussianBlur"):
         V.GaussianBlur(3)(np.zeros((4, 4, 3), np.int32))
+
+
+def test_color_adjust_takes_float32_and_uint16_images():
+    # measured in MindSpore 2.10: float32 values are adjusted unclipped (brightness f * x,
+    # contrast f * x + (1 - f) * mean luma, saturation f * x + (1 - f) * luma); float64 refused
+    img = np.random.RandomState(9).random_sample((6, 7, 3)).astype(np.float32)
+    luma = img @ np.array([0.299, 0.587, 0.114], np.float32)
+    np.testing.assert_allclose(V.RandomColorAdjust(brightness=(1.7, 1.7))(img), img * 1.7,
+                               rtol=1e-6)
+    np.testing.assert_allclose(V.RandomColorAdjust(contrast=(0.5, 0.5))(img),
+                               img * 0.5 + luma.mean() * 0.5, rtol=1e-6)
+    np.testing.assert_allclose(V.RandomColorAdjust(saturation=(1.7, 1.7))(img),
+                               img * 1.7 - luma[..., None] * 0.7, rtol=1e-5, atol=1e-6)
+    out = V.RandomColorAdjust(brightness=(0.5, 0.5))((img * 1000).astype(np.uint16))
+    assert out.dtype == np.uint16
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in type of \(uint8, uint16, "
+                                           r"float32\)"):
+        V.RandomColorAdjust(contrast=0.5)(img.astype(np.float64))
+    with pytest.raises(TypeError, match="not supported"):
+        V.RandomColorAdjust(brightness=("", ""))
+
+
+@pytest.mark.parametrize("make, words", [
+    # measured in MindSpore 2.10: its validators bind the arguments first
+    (lambda: V.Normalize(), "missing a required argument: 'mean'"),
+    (lambda: V.RandomColorAdjust(1.0, 1.0, 1.0, (0.1, 0.5), None), "too many positional arguments"),
+    (lambda: T.OneHot(3, 0.1, 5), "too many positional arguments"),
+    (lambda: V.ToTensor(data_type=np.int16), "got an unexpected keyword argument 'data_type'"),
+    (lambda: V.ToType(), "missing a required argument: 'data_type'"),
+])
+def test_wrong_calls_use_mindspores_words(make, words):
+    with pytest.raises(TypeError) as info:
+        make()
+    assert words in str(info.value)

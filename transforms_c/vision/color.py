@@ -26,7 +26,11 @@ def _color_range(value, name, center=1.0, bound=(0, _MAX)):
     elif isinstance(value, (list, tuple)):
         if len(value) != 2:
             raise TypeError(f"If {name} is a sequence, the length must be 2. Got {value}.")
-        values = tuple(check_float(v, name) for v in value)
+        for v in value:     # MindSpore's words come from comparing the value
+            if not isinstance(v, numbers.Number):
+                raise TypeError(f"'<=' not supported between instances of 'int' and "
+                                f"'{type(v).__name__}': {name} is {value!r}.")
+        values = tuple(float(v) for v in value)
     else:
         raise wrong_type(name, value, numbers.Number, list, tuple)
     if not all(bound[0] <= v <= bound[1] for v in values):
@@ -70,8 +74,9 @@ def _kernel_sizes(kernel_size):
     return tuple(int(k) for _, k in named)
 
 
-def _rgb_uint8(img, op_name):
-    """An RGB uint8 image (H, W, 3), else MindSpore's words for the rank or channels."""
+def _rgb_uint8(img, op_name, dtypes=(np.uint8,)):
+    """An RGB image (H, W, 3) of one of dtypes, else MindSpore's words for the rank, channels
+    or type."""
     if isinstance(img, np.ndarray) and img.ndim != 3:
         raise RuntimeError(f"{op_name}: the dimension of image tensor does not match the "
                            f"requirement of operator. Expecting tensor in dimension of (3), in "
@@ -81,8 +86,11 @@ def _rgb_uint8(img, op_name):
         raise RuntimeError(f"{op_name}: the channel of image tensor does not match the "
                            f"requirement of operator. Expecting tensor in channel of (3). But got "
                            f"channel {img.shape[2]}.")
-    if img.dtype != np.uint8:
-        raise RuntimeError(f"{op_name}: input image should be uint8, got {img.dtype}")
+    if img.dtype not in dtypes:
+        names = ", ".join(np.dtype(t).name for t in dtypes)
+        raise RuntimeError(f"{op_name}: the data type of image tensor does not match the "
+                           f"requirement of operator. Expecting tensor in type of ({names}). But "
+                           f"got type {img.dtype}.")
     return img
 
 
@@ -113,6 +121,37 @@ def adjust_hue(img, factor):
     shift = int(round(factor * 255))
     hsv[..., 0] = (hsv[..., 0].astype(np.int16) + shift).astype(np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB_FULL)
+
+
+def _luma(img):
+    """Rec. 601 luma of a float RGB image, (H, W, 1)."""
+    return img @ np.array([0.299, 0.587, 0.114], img.dtype)[:, None]
+
+
+def _float_brightness(img, factor):
+    return img * img.dtype.type(factor)
+
+
+def _float_contrast(img, factor):
+    return img * img.dtype.type(factor) + _luma(img).mean(dtype=img.dtype) * (1 - factor)
+
+
+def _float_saturation(img, factor):
+    return img * img.dtype.type(factor) + _luma(img) * img.dtype.type(1 - factor)
+
+
+def _float_hue(img, factor):
+    """Hue rotated by factor of a turn in OpenCV's float HSV (degrees)."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV)
+    hsv[..., 0] = (hsv[..., 0] + factor * 360.0) % 360.0
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+
+
+#: RandomColorAdjust's steps on uint8 images and (unclipped, as MindSpore) on float32 ones.
+_UINT8_ADJUST = {"b": adjust_brightness, "c": adjust_contrast, "s": adjust_saturation,
+                 "h": adjust_hue}
+_FLOAT_ADJUST = {"b": _float_brightness, "c": _float_contrast, "s": _float_saturation,
+                 "h": _float_hue}
 
 
 def adjust_sharpness(img, factor):
@@ -198,19 +237,23 @@ class RandomColorAdjust(TensorOperation):
         self.hue = _color_range(hue, "hue", 0.0, (-0.5, 0.5))
 
     def _compute(self, img, rng):
-        img = _rgb_uint8(img, "RandomColorAdjust")
-        steps = [("b", adjust_brightness, self.brightness, (1.0, 1.0)),
-                 ("c", adjust_contrast, self.contrast, (1.0, 1.0)),
-                 ("s", adjust_saturation, self.saturation, (1.0, 1.0)),
-                 ("h", adjust_hue, self.hue, (0.0, 0.0))]
+        # uint8, float32 (values as they are, unclipped) or uint16 (computed in float32,
+        # rounded and saturated), as MindSpore takes them
+        img = _rgb_uint8(img, "RandomColorAdjust", (np.uint8, np.uint16, np.float32))
+        adjust = _UINT8_ADJUST if img.dtype == np.uint8 else _FLOAT_ADJUST
+        work = img.astype(np.float32) if img.dtype == np.uint16 else img
+        steps = [("b", self.brightness, (1.0, 1.0)), ("c", self.contrast, (1.0, 1.0)),
+                 ("s", self.saturation, (1.0, 1.0)), ("h", self.hue, (0.0, 0.0))]
         for i in range(len(steps) - 1, 0, -1):  # Fisher-Yates shuffle of the order
             j = rng.randint(0, i)
             steps[i], steps[j] = steps[j], steps[i]
-        for _, fn, bounds, identity in steps:
+        for name, bounds, identity in steps:
             if tuple(bounds) == identity:
                 continue
-            img = fn(img, rng.uniform(bounds[0], bounds[1]))
-        return img
+            work = adjust[name](work, rng.uniform(bounds[0], bounds[1]))
+        if img.dtype == np.uint16:
+            return np.clip(np.rint(work), 0, 65535).astype(np.uint16)
+        return work
 
     def _compute_pil(self, img, rng):
         """MindSpore's Python path: the four adjustments in a random order, each one applied

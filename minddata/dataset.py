@@ -183,9 +183,10 @@ class Dataset(LogicalNode):
         if self._size_cache is None:
             n = self.row_count()
             if n is None:
+                from .graph.repeat import one_pass
                 from .graph.sync_wait import waits_open
                 with waits_open():      # no sync_update comes during a count
-                    it = self.create_tuple_iterator(num_epochs=1)
+                    it = one_pass(self).create_tuple_iterator(num_epochs=1)
                 try:
                     n = sum(1 for _ in it)
                 finally:

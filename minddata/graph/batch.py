@@ -7,8 +7,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
-from .checks import (PipelineArgumentError, check_columns, check_num_parallel_workers,
-                     out_of_range, wrong_type)
+from .checks import (PipelineArgumentError, check_columns, check_max_rowsize,
+                     check_num_parallel_workers, out_of_range, wrong_type)
 from .node import LogicalNode
 
 
@@ -159,11 +159,8 @@ class Batch(LogicalNode):
         if per_batch_map is None and out_cols is not None:
             # MindSpore ignores them without a word (see README: deviations).
             raise ValueError("output_columns can be specified only when per_batch_map is set.")
-        if max_rowsize is not None and (isinstance(max_rowsize, bool) or
-                                        not isinstance(max_rowsize, int)):
-            raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
         self.python_multiprocessing = python_multiprocessing
-        self.max_rowsize = None if max_rowsize == -1 else max_rowsize
+        self.max_rowsize = check_max_rowsize(max_rowsize)
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
         child_cols = child.col_names()

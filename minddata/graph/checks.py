@@ -24,6 +24,28 @@ def out_of_range(name: str, value: Any, low: Any, high: Any,
                       f"Got {value!r}.{extra}")
 
 
+def check_max_rowsize(value: Any) -> Optional[int]:
+    """``max_rowsize`` of map and batch (MB of shared memory per row): None, an int, or a list
+    [in_rowsize, out_rowsize], each in [-1, INT32_MAX] (-1: no limit). Returns the one size
+    the workers use (the larger of the two), None for no limit."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, list)):
+        raise wrong_type("max_rowsize", value, int, list)
+    if isinstance(value, list) and len(value) != 2:
+        raise TypeError(f"max_rowsize should be a single integer or a list[in_rowsize, "
+                        f"out_rowsize] of length 2, but got {value!r}.")
+    sizes = value if isinstance(value, list) else [value]
+    for k, size in enumerate(sizes):
+        name = f"max_rowsize[{k}]" if isinstance(value, list) else "max_rowsize"
+        if isinstance(size, bool) or not isinstance(size, int):
+            raise wrong_type(name, size, int)
+        if not -1 <= size <= INT32_MAX:
+            raise out_of_range(name, size, -1, INT32_MAX)
+    size = max(sizes)
+    return None if size == -1 else size
+
+
 def check_num_parallel_workers(n: Any) -> Optional[int]:
     if n is None:
         return None

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-import numpy as np
-
 from .checks import check_columns, check_known_columns, check_num_parallel_workers
 from .node import LogicalNode
 from ..cache.identity import describe_operation
@@ -17,7 +15,8 @@ class Filter(LogicalNode):
                  num_parallel_workers: Optional[int] = None) -> None:
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         if not callable(predicate):
-            raise TypeError(f"predicate must be callable, got {type(predicate).__name__}")
+            raise TypeError(f"Predicate should be a Python function or a callable Python "
+                            f"object, got {type(predicate).__name__}.")
         cols = check_columns("input_columns", input_columns)
         have = child.col_names()
         if cols is not None:

@@ -12,7 +12,8 @@ from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from ..config import check_independent_mode
 from ..gpu.plan import op_on_gpu, op_refusal
-from .checks import check_columns, check_known_columns, check_num_parallel_workers, wrong_type
+from .checks import (check_columns, check_known_columns, check_max_rowsize,
+                     check_num_parallel_workers, wrong_type)
 from .node import LogicalNode
 
 
@@ -53,6 +54,11 @@ def _flatten_ops(operations: Any) -> List[Any]:
     if not ops:
         raise ValueError("operations must not be empty")
     for k, op in enumerate(ops):
+        if isinstance(op, type):
+            # MindSpore's words (ValueError): vision.HWC2CHW written for vision.HWC2CHW().
+            raise ValueError(f"Parameter operations's element of method map should be a dataset "
+                             f"processing operation instance, but got: {op}. It may be missing "
+                             f"parentheses for instantiation.")
         # An Operation (transforms_c/contract.py) is callable eagerly too; an object that only
         # has `apply` could not run eagerly nor be called by the engine as a plain function.
         if not isinstance(op, Operation) and not callable(op):
@@ -110,13 +116,7 @@ class Map(LogicalNode):
             out_cols = list(in_cols)
         if not isinstance(python_multiprocessing, bool):
             raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
-        if max_rowsize is not None and (isinstance(max_rowsize, bool) or
-                                        not isinstance(max_rowsize, (int, list))):
-            raise TypeError(f"max_rowsize must be of type int, got {type(max_rowsize).__name__}")
-        if isinstance(max_rowsize, list):
-            max_rowsize = max(max_rowsize)
-        if max_rowsize == -1:
-            max_rowsize = None
+        max_rowsize = check_max_rowsize(max_rowsize)
         if cache is not None:
             if not hasattr(cache, "open_stage"):
                 raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")

@@ -21,7 +21,8 @@ class Repeat(LogicalNode):
         if count is None:
             count = -1
         if isinstance(count, bool) or not isinstance(count, int):
-            raise wrong_type('count', count, int)
+            # MindSpore names the argument after the method here.
+            raise wrong_type('repeat', count, int, type(None))
         if count != -1 and not 1 <= count <= _INT32_MAX:
             raise ValueError(f"count {count} is not within the required interval of "
                              f"[-1, 0) or [1, {_INT32_MAX}]: count should be either -1 or "
@@ -35,7 +36,20 @@ class Repeat(LogicalNode):
         return n * self.count if self.count != -1 else n
 
     def _repeat_count(self) -> int:
-        return self.count * self.children[0]._repeat_count() if self.count != -1 else -1
+        # MindSpore's get_repeat_count: the count of the repeat nearest the root, not the
+        # product of nested ones (repeat(2).repeat(3) -> 3).
+        return self.count
 
     def _describe_self(self) -> str:
         return f"Repeat({self.count})"
+
+
+def one_pass(node: LogicalNode) -> LogicalNode:
+    """``node``'s graph with every infinite repeat running its child once: the graph whose
+    rows a size count iterates (MindSpore's dataset size of ``repeat()`` is its child's)."""
+    children = [one_pass(c) for c in node.children]
+    if isinstance(node, Repeat) and node.count == -1:
+        return children[0]
+    if all(new is old for new, old in zip(children, node.children)):
+        return node
+    return node.with_children(children)

@@ -1,6 +1,4 @@
 """The filter node: keeps the rows for which the predicate is true."""
-import numpy as np
-
 from ...state_check import COUNT, NODE, check_node_state
 from ..node import IterNode
 
@@ -24,14 +22,11 @@ class FilterIter(IterNode):
                 return None
             args = row if index is None else tuple(row[i] for i in index)
             try:
-                keep = pred(*args)
+                # Truth-testing is part of the predicate's call: an array of several values
+                # fails there, reported (as in MindSpore) as the predicate's RuntimeError.
+                keep = bool(pred(*args))
             except BaseException as e:
                 raise self.fail(e, child.provenance())
-            if isinstance(keep, np.ndarray):
-                if keep.size != 1:
-                    raise TypeError(f"filter: predicate must return a bool, got an array of "
-                                    f"shape {keep.shape}")
-                keep = bool(keep.reshape(-1)[0])
             if keep:
                 return row
 

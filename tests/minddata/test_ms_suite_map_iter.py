@@ -1,0 +1,114 @@
+"""map, filter, the ordering operations (repeat, shuffle, skip, take), iterators and the
+size and column queries as MindSpore's own dataset tests check them (values, argument checks
+and their words, error types); every expected value here was measured in MindSpore 2.10."""
+import numpy as np
+import pytest
+
+import minddata as ds
+from minddata import vision
+
+
+def _seq(n):
+    return ds.GeneratorDataset(lambda: ((np.array([i]),) for i in range(n)), ["data"],
+                               shuffle=False)
+
+
+def _pairs(n=4):
+    return ds.GeneratorDataset(lambda: ((np.ones((2, 2), np.int32), np.ones(3, np.int32))
+                                        for _ in range(n)), ["input_ids", "input_mask"])
+
+
+def _rows(d):
+    return [r[0].tolist() for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+# -- map ----------------------------------------------------------------------------------
+def test_map_refuses_an_op_class_written_without_parentheses():
+    # measured in MindSpore 2.10: ValueError naming the class, also inside a list
+    for ops in (vision.HWC2CHW, [vision.Decode(), vision.RandomHorizontalFlip]):
+        with pytest.raises(ValueError, match="Parameter operations's element of method map "
+                                             "should be a .* missing parentheses"):
+            _seq(2).map(operations=ops)
+
+
+@pytest.mark.parametrize("size", [(12, 20), "16", 20.5, [12.4, 20], True, [1], [1, 2, 3]])
+def test_map_max_rowsize_of_a_wrong_type(size):
+    # measured in MindSpore 2.10: TypeError (" is not of type " or "list[in_rowsize,
+    # out_rowsize] of length 2")
+    with pytest.raises(TypeError, match="is not of type|of length 2"):
+        _pairs().map(lambda a, b: (a, b), input_columns=["input_ids", "input_mask"],
+                     python_multiprocessing=True, num_parallel_workers=2, max_rowsize=size)
+
+
+@pytest.mark.parametrize("size", [-8, [-8, 20], [3, -2]])
+def test_map_max_rowsize_out_of_range(size):
+    # measured in MindSpore 2.10: ValueError for a size below -1
+    with pytest.raises(ValueError, match="is not within the required interval of "):
+        _pairs().map(lambda a, b: (a, b), input_columns=["input_ids", "input_mask"],
+                     python_multiprocessing=True, num_parallel_workers=2, max_rowsize=size)
+
+
+def test_map_max_rowsize_pair_runs():
+    # measured in MindSpore 2.10: [in_rowsize, out_rowsize] is accepted and the rows come out
+    d = _pairs(5).map(lambda a, b: (a * 2, b), input_columns=["input_ids", "input_mask"],
+                      python_multiprocessing=True, num_parallel_workers=2, max_rowsize=[3, 6])
+    rows = list(d.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    assert len(rows) == 5 and rows[0][0].tolist() == [[2, 2], [2, 2]]
+    assert d.get_col_names() == ["input_ids", "input_mask"]
+
+
+def test_map_output_columns_count_mismatch_words():
+    # measured in MindSpore 2.10: RuntimeError with these words, from output_shapes too
+    d = _seq(2).map(lambda x: x + x, input_columns=["data"], output_columns=["a", "b"])
+    words = "number of columns returned in 'map' operations should match the number of " \
+            "'output_columns'"
+    with pytest.raises(RuntimeError, match=words):
+        d.output_shapes()
+    with pytest.raises(RuntimeError, match=words):
+        list(d)
+
+
+# -- filter -------------------------------------------------------------------------------
+def test_filter_predicate_not_callable_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError, match="Predicate should be a Python function or a callable"):
+        _seq(3).filter(predicate=3)
+
+
+@pytest.mark.parametrize("predicate, kept", [
+    (lambda x: x == [1], [[1]]), (lambda x: x[0] == 1, [[1]]),
+    (lambda x: x == np.array(1), [[1]]), (lambda x: 1, [[0], [1], [2]]),
+    (lambda x: "x", [[0], [1], [2]]), (lambda x: None, []), (lambda x: (True,), [[0], [1], [2]])])
+def test_filter_keeps_rows_by_the_truth_of_the_result(predicate, kept):
+    # measured in MindSpore 2.10: any result is truth-tested as Python does
+    assert _rows(_seq(3).filter(predicate=predicate)) == kept
+
+
+def test_filter_result_without_a_truth_value_is_a_runtime_error():
+    # measured in MindSpore 2.10: RuntimeError carrying numpy's "ambiguous" ValueError
+    d = _seq(3).filter(predicate=lambda x: np.array([True, False]))
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        _rows(d)
+
+
+# -- repeat -------------------------------------------------------------------------------
+def test_get_repeat_count_is_the_outermost_repeat():
+    # measured in MindSpore 2.10
+    assert _seq(3).repeat(2).repeat(3).get_repeat_count() == 3
+    assert _seq(3).repeat(2).map(lambda x: x).repeat(3).get_repeat_count() == 3
+    assert _seq(3).repeat().repeat(3).get_repeat_count() == 3
+    assert _seq(3).repeat(3).repeat().get_repeat_count() == -1
+    assert _seq(3).repeat(2).batch(2).get_repeat_count() == 2
+
+
+def test_size_of_an_infinite_repeat_is_one_pass():
+    # measured in MindSpore 2.10: a generator of unknown length, repeated forever: 3
+    assert _seq(3).repeat().get_dataset_size() == 3
+    assert _seq(3).repeat(None).map(lambda x: x).get_dataset_size() == 3
+
+
+@pytest.mark.parametrize("count", [1.5, "2", True])
+def test_repeat_count_type_error_names_repeat(count):
+    # measured in MindSpore 2.10: "Argument repeat with value ... is not of type"
+    with pytest.raises(TypeError, match="Argument repeat with value .* is not of type"):
+        _seq(3).repeat(count)

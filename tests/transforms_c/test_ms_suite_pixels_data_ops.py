@@ -522,3 +522,17 @@ def test_wrong_calls_use_mindspores_words(make, words):
     with pytest.raises(TypeError) as info:
         make()
     assert words in str(info.value)
+
+
+def test_autocontrast_ignore_value_words():
+    # measured in MindSpore 2.10: a value of the ignore list is "item" in the type error
+    with pytest.raises(TypeError, match="Argument item with value 16.1 is not of type"):
+        V.AutoContrast(8.2, [16.1, 8])
+    with pytest.raises(ValueError, match=r"Input ignore is not within the required interval of "
+                                         r"\[0, 255\]"):
+        V.AutoContrast(8.2, [16, 300])
+    with pytest.raises(TypeError, match=r"Argument ignore with value True is not of type "
+                                        r"\(<class 'list'>, <class 'tuple'>, <class 'int'>\)"):
+        V.AutoContrast(10, True)
+    with pytest.raises(OSError, match="not supported for mode RGBA"):     # Pillow's
+        V.AutoContrast()(Image.fromarray(np.dstack([_natural(), _natural()[:, :, :1]])))

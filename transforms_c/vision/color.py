@@ -282,7 +282,9 @@ class AutoContrast(TensorOperation):
         elif is_int(ignore):
             self.ignore = (check_int(ignore, "ignore", 0, 255),)
         elif isinstance(ignore, (list, tuple)):
-            self.ignore = tuple(check_int(v, "ignore", 0, 255) for v in ignore)
+            # MindSpore names each value "item" in its type error, "ignore" in its range error
+            self.ignore = tuple(check_int(v, "item", 0, 255) if not is_int(v)
+                                else check_int(v, "ignore", 0, 255) for v in ignore)
         else:
             raise wrong_type("ignore", ignore, list, tuple, int)
 

@@ -64,7 +64,8 @@ def test_debug_mode_default_hook_prints_each_ops_columns(capsys):
     # and every op's output, one line per column
     config.set_debug_mode(True)
     try:
-        rows = list(numbers(1).map(lambda x: x * 2, "x").create_tuple_iterator(num_epochs=1))
+        rows = list(numbers(1).map(lambda x: x + np.zeros((2,), np.int64), "x")
+                    .create_tuple_iterator(num_epochs=1))
     finally:
         config.set_debug_mode(False)
     assert len(rows) == 1
@@ -72,7 +73,7 @@ def test_debug_mode_default_hook_prints_each_ops_columns(capsys):
     assert out == ["[Dataset debugger] Print the [INPUT] of the operation [<lambda>].",
                    "Column 0. The dtype is [int64]. The shape is [()].",
                    "[Dataset debugger] Print the [OUTPUT] of the operation [<lambda>].",
-                   "Column 0. The dtype is [int64]. The shape is [()]."]
+                   "Column 0. The dtype is [int64]. The shape is [(2,)]."]
     assert isinstance(config._debug_hooks()[0], PrintMetaDataHook)
 
 

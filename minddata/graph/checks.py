@@ -65,24 +65,29 @@ def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[Lis
 
 
 def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[List[str]]:
-    """str or non-empty list of distinct str -> list, or None."""
+    """str or non-empty list of distinct str -> list, or None; MindSpore's errors, in its
+    words and order (an empty name is a ValueError before any type is checked)."""
     if cols is None:
         if allow_none:
             return None
         raise TypeError(f"{name} must not be None")
     if isinstance(cols, str):
+        if not cols:
+            raise ValueError(f"{name} should not be an empty str.")
         cols = [cols]
     if not isinstance(cols, (list, tuple)):
-        raise TypeError(f"{name} must be a str or a list of str, but got {type(cols).__name__}")
+        raise wrong_type(name, cols, list, str)
     if not cols:
-        raise ValueError(f"{name} must not be empty")
-    for c in cols:
+        raise ValueError(f"{name} should not be empty.")
+    for i, c in enumerate(cols):
+        if isinstance(c, str) and not c:
+            raise ValueError(f"{name}[{i}] should not be empty.")
+    for i, c in enumerate(cols):
         if not isinstance(c, str):
-            raise TypeError(f"{name} must contain str values, but got {type(c).__name__}: {c!r}")
-        if not c:
-            raise ValueError(f"{name} must not contain an empty column name")
+            raise wrong_type(f"{name}[{i}]", c, str)
     if len(set(cols)) != len(cols):
-        raise ValueError(f"{name} must not contain duplicate names: {list(cols)}")
+        raise ValueError(f"Every column name should not be same with others in column_names. "
+                         f"({name}: {list(cols)})")
     return list(cols)
 
 

@@ -408,3 +408,20 @@ def test_numpy_slices_empty_data_and_empty_output_shapes():
     d = ds.NumpySlicesDataset([[[1, 2], [3, 4]]], column_names=["col1"]).batch(3, drop_remainder=True)
     assert d.output_shapes() == [] and d.output_types() == []
     assert d.get_col_names() == ["col1"]
+
+
+@pytest.mark.parametrize("names, error, words", [
+    ([1], TypeError, "Argument column_names[0] with value 1 is not of type [<class 'str'>], but "
+                     "got <class 'int'>."),
+    ([""], ValueError, "column_names[0] should not be empty"),
+    ([], ValueError, "column_names should not be empty"),
+    (["a", "a"], ValueError, "Every column name should not be same with others in "
+                             "column_names"),
+])
+def test_column_names_errors(names, error, words):
+    # measured in MindSpore 2.10 (NumpySlicesDataset and GeneratorDataset alike)
+    for make in (lambda: ds.NumpySlicesDataset([[1, 2]], column_names=names),
+                 lambda: ds.GeneratorDataset([(1, 2)], names)):
+        with pytest.raises(error) as info:
+            make()
+        assert words in str(info.value)

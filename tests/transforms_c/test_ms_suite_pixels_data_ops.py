@@ -536,3 +536,18 @@ def test_autocontrast_ignore_value_words():
         V.AutoContrast(10, True)
     with pytest.raises(OSError, match="not supported for mode RGBA"):     # Pillow's
         V.AutoContrast()(Image.fromarray(np.dstack([_natural(), _natural()[:, :, :1]])))
+
+
+def test_sharpness_of_float_images_and_words():
+    # measured in MindSpore 2.10: float images are blended unclipped
+    img = (np.random.RandomState(4).random_sample((9, 11, 3)) * 255).astype(np.float32)
+    out = V.RandomSharpness((2.0, 2.0))(img)
+    assert out.dtype == np.float32 and (out.min() < 0 or out.max() > 255)    # unclipped
+    smooth = V.RandomSharpness((0.0, 0.0))(img)     # factor 0: the smoothed image
+    np.testing.assert_allclose(out, 2 * img - smooth, rtol=1e-5, atol=1e-3)
+    with pytest.raises(RuntimeError, match="Sharpness: shape of input is not <H,W,C> or <H,W>, "
+                                           "but got rank: 1"):
+        V.RandomSharpness()(np.zeros(5, np.uint8))
+    with pytest.raises(TypeError, match=r"Argument degrees\[0\] with value 0.1 is not of type "
+                                        r"\[<class 'int'>, <class 'float'>\]"):
+        V.RandomSharpness(("0.1", "1.9"))

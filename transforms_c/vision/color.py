@@ -47,7 +47,7 @@ def _sharpness_degrees(degrees):
         raise TypeError(f"degrees must be either a tuple or a list. Got {type(degrees)}.")
     if len(degrees) != 2:
         raise ValueError(f"degrees must be a sequence with length 2. Got {degrees}.")
-    values = tuple(check_float(v, "degrees") for v in degrees)
+    values = tuple(check_float(v, f"degrees[{i}]") for i, v in enumerate(degrees))
     if not all(0 <= v <= _MAX for v in values):
         raise ValueError(f"Input is not within the required interval of [0, {_MAX}]. degrees "
                          f"is {degrees}.")
@@ -155,7 +155,8 @@ _FLOAT_ADJUST = {"b": _float_brightness, "c": _float_contrast, "s": _float_satur
 
 
 def adjust_sharpness(img, factor):
-    """PIL's ImageEnhance.Sharpness: blend with a 3x3 smoothing (border pixels unchanged)."""
+    """PIL's ImageEnhance.Sharpness: blend with a 3x3 smoothing (border pixels unchanged);
+    uint8 rounded and saturated, float images unclipped (as MindSpore's kernel)."""
     kernel = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], np.float32) / 13.0
     # (cv2 drops the channel axis of an (H, W, 1) image)
     smooth = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE).reshape(img.shape)
@@ -164,6 +165,8 @@ def adjust_sharpness(img, factor):
         degenerate[1:-1, 1:-1] = smooth[1:-1, 1:-1]
     else:
         degenerate = img
+    if img.dtype != np.uint8:
+        return img * factor + degenerate * (1 - factor)
     return _blend(img, degenerate, factor)
 
 
@@ -347,7 +350,14 @@ class RandomSharpness(TensorOperation):
         self.degrees = _sharpness_degrees(degrees)
 
     def _compute(self, img, rng):
-        image_hwc(img, "RandomSharpness", allow_float=False)
+        if isinstance(img, np.ndarray) and img.ndim not in (2, 3):     # MindSpore's words
+            raise RuntimeError(f"Sharpness: shape of input is not <H,W,C> or <H,W>, but got "
+                               f"rank: {img.ndim}")
+        image_hwc(img, "RandomSharpness")
+        if img.dtype not in (np.uint8, np.float32, np.float64):
+            raise RuntimeError(f"Sharpness: the data type of image tensor does not match the "
+                               f"requirement of operator. Expecting tensor in type of (uint8, "
+                               f"float32, float64). But got type {img.dtype}.")
         return adjust_sharpness(img, rng.uniform(*self.degrees))
 
     def _compute_pil(self, img, rng):

@@ -14,7 +14,8 @@ changes nothing. What it does for each pipeline iterated while it is on:
   ``"tree"`` (the pipeline as ``ds.serialize`` gives it, so ``ds.deserialize`` loads the file
   back into the same pipeline). An existing file is overwritten, with MindSpore's warning.
 
-As in MindSpore, a pipeline that Dataset Profiling watches is not tuned (a warning says so).
+As in MindSpore, a pipeline that Dataset Profiling watches is not tuned, nor one iterated while
+another is being tuned (a warning says so).
 """
 import json
 import logging
@@ -62,6 +63,11 @@ def watch(iterator):
     if claim == "other":
         warn("Cannot enable AutoTune for the current data pipeline as Dataset Profiling is "
              "enabled for another data pipeline.")
+        return
+    if any_running():
+        # As MindSpore: one pipeline at a time is tuned.
+        warn("Cannot enable AutoTune for the current data pipeline as it is already enabled "
+             "for another data pipeline.")
         return
     AutoTuneWatch(iterator, config._autotune_prefix(), config.get_autotune_interval())
 

@@ -355,3 +355,13 @@ def test_a_1d_input_asks_for_decode(op):
         op(np.zeros(5, np.uint8))
     assert "should have at least two dimensions. You may need to perform Decode first." \
         in str(info.value)
+
+
+def test_random_crop_decode_resize_eager_input_errors():
+    # measured in MindSpore 2.10: an eager call checks for 1-D uint8 encoded bytes first
+    with pytest.raises(TypeError) as info:
+        V.RandomCropDecodeResize(10)(RGB)
+    assert ("Input should be an encoded image with uint8 type in 1-D NumPy format, got "
+            "format:<class 'numpy.ndarray'>, dtype:<class 'numpy.uint8'>.") in str(info.value)
+    with pytest.raises(TypeError, match="dtype:<class 'numpy.float32'>"):
+        V.RandomCropDecodeResize(10)(np.zeros(8, np.float32))

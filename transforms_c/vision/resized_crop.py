@@ -3,6 +3,8 @@ import dataclasses
 import math
 import weakref
 
+import numpy as np
+
 from transforms_c import folding, settings
 from transforms_c._base import image_hwc
 from transforms_c._validate import INT32_MAX, MAX_SIZE, check_range, check_type, size_hw
@@ -142,6 +144,15 @@ class RandomCropDecodeResize(RandomResizedCrop):
     decodes = True      # its input is encoded bytes
     pil_input = "own"   # refused by the encoded-bytes check (TypeError)
     batched = False
+
+    def __call__(self, *arrays):
+        # MindSpore's eager call checks its input in Python first (TypeError; a pipeline's
+        # kernel raises RuntimeError); bytes are taken here
+        data = arrays[0] if len(arrays) == 1 else None
+        if isinstance(data, np.ndarray) and (data.ndim != 1 or data.dtype != np.uint8):
+            raise TypeError(f"Input should be an encoded image with uint8 type in 1-D NumPy "
+                            f"format, got format:{type(data)}, dtype:{data.dtype.type}.")
+        return super().__call__(*arrays)
 
     def apply_unfused(self, data, seed):
         """The unfused meaning: Decode, then RandomResizedCrop (used when a row cannot fold)."""

@@ -560,3 +560,15 @@ def test_normalize_pad_dtype_sentences_are_exact():
     with pytest.raises(ValueError) as info:
         V.NormalizePad([1, 2, 3], [1, 2, 3], "")
     assert str(info.value) == "dtype only supports float32 or float16."
+
+
+def test_batch_mixing_column_and_label_type_words():
+    # measured in MindSpore 2.10
+    images = np.zeros((3, 6, 5, 3), np.uint8)
+    with pytest.raises(RuntimeError, match=r"CutMixBatch: invalid input size, input should have 2 "
+                                           r"columns \(image and label\), but got: 1"):
+        V.CutMixBatch(V.ImageBatchFormat.NHWC)(images)
+    for op in (V.CutMixBatch(V.ImageBatchFormat.NHWC), V.MixUpBatch()):
+        with pytest.raises(RuntimeError, match="invalid label type, label must be in a numeric "
+                                               "type"):
+            op(images, np.array([["one"], ["two"], ["three"]]))

@@ -25,18 +25,28 @@ _RANK_WORDS = {
 }
 
 
+#: MindSpore's words for a call with other than 2 columns (formatted with their count).
+_COLUMN_WORDS = {
+    "MixUpBatch": "MixUpBatch: size of input data should be 2 (including images or labels), but "
+                  "got: {}, check 'input_columns' when call this operator.",
+    "CutMixBatch": "CutMixBatch: invalid input size, input should have 2 columns (image and "
+                   "label), but got: {}",
+}
+
+
 def _images_and_labels(arrays, op_name):
     """(images, labels) of a batch-mixing op's two input columns, checked (MindSpore's words,
     where its message says what is wrong)."""
     if len(arrays) != 2:
-        raise RuntimeError(f"{op_name}: size of input data should be 2 (including images or "
-                           f"labels), but got: {len(arrays)}, check 'input_columns' when call "
-                           f"this operator.")
+        raise RuntimeError(_COLUMN_WORDS[op_name].format(len(arrays)))
     images, labels = arrays
     if not isinstance(images, np.ndarray) or images.ndim != 4:
         raise RuntimeError(_RANK_WORDS[op_name][0].format(getattr(images, "ndim", "?")))
     if not isinstance(labels, np.ndarray) or labels.ndim not in (2, 3):
         raise RuntimeError(_RANK_WORDS[op_name][1].format(getattr(labels, "ndim", "?")))
+    if labels.dtype.kind not in "biuf":
+        raise RuntimeError(f"{op_name}: invalid label type, label must be in a numeric type, but "
+                           f"got: string. You may need to perform OneHot first.")
     if labels.shape[0] != images.shape[0]:
         raise RuntimeError(f"{op_name}: batch sizes of image and label must be the same, but got "
                            f"image size: {images.shape[0]} and label size: {labels.shape[0]}")

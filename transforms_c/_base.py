@@ -232,10 +232,20 @@ def _to_numpy(value):
                     f"tensor. Input should be a numpy array or PIL image.")
 
 
-def image_hwc(img, op_name, allow_float=True):
-    """Checks an image array (H, W) or (H, W, C) and returns it unchanged."""
+def decode_hint_rank_words(ndim):
+    """MindSpore's words for an image of the wrong rank (ConvertColor, GaussianBlur,
+    NormalizePad ...): a 1-D input is most likely encoded bytes."""
+    hint = ". You may need to perform Decode first." if ndim < 2 else ""
+    return f"input tensor is not in shape of <H,W> or <H,W,C>, but got rank: {ndim}{hint}"
+
+
+def image_hwc(img, op_name, allow_float=True, rank_words=None):
+    """Checks an image array (H, W) or (H, W, C) and returns it unchanged. rank_words(ndim):
+    the op's own MindSpore words for a wrong rank, where they differ from the default."""
     if not isinstance(img, np.ndarray):
         raise TypeError(f"{op_name}: input should be a numpy array, got {type(img).__name__}")
+    if img.ndim not in (2, 3) and rank_words is not None:
+        raise RuntimeError(f"{op_name}: {rank_words(img.ndim)} (shape {img.shape})")
     if img.ndim not in (2, 3):
         # MindSpore's words for a 1-D input (encoded bytes, most likely)
         hint = (". The image tensor should have at least two dimensions. You may need to "

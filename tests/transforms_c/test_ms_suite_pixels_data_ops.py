@@ -572,3 +572,20 @@ def test_batch_mixing_column_and_label_type_words():
         with pytest.raises(RuntimeError, match="invalid label type, label must be in a numeric "
                                                "type"):
             op(images, np.array([["one"], ["two"], ["three"]]))
+
+
+@pytest.mark.parametrize("op, words", [
+    # measured in MindSpore 2.10: each op's own words for an input of the wrong rank
+    (V.ConvertColor(V.ConvertMode.COLOR_RGB2BGR),
+     "input tensor is not in shape of <H,W> or <H,W,C>, but got rank: 1. You may need to "
+     "perform Decode first."),
+    (V.GaussianBlur(3), "input tensor is not in shape of <H,W> or <H,W,C>, but got rank: 1. You "
+                        "may need to perform Decode first."),
+    (V.Invert(), "Invert: input tensor is not in shape of <H,W,C>, but got rank: 1"),
+    (V.Equalize(), "Equalize: image rank should be 2 or 3,  but got: 1"),
+    (V.AutoContrast(), "AutoContrast: image rank should be 2 or 3,  but got: 1"),
+])
+def test_rank_words_of_each_op(op, words):
+    with pytest.raises(RuntimeError) as info:
+        op(np.zeros(5, np.uint8))
+    assert words in str(info.value)

@@ -6,7 +6,8 @@ import numbers
 import cv2
 import numpy as np
 
-from transforms_c._base import TensorOperation, array_to_pil, image_hwc, pil_to_array
+from transforms_c._base import (TensorOperation, array_to_pil, decode_hint_rank_words, image_hwc,
+                                pil_to_array)
 from transforms_c._validate import check_enum, check_float, check_int, is_int, wrong_type
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
 
@@ -74,13 +75,19 @@ def _kernel_sizes(kernel_size):
     return tuple(int(k) for _, k in named)
 
 
+def _rank_2_or_3(ndim):
+    """AutoContrast's and Equalize's MindSpore words for a wrong rank (two spaces included)."""
+    return f"image rank should be 2 or 3,  but got: {ndim}"
+
+
 def _rgb_uint8(img, op_name, dtypes=(np.uint8,)):
     """An RGB image (H, W, 3) of one of dtypes, else MindSpore's words for the rank, channels
     or type."""
     if isinstance(img, np.ndarray) and img.ndim != 3:
         raise RuntimeError(f"{op_name}: the dimension of image tensor does not match the "
                            f"requirement of operator. Expecting tensor in dimension of (3), in "
-                           f"shape of <H, W, C>. But got dimension {img.ndim}.")
+                           f"shape of <H, W, C>. But got dimension {img.ndim}."
+                           + (" You may need to perform Decode first." if img.ndim < 2 else ""))
     image_hwc(img, op_name)
     if img.shape[2] != 3:
         raise RuntimeError(f"{op_name}: the channel of image tensor does not match the "
@@ -292,7 +299,7 @@ class AutoContrast(TensorOperation):
             raise wrong_type("ignore", ignore, list, tuple, int)
 
     def _compute(self, img, rng):
-        image_hwc(img, "AutoContrast", allow_float=False)
+        image_hwc(img, "AutoContrast", allow_float=False, rank_words=_rank_2_or_3)
         return autocontrast(img, self.cutoff, self.ignore)
 
     def _compute_pil(self, img, rng):
@@ -306,7 +313,7 @@ class Equalize(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def _compute(self, img, rng):
-        image_hwc(img, "Equalize", allow_float=False)
+        image_hwc(img, "Equalize", allow_float=False, rank_words=_rank_2_or_3)
         return equalize(img)
 
     def _compute_pil(self, img, rng):
@@ -320,7 +327,8 @@ class Invert(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def _compute(self, img, rng):
-        image_hwc(img, "Invert")
+        image_hwc(img, "Invert", rank_words=lambda ndim: f"input tensor is not in shape of "
+                                                         f"<H,W,C>, but got rank: {ndim}")
         if img.dtype == np.uint8:
             return cv2.bitwise_not(img)
         if img.dtype.kind in "iu":      # saturated to the type, as MindSpore (int8: 127)
@@ -388,7 +396,7 @@ class GaussianBlur(TensorOperation):
             raise wrong_type("sigma", sigma, numbers.Number, list, tuple)
 
     def _compute(self, img, rng):
-        image_hwc(img, "GaussianBlur")
+        image_hwc(img, "GaussianBlur", rank_words=decode_hint_rank_words)
         try:
             out = cv2.GaussianBlur(img, self.kernel_size, self.sigma[0], sigmaY=self.sigma[1],
                                    borderType=cv2.BORDER_REFLECT_101)
@@ -410,7 +418,7 @@ class ConvertColor(TensorOperation):
         self.convert_mode = check_enum(convert_mode, ConvertMode, "convert_mode")
 
     def _compute(self, img, rng):
-        image_hwc(img, "ConvertColor")
+        image_hwc(img, "ConvertColor", rank_words=decode_hint_rank_words)
         try:
             return cv2.cvtColor(img, CV2_CONVERT_CODES[int(self.convert_mode)])
         except cv2.error as exc:

@@ -5,7 +5,7 @@ import numpy as np
 
 from transforms_c import _native
 from transforms_c import folding
-from transforms_c._base import image_hwc, native_ready
+from transforms_c._base import decode_hint_rank_words, image_hwc, native_ready
 from transforms_c.schema import BOOL, CHOICE, FLOAT, VALUES, NativeOperation, OpSchema, Param
 
 #: Normalize's arguments: one mean in [0, 255] and one std in (0, 255] per channel (or one for
@@ -102,7 +102,7 @@ class NormalizePad(Normalize):
         self.schema.bind(self, is_hwc=is_hwc, dtype=dtype)
 
     def _compute(self, img, rng):
-        image_hwc(img, "NormalizePad")
+        image_hwc(img, "NormalizePad", rank_words=decode_hint_rank_words)
         norm = normalize_array(img, self.mean, self.std, self.is_hwc, "NormalizePad")
         if norm.ndim == 2:
             norm = norm[:, :, None]

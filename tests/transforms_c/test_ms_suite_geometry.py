@@ -365,3 +365,14 @@ def test_random_crop_decode_resize_eager_input_errors():
             "format:<class 'numpy.ndarray'>, dtype:<class 'numpy.uint8'>.") in str(info.value)
     with pytest.raises(TypeError, match="dtype:<class 'numpy.float32'>"):
         V.RandomCropDecodeResize(10)(np.zeros(8, np.float32))
+
+
+@pytest.mark.parametrize("op", [V.Pad(2), V.Pad(2, padding_mode=V.Border.EDGE),
+                                V.Pad(2, padding_mode=V.Border.SYMMETRIC), V.CenterCrop(25),
+                                V.Rotate(90, expand=True), V.Rotate(30), V.Affine(10, [0, 0], 1, 0)])
+def test_64_bit_images_keep_their_dtype_and_values(op):
+    # OpenCV turns int64 images into int32 (MindSpore 2.10 refuses them); here they are exact
+    big = RGB.astype(np.int64) * 100000000007
+    out = op(big)
+    assert out.dtype == np.int64
+    np.testing.assert_array_equal(out, op(RGB).astype(np.int64) * 100000000007)

@@ -11,11 +11,18 @@ from transforms_c.schema import (BOOL, ENUM, FILL, INTS, OUTPUT_SIZE, PADDING, N
                                  OpSchema, Param)
 
 
+#: The dtypes OpenCV keeps through a border or a warp (it turns 64-bit ints into int32 and
+#: refuses uint32 and float16 warps).
+CV2_DTYPES = (np.uint8, np.int8, np.uint16, np.int16, np.int32, np.float32, np.float64)
+
+
 def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.CONSTANT,
               op_name="Pad"):
     """Pads an (H, W) or (H, W, C) image; OpenCV border semantics."""
     if left == top == right == bottom == 0:
         return img
+    if img.dtype.type not in CV2_DTYPES:
+        return _numpy_pad(img, left, top, right, bottom, fill_value, mode)
     channels = 1 if img.ndim == 2 else img.shape[2]
     value = tuple(fill_value[:channels]) if channels <= 3 else tuple(fill_value) + (0,)
     if channels == 1:
@@ -28,6 +35,20 @@ def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.C
     if img.ndim == 3 and out.ndim == 2:
         out = out[:, :, None]
     return out
+
+
+def _numpy_pad(img, left, top, right, bottom, fill_value, mode):
+    """pad_array for the dtypes OpenCV does not keep: numpy's pad with OpenCV's semantics."""
+    widths = ((top, bottom), (left, right))
+    if mode != Border.CONSTANT:
+        numpy_mode = {Border.EDGE: "edge", Border.REFLECT: "reflect",
+                      Border.SYMMETRIC: "symmetric"}[mode]
+        return np.pad(img, widths + ((0, 0),) * (img.ndim - 2), mode=numpy_mode)
+    if img.ndim == 2:
+        return np.pad(img, widths, constant_values=fill_value[0])
+    fills = list(fill_value[:img.shape[2]]) + [0] * max(0, img.shape[2] - 3)
+    return np.stack([np.pad(img[:, :, c], widths, constant_values=fills[c])
+                     for c in range(img.shape[2])], axis=2)
 
 
 def crop_array(img, top, left, height, width, op_name="Crop"):

@@ -11,6 +11,7 @@ from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_enum,
                                     check_fill_value, check_float, check_range_pair,
                                     check_sequence, check_symmetric_range, check_type, is_number)
 from transforms_c.enums import CV2_INTER, Inter
+from transforms_c.vision.crop import CV2_DTYPES
 
 
 def _border_value(fill_value, img):
@@ -62,6 +63,10 @@ def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
 
 
 def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
+    if img.dtype.type not in CV2_DTYPES:
+        # an image OpenCV cannot warp (64-bit ints, uint32, float16): its values as float64
+        out = _warp(img.astype(np.float64), matrix, out_w, out_h, resample, fill_value, op_name)
+        return (np.rint(out) if img.dtype.kind in "iu" else out).astype(img.dtype)
     border = _border_value(fill_value, img)
     if img.ndim == 3 and img.shape[2] > 4:
         # OpenCV's border value holds 4 channels: warp the channels 4 at a time.

@@ -6,7 +6,8 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, _to_numpy
 from transforms_c._rng import Rng, derive_seed, eager_seed
-from transforms_c._validate import check_float, check_int, check_sequence, is_int, wrong_type
+from transforms_c._validate import (check_float, check_int, check_sequence, is_int, is_number,
+                                    wrong_type)
 
 
 def _as_tuple(value):
@@ -87,6 +88,8 @@ class RandomApply(_Composite):
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _check_transforms(transforms)
+        if not is_number(prob):     # MindSpore lists float first here
+            raise wrong_type("prob", prob, float, int)
         self.prob = check_float(prob, "prob", 0, 1)
         self._compose = Compose(self.transforms)
 
@@ -153,8 +156,11 @@ class TypeCast(TensorOperation):
 
 
 def cast(value, dtype):
-    """value as dtype, as MindSpore casts: float64 to float16 through float32 (two roundings,
-    measured in MindSpore 2.10)."""
+    """value as dtype, as MindSpore casts: float64 to float16 through float32 (two roundings),
+    strings only to strings (measured in MindSpore 2.10; numpy would read "aaaa" as True)."""
+    if (value.dtype.kind in "US") != (dtype.kind in "US"):
+        raise RuntimeError(f"TypeCast: TypeCast does not support cast from "
+                           f"{_kind_name(value.dtype)} to {_kind_name(dtype)}")
     if value.dtype == np.float64 and dtype == np.float16:
         value = value.astype(np.float32)
     return value.astype(dtype)

@@ -589,3 +589,20 @@ def test_rank_words_of_each_op(op, words):
     with pytest.raises(RuntimeError) as info:
         op(np.zeros(5, np.uint8))
     assert words in str(info.value)
+
+
+def test_type_cast_keeps_strings_and_numbers_apart():
+    # measured in MindSpore 2.10: str to str and numbers to numbers only (numpy would read
+    # "aaaa" as True)
+    assert T.TypeCast(np.str_)("test_strings").tolist() == "test_strings"
+    assert T.TypeCast(np.int32)([1.131613, 0.12415, 68.88]).tolist() == [1, 0, 68]
+    with pytest.raises(RuntimeError, match="TypeCast does not support cast from string to bool"):
+        T.TypeCast(np.bool_)(np.array(["aaaa", "bbbb"]))
+    with pytest.raises(RuntimeError):
+        T.TypeCast(np.str_)([1, 2, 3, 4])
+
+
+def test_random_apply_prob_type_words():
+    # measured in MindSpore 2.10: float listed first
+    with pytest.raises(TypeError, match=r"is not of type \[<class 'float'>, <class 'int'>\]"):
+        T.RandomApply([T.TypeCast(np.int32)], None)

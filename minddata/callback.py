@@ -1,9 +1,10 @@
 """Callbacks run by a map stage (``mindspore.dataset.DSCallback``, ``WaitedDSCallback``).
 
 A map calls its callbacks in the pipeline's thread as rows leave it: ``ds_begin`` once,
-``ds_epoch_begin``/``ds_epoch_end`` around each epoch, and ``ds_step_begin``/``ds_step_end``
-every ``step_size`` rows (a step is one row through the map; with worker threads or processes
-both step hooks run as the row is handed downstream, after its operations ran).
+``ds_epoch_begin``/``ds_epoch_end`` around each epoch of the run (the passes of a ``repeat``
+above the map are one epoch, as in MindSpore), and ``ds_step_begin``/``ds_step_end`` every
+``step_size`` rows (a step is one row through the map; with worker threads or processes both
+step hooks run as the row is handed downstream, after its operations ran).
 
 ``WaitedDSCallback`` is also a training callback: given to ``Model.train(callbacks=...)`` as
 well, it holds the pipeline at each dataset epoch (after the first) until the training epoch
@@ -12,6 +13,7 @@ user's ``sync_epoch_begin``/``sync_step_begin`` with both run contexts.
 """
 import contextlib
 import threading
+import weakref
 
 from transforms_c._validate import check_int, wrong_type
 
@@ -178,11 +180,40 @@ def muted():
         _muted.depth -= 1
 
 
-def runner_for(callbacks, stopping=None):
-    """The CallbackRunner of a map with these callbacks, or None (none, or muted)."""
+def runner_for(callbacks, ctx):
+    """The CallbackRunner of a map with these callbacks in the run of build context ``ctx``,
+    or None (none, or muted)."""
     if not callbacks or getattr(_muted, "depth", 0):
         return None
-    return CallbackRunner(callbacks, stopping)
+    runner = CallbackRunner(callbacks, ctx.stopping)
+    _last_epoch_ends(ctx).runners.append(runner)
+    return runner
+
+
+class _LastEpochEnds:
+    """Closed with the run (registered with its build context): the epoch ends still pending
+    then are the last epoch's; they fire map by map from the source up, the order in which
+    MindSpore's maps end their epochs (the run closes its nodes the other way round)."""
+
+    name = "dataset callbacks"
+
+    def __init__(self):
+        self.runners = []
+
+    def close(self):
+        for runner in self.runners:
+            runner.close()
+
+
+_ends_of_run = weakref.WeakKeyDictionary()
+
+
+def _last_epoch_ends(ctx):
+    ends = _ends_of_run.get(ctx)
+    if ends is None:
+        ends = _ends_of_run[ctx] = _LastEpochEnds()
+        ctx.register(ends)
+    return ends
 
 
 def _check_overrides(callback):
@@ -203,6 +234,9 @@ class CallbackRunner:
         self.ctx = DSRunContext(stopping)
         self.begun = False
         self.in_epoch = False
+        self._run_epoch = None      # the run's epoch the callbacks are in
+        # A pass of the map ended: the epoch ends unless the next pass is of the same epoch.
+        self._pass_ended = False
 
     def _call(self, callback, method):
         try:
@@ -212,7 +246,14 @@ class CallbackRunner:
             from .engine.errors import wrap_error
             raise wrap_error(exc, f"{type(callback).__name__}.{method}") from exc
 
-    def epoch_begin(self):
+    def epoch_begin(self, run_epoch=None):
+        """A pass of the map starts; a new epoch unless ``run_epoch`` is the current one (a
+        repeat's next pass). None (no run to ask): every pass is an epoch."""
+        self._pass_ended = False
+        if run_epoch is not None and run_epoch == self._run_epoch:
+            return
+        self._run_epoch = run_epoch
+        self.epoch_end()
         ctx = self.ctx
         if not self.begun:
             self.begun = True
@@ -232,6 +273,15 @@ class CallbackRunner:
             if (ctx.cur_step_num_in_epoch - 1) % c.step_size == 0:   # counted per epoch
                 self._call(c, "ds_step_begin")
                 self._call(c, "ds_step_end")
+
+    def pass_end(self):
+        """The map's child ran out: the epoch ends, at the next epoch's start or when the run
+        closes (a repeat's next pass of the same epoch continues it)."""
+        self._pass_ended = True
+
+    def close(self):
+        if self._pass_ended:
+            self.epoch_end()
 
     def epoch_end(self):
         if self.in_epoch:

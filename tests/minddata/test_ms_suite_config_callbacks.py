@@ -124,6 +124,51 @@ def test_getters_do_not_run_the_callbacks():
     assert cb.begun and cb.steps == 4
 
 
+class _Events(DSCallback):
+    def __init__(self, events, name=""):
+        super().__init__(1)
+        self.events, self.name = events, name
+
+    def _add(self, what, c):
+        self.events.append(f"{self.name}{what}_{c.cur_epoch_num}_{c.cur_step_num_in_epoch}_"
+                           f"{c.cur_step_num}")
+
+    def ds_epoch_begin(self, ds_run_context):
+        self._add("eb", ds_run_context)
+
+    def ds_epoch_end(self, ds_run_context):
+        self._add("ee", ds_run_context)
+
+    def ds_step_begin(self, ds_run_context):
+        self._add("sb", ds_run_context)
+
+
+def _two_epochs(data):
+    it = data.create_tuple_iterator(num_epochs=2)
+    for _ in range(2):
+        for _ in it:
+            pass
+
+
+def test_the_passes_of_a_repeat_are_one_callback_epoch():
+    # measured in MindSpore 2.10: epochs are the iterator's, steps run on through the passes
+    events = []
+    _two_epochs(ds.NumpySlicesDataset([1, 2], shuffle=False)
+                .map(lambda x: x, callbacks=_Events(events)).repeat(2))
+    assert events == ["eb_1_0_0", "sb_1_1_1", "sb_1_2_2", "sb_1_3_3", "sb_1_4_4", "ee_1_4_4",
+                      "eb_2_0_4", "sb_2_1_5", "sb_2_2_6", "sb_2_3_7", "sb_2_4_8", "ee_2_4_8"]
+
+
+def test_epoch_ends_come_from_the_source_up():
+    # MindSpore's order (its suite checks it): the lower map's callbacks first, last epoch too
+    events = []
+    data = ds.NumpySlicesDataset([1], shuffle=False)
+    data = data.map(lambda x: x, callbacks=_Events(events, "a"))
+    _two_epochs(data.map(lambda x: x, callbacks=_Events(events, "b")))
+    ends = [e for e in events if "ee" in e]
+    assert ends == ["aee_1_1_1", "bee_1_1_1", "aee_2_1_2", "bee_2_1_2"]
+
+
 def test_callbacks_argument_refusals_in_mindspores_words():
     # measured in MindSpore 2.10: TypeError "Argument callbacks[1] with value 0 is not ..."
     data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False)

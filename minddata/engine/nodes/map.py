@@ -198,7 +198,7 @@ class MapIter(NestedState, IterNode):
         self.place = placement(child_cols, ds.in_cols, ds.out_cols)
         self.runner = op_runner(ds, ctx, workers)
         self.workers = workers
-        self._callbacks = runner_for(ds.callbacks, ctx.stopping)
+        self._callbacks = runner_for(ds.callbacks, ctx)
         if ds.callbacks:
             ctx.hand_over_each_row = True
         self._index = 0            # rows pulled from the child this epoch (the seed row id)
@@ -232,14 +232,15 @@ class MapIter(NestedState, IterNode):
         super().start(epoch)
         self._restart_epoch()
         if self._callbacks is not None:
-            self._callbacks.epoch_begin()
+            # The run's epoch: the passes of a repeat above this map are one callback epoch.
+            self._callbacks.epoch_begin(self.ctx.run_epoch)
 
     def next(self):
         row = super().next()
         cb = self._callbacks
         if cb is not None:
             if row is None:
-                cb.epoch_end()
+                cb.pass_end()
             else:
                 cb.step()
         return row

@@ -16,8 +16,8 @@ from .dataset import check_columns, check_num_parallel_workers
 from .engine.errors import wrap_error
 from .graph.checks import INT32_MAX, check_bool, out_of_range, wrong_type
 from .ops.source import SourceDataset
-from .sampled_batches import check_batch_sampler, sampled_batches
-from .samplers import Shuffle, user_source_sampling
+from .sampled_batches import SampledBatches, check_batch_sampler, sampled_batches
+from .samplers import Shuffle, refuse_pk_sampler, user_source_sampling
 from .sources.base import RowSource
 from .sources.schema import Schema
 
@@ -284,12 +284,26 @@ class GeneratorDataset(SourceDataset):
         if self.batch_sampled:
             raise RuntimeError("GeneratorDataset with batch_sampler does not support random "
                                "access.")
+        if index < 0:
+            raise RuntimeError(f"Index [{index}] can not be a negative number.")
         src = self.open_source()
         try:
             ids = self.epoch_ids(src, config.get_seed(), 0, 0)
         finally:
             src.close()
+        if index >= len(ids):
+            raise RuntimeError(f"Index [{index}] exceeded the number of data samples. "
+                               f"(the dataset reads {len(ids)})")
         return self.source[int(ids[int(index)])]
+
+    def open_source(self):
+        # A PKSampler added after construction (add_sampler) fails when the pipeline is built.
+        refuse_pk_sampler(self.sampler, RuntimeError)
+        return super().open_source()
+
+    def _batch_size(self):
+        # MindSpore's get_batch_size() when each row is a batch of the batch sampler's.
+        return -1 if self.batch_sampled else super()._batch_size()
 
     @property
     def kind(self):
@@ -300,12 +314,15 @@ class GeneratorDataset(SourceDataset):
     def keeps_positions(self):
         return self.random_access
 
-    def open_stream(self):
-        """A fresh iterator of the rows of an iterable or generator-function source; closing
-        it closes the source's generator."""
+    def stream_for_run(self):
+        """The rows of an iterable or generator-function source for one run (an iterator):
+        its ``open(epoch)`` gives a fresh iterator of an epoch's rows (closing it closes the
+        source's generator). The source is shared by every run, as in MindSpore; a batch
+        sampler is copied for each (sampled_batches.py)."""
         src = self.source
-        it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
-        return _rows_of(it, self.known_columns, self.column_types)
+        if isinstance(src, SampledBatches):
+            src = src.for_run()
+        return _RunStream(src, self.known_columns, self.column_types)
 
     def row_count(self):
         if self.random_access:
@@ -329,6 +346,21 @@ class GeneratorDataset(SourceDataset):
 
     def _is_random_self(self):
         return self.random_access and super()._is_random_self()
+
+
+class _RunStream:
+    def __init__(self, source, names, types):
+        self.source = source
+        self.names = names
+        self.types = types
+
+    def open(self, epoch):
+        src = self.source
+        if isinstance(src, SampledBatches):
+            it = src.batches_of(epoch)
+        else:
+            it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
+        return _rows_of(it, self.names, self.types)
 
 
 def _rows_of(it, names, types):

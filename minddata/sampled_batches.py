@@ -6,6 +6,9 @@ at those indices, each column stacked into one array, or whatever ``collate_fn(*
 returns (each column a list of the rows' arrays). The batch sampler is iterated once per epoch,
 so a random one gives new batches every epoch.
 """
+import copy
+
+import numpy as np
 
 
 def check_batch_sampler(source, batch_sampler, collate_fn, num_samples, shuffle, sampler,
@@ -37,13 +40,35 @@ class SampledBatches:
         self.collate_fn = collate_fn
         self.column_names = column_names
         self.make_row = make_row
+        self.epochs_drawn = 0
+
+    def for_run(self):
+        """These batches for one run (an iterator): with its own copy of the batch sampler, as
+        MindSpore copies a pipeline's samplers for each iterator (a sampler that cannot be
+        copied is shared)."""
+        run = copy.copy(self)
+        try:
+            run.batch_sampler = copy.deepcopy(self.batch_sampler)
+        except Exception:
+            pass
+        return run
+
+    def batches_of(self, epoch):
+        """The batches of ``epoch`` of this run. A run that starts at a later epoch
+        (set_init_step, a resumed state) draws the batch sampler through the epochs before
+        first, as MindSpore does, so that a stateful sampler gives that epoch's batches."""
+        for _ in range(self.epochs_drawn, epoch):
+            for _ in self.batch_sampler:
+                pass
+        self.epochs_drawn = epoch + 1
+        return iter(self)
 
     def __iter__(self):
         from .engine.nodes.batch import stack_column
         names = self.column_names
         for indices in self.batch_sampler:
-            rows = [self.make_row(self.source[int(i)], names, None, f"source[{int(i)}]")
-                    for i in indices]
+            rows = [self.make_row(self.source[i], names, None, f"source[{i}]")
+                    for i in _batch_indices(indices)]
             if not rows:
                 raise RuntimeError("GeneratorDataset: batch_sampler yielded an empty batch")
             columns = [list(c) for c in zip(*rows)]
@@ -52,6 +77,18 @@ class SampledBatches:
             else:
                 yield tuple(stack_column(n, c, None, "GeneratorDataset(batch_sampler)")
                             for n, c in zip(names, columns))
+
+
+def _batch_indices(indices):
+    """A batch's row ids, checked as MindSpore checks them (RuntimeError, its words)."""
+    if not isinstance(indices, (list, tuple, np.ndarray)):
+        raise RuntimeError(f"Batch sampler should return a list, but got an integer "
+                           f"({type(indices).__name__}: {indices!r})")
+    for i in indices:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise RuntimeError(f"Python sampler should return index of type integer, but got "
+                               f"{type(i).__name__}: {i!r}")
+    return [int(i) for i in indices]
 
 
 class SizedSampledBatches(SampledBatches):

@@ -234,6 +234,24 @@ def _drain(iterable, limit):
     return np.asarray(out, dtype=np.int64)
 
 
+def copy_for_run(sampler):
+    """The sampler one run reads with (an iterator, or get_dataset_size counting one). A
+    chain holding a user sampler (a Sampler subclass with ``__iter__``, an IterSampler) is
+    copied, so that its state (counters its ``reset()`` advances, its own random generator)
+    starts afresh for every iterator: MindSpore copies a pipeline's samplers for each. The
+    built-in samplers keep no state (their ids come from the seed and epoch) and are shared;
+    so is a user sampler that cannot be copied."""
+    s = sampler
+    while s is not None and not (s._user_defined() or isinstance(s, IterSampler)):
+        s = s.child_sampler
+    if s is None:
+        return sampler
+    try:
+        return copy.deepcopy(sampler)
+    except Exception:
+        return sampler
+
+
 def _count_by_iterating(sampler, n):
     """Ids per epoch of a user sampler without __len__: iterate a copy (the original's
     iteration state is left alone, as MindSpore does); None when it cannot be copied."""
@@ -296,6 +314,15 @@ def as_sampler(sampler, num_samples=None):
     return IterSampler(sampler, num_samples)
 
 
+def refuse_pk_sampler(sampler, error):
+    """MindSpore's GeneratorDataset (NumpySlicesDataset too, which is one there) refuses a
+    PKSampler: ValueError as an argument, RuntimeError when added later and iterated."""
+    while sampler is not None:
+        if isinstance(sampler, PKSampler):
+            raise error("GeneratorDataset doesn't support PKSampler.")
+        sampler = getattr(sampler, "child_sampler", None)
+
+
 def user_source_sampling(num_samples, sampler, shuffle, num_shards, shard_id):
     """Sampling arguments of GeneratorDataset and NumpySlicesDataset checked by MindSpore's
     rules for them (ValueError where file sources raise RuntimeError); returns
@@ -319,6 +346,7 @@ def user_source_sampling(num_samples, sampler, shuffle, num_shards, shard_id):
                              f"[0, {num_shards - 1}].")
     if sampler is None:
         return None, shuffle, num_shards, shard_id
+    refuse_pk_sampler(sampler, ValueError)
     if not isinstance(sampler, Sampler):
         # MindSpore's argument check calls iter() on it (a stateful sampler, such as the model
         # zoo's DistributedSampler whose __iter__ advances its epoch, sees this call too).

@@ -8,6 +8,7 @@ the engine's business, except for the metadata the node reads once (columns, len
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from .. import seeds
 from ..cache.identity import describe_value
 from ..config import check_independent_mode
-from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler
+from ..samplers import Sampler, Shuffle, _check_num_samples, as_sampler, copy_for_run
 from .block_shuffle import block_shuffle_order, check_block_options, contiguous_split
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import check_num_parallel_workers, wrong_type
@@ -257,7 +258,8 @@ class Source(LogicalNode):
         Both give every shard ``per`` rows and pad the same number of rows."""
         n = len(src)
         if self.sampler is not None:
-            sampler = self.sampler if shards is None else with_shards(self.sampler, *shards)
+            sampler = _run_sampler(self.sampler, src)
+            sampler = sampler if shards is None else with_shards(sampler, *shards)
             labels = None
             if isinstance(sampler, Sampler):
                 labels = lambda: _read_class_column(src, sampler)  # noqa: E731
@@ -291,6 +293,18 @@ class Source(LogicalNode):
         if self.num_samples:
             order = order[:self.num_samples]
         return order
+
+
+# The sampler of each opened RowSource: a run (an iterator) opens its own source and reads
+# every epoch with the same copy of a user sampler (samplers.copy_for_run).
+_RUN_SAMPLERS: "weakref.WeakKeyDictionary[Any, Sampler]" = weakref.WeakKeyDictionary()
+
+
+def _run_sampler(sampler: Sampler, src: Any) -> Sampler:
+    run = _RUN_SAMPLERS.get(src)
+    if run is None:
+        run = _RUN_SAMPLERS[src] = copy_for_run(sampler)
+    return run
 
 
 def _read_class_column(src: Any, sampler: Any) -> np.ndarray:

@@ -327,6 +327,10 @@ def test_generator_dataset_getitem():
     assert [int(shuffled[i][0]) for i in range(8)] == _column(shuffled)[0]
     with pytest.raises(TypeError, match="Argument index with value x is not of type"):
         shuffled["x"]
+    with pytest.raises(RuntimeError, match=r"Index \[8\] exceeded the number of data samples"):
+        shuffled[8]
+    with pytest.raises(RuntimeError, match=r"Index \[-1\] can not be a negative number"):
+        shuffled[-1]
     with pytest.raises(RuntimeError, match="Dataset don't support randomized access"):
         ds.GeneratorDataset(lambda: iter([]), ["a"])[0]
 
@@ -340,15 +344,32 @@ def test_is_shuffled_and_is_sharded():
     assert not ds.NumpySlicesDataset([1, 2]).is_sharded()
 
 
-def test_pk_sampler_shuffle_keeps_each_class_together():
-    # measured in MindSpore 2.10 (with an ImageFolderDataset): shuffle=True shuffles the order
-    # of the classes; the K rows of a class stay together (classes 1, 1, 3, 3, 2, 2, 0, 0)
-    labels = np.repeat(np.arange(4), 3)
-    d = ds.NumpySlicesDataset({"data": np.arange(12), "label": labels},
-                              sampler=ds.PKSampler(2, shuffle=True))
-    got = [int(r[1]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+def test_pk_sampler_shuffle_keeps_each_class_together(tmp_path):
+    # measured in MindSpore 2.10: shuffle=True shuffles the order of the classes; the K rows
+    # of a class stay together (classes 1, 1, 3, 3, 2, 2, 0, 0 there)
+    for c in range(4):
+        (tmp_path / f"c{c}").mkdir()
+        for j in range(3):
+            (tmp_path / f"c{c}" / f"{j}.jpg").write_bytes(bytes([c, j]))
+    d = ds.ImageFolderDataset(str(tmp_path), sampler=ds.PKSampler(2, shuffle=True))
+    got = [int(r["label"]) for r in d.create_dict_iterator(num_epochs=1, output_numpy=True)]
     assert [got[k] for k in range(0, 8, 2)] == [got[k] for k in range(1, 8, 2)]
     assert sorted(got[::2]) == [0, 1, 2, 3]
+
+
+def test_generator_dataset_refuses_pk_sampler():
+    # measured in MindSpore 2.10: ValueError as an argument (NumpySlicesDataset, a
+    # GeneratorDataset there, too); RuntimeError when added later and iterated
+    rows = [(np.array(i), np.array(i % 2)) for i in range(6)]
+    for make in (lambda: ds.GeneratorDataset(rows, ["data", "label"], sampler=ds.PKSampler(2)),
+                 lambda: ds.NumpySlicesDataset({"data": np.arange(4), "label": np.arange(4)},
+                                               sampler=ds.PKSampler(2))):
+        with pytest.raises(ValueError, match="GeneratorDataset doesn't support PKSampler"):
+            make()
+    d = ds.GeneratorDataset(rows, ["data", "label"])
+    d.add_sampler(ds.PKSampler(2))
+    with pytest.raises(RuntimeError, match="GeneratorDataset doesn't support PKSampler"):
+        _column(d)
 
 
 def test_sampler_is_shuffled_and_is_sharded():
@@ -425,3 +446,64 @@ def test_column_names_errors(names, error, words):
         with pytest.raises(error) as info:
             make()
         assert words in str(info.value)
+
+
+def test_each_iterator_reads_with_its_own_copy_of_a_user_sampler():
+    # measured in MindSpore 2.10: a second iterator gives the rows the first gave (the
+    # sampler's reset() counter and its own random generator start afresh)
+    class Counting(ds.Sampler):
+        def __init__(self):
+            super().__init__(2)
+            self.cnt = 0
+
+        def __iter__(self):
+            return iter([self.cnt] * self.num_samples)
+
+        def reset(self):
+            self.cnt = (self.cnt + 1) % self.dataset_size
+
+    class Shuffled:
+        def __init__(self):
+            self.rng = np.random.default_rng(0)
+
+        def __iter__(self):
+            return iter(self.rng.permutation(5).tolist())
+
+        def __len__(self):
+            return 5
+
+    for sampler in (Counting(), Shuffled()):
+        d = ds.NumpySlicesDataset(list(range(5)), sampler=sampler)
+        runs = [_column(d, num_epochs=3, epochs=3) for _ in range(2)]
+        assert runs[0] == runs[1] and runs[0][0] != runs[0][1]
+
+
+def test_batch_sampler_copied_per_iterator_and_drawn_through_skipped_epochs():
+    # measured in MindSpore 2.10: each iterator draws from its own copy of the batch sampler;
+    # set_init_step(k epochs) gives the batches a run from the start gives there
+    class RandomBatches:
+        def __init__(self):
+            self.indices = [[4], [0, 1], [2, 3]]
+            self.rng = np.random.default_rng(0)
+
+        def __iter__(self):
+            self.rng.shuffle(self.indices)
+            return iter(self.indices)
+
+    d = ds.GeneratorDataset([np.array(i) for i in range(5)], ["a"], batch_sampler=RandomBatches())
+    assert d.get_dataset_size() == 3 and d.get_batch_size() == -1
+    first, again = (_column(d, num_epochs=3, epochs=3) for _ in range(2))
+    assert first == again and first[0] != first[1]
+    d.set_init_step(3)
+    assert _column(d, num_epochs=3, epochs=2) == first[1:]
+
+
+@pytest.mark.parametrize("batch_sampler, words", [
+    ([1, 2, 3], "Batch sampler should return a list, but got an integer"),
+    ([["1"], ["2"]], "Python sampler should return index of type integer"),
+])
+def test_batch_sampler_batch_errors(batch_sampler, words):
+    # measured in MindSpore 2.10: RuntimeError when read
+    d = ds.GeneratorDataset([np.array(i) for i in range(5)], ["a"], batch_sampler=batch_sampler)
+    with pytest.raises(RuntimeError, match=words):
+        _column(d)

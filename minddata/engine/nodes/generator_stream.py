@@ -1,7 +1,8 @@
 """The stream source node: rows of an iterable or generator function, in order (a source that
-cannot be read by row id). The logical node opens the stream (``open_stream()``, a fresh
-iterator of rows); the state is the rows returned, and a reset restarts the stream and skips
-them, the only way to reposition a generator."""
+cannot be read by row id). The logical node gives the stream of this run
+(``stream_for_run()``), which opens each epoch's rows (``open(epoch)``, a fresh iterator); the
+state is the rows returned, and a reset restarts the stream and skips them, the only way to
+reposition a generator."""
 from ...state_check import COUNT, check_node_state
 from ..node import IterNode
 
@@ -10,6 +11,7 @@ class GeneratorStreamIter(IterNode):
     def __init__(self, ds, ctx, children):
         super().__init__(ctx, (), name=ds.display_name())
         self.ds = ds
+        self._stream = ds.stream_for_run()
         self._it = None
         self._pos = 0
         ctx.position()
@@ -21,7 +23,7 @@ class GeneratorStreamIter(IterNode):
     def _restart(self):
         self._close_stream()
         try:
-            self._it = self.ds.open_stream()
+            self._it = self._stream.open(self.epoch)
         except BaseException as e:
             raise self.fail(e, "the generator's start")
         self._pos = 0

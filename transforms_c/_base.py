@@ -58,6 +58,10 @@ class TensorOperation(FusionDefaults):
         """The op's placement: None unless ``device()`` set one."""
         return self.__dict__.get("_device_target")
 
+    def __init__(self):
+        """An op without arguments (a call with some: "__init__() takes 1 positional
+        argument but 2 were given", as MindSpore's)."""
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "__init__" in cls.__dict__:
@@ -137,9 +141,9 @@ def _arguments_bound_first(init):
     """`init` that first binds its arguments to its signature, so that a wrong call raises
     MindSpore's words ("too many positional arguments", "missing a required argument: 'x'",
     "got an unexpected keyword argument 'x'"), as its validators bind them."""
-    if getattr(init, "_binds_first", False):
-        return init
     signature = inspect.signature(init)
+    if getattr(init, "_binds_first", False) or len(signature.parameters) == 1:
+        return init     # wrapped already, or no argument to bind
 
     @functools.wraps(init)
     def bound_first(self, *args, **kwargs):

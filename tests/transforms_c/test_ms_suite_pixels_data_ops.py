@@ -471,7 +471,21 @@ def test_invert_on_a_pil_image_is_pillows():
     np.testing.assert_array_equal(np.asarray(out.convert("RGB")),
                                   np.asarray(ImageOps.invert(img).convert("RGB")))
     rgba = Image.fromarray(np.dstack([_natural(), _natural()[:, :, :1]]))
-    np.testing.assert_array_equal(np.asarray(V.Invert()(rgba)), 255 - np.asarray(rgba))
+    with pytest.raises(OSError, match="not supported for mode RGBA"):     # Pillow's
+        V.Invert()(rgba)
+
+
+def test_invert_takes_three_channel_arrays_and_op_without_arguments_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="the number of channels of input tensor is not 3, but "
+                                           "got: 1"):
+        V.Invert()(np.zeros((4, 4, 1), np.uint8))
+    with pytest.raises(RuntimeError, match="input tensor is not in shape of <H,W,C>, but got "
+                                           "rank: 2"):
+        V.Invert()(np.zeros((4, 4), np.uint8))
+    with pytest.raises(TypeError, match=r"__init__\(\) takes 1 positional argument but 2 were "
+                                        r"given"):
+        V.Invert(None)
 
 
 def test_type_cast_float64_to_float16_rounds_through_float32():

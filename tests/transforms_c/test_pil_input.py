@@ -26,7 +26,7 @@ def image_ops():
         V.Pad(3), V.Pad((1, 2, 3, 4), 9), V.RandomCrop(32),
         V.RandomCrop(50, padding=4, pad_if_needed=True), V.RandomHorizontalFlip(1.0),
         V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(), V.RandomAffine(20, translate=(0.1, 0.1)),
-        V.Invert(), V.Grayscale(), V.Grayscale(3),
+        V.Grayscale(), V.Grayscale(3),
     ]
 
 

@@ -6,8 +6,7 @@ import numbers
 import cv2
 import numpy as np
 
-from transforms_c._base import (TensorOperation, array_to_pil, decode_hint_rank_words, image_hwc,
-                                pil_to_array)
+from transforms_c._base import TensorOperation, decode_hint_rank_words, image_hwc
 from transforms_c._validate import check_enum, check_float, check_int, is_int, wrong_type
 from transforms_c.enums import CV2_CONVERT_CODES, ConvertMode
 
@@ -327,8 +326,14 @@ class Invert(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def _compute(self, img, rng):
-        image_hwc(img, "Invert", rank_words=lambda ndim: f"input tensor is not in shape of "
-                                                         f"<H,W,C>, but got rank: {ndim}")
+        # MindSpore's Invert takes <H,W,3> arrays only (gray PIL images go through Pillow)
+        if isinstance(img, np.ndarray) and img.ndim != 3:
+            raise RuntimeError(f"Invert: input tensor is not in shape of <H,W,C>, but got rank: "
+                               f"{img.ndim}")
+        image_hwc(img, "Invert")
+        if img.shape[2] != 3:
+            raise RuntimeError(f"Invert: the number of channels of input tensor is not 3, but "
+                               f"got: {img.shape[2]}")
         if img.dtype == np.uint8:
             return cv2.bitwise_not(img)
         if img.dtype.kind in "iu":      # saturated to the type, as MindSpore (int8: 127)
@@ -337,14 +342,10 @@ class Invert(TensorOperation):
         return (255 - img).astype(img.dtype, copy=False)
 
     def _compute_pil(self, img, rng):
-        """Pillow's invert, as MindSpore's Python path (a palette image keeps its mode); the
-        modes Pillow cannot invert (RGBA, I, CMYK ...), which MindSpore refuses, by the pixels."""
+        """Pillow's invert, as MindSpore's Python path (a palette image keeps its mode; RGBA,
+        I, CMYK ... raise Pillow's OSError)."""
         from transforms_c.vision.pil_color import pil_invert
-        try:
-            return pil_invert(img)
-        except OSError:
-            arr, mode = pil_to_array(img)
-            return array_to_pil(self._compute(arr, None), mode)
+        return pil_invert(img)
 
 
 class RandomSharpness(TensorOperation):

@@ -6,8 +6,7 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, _to_numpy
 from transforms_c._rng import Rng, derive_seed, eager_seed
-from transforms_c._validate import (check_float, check_int, check_sequence, is_int, is_number,
-                                    wrong_type)
+from transforms_c._validate import check_float, check_int, is_int, is_number, wrong_type
 
 
 def _as_tuple(value):
@@ -354,9 +353,7 @@ class PadEnd(TensorOperation):
     pad_shape; None in pad_shape keeps that dimension."""
 
     def __init__(self, pad_shape, pad_value=None):
-        check_sequence(pad_shape, "pad_shape")
-        self.pad_shape = [None if d is None else check_int(d, "pad_shape", 0, 2147483647)
-                          for d in pad_shape]
+        self.pad_shape = _pad_shape(pad_shape)
         if pad_value is not None and not isinstance(pad_value, (int, float, str, bytes, bool)):
             raise wrong_type("pad_value", pad_value, str, float, bool, int, bytes)
         self.pad_value = pad_value
@@ -369,13 +366,29 @@ class PadEnd(TensorOperation):
         shape = tuple(s if d is None else d for s, d in zip(value.shape, self.pad_shape))
         fill = self.pad_value
         if fill is None:
-            fill = "" if value.dtype.kind in "US" else 0
+            fill = {"U": "", "S": b""}.get(value.dtype.kind, 0)
+        fill = np.asarray(fill)
+        _check_pad_kind(fill.dtype, value.dtype)
+        if value.dtype.kind in "US":
+            # as wide as the longer of the two: PadEnd([3], b"-1") on |S1 pads with b"-1"
+            out = np.full(shape, fill, dtype=np.result_type(value.dtype, fill.dtype))
         else:
-            _check_pad_kind(np.asarray(fill).dtype, value.dtype)
-        out = np.full(shape, fill, dtype=value.dtype)
+            # the value cast as MindSpore casts it (a C cast: -1 is 255 in uint8, 2.7 is 2)
+            out = np.full(shape, fill.astype(value.dtype))
         region = tuple(slice(0, min(s, d)) for s, d in zip(value.shape, shape))
         out[region] = value[region]
         return out
+
+
+def _pad_shape(pad_shape):
+    """PadEnd's pad_shape: a list (or tuple) of ints >= 1, or None to keep a dimension; the
+    errors in MindSpore's words."""
+    if not isinstance(pad_shape, (list, tuple)):
+        raise wrong_type("pad_shape", pad_shape, list)
+    for dim in pad_shape:
+        if dim is not None and not isinstance(dim, bool) and not is_int(dim):
+            raise TypeError(f"pad_shape: a value in the list is not an integer. Got {dim!r}.")
+    return [None if d is None else check_int(d, "pad_shape", 1, 2147483647) for d in pad_shape]
 
 
 def _check_pad_kind(fill, value):
@@ -443,17 +456,21 @@ def _check_indices(indices, size):
 
 
 class Unique(TensorOperation):
-    """Unique(): 1-D array -> (unique values in order of first appearance, index of each input
-    element in them, count of each)."""
+    """Unique(): array -> (its unique values in order of first appearance, index of each input
+    element in them, count of each), over the flattened array as MindSpore does with a batch
+    (which also refuses 1-D input, strings and bools: taken here). NaNs stay distinct, as
+    MindSpore's."""
 
     def apply(self, arrays, seed):
         if len(arrays) != 1:
             raise RuntimeError(f"Unique: expected 1 input column, got {len(arrays)}")
         value = np.asarray(arrays[0])
-        if value.ndim != 1:
-            raise RuntimeError(f"Unique: input should be 1-D, got shape {value.shape}")
-        values, first, inverse, counts = np.unique(value, return_index=True,
-                                                   return_inverse=True, return_counts=True)
+        if value.ndim == 0:
+            raise RuntimeError("Unique: input must be at least 1-D in order to do unique op, "
+                               "got rank:0")
+        values, first, inverse, counts = np.unique(value.reshape(-1), return_index=True,
+                                                   return_inverse=True, return_counts=True,
+                                                   equal_nan=False)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)

@@ -1,0 +1,57 @@
+"""Behaviours of PadEnd, Unique, RandomOrder, RandAugment, RandomCropDecodeResize and the vision
+image-info helpers that MindSpore's own dataset tests check, each as measured in MindSpore 2.10
+(values, dtypes, error types and the words of its messages)."""
+import numpy as np
+import pytest
+
+import transforms_c.transforms as T
+
+
+def test_pad_end_pads_strings_with_the_whole_value():
+    # measured in MindSpore 2.10: the result is as wide as the pad value (|S1 input, b"-1" pad
+    # -> |S2 b"-1"); it was cut to b"-" before
+    out = T.PadEnd([3], b"-1")(np.array([b"1", b"2"]))
+    assert out.tolist() == [b"1", b"2", b"-1"]
+    out = T.PadEnd([4], "long")(np.array(["a", "bb"]))
+    assert out.tolist() == ["a", "bb", "long", "long"]
+    assert T.PadEnd([5])(np.array([b"1", b"2", b"3"])).tolist() == [b"1", b"2", b"3", b"", b""]
+
+
+def test_pad_end_casts_the_value_as_a_c_cast():
+    # measured in MindSpore 2.10: 300 -> 44 and -1 -> 255 in uint8, 2.7 -> 2 in int32
+    assert T.PadEnd([3], 300)(np.array([1, 2], np.uint8)).tolist() == [1, 2, 44]
+    assert T.PadEnd([3], -1)(np.array([1, 2], np.uint8)).tolist() == [1, 2, 255]
+    out = T.PadEnd([3], 2.7)(np.array([1, 2], np.int32))
+    assert out.dtype == np.int32 and out.tolist() == [1, 2, 2]
+
+
+def test_pad_end_shape_errors_in_mindspores_words():
+    # measured in MindSpore 2.10
+    with pytest.raises(TypeError, match="a value in the list is not an integer."):
+        T.PadEnd(["2"], 1)
+    with pytest.raises(TypeError, match="a value in the list is not an integer."):
+        T.PadEnd([2.0], 1)
+    with pytest.raises(TypeError, match=r"Argument pad_shape with value 3 is not of type "
+                                        r"\[<class 'list'>\]"):
+        T.PadEnd(3, -1)
+    with pytest.raises(ValueError, match="not within the required interval of"):
+        T.PadEnd([0], -1)
+
+
+def test_unique_flattens_a_batch():
+    # measured in MindSpore 2.10: a (1, 6) batch -> the unique values of its elements, int32
+    # indices and counts
+    values, index, counts = T.Unique()(np.array([[0, 1, 2, 1, 2, 3]]))
+    assert values.tolist() == [0, 1, 2, 3] and values.dtype == np.int64
+    assert index.tolist() == [0, 1, 2, 1, 2, 3] and index.dtype == np.int32
+    assert counts.tolist() == [1, 2, 2, 1] and counts.dtype == np.int32
+    values, index, counts = T.Unique()(np.array([[3, 1], [3, 2]], np.uint8))
+    assert values.dtype == np.uint8 and values.tolist() == [3, 1, 2]
+    assert index.tolist() == [0, 1, 0, 2] and counts.tolist() == [2, 1, 1]
+
+
+def test_unique_keeps_nans_apart():
+    # measured in MindSpore 2.10: [[nan, 1], [nan, 1]] -> [nan, 1, nan]
+    values, index, counts = T.Unique()(np.array([[np.nan, 1.0], [np.nan, 1.0]]))
+    assert np.isnan(values[0]) and values[1] == 1.0 and np.isnan(values[2])
+    assert index.tolist() == [0, 1, 2, 1] and counts.tolist() == [1, 2, 1]

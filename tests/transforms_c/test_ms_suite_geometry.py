@@ -376,3 +376,12 @@ def test_64_bit_images_keep_their_dtype_and_values(op):
     out = op(big)
     assert out.dtype == np.int64
     np.testing.assert_array_equal(out, op(RGB).astype(np.int64) * 100000000007)
+
+
+@pytest.mark.parametrize("op", [V.Resize, V.ResizeWithBBox])
+def test_resize_interpolation_none_is_a_key_error(op):
+    # measured in MindSpore 2.10
+    with pytest.raises(KeyError, match="Interpolation should not be None"):
+        op((500, 500), None)
+    with pytest.raises(TypeError, match="interpolation"):
+        op(400, interpolation="invalid")

@@ -94,8 +94,11 @@ class Resize(NativeOperation):
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
 
     def __init__(self, size, interpolation=Inter.BILINEAR):
-        # MindSpore's Resize words for a bad size (the schema's check then passes it)
+        # MindSpore's Resize words for a bad size (the schema's check then passes it), and its
+        # error type for a missing interpolation
         check_resize_size(size)
+        if interpolation is None:
+            raise KeyError("Interpolation should not be None")
         self.schema.bind(self, size=size, interpolation=interpolation)
 
     def output_shape(self, height, width):

@@ -283,6 +283,17 @@ def test_padded_batch_pad_value_is_cast_to_the_column_type(dtype, value, expecte
     assert batch.dtype == np.dtype(dtype) and batch.tolist() == expected
 
 
+def test_padded_batch_of_rows_of_other_types_is_refused():
+    # measured in MindSpore 2.10: RuntimeError "Cannot batch tensors with different types"
+    # (was padded silently into a float64 batch)
+    d = ds.GeneratorDataset(lambda: ((np.ones(i + 1, dtype=("int32", "float32")[i]),)
+                                     for i in range(2)), ["s"], shuffle=False)
+    with pytest.raises(RuntimeError, match="Cannot batch tensors with different types"):
+        list(d.padded_batch(2, pad_info={}))
+    with pytest.raises(RuntimeError, match="Cannot batch tensors with different shapes"):
+        list(_ranges(2).batch(2))
+
+
 def test_padded_batch_string_pad_value_on_numbers_is_refused():
     # measured in MindSpore 2.10: RuntimeError "PadEnd: can not pad numeric and string ..."
     with pytest.raises(RuntimeError, match="can not pad numeric and string"):

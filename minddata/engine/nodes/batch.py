@@ -49,18 +49,14 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
             if type(v) is not np.ndarray:
                 v = np.asarray(v)
             if v.shape != shape:
-                raise RuntimeError(
-                    f"{op_name}: column {name!r} has rows of different shapes: {shape} (row 0) "
-                    f"and {v.shape} (row {i}); use pad_info or padded_batch to pad them")
+                raise different_shapes(op_name, name, shape, v.shape, i)
             if v.dtype != dtype:
-                raise RuntimeError(
-                    f"{op_name}: column {name!r} has rows of different types: {dtype} (row 0) "
-                    f"and {v.dtype} (row {i})")
+                raise different_types(op_name, name, dtype, v.dtype, i)
             out[i] = v
         return out
     arrs = [np.asarray(v) for v in values]
     target = _pad_target(name, arrs, pad[0], op_name)
-    fill = _pad_fill(name, np.result_type(*[a.dtype for a in arrs]), pad[1], op_name)
+    fill = _pad_fill(name, _padded_dtype(name, arrs, op_name), pad[1], op_name)
     out = np.full((n,) + target, fill, dtype=fill.dtype)
     for i, a in enumerate(arrs):
         # A row larger than pad_shape is cut short, as MindSpore does.
@@ -86,6 +82,16 @@ def _pad_target(name, arrs, pad_shape, op_name):
                            f"pad_info, rank of pad_shape must be equal to rank of specified "
                            f"column. pad_shapes rank:{len(pad_shape)}, column rank: {ndim}")
     return tuple(m if d is None else d for d, m in zip(pad_shape, maxes))
+
+
+def _padded_dtype(name, arrs, op_name):
+    """The rows' dtype; strings of different widths take the widest. Rows of other types are
+    refused, as without padding (MindSpore refuses them too)."""
+    first = arrs[0].dtype
+    for i, a in enumerate(arrs):
+        if a.dtype != first and not (a.dtype.kind == first.kind and first.kind in "US"):
+            raise different_types(op_name, name, first, a.dtype, i)
+    return np.result_type(*[a.dtype for a in arrs])
 
 
 def _pad_fill(name, dtype, pad_value, op_name):
@@ -147,9 +153,20 @@ def _check_same_shapes(name, arrs, op_name):
     shape = arrs[0].shape
     for i, a in enumerate(arrs):
         if a.shape != shape:
-            raise RuntimeError(f"{op_name}: column {name!r} has rows of different shapes: "
-                               f"{shape} (row 0) and {a.shape} (row {i}); use pad_info or "
-                               f"padded_batch to pad them")
+            raise different_shapes(op_name, name, shape, a.shape, i)
+
+
+def different_shapes(op_name, name, first, shape, row):
+    """Rows of one column that cannot be stacked: this project's text, then MindSpore's."""
+    return RuntimeError(f"{op_name}: column {name!r} has rows of different shapes: {first} "
+                        f"(row 0) and {shape} (row {row}); use pad_info or padded_batch to pad "
+                        f"them. Cannot batch tensors with different shapes in column {name}.")
+
+
+def different_types(op_name, name, first, dtype, row):
+    return RuntimeError(f"{op_name}: column {name!r} has rows of different types: {first} (row "
+                        f"0) and {dtype} (row {row}). Cannot batch tensors with different types "
+                        f"in column {name}.")
 
 
 class BatchBuilder:

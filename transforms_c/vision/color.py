@@ -1,6 +1,8 @@
 """Colour ops (OpenCV kernels called from Python; cv2 releases the GIL): RandomColorAdjust,
 AutoContrast, Equalize, Invert, RandomSharpness, GaussianBlur, ConvertColor, Grayscale, and the
-adjust_* helpers RandAugment reuses. Colour ops expect RGB uint8 images, as MindSpore's do."""
+adjust_* helpers RandAugment reuses. They take the images MindSpore's take (mostly uint8;
+RandomColorAdjust and RandomSharpness float ones too), with its errors and words; a PIL image
+goes through Pillow, as MindSpore's Python path does (pil_color.py)."""
 import numbers
 
 import cv2
@@ -79,7 +81,7 @@ def _rank_2_or_3(ndim):
     return f"image rank should be 2 or 3,  but got: {ndim}"
 
 
-def _rgb_uint8(img, op_name, dtypes=(np.uint8,)):
+def _rgb_image(img, op_name, dtypes=(np.uint8,)):
     """An RGB image (H, W, 3) of one of dtypes, else MindSpore's words for the rank, channels
     or type."""
     if isinstance(img, np.ndarray) and img.ndim != 3:
@@ -248,7 +250,7 @@ class RandomColorAdjust(TensorOperation):
     def _compute(self, img, rng):
         # uint8, float32 (values as they are, unclipped) or uint16 (computed in float32,
         # rounded and saturated), as MindSpore takes them
-        img = _rgb_uint8(img, "RandomColorAdjust", (np.uint8, np.uint16, np.float32))
+        img = _rgb_image(img, "RandomColorAdjust", (np.uint8, np.uint16, np.float32))
         adjust = _UINT8_ADJUST if img.dtype == np.uint8 else _FLOAT_ADJUST
         work = img.astype(np.float32) if img.dtype == np.uint16 else img
         steps = [("b", self.brightness, (1.0, 1.0)), ("c", self.contrast, (1.0, 1.0)),
@@ -445,7 +447,7 @@ class Grayscale(TensorOperation):
         from transforms_c.vision.pil_color import pil_grayscale
         from PIL import Image
         if not (isinstance(img, np.ndarray) and (img.ndim == 2 or img.shape[-1] == 1)):
-            img = _rgb_uint8(img, "Grayscale")
+            img = _rgb_image(img, "Grayscale")
         image_hwc(img, "Grayscale", allow_float=False)
         pixels = img[:, :, 0] if img.ndim == 3 and img.shape[2] == 1 else img
         gray = pil_grayscale(Image.fromarray(np.ascontiguousarray(pixels)),

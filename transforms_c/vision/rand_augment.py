@@ -87,7 +87,7 @@ class RandAugment(TensorOperation):
         return 0.0
 
     def _compute(self, img, rng):
-        img = color._rgb_uint8(img, "RandAugment")
+        img = color._rgb_image(img, "RandAugment")
         height, width = img.shape[:2]
         for _ in range(self.num_ops):
             name = self._OPS[rng.randint(0, len(self._OPS) - 1)]

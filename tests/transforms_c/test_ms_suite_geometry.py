@@ -385,3 +385,36 @@ def test_resize_interpolation_none_is_a_key_error(op):
         op((500, 500), None)
     with pytest.raises(TypeError, match="interpolation"):
         op(400, interpolation="invalid")
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(degrees=-15), ValueError,
+     "Input degrees is not within the required interval of [0, 16777216]."),
+    (dict(degrees=(1, 2, 3)), TypeError, "If degrees is a sequence, the length must be 2."),
+    (dict(degrees=15, translate=(0.1, 1.5)), ValueError,
+     "Input translate at 1 is not within the required interval of [-1.0, 1.0]."),
+    (dict(degrees=15, translate=(0.1,)), TypeError,
+     "translate should be a list or tuple of length 2 or 4."),
+    (dict(degrees=15, scale=(-2.0, 10.0)), ValueError,
+     "Input is not within the required interval of [0, 16777216]."),
+    (dict(degrees=15, scale=(10.0, 1.0)), ValueError,
+     "Input scale[1] must be equal to or greater than scale[0]."),
+    (dict(degrees=15, scale=(0.0, 0.0)), ValueError, "Input scale[1] must be greater than 0."),
+    (dict(degrees=15, scale=(0.5,)), TypeError, "scale should be a list or tuple of length 2."),
+    (dict(degrees=15, shear=-5), ValueError, "Input shear must be greater than 0."),
+    (dict(degrees=15, shear=(10, 5)), ValueError,
+     "Input shear[1] must be equal to or greater than shear[0]"),
+    (dict(degrees=15, shear=(0, 1, 10, 5)), ValueError,
+     "Input shear[1] must be equal to or greater than shear[0] and shear[3] must be equal to "
+     "or greater than shear[2]."),
+    (dict(degrees=15, shear=(1, 2, 3)), TypeError, "shear must be of length 2 or 4."),
+    (dict(degrees=15, shear="a"), TypeError,
+     "Argument shear with value a is not of type [<class 'numbers.Number'>, <class 'tuple'>, "
+     "<class 'list'>], but got <class 'str'>."),
+])
+def test_random_affine_argument_errors(kwargs, error, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(error) as info:
+        V.RandomAffine(**kwargs)
+    assert words in str(info.value)
+    assert V.RandomAffine(15, scale=(0, 1)).scale == (0.0, 1.0)

@@ -8,8 +8,8 @@ import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_enum,
-                                    check_fill_value, check_float, check_range_pair,
-                                    check_sequence, check_symmetric_range, check_type, is_number)
+                                    check_fill_value, check_float, check_range,
+                                    check_symmetric_range, check_type, is_number)
 from transforms_c.enums import CV2_INTER, Inter
 from transforms_c.vision.crop import CV2_DTYPES
 
@@ -191,6 +191,55 @@ def affine_matrix(center, angle, translate, scale, shear):
     return np.hstack([m, t[:, None]]).astype(np.float64)
 
 
+# RandomAffine's ranges, checked with MindSpore's words.
+
+def _numbers(values, name, types, lengths, length_words):
+    check_type(values, types, name)
+    for i, value in enumerate(values):
+        check_type(value, (int, float), f"{name}[{i}]")
+    if len(values) not in lengths:
+        raise TypeError(f"{length_words} Got {len(values)} values.")
+    return tuple(float(v) for v in values)
+
+
+def _affine_translate(translate):
+    """(tx, ty) -> (-tx, tx, -ty, ty), or (min_x, max_x, min_y, max_y): fractions in [-1, 1]."""
+    values = _numbers(translate, "translate", (list, tuple), (2, 4),
+                      "translate should be a list or tuple of length 2 or 4.")
+    for i, value in enumerate(values):
+        check_range(value, f"translate at {i}", -1.0, 1.0)
+    return (-values[0], values[0], -values[1], values[1]) if len(values) == 2 else values
+
+
+def _affine_scale(scale):
+    values = _numbers(scale, "scale", (tuple, list), (2,),
+                      "scale should be a list or tuple of length 2.")
+    if values[0] > values[1]:
+        raise ValueError(f"Input scale[1] must be equal to or greater than scale[0]. Got {values}.")
+    for value in values:
+        check_range(value, "", 0, MAX_SIZE)
+    if values[1] <= 0:
+        raise ValueError("Input scale[1] must be greater than 0.")
+    return values
+
+
+def _affine_shear(shear):
+    """s > 0 -> x shear in (-s, s); (min_x, max_x) or (min_x, max_x, min_y, max_y)."""
+    check_type(shear, (numbers.Number, tuple, list), "shear")
+    if is_number(shear):
+        if shear <= 0:
+            raise ValueError(f"Input shear must be greater than 0. Got {shear}.")
+        return -float(shear), float(shear), 0.0, 0.0
+    values = _numbers(shear, "shear", (tuple, list), (2, 4), "shear must be of length 2 or 4.")
+    if values[0] > values[1]:
+        raise ValueError(f"Input shear[1] must be equal to or greater than shear[0]. Got "
+                         f"{values}.")
+    if len(values) == 4 and values[2] > values[3]:
+        raise ValueError(f"Input shear[1] must be equal to or greater than shear[0] and "
+                         f"shear[3] must be equal to or greater than shear[2]. Got {values}.")
+    return values if len(values) == 4 else values + (0.0, 0.0)
+
+
 class RandomAffine(TensorOperation):
     """RandomAffine(degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
     fill_value=0)."""
@@ -202,26 +251,10 @@ class RandomAffine(TensorOperation):
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST,
                  fill_value=0):
-        self.degrees = check_symmetric_range(degrees, "degrees")
-        if translate is None:
-            self.translate = (0.0, 0.0, 0.0, 0.0)
-        else:
-            check_sequence(translate, "translate", lengths=(2, 4))
-            values = [check_float(t, "translate", -1.0, 1.0) for t in translate]
-            if len(values) == 2:
-                values = [-values[0], values[0], -values[1], values[1]]
-            self.translate = tuple(values)
-        self.scale = (1.0, 1.0) if scale is None else check_range_pair(scale, "scale", 0.0,
-                                                                        low_open=True)
-        if shear is None:
-            self.shear = (0.0, 0.0, 0.0, 0.0)
-        elif is_number(shear):
-            check_float(shear, "shear", 0.0)
-            self.shear = (-float(shear), float(shear), 0.0, 0.0)
-        else:
-            check_sequence(shear, "shear", lengths=(2, 4))
-            values = [check_float(s, "shear") for s in shear]
-            self.shear = tuple(values) if len(values) == 4 else (values[0], values[1], 0.0, 0.0)
+        self.degrees = _check_rotation_degrees(degrees)
+        self.translate = (0.0,) * 4 if translate is None else _affine_translate(translate)
+        self.scale = (1.0, 1.0) if scale is None else _affine_scale(scale)
+        self.shear = (0.0,) * 4 if shear is None else _affine_shear(shear)
         self.resample = check_enum(resample, Inter, "resample")
         self.fill_value = check_fill_value(fill_value)
 

@@ -73,22 +73,23 @@ def batch_placement(child_cols: Sequence[str], in_cols: Sequence[str],
         [("in", k) for k, c in enumerate(child_cols) if c not in in_cols]
 
 
-def _check_batch_columns(child_cols: Sequence[str], in_cols: Sequence[str],
-                         out_cols: Sequence[str]) -> None:
-    """MindSpore's checks, which it makes when the pipeline starts (RuntimeError): hence
-    PipelineArgumentError, both ValueError and RuntimeError."""
+def _batch_column_error(child_cols: Sequence[str], in_cols: Sequence[str],
+                        out_cols: Sequence[str]) -> Optional[str]:
+    """What is wrong with per_batch_map's columns, or None. MindSpore finds it when the
+    pipeline starts (a RuntimeError), so a batch written with it is refused when its columns
+    are asked for (col_names): when an iterator starts, or get_col_names()."""
     missing = [c for c in in_cols if c not in child_cols]
     if missing:
-        raise PipelineArgumentError(
-            f"batch: input_columns {missing} are not columns of the dataset "
-            f"{list(child_cols)}. [ERROR] Invalid input_columns, '{missing[0]}' of "
-            f"'input_columns' doesn't exist.")
+        return (f"batch: input_columns {missing} are not columns of the dataset "
+                f"{list(child_cols)}. [ERROR] Invalid input_columns, '{missing[0]}' of "
+                f"'input_columns' doesn't exist.")
     kept = [c for c in out_cols if c in child_cols and c not in in_cols]
     if kept:
-        raise PipelineArgumentError(
-            f"batch: output_columns {kept} would duplicate columns the batch keeps. [ERROR] "
-            f"Invalid output_columns, columns that are not involved in 'per_batch_map' should "
-            f"not be in output_columns, but got columns that are not in input_columns: {kept}")
+        return (f"batch: output_columns {kept} would duplicate columns the batch keeps. [ERROR] "
+                f"Invalid output_columns, columns that are not involved in 'per_batch_map' "
+                f"should not be in output_columns, but got columns that are not in "
+                f"input_columns: {kept}")
+    return None
 
 
 def check_pad_info(pad_info: Any, columns: Optional[Sequence[str]]
@@ -167,19 +168,22 @@ class Batch(LogicalNode):
         self.pad_all = pad_info == {}
         self.pad_info = check_pad_info(pad_info, child_cols) or {}
         self.placement: List[Tuple[str, int]] = []
+        self._column_error: Optional[str] = None
+        self._columns = list(child_cols)
         if per_batch_map is not None:
             in_cols = in_cols if in_cols is not None else list(child_cols)
             out_cols = out_cols if out_cols is not None else in_cols
-            _check_batch_columns(child_cols, in_cols, out_cols)
-            self.placement = batch_placement(child_cols, in_cols, out_cols)
-            self._columns = [out_cols[j] if src == "out" else child_cols[j]
-                             for src, j in self.placement]
-        else:
-            self._columns = list(child_cols)    # (in_cols and out_cols are None)
+            self._column_error = _batch_column_error(child_cols, in_cols, out_cols)
+            if self._column_error is None:
+                self.placement = batch_placement(child_cols, in_cols, out_cols)
+                self._columns = [out_cols[j] if src == "out" else child_cols[j]
+                                 for src, j in self.placement]
         self.in_cols = in_cols
         self.out_cols = out_cols
 
     def col_names(self) -> List[str]:
+        if self._column_error is not None:
+            raise PipelineArgumentError(self._column_error)
         return list(self._columns)
 
     def row_count(self) -> Optional[int]:

@@ -33,6 +33,14 @@ def call_op(op, arrays, seed):
     return _as_tuple(op(*arrays))
 
 
+def not_random(function):
+    """MindSpore's decorator marking a Python function as deterministic (there, a cache may hold
+    a map's results only then). Python functions count as deterministic here already; the mark
+    (function.random = False) is kept for code that reads it."""
+    function.random = False
+    return function
+
+
 class _Composite(TensorOperation):
     """Ops holding a list of ops: random when any member is random."""
 
@@ -477,5 +485,5 @@ class Unique(TensorOperation):
         return (values[order], rank[inverse].astype(np.int32), counts[order].astype(np.int32))
 
 
-__all__ = ["Compose", "RandomApply", "RandomChoice", "TypeCast", "OneHot", "Fill", "Duplicate",
-           "Concatenate", "Mask", "PadEnd", "Slice", "Unique", "Relational"]
+__all__ = ["not_random", "Compose", "RandomApply", "RandomChoice", "TypeCast", "OneHot", "Fill",
+           "Duplicate", "Concatenate", "Mask", "PadEnd", "Slice", "Unique", "Relational"]

@@ -620,3 +620,14 @@ def test_random_apply_prob_type_words():
     # measured in MindSpore 2.10: float listed first
     with pytest.raises(TypeError, match=r"is not of type \[<class 'float'>, <class 'int'>\]"):
         T.RandomApply([T.TypeCast(np.int32)], None)
+
+
+def test_not_random_marks_a_function():
+    # MindSpore's mindspore.dataset.transforms.not_random: sets function.random = False
+    import minddata.transforms as transforms
+
+    @transforms.not_random
+    def double(x):
+        return x * 2
+
+    assert double.random is False and double(2) == 4

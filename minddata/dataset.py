@@ -274,6 +274,12 @@ class Dataset(LogicalNode):
         from .graph.sync_wait import sync_update
         sync_update(self, condition_name, num_batch, data)
 
+    def disable_sync(self):
+        """Let every row through the nearest sync_wait below this dataset (on the way down the
+        first inputs) until the next iterator is created."""
+        from .graph.sync_wait import disable_sync
+        disable_sync(self)
+
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         raise NotImplementedError("device_que is MindSpore-device specific; use "
                                   "training.Model(..., dataset_sink_mode=True) instead")

@@ -31,9 +31,9 @@ def _unwrap(value):
 def _wrap(value):
     """ndarray or numpy scalar result -> Tensor; anything else unchanged."""
     if isinstance(value, np.ndarray):
-        return Tensor.from_numpy(value) if value.dtype.kind in _NUMERIC_KINDS else value
+        return _new(value) if value.dtype.kind in _NUMERIC_KINDS else value
     if isinstance(value, np.generic) and value.dtype.kind in _NUMERIC_KINDS:
-        return Tensor.from_numpy(np.asarray(value))
+        return _new(np.asarray(value))
     if isinstance(value, tuple):
         return tuple(_wrap(v) for v in value)
     return value
@@ -121,7 +121,7 @@ class Tensor(NDArrayOperatorsMixin):
 
     @property
     def T(self):  # noqa: N802  (MindSpore's name)
-        return Tensor.from_numpy(self._array.T)
+        return _new(self._array.T)
 
     def dim(self):
         return self._array.ndim
@@ -136,22 +136,22 @@ class Tensor(NDArrayOperatorsMixin):
         return self._array.tolist()
 
     def astype(self, dtype, copy=True):
-        return Tensor.from_numpy(self._array.astype(_np_dtype(dtype), copy=copy))
+        return _new(self._array.astype(_np_dtype(dtype), copy=copy))
 
     def copy(self):
-        return Tensor.from_numpy(self._array.copy())
+        return _new(self._array.copy())
 
     def reshape(self, *shape):
-        return Tensor.from_numpy(self._array.reshape(*shape))
+        return _new(self._array.reshape(*shape))
 
     def flatten(self):
-        return Tensor.from_numpy(self._array.reshape(-1))
+        return _new(self._array.reshape(-1))
 
     def squeeze(self, axis=None):
-        return Tensor.from_numpy(self._array.squeeze(axis))
+        return _new(self._array.squeeze(axis))
 
     def transpose(self, *axes):
-        return Tensor.from_numpy(self._array.transpose(*axes))
+        return _new(self._array.transpose(*axes))
 
     # Reductions, also what numpy's np.sum(t) / np.mean(t) / ... call on a non-array.
     def sum(self, axis=None, dtype=None, keepdims=False, **kwargs):
@@ -187,16 +187,20 @@ class Tensor(NDArrayOperatorsMixin):
     def __iter__(self):
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-D tensor")
-        return (Tensor.from_numpy(np.asarray(row)) for row in self._array)
+        return (_new(np.asarray(row)) for row in self._array)
 
     def __bool__(self):
         return bool(self._array)
 
+    # Any one-element Tensor converts, as MindSpore's (numpy 2 converts 0-d arrays only).
     def __int__(self):
-        return int(self._array)
+        return int(self._one_element())
 
     def __float__(self):
-        return float(self._array)
+        return float(self._one_element())
+
+    def _one_element(self):
+        return self._array.item() if self._array.size == 1 else self._array
 
     def __index__(self):
         if self._array.dtype.kind not in "iub" or self._array.ndim:
@@ -207,10 +211,10 @@ class Tensor(NDArrayOperatorsMixin):
         return (Tensor.from_numpy, (self._array,))
 
     def __copy__(self):
-        return Tensor.from_numpy(self._array)
+        return _new(self._array)
 
     def __deepcopy__(self, memo):
-        return Tensor.from_numpy(self._array.copy())
+        return _new(self._array.copy())
 
     # -- numpy interop --------------------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -245,6 +249,29 @@ class Tensor(NDArrayOperatorsMixin):
         return str(self._array)
 
 
+# The class of the Tensors handed out (iterators, indexing and arithmetic results): Tensor, or
+# the subclass serve_tensors_as() installed (python -m training.compat: one that is also a
+# mindspore.Tensor, i.e. training.Tensor, for MindSpore scripts' isinstance checks).
+_served = Tensor
+
+
+def serve_tensors_as(cls):
+    """Hand out instances of ``cls`` (Tensor or a subclass of it) from now on; returns the
+    class served before."""
+    global _served
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"serve_tensors_as: {cls!r} is not a subclass of minddata.Tensor")
+    before, _served = _served, cls
+    return before
+
+
+def _new(array):
+    """A served Tensor sharing ``array`` (a numeric ndarray: the callers made sure)."""
+    t = _served.__new__(_served)
+    t._array = array
+    return t
+
+
 def to_output(value, output_numpy, do_copy=False):
     """One column value of a row as an iterator returns it: numeric arrays as Tensors (unless
     ``output_numpy``), string arrays as numpy arrays, and Python ``dict`` columns with their
@@ -254,9 +281,7 @@ def to_output(value, output_numpy, do_copy=False):
             value = value.copy()
         if output_numpy or value.dtype.kind not in _NUMERIC_KINDS:
             return value
-        t = Tensor.__new__(Tensor)
-        t._array = value
-        return t
+        return _new(value)
     if isinstance(value, dict):
         return _python_to_output(value, output_numpy, do_copy)
     if output_numpy and _is_torch_tensor(value):
@@ -275,7 +300,7 @@ def _python_to_output(obj, output_numpy, do_copy):
         arr = np.array(obj) if do_copy or not isinstance(obj, np.ndarray) else obj
         if output_numpy or arr.dtype.kind not in _NUMERIC_KINDS:
             return arr
-        return Tensor.from_numpy(arr)
+        return _new(arr)
     if isinstance(obj, dict):
         return {k: _python_to_output(v, output_numpy, do_copy) for k, v in obj.items()}
     if isinstance(obj, tuple):

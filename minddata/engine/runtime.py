@@ -12,7 +12,7 @@ import threading
 import time
 
 from .. import config
-from ..graph.checks import PipelineArgumentError
+from ..graph.checks import INT32_MAX, PipelineArgumentError, wrong_type
 from ..planner import PlanOptions, plan
 from .errors import PAST_LAST_EPOCH, IteratorStoppedError
 from .node import BuildContext
@@ -34,12 +34,15 @@ class PipelineRun:
 
     def __init__(self, ds, num_epochs=-1, state=None, start_at=None, start=True):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
-            raise TypeError(f"num_epochs must be of type int, but got {type(num_epochs).__name__}")
-        if num_epochs < -1 or num_epochs == 0:
+            raise wrong_type("num_epochs", num_epochs, int)
+        if not -1 <= num_epochs <= INT32_MAX or num_epochs == 0:
+            # MindSpore's words for both of its checks (the argument's range, then its
+            # pipeline's refusal of 0).
             raise PipelineArgumentError(f"num_epochs {num_epochs} must be -1 (infinite) or "
-                                        f"positive. [ERROR] RootNode: num_epochs should be "
-                                        f"either -1 or positive integer, num_epochs: "
-                                        f"{num_epochs}")
+                                        f"positive. Input num_epochs is not within the "
+                                        f"required interval of [-1, {INT32_MAX}]. [ERROR] "
+                                        f"RootNode: num_epochs should be either -1 or "
+                                        f"positive integer, num_epochs: {num_epochs}")
         if state is not None:
             seed = int(state["seed"])
         else:

@@ -93,8 +93,7 @@ def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[Lis
 
 def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"Argument {name} with value {value!r} is not of type [<class 'bool'>], "
-                        f"but got {type(value)}.")
+        raise wrong_type(name, value, bool)
     return value
 
 

@@ -153,9 +153,22 @@ def sync_waits(root: LogicalNode) -> Iterator[Tuple[SyncWait, int]]:
 
 def bind_sync_waits(root: LogicalNode) -> None:
     """Before a pipeline over ``root`` is built: tell each of its waits how many rows a batch
-    is (MindSpore sets it when a batch is added above the wait)."""
+    is (MindSpore sets it when a batch is added above the wait), and block again where
+    ``disable_sync`` or a misused sync_update let every row through (as MindSpore resets its
+    waits when an iterator starts)."""
     for wait, rows in sync_waits(root):
         wait.condition.rows_per_batch = rows
+        wait.condition.disabled = False
+
+
+def disable_sync(root: LogicalNode) -> None:
+    """``Dataset.disable_sync``: let every row through the first sync_wait on the way down
+    ``root``'s first children (MindSpore's walk), from now on; nothing when there is none."""
+    node: Optional[LogicalNode] = root
+    while node is not None and not isinstance(node, SyncWait):
+        node = node.children[0] if node.children else None
+    if node is not None:
+        node.condition.disable()
 
 
 def sync_update(root: LogicalNode, condition_name: Any, num_batch: Any = None,

@@ -112,3 +112,66 @@ def test_repeat_count_type_error_names_repeat(count):
     # measured in MindSpore 2.10: "Argument repeat with value ... is not of type"
     with pytest.raises(TypeError, match="Argument repeat with value .* is not of type"):
         _seq(3).repeat(count)
+
+
+# -- iterators ----------------------------------------------------------------------------
+def test_iterator_tensors_are_mindspore_tensors_under_the_hook():
+    # measured in MindSpore 2.10: isinstance(item, mindspore.Tensor), its dtype is
+    # mindspore.float32, and arithmetic and indexing give Tensors too
+    from training import compat
+    compat.install()
+    try:
+        import mindspore
+        import mindspore.dataset as msds
+        d = msds.NumpySlicesDataset(np.array([[0.5], [1.5]], np.float32), shuffle=False)
+        t = next(iter(d.create_tuple_iterator(num_epochs=1)))[0]
+        assert isinstance(t, mindspore.Tensor) and isinstance(t, ds.Tensor)
+        assert t.dtype == mindspore.float32 and t.asnumpy().tolist() == [0.5]
+        assert isinstance(t + 1, mindspore.Tensor) and isinstance(t[0], mindspore.Tensor)
+        assert mindspore.Tensor(t).asnumpy().tolist() == [0.5]
+    finally:
+        compat.uninstall()
+    t = next(iter(_seq(1).create_tuple_iterator(num_epochs=1)))[0]
+    assert type(t) is ds.Tensor     # without the hook: the data side's own Tensor
+
+
+def test_one_element_tensor_converts_to_python_numbers():
+    # measured in MindSpore 2.10: float(), int() and bool() of a shape-[1] Tensor
+    t = next(iter(ds.NumpySlicesDataset(np.array([[2.5]], np.float32), shuffle=False)))[0]
+    assert (float(t), int(t), bool(t)) == (2.5, 2, True)
+
+
+@pytest.mark.parametrize("make", ["create_tuple_iterator", "create_dict_iterator"])
+def test_output_numpy_type_error_shows_the_value_as_mindspore_does(make):
+    # measured in MindSpore 2.10: "Argument output_numpy with value 123 is not of type"
+    for value in ("123", 123):
+        with pytest.raises(TypeError, match="Argument output_numpy with value 123 is not of"):
+            getattr(_seq(2), make)(output_numpy=value)
+
+
+def test_num_epochs_checks():
+    # measured in MindSpore 2.10: TypeError "Argument num_epochs with value 1.5 is not of
+    # type"; ValueError "Input num_epochs is not within the required interval of [-1, ...]"
+    with pytest.raises(TypeError, match="Argument num_epochs with value 1.5 is not of type"):
+        _seq(2).create_tuple_iterator(num_epochs=1.5)
+    with pytest.raises(ValueError, match=r"Input num_epochs is not within the required "
+                                         r"interval of \[-1, 2147483647\]"):
+        _seq(2).create_tuple_iterator(num_epochs=-2)
+    with pytest.raises(RuntimeError, match="num_epochs should be either -1 or positive"):
+        _seq(2).create_tuple_iterator(num_epochs=0)
+
+
+# -- sync_wait ----------------------------------------------------------------------------
+def test_disable_sync_lets_every_row_through():
+    # measured in MindSpore 2.10: after disable_sync() the rows come without sync_update, the
+    # callback is not called, and a later wrong name still raises "Condition name not found"
+    seen = []
+    d = _seq(6).sync_wait(condition_name="policy", callback=seen.append)
+    d = d.map(lambda x: x, input_columns=["data"])
+    rows = []
+    for row in d.create_tuple_iterator(num_epochs=1, output_numpy=True):
+        rows.append(row[0].tolist())
+        d.disable_sync()
+    assert rows == [[0], [1], [2], [3], [4], [5]] and seen == []
+    with pytest.raises(RuntimeError, match="Condition name not found"):
+        d.sync_update(condition_name="other")

@@ -35,6 +35,10 @@ class _AliasLoader(importlib.abc.Loader):
         # The import system stamped the alias spec on the module; the module keeps its own, so
         # reload() and pickling by module name keep working.
         module.__spec__ = self._own_spec
+        if self.target == "minddata":
+            # Its iterators now hand out Tensors that are mindspore.Tensor (training.Tensor).
+            from training.compat import tensors
+            tensors.serve()
         if self._has_aliased_children and not hasattr(module, "__path__"):
             # mindspore.nn.loss.loss -> training.nn.loss: the import system needs the parent to
             # be a package; its submodules still come from the finder alone.
@@ -140,5 +144,7 @@ def uninstall():
     for finder in [f for f in sys.meta_path if isinstance(f, MindSporeFinder)]:
         finder.restore_parent_attributes()
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, MindSporeFinder)]
+    if "training.compat.tensors" in sys.modules:
+        sys.modules["training.compat.tensors"].unserve()
     for name in [n for n in sys.modules if n == "mindspore" or n.startswith("mindspore.")]:
         del sys.modules[name]

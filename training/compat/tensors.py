@@ -1,0 +1,33 @@
+"""The Tensors a MindSpore script's dataset iterators hand out under the import hook.
+
+MindSpore's iterators give ``mindspore.Tensor`` objects, and scripts (MindSpore's own tests
+among them) check ``isinstance(item, mindspore.Tensor)`` or pass the item to the network. Here
+``mindspore.Tensor`` is ``training.Tensor``, and the iterators give ``minddata.Tensor`` (the
+data side imports nothing of training). ``Tensor`` here is both: minddata's Tensor
+(the data side's methods come first), and a ``training.Tensor`` whose ``data`` is the same
+array, so training code reads it as any other constant tensor. The hook makes minddata serve
+it once ``mindspore.dataset`` is imported (``serve``) and stops at ``uninstall`` (``unserve``).
+It is named ``Tensor``, as what MindSpore's iterators give is.
+"""
+from minddata import tensor as data_tensor
+from training import tensor as training_tensor
+
+
+class Tensor(data_tensor.Tensor, training_tensor.Tensor):
+    """A minddata.Tensor that is also a training.Tensor (mindspore.Tensor under the hook)."""
+
+    # A constant, as training.Tensor's __init__ would make it (its __init__ is not run).
+    requires_grad = False
+    _backward = None
+
+    @property
+    def data(self):
+        return self._array
+
+
+def serve():
+    data_tensor.serve_tensors_as(Tensor)
+
+
+def unserve():
+    data_tensor.serve_tensors_as(data_tensor.Tensor)

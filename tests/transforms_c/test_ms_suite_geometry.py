@@ -418,3 +418,10 @@ def test_random_affine_argument_errors(kwargs, error, words):
         V.RandomAffine(**kwargs)
     assert words in str(info.value)
     assert V.RandomAffine(15, scale=(0, 1)).scale == (0.0, 1.0)
+
+
+def test_random_crop_on_pil_refuses_a_larger_window_with_a_value_error():
+    # measured in MindSpore 2.10 (its Python path's words)
+    with pytest.raises(ValueError, match=r"Crop size \(25, 40\) is larger than input image size "
+                                         r"\(20, 30\)."):
+        V.RandomCrop((25, 40))(Image.fromarray(RGB))

@@ -56,12 +56,17 @@ def pil_center_crop(img, size):
     return pil_crop(img, top, left, crop_h, crop_w)
 
 
-def pil_five_crop(img, size):
-    """The top-left, top-right, bottom-left and bottom-right windows and the centred one."""
-    crop_h, crop_w = size_hw(size)
+def check_crop_fits(img, crop_h, crop_w):
+    """MindSpore's Python path refuses a window larger than the image (ValueError)."""
     if crop_h > img.height or crop_w > img.width:
         raise ValueError(f"Crop size {(crop_h, crop_w)} is larger than input image size "
                          f"{(img.height, img.width)}.")
+
+
+def pil_five_crop(img, size):
+    """The top-left, top-right, bottom-left and bottom-right windows and the centred one."""
+    crop_h, crop_w = size_hw(size)
+    check_crop_fits(img, crop_h, crop_w)
     bottom, right = img.height - crop_h, img.width - crop_w
     corners = [pil_crop(img, top, left, crop_h, crop_w)
                for top, left in ((0, 0), (0, right), (bottom, 0), (bottom, right))]
@@ -95,6 +100,7 @@ def pil_random_crop(img, size, padding, pad_if_needed, fill_value, mode, rng):
     if pad_if_needed:
         pad_w, pad_h = max(0, crop_w - img.width), max(0, crop_h - img.height)
         img = pil_pad(img, (pad_w, pad_h, pad_w, pad_h), fill_value, mode)
+    check_crop_fits(img, crop_h, crop_w)
     return pil_crop(img, *random_crop_window(img.height, img.width, size, rng))
 
 

@@ -77,7 +77,9 @@ def _fields(node):
     if isinstance(node, (Repeat, Take, Skip)):
         return {"count": node.count}
     if isinstance(node, Shuffle):
-        return {"buffer_size": node.buffer_size}
+        # (the fixed order of split's shuffle only when set: older states stay valid)
+        fixed = {} if node.reshuffle_each_epoch else {"reshuffle_each_epoch": False}
+        return {"buffer_size": node.buffer_size, **fixed}
     return {}
 
 

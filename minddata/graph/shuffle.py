@@ -12,7 +12,12 @@ from .checks import out_of_range, wrong_type
 class Shuffle(LogicalNode):
     kind = "Shuffle"
 
-    def __init__(self, child: LogicalNode, buffer_size: int) -> None:
+    reshuffle_each_epoch: bool
+
+    def __init__(self, child: LogicalNode, buffer_size: int,
+                 reshuffle_each_epoch: bool = True) -> None:
+        """``reshuffle_each_epoch=False`` (MindSpore's attribute, which split sets): the same
+        order every epoch, and in every pipeline with the same nodes below."""
         super().__init__([child])
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, int):
             raise wrong_type('buffer_size', buffer_size, int)
@@ -22,9 +27,11 @@ class Shuffle(LogicalNode):
             raise RuntimeError("No shuffle after sync operators: shuffle cannot be added above "
                                "a sync_wait (it would hold back the rows the wait releases).")
         self.buffer_size = buffer_size
+        self.reshuffle_each_epoch = reshuffle_each_epoch
 
     def _is_random_self(self) -> bool:
         return True
 
     def _describe_self(self) -> str:
-        return f"Shuffle({self.buffer_size})"
+        fixed = "" if self.reshuffle_each_epoch else ", reshuffle_each_epoch=False"
+        return f"Shuffle({self.buffer_size}{fixed})"

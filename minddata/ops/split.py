@@ -78,9 +78,10 @@ def split_dataset(ds, sizes, randomize=True):
                     getattr(ds, "random_access", True))
     if not plain_source:
         if randomize:
-            raise RuntimeError("split with randomize=True needs a random-access source dataset "
-                               "without sampler, shards or num_samples; split the source "
-                               "first, or use randomize=False")
+            # MindSpore's split of any other pipeline: every part reads the same shuffled
+            # order (a 10000-row buffer, the same every epoch) and takes its own stretch.
+            from .shuffle import ShuffleDataset
+            ds = ShuffleDataset(ds, 10000, reshuffle_each_epoch=False)
         out = []
         for a, b in zip(bounds[:-1], bounds[1:]):
             part = ds.skip(int(a)) if a else ds

@@ -507,3 +507,13 @@ def test_batch_sampler_batch_errors(batch_sampler, words):
     d = ds.GeneratorDataset([np.array(i) for i in range(5)], ["a"], batch_sampler=batch_sampler)
     with pytest.raises(RuntimeError, match=words):
         _column(d)
+
+
+def test_split_of_a_generator_stream():
+    # measured in MindSpore 2.10: split([0.8, 0.2]) (randomize=True) of a generator function
+    # gives parts of 51 and 13 rows that together hold every row once
+    d = ds.GeneratorDataset(lambda: ((np.array(i),) for i in range(64)), ["data"], shuffle=False)
+    parts = d.split([0.8, 0.2])
+    assert [p.get_dataset_size() for p in parts] == [51, 13]
+    rows = [_column(p)[0] for p in parts]
+    assert sorted(rows[0] + rows[1]) == list(range(64))

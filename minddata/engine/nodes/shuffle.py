@@ -14,6 +14,7 @@ class ShuffleIter(ReplayNode):
         super().__init__(ctx, [children[0]],
                          queue_capacity=ds.buffer_size)
         self.size = ds.buffer_size
+        self.reshuffle = ds.reshuffle_each_epoch
         self.position = ctx.position()
         self._buf = []
         self._child_done = False
@@ -22,7 +23,7 @@ class ShuffleIter(ReplayNode):
     def _start_epoch(self, epoch):
         self._buf = []
         self._child_done = False
-        self._rng = seeds.rng(self.ctx.seed, epoch, self.position)
+        self._rng = seeds.rng(self.ctx.seed, epoch if self.reshuffle else 0, self.position)
         self._draws = []
 
     def reset(self, state):

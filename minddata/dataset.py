@@ -281,8 +281,10 @@ class Dataset(LogicalNode):
         disable_sync(self)
 
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
-        raise NotImplementedError("device_que is MindSpore-device specific; use "
-                                  "training.Model(..., dataset_sink_mode=True) instead")
+        """MindSpore's TransferDataset: this pipeline's metadata, not iterable, and its
+        ``send()`` says to use training.Model's sink mode (minddata/ops/transfer.py)."""
+        from .ops.transfer import TransferDataset
+        return TransferDataset(self, send_epoch_end, create_data_info_queue, queue_name)
 
     def __repr__(self):
         return f"<{type(self).__name__} {self._describe_self()}>"

@@ -175,3 +175,18 @@ def test_disable_sync_lets_every_row_through():
     assert rows == [[0], [1], [2], [3], [4], [5]] and seen == []
     with pytest.raises(RuntimeError, match="Condition name not found"):
         d.sync_update(condition_name="other")
+
+
+# -- device_que ---------------------------------------------------------------------------
+def test_device_que_answers_metadata_and_is_not_iterable():
+    # measured in MindSpore 2.10: a TransferDataset with its input's columns and size, which
+    # cannot be iterated; its flags are bools
+    d = ds.NumpySlicesDataset({"image": np.zeros((4, 2), np.float32), "label": np.arange(4)},
+                              shuffle=False).device_que()
+    assert type(d).__name__ == "TransferDataset"
+    assert d.get_col_names() == ["image", "label"] and d.get_dataset_size() == 4
+    assert d.output_shapes() == [[2], []]
+    with pytest.raises(RuntimeError, match="TransferDataset is not iterable."):
+        d.create_dict_iterator(num_epochs=1)
+    with pytest.raises(TypeError, match="Argument send_epoch_end with value 3 is not of type"):
+        _seq(2).device_que(send_epoch_end=3)

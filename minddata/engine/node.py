@@ -72,6 +72,14 @@ class BuildContext:
         self.nodes.append(node)
 
 
+def _debug_shape(value):
+    """(shape, dtype) of an array column for the debug log; the type of any other value (a
+    dict column)."""
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return tuple(value.shape), str(value.dtype)
+    return type(value).__name__
+
+
 class IterNode:
     """Base class: time accounting, child access and default delegation."""
 
@@ -122,8 +130,7 @@ class IterNode:
         if row is None:
             logger.info("minddata debug: %s end of epoch %s", self.name, self.epoch)
         else:
-            logger.info("minddata debug: %s out %s", self.name,
-                        [(tuple(a.shape), str(a.dtype)) for a in row])
+            logger.info("minddata debug: %s out %s", self.name, [_debug_shape(a) for a in row])
         return row
 
     def get_state(self):

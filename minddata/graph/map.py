@@ -62,9 +62,12 @@ def _flatten_ops(operations: Any) -> List[Any]:
         # An Operation (transforms_c/contract.py) is callable eagerly too; an object that only
         # has `apply` could not run eagerly nor be called by the engine as a plain function.
         if not isinstance(op, Operation) and not callable(op):
-            raise TypeError(f"operations[{k}] is neither a transforms op nor a callable "
-                            f"pyfunc: operations must be callables or transform objects, got "
-                            f"{type(op).__name__}: {op!r}")
+            # MindSpore's type (ValueError) and words after ours.
+            raise ValueError(f"operations[{k}] is neither a transforms op nor a callable "
+                             f"pyfunc: operations must be callables or transform objects, got "
+                             f"{type(op).__name__}: {op!r}. Parameter operations's element of "
+                             f"method map should be a python function or class method which "
+                             f"should be callable, but got: {op}.")
     return ops
 
 

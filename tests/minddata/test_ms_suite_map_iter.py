@@ -190,3 +190,10 @@ def test_device_que_answers_metadata_and_is_not_iterable():
         d.create_dict_iterator(num_epochs=1)
     with pytest.raises(TypeError, match="Argument send_epoch_end with value 3 is not of type"):
         _seq(2).device_que(send_epoch_end=3)
+
+
+def test_map_refuses_an_operation_that_is_not_callable():
+    # measured in MindSpore 2.10: ValueError "... should be a python function or class method
+    # which should be callable, but got: 3."
+    with pytest.raises(ValueError, match="should be callable, but got: 3"):
+        _seq(2).map(operations=3)

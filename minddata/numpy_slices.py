@@ -48,8 +48,10 @@ def _columns_of(data, column_names):
     if column_names is not None:
         column_names = check_columns("column_names", column_names)
         if len(column_names) != len(cols):
+            # MindSpore's words; it says "as data is list" for a list or an array (one column)
+            as_list = " as data is list" if isinstance(data, (list, np.ndarray)) else ""
             raise ValueError(f"Num of input column names is {len(column_names)}, but required "
-                             f"is {len(cols)} as data is {type(data).__name__}.")
+                             f"is {len(cols)}{as_list}.")
         names = column_names
     if not cols:
         raise ValueError("data must contain at least one column")

@@ -108,11 +108,17 @@ def test_numpy_slices_data_errors(data, error, words):
     assert words in str(info.value)
 
 
-def test_numpy_slices_too_many_column_names():
+@pytest.mark.parametrize("data, names, words", [
+    ([1, 2], ["a", "b"], "Num of input column names is 2, but required is 1 as data is list."),
+    (np.array([[1, 2]]), ["a", "b"], "required is 1 as data is list."),
+    ({"a": [1], "b": [2]}, ["x"], "Num of input column names is 1, but required is 2."),
+    (([1], [2]), ["x"], "Num of input column names is 1, but required is 2."),
+])
+def test_numpy_slices_column_names_count(data, names, words):
     # measured in MindSpore 2.10
-    with pytest.raises(ValueError, match="Num of input column names is 2, but required is 1 "
-                                         "as data is list"):
-        ds.NumpySlicesDataset([1, 2], column_names=["a", "b"])
+    with pytest.raises(ValueError) as info:
+        ds.NumpySlicesDataset(data, column_names=names)
+    assert words in str(info.value)
 
 
 # -- samplers --------------------------------------------------------------------------------

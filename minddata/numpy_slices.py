@@ -3,6 +3,7 @@ import numpy as np
 
 from .cache.identity import Deferred, describe_arrays
 from .dataset import check_columns, check_num_parallel_workers
+from .graph.checks import wrong_type
 from .ops.source import SourceDataset
 from .samplers import user_source_sampling
 from .sources.base import RowSource
@@ -35,6 +36,9 @@ def _columns_of(data, column_names):
         names = [str(k) for k in data]
         cols = [_as_column(v) for v in data.values()]
     elif isinstance(data, tuple):
+        if not isinstance(data[0], (list, tuple, np.ndarray)):
+            # MindSpore's check (it also refuses a tuple, which is taken here as a list)
+            raise wrong_type("data[0]", data[0], list, np.ndarray)
         cols = [_as_column(v) for v in data]
         names = [f"column_{i}" for i in range(len(cols))]
     elif isinstance(data, (list, np.ndarray)):

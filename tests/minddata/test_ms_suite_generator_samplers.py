@@ -100,6 +100,8 @@ def test_object_values_words():
     (5, TypeError, "Argument data with value 5 is not of type [<class 'list'>, <class 'tuple'>, "
                    "<class 'dict'>, <class 'numpy.ndarray'>]"),
     (([1, 2], [1, 2, 3]), ValueError, "Data length in each column is not equal"),
+    ((1, 2), TypeError, "Argument data[0] with value 1 is not of type [<class 'list'>, "
+                        "<class 'numpy.ndarray'>], but got <class 'int'>."),
 ])
 def test_numpy_slices_data_errors(data, error, words):
     # measured in MindSpore 2.10

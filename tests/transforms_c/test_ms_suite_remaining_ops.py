@@ -55,3 +55,51 @@ def test_unique_keeps_nans_apart():
     values, index, counts = T.Unique()(np.array([[np.nan, 1.0], [np.nan, 1.0]]))
     assert np.isnan(values[0]) and values[1] == 1.0 and np.isnan(values[2])
     assert index.tolist() == [0, 1, 2, 1] and counts.tolist() == [1, 2, 1]
+
+
+def _columns_image(height, width, step=1):
+    """An RGB image whose column x holds step * x in every pixel (a window's left edge reads
+    off)."""
+    row = (np.arange(width) * step).astype(np.uint8)
+    return np.repeat(np.repeat(row[None, :, None], height, 0), 3, 2)
+
+
+def _encoded(image, **save_args):
+    import io
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.fromarray(image).save(buf, **save_args)
+    return np.frombuffer(buf.getvalue(), np.uint8)
+
+
+def _png(image):
+    return _encoded(image, format="PNG")
+
+
+def test_random_resized_crop_fallback_window_is_centred_rounding_half_up():
+    # measured in MindSpore 2.10: scale (1, 1) and ratio (0.5, 0.5) never fit a 90x70 image, so
+    # the window is the centred 90x45 one, starting at column round(12.5) = 13 (12 before)
+    from transforms_c.vision import Inter, RandomCropDecodeResize, RandomResizedCrop
+    image = _columns_image(90, 70)
+    out = RandomResizedCrop((90, 45), (1, 1), (0.5, 0.5), Inter.NEAREST)(image)
+    assert out[0, :, 0].tolist() == list(range(13, 58))
+    out = RandomCropDecodeResize((90, 45), (1, 1), (0.5, 0.5), Inter.NEAREST)(_png(image))
+    assert out[0, :, 0].tolist() == list(range(13, 58))
+
+
+def test_random_crop_decode_resize_in_a_pipeline_equals_decode_then_random_resized_crop():
+    # MindSpore's suite checks the two give the same image (mse 0); the native fused step (a
+    # JPEG) computes the same window as the Python op: centred at column 13 (value 39)
+    from minddata import NumpySlicesDataset
+    from transforms_c.vision import Decode, Inter, RandomCropDecodeResize, RandomResizedCrop
+    encoded = _encoded(_columns_image(90, 70, step=3), format="JPEG", quality=100)
+    fused = NumpySlicesDataset({"image": [encoded]}, shuffle=False).map(
+        operations=RandomCropDecodeResize((256, 512), (1, 1), (0.5, 0.5), Inter.NEAREST),
+        input_columns=["image"])
+    plain = NumpySlicesDataset({"image": [encoded]}, shuffle=False).map(
+        operations=[Decode(), RandomResizedCrop((256, 512), (1, 1), (0.5, 0.5), Inter.NEAREST)],
+        input_columns=["image"])
+    (a,), (b,) = ([row[0] for row in d.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+                  for d in (fused, plain))
+    assert np.array_equal(a, b)
+    assert abs(int(a[0, 0, 0]) - 39) <= 1

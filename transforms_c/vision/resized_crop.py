@@ -24,27 +24,34 @@ def window_draws(area, scale, ratio, max_attempts, rng):
         yield target, math.exp(rng.uniform(log_lo, log_hi))
 
 
+def _round_half_up(value):
+    """C's round() of a non-negative value (halves away from zero), as MindSpore rounds."""
+    return int(math.floor(value + 0.5))
+
+
 def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
     """(top, left, h, w) of a window whose area fraction lies in `scale` and aspect ratio w/h in
     `ratio` (log-uniform); after max_attempts misses, the centred largest window whose ratio is
-    clamped into `ratio`."""
+    clamped into `ratio`. MindSpore's arithmetic: the height is the rounded width over the ratio,
+    sizes are at least 1, and the centre is rounded half up (a 45-wide window in 70 starts at 13).
+    transforms_c/src/steps/resized_crop.cpp computes the same box."""
     for target, aspect in window_draws(height * width, scale, ratio, max_attempts, rng):
-        crop_w = int(round(math.sqrt(target * aspect)))
-        crop_h = int(round(math.sqrt(target / aspect)))
-        if 0 < crop_w <= width and 0 < crop_h <= height:
+        crop_w = max(1, _round_half_up(math.sqrt(target * aspect)))
+        crop_h = max(1, _round_half_up(crop_w / aspect))
+        if crop_w <= width and crop_h <= height:
             left = rng.randint(0, width - crop_w)
             top = rng.randint(0, height - crop_h)
             return top, left, crop_h, crop_w
     in_ratio = width / height
     if in_ratio < ratio[0]:
         crop_w = width
-        crop_h = min(height, max(1, int(round(crop_w / ratio[0]))))
+        crop_h = min(height, max(1, _round_half_up(crop_w / ratio[0])))
     elif in_ratio > ratio[1]:
         crop_h = height
-        crop_w = min(width, max(1, int(round(crop_h * ratio[1]))))
+        crop_w = min(width, max(1, _round_half_up(crop_h * ratio[1])))
     else:
         crop_w, crop_h = width, height
-    return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
+    return (height - crop_h + 1) // 2, (width - crop_w + 1) // 2, crop_h, crop_w
 
 
 def _check_pair(value, name):

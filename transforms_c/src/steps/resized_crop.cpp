@@ -36,7 +36,7 @@ class RandomResizedCropStep : public NativeStep {
     }
 
   private:
-    // transforms_c.vision.resized_crop.random_resized_crop_box
+    // transforms_c.vision.resized_crop.random_resized_crop_box (MindSpore's arithmetic: C rounding)
     void crop_box(int height, int width, Rng& rng, long long* top, long long* left,
                   long long* crop_h, long long* crop_w) const {
         const long long area = static_cast<long long>(height) * width;
@@ -44,9 +44,9 @@ class RandomResizedCropStep : public NativeStep {
         for (int attempt = 0; attempt < max_attempts_; ++attempt) {
             const double target = rng.uniform(scale_lo_, scale_hi_) * static_cast<double>(area);
             const double aspect = std::exp(rng.uniform(log_lo, log_hi));
-            const long long w = py_round(std::sqrt(target * aspect));
-            const long long h = py_round(std::sqrt(target / aspect));
-            if (0 < w && w <= width && 0 < h && h <= height) {
+            const long long w = std::max<long long>(1, std::llround(std::sqrt(target * aspect)));
+            const long long h = std::max<long long>(1, std::llround(w / aspect));
+            if (w <= width && h <= height) {
                 *left = rng.randint(0, width - w);
                 *top = rng.randint(0, height - h);
                 *crop_h = h;
@@ -58,12 +58,13 @@ class RandomResizedCropStep : public NativeStep {
         const double in_ratio = static_cast<double>(width) / static_cast<double>(height);
         long long w = width, h = height;
         if (in_ratio < ratio_lo_) {
-            h = std::min<long long>(height, std::max<long long>(1, py_round(w / ratio_lo_)));
+            h = std::min<long long>(height, std::max<long long>(1, std::llround(w / ratio_lo_)));
         } else if (in_ratio > ratio_hi_) {
-            w = std::min<long long>(width, std::max<long long>(1, py_round(h * ratio_hi_)));
+            w = std::min<long long>(width, std::max<long long>(1, std::llround(h * ratio_hi_)));
         }
-        *top = (height - h) / 2;
-        *left = (width - w) / 2;
+        // centred as MindSpore centres it: rounded half up
+        *top = (height - h + 1) / 2;
+        *left = (width - w + 1) / 2;
         *crop_h = h;
         *crop_w = w;
     }

@@ -41,13 +41,23 @@ def _field_spec(name, a):
     return {"type": t, "shape": shape}, t
 
 
-def _convert(a, how):
+def _convert(name, a, spec, how):
+    """A value of the column as FileWriter takes it; a row that does not fit the schema the
+    first row gave is refused, not reshaped or reinterpreted."""
     if how == "string":
         return str(a.item())
     if how == "bytes":
         return bytes(a.item())
+    if not np.can_cast(a.dtype, how, casting="same_kind"):
+        raise RuntimeError(f"save: column {name!r} is {how} in the first row and {a.dtype} in "
+                           f"a later one; MindRecord stores one type per field")
     if a.ndim == 0:
         return a.item()
+    if a.shape[1:] != tuple(spec.get("shape", [None])[1:]):
+        raise RuntimeError(f"save: column {name!r} has rows of shapes {a.shape} and "
+                           f"{spec.get('shape')} (-1: any). Tensor with dynamic shape do not "
+                           f"currently support saving. Except for the shape of dimension 0, the "
+                           f"other dimension shapes must be fixed.")
     return a.astype(how, copy=False)
 
 
@@ -76,18 +86,17 @@ def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
     it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
     writer = None
     try:
-        hows = None
+        schema, hows = {}, []
         chunk = []
         for row in it:
             if writer is None:
-                schema, hows = {}, []
                 for n, a in zip(names, row):
                     spec, how = _field_spec(n, a)
                     schema[n] = spec
                     hows.append(how)
                 writer = FileWriter(file_name, shard_num=num_files, overwrite=False)
                 writer.add_schema(schema, "saved by minddata")
-            chunk.append({n: _convert(a, h) for n, a, h in zip(names, row, hows)})
+            chunk.append({n: _convert(n, a, schema[n], h) for n, a, h in zip(names, row, hows)})
             if len(chunk) >= _CHUNK:
                 writer.write_raw_data(chunk)
                 chunk = []

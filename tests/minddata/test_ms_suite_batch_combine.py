@@ -522,3 +522,27 @@ def test_batch_sampler_needs_a_random_access_source():
     with pytest.raises(ValueError, match="batch_sampler is not supported if source does not "
                                          "have attribute '__getitem__'"):
         ds.GeneratorDataset(lambda: iter([(np.array([1]),)]), ["a"], batch_sampler=[[0]])
+
+
+def _rows_of(*values):
+    return ds.GeneratorDataset(lambda: iter([(v,) for v in values]), ["x"], shuffle=False)
+
+
+def test_save_refuses_rows_whose_other_dimensions_change(tmp_path):
+    # measured in MindSpore 2.10: RuntimeError "... Except for the shape of dimension 0, the
+    # other dimension shapes must be fixed." (the second row was saved reshaped to (2, 1))
+    with pytest.raises(RuntimeError, match="the other dimension shapes must be fixed"):
+        _rows_of(np.ones((1, 1)), np.ones((1, 2))).save(str(tmp_path / "r.mindrecord"))
+
+
+def test_save_refuses_rows_of_another_rank_or_kind(tmp_path):
+    # MindSpore 2.10 saves a (2, 2) row after a (2,) one flattened, and a float32 row after an
+    # int32 one as its bytes read as int32 (1.0 -> 1065353216): refused here
+    with pytest.raises(RuntimeError, match="dimension shapes must be fixed"):
+        _rows_of(np.ones(2), np.ones((2, 2))).save(str(tmp_path / "a.mindrecord"))
+    with pytest.raises(RuntimeError, match="one type per field"):
+        _rows_of(np.ones(2, np.int32), np.ones(2, np.float32)).save(
+            str(tmp_path / "b.mindrecord"))
+    _rows_of(np.ones(2, np.int32), np.ones(3, np.int64)).save(str(tmp_path / "c.mindrecord"))
+    assert [r["x"].tolist() for r in _read_back(str(tmp_path / "c.mindrecord"))] == \
+        [[1, 1], [1, 1, 1]]

@@ -103,3 +103,26 @@ def test_random_crop_decode_resize_in_a_pipeline_equals_decode_then_random_resiz
                   for d in (fused, plain))
     assert np.array_equal(a, b)
     assert abs(int(a[0, 0, 0]) - 39) <= 1
+
+
+def test_rand_augment_argument_ranges_in_mindspores_words():
+    # measured in MindSpore 2.10: counts bounded by 16777216, magnitude half-open below the
+    # number of bins
+    from transforms_c.vision import RandAugment
+    with pytest.raises(ValueError, match=r"Input num_ops is not within the required interval "
+                                         r"of \[0, 16777216\]\."):
+        RandAugment(num_ops=-1)
+    with pytest.raises(ValueError, match=r"Input num_ops is not within the required interval"):
+        RandAugment(num_ops=16777217)
+    with pytest.raises(ValueError, match=r"Input magnitude is not within the required interval "
+                                         r"of \[0, 31\)\."):
+        RandAugment(magnitude=-1)
+    with pytest.raises(ValueError, match=r"Input num_magnitude_bins is not within the required "
+                                         r"interval of \[2, 16777216\]\."):
+        RandAugment(magnitude=0, num_magnitude_bins=1)
+    with pytest.raises(ValueError, match=r"Input magnitude is not within the required interval "
+                                         r"of \[0, 3\)\."):
+        RandAugment(3, 4, 3)
+    with pytest.raises(ValueError, match=r"\[0, 3\)\."):
+        RandAugment(3, 3, 3)
+    assert RandAugment(3, 2, 3).magnitude == 2

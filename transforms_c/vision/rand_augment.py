@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation
-from transforms_c._validate import check_enum, check_fill_value, check_int
+from transforms_c._validate import (MAX_SIZE, check_enum, check_fill_value, check_int,
+                                    check_range)
 from transforms_c.enums import CV2_INTER, Inter
 from transforms_c.vision import color
 from transforms_c.vision.warp import _border_value
@@ -61,10 +62,12 @@ class RandAugment(TensorOperation):
 
     def __init__(self, num_ops=2, magnitude=9, num_magnitude_bins=31,
                  interpolation=Inter.NEAREST, fill_value=0):
-        self.num_ops = check_int(num_ops, "num_ops", 0, 2147483647)
+        # MindSpore's bounds and words: magnitude in [0, num_magnitude_bins)
+        self.num_ops = check_int(num_ops, "num_ops", 0, MAX_SIZE)
         self.num_magnitude_bins = check_int(num_magnitude_bins, "num_magnitude_bins", 2,
-                                            2147483647)
-        self.magnitude = check_int(magnitude, "magnitude", 0, self.num_magnitude_bins - 1)
+                                            MAX_SIZE)
+        self.magnitude = check_int(magnitude, "magnitude")
+        check_range(self.magnitude, "magnitude", 0, self.num_magnitude_bins, high_open=True)
         self.interpolation = check_enum(interpolation, Inter, "interpolation")
         self.fill_value = check_fill_value(fill_value)
 

@@ -279,11 +279,11 @@ class GeneratorDataset(SourceDataset):
         it) at the ``index``-th id this dataset reads in its first epoch."""
         if isinstance(index, bool) or not isinstance(index, (int, np.number)):
             raise wrong_type("index", index, int, np.number)
-        if not hasattr(self.source, "__getitem__"):
-            raise RuntimeError("Dataset don't support randomized access.")
         if self.batch_sampled:
             raise RuntimeError("GeneratorDataset with batch_sampler does not support random "
                                "access.")
+        if not hasattr(self.source, "__getitem__"):
+            raise RuntimeError("Dataset don't support randomized access.")
         if index < 0:
             raise RuntimeError(f"Index [{index}] can not be a negative number.")
         src = self.open_source()
@@ -349,6 +349,8 @@ class GeneratorDataset(SourceDataset):
 
 
 class _RunStream:
+    """The stream of one run: opens the rows of each of its epochs."""
+
     def __init__(self, source, names, types):
         self.source = source
         self.names = names

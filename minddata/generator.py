@@ -96,10 +96,11 @@ def _schema_columns(schema):
 
 
 def make_row(item, names, types, where):
-    """Generator output -> tuple of numpy arrays, or dicts for Python object columns (a
-    tuple/list of one value per column, or a single value when there is one column)."""
+    """Generator output -> tuple of numpy arrays, or dicts for Python object columns: a tuple
+    or list holds one value per column (as in MindSpore, a list too when there is one column:
+    ``[x]`` is the column value x); any other value is the value of the one column."""
     n = len(names)
-    single = not (isinstance(item, tuple) or (isinstance(item, list) and n > 1))
+    single = not isinstance(item, (tuple, list))
     values = (item,) if single else item
     if len(values) != n:
         # The words of MindSpore's message, which code may match on.

@@ -536,3 +536,13 @@ def test_debug_mode_with_a_dict_column():
         assert _column(d.map(lambda x: x["data"], input_columns=["data"])) == [[[1]]]
     finally:
         ds.config.set_debug_mode(False)
+
+
+def test_a_list_row_holds_one_value_per_column():
+    # measured in MindSpore 2.10: a list row is split into columns as a tuple is, with one
+    # column too ([x] gives x; [a, b, c] for one column is the column-count error)
+    one = ds.GeneratorDataset(lambda: iter([[np.array([1, 2])], [np.array([3, 4])]]), ["a"])
+    assert _column(one) == [[[1, 2], [3, 4]]]
+    assert _column(ds.GeneratorDataset([[1], [2]], ["a"], shuffle=False)) == [[1, 2]]
+    with pytest.raises(RuntimeError, match="number of returned NumPy array is:3"):
+        _column(ds.GeneratorDataset([[1, 2, 3]], ["a"]))

@@ -15,6 +15,15 @@ from ...state_check import COUNT, NODE, check_node_state, up_to
 from ..node import IterNode
 
 
+def _element_type(value):
+    """The name of the column type a row's value has, as MindSpore names it: its dtype's, and
+    "string" or "bytes" whatever the width (rows of "a" and "bbb" concatenate)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        return None
+    return {"U": "string", "S": "bytes"}.get(dtype.kind, dtype.name)
+
+
 class ConcatIter(IterNode):
     name = "Concat"
 
@@ -86,7 +95,7 @@ class ConcatIter(IterNode):
         return row
 
     def _check_types(self, row):
-        types = [(getattr(a, "dtype", None), np.ndim(a)) for a in row]
+        types = [(_element_type(a), np.ndim(a)) for a in row]
         self._checked.add(self.current)
         if self._types is None:
             self._types = types

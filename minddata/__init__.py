@@ -27,6 +27,7 @@ from .resharding import auto_shard
 # name -> module that defines it, imported on first access.
 _LAZY = {
     "MindDataset": "minddata.sources",
+    "OBSMindDataset": "minddata.sources",
     "ImageFolderDataset": "minddata.sources",
     "MnistDataset": "minddata.sources",
     "Cifar10Dataset": "minddata.sources",

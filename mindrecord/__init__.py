@@ -5,10 +5,12 @@ reader, converters) can be used on its own.
 """
 from .errors import *  # noqa: F401,F403  (MindSpore's exception names)
 from .errors import __all__ as _error_names
+from .status import FAILED, SUCCESS, MSRStatus  # noqa: F401  (MindSpore's status codes)
 
 _LAZY = {
     "FileWriter": ".writer",
     "FileReader": ".reader",
+    "MindPage": ".mindpage",
     "ShardReader": ".shard_reader",
     "ImageNetToMR": ".tools",
     "Cifar10ToMR": ".tools",
@@ -20,7 +22,7 @@ _LAZY = {
     "ParquetToMR": ".tools",
 }
 
-__all__ = sorted(_LAZY) + list(_error_names)
+__all__ = sorted(_LAZY) + list(_error_names) + ["SUCCESS", "FAILED", "MSRStatus"]
 
 
 def __getattr__(name):

@@ -77,5 +77,74 @@ class MRMFetchDataError(MindRecordException, RuntimeError):
     prefix = "Failed to fetch data by category. "
 
 
+# The rest of MindSpore 2.10's names, so that ``except``/``import`` of any of them keeps working.
+class UnknownError(MindRecordException, RuntimeError):
+    prefix = "Unknown Error. "
+
+
+class PathNotExistsError(MindRecordException, FileNotFoundError):
+    prefix = "Invalid path. "
+
+
+class DbConnectionError(MindRecordException, RuntimeError):
+    prefix = "Db connection is error. Detail: "
+
+
+class MRMInvalidPageSizeError(MindRecordException, ValueError):
+    prefix = "Failed to set page size. "
+
+
+class MRMInvalidHeaderSizeError(MindRecordException, ValueError):
+    prefix = "Failed to set header size. "
+
+
+class MRMSetHeaderError(MindRecordException, RuntimeError):
+    prefix = "Failed to set header. "
+
+
+class MRMWriteDatasetError(MindRecordException, RuntimeError):
+    prefix = "Failed to write dataset. "
+
+
+class MRMLaunchError(MindRecordException, RuntimeError):
+    prefix = "Failed to launch. "
+
+
+class MRMFinishError(MindRecordException, RuntimeError):
+    prefix = "Failed to finish. "
+
+
+class MRMCloseError(MindRecordException, RuntimeError):
+    prefix = "Failed to close. "
+
+
+class MRMAddIndexError(MindRecordException, RuntimeError):
+    prefix = "Failed to add index field. "
+
+
+class MRMInitSegmentError(MindRecordException, RuntimeError):
+    prefix = "Failed to initialize segment. "
+
+
+class MRMFetchCandidateFieldsError(MindRecordException, RuntimeError):
+    prefix = "Failed to fetch candidate category fields. "
+
+
+class MRMReadCategoryInfoError(MindRecordException, RuntimeError):
+    prefix = "Failed to read category information. "
+
+
+class MRMDefineBlobError(MindRecordException, ValueError):
+    prefix = "Failed to define blob field. Detail: "
+
+
+class MRMUnsupportedSchemaError(MindRecordException, ValueError):
+    prefix = "Schema is not supported. Detail: "
+
+
+class MRMDefineCategoryError(MindRecordException, ValueError):
+    prefix = "Failed to define category field. Detail: "
+
+
 __all__ = [name for name, obj in list(globals().items())
            if isinstance(obj, type) and issubclass(obj, MindRecordException)]

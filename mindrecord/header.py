@@ -298,8 +298,9 @@ def resolve_shard_files(file_name):
 
 def missing_index(db):
     """MindSpore's error for a shard whose .db index file is missing."""
-    return RuntimeError(f"[ERROR] Invalid file, the input: {db} is not exists. Please check "
-                        "whether the mindrecord meta file exists and do not rename it.")
+    return RuntimeError(f"The input: {db} is not exists. [ERROR] Invalid file, failed to open "
+                        f"mindrecord meta file. Please check whether the meta file: {db} exists "
+                        f"and do not rename the mindrecord file and meta file.")
 
 
 def check_index_db(path, num_rows):

@@ -44,6 +44,7 @@ class FileReader:
         else:
             columns = None
         self._operator = operator
+        self._closed = False
         self._reader = ShardReader(file_name, storage_options=storage_options)
         if columns is not None:
             unknown = [c for c in columns if c not in self._reader.schema]
@@ -57,8 +58,15 @@ class FileReader:
         self._columns = [c for c in order if columns is None or c in columns]
 
     def get_next(self):
-        """Yields every row, in global order, as a dict."""
-        yield from self._reader.iter_python_rows(self._columns)
+        """Yields every row, in global order, as a dict. As MindSpore's: after ``close()`` it
+        yields nothing, and a ``close()`` between two rows ends the iteration."""
+        rows = self._reader.iter_python_rows(self._columns)
+        while not self._closed:
+            try:
+                row = next(rows)
+            except StopIteration:
+                return
+            yield row
 
     def len(self):
         """Total number of rows."""
@@ -72,6 +80,7 @@ class FileReader:
         return self._reader.schema
 
     def close(self):
+        self._closed = True
         self._reader.close()
 
     def __enter__(self):

@@ -109,7 +109,7 @@ class FileWriter:
             raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between "
                                   f"{MIN_SHARD_COUNT} and {MAX_SHARD_COUNT}.")
         if not isinstance(overwrite, bool):
-            raise ParamTypeError("'overwrite' expect bool type.")
+            raise ParamValueError("Parameter overwrite's type is not bool.")   # MindSpore's
         if _urls.is_url(file_name):
             self._init_remote(file_name, shard_num, overwrite, storage_options)
             return

@@ -71,6 +71,9 @@ class GpuRun:
     # -- decode ----------------------------------------------------------------------------
     def _decode(self, datas):
         torch = self.torch
+        # A MindRecord bytes field (|S<n> of shape (1,)) as its uint8 bytes, the same memory.
+        datas = [d.view(np.uint8) if isinstance(d, np.ndarray) and d.dtype.kind == "S"
+                 and d.shape == (1,) else d for d in datas]
         out = [None] * len(datas)
         jpegs = []
         if self.decoder is not None:

@@ -11,14 +11,14 @@ from .coco import CocoDataset
 from .csv_dataset import CSVDataset
 from .image_folder import ImageFolderDataset
 from .manifest import ManifestDataset
-from .mindrecord_dataset import MindDataset
+from .mindrecord_dataset import MindDataset, OBSMindDataset
 from .mnist import MnistDataset
 from .schema import Schema
 from .text_file import TextFileDataset
 from .tfrecord_dataset import TFRecordDataset
 from .voc import VOCDataset
 
-__all__ = ["MindDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset",
+__all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset",
            "Cifar10Dataset", "Cifar100Dataset", "CSVDataset", "TFRecordDataset", "Schema",
            "TextFileDataset", "CLUEDataset", "PaddedDataset",
            "CocoDataset", "VOCDataset", "CelebADataset"]

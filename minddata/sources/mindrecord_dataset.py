@@ -7,9 +7,12 @@ is one ``ShardReader.read_rows`` call; this module only regroups its columns int
 ``padded_sample``/``num_padded`` append ``num_padded`` copies of one row after the real rows (ids
 R .. R+num_padded-1), as MindSpore does to make a dataset split evenly over ``num_shards``.
 
-Values: scalars 0-d arrays of the schema dtype, strings 0-d str arrays, arrays of the schema
-dtype and shape, ``bytes`` columns 1-D uint8 arrays (MindSpore gives a 1-element ``|S`` array;
-``arr.tobytes()`` gives the same bytes from both). A null (empty) array field is a 0-d value of
+Values, as MindSpore 2.10 gives them: scalars 0-d arrays of the schema dtype, strings 0-d str
+arrays, arrays of the schema dtype and shape, ``bytes`` columns 1-element ``|S<n>`` arrays (shape
+(1,), a zero-copy view of the file's map: ``mindrecord.shard_reader.bytes_value``; ``Decode``
+takes them as they are, ``arr.tobytes()`` gives the stored bytes, a batch of them is
+``|S<longest>`` of shape (n, 1)). The native batch path reads the same bytes through
+``native_column`` without making these arrays. A null (empty) array field is a 0-d value of
 its dtype, shape [] as MindDataset gives it (its value is uninitialised memory in MindSpore, 0
 here); FileReader and the tools keep the empty array.
 """
@@ -42,7 +45,7 @@ def padded_value(spec, value, column):
     try:
         if kind == "bytes":
             raw = value.tobytes() if isinstance(value, np.ndarray) else bytes(value)
-            return np.frombuffer(raw, dtype=np.uint8).copy()
+            return np.array([raw])      # |S<len> of shape (1,), as the real rows (|S1 if empty)
         if kind == "string":
             return np.array(str(value))
         arr = np.array(value, dtype=np.dtype(kind))
@@ -147,6 +150,12 @@ class MindRecordSource(RowSource):
 
     def class_indexing(self):
         return None
+
+    @property
+    def class_column(self):
+        """No stand-in column for a PKSampler: its ``class_column`` must be a field of the
+        files, as MindSpore requires (RowSource's default would group by ``label``)."""
+        raise AttributeError("MindDataset has no stand-in class column")
 
     def native_column(self, name):
         if self._num_padded or self._reader.schema.get(name, {}).get("type") != "bytes":
@@ -262,3 +271,44 @@ class MindDataset(SourceDataset):
             # an invalid num_shards fails here, not when iterating (MindSpore finds it when
             # the pipeline starts).
             self.source_meta()
+
+
+class OBSMindDataset(MindDataset):
+    """MindSpore's ``OBSMindDataset``: MindRecord files in OBS or another S3-compatible store
+    (MinIO, AWS S3), read through this project's remote reader (README, "Object storage").
+
+    ``dataset_files`` are the files' ``s3://bucket/key`` URLs (exactly those files, in order);
+    ``server`` is the store's endpoint (``http://`` or ``https://``), ``ak``/``sk`` its access
+    and secret keys (fsspec's ``endpoint_url``, ``key`` and ``secret``). ``sync_obs_path`` is
+    MindSpore's folder in the store through which the nodes of a job wait for each other's
+    downloads; the remote reader needs no such folder (each node reads its shards through its
+    own cache), so it is checked and kept, not used. Every shard gets the same number of rows
+    whatever ``shard_equal_rows`` says (MindDataset's split always evens them out). Arguments
+    are checked with MindSpore's types and words.
+    """
+
+    def __init__(self, dataset_files, server, ak, sk, sync_obs_path, columns_list=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, shard_equal_rows=True):
+        type_check(dataset_files, (list,), "dataset_files")
+        for item in dataset_files:
+            if not isinstance(item, str):
+                raise TypeError(f"Item of dataset files is not of type [{type('')}], but got "
+                                f"{type(item)}.")
+        for name, value, kind in (("num_shards", num_shards, int), ("shard_id", shard_id, int),
+                                  ("columns_list", columns_list, list),
+                                  ("shard_equal_rows", shard_equal_rows, bool),
+                                  ("server", server, str), ("ak", ak, str), ("sk", sk, str),
+                                  ("sync_obs_path", sync_obs_path, str)):
+            if value is not None:
+                type_check(value, (kind,), name)
+        if not server.startswith(("http://", "https://")):
+            raise ValueError(f"server should be a str that starts with http:// or https://, but "
+                             f"got {server}.")
+        if shuffle is not None and not isinstance(shuffle, (bool, Shuffle)):
+            raise TypeError("shuffle must be of boolean or enum of 'Shuffle' values like "
+                            "'Shuffle.GLOBAL' or 'Shuffle.FILES'.")
+        self.server, self.sync_obs_path, self.shard_equal_rows = server, sync_obs_path, \
+            shard_equal_rows
+        super().__init__(dataset_files, columns_list=columns_list, shuffle=shuffle,
+                         num_shards=num_shards, shard_id=shard_id,
+                         storage_options={"endpoint_url": server, "key": ak, "secret": sk})

@@ -97,8 +97,9 @@ class Decode(PyTensorOperation):
             return False
 
     def _compute(self, data, rng):
-        if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
-            data = data.tobytes()
+        if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim <= 1 \
+                and data.size == 1:
+            data = data.tobytes()   # a MindRecord bytes field (|S<n>, shape (1,)), or b"..." 0-d
         if isinstance(data, np.ndarray):
             if data.dtype != np.uint8 or data.ndim != 1:
                 raise RuntimeError(f"Decode: expected 1-D uint8 encoded bytes, got shape "

@@ -85,6 +85,15 @@ class ConversionResult:
     seconds: float = 0.0
     report_file: str = None
 
+    def __eq__(self, other):
+        """A finished conversion also equals MindSpore's ``SUCCESS`` (0), which MindSpore's
+        converters return, so ``assert converter.transform() == SUCCESS`` keeps working."""
+        if isinstance(other, ConversionResult):
+            return vars(self) == vars(other)
+        if isinstance(other, int) and not isinstance(other, bool):
+            return other == 0
+        return NotImplemented
+
     def merged(self, other):
         return ConversionResult(
             self.rows + other.rows, self.skipped + other.skipped, self.files + other.files,

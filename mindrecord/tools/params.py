@@ -1,6 +1,7 @@
 """Argument checks shared by the converters (MindSpore raises ValueError for these)."""
 import os
 
+from ..errors import ParamValueError
 from .image_check import VERIFY_MODES
 
 
@@ -22,10 +23,16 @@ def check_destination_arg(destination):
     if not isinstance(destination, str) or not destination:
         raise ValueError(f"Parameter destination must be a non-empty str, got {destination!r}.")
     base = os.path.basename(destination)
-    bad = set('\\/:*?"<>|`&;\'') & set(base)
-    if not base or bad or base != base.strip():
-        raise ValueError(f"Parameter destination: file name {destination!r} should not be empty, "
-                         "start or end with a space, or contain \\/:*?\"<>|`&;'")
+    if not base:
+        raise ValueError(f"Parameter destination: file name {destination!r} should not be "
+                         f"empty.")
+    # MindSpore's ParamValueError and words (a ValueError too)
+    if set('\\/:*?"<>|`&;\'') & set(base):
+        raise ParamValueError(f"File name should not contains \\/:*?\\\"<>|`&;\\' "
+                              f"(destination {destination!r}).")
+    if base != base.strip():
+        raise ParamValueError(f"File name should not start/end with space (destination "
+                              f"{destination!r}).")
     return destination
 
 

@@ -122,7 +122,7 @@ def test_a_source_cache_on_a_full_root_serves_every_row(small_tmpfs, tmp_path, m
         for _ in range(2):
             rows = list(data.create_tuple_iterator(num_epochs=1, output_numpy=True))
             assert [int(r[1]) for r in rows] == list(range(ROWS))
-            assert all(np.array_equal(r[0], DATA[int(r[1])]) for r in rows)
+            assert all(r[0].tobytes() == DATA[int(r[1])].tobytes() for r in rows)
 
 
 def test_a_cache_root_full_before_the_pipeline_starts(small_tmpfs, tmp_path):

@@ -24,8 +24,9 @@ def write(tmp_path, rows, name="null.mindrecord"):
 def test_output_shapes_of_a_null_field(tmp_path):
     data = ds.MindDataset(write(tmp_path, ROWS), shuffle=False)
     assert data.get_col_names() == ["a", "b", "i", "m"]
-    assert data.output_shapes() == [[], [0], [], []]
-    assert data.output_types() == [np.int32, np.uint8, np.int64, np.float32]
+    assert data.output_shapes() == [[], [1], [], []]        # bytes: |S<n> of shape (1,)
+    assert [t.kind for t in data.output_types()] == ["i", "S", "i", "f"]
+    assert data.output_types()[0] == np.int32 and data.output_types()[3] == np.float32
 
 
 def test_rows_with_null_and_filled_fields(tmp_path):
@@ -37,7 +38,7 @@ def test_rows_with_null_and_filled_fields(tmp_path):
     np.testing.assert_array_equal(second["m"], np.ones((2, 2), np.float32))
     # a filled first row: its shapes
     data = ds.MindDataset(write(tmp_path, ROWS[::-1], "filled.mindrecord"), shuffle=False)
-    assert data.output_shapes() == [[2], [2], [], [2, 2]]
+    assert data.output_shapes() == [[2], [1], [], [2, 2]]
 
 
 def test_file_reader_keeps_the_empty_array(tmp_path):

@@ -24,7 +24,7 @@ def edit_db(path, sql):
 
 def test_missing_db(shard):
     os.remove(shard + ".db")
-    with pytest.raises(RuntimeError, match=r"the input: .*g_index_fields.mindrecord.db is not "
+    with pytest.raises(RuntimeError, match=r"The input: .*g_index_fields.mindrecord.db is not "
                                            "exists"):
         FileReader(shard)
 

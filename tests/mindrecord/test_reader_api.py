@@ -64,11 +64,17 @@ def test_get_next_restarts_from_the_first_row(shared_fixtures):
     assert first == again == [0, 1, 2, 3, 4]
 
 
-def test_reading_after_close_fails_cleanly(shared_fixtures):
+def test_reading_after_close_gives_no_rows_as_mindspore(shared_fixtures):
     r = FileReader(fixture_file(shared_fixtures, "d_no_blob"))
     r.close()
-    with pytest.raises(RuntimeError, match="closed"):
-        list(r.get_next())
+    assert list(r.get_next()) == []
+    r = FileReader(fixture_file(shared_fixtures, "d_no_blob"))
+    got = []
+    for row in r.get_next():        # a close() between two rows ends the iteration
+        got.append(row["id"])
+        if len(got) == 2:
+            r.close()
+    assert got == [0, 1]
 
 
 def test_no_descriptor_leak_on_success_or_failure(shared_fixtures, tmp_path):

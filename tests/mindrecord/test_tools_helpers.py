@@ -36,14 +36,16 @@ def read_rows(first_file):
     """All rows of a MindRecord dataset as plain Python values, in global order."""
     with ShardReader(first_file) as reader:
         cols = reader.read_rows(list(range(reader.num_rows)))
+        blob_names = [c for c in reader.column_names if reader.schema[c]["type"] == "bytes"]
+        # bytes exactly as stored (the dataset representation, |S<n>, cannot tell b"" from b"\0")
+        blobs = list(reader.iter_python_rows(blob_names)) if blob_names else []
     rows = []
     for i in range(len(next(iter(cols.values())))):
         row = {}
         for name, values in cols.items():
             v = values[i]
-            if name in reader.blob_fields and v.dtype == np.uint8 and \
-                    reader.schema[name]["type"] == "bytes":
-                row[name] = v.tobytes()
+            if name in blob_names:
+                row[name] = blobs[i][name]
             elif getattr(v, "ndim", 1) == 0:
                 row[name] = v.item()
             else:

@@ -75,8 +75,8 @@ def test_bad_file_names(tmp_path, name):
 def test_file_name_type(tmp_path):
     with pytest.raises(ParamTypeError):
         FileWriter(5)
-    with pytest.raises(ParamTypeError):
-        FileWriter(str(tmp_path / "x"), overwrite="yes")
+    with pytest.raises(ParamValueError, match="Parameter overwrite's type is not bool."):
+        FileWriter(str(tmp_path / "x"), overwrite="yes")     # MindSpore's type and words
 
 
 @pytest.mark.parametrize("existing", ["x.mindrecord", "x.mindrecord.db"])

@@ -14,8 +14,11 @@ def encoded_bytes(data, op_name="Decode"):
     """The 1-D uint8 contiguous array of an encoded image, checked."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         data = np.frombuffer(data, np.uint8)
-    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim == 0:
-        data = np.frombuffer(data.tobytes(), np.uint8)  # np.asarray(b"...") from a generator
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.ndim <= 1 \
+            and data.size == 1:
+        # A MindRecord bytes field as MindDataset gives it (|S<n> of shape (1,), as MindSpore),
+        # or np.asarray(b"...") from a generator: the same memory as uint8, every byte kept.
+        data = data.reshape(-1).view(np.uint8)
     if not isinstance(data, np.ndarray):
         raise TypeError(f"{op_name}: the type of the encoded image should be "
                         f"{np.ndarray}, but got {type(data)} (input should be a 1-D numpy "

@@ -323,7 +323,7 @@ class GeneratorDataset(SourceDataset):
         src = self.source
         if isinstance(src, SampledBatches):
             src = src.for_run()
-        return _RunStream(src, self.known_columns, self.column_types)
+        return _RunStream(src, self.known_columns, self.column_types, self.row_count())
 
     def row_count(self):
         if self.random_access:
@@ -352,10 +352,11 @@ class GeneratorDataset(SourceDataset):
 class _RunStream:
     """The stream of one run: opens the rows of each of its epochs."""
 
-    def __init__(self, source, names, types):
+    def __init__(self, source, names, types, rows):
         self.source = source
         self.names = names
         self.types = types
+        self.rows = rows    # per epoch, from the source's __len__ (None without one)
 
     def open(self, epoch):
         src = self.source
@@ -363,13 +364,20 @@ class _RunStream:
             it = src.batches_of(epoch)
         else:
             it = iter(src() if callable(src) and not hasattr(src, "__iter__") else src)
-        return _rows_of(it, self.names, self.types)
+        return _rows_of(it, self.names, self.types, self.rows)
 
 
-def _rows_of(it, names, types):
+def _rows_of(it, names, types, expected=None):
+    """The rows of one epoch. A source that ends after another number of rows than its
+    __len__ said (what get_dataset_size() gave) fails, as in MindSpore."""
+    pos = 0
     try:
-        for pos, item in enumerate(it):
-            yield make_row(item, names, types, f"generator row {pos}")
+        for pos, item in enumerate(it, 1):
+            yield make_row(item, names, types, f"generator row {pos - 1}")
+        if expected is not None and pos != expected:
+            raise RuntimeError(f"The actual amount of data read from generator {pos} is "
+                               f"different from generator.len {expected}, you should adjust "
+                               f"generator.len to make them match.")
     finally:
         close = getattr(it, "close", None)
         if close is not None:

@@ -546,3 +546,22 @@ def test_a_list_row_holds_one_value_per_column():
     assert _column(ds.GeneratorDataset([[1], [2]], ["a"], shuffle=False)) == [[1, 2]]
     with pytest.raises(RuntimeError, match="number of returned NumPy array is:3"):
         _column(ds.GeneratorDataset([[1, 2, 3]], ["a"]))
+
+
+@pytest.mark.parametrize("rows", [2, 7])
+def test_stream_source_with_a_wrong_len_fails(rows):
+    # measured in MindSpore 2.10: an iterable whose __len__ (3, the dataset size) differs from
+    # the rows it gives fails when the epoch ends
+    class WrongLen:
+        def __iter__(self):
+            return iter([(np.array(i),) for i in range(rows)])
+
+        def __len__(self):
+            return 3
+
+    d = ds.GeneratorDataset(WrongLen(), ["a"])
+    assert d.get_dataset_size() == 3
+    with pytest.raises(RuntimeError, match=f"The actual amount of data read from generator "
+                                           f"{rows} is different from generator.len 3"):
+        _column(d)
+    assert _column(ds.GeneratorDataset(WrongLen(), ["a"], num_samples=2)) == [[0, 1]]

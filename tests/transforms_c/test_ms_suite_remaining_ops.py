@@ -126,3 +126,22 @@ def test_rand_augment_argument_ranges_in_mindspores_words():
     with pytest.raises(ValueError, match=r"\[0, 3\)\."):
         RandAugment(3, 3, 3)
     assert RandAugment(3, 2, 3).magnitude == 2
+
+
+@pytest.mark.parametrize("value", [[1, 2, 3], "abc", 3])
+def test_random_crop_decode_resize_eager_refuses_what_is_not_an_array(value):
+    # measured in MindSpore 2.10: TypeError "Input should be an encoded image in 1-D NumPy
+    # format, got <class 'list'>."
+    from transforms_c.vision import RandomCropDecodeResize
+    with pytest.raises(TypeError, match=rf"Input should be an encoded image in 1-D NumPy "
+                                        rf"format, got {type(value)}\."):
+        RandomCropDecodeResize(20)(value)
+
+
+def test_random_crop_decode_resize_eager_refuses_a_pil_image():
+    # measured in MindSpore 2.10 (the same words)
+    from PIL import Image
+    from transforms_c.vision import RandomCropDecodeResize
+    with pytest.raises(TypeError, match="Input should be an encoded image in 1-D NumPy format, "
+                                        "got <class 'PIL.Image.Image'>."):
+        RandomCropDecodeResize(20)(Image.new("RGB", (4, 4)))

@@ -159,6 +159,10 @@ class RandomCropDecodeResize(RandomResizedCrop):
         if isinstance(data, np.ndarray) and (data.ndim != 1 or data.dtype != np.uint8):
             raise TypeError(f"Input should be an encoded image with uint8 type in 1-D NumPy "
                             f"format, got format:{type(data)}, dtype:{data.dtype.type}.")
+        if data is not None and not isinstance(data, (np.ndarray, bytes, bytearray)):
+            # a PIL image, a list, a str...: MindSpore's words (bytes are taken here)
+            raise TypeError(f"Input should be an encoded image in 1-D NumPy format, got "
+                            f"{type(data)}.")
         return super().__call__(*arrays)
 
     def apply_unfused(self, data, seed):

@@ -434,7 +434,8 @@ def test_numpy_slices_empty_data_and_empty_output_shapes():
     # output_shapes() and output_types() []
     with pytest.raises(ValueError, match="Argument data cannot be empty"):
         ds.NumpySlicesDataset([])
-    d = ds.NumpySlicesDataset([[[1, 2], [3, 4]]], column_names=["col1"]).batch(3, drop_remainder=True)
+    d = ds.NumpySlicesDataset([[[1, 2], [3, 4]]], column_names=["col1"])
+    d = d.batch(3, drop_remainder=True)
     assert d.output_shapes() == [] and d.output_types() == []
     assert d.get_col_names() == ["col1"]
 

@@ -55,11 +55,14 @@ def declared_size(data):
             try:
                 return name, reader(buf)
             except _Unreadable as exc:
-                raise RuntimeError(f"data is not a decodable image: the {name} header is "
-                                   f"unreadable ({exc}), so its size cannot be checked before "
-                                   f"decoding") from None
-    raise RuntimeError(f"data is not a decodable image: unrecognised format ({len(buf)} bytes, "
-                       f"first bytes {head[:8].hex(' ')}); accepted: {', '.join(FORMATS)}")
+                # "image decode failed.": MindSpore's words
+                raise RuntimeError(f"image decode failed. data is not a decodable image: the "
+                                   f"{name} header is unreadable ({exc}), so its size cannot "
+                                   f"be checked before decoding") from None
+    # "image decode failed.": MindSpore's words
+    raise RuntimeError(f"image decode failed. data is not a decodable image: unrecognised "
+                       f"format ({len(buf)} bytes, first bytes {head[:8].hex(' ')}); accepted: "
+                       f"{', '.join(FORMATS)}")
 
 
 def check_declared_size(data, op_name="Decode"):

@@ -425,3 +425,28 @@ def test_random_crop_on_pil_refuses_a_larger_window_with_a_value_error():
     with pytest.raises(ValueError, match=r"Crop size \(25, 40\) is larger than input image size "
                                          r"\(20, 30\)."):
         V.RandomCrop((25, 40))(Image.fromarray(RGB))
+
+
+def test_decode_eager_input_errors():
+    # measured in MindSpore 2.10: an eager Decode checks its input in Python first
+    with pytest.raises(TypeError) as info:
+        V.Decode()(RGB)
+    assert "The number of array dimensions of the encoded image should be 1, but got 3." \
+        in str(info.value)
+    with pytest.raises(TypeError) as info:
+        V.Decode()([1, 2, 3])
+    assert ("The type of the encoded image should be <class 'numpy.ndarray'>, but got "
+            "<class 'list'>.") in str(info.value)
+    with pytest.raises(TypeError, match="The type of the encoded image should be"):
+        V.Decode()(Image.fromarray(RGB))
+
+
+@pytest.mark.parametrize("data, words", [
+    (np.arange(100, dtype=np.uint8), "Decode: image decode failed."),
+    (np.array([0xFF, 0xD8, 0xFF, 0xE0, 1, 2], np.uint8), "Decode: image decode failed."),
+    (np.array([], np.uint8), "Input Tensor has no data"),
+])
+def test_decode_failures_in_mindspores_words(data, words):
+    with pytest.raises(RuntimeError) as info:
+        V.Decode()(data)
+    assert words in str(info.value)

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from transforms_c import _native, folding, settings
+from transforms_c._base import is_pil
 from transforms_c.image_limits import check_declared_size, check_pixels
 from transforms_c.schema import BOOL, NativeOperation, OpSchema, Param
 
@@ -20,8 +21,8 @@ def encoded_bytes(data, op_name="Decode"):
         # or np.asarray(b"...") from a generator: the same memory as uint8, every byte kept.
         data = data.reshape(-1).view(np.uint8)
     if not isinstance(data, np.ndarray):
-        raise TypeError(f"{op_name}: the type of the encoded image should be "
-                        f"{np.ndarray}, but got {type(data)} (input should be a 1-D numpy "
+        raise TypeError(f"{op_name}: The type of the encoded image should be "
+                        f"{np.ndarray}, but got {type(data)}. (input should be a 1-D numpy "
                         f"array of encoded bytes)")
     if data.dtype == np.int8 and data.ndim == 1:
         data = data.view(np.uint8)  # np.fromfile(path, dtype="int8"), accepted by MindSpore
@@ -30,8 +31,22 @@ def encoded_bytes(data, op_name="Decode"):
                            f"expected 1-D uint8 encoded image bytes (is the image already "
                            f"decoded?)")
     if data.size == 0:
-        raise RuntimeError(f"{op_name}: image data is empty (0 bytes)")
+        raise RuntimeError(f"{op_name}: Input Tensor has no data: image data is empty (0 bytes)")
     return np.ascontiguousarray(data)
+
+
+def check_eager_encoded(data, op_name="Decode"):
+    """MindSpore's eager Decode checks its input in Python before its kernel does: an array
+    that is not 1-D is a TypeError there (a pipeline's kernel raises RuntimeError). Bytes and
+    a bytes scalar are taken; encoded_bytes checks the rest."""
+    if not isinstance(data, np.ndarray) and not is_pil(data) \
+            and not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{op_name}: The type of the encoded image should be {np.ndarray}, "
+                        f"but got {type(data)}.")
+    if isinstance(data, np.ndarray) and data.ndim != 1 \
+            and not (data.dtype.kind == "S" and data.size == 1):
+        raise TypeError(f"{op_name}: The number of array dimensions of the encoded image "
+                        f"should be 1, but got {data.ndim}.")
 
 
 def is_jpeg(data):
@@ -45,10 +60,11 @@ def decode_other(data, op_name="Decode"):
     try:
         img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error as exc:
-        raise RuntimeError(f"{op_name}: cannot decode image: {exc}") from None
+        raise RuntimeError(f"{op_name}: image decode failed. cannot decode image: {exc}") \
+            from None
     if img is None or img.size == 0:
-        raise RuntimeError(f"{op_name}: data is not a decodable image ({data.size} bytes, "
-                           f"first bytes {data[:8].tobytes()!r})")
+        raise RuntimeError(f"{op_name}: image decode failed. data is not a decodable image "
+                           f"({data.size} bytes, first bytes {data[:8].tobytes()!r})")
     return cv2.cvtColor(img, cv2.COLOR_BGR2RGB)
 
 
@@ -56,7 +72,7 @@ def jpeg_size(data, op_name="Decode"):
     try:
         width, height, _ = _native.jpeg_info(data)
     except RuntimeError as exc:
-        raise RuntimeError(f"{op_name}: {exc}") from None
+        raise RuntimeError(f"{op_name}: image decode failed. {exc}") from None
     check_pixels(width, height, op_name)
     return width, height
 
@@ -67,7 +83,7 @@ def decode_jpeg(data, op_name="Decode"):
     try:
         _native.jpeg_decode_into(data, 1, 0, 0, out, settings.get_max_image_pixels())
     except RuntimeError as exc:
-        raise RuntimeError(f"{op_name}: {exc}") from None
+        raise RuntimeError(f"{op_name}: image decode failed. {exc}") from None
     return out
 
 
@@ -89,6 +105,11 @@ class Decode(NativeOperation):
 
     def __init__(self, to_pil=False):
         self.schema.bind(self, to_pil=to_pil)
+
+    def __call__(self, *arrays):
+        if len(arrays) == 1:
+            check_eager_encoded(arrays[0])
+        return super().__call__(*arrays)
 
     def fusion_phase(self, position):
         return None if self.to_pil else super().fusion_phase(position)

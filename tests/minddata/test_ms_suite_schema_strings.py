@@ -24,3 +24,44 @@ def test_concat_still_refuses_str_with_bytes():
     b = ds.GeneratorDataset(lambda: iter([(np.array([b"b"]),)]), ["u"], shuffle=False)
     with pytest.raises(RuntimeError, match="should be the same, but got: string and bytes"):
         _rows(a + b)
+
+
+def test_schema_path_must_be_a_string():
+    # measured in MindSpore 2.10: TypeError "path: 1 is not string"
+    with pytest.raises(TypeError, match="path: 1 is not string"):
+        ds.Schema(1)
+
+
+def test_schema_parse_columns_needs_names_and_types():
+    # measured in MindSpore 2.10: RuntimeError "Column's name is missing" / "Column's type is
+    # missing"; columns neither a dict nor a list: "columns must be dict or list, ..."
+    with pytest.raises(RuntimeError, match="Column's name is missing"):
+        ds.Schema().parse_columns([{"type": "int8", "shape": [3, 3]}])
+    with pytest.raises(RuntimeError, match="Column's type is missing"):
+        ds.Schema().parse_columns([{"name": "x", "shape": [3, 3]}])
+    with pytest.raises(RuntimeError, match="columns must be dict or list"):
+        ds.Schema().parse_columns("abc")
+
+
+def test_schema_from_json_refuses_unknown_fields_and_negative_rows():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="Unknown field foo"):
+        ds.Schema().from_json({"columns": {"a": {"type": "int8"}}, "foo": 1})
+    with pytest.raises(RuntimeError, match='"columns" node is required in the schema json JSON'):
+        ds.Schema().from_json({"numRows": 2})
+    with pytest.raises(RuntimeError, match="numRows must be greater than or equal to 0"):
+        ds.Schema().from_json({"columns": {"a": {"type": "int8"}}, "numRows": -1})
+
+
+def test_schema_add_column_takes_type_names_and_mindspore_types():
+    # measured in MindSpore 2.10: "string", mstype.string, mstype.int32 columns; an unknown
+    # name is TypeError "Unknown column type"
+    from minddata import mstype
+    schema = ds.Schema()
+    schema.add_column("line", "string", [])
+    schema.add_column("words", mstype.string, [-1, 2])
+    schema.add_column("label", mstype.int32)
+    assert [(c["name"], c["type"], c.get("shape")) for c in schema.columns] == [
+        ("line", "string", []), ("words", "string", [-1, 2]), ("label", "int32", None)]
+    with pytest.raises(TypeError, match="Unknown column type"):
+        schema.add_column("x", "Int32")

@@ -4,8 +4,6 @@ the native ops, computed with Pillow on PIL images. Ops accept PIL images or HWC
 ops, and offer the same is_random/apply protocol. Run them in worker processes
 (python_multiprocessing=True) for parallelism: Pillow holds the GIL for part of its work."""
 import io
-import math
-import numbers
 
 import numpy as np
 from PIL import Image, ImageEnhance, ImageFile, ImageOps
@@ -18,19 +16,14 @@ from transforms_c._validate import (check_bool, check_enum, check_factor_range, 
                                     check_sequence, check_size, check_symmetric_range,
                                     size_hw)
 from transforms_c.enums import Border, Inter
-from transforms_c.vision.crop import random_crop_window
 from transforms_c.vision.decode import decode_jpeg
-from transforms_c.vision.resized_crop import window_draws
 from transforms_c.vision.erase import RandomErasing as _RandomErasing
+from transforms_c.vision.pil_geometry import (PIL_FILTER, pil_center_crop, pil_pad,
+                                              pil_random_crop, pil_random_resized_crop,
+                                              pil_resize, pil_resized_crop_box, pil_rotate)
 from transforms_c.vision.tensor import pil_to_tensor
 
 ImageFile.LOAD_TRUNCATED_IMAGES = False
-
-_PIL_INTER = {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR,
-              Inter.BICUBIC: Image.BICUBIC, Inter.ANTIALIAS: Image.LANCZOS,
-              Inter.AREA: Image.BOX, Inter.PILCUBIC: Image.BICUBIC}
-_PIL_PAD = {Border.CONSTANT: "constant", Border.EDGE: "edge", Border.REFLECT: "reflect",
-            Border.SYMMETRIC: "symmetric"}
 
 
 def to_pil(img, op_name):
@@ -188,14 +181,6 @@ class ToType(PyTensorOperation):
         return np.asarray(img).astype(self.output_type)
 
 
-def _resized_size(width, height, size):
-    if isinstance(size, numbers.Integral):
-        if width <= height:
-            return size, int(size * height / width)
-        return int(size * width / height), size
-    return size[1], size[0]
-
-
 class Resize(PyTensorOperation):
     """Resize(size, interpolation=Inter.BILINEAR)."""
 
@@ -204,9 +189,7 @@ class Resize(PyTensorOperation):
         self.interpolation = check_enum(interpolation, Inter, "interpolation")
 
     def _compute(self, img, rng):
-        img = to_pil(img, "Resize")
-        return img.resize(_resized_size(img.width, img.height, self.size),
-                          _PIL_INTER[self.interpolation])
+        return pil_resize(to_pil(img, "Resize"), self.size, self.interpolation)
 
 
 class CenterCrop(PyTensorOperation):
@@ -216,26 +199,7 @@ class CenterCrop(PyTensorOperation):
         self.size = check_size(size)
 
     def _compute(self, img, rng):
-        img = to_pil(img, "CenterCrop")
-        crop_h, crop_w = size_hw(self.size)
-        left = int(round((img.width - crop_w) / 2.0))
-        top = int(round((img.height - crop_h) / 2.0))
-        return img.crop((left, top, left + crop_w, top + crop_h))
-
-
-def _pad(img, padding, fill_value, mode):
-    left, top, right, bottom = padding
-    if not any(padding):
-        return img
-    arr = np.asarray(img)
-    widths = ((top, bottom), (left, right)) + (((0, 0),) if arr.ndim == 3 else ())
-    if mode == Border.CONSTANT:
-        if arr.ndim == 3:
-            planes = [np.pad(arr[:, :, c], widths[:2], constant_values=fill_value[c % 3])
-                      for c in range(arr.shape[2])]
-            return Image.fromarray(np.stack(planes, axis=2))
-        return Image.fromarray(np.pad(arr, widths, constant_values=fill_value[0]))
-    return Image.fromarray(np.pad(arr, widths, mode=_PIL_PAD[mode]))
+        return pil_center_crop(to_pil(img, "CenterCrop"), self.size)
 
 
 class Pad(PyTensorOperation):
@@ -247,7 +211,7 @@ class Pad(PyTensorOperation):
         self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
 
     def _compute(self, img, rng):
-        return _pad(to_pil(img, "Pad"), self.padding, self.fill_value, self.padding_mode)
+        return pil_pad(to_pil(img, "Pad"), self.padding, self.fill_value, self.padding_mode)
 
 
 class RandomCrop(PyTensorOperation):
@@ -265,16 +229,8 @@ class RandomCrop(PyTensorOperation):
         self.padding_mode = check_enum(padding_mode, Border, "padding_mode")
 
     def _compute(self, img, rng):
-        img = to_pil(img, "RandomCrop")
-        if self.padding is not None:
-            img = _pad(img, self.padding, self.fill_value, self.padding_mode)
-        if self.pad_if_needed:
-            crop_h, crop_w = size_hw(self.size)
-            pad_w = max(0, crop_w - img.width)
-            pad_h = max(0, crop_h - img.height)
-            img = _pad(img, (pad_w, pad_h, pad_w, pad_h), self.fill_value, self.padding_mode)
-        top, left, crop_h, crop_w = random_crop_window(img.height, img.width, self.size, rng)
-        return img.crop((left, top, left + crop_w, top + crop_h))
+        return pil_random_crop(to_pil(img, "RandomCrop"), self.size, self.padding,
+                               self.pad_if_needed, self.fill_value, self.padding_mode, rng)
 
 
 class PillowResize:
@@ -288,28 +244,6 @@ class PillowResize:
 
     def resize(self, image, height, width):
         return np.asarray(Image.fromarray(image).resize((width, height), self.filter))
-
-
-def pil_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
-    """(top, left, h, w) as MindSpore's Python implementation (used for PIL input) derives it
-    from its random draws: the window's height from its rounded width, and a centre-crop
-    fallback rounded half to even; the native op's window (transforms_c) rounds both sides from
-    the area and centres by truncation."""
-    for target, aspect in window_draws(height * width, scale, ratio, max_attempts, rng):
-        crop_w = int(round(math.sqrt(target * aspect)))
-        crop_h = int(round(crop_w / aspect))
-        if 0 < crop_w <= width and 0 < crop_h <= height:
-            top = rng.randint(0, height - crop_h)
-            left = rng.randint(0, width - crop_w)
-            return top, left, crop_h, crop_w
-    in_ratio = width / height
-    if in_ratio < ratio[0]:
-        crop_w, crop_h = width, int(round(width / ratio[0]))
-    elif in_ratio > ratio[1]:
-        crop_w, crop_h = int(round(height * ratio[1])), height
-    else:
-        crop_w, crop_h = width, height
-    return int(round((height - crop_h) / 2.)), int(round((width - crop_w) / 2.)), crop_h, crop_w
 
 
 class RandomResizedCrop(PyTensorOperation):
@@ -327,14 +261,8 @@ class RandomResizedCrop(PyTensorOperation):
         self.max_attempts = check_int(max_attempts, "max_attempts", 1, 2147483647)
 
     def _compute(self, img, rng):
-        img = to_pil(img, "RandomResizedCrop")
-        top, left, crop_h, crop_w = pil_resized_crop_box(
-            img.height, img.width, self.scale, self.ratio, self.max_attempts, rng)
-        out_h, out_w = size_hw(self.size)
-        # Crop, then resize the crop alone (MindSpore's py_transforms): Pillow's resize(box=)
-        # would also blend the pixels just outside the crop into its edges.
-        crop = img.crop((left, top, left + crop_w, top + crop_h))
-        return crop.resize((out_w, out_h), _PIL_INTER[self.interpolation])
+        return pil_random_resized_crop(to_pil(img, "RandomResizedCrop"), self.size, self.scale,
+                                       self.ratio, self.interpolation, self.max_attempts, rng)
 
     ends_fused_run = False
 
@@ -348,7 +276,7 @@ class RandomResizedCrop(PyTensorOperation):
             *geo.current_hw(), self.scale, self.ratio, self.max_attempts, Rng(seed))
         geo.crop(top, left, crop_h, crop_w)
         out_h, out_w = size_hw(self.size)
-        geo.resize(out_h, out_w, PillowResize(_PIL_INTER[self.interpolation]))
+        geo.resize(out_h, out_w, PillowResize(PIL_FILTER[self.interpolation]))
 
     def native_step(self):
         return None
@@ -531,10 +459,8 @@ class RandomRotation(PyTensorOperation):
         self.fill_value = check_fill_value(fill_value)
 
     def _compute(self, img, rng):
-        img = to_pil(img, "RandomRotation")
-        fill = self.fill_value if img.mode == "RGB" else self.fill_value[0]
-        return img.rotate(rng.uniform(*self.degrees), _PIL_INTER[self.resample], self.expand,
-                          self.center, fillcolor=fill)
+        return pil_rotate(to_pil(img, "RandomRotation"), rng.uniform(*self.degrees),
+                          self.resample, self.expand, self.center, self.fill_value)
 
 
 class Invert(PyTensorOperation):

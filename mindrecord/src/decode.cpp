@@ -206,6 +206,10 @@ bool decode_raw_rows(const uint8_t* data, uint64_t size, int64_t n_rows, const i
             const int w = b[0] == 0xde ? 2 : 4;
             if (!c.take(w, &q)) { *err = "truncated msgpack map header"; return false; }
             n_keys = static_cast<int64_t>(load_be(q, w));
+        } else if (b[0] == 0xc0 && c.pos == c.end) {
+            // nil: MindSpore's Dataset.save writes it as the raw row of a schema whose fields
+            // are all blobs; no field is in it (a schema with raw fields fails below).
+            n_keys = 0;
         } else {
             *err = "raw row is not a msgpack map";
             return false;

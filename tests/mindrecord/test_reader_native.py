@@ -84,6 +84,18 @@ def test_decode_skips_keys_outside_the_schema():
     assert f[0].tolist() == [0.1]
 
 
+def test_decode_takes_nil_rows_of_a_schema_without_raw_fields():
+    """MindSpore's Dataset.save writes msgpack nil (0xc0) as the raw row when every field is a
+    blob (measured on files saved by MindSpore 2.10); with raw fields expected, nil lacks them."""
+    (i, f, s), _ = decode([b"\xc0", b"\xc0"], [], [])
+    assert i.shape[-1] == f.shape[-1] == 2
+    with pytest.raises(native.FormatError, match="'a' is missing") as err:
+        decode([b"\xc0"], ["a"], [native.KIND_INT])
+    assert err.value.row == 0
+    with pytest.raises(native.FormatError, match="not a msgpack map"):
+        decode([b"\xc0\x00"], [], [])
+
+
 @pytest.mark.parametrize("row,message", [
     (b"\x81" + msgpack_str("a") + msgpack_str("x"), "does not hold an integer"),
     (b"\x81" + msgpack_str("b") + b"\x01", "'a' is missing"),

@@ -69,7 +69,9 @@ class Number(Type):
         return False
 
     def __hash__(self):
-        return hash(self._np)      # equal to the numpy dtype it equals
+        # the hash of the numpy scalar type, which the training package's mstype names are: a
+        # dict keyed by mstype.int32 finds a Tensor's dtype
+        return hash(self._np.type)
 
 
 class Bool(Number):

@@ -65,3 +65,12 @@ def test_schema_add_column_takes_type_names_and_mindspore_types():
         ("line", "string", []), ("words", "string", [-1, 2]), ("label", "int32", None)]
     with pytest.raises(TypeError, match="Unknown column type"):
         schema.add_column("x", "Int32")
+
+
+def test_a_tensor_dtype_finds_its_mstype_key():
+    # measured in MindSpore 2.10: {mstype.int32: 1}.get(tensor.dtype) == 1 (the training
+    # package's mstype names are numpy's scalar types)
+    from training.common import dtype as mstype
+    tensor = next(iter(ds.NumpySlicesDataset([np.array([1, 2], np.int32)], shuffle=False)))[0]
+    assert {mstype.int32: 1}.get(tensor.dtype) == 1
+    assert {mstype.float32: 1}.get(tensor.dtype) is None

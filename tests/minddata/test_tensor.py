@@ -101,7 +101,7 @@ def test_mstype_objects():
     # equal to the numpy type it stands for (training's mstype names are numpy's types)
     assert mstype.float32 == np.float32 and np.dtype("float32") == mstype.float32
     assert mstype.float32 != np.float64 and mstype.int8 != "int8"
-    assert {mstype.int32: 1}[np.dtype(np.int32)] == 1
+    assert {np.int32: 1}[mstype.int32] == 1               # hashed as the numpy scalar type
     assert np.dtype(mstype.int16) == np.int16              # numpy's dtype-like protocol
     assert np.zeros(2).astype(mstype.int32).dtype == np.int32
     assert mstype.dtype_to_nptype(mstype.float16) is np.float16

@@ -152,7 +152,8 @@ def first_row(ds):
     bind_sync_waits(ds)
     # No sync_update comes while the first row is read; MindSpore runs no callbacks for it.
     with waits_open(), muted():
-        run = PipelineRun(ds, num_epochs=1)
+        # Inline: as in MindSpore, no worker starts (nor computes rows ahead) for one row.
+        run = PipelineRun(ds, num_epochs=1, inline=True)
     try:
         row = run.next_item()
     except StopIteration:

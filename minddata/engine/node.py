@@ -39,9 +39,12 @@ class BuildContext:
     """What a pipeline's nodes share: the seed, debug mode, and an op-position counter (the
     op position of the seed derivation, assigned in a fixed build order)."""
 
-    def __init__(self, seed, debug=False, prefetch_size=16, hooks=()):
+    def __init__(self, seed, debug=False, prefetch_size=16, hooks=(), inline=False):
         self.seed = seed
         self.debug = debug
+        # A pass reading the pipeline's metadata (its first row): every node computes in the
+        # caller's thread, so that no worker computes rows ahead (rows may be huge).
+        self.inline = inline
         self.prefetch_size = prefetch_size
         self.hooks = list(hooks)
         # Set when the run stops: a node blocked on something outside the pipeline (a
@@ -57,6 +60,11 @@ class BuildContext:
         # The epoch of the run being produced (PipelineRun sets it), which the epoch numbers of
         # nodes under a repeat are not; None where no run drives the nodes (a service actor).
         self.run_epoch = None
+
+    def workers(self, wanted):
+        """The workers a node runs: ``wanted``, or one (no worker thread or process) in debug
+        mode and in inline passes."""
+        return 1 if self.debug or self.inline else wanted
 
     def build(self, pnode):
         """The iterator tree of physical node ``pnode`` (a planner/physical.py PhysicalNode),

@@ -24,6 +24,9 @@ _CHUNK = 64
 _CHUNK_S = 0.002
 _SLOW_ITEM_S = 0.0005
 _CHUNK_BYTES = 256 * 1024   # keeps prefetch_size chunks of large rows small
+# The most bytes of rows the prefetch queue holds: prefetch_size rows of hundreds of MB each
+# would take many GB; the producer waits (still one chunk ahead of the consumer) instead.
+_QUEUE_BYTES = 256 * 1024 * 1024
 _perf = time.perf_counter
 
 
@@ -32,7 +35,7 @@ class PipelineRun:
     then produced epoch by epoch. ``start_at`` = (epoch, items to skip in it) starts the run
     later than its beginning (``Dataset.set_init_step``)."""
 
-    def __init__(self, ds, num_epochs=-1, state=None, start_at=None, start=True):
+    def __init__(self, ds, num_epochs=-1, state=None, start_at=None, start=True, inline=False):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int):
             raise wrong_type("num_epochs", num_epochs, int)
         if not -1 <= num_epochs <= INT32_MAX or num_epochs == 0:
@@ -52,7 +55,7 @@ class PipelineRun:
             seed = config.get_seed()
         self.debug = config.get_debug_mode()
         self.ctx = BuildContext(seed, debug=self.debug, prefetch_size=config.get_prefetch_size(),
-                                hooks=config._debug_hooks())
+                                hooks=config._debug_hooks(), inline=inline)
         self.num_epochs = num_epochs
         self.column_names = list(ds.col_names())
         self.plan = plan(ds, PlanOptions.from_config())
@@ -77,6 +80,8 @@ class PipelineRun:
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
         self._stop = self.ctx.stopping
         self._queue = None
+        self._queued_bytes = 0
+        self._queued_cv = threading.Condition()
         self._pending = collections.deque()
         self._thread = None
         # The prefetch queue is the root stage's output queue in its statistics (unless the
@@ -84,7 +89,7 @@ class PipelineRun:
         self._queue_stats = None
         if self.debug:
             logger.info("minddata debug: %s", self.plan)
-        if start and not self.debug and not self._finished and self.plan.prefetch:
+        if start and not inline and not self.debug and not self._finished and self.plan.prefetch:
             if self.root.stats.queue_capacity is None:
                 self.root.stats.queue_capacity = self.ctx.prefetch_size
                 self._queue_stats = self.root.stats
@@ -137,6 +142,8 @@ class PipelineRun:
         nbytes = 0
         try:
             while not self._stop.is_set():
+                if not chunk:
+                    self._wait_for_room()
                 t_step = _perf()
                 item = self._step(started)
                 now = _perf()
@@ -154,14 +161,21 @@ class PipelineRun:
                 if (item[0] == _END or len(chunk) >= _CHUNK or nbytes >= _CHUNK_BYTES
                         or now - t_first > _CHUNK_S or now - t_step > _SLOW_ITEM_S
                         or self.ctx.hand_over_each_row):
-                    if not self._put(q, chunk):
+                    with self._queued_cv:
+                        self._queued_bytes += nbytes
+                    if not self._put(q, (chunk, nbytes)):
                         return
                     chunk = []
                 if last:
                     return
         except BaseException as e:  # delivered to the consumer, raised in its thread
             chunk.append((_ERR, e, None))
-            self._put(q, chunk)
+            self._put(q, (chunk, 0))
+
+    def _wait_for_room(self):
+        with self._queued_cv:
+            while self._queued_bytes > _QUEUE_BYTES and not self._stop.is_set():
+                self._queued_cv.wait(0.1)
 
     def _put(self, q, item):
         while not self._stop.is_set():
@@ -225,12 +239,18 @@ class PipelineRun:
             self._queue_stats.sample_queue(q.qsize())
         while True:
             try:
-                self._pending.extend(q.get(timeout=0.5))
-                return self._pending.popleft()
+                chunk, nbytes = q.get(timeout=0.5)
             except queue.Empty:
                 if not self._thread.is_alive() and q.empty():
                     raise RuntimeError("minddata: the pipeline's producer thread stopped "
                                        "without reporting an error")
+                continue
+            if nbytes:
+                with self._queued_cv:
+                    self._queued_bytes -= nbytes
+                    self._queued_cv.notify()
+            self._pending.extend(chunk)
+            return self._pending.popleft()
 
     # -- shutdown -------------------------------------------------------------------------
     def close(self):

@@ -197,3 +197,43 @@ def test_map_refuses_an_operation_that_is_not_callable():
     # which should be callable, but got: 3."
     with pytest.raises(ValueError, match="should be callable, but got: 3"):
         _seq(2).map(operations=3)
+
+
+# -- memory of large rows (issue 20 item 8) -----------------------------------------------
+def test_output_shapes_starts_no_worker_process():
+    # measured in MindSpore 2.10: output_shapes/output_types run no worker process (a map
+    # with python_multiprocessing computes the first row in the caller's process)
+    import os
+    pids = []
+
+    def op(x):
+        pids.append(os.getpid())
+        return x
+
+    d = _seq(50).map(op, python_multiprocessing=True, num_parallel_workers=2)
+    assert d.output_shapes() == [[1]] and d.output_types() == [np.int64]
+    assert set(pids) == {os.getpid()} and len(pids) == 2    # one row each, in this process
+
+
+def test_prefetch_queue_holds_a_bounded_number_of_bytes(monkeypatch):
+    # Rows of 1 MB with a 2 MB budget: the producer stays a few rows ahead of the consumer,
+    # not prefetch_size (16) chunks
+    import time
+    from minddata.engine import runtime
+    monkeypatch.setattr(runtime, "_QUEUE_BYTES", 2 << 20)
+    made = []
+
+    def rows():
+        for i in range(40):
+            made.append(i)
+            yield (np.full(1 << 17, i, np.float64),)
+
+    it = ds.GeneratorDataset(rows, ["x"], shuffle=False).create_tuple_iterator(
+        num_epochs=1, output_numpy=True)
+    try:
+        assert next(it)[0][0] == 0
+        time.sleep(0.5)     # time for a producer without a bound to fill its queue
+        assert len(made) <= 6
+        assert [int(r[0][0]) for r in it] == list(range(1, 40))
+    finally:
+        it.close()

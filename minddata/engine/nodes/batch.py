@@ -258,7 +258,7 @@ class BatchIter(NestedState, IterNode):
 
     def __init__(self, ds, ctx, children):
         child = children[0]
-        workers = 1 if ctx.debug else (ds.num_parallel_workers or 1)
+        workers = ctx.workers(ds.num_parallel_workers or 1)
         self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
         self.ds = ds

@@ -15,10 +15,10 @@ from transforms_c._base import is_pil
 from transforms_c.contract import FusedPlanLike, Operation
 
 from ... import config, seeds
-from ...callback import runner_for
 from ...graph.map import placement
 from ...graph.operations import compile_operations, op_name
 from ...state_check import CHILD, COUNT, check_node_state
+from ..callback_runner import runner_for
 from ..errors import wrap_error
 from ..executor import make_executor
 from ..node import IterNode, format_provenance
@@ -27,6 +27,7 @@ from ..positions import NestedState
 
 logger = logging.getLogger("minddata")
 _MAX_CHUNK = 64
+_LARGE_TASK_BYTES = 64 << 20
 _perf = time.perf_counter
 
 
@@ -188,8 +189,7 @@ class MapIter(NestedState, IterNode):
 
     def __init__(self, ds, ctx, children):
         child = children[0]
-        workers = 1 if ctx.debug else (ds.num_parallel_workers or
-                                       config.get_num_parallel_workers())
+        workers = ctx.workers(ds.num_parallel_workers or config.get_num_parallel_workers())
         self._pool = None   # before anything can fail: close() must work
         super().__init__(ctx, [child], num_workers=workers)
         self.ds = ds
@@ -209,8 +209,9 @@ class MapIter(NestedState, IterNode):
         self._buf = collections.deque()
         # Rows per task, adapted to the measured cost of a row: expensive rows (image decode)
         # go one or two per task so every worker stays busy; cheap rows are grouped so the
-        # per-task overhead stays small.
-        self._chunk = 4
+        # per-task overhead stays small. The first tasks take one row each: rows may be
+        # hundreds of MB.
+        self._chunk = 1
         self._row_cost = None
         self._t_result = None
         self._target_task_s = 0.002 if not ds.python_multiprocessing else 0.005
@@ -357,6 +358,7 @@ class MapIter(NestedState, IterNode):
         if not self._inline:
             self.stats.sample_queue(len(pool))
             self._adapt_chunk(len(outs))
+            self._adapt_depth(outs)
 
     def _adapt_chunk(self, n_rows):
         """Results arrive about every task_time / workers when the workers are the
@@ -369,6 +371,13 @@ class MapIter(NestedState, IterNode):
         self._row_cost = cost if self._row_cost is None else 0.8 * self._row_cost + 0.2 * cost
         want = int(self._target_task_s / max(self._row_cost, 1e-7)) + 1
         self._chunk = max(1, min(_MAX_CHUNK, want))
+
+    def _adapt_depth(self, outs):
+        """Two tasks per worker keep the workers busy; one per worker when a task's rows are
+        large (hundreds of MB each: every task in flight holds them, twice in a worker
+        process), so that memory stays a few rows per worker."""
+        nbytes = sum(getattr(a, "nbytes", 0) for out in outs for a in out)
+        self._stage.depth = self.workers * (1 if nbytes > _LARGE_TASK_BYTES else 2)
 
     def _wrap_pool_error(self, e, info):
         if getattr(e, "_minddata_wrapped", False):

@@ -30,7 +30,7 @@ class SourceIter(IterNode):
 
     def __init__(self, ds, ctx, children=()):
         rows_through = children[0] if children else None
-        workers = 1 if ctx.debug else (ds.num_parallel_workers or config.get_num_parallel_workers())
+        workers = ctx.workers(ds.num_parallel_workers or config.get_num_parallel_workers())
         # Resources first set to None: close() works whatever step of the set-up failed.
         self._pool = None
         self.src = None

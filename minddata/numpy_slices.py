@@ -11,12 +11,13 @@ from .sources.native_access import DecodedImages
 
 
 def _as_column(values):
-    """A numpy array; or a list of per-row arrays for a list of ``bytes`` (1-D ``uint8``: numpy's
-    ``S`` dtype would drop each value's trailing NUL bytes, b"ab\\0\\0" would come back as
-    b"ab") or a list of arrays of different shapes (ragged rows, as MindSpore takes them)."""
+    """A numpy array; or a list of per-row arrays for a list of ``bytes`` (a 0-d ``|S<len>``
+    array per row, as MindSpore gives them: one array of the longest width would pad the
+    shorter values with NULs, and ``tobytes()`` could no longer tell them from stored ones) or
+    a list of arrays of different shapes (ragged rows, as MindSpore takes them)."""
     if (isinstance(values, (list, tuple)) and values
             and all(isinstance(v, (bytes, bytearray)) for v in values)):
-        return [np.frombuffer(v, np.uint8).copy() for v in values]
+        return [np.array(bytes(v), dtype=f"S{max(len(v), 1)}") for v in values]
     try:
         return np.asarray(values)
     except ValueError:

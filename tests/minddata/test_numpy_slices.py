@@ -41,3 +41,14 @@ def test_ragged_rows_and_padded_batch():
 def test_ragged_rows_of_python_objects_are_refused():
     with pytest.raises(TypeError, match="ragged column"):
         ds.NumpySlicesDataset({"x": [[1, 2], [object()]]})
+
+
+def test_a_list_of_bytes_gives_a_0d_bytes_array_per_row():
+    """Measured in MindSpore 2.10: each row is a 0-d |S<len> array of its own width; tobytes()
+    keeps every stored byte (trailing NULs included)."""
+    rows = list(ds.NumpySlicesDataset({"b": [b"abc", b"ab\0\0", b""]}, shuffle=False)
+                .create_dict_iterator(output_numpy=True))
+    assert [(r["b"].dtype.str, r["b"].shape) for r in rows] == [("|S3", ()), ("|S4", ()),
+                                                                 ("|S1", ())]
+    assert [r["b"].tobytes() for r in rows[:2]] == [b"abc", b"ab\0\0"]
+    assert rows[2]["b"].item() == b""

@@ -222,9 +222,10 @@ class Dataset(LogicalNode):
         return [list(_shape_of(a)) for a in row]
 
     def output_types(self):
-        """numpy dtypes of the first row's columns (MindSpore returns its own dtypes)."""
+        """numpy dtypes of the first row's columns; a str or bytes column's without a width
+        (``np.dtype(np.str_)``, as MindSpore 2.10 gives: its type does not depend on a row)."""
         names, row = self._first_row()
-        return [getattr(a, "dtype", _OBJECT) for a in row]     # a dict column: object
+        return [_column_type(a) for a in row]
 
     def get_batch_size(self):
         return self._batch_size()
@@ -316,6 +317,12 @@ def _estimated_shapes(ds):
 def _shape_of(column):
     # MindSpore gives a dict (Python object) column the shape [0] (measured in 2.10).
     return (0,) if isinstance(column, dict) else np.shape(column)
+
+
+def _column_type(column):
+    # a dict column: object; str and bytes without their width (<U0, |S0, as MindSpore 2.10)
+    dtype = getattr(column, "dtype", _OBJECT)
+    return np.dtype(dtype.kind) if dtype.kind in "US" else dtype
 
 
 def _dims(shape):

@@ -74,3 +74,11 @@ def test_a_tensor_dtype_finds_its_mstype_key():
     tensor = next(iter(ds.NumpySlicesDataset([np.array([1, 2], np.int32)], shuffle=False)))[0]
     assert {mstype.int32: 1}.get(tensor.dtype) == 1
     assert {mstype.float32: 1}.get(tensor.dtype) is None
+
+
+def test_output_types_of_string_columns_have_no_width():
+    # measured in MindSpore 2.10: dtype('<U') and dtype('S') (np.str_, np.bytes_), whatever the
+    # first row holds
+    data = ds.GeneratorDataset(lambda: iter([(np.array(["abc"]), np.array([b"xy"]), np.array([1]))]),
+                               ["u", "s", "i"])
+    assert data.output_types() == [np.dtype(np.str_), np.dtype(np.bytes_), np.dtype(np.int64)]

@@ -166,6 +166,18 @@ class Tensor(NDArrayOperatorsMixin):
     def min(self, axis=None, keepdims=False, **kwargs):
         return _wrap(self._array.min(axis=axis, keepdims=keepdims, **kwargs))
 
+    def all(self, axis=None, keepdims=False):
+        return _wrap(self._array.all(axis=axis, keepdims=keepdims))
+
+    def any(self, axis=None, keepdims=False):
+        return _wrap(self._array.any(axis=axis, keepdims=keepdims))
+
+    def std(self, axis=None, ddof=0, keepdims=False):
+        return _wrap(self._array.std(axis=axis, ddof=ddof, keepdims=keepdims))
+
+    def var(self, axis=None, ddof=0, keepdims=False):
+        return _wrap(self._array.var(axis=axis, ddof=ddof, keepdims=keepdims))
+
     def argmax(self, axis=None, **kwargs):
         return _wrap(self._array.argmax(axis=axis, **kwargs))
 
@@ -188,6 +200,10 @@ class Tensor(NDArrayOperatorsMixin):
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-D tensor")
         return (_new(np.asarray(row)) for row in self._array)
+
+    def __contains__(self, value):
+        # As numpy's (and MindSpore's): any element equal to ``value``.
+        return bool((self._array == _unwrap(value)).any())
 
     def __bool__(self):
         return bool(self._array)

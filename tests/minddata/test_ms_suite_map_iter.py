@@ -237,3 +237,13 @@ def test_prefetch_queue_holds_a_bounded_number_of_bytes(monkeypatch):
         assert [int(r[0][0]) for r in it] == list(range(1, 40))
     finally:
         it.close()
+
+
+def test_tensor_reductions_and_membership():
+    # measured in MindSpore 2.10: all()/any() give bool Tensors, `in` looks for an equal element
+    t = next(iter(ds.NumpySlicesDataset([np.array([[1.0, -2.0], [3.0, 4.0]], np.float32)],
+                                        shuffle=False)))[0]
+    assert isinstance(t.all(), ds.Tensor) and bool(t.all()) and not bool((t > 0).all())
+    assert bool((t > 3).any()) and (t == t).all()
+    assert 1.0 in t and 7.0 not in t
+    assert np.isclose(float(t.std()), np.std([1.0, -2.0, 3.0, 4.0]))

@@ -12,6 +12,15 @@ from transforms_c.transforms import Compose
 from tests.transforms_c.tc_samples import natural_rgb
 
 GRAY = (np.arange(30).reshape(5, 6) * 8).astype(np.uint8)
+
+
+def assert_words(error, words):
+    """MindSpore's tests compare whole argument-error messages: ours are its sentences, but for
+    a range error, which names the value given after them."""
+    if "is not within the required interval" in words:
+        assert str(error).startswith(words)
+    else:
+        assert str(error) == words
 RGB = np.ascontiguousarray(natural_rgb(20, 30))
 
 
@@ -63,14 +72,15 @@ def test_affine_keeps_shape_and_dtype_and_gives_an_array_for_pil():
     (dict(degrees=15, translate=(0.1, 1.5), scale=2.1, shear=0), ValueError,
      "Input translate[1] is not within the required interval of [-1.0, 1.0]."),
     (dict(degrees=15, translate=(0.1, "a"), scale=2.1, shear=0), TypeError,
-     "Argument translate[1] with value a is not of type [<class 'int'>, <class 'float'>]"),
+     "Argument translate[1] with value a is not of type [<class 'int'>, <class 'float'>], but "
+     "got <class 'str'>."),
     (dict(degrees=15, translate=(0.1, 0.1), scale=2.1, shear=0, resample=1), TypeError,
-     "Argument resample with value 1 is not of type [<enum 'Inter'>]"),
+     "Argument resample with value 1 is not of type [<enum 'Inter'>], but got <class 'int'>."),
 ])
 def test_affine_argument_errors(kwargs, error, words):
     with pytest.raises(error) as info:
         V.Affine(**kwargs)
-    assert words in str(info.value)
+    assert_words(info.value, words)
 
 
 def test_random_resize_uses_one_of_four_interpolations():
@@ -246,7 +256,8 @@ def test_bbox_flip_does_not_write_the_input_boxes():
     (lambda: V.Crop((1, 2, 3), 5), TypeError,
      "Coordinates should be a list/tuple (y, x) of length 2."),
     (lambda: V.Crop((1.5, 0), 5), TypeError,
-     "Argument coordinates[0] with value 1.5 is not of type [<class 'int'>]"),
+     "Argument coordinates[0] with value 1.5 is not of type [<class 'int'>], but got "
+     "<class 'float'>."),
     (lambda: V.Rotate("a"), TypeError,
      "Argument degrees with value a is not of type [<class 'float'>, <class 'int'>], but got "
      "<class 'str'>."),
@@ -266,10 +277,12 @@ def test_bbox_flip_does_not_write_the_input_boxes():
     (lambda: V.RandomErasing(value="abc"), ValueError,
      "The value for erasing should be either a single value, or a string 'random', or a "
      "sequence of 3 elements for RGB respectively."),
-    (lambda: V.RandomErasing(value=(1, 2)), ValueError, "The value for erasing should be"),
+    (lambda: V.RandomErasing(value=(1, 2)), ValueError,
+     "The value for erasing should be either a single value, or a string 'random', or a "
+     "sequence of 3 elements for RGB respectively."),
     (lambda: V.RandomErasing(value=0.5), TypeError,
      "Argument value with value 0.5 is not of type [<class 'int'>, <class 'list'>, "
-     "<class 'tuple'>, <class 'str'>]"),
+     "<class 'tuple'>, <class 'str'>], but got <class 'float'>."),
     (lambda: V.RandomErasing(max_attempts=0), ValueError,
      "Input is not within the required interval of [1, 16777216]."),
     (lambda: V.RandomErasing(scale=(-0.5, 0.1)), ValueError,
@@ -296,7 +309,7 @@ def test_bbox_flip_does_not_write_the_input_boxes():
 def test_argument_errors_in_mindspores_words(make, error, words):
     with pytest.raises(error) as info:
         make()
-    assert words in str(info.value)
+    assert_words(info.value, words)
 
 
 def test_random_affine_turns_as_affine():
@@ -416,7 +429,7 @@ def test_random_affine_argument_errors(kwargs, error, words):
     # measured in MindSpore 2.10
     with pytest.raises(error) as info:
         V.RandomAffine(**kwargs)
-    assert words in str(info.value)
+    assert_words(info.value, words)
     assert V.RandomAffine(15, scale=(0, 1)).scale == (0.0, 1.0)
 
 

@@ -85,8 +85,7 @@ def random_crop_window(height, width, size, rng):
 def _check_coordinates(coordinates):
     check_type(coordinates, (list, tuple), "coordinates")
     if len(coordinates) != 2:
-        raise TypeError(f"Coordinates should be a list/tuple (y, x) of length 2. Got "
-                        f"{len(coordinates)} values.")
+        raise TypeError("Coordinates should be a list/tuple (y, x) of length 2.")
     for i, value in enumerate(coordinates):
         check_int(value, f"coordinates[{i}]", 0, INT32_MAX)
 
@@ -144,11 +143,11 @@ class CenterCrop(NativeOperation):
         return crop_array(img, top, left, crop_h, crop_w, "CenterCrop")
 
 
-def require_pil(img, op_name):
+def require_pil(img):
     """MindSpore's Python-only ops take a PIL image (TypeError otherwise)."""
     if not is_pil(img):
         raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded "
-                        f"data or ToPIL() for decoded data. ({op_name})")
+                        f"data or ToPIL() for decoded data.")
     return img
 
 
@@ -163,7 +162,7 @@ class FiveCrop(TensorOperation):
 
     def apply(self, arrays, seed):
         from transforms_c.vision.pil_geometry import pil_five_crop
-        return pil_five_crop(require_pil(arrays[0], type(self).__name__), self.size)
+        return pil_five_crop(require_pil(arrays[0]), self.size)
 
 
 class TenCrop(TensorOperation):
@@ -180,7 +179,7 @@ class TenCrop(TensorOperation):
 
     def apply(self, arrays, seed):
         from transforms_c.vision.pil_geometry import pil_ten_crop
-        return pil_ten_crop(require_pil(arrays[0], type(self).__name__), self.size,
+        return pil_ten_crop(require_pil(arrays[0]), self.size,
                             self.use_vertical_flip)
 
 

@@ -21,9 +21,8 @@ def encoded_bytes(data, op_name="Decode"):
         # or np.asarray(b"...") from a generator: the same memory as uint8, every byte kept.
         data = data.reshape(-1).view(np.uint8)
     if not isinstance(data, np.ndarray):
-        raise TypeError(f"{op_name}: The type of the encoded image should be "
-                        f"{np.ndarray}, but got {type(data)}. (input should be a 1-D numpy "
-                        f"array of encoded bytes)")
+        raise TypeError(f"The type of the encoded image should be {np.ndarray}, but got "
+                        f"{type(data)}.")
     if data.dtype == np.int8 and data.ndim == 1:
         data = data.view(np.uint8)  # np.fromfile(path, dtype="int8"), accepted by MindSpore
     if data.dtype != np.uint8 or data.ndim != 1:
@@ -35,18 +34,18 @@ def encoded_bytes(data, op_name="Decode"):
     return np.ascontiguousarray(data)
 
 
-def check_eager_encoded(data, op_name="Decode"):
+def check_eager_encoded(data):
     """MindSpore's eager Decode checks its input in Python before its kernel does: an array
     that is not 1-D is a TypeError there (a pipeline's kernel raises RuntimeError). Bytes and
     a bytes scalar are taken; encoded_bytes checks the rest."""
     if not isinstance(data, np.ndarray) and not is_pil(data) \
             and not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"{op_name}: The type of the encoded image should be {np.ndarray}, "
-                        f"but got {type(data)}.")
+        raise TypeError(f"The type of the encoded image should be {np.ndarray}, but got "
+                        f"{type(data)}.")
     if isinstance(data, np.ndarray) and data.ndim != 1 \
             and not (data.dtype.kind == "S" and data.size == 1):
-        raise TypeError(f"{op_name}: The number of array dimensions of the encoded image "
-                        f"should be 1, but got {data.ndim}.")
+        raise TypeError(f"The number of array dimensions of the encoded image should be 1, "
+                        f"but got {data.ndim}.")
 
 
 def is_jpeg(data):

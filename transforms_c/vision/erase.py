@@ -48,9 +48,8 @@ def _erasing_value(value):
         check_range(value, "", 0, 255)
         return float(value)
     if value != "random" and (isinstance(value, str) or len(value) != 3):
-        raise ValueError(f"The value for erasing should be either a single value, or a string "
-                         f"'random', or a sequence of 3 elements for RGB respectively. Got "
-                         f"{value!r}.")
+        raise ValueError("The value for erasing should be either a single value, or a string "
+                         "'random', or a sequence of 3 elements for RGB respectively.")
     if value == "random":
         return value
     return tuple(float(check_int(v, "value", 0, 255)) for v in value)
@@ -82,8 +81,8 @@ class RandomErasing(TensorOperation):
 
     def _compute(self, img, rng):
         if is_pil(img):
-            raise TypeError(f"img should be NumPy array. Got {type(img)}. (RandomErasing takes "
-                            f"a CHW array, as ToTensor gives)")
+            # a PIL image is HWC, the op erases CHW arrays (as ToTensor gives)
+            raise TypeError(f"img should be NumPy array. Got {type(img)}.")
         if not isinstance(img, np.ndarray) or img.ndim != 3:
             raise RuntimeError(f"RandomErasing: input should be a CHW array, got "
                                f"{getattr(img, 'shape', type(img).__name__)}")

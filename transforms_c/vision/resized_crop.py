@@ -57,12 +57,11 @@ def random_resized_crop_box(height, width, scale, ratio, max_attempts, rng):
 def _check_pair(value, name):
     check_type(value, (tuple, list), name)
     if len(value) != 2:
-        raise TypeError(f"{name} should be a list/tuple of length 2. Got {len(value)} values.")
+        raise TypeError(f"{name} should be a list/tuple of length 2.")
     for i, v in enumerate(value):
         check_type(v, (float, int), f"{name}[{i}]")
     if value[0] > value[1]:
-        raise ValueError(f"{name} should be in (min,max) format. Got (max,min). Given: "
-                         f"{tuple(value)}.")
+        raise ValueError(f"{name} should be in (min,max) format. Got (max,min).")
 
 
 def _check_scale_ratio(scale, ratio):

@@ -116,7 +116,7 @@ def _check_center(center):
     if center is None:
         return None
     if not (isinstance(center, tuple) and len(center) == 2):
-        raise ValueError(f"Value center needs to be a 2-tuple. Got {center!r}.")
+        raise ValueError("Value center needs to be a 2-tuple.")
     return tuple(check_float(c, "center", -2147483648, INT32_MAX) for c in center)
 
 
@@ -125,7 +125,7 @@ def _check_rotation_degrees(degrees):
     pair, each within float32's exact integers."""
     check_type(degrees, (int, float, list, tuple), "degrees")
     if not is_number(degrees) and len(degrees) != 2:
-        raise TypeError(f"If degrees is a sequence, the length must be 2. Got {len(degrees)}.")
+        raise TypeError("If degrees is a sequence, the length must be 2.")
     return check_symmetric_range(degrees, "degrees", MAX_SIZE)
 
 
@@ -198,7 +198,7 @@ def _numbers(values, name, types, lengths, length_words):
     for i, value in enumerate(values):
         check_type(value, (int, float), f"{name}[{i}]")
     if len(values) not in lengths:
-        raise TypeError(f"{length_words} Got {len(values)} values.")
+        raise TypeError(length_words)
     return tuple(float(v) for v in values)
 
 
@@ -215,7 +215,7 @@ def _affine_scale(scale):
     values = _numbers(scale, "scale", (tuple, list), (2,),
                       "scale should be a list or tuple of length 2.")
     if values[0] > values[1]:
-        raise ValueError(f"Input scale[1] must be equal to or greater than scale[0]. Got {values}.")
+        raise ValueError("Input scale[1] must be equal to or greater than scale[0].")
     for value in values:
         check_range(value, "", 0, MAX_SIZE)
     if values[1] <= 0:
@@ -228,15 +228,14 @@ def _affine_shear(shear):
     check_type(shear, (numbers.Number, tuple, list), "shear")
     if is_number(shear):
         if shear <= 0:
-            raise ValueError(f"Input shear must be greater than 0. Got {shear}.")
+            raise ValueError("Input shear must be greater than 0.")
         return -float(shear), float(shear), 0.0, 0.0
     values = _numbers(shear, "shear", (tuple, list), (2, 4), "shear must be of length 2 or 4.")
     if values[0] > values[1]:
-        raise ValueError(f"Input shear[1] must be equal to or greater than shear[0]. Got "
-                         f"{values}.")
+        raise ValueError("Input shear[1] must be equal to or greater than shear[0]")
     if len(values) == 4 and values[2] > values[3]:
-        raise ValueError(f"Input shear[1] must be equal to or greater than shear[0] and "
-                         f"shear[3] must be equal to or greater than shear[2]. Got {values}.")
+        raise ValueError("Input shear[1] must be equal to or greater than shear[0] and "
+                         "shear[3] must be equal to or greater than shear[2].")
     return values if len(values) == 4 else values + (0.0, 0.0)
 
 

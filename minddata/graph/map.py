@@ -119,6 +119,9 @@ class Map(LogicalNode):
             out_cols = list(in_cols)
         if not isinstance(python_multiprocessing, bool):
             raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
+        if offload is not None and not isinstance(offload, bool):
+            # Checked as MindSpore does; there is no device to offload to, so it changes nothing.
+            raise wrong_type('offload', offload, bool)
         max_rowsize = check_max_rowsize(max_rowsize)
         if cache is not None:
             if not hasattr(cache, "open_stage"):

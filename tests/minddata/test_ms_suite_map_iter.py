@@ -247,3 +247,10 @@ def test_tensor_reductions_and_membership():
     assert bool((t > 3).any()) and (t == t).all()
     assert 1.0 in t and 7.0 not in t
     assert np.isclose(float(t.std()), np.std([1.0, -2.0, 3.0, 4.0]))
+
+
+def test_map_offload_must_be_a_bool():
+    # measured in MindSpore 2.10: "Argument offload with value 3 is not of type [<class 'bool'>]"
+    with pytest.raises(TypeError, match=r"Argument offload with value 3 is not of type"):
+        _seq(2).map(lambda x: x, offload=3)
+    assert _rows(_seq(2).map(lambda x: x + 1, offload=False)) == [[1], [2]]

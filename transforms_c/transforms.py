@@ -20,6 +20,9 @@ def _check_transforms(transforms, name="transforms"):
     if len(transforms) == 0:
         raise ValueError(f"{name} list can not be empty.")
     for i, op in enumerate(transforms):
+        if isinstance(op, type):    # vision.Decode written for vision.Decode()
+            raise ValueError(f"op_list[{i}] should be a dataset processing operation instance, "
+                             f"but got: {op}. It may be missing parentheses for instantiation.")
         if not callable(op):
             raise TypeError(f"{name}[{i}] is neither a transforms op (TensorOperation) nor a "
                             f"callable pyfunc. Got {op!r}.")

@@ -254,3 +254,14 @@ def test_map_offload_must_be_a_bool():
     with pytest.raises(TypeError, match=r"Argument offload with value 3 is not of type"):
         _seq(2).map(lambda x: x, offload=3)
     assert _rows(_seq(2).map(lambda x: x + 1, offload=False)) == [[1], [2]]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ds.transforms.Compose([vision.Decode, vision.RandomHorizontalFlip()]),
+    lambda: ds.transforms.RandomApply([vision.Decode(), vision.RandomHorizontalFlip]),
+    lambda: ds.transforms.RandomChoice([vision.Decode(), vision.ToTensor])])
+def test_composite_ops_refuse_an_op_class(make):
+    # measured in MindSpore 2.10: "op_list[i] should be a dataset processing operation
+    # instance, but got: <class ...>. It may be missing parentheses for instantiation."
+    with pytest.raises(ValueError, match=r"op_list\[\d\] should be a .* missing parentheses"):
+        make()

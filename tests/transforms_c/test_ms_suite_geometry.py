@@ -463,3 +463,16 @@ def test_decode_failures_in_mindspores_words(data, words):
     with pytest.raises(RuntimeError) as info:
         V.Decode()(data)
     assert words in str(info.value)
+
+
+def test_random_crop_refuses_a_padding_of_three_image_sizes():
+    # measured in MindSpore 2.10: a side padded by 3x the image's extent or more is refused
+    boxes = np.array([[1, 2, 3, 4]], np.float32)
+    for padding in ([90, 0, 0, 0], [0, 60, 0, 0], [0, 0, 0, 60]):
+        for run in (lambda: V.RandomCrop(10, padding=padding)(RGB),
+                    lambda: V.RandomCropWithBBox(10, padding=padding)(RGB, boxes)):
+            with pytest.raises(RuntimeError, match="RandomCrop: padding size is three times "
+                                                   "bigger than the image size"):
+                run()
+    assert V.RandomCrop(10, padding=[89, 59, 89, 59])(RGB).shape == (10, 10, 3)
+    assert V.RandomCrop(200, pad_if_needed=True)(RGB).shape == (200, 200, 3)

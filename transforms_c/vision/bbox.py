@@ -25,7 +25,7 @@ from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._rng import Rng, derive_seed
 from transforms_c._validate import check_float, check_type, size_hw
 from transforms_c.enums import Border, Inter
-from transforms_c.vision.crop import RandomCrop, random_crop_window
+from transforms_c.vision.crop import RandomCrop, check_padding_size, random_crop_window
 from transforms_c.vision.flip import hflip, vflip
 from transforms_c.vision.resize import RandomResize, Resize, resize_array
 from transforms_c.vision.resized_crop import RandomResizedCrop
@@ -177,6 +177,8 @@ class RandomCropWithBBox(_BBoxOperation):
         return left, top, height, width
 
     def _transform(self, image, boxes, seed):
+        if self.padding is not None:
+            check_padding_size(self.padding, image.shape[0], image.shape[1])
         left, top, height, width = self._padded_layout(image.shape[0], image.shape[1])
         crop_h, crop_w = size_hw(self.size)
         if crop_h > height or crop_w > width:

@@ -69,6 +69,16 @@ def center_crop_box(height, width, crop_h, crop_w):
     return (height - crop_h) // 2, (width - crop_w) // 2
 
 
+def check_padding_size(padding, height, width):
+    """MindSpore's RandomCrop refuses to pad a side by three times the image's size or more
+    (which also bounds the memory a padding can take)."""
+    left, top, right, bottom = padding
+    if max(top, bottom) >= 3 * height or max(left, right) >= 3 * width:
+        raise RuntimeError(f"RandomCrop: padding size is three times bigger than the image size, "
+                           f"padding top: {top}, padding bottom: {bottom}, padding left: {left}, "
+                           f"padding right: {right}, image shape: {height}, {width}")
+
+
 def random_crop_window(height, width, size, rng):
     """(top, left, h, w) of RandomCrop's window inside a (height, width) image; draws x then y
     (the native op, its fused plan and the PIL op share it so they pick the same window)."""
@@ -244,6 +254,7 @@ class RandomCrop(NativeOperation):
     def _compute(self, img, rng):
         image_hwc(img, "RandomCrop")
         if self.padding is not None:
+            check_padding_size(self.padding, img.shape[0], img.shape[1])
             img = pad_array(img, *self.padding, self.fill_value, self.padding_mode,
                             "RandomCrop")
         crop_h, crop_w = size_hw(self.size)

@@ -35,6 +35,7 @@ class _IteratorBase:
         track(self)     # mindspore.dataset.engine.iterators' list of live iterators
 
     def _start(self, run):
+        run.owner = type(self).__name__
         self._run = run
         self._finalizer = weakref.finalize(self, run.close)
 

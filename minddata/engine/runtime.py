@@ -200,8 +200,9 @@ class PipelineRun:
             why = ("stop() or close() was called on it" if self._failed is None else
                    f"it stopped at an error: {self._failed}")
             raise IteratorStoppedError(
-                f"Iterator does not have a running pipeline: {why} (object has no attribute "
-                f"'_runtime_context', as MindSpore puts it); create a new iterator")
+                f"{self.owner} does not have a running pipeline: {why} ('{self.owner}' object "
+                f"has no attribute '_runtime_context', as MindSpore puts it); create a new "
+                f"iterator")
         try:
             if self._thread is None:
                 item = self._step(self._inline_started)
@@ -226,6 +227,7 @@ class PipelineRun:
 
     _inline_started = False
     _failed = None      # the first line of the error that stopped the run
+    owner = "Iterator"  # the class name of the iterator reading this run, for its errors
 
     def _fail(self, exc):
         self._failed = f"{type(exc).__name__}: {str(exc).partition(chr(10))[0]}"

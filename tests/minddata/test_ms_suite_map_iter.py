@@ -265,3 +265,16 @@ def test_composite_ops_refuse_an_op_class(make):
     # instance, but got: <class ...>. It may be missing parentheses for instantiation."
     with pytest.raises(ValueError, match=r"op_list\[\d\] should be a .* missing parentheses"):
         make()
+
+
+@pytest.mark.parametrize("make", ["create_tuple_iterator", "create_dict_iterator"])
+def test_reading_a_stopped_iterator_names_its_class(make):
+    # measured in MindSpore 2.10: AttributeError "'DictIterator' object has no attribute
+    # '_runtime_context'" (its cache tests match on the class name)
+    it = getattr(_seq(3), make)()
+    next(it)
+    it.stop()
+    name = "TupleIterator" if make == "create_tuple_iterator" else "DictIterator"
+    with pytest.raises(AttributeError, match=f"'{name}' object has no attribute "
+                                             f"'_runtime_context'"):
+        next(it)

@@ -192,7 +192,6 @@ def decode_alone(torch, files, args):
     if decoder is None:
         say("decode alone: SKIP: torchvision does not import")
         return None
-    from torchvision.io import ImageReadMode
     device = backend.torch_device()
     datas = []
     for path, _ in files[:args.batch]:
@@ -200,7 +199,7 @@ def decode_alone(torch, files, args):
             datas.append(torch.frombuffer(bytearray(f.read()), dtype=torch.uint8))
 
     def next_batch():
-        decoder(datas, mode=ImageReadMode.RGB, device=device)
+        decoder(datas, device=device)
         if device.type == "cuda":
             torch.cuda.synchronize()
     return measure("decode alone", next_batch, len(datas), min(args.seconds, 15.0))

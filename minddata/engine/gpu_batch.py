@@ -20,6 +20,7 @@ import numpy as np
 from .. import seeds
 from ..gpu import backend
 from ..gpu.batch import GpuRun, RowError
+from ..gpu.decode_split import DecodeSplit
 from .errors import wrap_error
 from .piece_batches import PieceBatchIter
 
@@ -35,7 +36,7 @@ class GpuBatchIter(PieceBatchIter):
     """See the module doc. ``src`` is the opened source (owned from here on)."""
 
     def __init__(self, ctx, batch_ds, map_ds, source_ds, src, column, threads, ring_depth):
-        self.pool = None
+        self.pool = self.cpu_pool = None
         super().__init__(ctx, batch_ds, source_ds, src, ring_depth, threads,
                          f"GpuBatch({type(source_ds).__name__}+Map+Batch)")
         self.map_ds = map_ds
@@ -43,7 +44,14 @@ class GpuBatchIter(PieceBatchIter):
         self.columns = source_ds.col_names()
         self.mapped = self.columns.index(column)
         self.device = backend.torch_device()
-        self.run = GpuRun(map_ds.operations, self.device, backend.jpeg_decoder())
+        decoder = backend.jpeg_decoder()
+        cpu_threads = backend.get_cpu_decode_threads() if decoder is not None else 0
+        # CPU threads decoding a share of each batch's JPEGs beside the GPU (decode_split.py)
+        self.cpu_pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=cpu_threads, thread_name_prefix="gpu-batch-cpu-decode") \
+            if cpu_threads else None
+        self.split = DecodeSplit(cpu_threads)
+        self.run = GpuRun(map_ds.operations, self.device, decoder, self.split, self.cpu_pool)
         self.bases = None
         self.local = threading.local()      # each worker's CUDA stream
         self.busy_lock = threading.Lock()
@@ -126,6 +134,8 @@ class GpuBatchIter(PieceBatchIter):
                 piece.future.cancel()
             if self.pool is not None:
                 self.pool.shutdown(wait=True)
+            if self.cpu_pool is not None:
+                self.cpu_pool.shutdown(wait=True)
             self.inflight.clear()
         finally:
             super()._close_self()

@@ -5,8 +5,11 @@ map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch
 - plan.py: which ops and runs have GPU kernels (no torch import);
 - backend.py: the torch device ("cuda", or "cpu" to run the same code without a GPU) and why
   none is usable;
-- batch.py: the batch computation in torch.
+- batch.py: the batch computation in torch;
+- decode_split.py: the share of each batch's JPEG rows CPU threads decode beside the GPU.
 """
-from .backend import get_device, set_device, unavailable
+from .backend import get_cpu_decode_threads, get_device, set_cpu_decode_threads, set_device, \
+    unavailable
 
-__all__ = ["get_device", "set_device", "unavailable"]
+__all__ = ["get_cpu_decode_threads", "get_device", "set_cpu_decode_threads", "set_device",
+           "unavailable"]

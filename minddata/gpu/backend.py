@@ -9,7 +9,8 @@ import functools
 import threading
 
 _lock = threading.Lock()
-_state = {"device": None}     # None: "cuda" when it is usable
+# device None: "cuda" when it is usable
+_state = {"device": None, "cpu_decode_threads": 2}
 
 
 def set_device(device):
@@ -65,11 +66,30 @@ def torch_device():
 
 @functools.lru_cache(maxsize=None)
 def jpeg_decoder():
-    """torchvision.io.decode_jpeg (batched, nvJPEG on CUDA), or None where torchvision does
-    not import (the CPU device then decodes JPEGs with the native decoder). Looked up once: a
-    failing import is not retried per batch."""
+    """``decode(tensors, device=...)``: torchvision.io.decode_jpeg to RGB (batched, nvJPEG on
+    CUDA), or None where torchvision does not import (the CPU device then decodes JPEGs with
+    the native decoder). Looked up once: a failing import is not retried per batch."""
     try:
-        from torchvision.io import decode_jpeg
+        from torchvision.io import ImageReadMode, decode_jpeg
     except Exception:    # absent, or built for another torch (its operators fail to load)
         return None
-    return decode_jpeg
+    return functools.partial(decode_jpeg, mode=ImageReadMode.RGB)
+
+
+def set_cpu_decode_threads(threads):
+    """CPU threads that decode a share of each batch's JPEG rows beside the GPU decoder (the
+    share is tuned from the measured rates, minddata/gpu/decode_split.py); 0: the GPU decodes
+    every JPEG. Default 2."""
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads should be an int, but got {type(threads).__name__}: "
+                        f"{threads!r}")
+    if not 0 <= threads <= 64:
+        raise ValueError(f"Input threads is not within the required interval of [0, 64], but "
+                         f"got {threads}")
+    with _lock:
+        _state["cpu_decode_threads"] = threads
+
+
+def get_cpu_decode_threads():
+    """The CPU decode threads set by ``set_cpu_decode_threads`` (default 2)."""
+    return _state["cpu_decode_threads"]

@@ -3,7 +3,8 @@
 ``GpuRun(ops, device, decoder)(datas, seeds)`` runs a map's ops (checked by
 ``plan.run_refusal``) over one batch of encoded images:
 - decode: JPEG rows in one batched call of ``decoder`` (torchvision's ``decode_jpeg``: nvJPEG
-  on CUDA); rows it cannot take (PNG and other formats, a JPEG it refuses) are decoded by the
+  on CUDA), except a share that CPU threads decode meanwhile (``split``, tuned from the measured
+  rates: decode_split.py); rows it cannot take (PNG and other formats, a JPEG it refuses) are decoded by the
   CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to the batch on the device, so a
   broken file raises the CPU op's error. Without ``decoder`` every row is decoded that way.
 - geometry on CHW uint8: each op draws each row's window with its own ``window()`` from the
@@ -13,6 +14,8 @@
 - flips, then pointwise and layout ops on the stacked batch.
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
+import time
+
 import numpy as np
 
 from transforms_c._rng import Rng
@@ -37,12 +40,17 @@ class RowError(Exception):
 
 
 class GpuRun:
-    def __init__(self, ops, device, decoder=None):
+    def __init__(self, ops, device, decoder=None, split=None, cpu_pool=None):
+        """``decoder``: ``decode(tensors, device=...)`` (backend.jpeg_decoder()); ``split`` (a
+        DecodeSplit) with ``cpu_pool`` (its threads): the CPU decodes a share of the JPEG
+        rows while the decoder does the rest."""
         import torch
         self.torch = torch
         self.ops = list(ops)
         self.device = device
         self.decoder = decoder
+        self.split = split if cpu_pool is not None else None
+        self.cpu_pool = cpu_pool
         self.cpu_decode = Decode()
 
     def __call__(self, datas, seeds):
@@ -86,33 +94,58 @@ class GpuRun:
                         continue             # the CPU decode gives the row its error
                     jpegs.append(i)
         if jpegs:
-            decoded = self._decode_jpegs([datas[i] for i in jpegs])
-            for i, img in zip(jpegs, decoded):
+            share = self.split.cpu_rows(len(jpegs)) if self.split is not None else 0
+            on_gpu, on_cpu = jpegs[:len(jpegs) - share], jpegs[len(jpegs) - share:]
+            pending = [(i, self.cpu_pool.submit(self._timed_cpu_decode, datas[i]))
+                       for i in on_cpu]
+            decoded = self._decode_jpegs([datas[i] for i in on_gpu])
+            for i, img in zip(on_gpu, decoded):
                 out[i] = img
+            for i, future in pending:
+                try:
+                    out[i] = self._upload(future.result())
+                except Exception as exc:
+                    raise RowError(i, "Decode") from exc
         for i, data in enumerate(datas):
             if out[i] is None:          # PNG and the rest, or a JPEG the decoder refused
                 try:
                     img = self.cpu_decode.apply((data,), 0)[0]
                 except Exception as exc:
                     raise RowError(i, "Decode") from exc
-                out[i] = torch.from_numpy(img).permute(2, 0, 1).to(self.device,
-                                                                   non_blocking=True)
+                out[i] = self._upload(img)
         return out
+
+    def _upload(self, img):
+        """An HWC uint8 image decoded on the host as a CHW tensor on the device."""
+        return self.torch.from_numpy(img).permute(2, 0, 1).to(self.device, non_blocking=True)
+
+    def _timed_cpu_decode(self, data):
+        """One row decoded by a CPU thread of the split (its time measures the CPU's rate)."""
+        began = time.perf_counter()
+        img = self.cpu_decode.apply((data,), 0)[0]
+        self.split.cpu_decoded(1, time.perf_counter() - began)
+        return img
 
     def _decode_jpegs(self, datas):
         """One batched decoder call; if it refuses the batch, row by row (a refused row is
-        left to the CPU decode: None)."""
-        from torchvision.io import ImageReadMode
+        left to the CPU decode: None). With a split, the call is timed on the device's clock."""
+        if not datas:
+            return []
         torch = self.torch
         tensors = [torch.from_numpy(d if d.flags.writeable else d.copy()) for d in datas]
+        timer = _DecodeTimer(torch, self.device) if self.split is not None else None
         try:
-            return list(self.decoder(tensors, mode=ImageReadMode.RGB, device=self.device))
+            decoded = list(self.decoder(tensors, device=self.device))
         except RuntimeError:
-            pass
+            decoded = None
+        if timer is not None and decoded is not None:
+            self.split.gpu_decoded(len(decoded), timer.seconds())
+        if decoded is not None:
+            return decoded
         out = []
         for t in tensors:
             try:
-                out.append(self.decoder([t], mode=ImageReadMode.RGB, device=self.device)[0])
+                out.append(self.decoder([t], device=self.device)[0])
             except RuntimeError:
                 out.append(None)
         return out
@@ -259,6 +292,27 @@ class GpuRun:
         mean = torch.from_numpy(mean).to(x.device).view(1, -1, 1, 1)
         std = torch.from_numpy(std).to(x.device).view(1, -1, 1, 1)
         return (x - mean) / std
+
+
+class _DecodeTimer:
+    """Time from construction to ``seconds()``: on CUDA, events on the current stream (the
+    device's clock; ``seconds()`` waits for the decode to end, which the batch needs next
+    anyway), on the CPU the wall time."""
+
+    def __init__(self, torch, device):
+        self.cuda = device.type == "cuda"
+        if self.cuda:
+            self.began, self.ended = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+            self.began.record()
+        else:
+            self.t0 = time.perf_counter()
+
+    def seconds(self):
+        if not self.cuda:
+            return time.perf_counter() - self.t0
+        self.ended.record()
+        self.ended.synchronize()
+        return self.began.elapsed_time(self.ended) / 1000.0
 
 
 def _centred(size, crop):

@@ -304,6 +304,12 @@ def main(argv=None):
     mixed_stages(torch, vision, files, args)
     results = {"CPU": cpu_pipeline(ds, vision, path, args),
                "mixed": mixed_pipeline(ds, vision, path, args)}
+    threads = gpu.get_cpu_decode_threads()
+    gpu.set_cpu_decode_threads(0)           # the same without a CPU share of the decode
+    try:
+        results["mixed, GPU decode only"] = mixed_pipeline(ds, vision, path, args)
+    finally:
+        gpu.set_cpu_decode_threads(threads)
     if not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
     for name, figures in results.items():

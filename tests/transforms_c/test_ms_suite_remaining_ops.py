@@ -145,3 +145,45 @@ def test_random_crop_decode_resize_eager_refuses_a_pil_image():
     with pytest.raises(TypeError, match="Input should be an encoded image in 1-D NumPy format, "
                                         "got <class 'PIL.Image.Image'>."):
         RandomCropDecodeResize(20)(Image.new("RGB", (4, 4)))
+
+
+def _rand_augment_op(img, name, sign=1, magnitude=30, bins=31):
+    """One RandAugment op at a bin, as RandAugment applies it (the op drawn is random)."""
+    from transforms_c.vision import RandAugment
+    op = RandAugment(num_ops=1, magnitude=magnitude, num_magnitude_bins=bins)
+    return op._apply_op(img, name, sign * op._level(name, img.shape[1], img.shape[0]))
+
+
+def test_rand_augment_colour_factors_are_float32():
+    # measured in MindSpore 2.10: Brightness at the last bin, signed down, is 1 + (-0.9f) =
+    # 0.100000024, so a level-5 image becomes 1 (AdjustBrightness(0.1) gives 0)
+    img = np.full((4, 4, 3), 5, np.uint8)
+    assert _rand_augment_op(img, "Brightness", -1).tolist() == np.ones_like(img).tolist()
+    assert _rand_augment_op(img, "Brightness", 1).tolist() == np.full_like(img, 10).tolist()
+
+
+def test_rand_augment_shear_turns_by_the_magnitude_in_radians():
+    # measured in MindSpore 2.10: ShearX at 0.3 is Affine's shear of 0.3 rad (17.19 degrees),
+    # pixel for pixel (not atan(0.3) as torchvision)
+    import math
+    from transforms_c.vision import Affine
+    rng = np.random.RandomState(0)
+    img = rng.randint(0, 256, (30, 40, 3)).astype(np.uint8)
+    want = Affine(degrees=0.0, translate=[0, 0], scale=1.0,
+                  shear=[float(np.float32(0.3 * 180 / math.pi)), 0.0])(img)
+    assert np.array_equal(_rand_augment_op(img, "ShearX"), want)
+    want = Affine(degrees=0.0, translate=[0, 0], scale=1.0,
+                  shear=[0.0, -float(np.float32(0.3 * 180 / math.pi))])(img)
+    assert np.array_equal(_rand_augment_op(img, "ShearY", -1), want)
+
+
+def test_rand_augment_bins():
+    # MindSpore 2.10's magnitudes: posterize 8 bits down to 4, solarize 255 down to 0,
+    # translate up to 150/331 of the size
+    img = np.zeros((60, 80, 3), np.uint8)
+    from transforms_c.vision import RandAugment
+    op = RandAugment(magnitude=30)
+    assert op._level("Posterize", 80, 60) == 4 and float(op._level("Solarize", 80, 60)) == 0.0
+    assert int(op._level("TranslateX", 80, 60)) == 36
+    assert RandAugment(magnitude=0)._level("Posterize", 80, 60) == 8
+    assert _rand_augment_op(img, "Identity").shape == img.shape

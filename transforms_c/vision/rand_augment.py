@@ -1,5 +1,7 @@
 """RandAugment: num_ops ops drawn uniformly from the standard RandAugment space, each at the
-given magnitude bin (signed ops get a random sign)."""
+given magnitude bin (signed ops get a random sign). The bins and kernels are MindSpore 2.10's
+(measured): float32 steps, a shear of s turning by s radians, rotations and shears sampled as
+its OpenCV samples them (transforms_c.vision.warp), its colour kernels."""
 import math
 
 import cv2
@@ -8,36 +10,30 @@ import numpy as np
 from transforms_c._base import TensorOperation
 from transforms_c._validate import (MAX_SIZE, check_enum, check_fill_value, check_int,
                                     check_range)
-from transforms_c.enums import CV2_INTER, Inter
+from transforms_c.enums import Inter
 from transforms_c.vision import color
-from transforms_c.vision.warp import _border_value
+from transforms_c.vision.warp import affine_array, rotate_array
 
 
-def _affine(img, matrix, interpolation, fill_value):
-    height, width = img.shape[:2]
-    return cv2.warpAffine(img, matrix, (width, height), flags=CV2_INTER[interpolation],
-                          borderMode=cv2.BORDER_CONSTANT,
-                          borderValue=_border_value(fill_value, img))
+def _bin(index, num_bins, end, start=0.0, scale=1.0, offset=0.0):
+    """Bin `index` of num_bins evenly spaced from start to end, times scale plus offset, in
+    float32 arithmetic as MindSpore computes its magnitudes."""
+    f32 = np.float32
+    step = (f32(end) - f32(start)) / f32(num_bins - 1)
+    return (f32(start) + f32(index) * step) * f32(scale) + f32(offset)
 
 
-def _shear(img, amount, axis, interpolation, fill_value):
-    height, width = img.shape[:2]
-    if axis == 0:  # x' = x + amount * (y - cy)
-        matrix = np.array([[1, amount, -amount * (height - 1) * 0.5], [0, 1, 0]], np.float64)
-    else:
-        matrix = np.array([[1, 0, 0], [amount, 1, -amount * (width - 1) * 0.5]], np.float64)
-    return _affine(img, matrix, interpolation, fill_value)
+def _shear(img, level, axis, interpolation, fill_value):
+    # level radians of shear along one axis, through the affine kernel (in degrees)
+    degrees = float(np.float32(float(np.float32(level) * np.float32(180)) / math.pi))
+    shear = (degrees, 0.0) if axis == 0 else (0.0, degrees)
+    return affine_array(img, 0.0, (0.0, 0.0), 1.0, shear, interpolation, fill_value,
+                        "RandAugment")
 
 
 def _translate(img, dx, dy, interpolation, fill_value):
-    matrix = np.array([[1, 0, dx], [0, 1, dy]], np.float64)
-    return _affine(img, matrix, interpolation, fill_value)
-
-
-def _rotate(img, degrees, interpolation, fill_value):
-    height, width = img.shape[:2]
-    matrix = cv2.getRotationMatrix2D(((width - 1) * 0.5, (height - 1) * 0.5), degrees, 1.0)
-    return _affine(img, matrix, interpolation, fill_value)
+    return affine_array(img, 0.0, (dx, dy), 1.0, (0.0, 0.0), interpolation, fill_value,
+                        "RandAugment")
 
 
 def _posterize(img, bits):
@@ -72,21 +68,22 @@ class RandAugment(TensorOperation):
         self.fill_value = check_fill_value(fill_value)
 
     def _level(self, name, width, height):
-        fraction = self.magnitude / (self.num_magnitude_bins - 1)
+        index, bins = self.magnitude, self.num_magnitude_bins
         if name in ("ShearX", "ShearY"):
-            return 0.3 * fraction
+            return _bin(index, bins, 0.3)
         if name == "TranslateX":
-            return 150.0 / 331.0 * width * fraction
+            return _bin(index, bins, np.float32(150) / np.float32(331) * np.float32(width))
         if name == "TranslateY":
-            return 150.0 / 331.0 * height * fraction
+            return _bin(index, bins, np.float32(150) / np.float32(331) * np.float32(height))
         if name == "Rotate":
-            return 30.0 * fraction
+            return _bin(index, bins, 30)
         if name in ("Brightness", "Color", "Contrast", "Sharpness"):
-            return 0.9 * fraction
-        if name == "Posterize":
-            return 8 - int(round(self.magnitude / ((self.num_magnitude_bins - 1) / 4)))
+            return _bin(index, bins, 0.9)
+        if name == "Posterize":    # 8 bits down to 4, rounded half to even
+            return round(float(_bin(index, bins, bins - 1, scale=np.float32(-4) /
+                                    np.float32(bins - 1), offset=8)))
         if name == "Solarize":
-            return 255.0 * (1 - fraction)
+            return _bin(index, bins, 0, start=255)
         return 0.0
 
     def _compute(self, img, rng):
@@ -102,28 +99,29 @@ class RandAugment(TensorOperation):
 
     def _apply_op(self, img, name, level):
         interp, fill = self.interpolation, self.fill_value
+        factor = float(np.float32(1) + np.float32(level))    # the colour ops' (float32)
         if name == "ShearX":
-            return _shear(img, math.tan(math.atan(level)), 0, interp, fill)
+            return _shear(img, level, 0, interp, fill)
         if name == "ShearY":
-            return _shear(img, math.tan(math.atan(level)), 1, interp, fill)
+            return _shear(img, level, 1, interp, fill)
         if name == "TranslateX":
             return _translate(img, int(level), 0, interp, fill)
         if name == "TranslateY":
             return _translate(img, 0, int(level), interp, fill)
         if name == "Rotate":
-            return _rotate(img, level, interp, fill)
+            return rotate_array(img, float(level), interp, False, None, fill, "RandAugment")
         if name == "Brightness":
-            return color.adjust_brightness(img, 1.0 + level)
+            return color.adjust_brightness(img, factor)
         if name == "Color":
-            return color.adjust_saturation(img, 1.0 + level)
+            return color.adjust_saturation(img, factor)
         if name == "Contrast":
-            return color.adjust_contrast(img, 1.0 + level)
+            return color.adjust_contrast(img, factor)
         if name == "Sharpness":
-            return color.adjust_sharpness(img, 1.0 + level)
+            return color.adjust_sharpness(img, factor)
         if name == "Posterize":
             return _posterize(img, max(1, int(level)))
         if name == "Solarize":
-            return _solarize(img, level)
+            return _solarize(img, float(level))
         if name == "AutoContrast":
             return color.autocontrast(img)
         if name == "Equalize":

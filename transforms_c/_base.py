@@ -250,12 +250,13 @@ def image_hwc(img, op_name, allow_float=True, rank_words=None):
         raise TypeError(f"{op_name}: input should be a numpy array, got {type(img).__name__}")
     if img.ndim not in (2, 3) and rank_words is not None:
         raise RuntimeError(f"{op_name}: {rank_words(img.ndim)} (shape {img.shape})")
-    if img.ndim not in (2, 3):
-        # MindSpore's words for a 1-D input (encoded bytes, most likely)
-        hint = (". The image tensor should have at least two dimensions. You may need to "
-                "perform Decode first." if img.ndim < 2 else "")
+    if img.ndim < 2:
+        # MindSpore's words (a 1-D input is encoded bytes, most likely)
+        raise RuntimeError(f"{op_name}: the image tensor should have at least two dimensions. "
+                           f"You may need to perform Decode first. (shape {img.shape})")
+    if img.ndim > 3:
         raise RuntimeError(f"{op_name}: input tensor is not in shape of <H,W> or <H,W,C>, "
-                           f"but got rank: {img.ndim} (shape {img.shape}){hint}")
+                           f"but got rank: {img.ndim} (shape {img.shape})")
     if img.shape[0] == 0 or img.shape[1] == 0 or (img.ndim == 3 and img.shape[2] == 0):
         raise RuntimeError(f"{op_name}: input image is empty, shape {img.shape}")
     if img.dtype == np.bool_ or img.dtype.kind not in "uif":

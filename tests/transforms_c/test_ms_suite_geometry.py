@@ -476,3 +476,21 @@ def test_random_crop_refuses_a_padding_of_three_image_sizes():
                 run()
     assert V.RandomCrop(10, padding=[89, 59, 89, 59])(RGB).shape == (10, 10, 3)
     assert V.RandomCrop(200, pad_if_needed=True)(RGB).shape == (200, 200, 3)
+
+
+def test_resize_refuses_more_than_1000_times_a_side():
+    # measured in MindSpore 2.10 (which also bounds the memory a resize takes)
+    words = ("Resize: the resizing width or height is too big, it's 1000 times bigger than the "
+             "original image")
+    for op in (V.Resize((20001, 30)), V.Resize((20, 30001)), V.RandomResize(16777216)):
+        with pytest.raises(RuntimeError) as info:
+            op(RGB)
+        assert words in str(info.value)
+    assert V.Resize((20000, 30))(RGB).shape == (20000, 30, 3)
+
+
+def test_random_resize_names_resize_for_a_1d_input():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="Resize: the image tensor should have at least two "
+                                           "dimensions. You may need to perform Decode first."):
+        V.RandomResize(500)(np.zeros(300))

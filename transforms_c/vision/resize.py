@@ -40,6 +40,15 @@ def resized_shape(height, width, size):
     return max(1, int(other)), int(size)
 
 
+def check_resize_scale(height, width, out_h, out_w):
+    """MindSpore refuses to resize a side to more than 1000 times its length (which also bounds
+    the memory a resize takes)."""
+    if out_h > 1000 * height or out_w > 1000 * width:
+        raise RuntimeError(f"Resize: the resizing width or height is too big, it's 1000 times "
+                           f"bigger than the original image, got output height: {out_h}, "
+                           f"width: {out_w}, and original height: {height}, width: {width}")
+
+
 def cv2_scale(src, dst):
     """OpenCV's source-per-destination step: 1 / (dst / src) in double precision."""
     return 1.0 / (dst / src)
@@ -114,6 +123,7 @@ class Resize(NativeOperation):
     def _compute(self, img, rng):
         image_hwc(img, "Resize")
         out_h, out_w = self.output_shape(img.shape[0], img.shape[1])
+        check_resize_scale(img.shape[0], img.shape[1], out_h, out_w)
         return resize_array(img, out_h, out_w, self.interpolation)
 
 

@@ -187,3 +187,12 @@ def test_rand_augment_bins():
     assert int(op._level("TranslateX", 80, 60)) == 36
     assert RandAugment(magnitude=0)._level("Posterize", 80, 60) == 8
     assert _rand_augment_op(img, "Identity").shape == img.shape
+
+
+def test_to_numpy_takes_anything_numpy_takes():
+    # measured in MindSpore 2.10: ToNumpy is np.array of its input ([1, 2] -> int64 array, 3 ->
+    # a 0-d array, "abc" -> a 0-d str array), not only images
+    from transforms_c.vision import ToNumpy
+    out = ToNumpy()([1, 2])
+    assert isinstance(out, np.ndarray) and out.tolist() == [1, 2] and out.dtype == np.int64
+    assert ToNumpy()(3).shape == () and ToNumpy()("abc").item() == "abc"

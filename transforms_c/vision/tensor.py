@@ -132,6 +132,7 @@ class ToNumpy(TensorOperation):
     pipelines put after PIL ops)."""
 
     pil_input = "own"
+    image_input = False     # np.array of anything, as MindSpore's (a list, a number, a str)
 
     def _compute(self, img, rng):
         return np.asarray(img)

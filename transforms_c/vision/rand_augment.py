@@ -1,7 +1,7 @@
 """RandAugment: num_ops ops drawn uniformly from the standard RandAugment space, each at the
-given magnitude bin (signed ops get a random sign). The bins and kernels are MindSpore 2.10's
-(measured): float32 steps, a shear of s turning by s radians, rotations and shears sampled as
-its OpenCV samples them (transforms_c.vision.warp), its colour kernels."""
+given magnitude bin (signed ops get a random sign). The bins and geometry are MindSpore 2.10's
+(measured): float32 steps and colour factors, a shear of s turning by s radians, rotations and
+shears sampled as its OpenCV samples them (transforms_c.vision.warp)."""
 import math
 
 import cv2

@@ -42,6 +42,7 @@ _LAZY = {
     "TextFileDataset": "minddata.sources",
     "CLUEDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
+    "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",
     "DSCallback": "minddata.callback",
     "WaitedDSCallback": "minddata.callback",

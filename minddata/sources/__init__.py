@@ -1,5 +1,6 @@
 """File sources of the dataset API: MindRecord, image folders, Manifest files, MNIST,
-CIFAR-10/100, CSV, TFRecord (with its Schema), text files and CLUE; and PaddedDataset.
+CIFAR-10/100, CSV, TFRecord (with its Schema), text files and CLUE; PaddedDataset and
+RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
 that opens a ``RowSource`` (base.py) lazily, when a pipeline starts.
@@ -13,6 +14,7 @@ from .image_folder import ImageFolderDataset
 from .manifest import ManifestDataset
 from .mindrecord_dataset import MindDataset, OBSMindDataset
 from .mnist import MnistDataset
+from .random_dataset import RandomDataset
 from .schema import Schema
 from .text_file import TextFileDataset
 from .tfrecord_dataset import TFRecordDataset
@@ -20,7 +22,7 @@ from .voc import VOCDataset
 
 __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDataset", "MnistDataset",
            "Cifar10Dataset", "Cifar100Dataset", "CSVDataset", "TFRecordDataset", "Schema",
-           "TextFileDataset", "CLUEDataset", "PaddedDataset",
+           "TextFileDataset", "CLUEDataset", "PaddedDataset", "RandomDataset",
            "CocoDataset", "VOCDataset", "CelebADataset"]
 
 

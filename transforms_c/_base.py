@@ -91,7 +91,14 @@ class TensorOperation(FusionDefaults):
         out = self.apply(arrays, seed)
         return out[0] if len(out) == 1 else out
 
+    #: True for the random ops MindSpore applies to several images at once with the same draws
+    #: (an image and its mask): each column goes through the op, as an array.
+    multi_input = False
+
     def apply(self, arrays, seed):
+        if len(arrays) != 1 and self.multi_input:
+            return tuple(self.apply((np.asarray(a) if is_pil(a) else a,), seed)[0]
+                         for a in arrays)
         if len(arrays) != 1:
             raise RuntimeError(f"{type(self).__name__}: The op is OneToOne, can only accept one "
                                f"tensor as input. Got {len(arrays)} input columns.")

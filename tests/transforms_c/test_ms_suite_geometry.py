@@ -494,3 +494,28 @@ def test_random_resize_names_resize_for_a_1d_input():
     with pytest.raises(RuntimeError, match="Resize: the image tensor should have at least two "
                                            "dimensions. You may need to perform Decode first."):
         V.RandomResize(500)(np.zeros(300))
+
+
+@pytest.mark.parametrize("op", [V.RandomCrop(5), V.RandomResizedCrop(5), V.RandomResize((7, 9)),
+                                V.RandomHorizontalFlip(), V.RandomVerticalFlip()], ids=repr)
+def test_random_ops_take_several_columns_with_the_same_draws(op):
+    # measured in MindSpore 2.10: an image and its mask get the same window or flip
+    gray = np.ascontiguousarray(RGB[:, :, 1])
+    for seed in range(6):
+        out_rgb, out_gray = op.apply((RGB, gray), seed)
+        np.testing.assert_array_equal(out_rgb[:, :, 1], out_gray)
+    outs = op(Image.fromarray(RGB), RGB)
+    assert all(isinstance(out, np.ndarray) for out in outs)    # several inputs: arrays
+
+
+def test_several_columns_of_other_sizes():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="RandomCrop: Input images in different column must "
+                                           "have the same shape"):
+        V.RandomCrop(5)(RGB, RGB[:10])
+    with pytest.raises(RuntimeError, match="RandomCropAndResizeOp: Input tensor in different "
+                                           "columns of each row must have the same size."):
+        V.RandomResizedCrop(5)(RGB, RGB[:10])
+    assert [out.shape for out in V.RandomResize((7, 9))(RGB, RGB[:10])] == [(7, 9, 3)] * 2
+    with pytest.raises(RuntimeError, match="OneToOne"):
+        V.Resize(5)(RGB, RGB)

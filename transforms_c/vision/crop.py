@@ -79,6 +79,14 @@ def check_padding_size(padding, height, width):
                            f"padding right: {right}, image shape: {height}, {width}")
 
 
+def check_same_size(arrays, message):
+    """The columns an op crops at one window must be images of one height and width (the last
+    three axes are HWC in a batch)."""
+    sizes = {a.shape[-3:-1] if a.ndim > 3 else a.shape[:2] for a in map(np.asarray, arrays)}
+    if len(sizes) > 1:
+        raise RuntimeError(f"{message} Got sizes {sorted(sizes)}.")
+
+
 def random_crop_window(height, width, size, rng):
     """(top, left, h, w) of RandomCrop's window inside a (height, width) image; draws x then y
     (the native op, its fused plan and the PIL op share it so they pick the same window)."""
@@ -228,11 +236,19 @@ class RandomCrop(NativeOperation):
     is_random = True
     pil_input = "image"
     batched = True
+    multi_input = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
                  padding_mode=Border.CONSTANT):
         self.schema.bind(self, size=size, padding=padding, pad_if_needed=pad_if_needed,
                          fill_value=fill_value, padding_mode=padding_mode)
+
+    def apply(self, arrays, seed):
+        if len(arrays) > 1:     # MindSpore's words
+            check_same_size(arrays, "RandomCrop: Input images in different column must have the "
+                                    "same shape, check the output shape in specified "
+                                    "'input_columns' before call this operation.")
+        return super().apply(arrays, seed)
 
     @property
     def pads(self):

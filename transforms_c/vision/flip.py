@@ -30,6 +30,7 @@ class RandomHorizontalFlip(NativeOperation):
     is_random = True
     pil_input = "image"
     batched = True
+    multi_input = True
 
     def __init__(self, prob=0.5):
         check_type(prob, (float, int), "prob")     # MindSpore's order of the types

@@ -129,10 +129,12 @@ class Resize(NativeOperation):
 
 class RandomResize(TensorOperation):
     """RandomResize(size): Resize(size) with an interpolation drawn uniformly from
-    RANDOM_RESIZE_INTERPOLATIONS (one draw for a batch <..., H, W, C>)."""
+    RANDOM_RESIZE_INTERPOLATIONS (one draw for a batch <..., H, W, C>, or for several
+    columns)."""
 
     is_random = True
     batched = True
+    multi_input = True
 
     def __init__(self, size):
         self.size = Resize(size).size

@@ -11,7 +11,7 @@ from transforms_c._validate import INT32_MAX, MAX_SIZE, check_range, check_type,
 from transforms_c.enums import Inter
 from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
                                  Param)
-from transforms_c.vision.crop import crop_array
+from transforms_c.vision.crop import check_same_size, crop_array
 from transforms_c.vision.resize import INTERPOLATION, resize_array
 
 
@@ -94,6 +94,7 @@ class RandomResizedCrop(NativeOperation):
     is_random = True
     pil_input = "image"
     batched = True
+    multi_input = True
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
     _name = "RandomResizedCrop"
 
@@ -104,6 +105,12 @@ class RandomResizedCrop(NativeOperation):
                          max_attempts=max_attempts)
         #: Per-op override of transforms_c.settings approximate decode (None: follow it).
         self.approximate_decode = None
+
+    def apply(self, arrays, seed):
+        if len(arrays) > 1:     # MindSpore's words
+            check_same_size(arrays, "RandomCropAndResizeOp: Input tensor in different columns of "
+                                    "each row must have the same size.")
+        return super().apply(arrays, seed)
 
     def window(self, height, width, rng):
         return random_resized_crop_box(height, width, self.scale, self.ratio, self.max_attempts,
@@ -150,6 +157,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
     decodes = True      # its input is encoded bytes
     pil_input = "own"   # refused by the encoded-bytes check (TypeError)
     batched = False
+    multi_input = False
 
     def __call__(self, *arrays):
         # MindSpore's eager call checks its input in Python first (TypeError; a pipeline's

@@ -82,3 +82,25 @@ def test_output_types_of_string_columns_have_no_width():
     data = ds.GeneratorDataset(lambda: iter([(np.array(["abc"]), np.array([b"xy"]), np.array([1]))]),
                                ["u", "s", "i"])
     assert data.output_types() == [np.dtype(np.str_), np.dtype(np.bytes_), np.dtype(np.int64)]
+
+
+def test_text_to_str_and_to_bytes():
+    # measured in MindSpore 2.10 (mindspore.dataset.text): element-wise decode/encode; not an
+    # array: TypeError from to_str, ValueError from to_bytes, both "input should be a NumPy array."
+    from minddata.text import to_bytes, to_str
+    out = to_str(np.array([b"ab", b"c"]))
+    assert out.dtype == np.dtype("<U2") and out.tolist() == ["ab", "c"]
+    assert to_str(np.array([b"\xe4\xbb\x8a"])).tolist() == ["今"]
+    assert to_bytes(np.array(["ab", "c"])).tolist() == [b"ab", b"c"]
+    with pytest.raises(TypeError, match="input should be a NumPy array."):
+        to_str([b"a"])
+    with pytest.raises(ValueError, match="input should be a NumPy array."):
+        to_bytes(["a"])
+
+
+def test_text_transforms_say_they_are_not_provided():
+    import minddata.text as text
+    with pytest.raises(ImportError, match="text.Vocab .* is not provided by this project: "
+                                          "tokenize with a Python map function"):
+        from minddata.text import Vocab  # noqa: F401
+    assert not hasattr(text, "foo")

@@ -40,7 +40,10 @@ NOT_PROVIDED = {
     "mindspore.experimental": "use training.nn optimizers or torch.optim",
     "mindspore.dataset.audio": "decode audio with a Python map function (e.g. soundfile, "
                                "torchaudio)",
-    "mindspore.dataset.text": "tokenize with a Python map function (e.g. the tokenizers package)",
+    # mindspore.dataset.text itself is minddata.text (to_str, to_bytes; its transforms named
+    # there say what to use instead)
+    "mindspore.dataset.text.transforms": "tokenize with a Python map function (e.g. the "
+                                         "tokenizers package)",
 }
 
 

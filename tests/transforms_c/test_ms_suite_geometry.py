@@ -340,7 +340,8 @@ def test_warps_take_more_than_four_channels():
 
 def test_random_erasing_refuses_a_pil_image():
     # measured in MindSpore 2.10: TypeError (a PIL image is HWC, the op erases CHW arrays)
-    with pytest.raises(TypeError, match="img should be NumPy array. Got <class 'PIL.Image.Image'>"):
+    with pytest.raises(TypeError,
+                       match="img should be NumPy array. Got <class 'PIL.Image.Image'>"):
         V.RandomErasing(prob=1.0)(Image.fromarray(RGB))
     assert V.RandomErasing(prob=1.0)(RGB.transpose(2, 0, 1).copy()).shape == (3, 20, 30)
 
@@ -382,7 +383,8 @@ def test_random_crop_decode_resize_eager_input_errors():
 
 @pytest.mark.parametrize("op", [V.Pad(2), V.Pad(2, padding_mode=V.Border.EDGE),
                                 V.Pad(2, padding_mode=V.Border.SYMMETRIC), V.CenterCrop(25),
-                                V.Rotate(90, expand=True), V.Rotate(30), V.Affine(10, [0, 0], 1, 0)])
+                                V.Rotate(90, expand=True), V.Rotate(30),
+                                V.Affine(10, [0, 0], 1, 0)])
 def test_64_bit_images_keep_their_dtype_and_values(op):
     # OpenCV turns int64 images into int32 (MindSpore 2.10 refuses them); here they are exact
     big = RGB.astype(np.int64) * 100000000007
@@ -519,3 +521,29 @@ def test_several_columns_of_other_sizes():
     assert [out.shape for out in V.RandomResize((7, 9))(RGB, RGB[:10])] == [(7, 9, 3)] * 2
     with pytest.raises(RuntimeError, match="OneToOne"):
         V.Resize(5)(RGB, RGB)
+
+
+def test_antialias_is_pillows_only():
+    # measured in MindSpore 2.10: Inter.ANTIALIAS runs on a PIL image only
+    pil_words = ("img should be PIL image. Got <class 'numpy.ndarray'>. Use Decode() for encoded "
+                 "data or ToPIL() for decoded data.")
+    for op in (V.Resize((10, 15), Inter.ANTIALIAS),
+               V.RandomResizedCrop(10, interpolation=Inter.ANTIALIAS),
+               V.RandomRotation(10, Inter.ANTIALIAS)):
+        with pytest.raises(TypeError) as info:
+            op(RGB)
+        assert str(info.value) == pil_words
+    with pytest.raises(ValueError, match="Input image should be a Pillow image."):
+        V.RandomAffine(10, resample=Inter.ANTIALIAS)(RGB)
+    kernel_words = ("Unsupported interpolation, only support NEAREST, LINEAR, CUBIC, AREA and "
+                    "PILCUBIC.")
+    boxes = np.array([[1, 2, 3, 4]], np.float32)
+    for run in (lambda: V.Rotate(10, Inter.ANTIALIAS)(RGB),
+                lambda: V.Affine(10, [0, 0], 1, 0, Inter.ANTIALIAS)(RGB),
+                lambda: V.ResizeWithBBox(10, Inter.ANTIALIAS)(RGB, boxes),
+                lambda: V.RandomResizedCropWithBBox(10, interpolation=Inter.ANTIALIAS)(RGB, boxes)):
+        with pytest.raises(RuntimeError) as info:
+            run()
+        assert kernel_words in str(info.value)
+    out = V.Resize((10, 15), Inter.ANTIALIAS)(Image.fromarray(RGB))
+    assert isinstance(out, Image.Image) and out.size == (15, 10)

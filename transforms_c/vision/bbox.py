@@ -27,12 +27,19 @@ from transforms_c._validate import check_float, check_type, size_hw
 from transforms_c.enums import Border, Inter
 from transforms_c.vision.crop import RandomCrop, check_padding_size, random_crop_window
 from transforms_c.vision.flip import hflip, vflip
-from transforms_c.vision.resize import RandomResize, Resize, resize_array
+from transforms_c.vision.resize import (UNSUPPORTED_INTERPOLATION, RandomResize, Resize,
+                                       resize_array)
 from transforms_c.vision.resized_crop import RandomResizedCrop
 
 _EPSILON = np.float32(1e-4)
 _ONE = np.float32(1.0)
 _F0 = np.float32(0.0)
+
+
+def check_kernel_interpolation(interpolation, op_name):
+    """The bounding-box ops run MindSpore's C++ kernels only: no Inter.ANTIALIAS."""
+    if interpolation == Inter.ANTIALIAS:
+        raise RuntimeError(f"{op_name}: {UNSUPPORTED_INTERPOLATION}")
 
 
 def image_and_boxes(arrays):
@@ -206,6 +213,7 @@ class RandomResizedCropWithBBox(_BBoxOperation):
         self.interpolation, self.max_attempts = self._rrc.interpolation, self._rrc.max_attempts
 
     def _transform(self, image, boxes, seed):
+        check_kernel_interpolation(self.interpolation, "RandomResizedCropWithBBox")
         out = self._rrc.apply((image,), seed)[0]
         top, left, crop_h, crop_w = self._rrc.window(image.shape[0], image.shape[1], Rng(seed))
         boxes = crop_boxes(boxes, left, top, left + crop_w, top + crop_h)
@@ -224,6 +232,7 @@ class ResizeWithBBox(_BBoxOperation):
         self.size, self.interpolation = resize.size, resize.interpolation
 
     def _resized(self, image, seed):
+        check_kernel_interpolation(self.interpolation, "ResizeWithBBox")
         return Resize(self.size, self.interpolation).apply((image,), 0)[0]
 
     def _transform(self, image, boxes, seed):

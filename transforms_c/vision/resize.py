@@ -1,6 +1,6 @@
 """Resize (and the size/kernel helpers shared by the crop-and-resize ops). uint8 images run
-through the native resample pass with the GIL released: NEAREST, BILINEAR, BICUBIC, AREA (and
-ANTIALIAS, as AREA) give cv2.resize's bits (OpenCV's own arithmetic, as MindSpore builds it,
+through the native resample pass with the GIL released: NEAREST, BILINEAR, BICUBIC and AREA give
+cv2.resize's bits (OpenCV's own arithmetic, as MindSpore builds it,
 without IPP), PILCUBIC gives MindSpore's Pillow-style bicubic bits (3-channel images only, as in
 MindSpore). Other dtypes call cv2.resize, which also releases the GIL."""
 import math
@@ -17,8 +17,19 @@ from transforms_c.schema import (BOOL, ENUM, INT, OUTPUT_SIZE, Native, NativeOpe
                                  Param)
 
 NATIVE_INTERP = {Inter.NEAREST: _native.INTERP_NEAREST, Inter.BILINEAR: _native.INTERP_LINEAR,
-                 Inter.BICUBIC: _native.INTERP_CUBIC, Inter.AREA: _native.INTERP_AREA,
-                 Inter.ANTIALIAS: _native.INTERP_AREA}
+                 Inter.BICUBIC: _native.INTERP_CUBIC, Inter.AREA: _native.INTERP_AREA}
+
+#: MindSpore's words for Inter.ANTIALIAS in its C++ kernels (the ops without a Pillow path).
+UNSUPPORTED_INTERPOLATION = ("Unsupported interpolation, only support NEAREST, LINEAR, CUBIC, "
+                             "AREA and PILCUBIC.")
+
+
+def check_array_interpolation(interpolation):
+    """Inter.ANTIALIAS is Pillow's only: MindSpore's ops with a Pillow path refuse it on an
+    array with their Python path's TypeError."""
+    if interpolation == Inter.ANTIALIAS:
+        raise TypeError("img should be PIL image. Got <class 'numpy.ndarray'>. Use Decode() for "
+                        "encoded data or ToPIL() for decoded data.")
 
 #: The interpolation of the resizing ops; native "interp": a kernel of src/resample_pass.h (an
 #: Inter without one, PILCUBIC, has no native step).
@@ -122,6 +133,7 @@ class Resize(NativeOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, "Resize")
+        check_array_interpolation(self.interpolation)
         out_h, out_w = self.output_shape(img.shape[0], img.shape[1])
         check_resize_scale(img.shape[0], img.shape[1], out_h, out_w)
         return resize_array(img, out_h, out_w, self.interpolation)

@@ -12,7 +12,8 @@ from transforms_c.enums import Inter
 from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
                                  Param)
 from transforms_c.vision.crop import check_same_size, crop_array
-from transforms_c.vision.resize import INTERPOLATION, resize_array
+from transforms_c.vision.resize import (INTERPOLATION, UNSUPPORTED_INTERPOLATION,
+                                       check_array_interpolation, resize_array)
 
 
 def window_draws(area, scale, ratio, max_attempts, rng):
@@ -133,6 +134,7 @@ class RandomResizedCrop(NativeOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, self._name)
+        check_array_interpolation(self.interpolation)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
         out_h, out_w = self.output_hw()
         crop = img[top:top + crop_h, left:left + crop_w]
@@ -182,6 +184,8 @@ class RandomCropDecodeResize(RandomResizedCrop):
 
     def apply(self, arrays, seed):
         """The op as a fused plan of one op (its native step decodes only the window)."""
+        if self.interpolation == Inter.ANTIALIAS:      # MindSpore's C++ op has none
+            raise RuntimeError(f"{self._name}: {UNSUPPORTED_INTERPOLATION}")
         if len(arrays) != 1:
             raise RuntimeError(f"{self._name}: expected 1 input column, got {len(arrays)}")
         plan = _PLANS.get(self)

@@ -12,6 +12,7 @@ from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_enum,
                                     check_symmetric_range, check_type, is_number)
 from transforms_c.enums import CV2_INTER, Inter
 from transforms_c.vision.crop import CV2_DTYPES
+from transforms_c.vision.resize import UNSUPPORTED_INTERPOLATION, check_array_interpolation
 
 
 def _border_value(fill_value, img):
@@ -77,6 +78,8 @@ def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
 
 
 def _warp_channels(img, matrix, out_w, out_h, resample, border, op_name):
+    if resample == Inter.ANTIALIAS:
+        raise RuntimeError(f"{op_name}: {UNSUPPORTED_INTERPOLATION}")
     # OpenCV's warpAffine samples INTER_AREA bilinearly.
     resample = Inter.LINEAR if resample == Inter.AREA else resample
     try:
@@ -172,6 +175,7 @@ class RandomRotation(TensorOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomRotation")
+        check_array_interpolation(self.resample)
         return rotate_array(img, rng.uniform(*self.degrees), self.resample, self.expand,
                             self.center, self.fill_value, "RandomRotation")
 
@@ -259,6 +263,8 @@ class RandomAffine(TensorOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomAffine")
+        if self.resample == Inter.ANTIALIAS:    # Pillow's only, as MindSpore words it
+            raise ValueError("Input image should be a Pillow image.")
         height, width = img.shape[:2]
         angle = rng.uniform(*self.degrees)
         tx = rng.uniform(self.translate[0], self.translate[1]) * width

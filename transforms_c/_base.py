@@ -88,7 +88,10 @@ class TensorOperation(FusionDefaults):
             arrays = tuple(np.asarray(a) if isinstance(a, bytes) and not decodes
                            else _to_numpy(a) for a in arrays)
         seed = eager_seed() if self.is_random else 0
-        out = self.apply(arrays, seed)
+        try:
+            out = self.apply(arrays, seed)
+        except RuntimeError as exc:
+            raise eager_error(exc) from exc
         return out[0] if len(out) == 1 else out
 
     #: True for the random ops MindSpore applies to several images at once with the same draws
@@ -181,6 +184,19 @@ def check_device_target(value, name):
         raise ValueError(f"Input {name} is not within the valid set of {list(DEVICE_TARGETS)}, "
                          f"but got {value!r}")
     return value
+
+
+_RULE = "-" * 66
+
+
+def eager_error(exc):
+    """An op's RuntimeError in an eager call, with the block MindSpore's eager calls of its C++
+    ops add ("Exception thrown from dataset pipeline. ...", its suite matches on it) after ours."""
+    if type(exc) is not RuntimeError or "Dataset Pipeline Error Message" in str(exc):
+        return exc
+    return RuntimeError(f"{exc}\nException thrown from dataset pipeline. Refer to 'Dataset "
+                        f"Pipeline Error Message'.\n\n{_RULE}\n- Dataset Pipeline Error "
+                        f"Message:\n{_RULE}\n[ERROR] {exc}")
 
 
 def is_pil(value):

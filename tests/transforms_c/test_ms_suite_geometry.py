@@ -547,3 +547,20 @@ def test_antialias_is_pillows_only():
         assert kernel_words in str(info.value)
     out = V.Resize((10, 15), Inter.ANTIALIAS)(Image.fromarray(RGB))
     assert isinstance(out, Image.Image) and out.size == (15, 10)
+
+
+def test_center_crop_refuses_a_padding_of_three_image_sizes():
+    # measured in MindSpore 2.10 (which also bounds the memory a padding takes)
+    for size in ((80, 30), (20, 120), 16777216):
+        with pytest.raises(RuntimeError, match="CenterCrop: Padding size cannot be more than 3 "
+                                               "times of the original image size"):
+            V.CenterCrop(size)(RGB)
+    assert V.CenterCrop((79, 119))(RGB).shape == (79, 119, 3)
+
+
+def test_eager_runtime_errors_carry_mindspores_pipeline_block():
+    # measured in MindSpore 2.10: an eager call of a C++ op raises its pipeline's error text
+    with pytest.raises(RuntimeError, match="Exception thrown from dataset pipeline. Refer to "
+                                           "'Dataset Pipeline Error Message'.") as info:
+        V.CenterCrop(16777216)(RGB)
+    assert "[ERROR] CenterCrop: Padding size cannot be more than 3 times" in str(info.value)

@@ -154,6 +154,12 @@ class CenterCrop(NativeOperation):
         crop_h, crop_w = size_hw(self.size)
         pad_h = max(0, crop_h - img.shape[0])
         pad_w = max(0, crop_w - img.shape[1])
+        if pad_h >= 3 * img.shape[0] or pad_w >= 3 * img.shape[1]:
+            # MindSpore's limit and words (which also bound the memory a padding takes)
+            raise RuntimeError(f"CenterCrop: Padding size cannot be more than 3 times of the "
+                               f"original image size, got top padding: {pad_h}, left padding: "
+                               f"{pad_w}, while the original image size: {img.shape[0]}, "
+                               f"{img.shape[1]}")
         if pad_h or pad_w:
             img = pad_array(img, pad_w // 2 + pad_w % 2, pad_h // 2 + pad_h % 2, pad_w // 2,
                             pad_h // 2, op_name="CenterCrop")

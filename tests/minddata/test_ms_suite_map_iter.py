@@ -278,3 +278,21 @@ def test_reading_a_stopped_iterator_names_its_class(make):
     with pytest.raises(AttributeError, match=f"'{name}' object has no attribute "
                                              f"'_runtime_context'"):
         next(it)
+
+
+def test_iterator_tensors_train_a_network_under_the_hook():
+    # A data Tensor on the left of arithmetic with a network's output keeps the gradient (the
+    # training side's operators come first), so a loss written label - output trains
+    from training import compat
+    compat.install()
+    try:
+        import mindspore
+        import mindspore.dataset as msds
+        from training.tensor import grad_of
+        d = msds.NumpySlicesDataset(np.array([[1.0, 2.0]], np.float32), shuffle=False)
+        label = next(iter(d.create_tuple_iterator(num_epochs=1)))[0]
+        w = mindspore.Parameter(mindspore.Tensor(np.ones(2, np.float32)), name="w")
+        loss = ((label - w * 2.0) ** 2).sum()
+        assert np.asarray(grad_of(loss, [w])[0]).tolist() == [4.0, 0.0]
+    finally:
+        compat.uninstall()

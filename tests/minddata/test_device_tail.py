@@ -88,5 +88,6 @@ def test_apply_native_allocates_with_the_callers_empty_and_names_a_bad_image(mr_
     out = tail.apply_native(batch, empty)
     assert shapes == [((3, 3, 5, 6), np.dtype(np.float32))]
     np.testing.assert_allclose(out, tail.apply_numpy(batch), rtol=0, atol=1e-5)
-    with pytest.raises(RuntimeError, match="Normalize: mean has 3 values"):
+    with pytest.raises(RuntimeError, match="Normalize: number of channels does not match the "
+                                           "size of mean"):
         tail.apply_native(batch[:, :, :, :1])    # one channel, three means: the op's own error

@@ -95,5 +95,7 @@ def test_device_decode_utilisation_sums_the_decoding_stages():
 def test_profile_reports_batch_latency():
     report = profile_dataset(_pipeline(n=40, batch=4), op_breakdown=False)
     latency = report["batch_latency_ms"]
-    assert latency is not None and 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    # outputs handed over together (prefetched) are 0 ms apart: only the slowest is > 0
+    assert latency is not None and 0 <= latency["p50"] <= latency["p99"] <= latency["max"]
+    assert latency["max"] > 0
     assert "ms p50" in report.format()

@@ -564,3 +564,12 @@ def test_eager_runtime_errors_carry_mindspores_pipeline_block():
                                            "'Dataset Pipeline Error Message'.") as info:
         V.CenterCrop(16777216)(RGB)
     assert "[ERROR] CenterCrop: Padding size cannot be more than 3 times" in str(info.value)
+
+
+@pytest.mark.parametrize("op", [V.Decode(), V.RandomCropDecodeResize(5)], ids=repr)
+def test_decoders_called_without_an_image(op):
+    # measured in MindSpore 2.10: Python's own error for its __call__(self, img)
+    with pytest.raises(TypeError) as info:
+        op()
+    assert str(info.value) == (f"{type(op).__name__}.__call__() missing 1 required positional "
+                               f"argument: 'img'")

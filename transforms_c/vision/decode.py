@@ -34,6 +34,13 @@ def encoded_bytes(data, op_name="Decode"):
     return np.ascontiguousarray(data)
 
 
+def check_eager_call(op, arrays):
+    """MindSpore's decoding ops are called with one image (Python's own TypeError otherwise)."""
+    if not arrays:
+        raise TypeError(f"{type(op).__name__}.__call__() missing 1 required positional argument: "
+                        f"'img'")
+
+
 def check_eager_encoded(data):
     """MindSpore's eager Decode checks its input in Python before its kernel does: an array
     that is not 1-D is a TypeError there (a pipeline's kernel raises RuntimeError). Bytes and
@@ -106,6 +113,7 @@ class Decode(NativeOperation):
         self.schema.bind(self, to_pil=to_pil)
 
     def __call__(self, *arrays):
+        check_eager_call(self, arrays)
         if len(arrays) == 1:
             check_eager_encoded(arrays[0])
         return super().__call__(*arrays)

@@ -12,6 +12,7 @@ from transforms_c.enums import Inter
 from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
                                  Param)
 from transforms_c.vision.crop import check_same_size, crop_array
+from transforms_c.vision.decode import check_eager_call
 from transforms_c.vision.resize import (INTERPOLATION, UNSUPPORTED_INTERPOLATION,
                                        check_array_interpolation, resize_array)
 
@@ -164,6 +165,7 @@ class RandomCropDecodeResize(RandomResizedCrop):
     def __call__(self, *arrays):
         # MindSpore's eager call checks its input in Python first (TypeError; a pipeline's
         # kernel raises RuntimeError); bytes are taken here
+        check_eager_call(self, arrays)
         data = arrays[0] if len(arrays) == 1 else None
         if isinstance(data, np.ndarray) and (data.ndim != 1 or data.dtype != np.uint8):
             raise TypeError(f"Input should be an encoded image with uint8 type in 1-D NumPy "

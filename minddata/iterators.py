@@ -86,6 +86,11 @@ class _IteratorBase:
         self._finalizer()
 
     stop = close
+    release = close     # MindSpore's names, both
+
+    def __deepcopy__(self, memo):
+        # As MindSpore's: an iterator is shared, not copied (a running pipeline cannot be).
+        return self
 
     def __enter__(self):
         return self

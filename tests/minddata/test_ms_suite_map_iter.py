@@ -296,3 +296,13 @@ def test_iterator_tensors_train_a_network_under_the_hook():
         assert np.asarray(grad_of(loss, [w])[0]).tolist() == [4.0, 0.0]
     finally:
         compat.uninstall()
+
+
+def test_iterator_release_and_deepcopy():
+    # measured in MindSpore 2.10: release() stops the iterator; deepcopy gives the iterator
+    import copy
+    it = _seq(3).create_tuple_iterator(num_epochs=1)
+    assert copy.deepcopy(it) is it
+    it.release()
+    with pytest.raises(AttributeError, match="_runtime_context"):
+        next(it)

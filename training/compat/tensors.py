@@ -7,9 +7,9 @@ data side imports nothing of training). ``Tensor`` here is both: a ``training.Te
 ``data`` is the data side's array, so training code computes with it as with any constant
 tensor (its methods come first: arithmetic with a network's output must record gradients),
 and a ``minddata.Tensor`` for what training's lacks (iteration, numpy ufuncs, ``all()``, ...)
-and for printing as MindSpore does. The hook makes minddata serve
-it once ``mindspore.dataset`` is imported (``serve``) and stops at ``uninstall`` (``unserve``).
-It is named ``Tensor``, as what MindSpore's iterators give is.
+and for printing as MindSpore does. The hook makes minddata serve it once
+``mindspore.dataset`` is imported (``serve``) and stops at ``uninstall`` (``unserve``). It is
+named ``Tensor``, as what MindSpore's iterators give is.
 """
 from minddata import tensor as data_tensor
 from training import tensor as training_tensor

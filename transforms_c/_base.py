@@ -283,7 +283,9 @@ def image_hwc(img, op_name, allow_float=True, rank_words=None):
     if img.shape[0] == 0 or img.shape[1] == 0 or (img.ndim == 3 and img.shape[2] == 0):
         raise RuntimeError(f"{op_name}: input image is empty, shape {img.shape}")
     if img.dtype == np.bool_ or img.dtype.kind not in "uif":
-        raise RuntimeError(f"{op_name}: input image has unsupported dtype {img.dtype}")
+        # MindSpore's sentence, then the dtype
+        raise RuntimeError(f"{op_name}: the data type of image tensor does not match the "
+                           f"requirement of operator. But got type {img.dtype}.")
     if not allow_float and img.dtype != np.uint8:
         raise RuntimeError(f"{op_name}: input image should be uint8, got {img.dtype}")
     return img

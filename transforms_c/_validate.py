@@ -189,7 +189,7 @@ def check_fill_value(value, name="fill_value", low=0, high=255):
         check_int(value, name, low, high)
         return (int(value),) * 3
     if isinstance(value, tuple) and len(value) == 3:
-        return tuple(check_int(v, name, low, high) for v in value)
+        return tuple(check_int(v, f"{name}[{i}]", low, high) for i, v in enumerate(value))
     # MindSpore: a list, or a tuple of another length, is a TypeError too
     raise TypeError(f"{name} should be a single integer or a 3-tuple.")
 

@@ -101,5 +101,5 @@ def test_ops_without_batch_support_refuse_with_runtime_error(op):
 
 @pytest.mark.parametrize("op", batched_ops(), ids=repr)
 def test_batched_ops_still_refuse_rank_one(op):
-    with pytest.raises(RuntimeError, match="<H,W>|should have at least two dimensions"):
+    with pytest.raises(RuntimeError, match="<H,W>|should have at least (two|2) dimensions"):
         op(np.zeros((16,), np.uint8))

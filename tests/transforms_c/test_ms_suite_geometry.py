@@ -362,7 +362,7 @@ def test_runtime_errors_in_mindspores_words(make, words):
 
 
 @pytest.mark.parametrize("op", [V.Resize(5), V.Rotate(30), V.HorizontalFlip(),
-                                V.RandomHorizontalFlip(1.0), V.Pad(2), V.CenterCrop(2)])
+                                V.RandomHorizontalFlip(1.0)])
 def test_a_1d_input_asks_for_decode(op):
     # measured in MindSpore 2.10 (Resize, Rotate and the flips; the others say it otherwise)
     with pytest.raises(RuntimeError) as info:
@@ -573,3 +573,41 @@ def test_decoders_called_without_an_image(op):
         op()
     assert str(info.value) == (f"{type(op).__name__}.__call__() missing 1 required positional "
                                f"argument: 'img'")
+
+
+@pytest.mark.parametrize("op, image, words", [
+    (V.RandomCrop(5), np.zeros(5, np.uint8),
+     "RandomCropOp: input tensor should have at least 2 dimensions, but got: 1"),
+    (V.CenterCrop(2), np.zeros(5, np.uint8),
+     "CenterCrop: Input tensor should have at least 2 dimensions, but got: 1"),
+    (V.RandomResizedCrop(2), np.zeros(5, np.uint8),
+     "RandomResizedCrop: input tensor should have at least 2 dimensions, but got: 1"),
+    (V.Pad(2), np.zeros(5, np.uint8),
+     "Pad: the dimension of image tensor does not match the requirement of operator. Expecting "
+     "tensor in dimension of (2, 3), in shape of <H, W> or <H, W, C>. But got dimension 1. You "
+     "may need to perform Decode first."),
+    (V.CutOut(2), np.zeros((2, 4, 5, 3), np.uint8),
+     "CutOut: image shape is not <H,W,C>, but got rank: 4"),
+    (V.HorizontalFlip(), np.array([["a", "b"], ["c", "d"]]),
+     "HorizontalFlip: the data type of image tensor does not match the requirement of "
+     "operator."),
+])
+def test_rank_and_dtype_words_of_each_op(op, image, words):
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError) as info:
+        op(image)
+    assert words in str(info.value)
+
+
+def test_random_crop_checks_each_columns_rank_first():
+    # measured in MindSpore 2.10
+    with pytest.raises(RuntimeError, match="RandomCropOp: input tensor should have at least 2 "
+                                           "dimensions, but got: 0"):
+        V.RandomCrop(5)(np.array(10), RGB)
+
+
+def test_fill_value_elements_are_named():
+    # measured in MindSpore 2.10
+    with pytest.raises(ValueError, match=r"Input fill_value\[0\] is not within the required "
+                                         r"interval of \[0, 255\]."):
+        V.RandomCrop(5, fill_value=(256, 88, 132))

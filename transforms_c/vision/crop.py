@@ -150,7 +150,9 @@ class CenterCrop(NativeOperation):
         return pil_center_crop(img, self.size)
 
     def _compute(self, img, rng):
-        image_hwc(img, "CenterCrop")
+        image_hwc(img, "CenterCrop", rank_words=lambda ndim: (
+            f"Input tensor should have at least 2 dimensions, but got: {ndim}" if ndim < 2 else
+            f"input tensor is not in shape of <H,W> or <H,W,C>, but got rank: {ndim}"))
         crop_h, crop_w = size_hw(self.size)
         pad_h = max(0, crop_h - img.shape[0])
         pad_w = max(0, crop_w - img.shape[1])
@@ -207,6 +209,14 @@ class TenCrop(TensorOperation):
                             self.use_vertical_flip)
 
 
+def _pad_rank_words(ndim):
+    """MindSpore's Pad words for an image of another rank than 2 or 3."""
+    hint = " You may need to perform Decode first." if ndim == 1 else ""
+    return (f"the dimension of image tensor does not match the requirement of operator. "
+            f"Expecting tensor in dimension of (2, 3), in shape of <H, W> or <H, W, C>. But got "
+            f"dimension {ndim}.{hint}")
+
+
 class Pad(TensorOperation):
     """Pad(padding, fill_value=0, padding_mode=Border.CONSTANT); padding is int, (lr, tb) or
     (left, top, right, bottom)."""
@@ -223,8 +233,15 @@ class Pad(TensorOperation):
         return pil_pad(img, self.padding, self.fill_value, self.padding_mode)
 
     def _compute(self, img, rng):
-        image_hwc(img, "Pad")
+        image_hwc(img, "Pad", rank_words=_pad_rank_words)
         return pad_array(img, *self.padding, self.fill_value, self.padding_mode)
+
+
+def _check_random_crop_rank(img):
+    """MindSpore's words for an image of rank below 2 given to RandomCrop."""
+    if np.ndim(img) < 2:
+        raise RuntimeError(f"RandomCropOp: input tensor should have at least 2 dimensions, but "
+                           f"got: {np.ndim(img)}")
 
 
 class RandomCrop(NativeOperation):
@@ -250,7 +267,9 @@ class RandomCrop(NativeOperation):
                          fill_value=fill_value, padding_mode=padding_mode)
 
     def apply(self, arrays, seed):
-        if len(arrays) > 1:     # MindSpore's words
+        if len(arrays) > 1:     # MindSpore's words; each column's rank is checked first
+            for image in arrays:
+                _check_random_crop_rank(image)
             check_same_size(arrays, "RandomCrop: Input images in different column must have the "
                                     "same shape, check the output shape in specified "
                                     "'input_columns' before call this operation.")
@@ -274,6 +293,7 @@ class RandomCrop(NativeOperation):
                                self.fill_value, self.padding_mode, rng)
 
     def _compute(self, img, rng):
+        _check_random_crop_rank(img)
         image_hwc(img, "RandomCrop")
         if self.padding is not None:
             check_padding_size(self.padding, img.shape[0], img.shape[1])

@@ -23,7 +23,8 @@ class CutOut(TensorOperation):
         check_range(self.num_patches, "", 1, MAX_SIZE)
 
     def _compute(self, img, rng):
-        image_hwc(img, "CutOut")
+        image_hwc(img, "CutOut", rank_words=lambda ndim: (
+            f"image shape is not <H,W,C>, but got rank: {ndim}"))
         height, width = (img.shape[:2] if self.is_hwc or img.ndim == 2 else img.shape[1:3])
         if self.length > height or self.length > width:
             raise RuntimeError(f"CutOut: box size is too large for image erase, got box height: "

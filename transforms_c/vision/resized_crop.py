@@ -134,7 +134,9 @@ class RandomResizedCrop(NativeOperation):
                                        self.interpolation, self.max_attempts, rng)
 
     def _compute(self, img, rng):
-        image_hwc(img, self._name)
+        image_hwc(img, self._name, rank_words=lambda ndim: (
+            f"input tensor should have at least 2 dimensions, but got: {ndim}" if ndim < 2 else
+            f"input tensor is not in shape of <H,W> or <H,W,C>, but got rank: {ndim}"))
         check_array_interpolation(self.interpolation)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
         out_h, out_w = self.output_hw()

@@ -12,8 +12,8 @@ from ..cache.identity import describe_operation
 from ..callback import check_callbacks
 from ..config import check_independent_mode
 from ..gpu.plan import op_on_gpu, op_refusal
-from .checks import (check_columns, check_known_columns, check_max_rowsize,
-                     check_num_parallel_workers, wrong_type)
+from .checks import (PipelineArgumentError, check_columns, check_known_columns,
+                     check_max_rowsize, check_num_parallel_workers, wrong_type)
 from .node import LogicalNode
 
 
@@ -50,9 +50,13 @@ def placement(child_cols: Sequence[str], in_cols: Sequence[str],
 
 
 def _flatten_ops(operations: Any) -> List[Any]:
+    if operations is None:
+        operations = []
     ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
     if not ops:
-        raise ValueError("operations must not be empty")
+        # MindSpore finds it when the pipeline starts, a RuntimeError: this is both.
+        raise PipelineArgumentError("map: operations must not be empty. [ERROR] Map: No "
+                                    "'operations' are specified.")
     for k, op in enumerate(ops):
         if isinstance(op, type):
             # MindSpore's words (ValueError): vision.HWC2CHW written for vision.HWC2CHW().

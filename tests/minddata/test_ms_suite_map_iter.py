@@ -306,3 +306,10 @@ def test_iterator_release_and_deepcopy():
     it.release()
     with pytest.raises(AttributeError, match="_runtime_context"):
         next(it)
+
+
+@pytest.mark.parametrize("operations", [None, []])
+def test_map_without_operations(operations):
+    # measured in MindSpore 2.10: RuntimeError "Map: No 'operations' are specified."
+    with pytest.raises(RuntimeError, match="Map: No 'operations' are specified."):
+        _seq(2).map(operations=operations)

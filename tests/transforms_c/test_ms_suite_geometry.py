@@ -611,3 +611,17 @@ def test_fill_value_elements_are_named():
     with pytest.raises(ValueError, match=r"Input fill_value\[0\] is not within the required "
                                          r"interval of \[0, 255\]."):
         V.RandomCrop(5, fill_value=(256, 88, 132))
+
+
+def test_padding_takes_one_or_three_channels():
+    # measured in MindSpore 2.10 (its test_pad checks it); a PIL image is padded with Pillow
+    rgba = np.dstack([RGB, RGB[:, :, :1]])
+    words = ("Pad: the channel of image tensor does not match the requirement of operator. "
+             "Expecting tensor in channel of (1, 3). But got channel 4.")
+    for run in (lambda: V.Pad(2)(rgba), lambda: V.CenterCrop(25)(rgba),
+                lambda: V.RandomCrop(22, padding=1)(rgba)):
+        with pytest.raises(RuntimeError) as info:
+            run()
+        assert words in str(info.value)
+    assert V.Pad(2)(Image.fromarray(rgba)).size == (34, 24)
+    assert V.CenterCrop(10)(rgba).shape == (10, 10, 4)

@@ -21,6 +21,7 @@ def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.C
     """Pads an (H, W) or (H, W, C) image; OpenCV border semantics."""
     if left == top == right == bottom == 0:
         return img
+    check_pad_channels(img)
     if img.dtype.type not in CV2_DTYPES:
         return _numpy_pad(img, left, top, right, bottom, fill_value, mode)
     channels = 1 if img.ndim == 2 else img.shape[2]
@@ -35,6 +36,15 @@ def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.C
     if img.ndim == 3 and out.ndim == 2:
         out = out[:, :, None]
     return out
+
+
+def check_pad_channels(img):
+    """MindSpore pads images of 1 or 3 channels only (its words, whichever op pads)."""
+    channels = 1 if img.ndim == 2 else img.shape[2]
+    if channels not in (1, 3):
+        raise RuntimeError(f"Pad: the channel of image tensor does not match the requirement of "
+                           f"operator. Expecting tensor in channel of (1, 3). But got channel "
+                           f"{channels}.")
 
 
 def _numpy_pad(img, left, top, right, bottom, fill_value, mode):
@@ -234,6 +244,7 @@ class Pad(TensorOperation):
 
     def _compute(self, img, rng):
         image_hwc(img, "Pad", rank_words=_pad_rank_words)
+        check_pad_channels(img)
         return pad_array(img, *self.padding, self.fill_value, self.padding_mode)
 
 

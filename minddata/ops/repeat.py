@@ -5,4 +5,8 @@ from ..graph.repeat import Repeat
 
 
 class RepeatDataset(Repeat, Dataset):
-    pass
+    def get_dataset_size(self):
+        # The input's size (counted once when only iterating can tell) times the count, as
+        # MindSpore computes it: a generator repeated N times is not read N times for it.
+        n = self.children[0].get_dataset_size()
+        return n if self.count == -1 else n * self.count

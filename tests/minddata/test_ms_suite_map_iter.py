@@ -313,3 +313,15 @@ def test_map_without_operations(operations):
     # measured in MindSpore 2.10: RuntimeError "Map: No 'operations' are specified."
     with pytest.raises(RuntimeError, match="Map: No 'operations' are specified."):
         _seq(2).map(operations=operations)
+
+
+def test_size_of_a_repeated_generator_reads_it_once():
+    # measured in MindSpore 2.10: size 3 * 1000 for a 3-row generator repeated 1000 times
+    reads = []
+
+    def rows():
+        reads.append(1)
+        yield from ((np.array([i]),) for i in range(3))
+
+    d = ds.GeneratorDataset(rows, ["x"], shuffle=False).repeat(1000)
+    assert d.get_dataset_size() == 3000 and len(reads) == 1

@@ -112,6 +112,7 @@ class TupleIterator(_IteratorBase):
         self._do_copy = do_copy
         super().__init__(ds, num_epochs, state)
         self._index = _shown_columns(self._run.column_names)
+        self._columns = cols
         if cols is not None:
             names = self._run.column_names
             missing = [c for c in cols if c not in names]
@@ -124,6 +125,12 @@ class TupleIterator(_IteratorBase):
         if self._index is not None:
             row = [row[i] for i in self._index]
         return [to_output(v, self._output_numpy, self._do_copy) for v in row]
+
+    def get_col_names(self):
+        # As MindSpore's: the columns asked for (``columns=``), in their order.
+        if self._columns is not None:
+            return list(self._columns)
+        return super().get_col_names()
 
 
 class DictIterator(_IteratorBase):

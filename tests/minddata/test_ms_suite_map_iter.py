@@ -325,3 +325,11 @@ def test_size_of_a_repeated_generator_reads_it_once():
 
     d = ds.GeneratorDataset(rows, ["x"], shuffle=False).repeat(1000)
     assert d.get_dataset_size() == 3000 and len(reads) == 1
+
+
+def test_tuple_iterator_col_names_are_the_columns_asked_for():
+    # measured in MindSpore 2.10: ['c', 'a'] for columns=["c", "a"]; all columns otherwise
+    d = ds.NumpySlicesDataset({"a": [1, 2], "b": [3, 4], "c": [5, 6]}, shuffle=False)
+    assert d.create_tuple_iterator(columns=["c", "a"], num_epochs=1).get_col_names() == ["c", "a"]
+    assert d.create_tuple_iterator(num_epochs=1).get_col_names() == ["a", "b", "c"]
+    assert d.create_dict_iterator(num_epochs=1).get_col_names() == ["a", "b", "c"]

@@ -333,3 +333,12 @@ def test_tuple_iterator_col_names_are_the_columns_asked_for():
     assert d.create_tuple_iterator(columns=["c", "a"], num_epochs=1).get_col_names() == ["c", "a"]
     assert d.create_tuple_iterator(num_epochs=1).get_col_names() == ["a", "b", "c"]
     assert d.create_dict_iterator(num_epochs=1).get_col_names() == ["a", "b", "c"]
+
+
+def test_engine_iterators_module_names_the_iterator_classes():
+    # MindSpore 2.10's mindspore.dataset.engine.iterators: Iterator, the base of TupleIterator
+    # and DictIterator
+    from minddata.compat_layout.engine import iterators
+    it = _seq(2).create_dict_iterator(num_epochs=1)
+    assert isinstance(it, iterators.DictIterator) and isinstance(it, iterators.Iterator)
+    assert issubclass(iterators.TupleIterator, iterators.Iterator)

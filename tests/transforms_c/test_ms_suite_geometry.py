@@ -625,3 +625,18 @@ def test_padding_takes_one_or_three_channels():
         assert words in str(info.value)
     assert V.Pad(2)(Image.fromarray(rgba)).size == (34, 24)
     assert V.CenterCrop(10)(rgba).shape == (10, 10, 4)
+
+
+def test_random_rotation_words():
+    # measured in MindSpore 2.10 (its test_random_rotation checks them)
+    with pytest.raises(RuntimeError, match=r"Rotate: input tensor is not in shape of <H,W> or "
+                                           r"<H,W,C>, but got rank: 1. You may need to perform "
+                                           r"Decode first."):
+        V.RandomRotation(250, fill_value=12)(np.zeros(40, np.int32))
+    with pytest.raises(ValueError, match="When using Inter.ANTIALIAS, center needs to be None and "
+                                         "angle needs to be an integer multiple of 90."):
+        V.RandomRotation(180, Inter.ANTIALIAS, True, (50.5, 61.2))(Image.fromarray(RGB))
+    with pytest.raises(RuntimeError, match="interpolation can not be CUBIC when image channel is "
+                                           "greater than 4."):
+        V.RandomRotation(180, Inter.BICUBIC, True)(np.zeros((2, 3, 6)))
+    assert V.RandomRotation((90, 90), Inter.ANTIALIAS, True)(Image.fromarray(RGB)).size == (20, 30)

@@ -105,7 +105,12 @@ def pil_random_crop(img, size, padding, pad_if_needed, fill_value, mode, rng):
 
 
 def pil_rotate(img, degrees, resample, expand, center, fill_value):
-    return img.rotate(degrees % 360.0, PIL_FILTER[resample], expand, center,
+    angle = degrees % 360.0
+    if resample == Inter.ANTIALIAS and (angle not in (0, 90, 180, 270) or center):
+        # MindSpore's words (Pillow's LANCZOS rotates by quarter turns only)
+        raise ValueError("When using Inter.ANTIALIAS, center needs to be None and angle needs "
+                         "to be an integer multiple of 90.")
+    return img.rotate(angle, PIL_FILTER[resample], expand, center,
                       fillcolor=pil_fill(img, fill_value))
 
 

@@ -6,7 +6,7 @@ import numbers
 import cv2
 import numpy as np
 
-from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._base import TensorOperation, decode_hint_rank_words, image_hwc
 from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_enum,
                                     check_fill_value, check_float, check_range,
                                     check_symmetric_range, check_type, is_number)
@@ -64,6 +64,9 @@ def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
 
 
 def _warp(img, matrix, out_w, out_h, resample, fill_value, op_name):
+    if resample == Inter.BICUBIC and img.ndim == 3 and img.shape[2] > 4:    # MindSpore's words
+        raise RuntimeError(f"{op_name}: interpolation can not be CUBIC when image channel is "
+                           f"greater than 4.")
     if img.dtype.type not in CV2_DTYPES:
         # an image OpenCV cannot warp (64-bit ints, uint32, float16): its values as float64
         out = _warp(img.astype(np.float64), matrix, out_w, out_h, resample, fill_value, op_name)
@@ -174,7 +177,8 @@ class RandomRotation(TensorOperation):
                           self.center, self.fill_value)
 
     def _compute(self, img, rng):
-        image_hwc(img, "RandomRotation")
+        # MindSpore names its kernel, Rotate, in its rank error
+        image_hwc(img, "Rotate", rank_words=decode_hint_rank_words)
         check_array_interpolation(self.resample)
         return rotate_array(img, rng.uniform(*self.degrees), self.resample, self.expand,
                             self.center, self.fill_value, "RandomRotation")

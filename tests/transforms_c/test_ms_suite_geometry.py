@@ -640,3 +640,15 @@ def test_random_rotation_words():
                                            "greater than 4."):
         V.RandomRotation(180, Inter.BICUBIC, True)(np.zeros((2, 3, 6)))
     assert V.RandomRotation((90, 90), Inter.ANTIALIAS, True)(Image.fromarray(RGB)).size == (20, 30)
+
+
+def test_crop_rank_words():
+    # measured in MindSpore 2.10 (its test_crop checks them)
+    with pytest.raises(RuntimeError, match=r"input tensor is not in shape of <H,W> or <H,W,C>, but "
+                                           r"got rank: 1. You may need to perform Decode first."):
+        V.Crop((10, 10), 380)(np.zeros(658, np.uint8))
+    with pytest.raises(RuntimeError, match=r"input tensor is not in shape of <H,W> or <H,W,C>, but "
+                                           r"got rank: 4"):
+        V.Crop((1, 1), 380)(np.zeros((6, 7, 3, 3), np.uint8))
+    wide = np.random.RandomState(0).randint(0, 255, (30, 40, 10)).astype(np.uint8)
+    np.testing.assert_array_equal(V.Crop((2, 3), 5)(wide), wide[2:7, 3:8])

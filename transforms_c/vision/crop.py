@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 
 from transforms_c import folding
-from transforms_c._base import TensorOperation, image_hwc, is_pil
+from transforms_c._base import TensorOperation, decode_hint_rank_words, image_hwc, is_pil
 from transforms_c._validate import (INT32_MAX, check_bool, check_enum, check_fill_value,
                                     check_int, check_padding, check_size, check_type, size_hw)
 from transforms_c.enums import CV2_BORDER, Border
@@ -134,7 +134,7 @@ class Crop(NativeOperation):
         return self.coordinates[0], self.coordinates[1], crop_h, crop_w
 
     def _compute(self, img, rng):
-        image_hwc(img, "Crop")
+        image_hwc(img, "Crop", rank_words=decode_hint_rank_words)
         return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
 
 

@@ -173,6 +173,10 @@ class Dataset(LogicalNode):
             raise ValueError(f"init_step {init_step} must be >= 0")
         self._init_step = init_step
 
+    def get_init_step(self):
+        """The step ``set_init_step`` set (0 when none)."""
+        return self._init_step
+
     def reset(self):
         """Datasets hold no iteration state; kept for compatibility (no-op)."""
 
@@ -274,6 +278,11 @@ class Dataset(LogicalNode):
         with ``data``."""
         from .graph.sync_wait import sync_update
         sync_update(self, condition_name, num_batch, data)
+
+    def is_sync(self):
+        """True when a sync_wait is in this pipeline."""
+        from .graph.sync_wait import has_sync_wait
+        return has_sync_wait(self)
 
     def disable_sync(self):
         """Let every row through the nearest sync_wait below this dataset (on the way down the

@@ -342,3 +342,15 @@ def test_engine_iterators_module_names_the_iterator_classes():
     it = _seq(2).create_dict_iterator(num_epochs=1)
     assert isinstance(it, iterators.DictIterator) and isinstance(it, iterators.Iterator)
     assert issubclass(iterators.TupleIterator, iterators.Iterator)
+
+
+def test_get_init_step_and_is_sync():
+    # measured in MindSpore 2.10: get_init_step() gives what set_init_step set (0 before);
+    # is_sync() says whether a sync_wait is in the pipeline (in either input of a zip too)
+    d = ds.NumpySlicesDataset(list(range(10)), shuffle=False).batch(2)
+    assert d.get_init_step() == 0
+    d.set_init_step(3)
+    assert d.get_init_step() == 3 and _rows(d) == [[6, 7], [8, 9]]
+    assert not _seq(2).is_sync() and _seq(2).sync_wait("x").map(lambda x: x).is_sync()
+    other = ds.NumpySlicesDataset({"b": [1, 2]}, shuffle=False)
+    assert ds.zip((other, _seq(2).sync_wait("w"))).is_sync()

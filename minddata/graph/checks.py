@@ -107,6 +107,7 @@ class PipelineArgumentError(ValueError, RuntimeError):
 _UNKNOWN_COLUMN_WORDS = {
     "map": "Invalid parameter, input column name: {} doesn't exist in the dataset columns.",
     "rename": "Invalid column, column to be renamed does not exist.",
+    "filter": "Invalid parameter, column name: {} does not exist in the dataset columns.",
 }
 _DEFAULT_UNKNOWN_COLUMN_WORDS = "Invalid column, column name: {} does not exist."
 

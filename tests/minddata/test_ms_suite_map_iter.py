@@ -354,3 +354,10 @@ def test_get_init_step_and_is_sync():
     assert not _seq(2).is_sync() and _seq(2).sync_wait("x").map(lambda x: x).is_sync()
     other = ds.NumpySlicesDataset({"b": [1, 2]}, shuffle=False)
     assert ds.zip((other, _seq(2).sync_wait("w"))).is_sync()
+
+
+def test_filter_unknown_column_words():
+    # measured in MindSpore 2.10 (a RuntimeError there, when the pipeline starts)
+    with pytest.raises(RuntimeError, match="Invalid parameter, column name: nope does not exist "
+                                           "in the dataset columns."):
+        _seq(2).filter(lambda x: True, input_columns=["nope"])

@@ -652,3 +652,17 @@ def test_crop_rank_words():
         V.Crop((1, 1), 380)(np.zeros((6, 7, 3, 3), np.uint8))
     wide = np.random.RandomState(0).randint(0, 255, (30, 40, 10)).astype(np.uint8)
     np.testing.assert_array_equal(V.Crop((2, 3), 5)(wide), wide[2:7, 3:8])
+
+
+def test_random_resized_crop_refuses_more_than_1000_times_the_window():
+    # measured in MindSpore 2.10 (its test_random_resized_crop_with_bbox checks the words)
+    words = ("CropAndResize: the resizing width or height 1) is too big, it's up to 1000 times the "
+             "original image")
+    for run in (lambda: V.RandomResizedCrop((20001, 30), scale=(1, 1), ratio=(1.5, 1.5))(RGB),
+                lambda: V.RandomResizedCropWithBBox(16777216)(RGB, np.array([[1, 2, 3, 4]],
+                                                                            np.float32))):
+        with pytest.raises(RuntimeError) as info:
+            run()
+        assert words in str(info.value)
+    assert V.RandomResizedCrop((20000, 30), scale=(1, 1), ratio=(1.5, 1.5))(RGB).shape == \
+        (20000, 30, 3)

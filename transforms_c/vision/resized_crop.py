@@ -140,6 +140,12 @@ class RandomResizedCrop(NativeOperation):
         check_array_interpolation(self.interpolation)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
         out_h, out_w = self.output_hw()
+        if out_h > 1000 * crop_h or out_w > 1000 * crop_w:
+            # MindSpore's limit and words (which also bound the memory a resize takes)
+            raise RuntimeError(f"CropAndResize: the resizing width or height 1) is too big, it's "
+                               f"up to 1000 times the original image; 2) can not be 0. Detail "
+                               f"info is: crop_height: {crop_h}, crop_width: {crop_w}, "
+                               f"target_height: {out_h}, target_width: {out_w}")
         crop = img[top:top + crop_h, left:left + crop_w]
         return resize_array(crop, out_h, out_w, self.interpolation, self._name)
 

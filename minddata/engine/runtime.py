@@ -77,6 +77,11 @@ class PipelineRun:
             self._p_epoch, self._skip = start_at
             self.state["epoch"] = self._p_epoch
         self._epochs_consumed = self._p_epoch
+        # Epochs the consumer has started reading: the producer begins an epoch only once it is
+        # asked for, as MindSpore does (a map's functions never run for an epoch nobody reads).
+        self._epochs_wanted = self._p_epoch + 1
+        self._epoch_cv = threading.Condition()
+        self._read_an_end = False
         self._finished = num_epochs != -1 and self._p_epoch >= num_epochs
         self._stop = self.ctx.stopping
         self._queue = None
@@ -144,6 +149,8 @@ class PipelineRun:
             while not self._stop.is_set():
                 if not chunk:
                     self._wait_for_room()
+                if not started and not self._wait_for_epoch_wanted():
+                    return
                 t_step = _perf()
                 item = self._step(started)
                 now = _perf()
@@ -171,6 +178,21 @@ class PipelineRun:
         except BaseException as e:  # delivered to the consumer, raised in its thread
             chunk.append((_ERR, e, None))
             self._put(q, (chunk, 0))
+
+    def _wait_for_epoch_wanted(self):
+        """Block until the consumer starts reading the epoch the producer is at; False when the
+        run stops meanwhile."""
+        with self._epoch_cv:
+            while self._epochs_wanted <= self._p_epoch:
+                if self._stop.is_set():
+                    return False
+                self._epoch_cv.wait(0.1)
+        return True
+
+    def _want_next_epoch(self):
+        with self._epoch_cv:
+            self._epochs_wanted += 1
+            self._epoch_cv.notify_all()
 
     def _wait_for_room(self):
         with self._queued_cv:
@@ -203,6 +225,9 @@ class PipelineRun:
                 f"{self.owner} does not have a running pipeline: {why} ('{self.owner}' object "
                 f"has no attribute '_runtime_context', as MindSpore puts it); create a new "
                 f"iterator")
+        if self._read_an_end:       # the first read of the next epoch: the producer may start it
+            self._read_an_end = False
+            self._want_next_epoch()
         try:
             if self._thread is None:
                 item = self._step(self._inline_started)
@@ -218,6 +243,7 @@ class PipelineRun:
             raise item[1]
         self.state = item[2]
         if kind == _END:
+            self._read_an_end = True
             self._epochs_consumed += 1
             if self.num_epochs != -1 and self._epochs_consumed >= self.num_epochs:
                 self._finished = True

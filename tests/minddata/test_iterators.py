@@ -75,3 +75,23 @@ def test_set_init_step_beyond_one_epoch():
                                                               [[0, 1], [2, 3], [4]]]
     with pytest.raises(RuntimeError, match="beyond the specified number of epochs"):
         list(it)
+
+
+def test_the_next_epoch_starts_only_when_it_is_read():
+    """Measured in MindSpore 2.10: with num_epochs=-1, reading one epoch runs a map's function
+    once per row; the next epoch's rows are computed only once the consumer reads on."""
+    import time
+    calls = []
+
+    def count(x):
+        calls.append(int(x))
+        return x
+
+    data = ds.NumpySlicesDataset({"a": np.arange(3)}, shuffle=False).map(count, ["a"])
+    it = data.create_tuple_iterator(output_numpy=True)
+    assert [int(r[0]) for r in it] == [0, 1, 2]
+    time.sleep(0.3)                     # room for a producer that ran ahead (it must not)
+    assert calls == [0, 1, 2]
+    assert [int(r[0]) for r in it] == [0, 1, 2]     # the second epoch, when asked for
+    assert calls == [0, 1, 2, 0, 1, 2]
+    it.stop()

@@ -111,7 +111,9 @@ class OpRunner:
             raise RuntimeError(f"the operations returned {len(args)} columns but "
                                f"output_columns names {self.n_out}. Invalid columns, the number "
                                f"of columns returned in 'map' operations should match the "
-                               f"number of 'output_columns'")
+                               f"number of 'output_columns', but got the number of columns "
+                               f"returned in 'map' operations: {len(args)}, the number of "
+                               f"'output_columns': {self.n_out}.")
         return args
 
 

@@ -30,6 +30,43 @@ def test_contrast_blends_with_gray_mean():
     assert max_abs_diff(adjust_contrast(img, 0.5), expect) <= 1
 
 
+# measured in MindSpore 2.10: RandomColorAdjust(contrast=(1.9, 1.9)) and
+# RandomColorAdjust(saturation=(1.1, 1.1)) on this image (the old blend was 1 level off on 6 and 2
+# of these values: operand order of OpenCV's fused blend, and a float32 factor)
+_MS_IMAGE_SEED = 3
+_MS_CONTRAST_1_9 = [
+    [[81, 168, 255], [128, 229, 255], [0, 0, 255], [159, 255, 83], [255, 201, 142], [163, 105, 195]],
+    [[255, 161, 206], [56, 197, 149], [255, 0, 33], [255, 164, 5], [0, 242, 0], [124, 220, 50]],
+    [[10, 77, 88], [64, 178, 81], [168, 255, 0], [0, 255, 204], [0, 113, 29], [214, 0, 0]],
+    [[58, 0, 163], [121, 255, 255], [0, 105, 0], [0, 244, 255], [0, 100, 242], [193, 229, 229]]]
+_MS_SATURATION_1_1 = [
+    [[102, 152, 255], [127, 185, 203], [0, 19, 255], [144, 205, 100], [255, 167, 133],
+     [151, 118, 169]],
+    [[229, 146, 172], [88, 170, 142], [255, 19, 79], [224, 149, 56], [0, 198, 54], [127, 182, 84]],
+    [[66, 105, 112], [93, 159, 103], [147, 255, 48], [0, 255, 171], [27, 126, 78], [186, 33, 14]],
+    [[96, 46, 156], [121, 208, 250], [22, 123, 51], [0, 197, 242], [10, 118, 201], [164, 185, 185]]]
+
+
+def _ms_image():
+    return np.random.RandomState(_MS_IMAGE_SEED).randint(0, 256, (4, 6, 3)).astype(np.uint8)
+
+
+def test_contrast_and_saturation_match_mindspore():
+    img = _ms_image()
+    assert adjust_contrast(img, 1.9).tolist() == _MS_CONTRAST_1_9
+    assert adjust_saturation(img, 1.1).tolist() == _MS_SATURATION_1_1
+    assert RandomColorAdjust(contrast=(1.9, 1.9))(img).tolist() == _MS_CONTRAST_1_9
+    assert RandomColorAdjust(saturation=(1.1, 1.1))(img).tolist() == _MS_SATURATION_1_1
+
+
+@pytest.mark.parametrize("low, expect", [(10, 10), (11, 12), (100, 100), (101, 102)])
+def test_contrast_mean_rounds_half_to_even(low, expect):
+    # measured in MindSpore 2.10: a grey mean of low + 0.5 at contrast 0 gives these levels
+    img = np.zeros((2, 2, 3), np.uint8)
+    img[0], img[1] = low, low + 1
+    assert (adjust_contrast(img, 0.0) == expect).all()
+
+
 def test_saturation_zero_is_gray():
     out = adjust_saturation(natural_rgb(), 0.0)
     assert np.array_equal(out[..., 0], out[..., 1]) and np.array_equal(out[..., 1], out[..., 2])

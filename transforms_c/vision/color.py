@@ -112,15 +112,28 @@ def adjust_brightness(img, factor):
     return cv2.convertScaleAbs(img, alpha=float(factor)) if factor >= 0 else np.zeros_like(img)
 
 
+def _blend_onto(other, img, factor):
+    """MindSpore's blend of its contrast and saturation kernels: factor is a float32 and the
+    grey image comes first, other * (1 - factor) + img * factor (1 - factor in double), rounded
+    half to even and saturated to uint8. The order counts: OpenCV's kernel fuses the first
+    product into the sum (FMA), so swapping the operands moves ties by one level (measured in
+    MindSpore 2.10: about 2% of the pixels at factor 1.9 otherwise)."""
+    alpha = float(np.float32(factor))
+    # (cv2 drops the channel axis of an (H, W, 1) image)
+    return cv2.addWeighted(other, 1.0 - alpha, img, alpha, 0.0).reshape(img.shape)
+
+
 def adjust_contrast(img, factor):
+    """Blend with the mean of the image's grey (OpenCV's luma), rounded half to even to uint8
+    (MindSpore 2.10, measured: a mean of 10.5 gives 10, 11.5 gives 12)."""
     gray = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-    mean = int(cv2.mean(gray)[0] + 0.5)
-    return _blend(img, np.full_like(img, mean), factor)
+    mean = int(np.rint(cv2.mean(gray)[0]))
+    return _blend_onto(np.full_like(img, mean), img, factor)
 
 
 def adjust_saturation(img, factor):
     gray = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
-    return _blend(img, gray, factor)
+    return _blend_onto(gray, img, factor)
 
 
 def adjust_hue(img, factor):

@@ -52,6 +52,8 @@ class PipelineRun:
             # MindSpore's samplers and shuffles use the configured seed, 5489 unless set, so
             # an unseeded run is reproducible and every rank of a sharded job draws the same
             # permutation (shards stay disjoint).
+            if config.get_debug_mode():
+                config._debug_mode_seed()
             seed = config.get_seed()
         self.debug = config.get_debug_mode()
         self.ctx = BuildContext(seed, debug=self.debug, prefetch_size=config.get_prefetch_size(),

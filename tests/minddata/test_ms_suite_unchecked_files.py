@@ -38,3 +38,49 @@ def test_five_crop_with_five_output_columns():
     assert d.output_types() == [np.dtype("uint8")] * 5
     row = next(d.create_tuple_iterator(num_epochs=1, output_numpy=True))
     assert [x.shape for x in row] == [(10, 10, 3)] * 5
+
+
+# -- debug mode (test_pipeline_debug_mode) ---------------------------------------------------
+def _numbers():
+    return ds.NumpySlicesDataset(list(range(6)), ["d"], shuffle=False)
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_debug_mode_run_with_the_default_seed_sets_seed_1(explicit):
+    # measured in MindSpore 2.10: get_seed() stays 5489 after set_debug_mode(True) and after
+    # building the pipeline, becomes 1 when its iterator is created (also when 5489 was set
+    # explicitly), and stays 1 after debug mode is turned off
+    if explicit:
+        ds.config.set_seed(5489)
+    ds.config.set_debug_mode(True)
+    d = _numbers()
+    assert ds.config.get_seed() == 5489
+    it = d.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    assert ds.config.get_seed() == 1
+    assert [int(r[0]) for r in it] == list(range(6))
+    ds.config.set_debug_mode(False)
+    assert ds.config.get_seed() == 1
+
+
+def test_debug_mode_run_keeps_a_seed_that_was_set():
+    # measured in MindSpore 2.10: a seed other than 5489 is kept
+    ds.config.set_seed(7)
+    ds.config.set_debug_mode(True)
+    list(_numbers().create_tuple_iterator(num_epochs=1))
+    assert ds.config.get_seed() == 7
+
+
+def test_no_debug_mode_run_keeps_the_default_seed():
+    # measured in MindSpore 2.10: outside debug mode the default seed stays 5489
+    list(_numbers().create_tuple_iterator(num_epochs=1))
+    assert ds.config.get_seed() == 5489
+
+
+def test_debug_mode_run_starts_at_the_init_step():
+    # Deviation (README, Debugging): MindSpore 2.10 ignores set_init_step in debug mode
+    # (measured: [0, 1, 2, 3, 4, 5]); a debug run here starts where the normal run would.
+    ds.config.set_debug_mode(True)
+    d = _numbers()
+    d.set_init_step(2)
+    assert [int(r[0]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)] == \
+        [2, 3, 4, 5]

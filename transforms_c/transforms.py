@@ -1,5 +1,6 @@
 """General ops of mindspore.dataset.transforms: Compose, RandomApply, RandomChoice, TypeCast,
 OneHot, Fill, Duplicate, Concatenate, Mask, PadEnd, Slice, Unique (and the Relational enum)."""
+import threading
 from enum import IntEnum
 
 import numpy as np
@@ -54,8 +55,18 @@ class _Composite(TensorOperation):
             raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid: it was called "
                                f"without an input (as {type(self).__name__}([...])()).")
         arrays = tuple(_to_numpy(a) if not _is_pil(a) else a for a in arrays)
-        out = self.apply(arrays, eager_seed() if self.is_random else 0)
+        outer = getattr(_eager, "active", False)
+        _eager.active = True
+        try:
+            out = self.apply(arrays, eager_seed() if self.is_random else 0)
+        finally:
+            _eager.active = outer
         return out[0] if len(out) == 1 else out
+
+
+#: Set while a composite runs eagerly (its __call__) in this thread, unset when the engine runs
+#: it (apply): MindSpore hands a PIL image to the ops differently in the two cases.
+_eager = threading.local()
 
 
 def _is_pil(value):
@@ -87,6 +98,14 @@ class Compose(_Composite):
             if isinstance(unit, FusedPlan):
                 arrays = unit.apply_seeds(arrays, [derive_seed(seed, p) for p in positions])
             else:
+                if (len(arrays) == 1 and getattr(unit, "pil_input", "own") == "array"
+                        and _is_pil(arrays[0]) and not getattr(_eager, "active", False)):
+                    # In a pipeline MindSpore gives the ops it runs only in C++ (pil_input
+                    # "array": ToTensor among them) an array of a PIL image, where an eager
+                    # Compose calls their Python path (measured in MindSpore 2.10: ToTensor
+                    # after Decode(to_pil=True) multiplies by float32(1/255) in a map's
+                    # Compose, divides by 255 in an eager one)
+                    arrays = (np.asarray(arrays[0]),)
                 arrays = call_op(unit, arrays, derive_seed(seed, positions[0]))
         return arrays
 

@@ -28,13 +28,47 @@ def test_compose_with_a_pil_decode_in_map():
 
     pil_rows = mapped(vision.Decode(to_pil=True))
     assert [r.shape for r in pil_rows] == [(3, 24, 32)] * 4
-    # measured in MindSpore 2.10: after a PIL decode the Compose crops and resizes with Pillow
+    # measured in MindSpore 2.10: after a PIL decode the Compose crops and resizes with Pillow;
+    # ToTensor then gets the image's array (its C++ arithmetic: v * float32(1 / 255))
     for image, ours in zip(images, pil_rows):
         pil = vision.Decode(to_pil=True)(image)
         top, left = round((pil.height - 64) / 2), round((pil.width - 64) / 2)
         pillow = pil.crop((left, top, left + 64, top + 64)).resize((32, 24), Image.BILINEAR)
-        expected = vision.ToTensor().apply((pillow.transpose(Image.FLIP_LEFT_RIGHT),), 0)[0]
+        flipped = np.asarray(pillow.transpose(Image.FLIP_LEFT_RIGHT))
+        expected = flipped.transpose(2, 0, 1).astype(np.float32) * np.float32(1 / 255)
         np.testing.assert_array_equal(ours, expected)
+
+
+def test_to_tensor_after_a_pil_decode_multiplies_in_map_divides_eagerly():
+    # measured in MindSpore 2.10 (every value 0..255): in a map, Compose([Decode(to_pil=True),
+    # ToTensor()]), the op list and two maps all give v * float32(1 / 255) (206 -> 0.80784315);
+    # the same Compose called eagerly takes ToTensor's Python path, v / 255 (206 -> 0.8078432)
+    pixels = np.arange(256, dtype=np.uint8).reshape(8, 32)
+    rgb = np.stack([pixels, pixels[::-1], pixels], axis=2)
+    import io
+    buffer = io.BytesIO()
+    Image.fromarray(rgb).save(buffer, "PNG")
+    data = np.frombuffer(buffer.getvalue(), np.uint8)
+    multiplied = rgb.transpose(2, 0, 1).astype(np.float32) * np.float32(1 / 255)
+    divided = (rgb.transpose(2, 0, 1) / 255.0).astype(np.float32)
+    assert not np.array_equal(multiplied, divided)
+
+    def mapped(*maps):
+        dataset = ds.NumpySlicesDataset([data], ["image"], shuffle=False)
+        for ops in maps:
+            dataset = dataset.map(ops, input_columns=["image"])
+        return _rows(dataset)[0]
+
+    compose = transforms.Compose([vision.Decode(to_pil=True), vision.ToTensor()])
+    np.testing.assert_array_equal(mapped(compose), multiplied)
+    np.testing.assert_array_equal(mapped([vision.Decode(to_pil=True), vision.ToTensor()]),
+                                  multiplied)
+    np.testing.assert_array_equal(mapped(vision.Decode(to_pil=True), vision.ToTensor()),
+                                  multiplied)
+    np.testing.assert_array_equal(np.asarray(compose(data)).reshape(divided.shape), divided)
+    np.testing.assert_array_equal(vision.ToTensor()(vision.Decode(to_pil=True)(data)), divided)
+    f64 = transforms.Compose([vision.Decode(to_pil=True), vision.ToTensor(np.float64)])
+    np.testing.assert_array_equal(mapped(f64), multiplied.astype(np.float64))
 
 
 def test_video_rows_through_map():

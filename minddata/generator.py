@@ -11,6 +11,7 @@ from types import GeneratorType
 import numpy as np
 
 from . import config
+from . import mstype
 from .cache.identity import Deferred, describe_value, unidentified
 from .dataset import check_columns, check_num_parallel_workers
 from .engine.errors import wrap_error
@@ -24,20 +25,61 @@ from .sources.schema import Schema
 logger = logging.getLogger("minddata")
 
 
-def _check_column_types(column_types, n):
+def _column_type_name(t, k):
+    """The name MindSpore gives the type of ``column_types[k]`` ("int32", "string", ...), or
+    None for None (a column whose values are not checked). MindSpore's types, numpy's dtypes
+    and scalar types (which ``mindspore.common.dtype``'s names are under training.compat)."""
+    if t is None:
+        return None
+    if isinstance(t, mstype.Type):
+        return "string" if t is mstype.string else t.dtype.name
+    d = None
+    if isinstance(t, np.dtype):
+        d = t
+    elif isinstance(t, type) and issubclass(t, np.generic):
+        d = np.dtype(t)
+    if d is not None:
+        if d.kind == "U":
+            return "string"
+        if d.kind == "S":
+            return "bytes"
+        if d.kind in "biufc":
+            return d.name
+    # MindSpore raises NotImplementedError (without words) for a type it does not know.
+    raise NotImplementedError(f"column_types[{k}]: {t!r} is not a MindSpore data type "
+                              f"(mindspore.int32, mindspore.float32, mindspore.string, ...)")
+
+
+def _check_column_types(column_types):
+    """The type names to check each column's values against (measured in MindSpore 2.10):
+    None when there is no check (``column_types`` None or empty); a None entry leaves its
+    column unchecked; entries past the last column are ignored; a column past the end of the
+    list is checked against "unknown", which no value has (MindSpore reads past the end of
+    its list there, and so fails on the first row too)."""
     if column_types is None:
         return None
-    if not isinstance(column_types, (list, tuple)):
-        raise TypeError(f"column_types must be a list of types, got {type(column_types).__name__}")
-    if len(column_types) != n:
-        raise ValueError(f"column_types has {len(column_types)} entries but column_names has {n}")
-    out = []
-    for t in column_types:
-        try:
-            out.append(np.dtype(t))
-        except TypeError:
-            raise TypeError(f"column_types must contain numpy dtypes, got {t!r}") from None
-    return out
+    if not isinstance(column_types, list):
+        raise wrong_type("column_types", column_types, list)
+    names = [_column_type_name(t, k) for k, t in enumerate(column_types)]
+    return names or None
+
+
+def _column_checks(type_names, n):
+    """One type name (or None) per column: ``type_names`` cut or filled with "unknown" to
+    ``n`` columns; None when nothing is checked."""
+    if type_names is None:
+        return None
+    return tuple(type_names[:n]) + ("unknown",) * (n - len(type_names))
+
+
+def _type_matches(a, name):
+    """Whether the array ``a`` has the column type ``name`` (byte order aside)."""
+    kind = a.dtype.kind
+    if name == "string":
+        return kind == "U"
+    if name == "bytes":
+        return kind == "S"
+    return kind in "biufc" and a.dtype.name == name
 
 
 def _check_source(source):
@@ -80,39 +122,56 @@ def _stream_sampling(sampler, shuffle, num_shards):
 
 
 def _schema_columns(schema):
+    """The column names of ``schema`` (a Schema or the path of a schema file) and their type
+    names, which a GeneratorDataset checks its values against as MindSpore does."""
     if isinstance(schema, str):
         schema = Schema(schema)
     elif not isinstance(schema, Schema):
         raise ValueError(f"schema should be a path to schema file or a schema object, got "
                          f"{type(schema).__name__}.")
-    cols = getattr(schema, "columns", None)
-    if cols is None and hasattr(schema, "get_col_names"):
-        return list(schema.get_col_names())
-    if isinstance(cols, dict):
-        return list(cols)
-    if isinstance(cols, (list, tuple)):
-        return [c["name"] if isinstance(c, dict) else str(c) for c in cols]
-    raise TypeError("schema must be a Schema object with columns")
+    cols = schema.columns
+    if not cols:
+        # MindSpore's words (when its pipeline is built; here when the dataset is).
+        raise RuntimeError('GeneratorDataset: Invalid data, "columns" field is missing: the '
+                           'schema has no columns.')
+    return [c["name"] for c in cols], [c["type"] for c in cols]
+
+
+def _type_error(names, k, where, got, want):
+    """MindSpore's words for a value of another type than its column's (measured in MindSpore
+    2.10: a RuntimeError when the row is read, never a cast), then ours."""
+    return RuntimeError(f"GeneratorDataset: {where} column {names[k]!r}: Invalid Python "
+                        f"function, type of returned data in 'GeneratorDataset' should be same "
+                        f"with specified column_types, but the type of returned data: "
+                        f"{got}, specified column type: {want}")
 
 
 def make_row(item, names, types, where):
     """Generator output -> tuple of numpy arrays, or dicts for Python object columns: a tuple
     or list holds one value per column (as in MindSpore, a list too when there is one column:
-    ``[x]`` is the column value x); any other value is the value of the one column."""
+    ``[x]`` is the column value x); any other value is the value of the one column.
+
+    ``types`` (None, or one type name or None per column: ``_column_checks``) are the types
+    the values must have, from ``column_types`` or a schema; as in MindSpore a value of
+    another type is an error, never cast."""
     n = len(names)
     single = not isinstance(item, (tuple, list))
     values = (item,) if single else item
     if len(values) != n:
         # The words of MindSpore's message, which code may match on.
-        raise RuntimeError(f"GeneratorDataset: {where}: the 'source' of 'GeneratorDataset' "
-                           f"should return same number of NumPy arrays as specified in "
-                           f"column_names, the size of column_names is:{n} and number of "
-                           f"returned NumPy array is:{len(values)} (column_names: {names})")
+        raise RuntimeError(f"GeneratorDataset: {where}: Invalid Python function, the 'source' "
+                           f"of 'GeneratorDataset' should return same number of NumPy arrays "
+                           f"as specified in column_names, the size of column_names is:{n} and "
+                           f"number of returned NumPy array is:{len(values)} (column_names: "
+                           f"{names})")
     out = []
     for k, v in enumerate(values):
+        want = None if types is None else types[k]
         if isinstance(v, dict):
             # A Python object column (MindSpore keeps dicts as they are; wrap any other
             # Python object in a dict to carry it through the pipeline).
+            if want is not None:
+                raise _type_error(names, k, where, type(v), want)
             out.append(v)
             continue
         a = v if type(v) is np.ndarray else np.asarray(v)
@@ -123,8 +182,9 @@ def make_row(item, names, types, where):
                             f"{item_words} or its converted Numpy array is expected to be int "
                             f"or float or str, but got {type(v).__name__} (object); wrap other "
                             f"Python objects in a dict")
-        if types is not None and a.dtype != types[k]:
-            a = a.astype(types[k])
+        if want is not None and not _type_matches(a, want):
+            raise _type_error(names, k, where, type(a), f"{want} (the value's dtype is "
+                                                        f"{a.dtype})")
         out.append(a)
     return tuple(out)
 
@@ -136,7 +196,7 @@ def describe_source(source, types):
     whenever its rows change. In-memory data given as the source (a list, a tuple, a numpy
     array) is identified by its content instead. Anything else cannot be cached."""
     kind = f"{type(source).__module__}.{type(source).__qualname__}"
-    types_text = None if types is None else [t.str for t in types]
+    types_text = None if types is None else list(types)
     identity = getattr(source, "cache_identity", None)
     if isinstance(identity, str) and identity:
         return f"GeneratorDataset({kind}, cache_identity={identity!r}, column_types={types_text})"
@@ -244,8 +304,13 @@ class GeneratorDataset(SourceDataset):
         if column_names is None and schema is None:
             raise ValueError("GeneratorDataset: Neither columns_names nor schema are provided.")
         names = check_columns("column_names", column_names) if column_names is not None \
-            else _schema_columns(schema)
-        types = _check_column_types(column_types, len(names))
+            else None
+        type_names = _check_column_types(column_types)
+        if schema is not None:
+            # As in MindSpore, a schema gives the columns and their types: column_names and
+            # column_types are then ignored (measured in MindSpore 2.10).
+            names, type_names = _schema_columns(schema)
+        types = _column_checks(type_names, len(names))
         check_num_parallel_workers(num_parallel_workers)
         sampler, shuffle, num_shards, shard_id = user_source_sampling(
             num_samples, sampler, shuffle, num_shards, shard_id)

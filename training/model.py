@@ -34,6 +34,15 @@ def _check_dataset(dataset, name):
     return size
 
 
+def _dataset_debug_mode():
+    """Whether minddata's pipeline debug mode is on (False when minddata is not importable)."""
+    try:
+        from minddata import config
+    except Exception:  # minddata absent or not built: training still runs
+        return False
+    return config.get_debug_mode()
+
+
 class Model:
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
                  eval_indexes=None, amp_level="O0", boost_level="O0", **kwargs):
@@ -82,6 +91,10 @@ class Model:
     # --- training ------------------------------------------------------------------------------
     def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False, sink_size=-1,
               initial_epoch=0):
+        if dataset_sink_mode is True and _dataset_debug_mode():
+            # MindSpore 2.10's refusal (Model.train only; fit does not check it), measured
+            raise ValueError("Dataset sink mode is not supported when dataset pipeline debug mode "
+                             "is on. Please manually turn off sink mode.")
         self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size,
                         initial_epoch, valid=None)
 

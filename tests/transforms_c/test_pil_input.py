@@ -25,7 +25,7 @@ def image_ops():
     return [
         V.Pad(3), V.Pad((1, 2, 3, 4), 9), V.RandomCrop(32),
         V.RandomCrop(50, padding=4, pad_if_needed=True), V.RandomHorizontalFlip(1.0),
-        V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(), V.RandomAffine(20, translate=(0.1, 0.1)),
+        V.RandomVerticalFlip(1.0), V.RandomHorizontalFlip(),
         V.Grayscale(), V.Grayscale(3),
     ]
 
@@ -210,3 +210,72 @@ def test_compose_given_a_pil_image():
     resized = np.asarray(img.resize((40, 30), Image.BILINEAR))
     np.testing.assert_array_equal(
         out, Compose([V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(resized))
+
+
+# measured in MindSpore 2.10 (Pillow 13): RandomAffine on a PIL image runs Pillow's affine
+# transform; these fixed ranges draw fixed values. Its fill is dropped (MindSpore compares
+# Pillow's version as a string, '13.0.0' < '5'), so the outside is black.
+_AFFINE_RGB_SEED, _AFFINE_GRAY_SEED = 7, 8
+_AFFINE_CASES = [
+    (dict(degrees=(17.5, 17.5), scale=(1.3, 1.3), shear=(5.0, 5.0, -12.0, -12.0),
+          resample=Inter.BILINEAR), "RGB",
+     [[[169, 220, 56], [192, 134, 133], [184, 73, 125], [151, 84, 67], [131, 184, 17],
+       [78, 138, 67]],
+      [[153, 201, 138], [148, 174, 154], [173, 45, 85], [135, 132, 40], [67, 228, 27],
+       [20, 192, 57]],
+      [[94, 200, 176], [115, 174, 137], [180, 69, 63], [196, 171, 59], [85, 220, 96],
+       [34, 229, 150]],
+      [[17, 190, 155], [81, 168, 113], [141, 130, 155], [157, 94, 198], [71, 66, 51],
+       [144, 81, 138]],
+      [[100, 210, 204], [142, 111, 154], [193, 83, 150], [193, 116, 94], [167, 121, 29],
+       [188, 24, 93]]]),
+    (dict(degrees=(-30.0, -30.0), scale=(0.8, 0.8), resample=Inter.NEAREST,
+          fill_value=(10, 20, 30)), "RGB",
+     [[[0, 0, 0], [0, 0, 0], [0, 0, 0], [42, 218, 136], [0, 0, 0], [0, 0, 0]],
+      [[0, 0, 0], [151, 103, 92], [185, 142, 23], [19, 188, 44], [87, 227, 195], [0, 0, 0]],
+      [[175, 196, 25], [176, 127, 135], [172, 0, 75], [201, 206, 38], [71, 23, 10],
+       [233, 35, 192]],
+      [[0, 0, 0], [112, 251, 189], [192, 34, 56], [172, 92, 252], [219, 225, 19],
+       [155, 4, 19]],
+      [[0, 0, 0], [72, 83, 176], [1, 192, 144], [149, 100, 163], [0, 0, 0], [0, 0, 0]]]),
+    (dict(degrees=(90.0, 90.0), shear=(10.0, 10.0), resample=Inter.BICUBIC), "RGB",
+     [[[0, 0, 0], [0, 0, 0], [28, 186, 181], [59, 190, 191], [159, 231, 144], [181, 197, 53]],
+      [[0, 0, 0], [0, 0, 0], [83, 186, 138], [80, 178, 96], [166, 110, 133], [217, 58, 172]],
+      [[0, 0, 0], [0, 0, 0], [185, 80, 214], [213, 116, 111], [181, 43, 16], [145, 70, 65]],
+      [[0, 0, 0], [0, 0, 0], [165, 99, 58], [95, 128, 118], [52, 255, 15], [91, 203, 11]],
+      [[0, 0, 0], [0, 0, 0], [189, 32, 54], [64, 128, 148], [26, 217, 116], [53, 122, 76]]]),
+    (dict(degrees=(45.0, 45.0), scale=(1.1, 1.1), resample=Inter.BILINEAR, fill_value=200), "L",
+     [[0, 85, 80, 97, 203, 148], [95, 42, 98, 143, 161, 121], [68, 52, 141, 126, 143, 61],
+      [0, 17, 52, 97, 188, 132], [0, 0, 42, 120, 123, 143]]),
+]
+
+
+@pytest.mark.parametrize("kwargs, mode, expected", _AFFINE_CASES)
+def test_random_affine_on_pil_is_pillows_affine(kwargs, mode, expected):
+    if mode == "L":
+        pixels = np.random.RandomState(_AFFINE_GRAY_SEED).randint(0, 256, (5, 6)).astype(np.uint8)
+    else:
+        pixels = np.random.RandomState(_AFFINE_RGB_SEED).randint(0, 256, (5, 6, 3)).astype(
+            np.uint8)
+    out = V.RandomAffine(**kwargs)(Image.fromarray(pixels))
+    assert isinstance(out, Image.Image) and out.mode == mode
+    assert np.asarray(out).tolist() == expected
+
+
+def test_random_affine_pil_shifts_by_the_first_two_translate_values():
+    # measured in MindSpore 2.10, its draws forced to their upper bounds: translate (0.1, 0.3,
+    # -0.2, 0.2) shifts a 53x37 image by round(0.1 * 53) = 5 and round(0.3 * 37) = 11 pixels
+    # (its Python path reads the first two values as the largest x and y shifts)
+    from transforms_c.vision.pil_geometry import pil_affine
+    pixels = np.random.RandomState(0).randint(0, 256, (37, 53, 3)).astype(np.uint8)
+    shifted = np.asarray(pil_affine(Image.fromarray(pixels), 0.0, (5.0, 11.0), 1.0, (0.0, 0.0),
+                                    Inter.NEAREST, (0, 0, 0)))
+    assert np.array_equal(shifted[11:, 5:], pixels[:-11, :-5])
+    assert not shifted[:11].any() and not shifted[:, :5].any()
+    assert V.RandomAffine(0, translate=(0.1, 0.3, -0.2, 0.2))._pil_translate == (0.1, 0.3)
+
+
+def test_random_affine_pil_antialias_is_pillows_error():
+    # measured in MindSpore 2.10: Pillow refuses LANCZOS for an affine transform
+    with pytest.raises(ValueError, match="cannot be used"):
+        V.RandomAffine(10, resample=Inter.ANTIALIAS)(Image.new("RGB", (6, 5)))

@@ -143,3 +143,27 @@ def pil_random_resized_crop(img, size, scale, ratio, interpolation, max_attempts
     out_h, out_w = size_hw(size)
     return pil_crop(img, top, left, crop_h, crop_w).resize((out_w, out_h),
                                                            PIL_FILTER[interpolation])
+
+
+def pil_affine(img, angle, translations, scale, shear, resample, fill_value):
+    """MindSpore's Python RandomAffine on drawn values: Pillow's affine transform of the image
+    (same size) by the inverse of rotate(angle) and shear (x, y) (degrees) about the centre
+    (width / 2 + 0.5, height / 2 + 0.5), scale, then translate by translations (pixels).
+    resample is an Inter (ANTIALIAS gives Pillow's ValueError, as in MindSpore). MindSpore passes
+    the fill only when the text of Pillow's version sorts after '5' (it compares strings), so
+    with Pillow 10 and later the outside is black whatever fill_value says (measured in
+    MindSpore 2.10 with Pillow 13: fill_value (10, 20, 30) fills with 0)."""
+    cx, cy = img.width * 0.5 + 0.5, img.height * 0.5 + 0.5
+    tx, ty = translations
+    rot = math.radians(angle)
+    sx, sy = math.radians(shear[0]), math.radians(shear[1])
+    inverse = 1.0 / scale
+    det = math.cos(rot + sx) * math.cos(rot + sy) + math.sin(rot + sx) * math.sin(rot + sy)
+    a, b = math.cos(rot + sx), math.sin(rot + sx)
+    d, e = -math.sin(rot + sy), math.cos(rot + sy)
+    a, b, d, e = (inverse / det * v for v in (a, b, d, e))
+    c = a * (-cx - tx) + b * (-cy - ty) + cx
+    f = d * (-cx - tx) + e * (-cy - ty) + cy
+    fill = {"fillcolor": tuple(fill_value)} if Image.__version__ >= "5" else {}
+    return img.transform(img.size, Image.AFFINE, [a, b, c, d, e, f], PIL_FILTER[resample],
+                         **fill)

@@ -260,10 +260,30 @@ class RandomAffine(TensorOperation):
                  fill_value=0):
         self.degrees = _check_rotation_degrees(degrees)
         self.translate = (0.0,) * 4 if translate is None else _affine_translate(translate)
+        # MindSpore's Python path reads the first two values as given: the largest x and y
+        # shifts (fractions) of a symmetric range, a 4-value range included
+        self._pil_translate = (0.0, 0.0) if translate is None else tuple(
+            float(v) for v in translate[:2])
         self.scale = (1.0, 1.0) if scale is None else _affine_scale(scale)
         self.shear = (0.0,) * 4 if shear is None else _affine_shear(shear)
         self.resample = check_enum(resample, Inter, "resample")
         self.fill_value = check_fill_value(fill_value)
+
+    def _compute_pil(self, img, rng):
+        """MindSpore's Python path (Pillow's affine transform, pil_geometry.pil_affine), with
+        its draws: angle, x and y shifts (uniform in +-fraction * size, rounded half to even),
+        scale, x and y shears."""
+        from transforms_c.vision.pil_geometry import pil_affine
+        angle = rng.uniform(*self.degrees)
+        max_dx = self._pil_translate[0] * img.width
+        max_dy = self._pil_translate[1] * img.height
+        translations = (float(np.round(rng.uniform(-max_dx, max_dx))),
+                        float(np.round(rng.uniform(-max_dy, max_dy))))
+        scale = rng.uniform(*self.scale)
+        shear = (rng.uniform(self.shear[0], self.shear[1]),
+                 rng.uniform(self.shear[2], self.shear[3]))
+        return pil_affine(img, angle, translations, scale, shear, self.resample,
+                          self.fill_value)
 
     def _compute(self, img, rng):
         image_hwc(img, "RandomAffine")

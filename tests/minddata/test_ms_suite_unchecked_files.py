@@ -84,3 +84,31 @@ def test_debug_mode_run_starts_at_the_init_step():
     d.set_init_step(2)
     assert [int(r[0]) for r in d.create_tuple_iterator(num_epochs=1, output_numpy=True)] == \
         [2, 3, 4, 5]
+
+
+# -- Normalize / NormalizePad input dtypes (test_normalize_pad) ----------------------------
+@pytest.mark.parametrize("name", ["Normalize", "NormalizePad"])
+def test_normalize_reads_a_bool_image_as_0_and_1(name):
+    # measured in MindSpore 2.10: (True - 0.1) / 0.2 = 4.5, (False - 0.1) / 0.2 = -0.5
+    img = np.array([[[True], [False]], [[False], [True]]])
+    op = getattr(vision, name)([0.1], [0.2], is_hwc=False)
+    out = op(img.transpose(2, 0, 1).copy())
+    assert out.dtype == np.float32
+    assert out[0].ravel().tolist() == [4.5, -0.5, -0.5, 4.5]
+    d = _image_source().map(lambda x: x > 127, ["image"]).map(vision.Normalize([0.1], [0.2]),
+                                                              ["image"])
+    row = next(d.create_tuple_iterator(num_epochs=1, output_numpy=True))[0]
+    assert set(np.unique(row).tolist()) <= {np.float32(4.5), np.float32(-0.5)}
+
+
+@pytest.mark.parametrize("name", ["Normalize", "NormalizePad"])
+@pytest.mark.parametrize("kind", ["S", "U"])
+def test_normalize_refuses_a_string_image_in_mindspores_words(name, kind):
+    # measured in MindSpore 2.10: RuntimeError '<op>: unsupported type, currently supported
+    # types include [bool,int8_t,...,double].'
+    img = np.ones((2, 2, 1)).astype(kind)
+    with pytest.raises(RuntimeError) as info:
+        getattr(vision, name)([0.12], [0.2])(img)
+    assert (f"{name}: unsupported type, currently supported types include [bool,int8_t,uint8_t,"
+            f"int16_t,uint16_t,int32_t,uint32_t,int64_t,uint64_t,float16,float,double]."
+            ) in str(info.value)

@@ -31,6 +31,19 @@ def per_channel(values, channels, op_name, name):
     return np.asarray(values, np.float32)
 
 
+def _numeric_image(img, op_name):
+    """MindSpore's dtype rule for Normalize and NormalizePad (measured in 2.10): a bool image
+    is normalized as 0 and 1, a string image is refused in its words."""
+    if isinstance(img, np.ndarray):
+        if img.dtype == np.bool_:
+            return img.astype(np.uint8)
+        if img.dtype.kind in "SU":
+            raise RuntimeError(f"{op_name}: unsupported type, currently supported types include "
+                               f"[bool,int8_t,uint8_t,int16_t,uint16_t,int32_t,uint32_t,int64_t,"
+                               f"uint64_t,float16,float,double].")
+    return img
+
+
 def _channels(img, is_hwc):
     if img.ndim == 2:
         return 1
@@ -72,6 +85,7 @@ class Normalize(NativeOperation):
         if isinstance(img, np.ndarray) and img.ndim < 2:      # MindSpore's words
             raise RuntimeError(f"Normalize: input tensor should have at least 2 dimensions, but "
                                f"got: {img.ndim} (an image is <H,W> or <H,W,C>)")
+        img = _numeric_image(img, "Normalize")
         image_hwc(img, "Normalize")
         return normalize_array(img, self.mean, self.std, self.is_hwc)
 
@@ -102,6 +116,7 @@ class NormalizePad(Normalize):
         self.schema.bind(self, is_hwc=is_hwc, dtype=dtype)
 
     def _compute(self, img, rng):
+        img = _numeric_image(img, "NormalizePad")
         image_hwc(img, "NormalizePad", rank_words=decode_hint_rank_words)
         norm = normalize_array(img, self.mean, self.std, self.is_hwc, "NormalizePad")
         if norm.ndim == 2:

@@ -90,6 +90,30 @@ def compile_operations(ops):
     return compiled
 
 
+def _may_refuse_size(op):
+    """Whether the op declares its fused output size and asks for a side over 1000 pixels:
+    only then can MindSpore's limit (a side at most 1000 times its input) refuse a row."""
+    if getattr(op, "fused_output_hw", None) is None:
+        return False
+    size = getattr(op, "size", None)
+    return size is not None and max(np.atleast_1d(size)) > 1000
+
+
+def _check_output_sizes(ops, seeds, height, width):
+    """MindSpore's size limits of the plan's resizing ops (RuntimeError in its words), on the
+    sizes each op sees from an image of (height, width), before the plan allocates its output
+    (measured in MindSpore 2.10: Decode then Resize((100000, 100000)) on a 40x50 JPEG raises
+    'Resize: the resizing width or height is too big, ...' where the fused run asked numpy for
+    28 GiB). The walk ends at a geometric op that does not declare ``fused_output_hw``."""
+    for position, (op, seed) in enumerate(zip(ops, seeds)):
+        if op.fusion_phase(position) != folding.PHASE_GEOMETRY:
+            continue        # decode, flips, pointwise and layout steps keep the size
+        walk = getattr(op, "fused_output_hw", None)
+        if walk is None:
+            return
+        height, width = walk(height, width, seed)
+
+
 def run_unfused(ops, seeds, data):
     for op, seed in zip(ops, seeds):
         data = op.apply((data,), seed)[0]
@@ -114,6 +138,8 @@ def _run_native(plan, seeds, data):
             return run_unfused(ops, seeds, data)   # a format only the op's own decoder reads
         if is_jpeg(data):
             width, height = jpeg_size(data, op_name)
+            if plan._checks_sizes:
+                _check_output_sizes(ops, seeds, height, width)
             out = plan._handle(_batch.INPUT_ENCODED).run_row(data, seeds,
                                                              image_size=(width, height))
             return _fallback(ops, seeds, data) if out is None else out
@@ -123,6 +149,8 @@ def _run_native(plan, seeds, data):
         if (not isinstance(image, np.ndarray) or image.dtype != np.uint8
                 or image.ndim not in (2, 3) or image.size == 0):
             return run_unfused(ops, seeds, data)
+    if plan._checks_sizes:
+        _check_output_sizes(ops, seeds, image.shape[0], image.shape[1])
     out = plan._handle(_batch.INPUT_IMAGE).run_row(image, seeds)
     return _fallback(ops, seeds, data) if out is None else out
 
@@ -209,6 +237,8 @@ class FusedPlan:
         #: Folded by the C++ steps (every op has a native step) or by the ops' Python fold.
         self._native = self.native_steps() is not None
         self._handles = {}
+        #: Whether rows are checked against MindSpore's size limits before the native run.
+        self._checks_sizes = any(_may_refuse_size(op) for op in self.ops)
 
     def seeds(self, seed):
         return [derive_seed(seed, i) for i in range(len(self.ops))]

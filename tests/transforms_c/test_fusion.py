@@ -247,3 +247,51 @@ def test_approximate_decode_shapes_on_random_sizes(height, width, seed, out, int
     result = plan.apply((data,), seed)[0]
     assert result.shape == (3, out, out + 1) and result.dtype == np.uint8
 
+
+
+# Measured in MindSpore 2.10 on a 40x50 JPEG: a map's Decode then Resize((41000, 30)) raises
+# RuntimeError "Resize: the resizing width or height is too big, it's 1000 times bigger than the
+# original image, got output height: 41000, width: 30, and original image size:40, 50"
+# (40000 passes); Decode then RandomResizedCrop((45000, 30)) raises CropAndResize's words, and
+# RandomCropDecodeResize((45000, 20)) Resize's words on its window. The fused runs checked
+# nothing and allocated the whole output first (with 100000 pixels a side: MemoryError).
+_RESIZE_WORDS = ("Resize: the resizing width or height is too big, it's 1000 times bigger "
+                 "than the original image, got output height: ")
+
+
+def test_fused_resize_refuses_a_too_big_output():
+    data = sample_jpeg(40, 50)
+    plan = _plan([Decode(), Resize((41000, 30))])
+    with pytest.raises(RuntimeError) as info:
+        plan.apply((data,), 0)
+    assert str(info.value) == _RESIZE_WORDS + "41000, width: 30, and original image size:40, 50"
+    with pytest.raises(RuntimeError, match="original image size:40, 50"):
+        _plan([Decode(), Resize((30, 51000)), RandomHorizontalFlip()]).apply((data,), 0)
+    image = Decode()(data)      # the same limit for a plan over decoded images
+    with pytest.raises(RuntimeError, match="original image size:40, 50"):
+        _plan([Resize((41000, 30)), HWC2CHW()]).apply((image,), 0)
+    out = _plan([Decode(), Resize((40000, 30))]).apply((data,), 0)[0]
+    assert out.shape == (40000, 30, 3)
+
+
+def test_fused_random_resized_crop_refuses_too_big_output():
+    data = sample_jpeg(40, 50)
+    for seed in (0, 1, 2):
+        with pytest.raises(RuntimeError, match=r"^CropAndResize: the resizing width or height 1\) "
+                                               r"is too big, it's up to 1000 times the original "
+                                               r"image; 2\) can not be 0\. Detail info is: "
+                                               r"crop_height: \d+, crop_width: \d+, "
+                                               r"target_height: 45000, target_width: 30$"):
+            _plan([Decode(), RandomResizedCrop((45000, 30))]).apply((data,), seed)
+
+
+def test_random_crop_decode_resize_refuses_too_big_output_in_resizes_words():
+    data = sample_jpeg(40, 50)
+    with pytest.raises(RuntimeError, match=r"^" + _RESIZE_WORDS + r"45000, width: 20, and "
+                                           r"original image size:\d+, \d+"):
+        RandomCropDecodeResize((45000, 20))(data)
+    import minddata as ds
+    dataset = ds.NumpySlicesDataset([data], ["image"], shuffle=False).map(
+        [RandomCropDecodeResize((45000, 20))], input_columns=["image"])
+    with pytest.raises(RuntimeError, match="resizing width or height is too big"):
+        next(dataset.create_tuple_iterator(output_numpy=True))

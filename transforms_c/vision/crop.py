@@ -133,6 +133,9 @@ class Crop(NativeOperation):
         crop_h, crop_w = size_hw(self.size)
         return self.coordinates[0], self.coordinates[1], crop_h, crop_w
 
+    def fused_output_hw(self, height, width, seed):
+        return size_hw(self.size)
+
     def _compute(self, img, rng):
         image_hwc(img, "Crop", rank_words=decode_hint_rank_words)
         return crop_array(img, *self.window(img.shape[0], img.shape[1]), op_name="Crop")
@@ -148,6 +151,9 @@ class CenterCrop(NativeOperation):
 
     def __init__(self, size):
         self.schema.bind(self, size=size)
+
+    def fused_output_hw(self, height, width, seed):
+        return size_hw(self.size)
 
     def window(self, height, width):
         crop_h, crop_w = size_hw(self.size)
@@ -285,6 +291,9 @@ class RandomCrop(NativeOperation):
                                     "same shape, check the output shape in specified "
                                     "'input_columns' before call this operation.")
         return super().apply(arrays, seed)
+
+    def fused_output_hw(self, height, width, seed):
+        return size_hw(self.size)
 
     @property
     def pads(self):

@@ -55,9 +55,10 @@ def check_resize_scale(height, width, out_h, out_w):
     """MindSpore refuses to resize a side to more than 1000 times its length (which also bounds
     the memory a resize takes)."""
     if out_h > 1000 * height or out_w > 1000 * width:
+        # MindSpore 2.10's words (measured)
         raise RuntimeError(f"Resize: the resizing width or height is too big, it's 1000 times "
                            f"bigger than the original image, got output height: {out_h}, "
-                           f"width: {out_w}, and original height: {height}, width: {width}")
+                           f"width: {out_w}, and original image size:{height}, {width}")
 
 
 def cv2_scale(src, dst):
@@ -126,6 +127,13 @@ class Resize(NativeOperation):
 
     def native_values(self):
         return {"keep_ratio": is_int(self.size)}
+
+    def fused_output_hw(self, height, width, seed):
+        """The (height, width) a fused run makes of an image of (height, width), after
+        MindSpore's size limit (transforms_c.fusion checks it before allocating)."""
+        out_h, out_w = self.output_shape(height, width)
+        check_resize_scale(height, width, out_h, out_w)
+        return out_h, out_w
 
     def _compute_pil(self, img, rng):
         from transforms_c.vision.pil_geometry import pil_resize

@@ -7,6 +7,7 @@ import numpy as np
 
 from transforms_c import folding, settings
 from transforms_c._base import image_hwc
+from transforms_c._rng import Rng
 from transforms_c._validate import INT32_MAX, MAX_SIZE, check_range, check_type, size_hw
 from transforms_c.enums import Inter
 from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOperation, OpSchema,
@@ -14,7 +15,8 @@ from transforms_c.schema import (BOOL, INT, OUTPUT_SIZE, PAIR, Native, NativeOpe
 from transforms_c.vision.crop import check_same_size, crop_array
 from transforms_c.vision.decode import check_eager_call
 from transforms_c.vision.resize import (INTERPOLATION, UNSUPPORTED_INTERPOLATION,
-                                       check_array_interpolation, resize_array)
+                                       check_array_interpolation, check_resize_scale,
+                                       resize_array)
 
 
 def window_draws(area, scale, ratio, max_attempts, rng):
@@ -121,6 +123,23 @@ class RandomResizedCrop(NativeOperation):
     def output_hw(self):
         return size_hw(self.size)
 
+    def fused_output_hw(self, height, width, seed):
+        """The output size of a fused run on an image of (height, width), after MindSpore's
+        limit on the drawn window (the op's own draws: transforms_c.fusion checks it before
+        allocating)."""
+        _, _, crop_h, crop_w = self.window(height, width, Rng(seed))
+        out_h, out_w = self.output_hw()
+        self._check_scale(crop_h, crop_w, out_h, out_w)
+        return out_h, out_w
+
+    def _check_scale(self, crop_h, crop_w, out_h, out_w):
+        if out_h > 1000 * crop_h or out_w > 1000 * crop_w:
+            # MindSpore's limit and words (which also bound the memory a resize takes)
+            raise RuntimeError(f"CropAndResize: the resizing width or height 1) is too big, it's "
+                               f"up to 1000 times the original image; 2) can not be 0. Detail "
+                               f"info is: crop_height: {crop_h}, crop_width: {crop_w}, "
+                               f"target_height: {out_h}, target_width: {out_w}")
+
     def allows_approximate_decode(self):
         enabled = self.approximate_decode
         return settings.get_approximate_decode() if enabled is None else enabled
@@ -140,12 +159,7 @@ class RandomResizedCrop(NativeOperation):
         check_array_interpolation(self.interpolation)
         top, left, crop_h, crop_w = self.window(img.shape[0], img.shape[1], rng)
         out_h, out_w = self.output_hw()
-        if out_h > 1000 * crop_h or out_w > 1000 * crop_w:
-            # MindSpore's limit and words (which also bound the memory a resize takes)
-            raise RuntimeError(f"CropAndResize: the resizing width or height 1) is too big, it's "
-                               f"up to 1000 times the original image; 2) can not be 0. Detail "
-                               f"info is: crop_height: {crop_h}, crop_width: {crop_w}, "
-                               f"target_height: {out_h}, target_width: {out_w}")
+        self._check_scale(crop_h, crop_w, out_h, out_w)
         crop = img[top:top + crop_h, left:left + crop_w]
         return resize_array(crop, out_h, out_w, self.interpolation, self._name)
 
@@ -184,10 +198,17 @@ class RandomCropDecodeResize(RandomResizedCrop):
                             f"{type(data)}.")
         return super().__call__(*arrays)
 
+    def _check_scale(self, crop_h, crop_w, out_h, out_w):
+        # MindSpore's RandomCropDecodeResize crops, then runs its Resize: Resize's limit and
+        # words on the window (measured in MindSpore 2.10)
+        check_resize_scale(crop_h, crop_w, out_h, out_w)
+
     def apply_unfused(self, data, seed):
         """The unfused meaning: Decode, then RandomResizedCrop (used when a row cannot fold)."""
         from transforms_c.vision.decode import Decode
         image = Decode().apply((data,), 0)[0]
+        _, _, crop_h, crop_w = self.window(image.shape[0], image.shape[1], Rng(seed))
+        self._check_scale(crop_h, crop_w, *self.output_hw())
         rrc = RandomResizedCrop(self.size, self.scale, self.ratio, self.interpolation,
                                 self.max_attempts)
         return rrc.apply((image,), seed)[0]

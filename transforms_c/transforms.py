@@ -1,5 +1,6 @@
 """General ops of mindspore.dataset.transforms: Compose, RandomApply, RandomChoice, TypeCast,
 OneHot, Fill, Duplicate, Concatenate, Mask, PadEnd, Slice, Unique (and the Relational enum)."""
+import contextlib
 import threading
 from enum import IntEnum
 
@@ -55,18 +56,25 @@ class _Composite(TensorOperation):
             raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid: it was called "
                                f"without an input (as {type(self).__name__}([...])()).")
         arrays = tuple(_to_numpy(a) if not _is_pil(a) else a for a in arrays)
-        outer = getattr(_eager, "active", False)
-        _eager.active = True
-        try:
+        with eager_call():
             out = self.apply(arrays, eager_seed() if self.is_random else 0)
-        finally:
-            _eager.active = outer
         return out[0] if len(out) == 1 else out
 
 
 #: Set while a composite runs eagerly (its __call__) in this thread, unset when the engine runs
 #: it (apply): MindSpore hands a PIL image to the ops differently in the two cases.
 _eager = threading.local()
+
+
+@contextlib.contextmanager
+def eager_call():
+    """Marks the composite calls inside as eager (see _eager)."""
+    outer = getattr(_eager, "active", False)
+    _eager.active = True
+    try:
+        yield
+    finally:
+        _eager.active = outer
 
 
 def _is_pil(value):
@@ -92,6 +100,16 @@ class Compose(_Composite):
             self._units.append((unit, list(range(position, position + count))))
             position += count
 
+    def __call__(self, *arrays):
+        """MindSpore 2.10's eager Compose (measured): when it runs its Python path (a member op
+        MindSpore implements in Python only, or one PIL image given) it gives back the tuple of
+        its outputs, a 1-tuple for one, e.g. (array,) of Compose([Decode(to_pil=True),
+        ToTensor()])(data) and (image,) of Compose([Resize(10)])(pil_image); else an array."""
+        out = super().__call__(*arrays)
+        if (len(arrays) == 1 and _is_pil(arrays[0])) or _runs_python_path(self):
+            return out if isinstance(out, tuple) else (out,)
+        return out
+
     def apply(self, arrays, seed):
         from transforms_c.fusion import FusedPlan
         for unit, positions in self._units:
@@ -108,6 +126,33 @@ class Compose(_Composite):
                     arrays = (np.asarray(arrays[0]),)
                 arrays = call_op(unit, arrays, derive_seed(seed, positions[0]))
         return arrays
+
+
+#: Ops MindSpore 2.10 implements in Python only, and the Inter attribute that puts the others
+#: on their Python path (ANTIALIAS); Decode with to_pil=True is Python too.
+_PYTHON_ONLY_OPS = frozenset(["ToPIL", "Grayscale", "RandomGrayscale", "FiveCrop", "TenCrop",
+                              "HsvToRgb", "RgbToHsv", "LinearTransformation", "MixUp",
+                              "RandomErasing", "RandomPerspective", "RandomOrder"])
+_ANTIALIAS_PYTHON_OPS = {"Resize": "interpolation", "RandomResizedCrop": "interpolation",
+                         "Perspective": "interpolation", "RandomRotation": "resample",
+                         "RandomAffine": "resample"}
+
+
+def _runs_python_path(compose):
+    """Whether MindSpore's eager Compose takes its Python path for these member ops (nested
+    Composes count by their members, as MindSpore flattens them)."""
+    for op in compose.transforms:
+        if isinstance(op, Compose):
+            if _runs_python_path(op):
+                return True
+            continue
+        name = type(op).__name__
+        if name in _PYTHON_ONLY_OPS or (name == "Decode" and getattr(op, "to_pil", False)):
+            return True
+        attr = _ANTIALIAS_PYTHON_OPS.get(name)
+        if attr is not None and getattr(getattr(op, attr, None), "name", None) == "ANTIALIAS":
+            return True
+    return False
 
 
 class RandomApply(_Composite):

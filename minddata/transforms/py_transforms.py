@@ -5,14 +5,15 @@ from transforms_c._rng import Rng
 from transforms_c.transforms import Compose as _Compose
 from transforms_c.transforms import RandomApply as _RandomApply
 from transforms_c.transforms import RandomChoice as _RandomChoice
-from transforms_c.transforms import _Composite, _check_transforms, call_op
+from transforms_c.transforms import _Composite, _check_transforms, call_op, eager_call
 
 
 class Compose(_Compose):
     """Compose(transforms): the ops in order."""
 
     def __call__(self, *arrays):
-        out = self.apply(tuple(arrays), _eager_seed() if self.is_random else 0)
+        with eager_call():
+            out = self.apply(tuple(arrays), _eager_seed() if self.is_random else 0)
         return out[0] if len(out) == 1 else out
 
 
@@ -20,7 +21,8 @@ class RandomApply(_RandomApply):
     """RandomApply(transforms, prob=0.5)."""
 
     def __call__(self, *arrays):
-        out = self.apply(tuple(arrays), _eager_seed())
+        with eager_call():
+            out = self.apply(tuple(arrays), _eager_seed())
         return out[0] if len(out) == 1 else out
 
 
@@ -28,7 +30,8 @@ class RandomChoice(_RandomChoice):
     """RandomChoice(transforms)."""
 
     def __call__(self, *arrays):
-        out = self.apply(tuple(arrays), _eager_seed())
+        with eager_call():
+            out = self.apply(tuple(arrays), _eager_seed())
         return out[0] if len(out) == 1 else out
 
 

@@ -118,3 +118,30 @@ def test_duplicate_is_a_copy():
     a, b = Duplicate()(np.arange(3))
     b[0] = 9
     assert a[0] == 0
+
+
+def test_eager_compose_on_its_python_path_gives_a_tuple():
+    # measured in MindSpore 2.10: an eager Compose runs its Python path when one of its ops is
+    # Python-only there (Decode(to_pil=True), ToPIL, FiveCrop, an ANTIALIAS Resize...) or when
+    # given one PIL image, and then gives back the tuple of its outputs, a 1-tuple for one
+    import io
+    from PIL import Image
+    from transforms_c import vision as V
+    pixels = np.random.RandomState(0).randint(0, 256, (16, 20, 3)).astype(np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "PNG")
+    data = np.frombuffer(buffer.getvalue(), np.uint8)
+    out = Compose([V.Decode(to_pil=True), V.ToTensor()])(data)
+    assert isinstance(out, tuple) and len(out) == 1 and out[0].shape == (3, 16, 20)
+    out = Compose([Compose([V.Decode(to_pil=True)]), V.ToTensor()])(data)
+    assert isinstance(out, tuple) and len(out) == 1
+    out = Compose([V.Resize(10)])(Image.fromarray(pixels))
+    assert isinstance(out, tuple) and isinstance(out[0], Image.Image)
+    out = Compose([V.ToPIL(), V.Resize(10)])(pixels)
+    assert isinstance(out, tuple) and isinstance(out[0], Image.Image)
+    assert len(Compose([V.FiveCrop(8)])(Image.fromarray(pixels))) == 5
+    # the C++ path gives the array itself
+    assert isinstance(Compose([V.Decode(), V.ToTensor()])(data), np.ndarray)
+    assert isinstance(Compose([V.Resize((8, 10))])(pixels), np.ndarray)
+    assert isinstance(Compose([lambda x: x + 1])(pixels), np.ndarray)
+    assert isinstance(RandomApply([V.Decode(to_pil=True), V.ToTensor()], 1.0)(data), np.ndarray)

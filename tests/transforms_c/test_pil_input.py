@@ -151,7 +151,10 @@ def test_to_tensor_on_pil_divides_and_on_arrays_multiplies():
     assert isinstance(op(img), np.ndarray)
     np.testing.assert_array_equal(op(img), (RGB / 255.0).astype(np.float32).transpose(2, 0, 1))
     np.testing.assert_array_equal(op.apply((img,), 0)[0], op(img))
-    np.testing.assert_array_equal(Compose([op])(img), op(img))
+    # measured in MindSpore 2.10: an eager Compose on its Python path gives a 1-tuple
+    composed = Compose([op])(img)
+    assert isinstance(composed, tuple) and len(composed) == 1
+    np.testing.assert_array_equal(composed[0], op(img))
 
 
 def test_random_array_op_on_pil_draws_as_on_numpy():
@@ -197,16 +200,18 @@ def test_compose_after_a_pil_decode_runs_the_pillow_path():
     for seed in range(5):
         out = pil_chain.apply((data,), seed)[0]
         assert isinstance(out, np.ndarray) and out.shape == (3, 20, 20)
-    out = Compose([V.Decode(to_pil=True), V.Resize((24, 30)), V.CenterCrop(20)])(data)
+    # measured in MindSpore 2.10: the eager Compose (Python path) gives a 1-tuple
+    (out,) = Compose([V.Decode(to_pil=True), V.Resize((24, 30)), V.CenterCrop(20)])(data)
     expected = pillow_window(Image.fromarray(RGB).resize((30, 24), Image.BILINEAR), 20, 20)
     np.testing.assert_array_equal(np.asarray(out), np.asarray(expected))
-    image = Compose([V.Decode(to_pil=True), V.RandomCrop(40)])(data)
+    (image,) = Compose([V.Decode(to_pil=True), V.RandomCrop(40)])(data)
     assert isinstance(image, Image.Image) and image.size == (40, 40)
 
 
 def test_compose_given_a_pil_image():
     img = Image.fromarray(RGB)
-    out = Compose([V.Resize((30, 40)), V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(img)
+    # measured in MindSpore 2.10: given a PIL image the eager Compose gives a 1-tuple
+    (out,) = Compose([V.Resize((30, 40)), V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(img)
     resized = np.asarray(img.resize((40, 30), Image.BILINEAR))
     np.testing.assert_array_equal(
         out, Compose([V.HorizontalFlip(), V.Normalize([0.0], [1.0])])(resized))

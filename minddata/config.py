@@ -298,8 +298,10 @@ class ErrorSamplesMode(enum.IntEnum):
 
 
 def set_error_samples_mode(error_samples_mode):
-    """Accepted for compatibility (checked as MindSpore checks it): a failing row always
-    raises here, as with MindSpore's default ``ErrorSamplesMode.RETURN``."""
+    """What a map does with a row whose operations fail, as MindSpore 2.10 does: RETURN
+    (default) raises, SKIP drops the row, REPLACE gives an earlier good row of the map in its
+    place (engine/nodes/map.py, _Replacer). Read when a pipeline starts; debug mode always
+    raises."""
     if not isinstance(error_samples_mode, ErrorSamplesMode):
         raise wrong_type("error_samples_mode", error_samples_mode, ErrorSamplesMode)
     _state["error_samples_mode"] = error_samples_mode

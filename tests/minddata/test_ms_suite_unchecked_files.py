@@ -112,3 +112,104 @@ def test_normalize_refuses_a_string_image_in_mindspores_words(name, kind):
     assert (f"{name}: unsupported type, currently supported types include [bool,int8_t,uint8_t,"
             f"int16_t,uint16_t,int32_t,uint32_t,int64_t,uint64_t,float16,float,double]."
             ) in str(info.value)
+
+
+# -- set_error_samples_mode (MindSpore's map error samples tests) ---------------------------
+def _failing_map(n, fails, workers=1, multiprocessing=False):
+    d = ds.GeneratorDataset(lambda: (np.array(i) for i in range(n)), ["data"], shuffle=False)
+
+    def fn(x):
+        if fails(int(x)):
+            raise ZeroDivisionError("bad row")
+        return x
+    return d.map(operations=fn, num_parallel_workers=workers,
+                 python_multiprocessing=multiprocessing)
+
+
+def _epochs(d, epochs=1):
+    it = d.create_dict_iterator(num_epochs=epochs, output_numpy=True)
+    return [[int(r["data"]) for r in it] for _ in range(epochs)]
+
+
+REPLACE_CASES = [   # measured in MindSpore 2.10 (1 and 2 workers gave the same rows)
+    (lambda x: x == 0, 20,
+     list(range(1, 17)) + [1] + list(range(17, 20))),
+    (lambda x: x < 10, 12, [10, 11] * 6),
+    (lambda x: x < 10, 30, list(range(10, 26)) + [10, 26, 11, 27, 12, 28, 13, 29]
+     + list(range(14, 20))),
+    (lambda x: x > 22, 40, list(range(23)) + list(range(16)) + [0]),
+    (lambda x: x % 2 == 1, 40, list(range(0, 32, 2)) + [0, 32, 2, 34, 4, 36, 6, 38]
+     + list(range(8, 40, 2))),
+    (lambda x: x < 18, 40, list(range(18, 34)) + [18, 34, 19, 35, 20, 36, 21, 37, 22, 38, 23, 39]
+     + list(range(24, 36))),
+]
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+@pytest.mark.parametrize("case", range(len(REPLACE_CASES)))
+def test_error_samples_replace_gives_mindspores_rows(case, workers):
+    fails, n, expected = REPLACE_CASES[case]
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.REPLACE)
+    assert _epochs(_failing_map(n, fails, workers)) == [expected]
+
+
+def test_error_samples_replace_over_epochs():
+    # measured in MindSpore 2.10: the kept rows carry over from one epoch to the next
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.REPLACE)
+    assert _epochs(_failing_map(20, lambda x: x == 0), 3) == [
+        list(range(1, 17)) + [1, 17, 18, 19], [2] + list(range(1, 20)),
+        [3] + list(range(1, 20))]
+    assert _epochs(_failing_map(10, lambda x: x in (3, 4)), 3) == [
+        [0, 1, 2, 5, 6, 7, 8, 9, 0, 1], [0, 1, 2, 5, 6, 7, 8, 9, 2, 5],
+        [0, 1, 2, 5, 6, 6, 7, 7, 8, 9]]
+    assert _epochs(_failing_map(20, lambda x: x >= 17), 2) == [
+        list(range(17)) + [0, 1, 2], list(range(17)) + [3, 4, 5]]
+    assert _epochs(_failing_map(30, lambda x: x < 10), 2)[1] == \
+        [10, 11, 12, 13, 14, 15, 20, 16, 21, 17, 22, 18, 23, 19, 24, 20, 25, 21, 26, 22, 27, 23,
+         28, 24, 29, 25, 26, 27, 28, 29]
+
+
+def test_error_samples_replace_with_every_row_failing():
+    # measured in MindSpore 2.10: RuntimeError 'All data is garbage and cannot be replaced.'
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.REPLACE)
+    with pytest.raises(RuntimeError, match="All data is garbage and cannot be replaced."):
+        _epochs(_failing_map(10, lambda x: True))
+
+
+@pytest.mark.parametrize("workers, multiprocessing", [(1, False), (3, False), (2, True)])
+def test_error_samples_skip_drops_failing_rows(workers, multiprocessing):
+    # measured in MindSpore 2.10
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.SKIP)
+    assert _epochs(_failing_map(40, lambda x: x % 2 == 1, workers, multiprocessing)) == \
+        [list(range(0, 40, 2))]
+    assert _epochs(_failing_map(10, lambda x: True, workers, multiprocessing)) == [[]]
+    assert _epochs(_failing_map(20, lambda x: x % 2 == 1, workers, multiprocessing), 2) == \
+        [list(range(0, 20, 2))] * 2
+
+
+def test_error_samples_replace_keeps_the_other_columns_with_their_row():
+    # measured in MindSpore 2.10: the replacement is a whole earlier row; batch counts it
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.REPLACE)
+    d = ds.GeneratorDataset(lambda: ((np.array(i), np.array(10 * i)) for i in range(6)),
+                            ["a", "b"], shuffle=False)
+
+    def fn(x):
+        if int(x) in (0, 3):
+            raise ZeroDivisionError("bad row")
+        return x
+    d = d.map(fn, ["a"])
+    assert [(int(r["a"]), int(r["b"])) for r in
+            d.create_dict_iterator(num_epochs=1, output_numpy=True)] == \
+        [(1, 10), (2, 20), (4, 40), (5, 50), (1, 10), (2, 20)]
+    assert [r["a"].tolist() for r in d.batch(2).create_dict_iterator(num_epochs=1,
+                                                                      output_numpy=True)] == \
+        [[1, 2], [4, 5], [1, 2]]
+
+
+@pytest.mark.parametrize("mode", ["RETURN", "SKIP", "REPLACE"])
+def test_error_samples_mode_raises_in_debug_mode_and_by_default(mode):
+    # measured in MindSpore 2.10: RETURN (the default) raises; debug mode uses RETURN
+    ds.config.set_error_samples_mode(getattr(ds.config.ErrorSamplesMode, mode))
+    ds.config.set_debug_mode(True)
+    with pytest.raises(RuntimeError, match="bad row"):
+        _epochs(_failing_map(4, lambda x: x == 1))

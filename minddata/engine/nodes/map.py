@@ -223,7 +223,14 @@ class MapIter(NestedState, IterNode):
         depth = 1 if self._inline else 2 * workers
         if self._inline:
             self._chunk = 1
-        self._pool = make_executor(workers, _MapTask(self.runner), "map",
+        # set_error_samples_mode: a failing row is skipped or replaced (not in debug mode,
+        # where MindSpore 2.10 uses RETURN); read when the pipeline is built.
+        mode = config.get_error_samples_mode()
+        self._error_mode = (None if ctx.debug or mode == config.ErrorSamplesMode.RETURN
+                            else mode)
+        self._replacer = _Replacer() if mode == config.ErrorSamplesMode.REPLACE else None
+        self._pool = make_executor(workers, _MapTask(self.runner, self._error_mode is not None),
+                                   "map",
                                    processes=ds.python_multiprocessing and not self._inline,
                                    budget=ctx.threads, max_rowsize=ds.max_rowsize)
         self._stage = OrderedStage(self._pool, depth)
@@ -298,10 +305,11 @@ class MapIter(NestedState, IterNode):
 
     # rows --------------------------------------------------------------------------------
     def _next(self):
-        if not self._buf:
-            self._fill()
-            if not self._buf:
-                return None
+        while not self._buf:
+            # a task whose rows all failed (error samples mode) gives no row: take the next
+            if not self._fill():
+                if not self._buf:
+                    return None
         row, cstate, prov = self._buf.popleft()
         self._last_child_state = cstate
         self._last_prov = prov
@@ -353,14 +361,36 @@ class MapIter(NestedState, IterNode):
         except BaseException as e:
             raise self._wrap_pool_error(e, getattr(e, "_minddata_task", None))
         if done is None:
-            return
+            if self._replacer is not None:
+                for row in self._replacer.end_of_epoch():
+                    self._buf.append((row, self._last_child_state, None))
+            return False
         outs, task = done
-        for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
-            self._buf.append((self._assemble(r, o), s, p))
+        if self._error_mode is None:
+            for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
+                self._buf.append((self._assemble(r, o), s, p))
+        else:
+            self._fill_error_mode(outs, task)
         if not self._inline:
             self.stats.sample_queue(len(pool))
             self._adapt_chunk(len(outs))
             self._adapt_depth(outs)
+        return True
+
+    def _fill_error_mode(self, outs, task):
+        """ErrorSamplesMode.SKIP drops a failed row (an empty output); REPLACE gives a row
+        the map produced before in its place (_Replacer)."""
+        for r, o, s, p in zip(task.rows, outs, task.states, task.provs):
+            if len(o):
+                row = self._assemble(r, o)
+                if self._replacer is None:
+                    self._buf.append((row, s, p))
+                else:
+                    for out in self._replacer.good(row):
+                        self._buf.append((out, s, p))
+            elif self._replacer is not None:
+                for out in self._replacer.failed():
+                    self._buf.append((out, s, p))
 
     def _adapt_chunk(self, n_rows):
         """Results arrive about every task_time / workers when the workers are the
@@ -402,14 +432,65 @@ class _Chunk:
         self.epoch = epoch
 
 
+class _Replacer:
+    """ErrorSamplesMode.REPLACE as MindSpore 2.10 does it (measured: the rows given for failed
+    rows, and where they come, over whole runs and epochs): the map keeps up to 16 of its good
+    rows in a queue, kept over the epochs of a run. A good row joins the queue while it is not
+    full; when it fills the queue and failed rows wait, the oldest queued row is given (and
+    leaves the queue) after it. A row that fails while the queue is full and none waits is
+    replaced in place by the oldest queued row (which goes to the back of the queue); other
+    failed rows wait. At the end of an epoch the waiting rows are given the queued rows in
+    order, round and round, and as many leave the queue; with none queued, MindSpore's
+    RuntimeError."""
+
+    CAPACITY = 16
+
+    def __init__(self):
+        self.queue = collections.deque()
+        self.waiting = 0
+
+    def good(self, row):
+        q = self.queue
+        if len(q) < self.CAPACITY:
+            q.append(row)
+        out = [row]
+        if len(q) == self.CAPACITY and self.waiting:
+            out.append(q.popleft())
+            self.waiting -= 1
+        return out
+
+    def failed(self):
+        q = self.queue
+        if len(q) == self.CAPACITY and not self.waiting:
+            row = q.popleft()
+            q.append(row)
+            return [row]
+        self.waiting += 1
+        return []
+
+    def end_of_epoch(self):
+        n, self.waiting = self.waiting, 0
+        if not n:
+            return []
+        if not self.queue:
+            raise RuntimeError("All data is garbage and cannot be replaced. (every row of the "
+                               "epoch failed in map, with ErrorSamplesMode.REPLACE)")
+        rows = list(self.queue)
+        for _ in range(min(n, len(rows))):
+            self.queue.popleft()
+        return [rows[k % len(rows)] for k in range(n)]
+
+
 class _MapTask:
     """Applies the op list to a chunk of rows (inline, on a worker thread or in a worker
-    process); a failing row is marked for the error message."""
+    process); a failing row is marked for the error message, or, with an error samples mode
+    (``catch``), logged and given as an empty output."""
 
     name = "Map"
 
-    def __init__(self, runner):
+    def __init__(self, runner, catch=False):
         self.runner = runner
+        self.catch = catch
 
     def __call__(self, meta, rows_in):
         epoch, first = meta
@@ -417,6 +498,14 @@ class _MapTask:
         for k, args in enumerate(rows_in):
             try:
                 out.append(self.runner.run(tuple(args), epoch, first + k))
+            except Exception as e:
+                if not self.catch:
+                    e._minddata_row = k
+                    raise
+                logger.warning("map: row %d of epoch %d failed (%s: %s); the error samples "
+                               "mode skips or replaces it", first + k, epoch,
+                               type(e).__name__, e)
+                out.append(())
             except BaseException as e:
                 e._minddata_row = k
                 raise

@@ -113,3 +113,24 @@ def test_rand_augment_shapes_and_seed():
     assert len({op.apply((img,), s)[0].tobytes() for s in range(8)}) > 4
     with pytest.raises(ValueError):
         RandAugment(magnitude=31)
+
+
+def _gradient_48x64():
+    x = np.linspace(1, 250, 64)
+    img = np.stack([np.add.outer(x, x * 0), np.add.outer(x * 0, x), np.add.outer(x, x) / 2], 2)
+    return img.astype(np.uint8)[:48]
+
+
+def test_rand_augment_translate_shifts_by_level_times_size():
+    # measured in MindSpore 2.10 (every output of RandAugment(num_ops=1) over 300 rows matched
+    # one of the ops): its translations shift by the level times the image size, so at
+    # magnitude 1 of 31 bins (level 0.967) a 64x48 image moves by 62 columns or 35 rows, and a
+    # level of 1 or more leaves only the fill
+    img = _gradient_48x64()
+    op = RandAugment(num_ops=1, magnitude=1)
+    shifted = op._apply_op(img, "TranslateX", op._level("TranslateX", 64, 48))
+    assert np.array_equal(shifted[:, 62:], img[:, :2]) and not shifted[:, :62].any()
+    shifted = op._apply_op(img, "TranslateY", -op._level("TranslateY", 64, 48))
+    assert np.array_equal(shifted[:13], img[35:]) and not shifted[13:].any()
+    big = RandAugment(num_ops=1, magnitude=9)
+    assert not big._apply_op(img, "TranslateX", big._level("TranslateX", 64, 48)).any()

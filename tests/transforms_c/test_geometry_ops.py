@@ -134,3 +134,16 @@ def test_rand_augment_translate_shifts_by_level_times_size():
     assert np.array_equal(shifted[:13], img[35:]) and not shifted[13:].any()
     big = RandAugment(num_ops=1, magnitude=9)
     assert not big._apply_op(img, "TranslateX", big._level("TranslateX", 64, 48)).any()
+
+
+@pytest.mark.parametrize("degrees, translate, scale, row, col, expected", [
+    (30.0, [0.0, 0.0], 1.2, 5, 22, [130, 192, 171]),
+    (-45.0, [0.013, 0.021], 1.0, 28, 36, [58, 169, 132]),
+])
+def test_affine_matrix_in_float32_as_mindspore(degrees, translate, scale, row, col, expected):
+    # measured in MindSpore 2.10 (Affine, shear (5, 3), bilinear, on this image): its matrix
+    # is computed in float32; in float64 these pixels came out up to 6 levels off
+    from transforms_c.vision import Affine
+    img = np.random.RandomState(0).randint(0, 256, (37, 53, 3)).astype(np.uint8)
+    out = Affine(degrees, translate, scale, [5.0, 3.0], Inter.BILINEAR)(img)
+    assert out[row, col].tolist() == expected

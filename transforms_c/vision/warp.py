@@ -186,17 +186,25 @@ class RandomRotation(TensorOperation):
 
 def affine_matrix(center, angle, translate, scale, shear):
     """2x3 forward matrix: rotate by angle and shear (degrees) and scale about center, then
-    translate (the composition torchvision and MindSpore use)."""
-    cx, cy = center
-    rot = math.radians(angle)
-    sx, sy = math.radians(shear[0]), math.radians(shear[1])
-    a = math.cos(rot - sy) / math.cos(sy)
-    b = -math.cos(rot - sy) * math.tan(sx) / math.cos(sy) - math.sin(rot)
-    c = math.sin(rot - sy) / math.cos(sy)
-    d = -math.sin(rot - sy) * math.tan(sx) / math.cos(sy) + math.cos(rot)
-    m = np.array([[a, b], [c, d]]) * scale
-    t = np.array([cx + translate[0], cy + translate[1]]) - m @ np.array([cx, cy])
-    return np.hstack([m, t[:, None]]).astype(np.float64)
+    translate (the composition torchvision and MindSpore use), in MindSpore 2.10's float32
+    arithmetic: angles turned to float32 radians, their sines, cosines and tangents and the
+    products in float32, then the offsets from a float32 centre and shift (measured: Affine is
+    pixel-exact on 108 cases this way; in float64 a few pixels of a sheared bilinear warp
+    moved by up to 6 levels)."""
+    f32 = np.float32
+    cx, cy = f32(center[0]), f32(center[1])
+    rot = f32(math.radians(angle))
+    sx, sy = f32(math.radians(shear[0])), f32(math.radians(-shear[1]))
+    s = f32(scale)
+    turn = f32(rot + sy)
+    cos_sy = np.cos(sy)
+    a = s * np.cos(turn) / cos_sy
+    b = s * (-np.cos(turn) * np.tan(sx) / cos_sy - np.sin(rot))
+    c = s * np.sin(turn) / cos_sy
+    d = s * (-np.sin(turn) * np.tan(sx) / cos_sy + np.cos(rot))
+    tx = (f32(1) - a) * cx - b * cy + f32(translate[0])
+    ty = (f32(1) - d) * cy - c * cx + f32(translate[1])
+    return np.array([[a, b, tx], [c, d, ty]], dtype=np.float64)
 
 
 # RandomAffine's ranges, checked with MindSpore's words.

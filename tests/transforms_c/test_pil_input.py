@@ -219,7 +219,8 @@ def test_compose_given_a_pil_image():
 
 # measured in MindSpore 2.10 (Pillow 13): RandomAffine on a PIL image runs Pillow's affine
 # transform; these fixed ranges draw fixed values. Its fill is dropped (MindSpore compares
-# Pillow's version as a string, '13.0.0' < '5'), so the outside is black.
+# Pillow's version as a string, '13.0.0' < '5'), so its outside is black; ours is fill_value
+# (a README deviation), checked apart.
 _AFFINE_RGB_SEED, _AFFINE_GRAY_SEED = 7, 8
 _AFFINE_CASES = [
     (dict(degrees=(17.5, 17.5), scale=(1.3, 1.3), shear=(5.0, 5.0, -12.0, -12.0),
@@ -264,20 +265,30 @@ def test_random_affine_on_pil_is_pillows_affine(kwargs, mode, expected):
             np.uint8)
     out = V.RandomAffine(**kwargs)(Image.fromarray(pixels))
     assert isinstance(out, Image.Image) and out.mode == mode
-    assert np.asarray(out).tolist() == expected
+    if "fill_value" not in kwargs:
+        assert np.asarray(out).tolist() == expected
+        return
+    # where the whole neighbourhood is inside the image, MindSpore's pixels; outside, the fill
+    coverage = np.asarray(V.RandomAffine(**dict(kwargs, fill_value=0))(
+        Image.new(mode, pixels.shape[1::-1], 255 if mode == "L" else (255, 255, 255))))
+    inside, outside = coverage == 255, coverage == 0
+    assert inside.any() and outside.any()
+    got, want = np.asarray(out), np.asarray(expected)
+    assert np.array_equal(got[inside], want[inside])
+    fill = np.broadcast_to(np.asarray(kwargs["fill_value"]), got.shape)
+    assert np.array_equal(got[outside], fill[outside])
 
 
-def test_random_affine_pil_shifts_by_the_first_two_translate_values():
-    # measured in MindSpore 2.10, its draws forced to their upper bounds: translate (0.1, 0.3,
-    # -0.2, 0.2) shifts a 53x37 image by round(0.1 * 53) = 5 and round(0.3 * 37) = 11 pixels
-    # (its Python path reads the first two values as the largest x and y shifts)
-    from transforms_c.vision.pil_geometry import pil_affine
+def test_random_affine_pil_shifts_within_the_documented_ranges():
+    # translate (0.1, 0.3, -0.2, -0.2): x shift in [0.1, 0.3] of the width, y shift -0.2 of the
+    # height, as on arrays (MindSpore's Python path reads the first two values as the largest
+    # x and y shifts: a README deviation)
     pixels = np.random.RandomState(0).randint(0, 256, (37, 53, 3)).astype(np.uint8)
-    shifted = np.asarray(pil_affine(Image.fromarray(pixels), 0.0, (5.0, 11.0), 1.0, (0.0, 0.0),
-                                    Inter.NEAREST, (0, 0, 0)))
-    assert np.array_equal(shifted[11:, 5:], pixels[:-11, :-5])
-    assert not shifted[:11].any() and not shifted[:, :5].any()
-    assert V.RandomAffine(0, translate=(0.1, 0.3, -0.2, 0.2))._pil_translate == (0.1, 0.3)
+    op = V.RandomAffine(0, translate=(0.2, 0.2, -0.2, -0.2), resample=Inter.NEAREST)
+    shifted = np.asarray(op(Image.fromarray(pixels)))
+    dx, dy = round(0.2 * 53), round(-0.2 * 37)
+    assert np.array_equal(shifted[:dy, dx:], pixels[-dy:, :-dx])
+    assert not shifted[dy:].any() and not shifted[:, :dx].any()
 
 
 def test_random_affine_pil_antialias_is_pillows_error():

@@ -149,10 +149,9 @@ def pil_affine(img, angle, translations, scale, shear, resample, fill_value):
     """MindSpore's Python RandomAffine on drawn values: Pillow's affine transform of the image
     (same size) by the inverse of rotate(angle) and shear (x, y) (degrees) about the centre
     (width / 2 + 0.5, height / 2 + 0.5), scale, then translate by translations (pixels).
-    resample is an Inter (ANTIALIAS gives Pillow's ValueError, as in MindSpore). MindSpore passes
-    the fill only when the text of Pillow's version sorts after '5' (it compares strings), so
-    with Pillow 10 and later the outside is black whatever fill_value says (measured in
-    MindSpore 2.10 with Pillow 13: fill_value (10, 20, 30) fills with 0)."""
+    resample is an Inter (ANTIALIAS gives Pillow's ValueError, as in MindSpore). The outside is
+    fill_value (MindSpore passes it only when the text of Pillow's version sorts after '5', a
+    string comparison, so with Pillow 10 and later its outside is black: a README deviation)."""
     cx, cy = img.width * 0.5 + 0.5, img.height * 0.5 + 0.5
     tx, ty = translations
     rot = math.radians(angle)
@@ -164,6 +163,15 @@ def pil_affine(img, angle, translations, scale, shear, resample, fill_value):
     a, b, d, e = (inverse / det * v for v in (a, b, d, e))
     c = a * (-cx - tx) + b * (-cy - ty) + cx
     f = d * (-cx - tx) + e * (-cy - ty) + cy
-    fill = {"fillcolor": tuple(fill_value)} if Image.__version__ >= "5" else {}
     return img.transform(img.size, Image.AFFINE, [a, b, c, d, e, f], PIL_FILTER[resample],
-                         **fill)
+                         fillcolor=_pil_fill(img, fill_value))
+
+
+def _pil_fill(img, fill_value):
+    """fill_value (one value or an RGB triple) as the fill colour of the image's mode."""
+    values = tuple(fill_value) if isinstance(fill_value, (tuple, list)) else (fill_value,)
+    bands = len(img.getbands())
+    if bands == 1:
+        return values[0]
+    return (values * 3)[:3] + (255,) * (bands - 3) if len(values) == 1 else \
+        values[:bands] + (255,) * (bands - len(values))

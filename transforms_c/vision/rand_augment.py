@@ -113,10 +113,8 @@ class RandAugment(TensorOperation):
         if name == "TranslateY":
             return _translate(img, 0, float(level) * img.shape[0], interp, fill)
         if name == "Rotate":
-            # MindSpore 2.10 hands its rotation the fill as (r, b, g) (measured: fill_value
-            # (10, 20, 30) paints (20, 30, 10) where a shear paints (10, 20, 30))
-            return rotate_array(img, float(level), interp, False, None,
-                                (fill[0], fill[2], fill[1]), "RandAugment")
+            # the fill as given (MindSpore 2.10 paints (r, b, g) here: a README deviation)
+            return rotate_array(img, float(level), interp, False, None, fill, "RandAugment")
         if name == "Brightness":
             return color.adjust_brightness(img, factor)
         if name == "Color":

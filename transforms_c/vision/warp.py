@@ -45,78 +45,6 @@ def _fixed_point_coords(matrix, out_w, out_h, shift, round_delta):
     return out
 
 
-_CUBIC_TABLE = []
-
-
-def _cubic_weights():
-    """OpenCV 4's fixed-point bicubic weights (A = -0.75) of each 1/32-pixel (fy, fx), as
-    (1024, 16) ints summing to 2**15: the 1-D coefficients in float32, their products scaled
-    and rounded, the rounding error put on the largest (or smallest) of the four central
-    weights."""
-    if _CUBIC_TABLE:
-        return _CUBIC_TABLE[0]
-    f32 = np.float32
-    a, one = f32(-0.75), f32(1)
-    taps = np.empty((32, 4), np.float32)
-    for i in range(32):
-        x = f32(i) * (one / f32(32))
-        x1, rest = x + one, one - x
-        c0 = ((a * x1 - f32(5) * a) * x1 + f32(8) * a) * x1 - f32(4) * a
-        c1 = ((a + f32(2)) * x - (a + f32(3))) * x * x + one
-        c2 = ((a + f32(2)) * rest - (a + f32(3))) * rest * rest + one
-        taps[i] = (c0, c1, c2, one - c0 - c1 - c2)
-    table = np.empty((32 * 32, 16), np.int32)
-    for fy in range(32):
-        for fx in range(32):
-            products = (taps[fy][:, None] * taps[fx][None, :]).astype(np.float32)
-            w = np.clip(np.rint(products * f32(1 << 15)), -32768, 32767).astype(np.int64)
-            excess = int(w.sum()) - (1 << 15)
-            if excess:
-                low = high = (2, 2)
-                for cell in ((2, 2), (2, 3), (3, 2), (3, 3)):
-                    if w[cell] < w[low]:
-                        low = cell
-                    elif w[cell] > w[high]:
-                        high = cell
-                w[high if excess < 0 else low] -= excess
-            table[fy * 32 + fx] = w.ravel()
-    _CUBIC_TABLE.append(table)
-    return table
-
-
-def _remap_cubic_uint8(img, x, y, border):
-    """OpenCV 4's bicubic remap of a uint8 image at fixed-point source coordinates (1/32
-    pixel), outside pixels the border value: 16 weighted taps summed in integers, rounded by
-    the 15-bit shift and saturated (OpenCV 5's cv2.remap rounds a pixel in 300 otherwise)."""
-    height, width = img.shape[:2]
-    src = img if img.ndim == 3 else img[:, :, None]
-    channels = src.shape[2]
-    pad = 6
-    canvas = np.empty((height + 2 * pad, width + 2 * pad, channels), np.uint8)
-    canvas[...] = np.asarray(border if isinstance(border, tuple) else (border,),
-                             np.uint8)[:channels]
-    canvas[pad:pad + height, pad:pad + width] = src
-    stride = canvas.shape[1]
-    flat = canvas.reshape(-1, channels)
-    # far outside stays outside: every tap then reads the border
-    left = np.clip(x >> _INTER_BITS, -4, width + 3) - 1 + pad
-    top = np.clip(y >> _INTER_BITS, -4, height + 3) - 1 + pad
-    base = (top * stride + left).astype(np.intp).ravel()
-    mask = (1 << _INTER_BITS) - 1
-    cells = (((y & mask) << _INTER_BITS) | (x & mask)).ravel()
-    weights = _cubic_weights().T[:, cells]          # (16, N) int32
-    total = np.zeros((base.size, channels), np.int32)
-    for r in range(4):
-        for c in range(4):
-            tap = np.take(flat, base + (r * stride + c), axis=0).astype(np.int32)
-            tap *= weights[4 * r + c][:, None]
-            total += tap
-    total += 1 << 14
-    total >>= 15
-    out = np.clip(total, 0, 255).astype(np.uint8).reshape(x.shape + (channels,))
-    return out if img.ndim == 3 else out[:, :, 0]
-
-
 def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
     height, width = img.shape[:2]
     if resample == Inter.NEAREST:
@@ -125,8 +53,6 @@ def _remap_like_opencv4(img, matrix, out_w, out_h, resample, border):
                          borderMode=cv2.BORDER_CONSTANT, borderValue=border)
     shift = _AB_BITS - _INTER_BITS
     x, y = _fixed_point_coords(matrix, out_w, out_h, shift, 1 << (shift - 1))
-    if resample == Inter.CUBIC and img.dtype == np.uint8:
-        return _remap_cubic_uint8(img, x, y, border)
     mask = (1 << _INTER_BITS) - 1
     # Far outside stays outside (and within int16): only the border value reaches there.
     ix = np.clip(x >> _INTER_BITS, -4, width + 3)
@@ -188,11 +114,8 @@ def rotate_array(img, degrees, resample, expand, center, fill_value, op_name="Ro
         out_w, out_h = int(round(box_w)), int(round(box_h))
         matrix[0, 2] += (box_w - width) * 0.5
         matrix[1, 2] += (box_h - height) * 0.5
-    # MindSpore 2.10's rotation fills with the colour's values in reverse order (measured:
-    # fill_value (10, 20, 30) paints (30, 20, 10), a one-channel image 30, four channels
-    # (30, 20, 10, 0)); its Affine and RandomAffine keep the order
-    fill = tuple(fill_value)[::-1]
-    return _warp(img, matrix, max(out_w, 1), max(out_h, 1), resample, fill, op_name)
+    # fill_value as given (MindSpore 2.10 paints it reversed: a README deviation)
+    return _warp(img, matrix, max(out_w, 1), max(out_h, 1), resample, fill_value, op_name)
 
 
 def _check_center(center):
@@ -346,10 +269,6 @@ class RandomAffine(TensorOperation):
                  fill_value=0):
         self.degrees = _check_rotation_degrees(degrees)
         self.translate = (0.0,) * 4 if translate is None else _affine_translate(translate)
-        # MindSpore's Python path reads the first two values as given: the largest x and y
-        # shifts (fractions) of a symmetric range, a 4-value range included
-        self._pil_translate = (0.0, 0.0) if translate is None else tuple(
-            float(v) for v in translate[:2])
         self.scale = (1.0, 1.0) if scale is None else _affine_scale(scale)
         self.shear = (0.0,) * 4 if shear is None else _affine_shear(shear)
         self.resample = check_enum(resample, Inter, "resample")
@@ -361,10 +280,10 @@ class RandomAffine(TensorOperation):
         scale, x and y shears."""
         from transforms_c.vision.pil_geometry import pil_affine
         angle = rng.uniform(*self.degrees)
-        max_dx = self._pil_translate[0] * img.width
-        max_dy = self._pil_translate[1] * img.height
-        translations = (float(np.round(rng.uniform(-max_dx, max_dx))),
-                        float(np.round(rng.uniform(-max_dy, max_dy))))
+        # the documented ranges, as the array path draws them (MindSpore's Python path reads
+        # the first two values as the largest x and y shifts: a README deviation)
+        translations = (float(np.round(rng.uniform(*self.translate[:2]) * img.width)),
+                        float(np.round(rng.uniform(*self.translate[2:]) * img.height)))
         scale = rng.uniform(*self.scale)
         shear = (rng.uniform(self.shear[0], self.shear[1]),
                  rng.uniform(self.shear[2], self.shear[3]))

@@ -104,14 +104,12 @@ class RandAugment(TensorOperation):
             return _shear(img, level, 0, interp, fill)
         if name == "ShearY":
             return _shear(img, level, 1, interp, fill)
-        # MindSpore 2.10 hands the level (pixels) to its Affine kernel as a fraction of the
-        # size, so the shift is level * size pixels (measured: level 0.967 on a 64-pixel-wide
-        # image shifts by 62, a level of 1 or more leaves only the fill; 3.72 pixels at bilinear
-        # match only unrounded)
+        # the level in pixels, as documented (MindSpore 2.10's kernel reads it as a fraction
+        # of the size and blanks the image: a README deviation)
         if name == "TranslateX":
-            return _translate(img, float(level) * img.shape[1], 0, interp, fill)
+            return _translate(img, int(level), 0, interp, fill)
         if name == "TranslateY":
-            return _translate(img, 0, float(level) * img.shape[0], interp, fill)
+            return _translate(img, 0, int(level), interp, fill)
         if name == "Rotate":
             # the fill as given (MindSpore 2.10 paints (r, b, g) here: a README deviation)
             return rotate_array(img, float(level), interp, False, None, fill, "RandAugment")

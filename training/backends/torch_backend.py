@@ -255,7 +255,10 @@ class TorchBackend:
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "US":
             return value  # strings stay host-side
-        return torch.from_numpy(np.ascontiguousarray(arr))
+        arr = np.ascontiguousarray(arr)
+        if not arr.flags.writeable:  # a view of a read-only file map: torch may write into it
+            arr = arr.copy()
+        return torch.from_numpy(arr)
 
     def sink_input(self, dataset):
         """(dataset, convert) of sink mode. On an accelerator, a pipeline ending in Normalize /

@@ -103,3 +103,26 @@ def test_a_source_uses_or_adds_a_sampler_as_mindspore_does():
     with pytest.raises(TypeError, match="not an instance of a sampler"):
         data.use_sampler(3)
 
+
+
+def _stream(start, n):
+    def rows():
+        for i in range(start, start + n):
+            yield (np.array(i),)
+    return ds.GeneratorDataset(rows, ["x"])      # no __len__: sizes unknown before reading
+
+
+def test_random_sampler_over_datasets_of_unknown_size():
+    """Measured in MindSpore 2.10: a RandomSampler on a concat of generator functions without
+    __len__ is accepted, and rows of both come early. Here each row is drawn among the datasets
+    not yet exhausted, from its position's seed: every row once, each dataset in its order."""
+    data = _stream(0, 5) + _stream(10, 5)
+    data.use_sampler(ds.RandomSampler())
+    ds.config.set_seed(1)
+    first = rows(data)
+    assert sorted(first) == list(range(5)) + list(range(10, 15))
+    assert {r // 10 for r in first[:4]} == {0, 1}
+    assert [r for r in first if r < 10] == list(range(5))
+    ds.config.set_seed(1)
+    assert rows(data) == first
+    check_resume(data, num_epochs=2, stops=(0, 3, 7, 12))

@@ -6,7 +6,9 @@ hand the consumer a column whose type changes midway).
 With a sampler (``ConcatDataset.use_sampler``, graph/concat.py): a DistributedSampler keeps the
 rows at positions k, k+N, ... of the concatenated order (``position`` counts every row pulled
 this epoch, kept or not); a RandomSampler interleaves the children in a seeded order drawn at the
-start of each epoch (each child's own order kept), so all children run at once."""
+start of each epoch (each child's own order kept), so all children run at once; when a child's
+size is unknown before reading (a generator without __len__), each row's child is drawn instead
+among those not yet exhausted, from the row position's seed."""
 import numpy as np
 
 from ... import seeds
@@ -39,10 +41,12 @@ class ConcatIter(IterNode):
         self._shards = ds.distributed_shards()
         self._interleave = ds.interleaves()
         self._sizes = [c.row_count() for c in ds.children] if self._interleave else None
-        if self._interleave and None in self._sizes:
-            raise RuntimeError("Concat: a RandomSampler (use_sampler) interleaves datasets of "
-                               "known sizes; one of the concatenated datasets has no size "
-                               "known before it is read (a generator without __len__?)")
+        # Children of unknown size (generators without __len__) cannot be laid out as a seeded
+        # permutation up front: each row then comes from a child drawn among those not yet
+        # exhausted (from the row position's own seed, so a resume draws the same).
+        self._draw_live = self._interleave and None in self._sizes
+        self._live = None           # the children not exhausted this epoch (_draw_live)
+        self._base = None
         self.seed_position = ctx.position()
         self.position = 0           # rows pulled this epoch (DistributedSampler)
         self._order = None          # child of each row this epoch (RandomSampler)
@@ -52,7 +56,12 @@ class ConcatIter(IterNode):
         self.current = 0
         self.position = 0
         self._checked = set()
-        if self._interleave:
+        if self._draw_live:
+            self._live = list(range(len(self.children)))
+            self._base = seeds.stage_base(self.ctx.seed, epoch, self.seed_position)
+            for child in self.children:
+                child.start(epoch)
+        elif self._interleave:
             rng = seeds.rng(self.ctx.seed, epoch, self.seed_position)
             self._order = rng.permutation(np.repeat(np.arange(len(self.children)), self._sizes))
             for child in self.children:
@@ -79,7 +88,23 @@ class ConcatIter(IterNode):
                 self.children[self.current].start(self.epoch)
         return None
 
+    def _next_drawn(self):
+        while self._live:
+            child = self._live[seeds.row_seed(self._base, self.position) % len(self._live)]
+            row = self.pull(self.children[child])
+            if row is None:
+                self._live.remove(child)
+                continue
+            self.position += 1
+            self.current = child
+            if child not in self._checked:
+                self._check_types(row)
+            return row
+        return None
+
     def _next_interleaved(self):
+        if self._draw_live:
+            return self._next_drawn()
         if self.position >= len(self._order):
             return None
         child = int(self._order[self.position])
@@ -122,8 +147,11 @@ class ConcatIter(IterNode):
 
     def get_state(self):
         if self._interleave:
-            return {"epoch": self.epoch, "position": self.position,
-                    "children": [c.get_state() for c in self.children]}
+            state = {"epoch": self.epoch, "position": self.position,
+                     "children": [c.get_state() for c in self.children]}
+            if self._draw_live:
+                state["live"] = list(self._live)
+            return state
         i = min(self.current, len(self.children) - 1)
         state = {"epoch": self.epoch, "current": self.current,
                  "child": self.children[i].get_state()}
@@ -142,6 +170,12 @@ class ConcatIter(IterNode):
             self.position = state["position"]
             for child, child_state in zip(self.children, children):
                 child.reset(child_state)
+            if self._draw_live:
+                live = state.get("live")
+                if not isinstance(live, list) or not set(live) <= set(range(len(self.children))):
+                    raise ValueError(f"state does not fit this pipeline: {self.name}'s state "
+                                     f"must list the datasets not yet exhausted ('live')")
+                self._live = list(live)
             return
         # current == number of inputs: every input has ended.
         rules = dict(epoch=COUNT, current=up_to(len(self.children)), child=NODE)

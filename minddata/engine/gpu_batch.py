@@ -13,13 +13,12 @@ the row and the epoch; a batch with a failing row is never returned.
 """
 import concurrent.futures
 import threading
-import time
 
 import numpy as np
 
 from .. import seeds
 from ..gpu import backend
-from ..gpu.batch import GpuRun, RowError
+from ..gpu.batch import DeviceTimer, GpuRun, RowError
 from ..gpu.decode_split import DecodeSplit
 from .errors import wrap_error
 from .piece_batches import PieceBatchIter
@@ -73,23 +72,21 @@ class GpuBatchIter(PieceBatchIter):
         row_seeds = [[seeds.row_seed(base, first + i) for i in range(len(ids))]
                      if op.is_random else [0] * len(ids)
                      for base, op in zip(bases, self.map_ds.operations)]
+        import torch
         if self.device.type == "cuda":
-            import torch
             stream = self._stream(torch)
-            began, ended = (torch.cuda.Event(enable_timing=True) for _ in range(2))
             with torch.cuda.device(self.device), torch.cuda.stream(stream):
-                began.record(stream)
+                timer = DeviceTimer(torch, self.device)
                 images = self.run(datas, row_seeds)
-                ended.record(stream)
-            stream.synchronize()    # the batch is complete when it is handed over
-            self._add_device_busy(began.elapsed_time(ended) / 1000.0)  # the device's clock
+                # waits for the stream: the batch is complete when it is handed over
+                self._add_device_busy(timer.seconds())
             # Made on this stream, used on the consumer's (the default one): when it is freed
             # the allocator must wait for the consumer's kernels before reusing its memory.
             images.record_stream(torch.cuda.default_stream(self.device))
         else:
-            began = time.perf_counter()
+            timer = DeviceTimer(torch, self.device)
             images = self.run(datas, row_seeds)
-            self._add_device_busy(time.perf_counter() - began)
+            self._add_device_busy(timer.seconds())
         return tuple(images if k == self.mapped else
                      np.stack([np.asarray(row[k]) for row in rows])
                      for k in range(len(self.columns)))

@@ -133,7 +133,7 @@ class GpuRun:
             return []
         torch = self.torch
         tensors = [torch.from_numpy(d if d.flags.writeable else d.copy()) for d in datas]
-        timer = _DecodeTimer(torch, self.device) if self.split is not None else None
+        timer = DeviceTimer(torch, self.device) if self.split is not None else None
         try:
             decoded = list(self.decoder(tensors, device=self.device))
         except RuntimeError:
@@ -294,10 +294,10 @@ class GpuRun:
         return (x - mean) / std
 
 
-class _DecodeTimer:
-    """Time from construction to ``seconds()``: on CUDA, events on the current stream (the
-    device's clock; ``seconds()`` waits for the decode to end, which the batch needs next
-    anyway), on the CPU the wall time."""
+class DeviceTimer:
+    """Time from construction to ``seconds()`` of the work queued meanwhile: on CUDA, events
+    on the current stream (the device's own clock; ``seconds()`` waits for that work to end),
+    on the CPU the wall time."""
 
     def __init__(self, torch, device):
         self.cuda = device.type == "cuda"

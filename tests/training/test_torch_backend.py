@@ -198,3 +198,18 @@ def test_dump_records_torch_modules(tmp_path, monkeypatch):
     files = list((tmp_path / "d").rglob("*.npy"))
     assert len(files) == 1 and files[0].name.startswith("Linear.fc2.")
     assert np.load(files[0]).shape == (10, 3)
+
+
+def test_a_read_only_batch_reaches_torch_as_a_copy():
+    """A batch column that is a view of read-only memory (a MindRecord file map) is copied
+    before torch.from_numpy: torch may write into its tensors."""
+    from training.backends.torch_backend import TorchBackend
+    images = np.arange(12, dtype=np.float32).reshape(3, 4)
+    images.flags.writeable = False
+    labels = np.array([0, 1, 2], np.int64)              # writable: shared, not copied
+    image_t, label_t = TorchBackend().to_device((images, labels))
+    assert image_t.cpu().numpy().tolist() == images.tolist()
+    image_t.add_(1)                                      # would write into read-only memory
+    assert images[0, 0] == 0
+    if label_t.device.type == "cpu":
+        assert np.shares_memory(label_t.numpy(), labels)

@@ -13,10 +13,15 @@ and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses
 First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
 decode on both): the largest difference in levels.
 
+Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
+precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores
+cores, against the same train step on one synthetic batch already on the GPU (tools/sink_rate.py).
+
 Each part prints its figures or its failure and the next part runs regardless; the whole run
 stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
 CUDA it prints SKIP and exits 0; --cpu-dry-run runs the same parts on torch's CPU with small
-batches (a check of this script on a machine without a GPU)."""
+batches (a check of this script on a machine without a GPU). --copies N stores each JPEG N
+times (for a data directory holding a subset of the benchmark JPEGs)."""
 import argparse
 import os
 import resource
@@ -87,7 +92,8 @@ def train_ops(vision, size):
 
 
 def pipeline(ds, vision, path, batch, workers, size, device=None):
-    data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    # One long epoch (repeat before map): the rates are of the steady state, not of epoch ends.
+    data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True).repeat(1000)
     data = data.map(train_ops(vision, size), input_columns=["image"],
                     num_parallel_workers=workers, device=device)
     return data.batch(batch, drop_remainder=True)
@@ -126,12 +132,12 @@ class pinned:
 def prepare_data(args):
     from bench_data import ensure_bench_data, imagenet_files, imagenet_rows, write_mindrecord
     data_dir = ensure_bench_data(args.data)
-    path = os.path.join(data_dir, "gpu_check.mindrecord")
+    path = os.path.join(data_dir, f"gpu_check_x{args.copies}.mindrecord")
     if not os.path.exists(path):
-        write_mindrecord(path, imagenet_rows(data_dir), "gpu_check", chunk=500)
+        write_mindrecord(path, imagenet_rows(data_dir) * args.copies, "gpu_check", chunk=500)
     files = [(os.path.join(data_dir, "imagenet", "train", rel), label)
-             for rel, label in imagenet_files(data_dir)]
-    say(f"data: {len(files)} JPEGs, {path}")
+             for rel, label in imagenet_files(data_dir)] * args.copies
+    say(f"data: {len(files)} JPEGs ({len(files) // args.copies} distinct), {path}")
     return path, files
 
 
@@ -236,13 +242,47 @@ def mixed_stages(torch, vision, files, args):
         f"({len(datas) / total_ms * 1e3:,.0f} img/s on one thread)")
 
 
+@part("sink training")
+def sink_training(ds, vision, torch, path, arch, args):
+    """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
+    the same step on a synthetic batch already on the GPU."""
+    try:
+        import torchvision
+    except ImportError:
+        say(f"sink {arch}: SKIP: torchvision does not import")
+        return None
+    from sink_rate import sink_rate, synthetic_rate
+    from training import Model, set_context
+    os.environ["TRAINING_CHANNELS_LAST"] = "1"      # read when Model builds the train step
+    set_context(device_target="GPU")                # the CPU, with a warning, in a dry run
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.backends.cudnn.benchmark = True
+    torch.manual_seed(0)
+    net = getattr(torchvision.models, arch)()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
+    model = Model(net, torch.nn.CrossEntropyLoss(), optimizer, amp_level="O2")
+    images = torch.randn(args.batch, 3, args.size, args.size, device=device)
+    labels = torch.randint(0, 10, (args.batch,), device=device)
+    model.predict_network.train(True)
+    synthetic = synthetic_rate(model, (images, labels), steps=10 if args.cpu_dry_run else 60)
+    with pinned(args.cores):
+        dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
+        fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
+    say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores), "
+        f"{synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; data wait "
+        f"p50 {stats.get('data_wait_p50_ms', float('nan')):.1f} ms, "
+        f"p99 {stats.get('data_wait_p99_ms', float('nan')):.1f} ms; device decode utilisation "
+        f"{stats.get('device_decode_utilisation')}")
+    return {"rate": fed, "synthetic": synthetic}
+
+
 @part("DALI")
 def dali_pipeline(files, args):
     try:
         from nvidia.dali import fn, pipeline_def, types
     except ImportError:
         say("DALI: SKIP: nvidia-dali-cuda120 is not installed (pip install "
-            "nvidia-dali-cuda120)")
+            "nvidia-dali-cuda120; its wheel is 424 MB)")
         return None
     paths = [p for p, _ in files]
     labels = [label for _, label in files]
@@ -274,6 +314,11 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=40.0, help="timed seconds per part")
     ap.add_argument("--cores", type=int, default=4, help="CPU cores of the mixed and DALI parts")
     ap.add_argument("--cpu-workers", type=int, default=0, help="CPU pipeline workers (0: all)")
+    ap.add_argument("--copies", type=int, default=1, help="times each JPEG is stored")
+    ap.add_argument("--sink-chunks", type=int, default=8,
+                    help="sink chunks of 10 steps per model (the first 2 are warm-up)")
+    ap.add_argument("--models", default="resnet50,resnet18",
+                    help="torchvision models of the sink part ('' skips it)")
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
@@ -288,6 +333,7 @@ def main(argv=None):
     if args.cpu_dry_run:
         gpu.set_device("cpu")
         args.batch, args.seconds, args.size = min(args.batch, 16), min(args.seconds, 3.0), 64
+        args.models, args.sink_chunks = "resnet18" if args.models else "", 3
     elif not torch.cuda.is_available():
         say(f"SKIP: CUDA is not available (torch {torch.__version__}): this check needs an "
             f"NVIDIA GPU and a CUDA build of torch and torchvision")
@@ -312,9 +358,14 @@ def main(argv=None):
         gpu.set_cpu_decode_threads(threads)
     if not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
+    for arch in filter(None, args.models.split(",")):
+        results[f"sink {arch}"] = sink_training(ds, vision, torch, path, arch, args)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")
+        elif "synthetic" in figures:
+            say(f"summary: {name}: {figures['rate']:,.0f} img/s, synthetic "
+                f"{figures['synthetic']:,.0f} img/s: {figures['rate'] / figures['synthetic']:.1%}")
         else:
             say(f"summary: {name}: {figures['rate']:,.0f} img/s, p50 {figures['p50_ms']:.1f} ms,"
                 f" p99 {figures['p99_ms']:.1f} ms, {figures['cpu_per_s']:.2f} CPU-s/s")

@@ -2,7 +2,7 @@
 backend in sink mode with mixed precision, against torchvision's ResNet-50 with the same
 settings; prints images/s of each and their ratio (the goal: at least 0.90).
 
-    python tools/check_nn_torch_gpu.py [--batch 256] [--steps 60] [--amp O2] [--compile]
+    python tools/check_nn_torch_gpu.py [--batch 256] [--chunks 8] [--amp O2] [--compile]
                                        [--channels-last] [--workers 8]
 
 Both models: Momentum / SGD(lr 0.1, momentum 0.9, weight decay 1e-4 except BatchNorm), amp_level
@@ -13,7 +13,8 @@ batch. The pipeline's own rate is printed first: a model rate near it is the pip
 not the model's. Without torchvision a plain torch.nn.Module ResNet-50 defined here stands in
 (said so in the output). --compile runs both in GRAPH_MODE (torch.compile), --channels-last
 puts both networks' weights in channels_last (TRAINING_CHANNELS_LAST=1). Without CUDA the script
-prints SKIP and exits 0."""
+prints SKIP and exits 0; --cpu-dry-run runs it on torch's CPU with batch 4 (a check of this
+script on a machine without a GPU)."""
 import argparse
 import os
 import sys
@@ -138,26 +139,21 @@ def pipeline_rate(dataset, batches):
     return seen * dataset.get_batch_size() / (time.perf_counter() - start)
 
 
-def images_per_second(model, dataset, steps, batch):
-    import torch
-    model.train(1, dataset, dataset_sink_mode=True, sink_size=10)  # warm-up: cuDNN plans, compile
-    torch.cuda.synchronize()
-    start = time.perf_counter()
-    model.train(1, dataset, dataset_sink_mode=True, sink_size=steps)
-    torch.cuda.synchronize()
-    return steps * batch / (time.perf_counter() - start)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--chunks", type=int, default=8,
+                        help="sink chunks of 10 steps per model (the first 2 are warm-up)")
     parser.add_argument("--amp", default="O2", choices=["O0", "O2", "O3"])
     parser.add_argument("--compile", action="store_true", help="GRAPH_MODE (torch.compile)")
     parser.add_argument("--channels-last", action="store_true",
                         help="both networks in channels_last memory format")
     parser.add_argument("--workers", type=int, default=8)
+    parser.add_argument("--cpu-dry-run", action="store_true",
+                        help="the same run on torch's CPU, batch 4, 3 chunks (no GPU needed)")
     args = parser.parse_args()
+    if args.cpu_dry_run:
+        args.batch, args.chunks = 4, 3
     if args.channels_last:
         os.environ["TRAINING_CHANNELS_LAST"] = "1"  # read by both backends when they build
     try:
@@ -165,14 +161,16 @@ def main():
     except ImportError:
         print("SKIP: PyTorch is not installed")
         return 0
-    if not torch.cuda.is_available():
+    if not torch.cuda.is_available() and not args.cpu_dry_run:
         print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
         return 0
     torch.backends.cudnn.benchmark = True
+    from sink_rate import sink_rate
     from training import GRAPH_MODE, PYNATIVE_MODE, Model, nn, set_backend, set_context, set_seed
-    set_context(device_target="GPU", device_id=0,
+    set_context(device_target="CPU" if args.cpu_dry_run else "GPU", device_id=0,
                 mode=GRAPH_MODE if args.compile else PYNATIVE_MODE)
-    print(f"device: {torch.cuda.get_device_name(0)}; batch {args.batch}, {args.steps} steps, "
+    name = "the CPU (dry run)" if args.cpu_dry_run else torch.cuda.get_device_name(0)
+    print(f"device: {name}; batch {args.batch}, {args.chunks} chunks, "
           f"amp {args.amp}, {'GRAPH_MODE' if args.compile else 'PYNATIVE_MODE'}"
           f"{', channels_last' if args.channels_last else ''}", flush=True)
     dataset = pipeline(args.batch, args.workers)
@@ -188,8 +186,9 @@ def main():
                             0.1, 0.9)
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
                   optimizer, amp_level=args.amp)
-    ours = images_per_second(model, dataset, args.steps, args.batch)
-    print(f"training.nn ResNet-50 (torch backend): {ours:.0f} images/s", flush=True)
+    ours, stats = sink_rate(model, dataset, args.batch, chunks=args.chunks)
+    print(f"training.nn ResNet-50 (torch backend): {ours:.0f} images/s; data wait p50 "
+          f"{stats.get('data_wait_p50_ms', float('nan')):.1f} ms", flush=True)
 
     module, what = torch_resnet50()
     bn = [p for name, p in module.named_parameters() if p.ndim == 1]
@@ -197,8 +196,9 @@ def main():
     sgd = torch.optim.SGD([{"params": rest, "weight_decay": 1e-4}, {"params": bn}], lr=0.1,
                           momentum=0.9)
     reference = Model(module, torch.nn.CrossEntropyLoss(), sgd, amp_level=args.amp)
-    theirs = images_per_second(reference, dataset, args.steps, args.batch)
-    print(f"{what}: {theirs:.0f} images/s", flush=True)
+    theirs, stats = sink_rate(reference, dataset, args.batch, chunks=args.chunks)
+    print(f"{what}: {theirs:.0f} images/s; data wait p50 "
+          f"{stats.get('data_wait_p50_ms', float('nan')):.1f} ms", flush=True)
     ratio = ours / theirs
     print(f"{'PASS' if ratio >= 0.9 else 'FAIL'} training.nn / torch: {ratio:.2f} (goal >= 0.90)")
     return 0 if ratio >= 0.9 else 1

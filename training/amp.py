@@ -79,11 +79,26 @@ class DynamicLossScaleManager(LossScaleManager):
         if not isinstance(scale_window, int) or isinstance(scale_window, bool) or scale_window <= 0:
             raise ValueError(f"For 'DynamicLossScaleManager', 'scale_window' must be a positive "
                              f"int, but got {scale_window!r}")
-        self.loss_scale = float(init_loss_scale)
+        self._loss_scale = float(init_loss_scale)
+        self._read_scale = None
         self.scale_factor, self.scale_window = scale_factor, scale_window
         self.increase_ratio, self.decrease_ratio = scale_factor, 1.0 / scale_factor
         self.cur_iter = 1
         self.last_overflow_iter = 0
+
+    @property
+    def loss_scale(self):
+        return float(self._read_scale()) if self._read_scale is not None else self._loss_scale
+
+    @loss_scale.setter
+    def loss_scale(self, value):
+        self._loss_scale = float(value)
+
+    def follow(self, read_scale):
+        """From now on the scale is ``read_scale()``, read only when asked for: a device-side
+        scaler (torch.amp.GradScaler on CUDA) keeps it on the GPU, and reading it after every
+        step would stop the host until the step has finished."""
+        self._read_scale = read_scale
 
     def get_loss_scale(self):
         return self.loss_scale

@@ -27,6 +27,7 @@ class TorchAmp:
                 growth_factor=loss_scale_manager.scale_factor,
                 backoff_factor=1.0 / loss_scale_manager.scale_factor,
                 growth_interval=loss_scale_manager.scale_window)
+            loss_scale_manager.follow(self.scaler.get_scale)
 
     def prepare_network(self, network):
         return network.to(self.dtype) if self.level == "O3" else network
@@ -56,7 +57,6 @@ class TorchAmp:
         if self.scaler is not None:
             self.scaler.step(optimizer)  # skipped when the gradients overflowed
             self.scaler.update()
-            self.manager.loss_scale = float(self.scaler.get_scale())
             return
         if isinstance(self.manager, FixedLossScaleManager):
             scale = self.manager.get_loss_scale()

@@ -3,13 +3,13 @@ gpu_batch rule (minddata/planner/rules/gpu_batch.py) runs ``Batch(Map(Source))``
 map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch.py).
 
 - plan.py: which ops and runs have GPU kernels (no torch import);
-- backend.py: the torch device ("cuda", or "cpu" to run the same code without a GPU) and why
-  none is usable;
+- backend.py: the torch device ("cuda", or "cpu" to run the same code without a GPU), the JPEG
+  decoder (nvimgcodec_decoder.py, or torchvision's decode_jpeg) and why none is usable;
 - batch.py: the batch computation in torch;
 - decode_split.py: the share of each batch's JPEG rows CPU threads decode beside the GPU.
 """
-from .backend import get_cpu_decode_threads, get_device, set_cpu_decode_threads, set_device, \
-    unavailable
+from .backend import get_cpu_decode_threads, get_device, get_jpeg_decoder, \
+    set_cpu_decode_threads, set_device, set_jpeg_decoder, unavailable
 
-__all__ = ["get_cpu_decode_threads", "get_device", "set_cpu_decode_threads", "set_device",
-           "unavailable"]
+__all__ = ["get_cpu_decode_threads", "get_device", "get_jpeg_decoder", "set_cpu_decode_threads",
+           "set_device", "set_jpeg_decoder", "unavailable"]

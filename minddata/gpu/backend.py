@@ -10,7 +10,8 @@ import threading
 
 _lock = threading.Lock()
 # device None: "cuda" when it is usable
-_state = {"device": None, "cpu_decode_threads": 2}
+_state = {"device": None, "cpu_decode_threads": 2, "jpeg_decoder": "auto"}
+JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "cpu")
 
 
 def set_device(device):
@@ -52,9 +53,14 @@ def unavailable():
     if index >= torch.cuda.device_count():
         return (f"device {device!r} does not exist: torch sees {torch.cuda.device_count()} "
                 f"CUDA device(s)")
-    if jpeg_decoder() is None:
-        return ("torchvision is not installed (or does not load): install the torchvision "
-                "build matching torch to decode JPEG batches with nvJPEG")
+    if jpeg_decoder() is None and _state["jpeg_decoder"] != "cpu":
+        if _state["jpeg_decoder"] == "nvimgcodec":
+            return ("nvImageCodec is not installed (or does not load): pip install "
+                    "nvidia-nvimgcodec-cu13[nvjpeg] (or -cu12 for CUDA 12), or "
+                    "set_jpeg_decoder('auto')")
+        return ("neither nvImageCodec nor torchvision is installed (or loads): pip install "
+                "nvidia-nvimgcodec-cu13[nvjpeg] (or -cu12), or the torchvision build matching "
+                "torch, to decode JPEG batches on the GPU")
     return None
 
 
@@ -64,16 +70,57 @@ def torch_device():
     return torch.device(_state["device"] or "cuda")
 
 
-@functools.lru_cache(maxsize=None)
+def set_jpeg_decoder(name):
+    """The library that decodes JPEG batches on the GPU: "nvimgcodec" (NVIDIA nvImageCodec:
+    the hardware JPEG decoders where the GPU has them, CUDA otherwise), "torchvision"
+    (torchvision.io.decode_jpeg: nvJPEG on the CUDA cores), "cpu" (the host decodes every
+    row with the CPU path's decoder, the GPU augments: the CPU path's pixels exactly), or
+    "auto" (the default: nvImageCodec where it imports, else torchvision)."""
+    if name not in JPEG_DECODERS:
+        raise ValueError(f"jpeg decoder should be one of {JPEG_DECODERS}, but got {name!r}")
+    with _lock:
+        _state["jpeg_decoder"] = name
+
+
+def get_jpeg_decoder():
+    """The choice set by ``set_jpeg_decoder`` (default "auto")."""
+    return _state["jpeg_decoder"]
+
+
 def jpeg_decoder():
-    """``decode(tensors, device=...)``: torchvision.io.decode_jpeg to RGB (batched, nvJPEG on
-    CUDA), or None where torchvision does not import (the CPU device then decodes JPEGs with
-    the native decoder). Looked up once: a failing import is not retried per batch."""
+    """``decode(tensors, device=...)`` -> one (3, H, W) uint8 RGB tensor (or None) per row, with
+    a ``name``; None where no decoder imports (the CPU device then decodes JPEGs with the
+    native decoder). nvImageCodec serves CUDA devices only."""
+    choice = _state["jpeg_decoder"]
+    if choice == "cpu":
+        return None
+    on_cuda = (_state["device"] or "cuda").startswith("cuda")
+    if choice in ("auto", "nvimgcodec") and on_cuda:
+        decoder = _nvimgcodec_decoder()
+        if decoder is not None or choice == "nvimgcodec":
+            return decoder
+    return _torchvision_decoder() if choice != "nvimgcodec" else None
+
+
+@functools.lru_cache(maxsize=None)
+def _nvimgcodec_decoder():
+    """Looked up once: a failing import is not retried per batch."""
+    try:
+        from .nvimgcodec_decoder import NvImageCodecDecoder
+        return NvImageCodecDecoder.create()
+    except Exception:    # absent, or its CUDA libraries do not load
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _torchvision_decoder():
     try:
         from torchvision.io import ImageReadMode, decode_jpeg
     except Exception:    # absent, or built for another torch (its operators fail to load)
         return None
-    return functools.partial(decode_jpeg, mode=ImageReadMode.RGB)
+    decode = functools.partial(decode_jpeg, mode=ImageReadMode.RGB)
+    decode.name = "torchvision decode_jpeg (nvJPEG)"
+    return decode
 
 
 def set_cpu_decode_threads(threads):

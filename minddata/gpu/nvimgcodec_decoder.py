@@ -1,0 +1,46 @@
+"""Batched JPEG decode with NVIDIA nvImageCodec (``pip install nvidia-nvimgcodec-cu13[nvjpeg]``,
+or ``-cu12``), DALI's own decoder: the GPU's hardware JPEG decoders where it has them (A100,
+H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode otherwise.
+
+The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
+``(3, H, W)`` uint8 tensor on the device per row, or None for a row the library could not
+decode (GpuRun then decodes that row on the CPU, which raises the CPU op's error for a broken
+file). EXIF orientation is not applied, as on the CPU path.
+"""
+import threading
+
+
+class NvImageCodecDecoder:
+    name = "nvImageCodec"
+
+    def __init__(self, codec, torch):
+        self.codec, self.torch = codec, torch
+        self.params = codec.DecodeParams(apply_exif_orientation=False,
+                                         color_spec=codec.ColorSpec.SRGB,
+                                         sample_format=codec.P_RGB)
+        self._local = threading.local()     # a Decoder per thread and device
+
+    @classmethod
+    def create(cls):
+        """The decoder, or ImportError where nvImageCodec or torch does not import."""
+        import torch
+        from nvidia import nvimgcodec
+        return cls(nvimgcodec, torch)
+
+    def _decoder(self, device):
+        decoders = self._local.__dict__.setdefault("decoders", {})
+        index = device.index if device.index is not None else self.torch.cuda.current_device()
+        if index not in decoders:
+            decoders[index] = self.codec.Decoder(device_id=index)
+        return decoders[index]
+
+    def __call__(self, tensors, device):
+        """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files) on the CUDA ``device``, in
+        order on its current stream."""
+        if device.type != "cuda":
+            raise RuntimeError(f"nvImageCodec decodes on CUDA devices, not on {device}")
+        stream = self.torch.cuda.current_stream(device)
+        images = self._decoder(device).decode(
+            [self.codec.CodeStream(t.numpy()) for t in tensors], params=self.params,
+            cuda_stream=stream.cuda_stream)
+        return [None if image is None else self.torch.from_dlpack(image) for image in images]

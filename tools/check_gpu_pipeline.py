@@ -189,6 +189,7 @@ def cpu_pipeline(ds, vision, path, args):
 
 @part("mixed pipeline")
 def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
+    """The mixed pipeline's figures with ``decoder`` and ``cpu_threads`` CPU decode threads."""
     from minddata import gpu
     gpu.set_jpeg_decoder(decoder)
     gpu.set_cpu_decode_threads(cpu_threads)
@@ -204,7 +205,7 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
             it.close()
     finally:
         gpu.set_jpeg_decoder("auto")
-        gpu.set_cpu_decode_threads(2)
+        gpu.set_cpu_decode_threads(0)
 
 
 def gpu_decoder_name():
@@ -214,12 +215,14 @@ def gpu_decoder_name():
         "the CPU's decoder"
 
 
-@part("decode alone (torchvision decode_jpeg, batched)")
-def decode_alone(torch, files, args):
+@part("decode alone (batched)")
+def decode_alone(torch, files, args, choice):
     from minddata.gpu import backend
+    backend.set_jpeg_decoder(choice)
     decoder = backend.jpeg_decoder()
+    backend.set_jpeg_decoder("auto")
     if decoder is None:
-        say("decode alone: SKIP: torchvision does not import")
+        say(f"decode alone: SKIP: no {choice} decoder imports")
         return None
     device = backend.torch_device()
     datas = []
@@ -267,7 +270,7 @@ def mixed_stages(torch, vision, files, args):
 
 
 @part("sink training")
-def sink_training(ds, vision, torch, path, arch, args, cpu_threads):
+def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto"):
     """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
     the same step on a synthetic batch already on the GPU."""
     from minddata import gpu
@@ -291,14 +294,17 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads):
     model.predict_network.train(True)
     synthetic = synthetic_rate(model, (images, labels), steps=10 if args.cpu_dry_run else 60)
     gpu.set_cpu_decode_threads(cpu_threads)
+    gpu.set_jpeg_decoder(decoder)
     try:
         with pinned(args.cores):
             dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
             fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
+        name = gpu_decoder_name()
     finally:
-        gpu.set_cpu_decode_threads(2)
+        gpu.set_cpu_decode_threads(0)
+        gpu.set_jpeg_decoder("auto")
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
-        f"{gpu_decoder_name()}, {cpu_threads} CPU decode threads), "
+        f"{name}, {cpu_threads} CPU decode threads), "
         f"{synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; data wait "
         f"p50 {stats.get('data_wait_p50_ms', float('nan')):.1f} ms, "
         f"p99 {stats.get('data_wait_p99_ms', float('nan')):.1f} ms; device decode utilisation "
@@ -349,8 +355,11 @@ def main(argv=None):
                     help="sink chunks of 10 steps per model (the first 2 are warm-up)")
     ap.add_argument("--models", default="resnet50,resnet18",
                     help="torchvision models of the sink part ('' skips it)")
-    ap.add_argument("--sink-cpu-threads", default="0,2",
+    ap.add_argument("--sink-cpu-threads", default="0",
                     help="CPU decode threads of the sink parts, one run each")
+    ap.add_argument("--decoders", default="torchvision,nvimgcodec",
+                    help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
+                         "without a CPU share and in the sink")
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
@@ -379,28 +388,30 @@ def main(argv=None):
         return 1
     path, files = data
     say(f"JPEG decoder: {gpu_decoder_name()}")
-    if gpu_decoder_name() != "nvImageCodec" and not args.cpu_dry_run:
+    if not args.cpu_dry_run:
         try:
             from minddata.gpu.nvimgcodec_decoder import NvImageCodecDecoder
             NvImageCodecDecoder.create()
         except Exception as exc:
-            say(f"nvImageCodec is not used: {type(exc).__name__}: {exc}")
+            say(f"nvImageCodec does not import: {type(exc).__name__}: {exc}")
+    decoders = args.decoders.split(",")
     agreement(ds, vision, torch, path, args, "cpu")
     agreement(ds, vision, torch, path, args, "auto")
-    decode_alone(torch, files, args)
+    for decoder in decoders:
+        decode_alone(torch, files, args, decoder)
     mixed_stages(torch, vision, files, args)
     results = {"CPU": cpu_pipeline(ds, vision, path, args),
-               "mixed": mixed_pipeline(ds, vision, path, args),
-               "mixed, GPU decode only": mixed_pipeline(ds, vision, path, args, cpu_threads=0)}
-    if gpu_decoder_name() == "nvImageCodec":   # the same with torchvision's CUDA nvJPEG
-        results["mixed, torchvision decode only"] = mixed_pipeline(
-            ds, vision, path, args, "torchvision", cpu_threads=0)
+               "mixed": mixed_pipeline(ds, vision, path, args)}
+    for decoder in decoders:
+        results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
+            ds, vision, path, args, decoder, cpu_threads=0)
     if not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
     for arch in filter(None, args.models.split(",")):
-        for threads in map(int, args.sink_cpu_threads.split(",")):
-            results[f"sink {arch}, {threads} CPU decode threads"] = sink_training(
-                ds, vision, torch, path, arch, args, threads)
+        for decoder in decoders:
+            for threads in map(int, args.sink_cpu_threads.split(",")):
+                results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads"] = \
+                    sink_training(ds, vision, torch, path, arch, args, threads, decoder)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

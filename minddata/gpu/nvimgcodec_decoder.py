@@ -1,6 +1,7 @@
 """Batched JPEG decode with NVIDIA nvImageCodec (``pip install nvidia-nvimgcodec-cu13[nvjpeg]``,
 or ``-cu12``), DALI's own decoder: the GPU's hardware JPEG decoders where it has them (A100,
-H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode otherwise.
+H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode otherwise
+(``gpu.set_jpeg_decoder("nvimgcodec")``; the default, "auto", prefers torchvision's decode).
 
 The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
 ``(3, H, W)`` uint8 tensor on the device per row, or None for a row the library could not
@@ -31,7 +32,11 @@ class NvImageCodecDecoder:
         decoders = self._local.__dict__.setdefault("decoders", {})
         index = device.index if device.index is not None else self.torch.cuda.current_device()
         if index not in decoders:
-            decoders[index] = self.codec.Decoder(device_id=index)
+            # The hardware decoders first, then CUDA; no hybrid CPU backend: the host's cores
+            # read the rows (and GpuRun's own CPU share decodes beside the GPU).
+            decoders[index] = self.codec.Decoder(device_id=index, backends=[
+                self.codec.Backend(self.codec.HW_GPU_ONLY),
+                self.codec.Backend(self.codec.GPU_ONLY)])
         return decoders[index]
 
     def __call__(self, tensors, device):

@@ -93,7 +93,7 @@ def test_the_pipeline_with_a_cpu_share_gives_the_same_batches(mr_path, monkeypat
         left = {t.name for t in threading.enumerate()} - before
         assert not [n for n in left if n.startswith("gpu-batch")]   # closed with the iterator
     finally:
-        backend.set_cpu_decode_threads(2)
+        backend.set_cpu_decode_threads(0)
     assert len(alone) == len(shared)
     for a, b in zip(alone, shared):
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
@@ -104,4 +104,4 @@ def test_cpu_decode_threads_are_checked():
         backend.set_cpu_decode_threads(1.5)
     with pytest.raises(ValueError, match=r"\[0, 64\]"):
         backend.set_cpu_decode_threads(65)
-    assert gpu.get_cpu_decode_threads() == 2
+    assert gpu.get_cpu_decode_threads() == 0     # the default: the GPU decodes every JPEG

@@ -1,0 +1,160 @@
+"""Which library decodes a GPU batch's JPEGs (minddata.gpu.set_jpeg_decoder) and the nvImageCodec
+adapter (minddata/gpu/nvimgcodec_decoder.py), checked without a GPU: the choice is made from
+stand-ins for the two libraries, and the adapter runs against a stand-in of nvImageCodec's
+Python API that decodes with the CPU path's decoder."""
+import threading
+import types
+
+import numpy as np
+import pytest
+
+import minddata.vision as vision
+from minddata import gpu
+from minddata.gpu import backend
+from minddata.gpu.batch import GpuRun
+from minddata.gpu.nvimgcodec_decoder import NvImageCodecDecoder
+
+from .native_batch_helpers import jpeg_bytes
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture
+def decoders(monkeypatch):
+    """Stand-ins for both libraries; the device and the choice are put back afterwards."""
+    found = {"torchvision": object(), "nvimgcodec": object()}
+    monkeypatch.setattr(backend, "_torchvision_decoder", lambda: found["torchvision"])
+    monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda: found["nvimgcodec"])
+    device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
+    yield found
+    gpu.set_device(device)
+    gpu.set_jpeg_decoder(choice)
+
+
+def test_auto_prefers_torchvision_then_nvimgcodec_on_cuda(decoders):
+    gpu.set_device("cuda")
+    assert gpu.get_jpeg_decoder() == "auto"
+    assert backend.jpeg_decoder() is decoders["torchvision"]
+    decoders["torchvision"] = None
+    assert backend.jpeg_decoder() is decoders["nvimgcodec"]
+    gpu.set_device("cpu")                   # nvImageCodec serves CUDA devices only
+    assert backend.jpeg_decoder() is None
+
+
+def test_an_explicit_choice_is_that_library_or_none(decoders):
+    gpu.set_device("cuda")
+    gpu.set_jpeg_decoder("nvimgcodec")
+    assert backend.jpeg_decoder() is decoders["nvimgcodec"]
+    gpu.set_jpeg_decoder("torchvision")
+    assert backend.jpeg_decoder() is decoders["torchvision"]
+    decoders["torchvision"] = None
+    assert backend.jpeg_decoder() is None   # no fallback to the other library
+    gpu.set_jpeg_decoder("cpu")             # the host decodes every row
+    assert backend.jpeg_decoder() is None
+
+
+def test_the_choice_is_checked():
+    with pytest.raises(ValueError, match="nvimgcodec"):
+        gpu.set_jpeg_decoder("nvjpeg")
+    assert gpu.get_jpeg_decoder() == "auto"
+
+
+def test_a_missing_decoder_names_what_to_install(decoders, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    gpu.set_device("cuda")
+    decoders["torchvision"] = decoders["nvimgcodec"] = None
+    assert "nvidia-nvimgcodec-cu13" in gpu.unavailable()
+    gpu.set_jpeg_decoder("nvimgcodec")
+    assert "set_jpeg_decoder('auto')" in gpu.unavailable()
+    gpu.set_jpeg_decoder("cpu")             # needs no decoder library
+    assert gpu.unavailable() is None
+
+
+class FakeCodec:
+    """nvImageCodec's Python API as the adapter uses it; decodes with the CPU path's decoder."""
+    ColorSpec = types.SimpleNamespace(SRGB="srgb")
+    P_RGB, HW_GPU_ONLY, GPU_ONLY = "planar rgb", "hardware", "cuda"
+
+    def __init__(self):
+        self.decoders = []
+
+    def DecodeParams(self, **kwargs):
+        return kwargs
+
+    def Backend(self, kind):
+        return kind
+
+    def CodeStream(self, data):
+        return np.asarray(data)
+
+    def Decoder(self, device_id, backends):
+        decoder = FakeDecoder(device_id, backends)
+        self.decoders.append((threading.get_ident(), decoder))
+        return decoder
+
+
+class FakeDecoder:
+    def __init__(self, device_id, backends):
+        self.device_id, self.backends, self.calls = device_id, backends, []
+        self.decode_op = vision.Decode()
+
+    def decode(self, streams, params, cuda_stream):
+        self.calls.append((len(streams), params, cuda_stream))
+        out = []
+        for data in streams:
+            try:
+                out.append(types.SimpleNamespace(
+                    tensor=torch.from_numpy(self.decode_op(data)).permute(2, 0, 1)))
+            except RuntimeError:
+                out.append(None)            # as nvImageCodec: None for a row it cannot decode
+        return out
+
+
+def stand_in_torch():
+    """The parts of torch the adapter calls on CUDA, for a machine without one."""
+    cuda = types.SimpleNamespace(current_stream=lambda device: types.SimpleNamespace(cuda_stream=7),
+                                 current_device=lambda: 0)
+    return types.SimpleNamespace(cuda=cuda, from_dlpack=lambda image: image.tensor)
+
+
+def test_the_adapter_decodes_planar_rgb_and_gives_none_for_a_broken_row():
+    codec = FakeCodec()
+    decode = NvImageCodecDecoder(codec, stand_in_torch())
+    good = np.frombuffer(jpeg_bytes(0, 40, 30), np.uint8)
+    rows = [torch.from_numpy(good.copy()), torch.from_numpy(np.zeros(64, np.uint8))]
+    out = decode(rows, device=torch.device("cuda", 0))
+    expected = vision.Decode()(good)
+    assert out[1] is None
+    assert out[0].shape == (3, 40, 30)
+    assert np.array_equal(out[0].permute(1, 2, 0).numpy(), expected)
+    (_, decoder), = codec.decoders
+    assert decoder.device_id == 0 and decoder.backends == ["hardware", "cuda"]
+    (count, params, stream), = decoder.calls
+    assert count == 2 and stream == 7       # on the caller's current CUDA stream
+    assert params == {"apply_exif_orientation": False, "color_spec": "srgb",
+                      "sample_format": "planar rgb"}
+
+
+def test_the_adapter_keeps_one_decoder_per_thread_and_device():
+    codec = FakeCodec()
+    decode = NvImageCodecDecoder(codec, stand_in_torch())
+    row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
+    decode(row, device=torch.device("cuda", 0))
+    decode(row, device=torch.device("cuda", 0))
+    decode(row, device=torch.device("cuda", 1))
+    worker = threading.Thread(target=decode, args=(row,), kwargs={"device": torch.device("cuda")})
+    worker.start()
+    worker.join()
+    assert [d.device_id for _, d in codec.decoders] == [0, 1, 0]
+    assert len({thread for thread, _ in codec.decoders}) == 2
+
+
+def test_the_adapter_refuses_a_cpu_device_and_gpu_run_decodes_on_the_host():
+    decode = NvImageCodecDecoder(FakeCodec(), stand_in_torch())
+    data = np.frombuffer(jpeg_bytes(2, 24, 20), np.uint8)
+    with pytest.raises(RuntimeError, match="CUDA"):
+        decode([torch.from_numpy(data.copy())], device=torch.device("cpu"))
+    # GpuRun takes a refusal as "not decoded here": the row is decoded by the CPU path's decoder
+    out = GpuRun([vision.Decode()], torch.device("cpu"), decode)([data], [[0]])
+    assert np.array_equal(out[0].numpy(), vision.Decode()(data))     # HWC, as on the CPU

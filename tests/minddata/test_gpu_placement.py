@@ -151,6 +151,15 @@ def test_a_map_without_its_batch_is_skipped_at_the_map(mr_path):
     assert not decision.fired and "runs on the CPU" in decision.why
 
 
+def test_a_gpu_map_the_gpu_path_cannot_take_warns(mr_path):
+    gpu.set_device("cpu")
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"]).repeat(2)
+    d = d.map(train_ops(), input_columns=["image"], device="GPU").batch(2)
+    with pytest.warns(UserWarning, match="placed on the GPU but runs on the CPU.*after batch"):
+        plan = d.plan()
+    assert "Gpu" not in " ".join(plan.nodes)
+
+
 def test_maps_on_different_devices_are_not_fused(mr_path):
     gpu.set_device("cpu")
     d = ds.MindDataset(mr_path, columns_list=["image", "label"])

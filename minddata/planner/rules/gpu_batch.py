@@ -7,9 +7,10 @@ Placement asked for but impossible here (no CUDA build of torch, no torchvision)
 GpuUnavailable node, whose build raises the reason, naming what to install: such a pipeline
 plans (``Dataset.plan()`` shows the decision) but does not silently run on the CPU. A chain
 the GPU path cannot take (another shape, an op placed on the CPU, ...) is a Skip, and the map
-runs on the CPU as usual."""
+runs on the CPU as usual, with a warning: the user asked for the GPU."""
 from __future__ import annotations
 
+import warnings
 from typing import Union
 
 from ...gpu import backend
@@ -30,8 +31,11 @@ class GpuBatch(LoweringRule):
         if isinstance(node, Map):
             if placed_on_gpu(node.device, node.operations):
                 # Reached only when no batch above took the map: its rows run on the CPU.
-                return Skip("the map is placed on the GPU but runs on the CPU: the GPU path "
-                            "takes Batch(Map(Source)) chains only (see its batch's decision)")
+                why = ("the map is placed on the GPU but runs on the CPU: the GPU path takes "
+                       "Batch(Map(Source)) chains only (see its batch's decision)")
+                warnings.warn(f"{why}; Dataset.plan() shows the decision (a repeat between "
+                              f"the source and the map, say: put it after batch)", stacklevel=2)
+                return Skip(why)
             return None
         if not isinstance(node, Batch) or not node.children:
             return None

@@ -31,11 +31,11 @@ class GpuBatch(LoweringRule):
         if isinstance(node, Map):
             if placed_on_gpu(node.device, node.operations):
                 # Reached only when no batch above took the map: its rows run on the CPU.
-                why = ("the map is placed on the GPU but runs on the CPU: the GPU path takes "
-                       "Batch(Map(Source)) chains only (see its batch's decision)")
-                warnings.warn(f"{why}; Dataset.plan() shows the decision (a repeat between "
+                on_cpu = ("the map is placed on the GPU but runs on the CPU: the GPU path "
+                          "takes Batch(Map(Source)) chains only (see its batch's decision)")
+                warnings.warn(f"{on_cpu}; Dataset.plan() shows the decision (a repeat between "
                               f"the source and the map, say: put it after batch)", stacklevel=2)
-                return Skip(why)
+                return Skip(on_cpu)
             return None
         if not isinstance(node, Batch) or not node.children:
             return None

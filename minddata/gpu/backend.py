@@ -78,8 +78,8 @@ def set_jpeg_decoder(name):
     (torchvision.io.decode_jpeg: nvJPEG on the CUDA cores), "cpu" (the host decodes every
     row with the CPU path's decoder, the GPU augments: the CPU path's pixels exactly), or
     "auto" (the default: torchvision where it imports, else nvImageCodec; on an H200,
-    torchvision's batched CUDA decode measured 25,000-29,000 images/s against nvImageCodec's
-    14,400, README "GPU decode")."""
+    torchvision's batched CUDA decode measured 25,000-28,000 images/s against nvImageCodec's
+    14,400-16,100: README, "On a GPU")."""
     if name not in JPEG_DECODERS:
         raise ValueError(f"jpeg decoder should be one of {JPEG_DECODERS}, but got {name!r}")
     with _lock:

@@ -261,8 +261,8 @@ def mixed_stages(torch, vision, files, args):
             torch.cuda.synchronize()
         return out, (time.perf_counter() - t) * 1e3
     for _ in range(3):      # the first ones warm up nvJPEG and the allocator
-        images, decode_ms = timed(lambda: run._decode(datas))
-        batch, geometry_ms = timed(lambda: run._geometry(ops[1], images, seeds[1]))
+        images, decode_ms = timed(lambda: run.decode(datas))
+        batch, geometry_ms = timed(lambda: run.geometry(ops[1], images, seeds[1]))
         _, total_ms = timed(lambda: run(datas, seeds))
     say(f"mixed stages: batch of {len(datas)}: decode {decode_ms:.1f} ms, crop+resize "
         f"{geometry_ms:.1f} ms, whole run {total_ms:.1f} ms "

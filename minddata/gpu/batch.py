@@ -56,14 +56,14 @@ class GpuRun:
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
         for row i (the CPU path's)."""
-        images = self._decode(datas)    # a list of (C, H, W) rows, or one (N, C, H, W) batch
+        images = self.decode(datas)    # a list of (C, H, W) rows, or one (N, C, H, W) batch
         chw = False         # the output's layout: CHW once HWC2CHW or ToTensor ran
         for k, op in enumerate(self.ops):
             kind = KINDS[type(op)]
             if kind == "decode":
                 continue
             if kind in ("decode_crop", "geometry"):
-                images = self._geometry(op, images, seeds[k])
+                images = self.geometry(op, images, seeds[k])
                 continue
             images = self._stack(images)
             if kind == "flip":
@@ -77,8 +77,9 @@ class GpuRun:
         return batch if chw else batch.permute(0, 2, 3, 1).contiguous()
 
     # -- decode ----------------------------------------------------------------------------
-    def _decode(self, datas):
-        torch = self.torch
+    def decode(self, datas):
+        """Every row decoded to a (C, H, W) uint8 tensor on the device: JPEGs by the decoder
+        (with the CPU share beside it), the rest by the CPU path's Decode."""
         # A MindRecord bytes field (|S<n> of shape (1,)) as its uint8 bytes, the same memory.
         datas = [d.view(np.uint8) if isinstance(d, np.ndarray) and d.dtype.kind == "S"
                  and d.shape == (1,) else d for d in datas]
@@ -151,7 +152,7 @@ class GpuRun:
         return out
 
     # -- geometry (uint8, one gather for the whole batch) --------------------------------
-    def _geometry(self, op, images, seeds):
+    def geometry(self, op, images, seeds):
         """The op over every row: each row's window and output size (drawn by the op itself
         from the row's seed, as on the CPU), then one batched resample; rows whose outputs
         differ in size (Resize(int) of images of different shapes) one by one."""

@@ -2,8 +2,8 @@
 (CPU reads, the GPU decodes and augments: map(..., device="GPU")) and DALI's equivalent
 pipeline, side by side on the same data (benchmarks/bench_data.py's ImageNet-like JPEGs).
 
-    python tools/check_gpu_pipeline.py [--batch 256] [--seconds 40] [--cores 4]
-                                       [--cpu-dry-run]
+    python tools/check_gpu_pipeline.py [--batch 256] [--seconds 40] [--cores 4] [--copies N]
+                                       [--decoders torchvision,nvimgcodec] [--cpu-dry-run]
 
 Pipeline: Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize (ImageNet mean/std),
 HWC2CHW, batch 256 (DALI: fn.decoders.image_random_crop on "mixed", fn.resize,
@@ -11,7 +11,9 @@ fn.crop_mirror_normalize with a coin-flip mirror). For each: images/s, p50/p99 o
 consumer waits for each batch, and CPU-seconds per second of the process. The mixed pipeline
 and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses every core.
 First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
-decode on both): the largest difference in levels.
+decode on both): the largest and the mean difference in levels, once with the JPEGs decoded on
+the host (the GPU's augment alone) and once by the GPU decoder. Each decoder of --decoders
+(gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share.
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores

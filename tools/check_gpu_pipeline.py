@@ -195,7 +195,7 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
     from minddata import gpu
     gpu.set_jpeg_decoder(decoder)
     gpu.set_cpu_decode_threads(cpu_threads)
-    what = f"{gpu_decoder_name()}, {cpu_threads} CPU decode threads, {args.cores} cores"
+    what = f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, {args.cores} cores"
     try:
         with pinned(args.cores):
             dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
@@ -208,13 +208,6 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
     finally:
         gpu.set_jpeg_decoder("auto")
         gpu.set_cpu_decode_threads(0)
-
-
-def gpu_decoder_name():
-    from minddata.gpu import backend
-    decoder = backend.jpeg_decoder()
-    return getattr(decoder, "name", "the CPU's decoder") if decoder is not None else \
-        "the CPU's decoder"
 
 
 @part("decode alone (batched)")
@@ -301,7 +294,7 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
         with pinned(args.cores):
             dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
             fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
-        name = gpu_decoder_name()
+        name = gpu.backend.jpeg_decoder_name()
     finally:
         gpu.set_cpu_decode_threads(0)
         gpu.set_jpeg_decoder("auto")
@@ -389,7 +382,7 @@ def main(argv=None):
     if data is None:
         return 1
     path, files = data
-    say(f"JPEG decoder: {gpu_decoder_name()}")
+    say(f"JPEG decoder: {gpu.backend.jpeg_decoder_name()}")
     if not args.cpu_dry_run:
         try:
             from minddata.gpu.nvimgcodec_decoder import NvImageCodecDecoder

@@ -108,6 +108,11 @@ def jpeg_decoder():
     return decoder
 
 
+def jpeg_decoder_name():
+    """What decodes a GPU batch's JPEGs, in words (for plan() and the GPU checks)."""
+    return getattr(jpeg_decoder(), "name", "the CPU path's decoder")
+
+
 @functools.lru_cache(maxsize=None)
 def _nvimgcodec_decoder():
     """Looked up once: a failing import is not retried per batch."""

@@ -53,6 +53,14 @@ def test_an_explicit_choice_is_that_library_or_none(decoders):
     assert backend.jpeg_decoder() is None
 
 
+def test_the_decoder_is_named(decoders):
+    gpu.set_device("cuda")
+    decoders["torchvision"] = types.SimpleNamespace(name="torchvision decode_jpeg (nvJPEG)")
+    assert backend.jpeg_decoder_name() == "torchvision decode_jpeg (nvJPEG)"
+    gpu.set_jpeg_decoder("cpu")
+    assert backend.jpeg_decoder_name() == "the CPU path's decoder"
+
+
 def test_the_choice_is_checked():
     with pytest.raises(ValueError, match="nvimgcodec"):
         gpu.set_jpeg_decoder("nvjpeg")

@@ -56,11 +56,11 @@ class GpuBatch(LoweringRule):
         threads = workers_of(map_node, options)
         device = backend.get_device() or "cuda"
         ops = "+".join(type(op).__name__ for op in map_node.operations)
-        decoder = getattr(backend.jpeg_decoder(), "name", "the CPU path's decoder")
         lowering.note(self.name, "Batch", True,
                       f"{source.display_name()} + Map({ops}) + Batch({node.batch_size}) on "
                       f"{device}: {threads} CPU thread(s) read the encoded rows, the device "
-                      f"decodes and augments each batch (JPEGs decoded by {decoder}); ring of "
+                      f"decodes and augments each batch (JPEGs decoded by "
+                      f"{backend.jpeg_decoder_name()}); ring of "
                       f"{options.batch_ring_depth} batches")
         return PhysicalNode("GpuBatch", f"GpuBatch({source.display_name()}+Map+Batch)", node,
                             params={"map": map_node, "source": source,

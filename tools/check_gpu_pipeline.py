@@ -235,12 +235,12 @@ def decode_alone(torch, files, args, choice):
 
 @part("mixed pipeline stages (one batch, synchronized)")
 def mixed_stages(torch, vision, files, args):
-    """Where a batch's time goes on the device: decode, crop+resize, the rest."""
-    from minddata.gpu import backend
+    """Where a batch's time goes on the device: decode, crop+resize (the fused kernel and the
+    torch operations, with their largest difference), the rest."""
+    from minddata.gpu import backend, resample_kernel
     from minddata.gpu.batch import GpuRun
     device = backend.torch_device()
     ops = train_ops(vision, args.size)
-    run = GpuRun(ops, device, backend.jpeg_decoder())
     datas = []
     for path, _ in files[:args.batch]:
         with open(path, "rb") as f:
@@ -255,13 +255,20 @@ def mixed_stages(torch, vision, files, args):
         if device.type == "cuda":
             torch.cuda.synchronize()
         return out, (time.perf_counter() - t) * 1e3
-    for _ in range(3):      # the first ones warm up nvJPEG and the allocator
-        images, decode_ms = timed(lambda: run.decode(datas))
-        batch, geometry_ms = timed(lambda: run.geometry(ops[1], images, seeds[1]))
-        _, total_ms = timed(lambda: run(datas, seeds))
-    say(f"mixed stages: batch of {len(datas)}: decode {decode_ms:.1f} ms, crop+resize "
-        f"{geometry_ms:.1f} ms, whole run {total_ms:.1f} ms "
-        f"({len(datas) / total_ms * 1e3:,.0f} img/s on one thread)")
+    crops = {}
+    for fused in ([True, False] if resample_kernel.available(device) else [False]):
+        run = GpuRun(ops, device, backend.jpeg_decoder(), fused=fused)
+        for _ in range(3):      # the first ones warm up nvJPEG, the allocator, the kernel
+            images, decode_ms = timed(lambda: run.decode(datas))
+            crops[fused], geometry_ms = timed(lambda: run.geometry(ops[1], images, seeds[1]))
+            _, total_ms = timed(lambda: run(datas, seeds))
+        say(f"mixed stages ({'fused kernel' if fused else 'torch operations'}): batch of "
+            f"{len(datas)}: decode {decode_ms:.1f} ms, crop+resize {geometry_ms:.1f} ms, whole "
+            f"run {total_ms:.1f} ms ({len(datas) / total_ms * 1e3:,.0f} img/s on one thread)")
+    if len(crops) == 2:
+        diff = (crops[True].int() - crops[False].int()).abs()
+        say(f"mixed stages: fused kernel vs torch operations: largest difference "
+            f"{int(diff.max())} levels, {float((diff > 0).float().mean()):.2e} of the values")
 
 
 @part("sink training")

@@ -10,7 +10,8 @@
 - geometry on CHW uint8: each op draws each row's window with its own ``window()`` from the
   row's seed, as on the CPU; then one gather over the whole batch crops and resizes every row
   bilinearly with OpenCV's pixel mapping (half-pixel centres, samples clamped to the window),
-  rounded back to uint8;
+  rounded back to uint8: one Triton kernel on CUDA where Triton is installed
+  (resample_kernel.py), torch operations otherwise, the same values;
 - flips, then pointwise and layout ops on the stacked batch.
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
@@ -27,6 +28,7 @@ from transforms_c.vision.resize import Resize, resized_shape
 from transforms_c.vision.tensor import ToTensor
 from transforms_c._validate import size_hw
 
+from . import resample_kernel
 from .plan import KINDS
 
 
@@ -40,10 +42,11 @@ class RowError(Exception):
 
 
 class GpuRun:
-    def __init__(self, ops, device, decoder=None, split=None, cpu_pool=None):
+    def __init__(self, ops, device, decoder=None, split=None, cpu_pool=None, fused=None):
         """``decoder``: ``decode(tensors, device=...)`` (backend.jpeg_decoder()); ``split`` (a
         DecodeSplit) with ``cpu_pool`` (its threads): the CPU decodes a share of the JPEG
-        rows while the decoder does the rest."""
+        rows while the decoder does the rest. ``fused``: crop and resize in one kernel
+        (resample_kernel.py); None: wherever that kernel runs on ``device``."""
         import torch
         self.torch = torch
         self.ops = list(ops)
@@ -52,6 +55,7 @@ class GpuRun:
         self.split = split if cpu_pool is not None else None
         self.cpu_pool = cpu_pool
         self.cpu_decode = Decode()
+        self.fused = resample_kernel.available(device) if fused is None else fused
 
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
@@ -192,7 +196,8 @@ class GpuRun:
     def _resample(self, images, boxes, sizes):
         """(N, C, out_h, out_w) uint8: each row's window resized bilinearly with OpenCV's
         mapping (half-pixel centres; samples clamped to the window's edges), rounded; a window
-        of the output's size is copied exactly. Gathers from all rows at once."""
+        of the output's size is copied exactly. Gathers from all rows at once: in one kernel
+        where it runs (resample_kernel.py), else with torch operations."""
         torch = self.torch
         out_h, out_w = int(boxes[0, 4]), int(boxes[0, 5])
         if isinstance(images, torch.Tensor):
@@ -206,14 +211,26 @@ class GpuRun:
         base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
         meta = torch.from_numpy(np.concatenate([boxes[:, :4], hw, plane[:, None],
                                                 base[:, None]], 1)).to(self.device)
+        inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
+                      and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
+                      and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
+        exact = bool((boxes[:, 2] == boxes[:, 4]).all() and (boxes[:, 3] == boxes[:, 5]).all())
+        if self.fused:
+            # the scales as _taps computes them, so both paths sample the same points
+            scales = torch.stack([meta[:, 2].to(torch.float32) / out_h,
+                                  meta[:, 3].to(torch.float32) / out_w], 1)
+            return resample_kernel.resample(torch, flat, meta, scales, channels, out_h, out_w,
+                                            exact, inside)
+        return self._gather(flat, meta, channels, out_h, out_w, exact, inside)
+
+    def _gather(self, flat, meta, channels, out_h, out_w, exact, inside):
+        """_resample with torch operations (any device)."""
+        torch = self.torch
         top, left, crop_h, crop_w, height, width, plane_t, base_t = meta.unbind(1)
         y0, y1, wy = self._taps(out_h, crop_h)
         x0, x1, wx = self._taps(out_w, crop_w)
         ys = [top[:, None] + y for y in (y0, y1)]       # rows of the image, (N, out_h)
         xs = [left[:, None] + x for x in (x0, x1)]
-        inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
-                      and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
-                      and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
         mask = None
         if not inside:      # a CenterCrop wider than an image: zeros outside it
             mask = (((ys[0] >= 0) & (ys[0] < height[:, None]))[:, :, None]
@@ -221,8 +238,7 @@ class GpuRun:
         rows = [(y.clamp(min=0).minimum(height[:, None] - 1) * width[:, None])[:, :, None]
                 for y in ys]
         cols = [x.clamp(min=0).minimum(width[:, None] - 1)[:, None, :] for x in xs]
-        exact = bool((boxes[:, 2] == boxes[:, 4]).all() and (boxes[:, 3] == boxes[:, 5]).all())
-        out = torch.empty((len(boxes), channels, out_h, out_w), dtype=torch.uint8,
+        out = torch.empty((len(meta), channels, out_h, out_w), dtype=torch.uint8,
                           device=self.device)
         wy, wx = wy[:, :, None], wx[:, None, :]
         for c in range(channels):

@@ -96,8 +96,9 @@ class FakeCodec:
     def CodeStream(self, data):
         return np.asarray(data)
 
-    def Decoder(self, device_id, backends):
+    def Decoder(self, device_id, max_num_cpu_threads, backends):
         decoder = FakeDecoder(device_id, backends)
+        decoder.cpu_threads = max_num_cpu_threads
         self.decoders.append((threading.get_ident(), decoder))
         return decoder
 
@@ -138,6 +139,7 @@ def test_the_adapter_decodes_planar_rgb_and_gives_none_for_a_broken_row():
     assert np.array_equal(out[0].permute(1, 2, 0).numpy(), expected)
     (_, decoder), = codec.decoders
     assert decoder.device_id == 0 and decoder.backends == ["hardware", "cuda"]
+    assert decoder.cpu_threads == 1         # the calling worker's own parse thread
     (count, params, stream), = decoder.calls
     assert count == 2 and stream == 7       # on the caller's current CUDA stream
     assert params == {"apply_exif_orientation": False, "color_spec": "srgb",

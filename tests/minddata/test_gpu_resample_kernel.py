@@ -1,0 +1,80 @@
+"""The fused crop-and-resize kernel (minddata/gpu/resample_kernel.py) against GpuRun's torch
+path, run on the CPU in Triton's interpreter (TRITON_INTERPRET=1, in a child process: the
+variable must be set before the kernel is made). Skipped where Triton is not installed; on a
+GPU machine tools/check_gpu_pipeline.py compares the compiled kernel the same way."""
+import importlib.util
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from minddata.gpu.batch import GpuRun                                      # noqa: E402
+from transforms_c.vision.crop import CenterCrop, Crop                      # noqa: E402
+from transforms_c.vision.resize import Resize                              # noqa: E402
+from transforms_c.vision.resized_crop import RandomResizedCrop            # noqa: E402
+
+HAS_TRITON = importlib.util.find_spec("triton") is not None
+
+# (op, image sizes): random windows up- and downscaled, a resize to one shape, an exact crop,
+# a CenterCrop wider than some images (zeros outside them), one-pixel windows
+CASES = [
+    ("rrc", lambda: RandomResizedCrop(24), [(37, 53), (20, 16), (64, 48), (9, 7)]),
+    ("rrc-wide", lambda: RandomResizedCrop((10, 31), scale=(0.01, 1.0)), [(50, 70), (12, 90)]),
+    ("resize", lambda: Resize((17, 29)), [(40, 30), (5, 6), (17, 29)]),
+    ("crop", lambda: Crop((3, 4), 8), [(20, 20), (11, 13)]),
+    ("centercrop", lambda: CenterCrop(12), [(30, 20), (8, 15), (12, 12)]),
+    ("tiny", lambda: RandomResizedCrop(5), [(1, 1), (2, 1)]),
+]
+
+
+def compare_cases():
+    """Every case through GpuRun's geometry with and without the kernel: the count of
+    differing values, the largest difference and the output shapes, per case."""
+    import torch
+    rng = np.random.default_rng(7)
+    report = {}
+    for name, make_op, sizes in CASES:
+        op = make_op()
+        images = [torch.from_numpy(rng.integers(0, 256, (3, h, w), dtype=np.uint8))
+                  for h, w in sizes]
+        seeds = list(range(11, 11 + len(images)))
+        outs = [GpuRun([op], torch.device("cpu"), fused=fused).geometry(op, images, seeds)
+                for fused in (True, False)]
+        fused, plain = (o if isinstance(o, torch.Tensor) else torch.stack(o) for o in outs)
+        diff = (fused.int() - plain.int()).abs()
+        report[name] = (int((diff > 0).sum()), int(diff.max()), tuple(fused.shape),
+                        tuple(plain.shape))
+    return report
+
+
+@pytest.mark.skipif(not HAS_TRITON, reason="Triton is not installed (pip install triton)")
+def test_the_kernel_equals_the_torch_path_in_the_interpreter():
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    done = subprocess.run([sys.executable, __file__], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = eval(done.stdout.strip().splitlines()[-1])     # the dict compare_cases printed
+    assert set(report) == {name for name, _, _ in CASES}
+    for name, (differing, largest, fused_shape, plain_shape) in report.items():
+        assert fused_shape == plain_shape, name
+        # The interpreter computes in numpy's float32 without fused multiply-adds: the same
+        # values as the torch path, to the level.
+        assert (differing, largest) == (0, 0), (name, differing, largest)
+
+
+def test_without_the_kernel_the_torch_path_runs():
+    import torch
+    run = GpuRun([Resize(4)], torch.device("cpu"))
+    if not (HAS_TRITON and os.environ.get("TRITON_INTERPRET") == "1"):
+        assert run.fused is False        # the kernel serves CUDA devices (or the interpreter)
+    out = GpuRun([Resize(4)], torch.device("cpu"), fused=False).geometry(
+        Resize(4), [torch.full((3, 8, 8), 9, dtype=torch.uint8)], [0])
+    assert out.shape == (1, 3, 4, 4) and int(out.min()) == int(out.max()) == 9
+
+
+if __name__ == "__main__":
+    print(compare_cases())

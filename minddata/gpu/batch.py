@@ -16,6 +16,7 @@
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
 import time
+import warnings
 
 import numpy as np
 
@@ -219,8 +220,13 @@ class GpuRun:
             # the scales as _taps computes them, so both paths sample the same points
             scales = torch.stack([meta[:, 2].to(torch.float32) / out_h,
                                   meta[:, 3].to(torch.float32) / out_w], 1)
-            return resample_kernel.resample(torch, flat, meta, scales, channels, out_h, out_w,
-                                            exact, inside)
+            try:
+                return resample_kernel.resample(torch, flat, meta, scales, channels, out_h,
+                                                out_w, exact, inside)
+            except resample_kernel.KernelUnavailable as exc:
+                self.fused = False
+                warnings.warn(f"{exc}; crop and resize run as torch operations (the same "
+                              f"values, more GPU time)", RuntimeWarning, stacklevel=2)
         return self._gather(flat, meta, channels, out_h, out_w, exact, inside)
 
     def _gather(self, flat, meta, channels, out_h, out_w, exact, inside):

@@ -27,6 +27,13 @@ META_COLUMNS = 8
 # Launches one at a time: the first launch of each variant compiles it, and Triton's
 # interpreter is not thread-safe; a launch is microseconds of CPU beside a batch's milliseconds.
 _launch_lock = threading.Lock()
+_launched = set()           # (channels, exact, inside): variants that compiled and ran
+_failed = []                # why the kernel could not be compiled, once it could not
+
+
+class KernelUnavailable(RuntimeError):
+    """The kernel did not compile here (Triton without a working compiler or driver for this
+    GPU); the cause is chained. The caller resamples with torch operations instead."""
 
 
 @functools.lru_cache(maxsize=None)
@@ -112,7 +119,7 @@ def available(device):
     """Whether the kernel runs on ``device``: a CUDA device with Triton installed, or any
     device under Triton's interpreter (TRITON_INTERPRET=1: the tests, on the CPU)."""
     interpreted = os.environ.get("TRITON_INTERPRET") == "1"
-    return (device.type == "cuda" or interpreted) and _kernel() is not None
+    return (device.type == "cuda" or interpreted) and not _failed and _kernel() is not None
 
 
 def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside):
@@ -123,7 +130,19 @@ def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside):
     if count == 0:
         return out
     grid = (count, out_h, -(-out_w // BLOCK))
+    variant = (channels, bool(exact), bool(inside))
     with _launch_lock:
-        _kernel()[grid](flat, meta.contiguous(), scales.contiguous(), out, out_h, out_w,
-                        CHANNELS=channels, EXACT=bool(exact), INSIDE=bool(inside), BLOCK=BLOCK)
+        if _failed:
+            raise KernelUnavailable(_failed[0])
+        try:
+            _kernel()[grid](flat, meta.contiguous(), scales.contiguous(), out, out_h, out_w,
+                            CHANNELS=channels, EXACT=variant[1], INSIDE=variant[2],
+                            BLOCK=BLOCK)
+        except Exception as exc:
+            if variant in _launched:
+                raise           # it compiled and ran before: a real failure of this batch
+            _failed.append(f"the fused resample kernel did not compile: "
+                           f"{type(exc).__name__}: {exc}")
+            raise KernelUnavailable(_failed[0]) from exc
+        _launched.add(variant)
     return out

@@ -76,5 +76,53 @@ def test_without_the_kernel_the_torch_path_runs():
     assert out.shape == (1, 3, 4, 4) and int(out.min()) == int(out.max()) == 9
 
 
+class FailingKernel:
+    """Stands in for the jitted kernel: ``kernel[grid](...)`` raises ``error``."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def __getitem__(self, grid):
+        def launch(*args, **kwargs):
+            raise self.error
+        return launch
+
+
+def fresh_kernel_state(monkeypatch, error):
+    from minddata.gpu import resample_kernel
+    monkeypatch.setattr(resample_kernel, "_kernel", lambda: FailingKernel(error))
+    monkeypatch.setattr(resample_kernel, "_failed", [])
+    monkeypatch.setattr(resample_kernel, "_launched", set())
+    return resample_kernel
+
+
+def test_a_kernel_that_does_not_compile_falls_back_to_torch_with_a_warning(monkeypatch):
+    import torch
+    resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("no ptxas for sm_90"))
+    op = RandomResizedCrop(6)
+    images = [torch.from_numpy(np.random.default_rng(3).integers(0, 256, (3, 20, 30),
+                                                                 dtype=np.uint8))]
+    run = GpuRun([op], torch.device("cpu"), fused=True)
+    with pytest.warns(RuntimeWarning, match="did not compile: RuntimeError: no ptxas"):
+        got = run.geometry(op, images, [4])
+    expected = GpuRun([op], torch.device("cpu"), fused=False).geometry(op, images, [4])
+    assert torch.equal(got, expected)
+    assert run.fused is False
+    # and no later run tries it again
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    assert not resample_kernel.available(torch.device("cpu"))
+
+
+def test_a_kernel_that_ran_before_raises_its_later_failures(monkeypatch):
+    import torch
+    resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("illegal memory access"))
+    resample_kernel._launched.add((3, False, True))     # this variant compiled and ran
+    op = RandomResizedCrop(6)
+    images = [torch.zeros((3, 20, 30), dtype=torch.uint8)]
+    with pytest.raises(RuntimeError, match="illegal memory access"):
+        GpuRun([op], torch.device("cpu"), fused=True).geometry(op, images, [4])
+    assert resample_kernel._failed == []
+
+
 if __name__ == "__main__":
     print(compare_cases())

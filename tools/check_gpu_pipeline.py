@@ -13,7 +13,9 @@ and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses
 First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
 decode on both): the largest and the mean difference in levels, once with the JPEGs decoded on
 the host (the GPU's augment alone) and once by the GPU decoder. Each decoder of --decoders
-(gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share.
+(gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share,
+nvImageCodec once more with region decode (gpu.set_region_decode). "mixed stages" times one
+batch's decode and crop+resize, with the fused kernel and with torch operations.
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores
@@ -190,11 +192,13 @@ def cpu_pipeline(ds, vision, path, args):
 
 
 @part("mixed pipeline")
-def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
-    """The mixed pipeline's figures with ``decoder`` and ``cpu_threads`` CPU decode threads."""
+def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, regions=False):
+    """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads and
+    region decode on or off."""
     from minddata import gpu
     gpu.set_jpeg_decoder(decoder)
     gpu.set_cpu_decode_threads(cpu_threads)
+    gpu.set_region_decode(regions)
     what = f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, {args.cores} cores"
     try:
         with pinned(args.cores):
@@ -208,6 +212,7 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2):
     finally:
         gpu.set_jpeg_decoder("auto")
         gpu.set_cpu_decode_threads(0)
+        gpu.set_region_decode(False)
 
 
 @part("decode alone (batched)")
@@ -407,6 +412,9 @@ def main(argv=None):
     for decoder in decoders:
         results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
             ds, vision, path, args, decoder, cpu_threads=0)
+    if "nvimgcodec" in decoders:
+        results["mixed, nvimgcodec region decode, no CPU share"] = mixed_pipeline(
+            ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
     if not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
     for arch in filter(None, args.models.split(",")):

@@ -50,7 +50,9 @@ class GpuBatchIter(PieceBatchIter):
             max_workers=cpu_threads, thread_name_prefix="gpu-batch-cpu-decode") \
             if cpu_threads else None
         self.split = DecodeSplit(cpu_threads)
-        self.run = GpuRun(map_ds.operations, self.device, decoder, self.split, self.cpu_pool)
+        regions = backend.get_region_decode() and getattr(decoder, "decodes_regions", False)
+        self.run = GpuRun(map_ds.operations, self.device, decoder, self.split, self.cpu_pool,
+                          regions=regions)
         self.bases = None
         self.local = threading.local()      # each worker's CUDA stream
         self.busy_lock = threading.Lock()

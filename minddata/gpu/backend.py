@@ -12,7 +12,8 @@ _lock = threading.Lock()
 # device None: "cuda" when it is usable
 # cpu_decode_threads 0: on an H200 with 4 cores, a CPU share of 2 threads lowered the mixed
 # pipeline from 15,839 to 14,047 images/s (the threads take the cores that read the rows).
-_state = {"device": None, "cpu_decode_threads": 0, "jpeg_decoder": "auto"}
+_state = {"device": None, "cpu_decode_threads": 0, "jpeg_decoder": "auto",
+          "region_decode": False}
 JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "cpu")
 
 
@@ -110,7 +111,11 @@ def jpeg_decoder():
 
 def jpeg_decoder_name():
     """What decodes a GPU batch's JPEGs, in words (for plan() and the GPU checks)."""
-    return getattr(jpeg_decoder(), "name", "the CPU path's decoder")
+    decoder = jpeg_decoder()
+    name = getattr(decoder, "name", "the CPU path's decoder")
+    if _state["region_decode"] and getattr(decoder, "decodes_regions", False):
+        name += ", crop windows only (region decode)"
+    return name
 
 
 @functools.lru_cache(maxsize=None)
@@ -151,3 +156,21 @@ def set_cpu_decode_threads(threads):
 def get_cpu_decode_threads():
     """The CPU decode threads set by ``set_cpu_decode_threads`` (default 0)."""
     return _state["cpu_decode_threads"]
+
+
+def set_region_decode(enabled):
+    """Whether a decoder that can (nvImageCodec 0.7 or later) decodes only each row's crop
+    window, drawn before the decode from the JPEG header's size and the row's seed, when the
+    map's first op after Decode crops (RandomResizedCrop, CenterCrop, Crop,
+    RandomCropDecodeResize). Off by default: not yet measured on a GPU, and where the hardware
+    JPEG decoders take no regions the library moves those rows to the CUDA cores."""
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled should be a bool, but got {type(enabled).__name__}: "
+                        f"{enabled!r}")
+    with _lock:
+        _state["region_decode"] = enabled
+
+
+def get_region_decode():
+    """The choice set by ``set_region_decode`` (default False)."""
+    return _state["region_decode"]

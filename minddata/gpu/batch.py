@@ -43,11 +43,14 @@ class RowError(Exception):
 
 
 class GpuRun:
-    def __init__(self, ops, device, decoder=None, split=None, cpu_pool=None, fused=None):
+    def __init__(self, ops, device, decoder=None, split=None, cpu_pool=None, fused=None,
+                 regions=False):
         """``decoder``: ``decode(tensors, device=...)`` (backend.jpeg_decoder()); ``split`` (a
         DecodeSplit) with ``cpu_pool`` (its threads): the CPU decodes a share of the JPEG
         rows while the decoder does the rest. ``fused``: crop and resize in one kernel
-        (resample_kernel.py); None: wherever that kernel runs on ``device``."""
+        (resample_kernel.py); None: wherever that kernel runs on ``device``. ``regions``:
+        the decoder decodes only each row's crop window (it takes ``regions=``, as
+        nvimgcodec_decoder does), where the map's first op after Decode crops."""
         import torch
         self.torch = torch
         self.ops = list(ops)
@@ -57,18 +60,32 @@ class GpuRun:
         self.cpu_pool = cpu_pool
         self.cpu_decode = Decode()
         self.fused = resample_kernel.available(device) if fused is None else fused
+        # the op whose windows a region decode reads: the first after the decodes, if it crops
+        first = next((k for k, op in enumerate(self.ops) if KINDS[type(op)] != "decode"), None)
+        self.region_op = first if (regions and decoder is not None and first is not None
+                                   and KINDS[type(self.ops[first])] in ("decode_crop", "geometry")
+                                   ) else None
 
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
         for row i (the CPU path's)."""
-        images = self.decode(datas)    # a list of (C, H, W) rows, or one (N, C, H, W) batch
+        datas = [_as_bytes(d) for d in datas]
+        sizes = self._jpeg_sizes(datas)
+        windows = {}
+        if self.region_op is not None:
+            windows = self.crop_windows(sizes, seeds[self.region_op])
+        # a list of (C, H, W) rows, or one (N, C, H, W) batch; the rows decoded to their window
+        images, cropped = self._decode(datas, sizes, windows)
         chw = False         # the output's layout: CHW once HWC2CHW or ToTensor ran
         for k, op in enumerate(self.ops):
             kind = KINDS[type(op)]
             if kind == "decode":
                 continue
             if kind in ("decode_crop", "geometry"):
-                images = self.geometry(op, images, seeds[k])
+                # a row decoded to its window is that window whole: resize it
+                boxes = {i: (0, 0) + tuple(windows[i][2:]) for i in cropped} \
+                    if k == self.region_op else None
+                images = self.geometry(op, images, seeds[k], boxes)
                 continue
             images = self._stack(images)
             if kind == "flip":
@@ -85,28 +102,65 @@ class GpuRun:
     def decode(self, datas):
         """Every row decoded to a (C, H, W) uint8 tensor on the device: JPEGs by the decoder
         (with the CPU share beside it), the rest by the CPU path's Decode."""
-        # A MindRecord bytes field (|S<n> of shape (1,)) as its uint8 bytes, the same memory.
-        datas = [d.view(np.uint8) if isinstance(d, np.ndarray) and d.dtype.kind == "S"
-                 and d.shape == (1,) else d for d in datas]
+        datas = [_as_bytes(d) for d in datas]
+        return self._decode(datas, self._jpeg_sizes(datas), {})[0]
+
+    def crop_windows(self, sizes, seeds):
+        """{row: (top, left, crop_h, crop_w, out_h, out_w)} of the JPEG rows (``sizes``:
+        _jpeg_sizes()) whose window, drawn by the region op from the header's size and the
+        row's seed as geometry() draws it, lies inside the image and is smaller than it."""
+        op = self.ops[self.region_op]
+        windows = {}
+        for i, (height, width) in sizes.items():
+            try:
+                box = self._box(op, height, width, seeds[i], i)
+            except RowError:
+                continue                    # geometry() raises the op's error for the row
+            top, left, crop_h, crop_w = box[:4]
+            if top >= 0 and left >= 0 and top + crop_h <= height and left + crop_w <= width \
+                    and (crop_h, crop_w) != (height, width):
+                windows[i] = box
+        return windows
+
+    def _jpeg_sizes(self, datas):
+        """{row: (height, width)} of the rows the decoder takes: JPEGs whose header parses
+        within the pixel limit (the CPU decode gives the others their error)."""
+        if self.decoder is None:
+            return {}
+        sizes = {}
+        for i, data in enumerate(datas):
+            if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1 \
+                    and is_jpeg(data):
+                try:
+                    width, height = jpeg_size(data)
+                except RuntimeError:
+                    continue
+                sizes[i] = (height, width)
+        return sizes
+
+    def _decode(self, datas, sizes, windows):
+        """decode() of ``datas`` (uint8 arrays; ``sizes``: _jpeg_sizes()), the decoder reading
+        only ``windows`` (crop_windows()) of its rows; also the set of rows it decoded to their
+        window."""
         out = [None] * len(datas)
-        jpegs = []
-        if self.decoder is not None:
-            for i, data in enumerate(datas):
-                if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1 \
-                        and is_jpeg(data):
-                    try:
-                        jpeg_size(data)      # the header parses and is within the pixel limit
-                    except RuntimeError:
-                        continue             # the CPU decode gives the row its error
-                    jpegs.append(i)
+        cropped = set()
+        jpegs = list(sizes)
         if jpegs:
             share = self.split.cpu_rows(len(jpegs)) if self.split is not None else 0
             on_gpu, on_cpu = jpegs[:len(jpegs) - share], jpegs[len(jpegs) - share:]
             pending = [(i, self.cpu_pool.submit(self._timed_cpu_decode, datas[i]))
                        for i in on_cpu]
-            decoded = self._decode_jpegs([datas[i] for i in on_gpu])
-            for i, img in zip(on_gpu, decoded):
+            regions = [windows[i][:4] if i in windows else None for i in on_gpu]
+            decoded = self._decode_jpegs([datas[i] for i in on_gpu], regions)
+            for i, img, region in zip(on_gpu, decoded, regions):
                 out[i] = img
+                if img is not None and region is not None:
+                    if tuple(img.shape[-2:]) != tuple(region[2:]):
+                        raise RowError(i, "Decode") from RuntimeError(
+                            f"Decode: the GPU decoder gave a region of shape "
+                            f"{tuple(img.shape[-2:])} for the window {region[2:]} at "
+                            f"(top={region[0]}, left={region[1]})")
+                    cropped.add(i)
             for i, future in pending:
                 try:
                     out[i] = self._upload(future.result())
@@ -119,7 +173,7 @@ class GpuRun:
                 except Exception as exc:
                     raise RowError(i, "Decode") from exc
                 out[i] = self._upload(img)
-        return out
+        return out, cropped
 
     def _upload(self, img):
         """An HWC uint8 image decoded on the host as a CHW tensor on the device."""
@@ -132,16 +186,22 @@ class GpuRun:
         self.split.cpu_decoded(1, time.perf_counter() - began)
         return img
 
-    def _decode_jpegs(self, datas):
-        """One batched decoder call; if it refuses the batch, row by row (a refused row is
-        left to the CPU decode: None). With a split, the call is timed on the device's clock."""
+    def _decode_jpegs(self, datas, regions):
+        """One batched decoder call (``regions``: each row's (top, left, h, w) or None);
+        if it refuses the batch, row by row (a refused row is left to the CPU decode: None).
+        With a split, the call is timed on the device's clock."""
         if not datas:
             return []
         torch = self.torch
         tensors = [torch.from_numpy(d if d.flags.writeable else d.copy()) for d in datas]
         timer = DeviceTimer(torch, self.device) if self.split is not None else None
+
+        def call(rows, row_regions):
+            if any(r is not None for r in row_regions):
+                return list(self.decoder(rows, device=self.device, regions=row_regions))
+            return list(self.decoder(rows, device=self.device))
         try:
-            decoded = list(self.decoder(tensors, device=self.device))
+            decoded = call(tensors, regions)
         except RuntimeError:
             decoded = None
         if timer is not None and decoded is not None:
@@ -149,21 +209,23 @@ class GpuRun:
         if decoded is not None:
             return decoded
         out = []
-        for t in tensors:
+        for t, region in zip(tensors, regions):
             try:
-                out.append(self.decoder([t], device=self.device)[0])
+                out.append(call([t], [region])[0])
             except RuntimeError:
                 out.append(None)
         return out
 
     # -- geometry (uint8, one gather for the whole batch) --------------------------------
-    def geometry(self, op, images, seeds):
+    def geometry(self, op, images, seeds, boxes=None):
         """The op over every row: each row's window and output size (drawn by the op itself
-        from the row's seed, as on the CPU), then one batched resample; rows whose outputs
-        differ in size (Resize(int) of images of different shapes) one by one."""
+        from the row's seed, as on the CPU; ``boxes``: {row: box} given instead), then one
+        batched resample; rows whose outputs differ in size (Resize(int) of images of
+        different shapes) one by one."""
         sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
-        boxes = np.array([self._box(op, h, w, seeds[i], i) for i, (h, w) in enumerate(sizes)],
-                         np.int64).reshape(-1, 6)
+        given = boxes or {}
+        boxes = np.array([given[i] if i in given else self._box(op, h, w, seeds[i], i)
+                          for i, (h, w) in enumerate(sizes)], np.int64).reshape(-1, 6)
         if len({(int(b[4]), int(b[5])) for b in boxes}) > 1:
             return [self._resample([images[i]], boxes[i:i + 1], sizes[i:i + 1])[0]
                     for i in range(len(sizes))]
@@ -336,6 +398,13 @@ class DeviceTimer:
         self.ended.record()
         self.ended.synchronize()
         return self.began.elapsed_time(self.ended) / 1000.0
+
+
+def _as_bytes(data):
+    """A MindRecord bytes field (|S<n> of shape (1,)) as its uint8 bytes, the same memory."""
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.shape == (1,):
+        return data.view(np.uint8)
+    return data
 
 
 def _centred(size, crop):

@@ -16,6 +16,8 @@ class NvImageCodecDecoder:
 
     def __init__(self, codec, torch):
         self.codec, self.torch = codec, torch
+        # region decode (nvImageCodec 0.7 and later): a sub-code-stream of the crop window
+        self.decodes_regions = hasattr(codec.CodeStream, "get_sub_code_stream")
         self.params = codec.DecodeParams(apply_exif_orientation=False,
                                          color_spec=codec.ColorSpec.SRGB,
                                          sample_format=codec.P_RGB)
@@ -45,13 +47,20 @@ class NvImageCodecDecoder:
                                                      self.codec.Backend(self.codec.GPU_ONLY)])
         return decoders[index]
 
-    def __call__(self, tensors, device):
+    def __call__(self, tensors, device, regions=None):
         """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files) on the CUDA ``device``, in
-        order on its current stream."""
+        order on its current stream; ``regions``: for each row, the window (top, left, height,
+        width) to decode alone, or None for the whole image."""
         if device.type != "cuda":
             raise RuntimeError(f"nvImageCodec decodes on CUDA devices, not on {device}")
+        streams = [self.codec.CodeStream(t.numpy()) for t in tensors]
+        if regions is not None:
+            if not self.decodes_regions:
+                raise RuntimeError("this nvImageCodec has no region decode (0.7 or later has)")
+            streams = [stream if r is None else stream.get_sub_code_stream(
+                region=self.codec.Region(r[0], r[1], r[0] + r[2], r[1] + r[3]))
+                for stream, r in zip(streams, regions)]
         stream = self.torch.cuda.current_stream(device)
-        images = self._decoder(device).decode(
-            [self.codec.CodeStream(t.numpy()) for t in tensors], params=self.params,
-            cuda_stream=stream.cuda_stream)
+        images = self._decoder(device).decode(streams, params=self.params,
+                                              cuda_stream=stream.cuda_stream)
         return [None if image is None else self.torch.from_dlpack(image) for image in images]

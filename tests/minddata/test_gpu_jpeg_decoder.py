@@ -168,3 +168,54 @@ def test_the_adapter_refuses_a_cpu_device_and_gpu_run_decodes_on_the_host():
     # GpuRun takes a refusal as "not decoded here": the row is decoded by the CPU path's decoder
     out = GpuRun([vision.Decode()], torch.device("cpu"), decode)([data], [[0]])
     assert np.array_equal(out[0].numpy(), vision.Decode()(data))     # HWC, as on the CPU
+
+
+class FakeCodeStream:
+    """nvImageCodec 0.7+'s CodeStream as the adapter uses it: a sub-code-stream of a region."""
+
+    def __init__(self, data, region=None):
+        self.data, self.region = np.asarray(data), region
+
+    def get_sub_code_stream(self, region):
+        return FakeCodeStream(self.data, region)
+
+
+class RegionFakeCodec(FakeCodec):
+    CodeStream = FakeCodeStream
+
+    @staticmethod
+    def Region(start_y, start_x, end_y, end_x):
+        return (start_y, start_x, end_y, end_x)
+
+    def Decoder(self, device_id, max_num_cpu_threads, backends):
+        decoder = super().Decoder(device_id, max_num_cpu_threads, backends)
+        plain = decoder.decode
+
+        def decode(streams, params, cuda_stream):
+            images = plain([s.data for s in streams], params, cuda_stream)
+            for image, s in zip(images, streams):
+                if image is not None and s.region is not None:
+                    y0, x0, y1, x1 = s.region
+                    image.tensor = image.tensor[:, y0:y1, x0:x1]
+            return images
+        decoder.decode = decode
+        return decoder
+
+
+def test_the_adapter_decodes_regions_as_sub_code_streams():
+    decode = NvImageCodecDecoder(RegionFakeCodec(), stand_in_torch())
+    assert decode.decodes_regions
+    data = np.frombuffer(jpeg_bytes(2, 40, 30), np.uint8)
+    rows = [torch.from_numpy(data.copy()) for _ in range(2)]
+    out = decode(rows, device=torch.device("cuda", 0), regions=[(5, 7, 20, 10), None])
+    whole = torch.from_numpy(vision.Decode()(data)).permute(2, 0, 1)
+    assert torch.equal(out[0], whole[:, 5:25, 7:17])        # top, left, height, width
+    assert torch.equal(out[1], whole)
+
+
+def test_an_adapter_without_region_decode_refuses_regions():
+    decode = NvImageCodecDecoder(FakeCodec(), stand_in_torch())
+    assert not decode.decodes_regions        # a CodeStream without get_sub_code_stream
+    row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
+    with pytest.raises(RuntimeError, match="no region decode"):
+        decode(row, device=torch.device("cuda", 0), regions=[(0, 0, 8, 8)])

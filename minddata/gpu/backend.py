@@ -17,6 +17,11 @@ _state = {"device": None, "cpu_decode_threads": 0, "jpeg_decoder": "auto",
 JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "cpu")
 
 
+def _set(name, value):
+    with _lock:
+        _state[name] = value
+
+
 def set_device(device):
     """The torch device GPU-placed maps run on: "cuda", "cuda:<index>", "cpu" (the same
     code on the CPU, for tests and machines without a GPU), or None (the default: CUDA)."""
@@ -28,8 +33,7 @@ def set_device(device):
         if head not in ("cuda", "cpu") or (index and (head == "cpu" or not index.isdigit())):
             raise ValueError(f"device should be 'cuda', 'cuda:<index>' or 'cpu', but got "
                              f"{device!r}")
-    with _lock:
-        _state["device"] = device
+    _set("device", device)
 
 
 def get_device():
@@ -83,8 +87,7 @@ def set_jpeg_decoder(name):
     14,400-16,100: README, "On a GPU")."""
     if name not in JPEG_DECODERS:
         raise ValueError(f"jpeg decoder should be one of {JPEG_DECODERS}, but got {name!r}")
-    with _lock:
-        _state["jpeg_decoder"] = name
+    _set("jpeg_decoder", name)
 
 
 def get_jpeg_decoder():
@@ -149,8 +152,7 @@ def set_cpu_decode_threads(threads):
     if not 0 <= threads <= 64:
         raise ValueError(f"Input threads is not within the required interval of [0, 64], but "
                          f"got {threads}")
-    with _lock:
-        _state["cpu_decode_threads"] = threads
+    _set("cpu_decode_threads", threads)
 
 
 def get_cpu_decode_threads():
@@ -167,8 +169,7 @@ def set_region_decode(enabled):
     if not isinstance(enabled, bool):
         raise TypeError(f"enabled should be a bool, but got {type(enabled).__name__}: "
                         f"{enabled!r}")
-    with _lock:
-        _state["region_decode"] = enabled
+    _set("region_decode", enabled)
 
 
 def get_region_decode():

@@ -49,7 +49,7 @@ def _kernel():
     def resample(src, meta, scales, out, out_h, out_w,
                  CHANNELS: tl.constexpr, EXACT: tl.constexpr, INSIDE: tl.constexpr,
                  BLOCK: tl.constexpr):
-        n = tl.program_id(0)
+        n = tl.program_id(0).to(tl.int64)      # output offsets may pass 2**31
         oy = tl.program_id(1)
         ox = tl.program_id(2) * BLOCK + tl.arange(0, BLOCK)
         keep = ox < out_w

@@ -7,6 +7,9 @@
   rates: decode_split.py); rows it cannot take (PNG and other formats, a JPEG it refuses) are decoded by the
   CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to the batch on the device, so a
   broken file raises the CPU op's error. Without ``decoder`` every row is decoded that way.
+  With ``regions`` the decoder reads only each JPEG row's crop window, drawn from the header's
+  size before the decode (when the first op after Decode crops); that row's window is then
+  resized whole.
 - geometry on CHW uint8: each op draws each row's window with its own ``window()`` from the
   row's seed, as on the CPU; then one gather over the whole batch crops and resizes every row
   bilinearly with OpenCV's pixel mapping (half-pixel centres, samples clamped to the window),
@@ -73,7 +76,7 @@ class GpuRun:
         sizes = self._jpeg_sizes(datas)
         windows = {}
         if self.region_op is not None:
-            windows = self.crop_windows(sizes, seeds[self.region_op])
+            windows = self._crop_windows(sizes, seeds[self.region_op])
         # a list of (C, H, W) rows, or one (N, C, H, W) batch; the rows decoded to their window
         images, cropped = self._decode(datas, sizes, windows)
         chw = False         # the output's layout: CHW once HWC2CHW or ToTensor ran
@@ -105,7 +108,7 @@ class GpuRun:
         datas = [_as_bytes(d) for d in datas]
         return self._decode(datas, self._jpeg_sizes(datas), {})[0]
 
-    def crop_windows(self, sizes, seeds):
+    def _crop_windows(self, sizes, seeds):
         """{row: (top, left, crop_h, crop_w, out_h, out_w)} of the JPEG rows (``sizes``:
         _jpeg_sizes()) whose window, drawn by the region op from the header's size and the
         row's seed as geometry() draws it, lies inside the image and is smaller than it."""
@@ -140,7 +143,7 @@ class GpuRun:
 
     def _decode(self, datas, sizes, windows):
         """decode() of ``datas`` (uint8 arrays; ``sizes``: _jpeg_sizes()), the decoder reading
-        only ``windows`` (crop_windows()) of its rows; also the set of rows it decoded to their
+        only ``windows`` (_crop_windows()) of its rows; also the set of rows it decoded to their
         window."""
         out = [None] * len(datas)
         cropped = set()

@@ -14,8 +14,10 @@ First the mixed pipeline's batches are compared with the CPU pipeline's (same se
 decode on both): the largest and the mean difference in levels, once with the JPEGs decoded on
 the host (the GPU's augment alone) and once by the GPU decoder. Each decoder of --decoders
 (gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share,
-nvImageCodec once more with region decode (gpu.set_region_decode). "mixed stages" times one
-batch's decode and crop+resize, with the fused kernel and with torch operations.
+nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
+--hardware-shares (gpu.set_hardware_decode_share: CUDA decodes the rest meanwhile).
+"mixed stages" times one batch's decode and crop+resize, with the fused kernel and with torch
+operations.
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores
@@ -192,13 +194,15 @@ def cpu_pipeline(ds, vision, path, args):
 
 
 @part("mixed pipeline")
-def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, regions=False):
-    """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads and
-    region decode on or off."""
+def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, regions=False,
+                   share=1.0):
+    """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads,
+    region decode on or off and nvImageCodec's hardware decode ``share``."""
     from minddata import gpu
     gpu.set_jpeg_decoder(decoder)
     gpu.set_cpu_decode_threads(cpu_threads)
     gpu.set_region_decode(regions)
+    gpu.set_hardware_decode_share(share)
     what = f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, {args.cores} cores"
     try:
         with pinned(args.cores):
@@ -213,14 +217,17 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, region
         gpu.set_jpeg_decoder("auto")
         gpu.set_cpu_decode_threads(0)
         gpu.set_region_decode(False)
+        gpu.set_hardware_decode_share(1.0)
 
 
 @part("decode alone (batched)")
-def decode_alone(torch, files, args, choice):
+def decode_alone(torch, files, args, choice, share=1.0):
     from minddata.gpu import backend
     backend.set_jpeg_decoder(choice)
+    backend.set_hardware_decode_share(share)
     decoder = backend.jpeg_decoder()
     backend.set_jpeg_decoder("auto")
+    backend.set_hardware_decode_share(1.0)
     if decoder is None:
         say(f"decode alone: SKIP: no {choice} decoder imports")
         return None
@@ -367,6 +374,9 @@ def main(argv=None):
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
+    ap.add_argument("--hardware-shares", default="1.0,0.75",
+                    help="nvImageCodec's hardware decode shares (gpu.set_hardware_decode_share) "
+                         "timed alone and in the mixed pipeline")
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
@@ -404,8 +414,10 @@ def main(argv=None):
     decoders = args.decoders.split(",")
     agreement(ds, vision, torch, path, args, "cpu")
     agreement(ds, vision, torch, path, args, "auto")
+    shares = [float(x) for x in args.hardware_shares.split(",") if x]
     for decoder in decoders:
-        decode_alone(torch, files, args, decoder)
+        for share in (shares if decoder == "nvimgcodec" else [1.0]):
+            decode_alone(torch, files, args, decoder, share)
     mixed_stages(torch, vision, files, args)
     results = {"CPU": cpu_pipeline(ds, vision, path, args),
                "mixed": mixed_pipeline(ds, vision, path, args)}
@@ -415,6 +427,11 @@ def main(argv=None):
     if "nvimgcodec" in decoders:
         results["mixed, nvimgcodec region decode, no CPU share"] = mixed_pipeline(
             ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
+        for share in shares:
+            if share != 1.0:
+                results[f"mixed, nvimgcodec {share:.0%} hardware, no CPU share"] = \
+                    mixed_pipeline(ds, vision, path, args, "nvimgcodec", cpu_threads=0,
+                                   share=share)
     if not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
     for arch in filter(None, args.models.split(",")):

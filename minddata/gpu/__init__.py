@@ -9,10 +9,10 @@ map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch
 - resample_kernel.py: its crop-and-resize as one Triton kernel on CUDA;
 - decode_split.py: the share of each batch's JPEG rows CPU threads decode beside the GPU.
 """
-from .backend import get_cpu_decode_threads, get_device, get_jpeg_decoder, \
-    get_region_decode, set_cpu_decode_threads, set_device, set_jpeg_decoder, \
-    set_region_decode, unavailable
+from .backend import get_cpu_decode_threads, get_device, get_hardware_decode_share, \
+    get_jpeg_decoder, get_region_decode, set_cpu_decode_threads, set_device, \
+    set_hardware_decode_share, set_jpeg_decoder, set_region_decode, unavailable
 
-__all__ = ["get_cpu_decode_threads", "get_device", "get_jpeg_decoder", "get_region_decode",
-           "set_cpu_decode_threads", "set_device", "set_jpeg_decoder", "set_region_decode",
-           "unavailable"]
+__all__ = ["get_cpu_decode_threads", "get_device", "get_hardware_decode_share",
+           "get_jpeg_decoder", "get_region_decode", "set_cpu_decode_threads", "set_device",
+           "set_hardware_decode_share", "set_jpeg_decoder", "set_region_decode", "unavailable"]

@@ -12,10 +12,13 @@ import threading
 
 
 class NvImageCodecDecoder:
-    name = "nvImageCodec"
-
-    def __init__(self, codec, torch):
+    def __init__(self, codec, torch, hardware_share=1.0):
+        """``hardware_share``: the part of each batch given to the hardware JPEG decoders
+        (nvImageCodec's load hint); CUDA decodes the rest, and whatever they refuse."""
         self.codec, self.torch = codec, torch
+        self.hardware_share = hardware_share
+        self.name = "nvImageCodec" if hardware_share == 1.0 else \
+            f"nvImageCodec ({hardware_share:.0%} of each batch to the hardware decoders)"
         # region decode (nvImageCodec 0.7 and later): a sub-code-stream of the crop window
         self.decodes_regions = hasattr(codec.CodeStream, "get_sub_code_stream")
         self.params = codec.DecodeParams(apply_exif_orientation=False,
@@ -24,11 +27,11 @@ class NvImageCodecDecoder:
         self._local = threading.local()     # a Decoder per thread and device
 
     @classmethod
-    def create(cls):
+    def create(cls, hardware_share=1.0):
         """The decoder, or ImportError where nvImageCodec or torch does not import."""
         import torch
         from nvidia import nvimgcodec
-        return cls(nvimgcodec, torch)
+        return cls(nvimgcodec, torch, hardware_share)
 
     def _decoder(self, device):
         decoders = self._local.__dict__.setdefault("decoders", {})
@@ -41,10 +44,12 @@ class NvImageCodecDecoder:
             # core of the machine for every decoder: 4 workers pinned to 4 of 16 cores had 64
             # threads there. (With that default the mixed pipeline ran at 6,800 images/s on the
             # H200, the decoder alone on every core at 16,100; not yet measured with this.)
+            backends = [self.codec.Backend(self.codec.GPU_ONLY)]
+            if self.hardware_share > 0:
+                backends.insert(0, self.codec.Backend(self.codec.HW_GPU_ONLY,
+                                                      load_hint=self.hardware_share))
             decoders[index] = self.codec.Decoder(device_id=index, max_num_cpu_threads=1,
-                                                 backends=[
-                                                     self.codec.Backend(self.codec.HW_GPU_ONLY),
-                                                     self.codec.Backend(self.codec.GPU_ONLY)])
+                                                 backends=backends)
         return decoders[index]
 
     def __call__(self, tensors, device, regions=None):

@@ -24,7 +24,7 @@ def decoders(monkeypatch):
     """Stand-ins for both libraries; the device and the choice are put back afterwards."""
     found = {"torchvision": object(), "nvimgcodec": object()}
     monkeypatch.setattr(backend, "_torchvision_decoder", lambda: found["torchvision"])
-    monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda: found["nvimgcodec"])
+    monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda share: found["nvimgcodec"])
     device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
     yield found
     gpu.set_device(device)
@@ -90,8 +90,8 @@ class FakeCodec:
     def DecodeParams(self, **kwargs):
         return kwargs
 
-    def Backend(self, kind):
-        return kind
+    def Backend(self, kind, load_hint=1.0):
+        return kind if load_hint == 1.0 else (kind, load_hint)
 
     def CodeStream(self, data):
         return np.asarray(data)
@@ -219,3 +219,36 @@ def test_an_adapter_without_region_decode_refuses_regions():
     row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
     with pytest.raises(RuntimeError, match="no region decode"):
         decode(row, device=torch.device("cuda", 0), regions=[(0, 0, 8, 8)])
+
+
+def test_the_hardware_share_is_the_hardware_backends_load_hint():
+    codec = FakeCodec()
+    row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
+    for share, backends in [(1.0, ["hardware", "cuda"]), (0.75, [("hardware", 0.75), "cuda"]),
+                            (0.0, ["cuda"])]:
+        decode = NvImageCodecDecoder(codec, stand_in_torch(), share)
+        decode(row, device=torch.device("cuda", 0))
+        assert codec.decoders[-1][1].backends == backends
+    assert NvImageCodecDecoder(codec, stand_in_torch()).name == "nvImageCodec"
+    assert "75% of each batch to the hardware decoders" in \
+        NvImageCodecDecoder(codec, stand_in_torch(), 0.75).name
+
+
+def test_the_share_chooses_the_adapter_and_is_checked(monkeypatch):
+    made = []
+    monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda share: made.append(share) or share)
+    device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
+    try:
+        gpu.set_device("cuda")
+        gpu.set_jpeg_decoder("nvimgcodec")
+        assert gpu.get_hardware_decode_share() == 1.0
+        gpu.set_hardware_decode_share(0.5)
+        assert backend.jpeg_decoder() == 0.5 and made == [0.5]
+        with pytest.raises(ValueError, match=r"\[0.0, 1.0\]"):
+            gpu.set_hardware_decode_share(1.5)
+        with pytest.raises(TypeError, match="share should be a float"):
+            gpu.set_hardware_decode_share("all")
+    finally:
+        gpu.set_hardware_decode_share(1.0)
+        gpu.set_device(device)
+        gpu.set_jpeg_decoder(choice)

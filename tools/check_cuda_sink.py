@@ -5,7 +5,8 @@
 Prints one PASS/FAIL line per check (and INFO lines with figures); exits 1 if any check fails.
 Checks: CUDA is visible; the sink thread's copies land on the GPU through pinned memory on a side
 stream with an event; sink-mode training gives the same weights as non-sink training (no race
-between the side-stream copies and the step); device_id out of range is a clear error; with
+between the side-stream copies and the step), also with the steps on a high-priority stream
+(TRAINING_HIGH_PRIORITY_STEP=1); device_id out of range is a clear error; with
 --compile, GRAPH_MODE (torch.compile) trains on the GPU. Needs only torch and numpy (the dataset
 is a small in-memory stand-in, so minddata need not be built)."""
 import argparse
@@ -128,6 +129,18 @@ def main():
                                                         net_sink.state_dict().values())]
     report("sink and non-sink training give the same weights", max(diffs) < 1e-4,
            f"max abs difference {max(diffs):.2e}")
+    os.environ["TRAINING_HIGH_PRIORITY_STEP"] = "1"
+    try:
+        net_high, model_high, _ = train(torch, dataset, sink=True)
+    finally:
+        del os.environ["TRAINING_HIGH_PRIORITY_STEP"]
+    diffs = [float((a - b).abs().max()) for a, b in zip(net_plain.state_dict().values(),
+                                                        net_high.state_dict().values())]
+    high = model_high._backend._step_stream
+    report("steps on a high-priority stream give the same weights",
+           max(diffs) < 1e-4 and high is not None and high.priority < 0,
+           f"max abs difference {max(diffs):.2e}, stream priority "
+           f"{None if high is None else high.priority}")
     stats = model_sink.last_train_stats
     steps = stats["steps"]
     print(f"INFO steps/s non-sink {steps / t_plain:.1f}, sink {steps / t_sink:.1f}", flush=True)

@@ -21,7 +21,8 @@ operations.
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores
-cores, against the same train step on one synthetic batch already on the GPU (tools/sink_rate.py).
+cores, against the same train step on one synthetic batch already on the GPU (tools/sink_rate.py),
+for each decoder, with the steps on the caller's stream and on a high-priority one.
 
 Each part prints its figures or its failure and the next part runs regardless; the whole run
 stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
@@ -284,9 +285,11 @@ def mixed_stages(torch, vision, files, args):
 
 
 @part("sink training")
-def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto"):
+def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
+                  priority="normal"):
     """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
-    the same step on a synthetic batch already on the GPU."""
+    the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
+    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1)."""
     from minddata import gpu
     try:
         import torchvision
@@ -296,6 +299,7 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
     from sink_rate import sink_rate, synthetic_rate
     from training import Model, set_context
     os.environ["TRAINING_CHANNELS_LAST"] = "1"      # read when Model builds the train step
+    os.environ["TRAINING_HIGH_PRIORITY_STEP"] = "1" if priority == "high" else "0"
     set_context(device_target="GPU")                # the CPU, with a warning, in a dry run
     device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.backends.cudnn.benchmark = True
@@ -318,7 +322,7 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
         gpu.set_cpu_decode_threads(0)
         gpu.set_jpeg_decoder("auto")
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
-        f"{name}, {cpu_threads} CPU decode threads), "
+        f"{name}, {cpu_threads} CPU decode threads, {priority}-priority step stream), "
         f"{synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; data wait "
         f"p50 {stats.get('data_wait_p50_ms', float('nan')):.1f} ms, "
         f"p99 {stats.get('data_wait_p99_ms', float('nan')):.1f} ms; device decode utilisation "
@@ -371,6 +375,8 @@ def main(argv=None):
                     help="torchvision models of the sink part ('' skips it)")
     ap.add_argument("--sink-cpu-threads", default="0",
                     help="CPU decode threads of the sink parts, one run each")
+    ap.add_argument("--step-priorities", default="normal,high",
+                    help="the sink's step stream: normal, or high (TRAINING_HIGH_PRIORITY_STEP=1)")
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
@@ -392,7 +398,7 @@ def main(argv=None):
         gpu.set_device("cpu")
         args.batch, args.seconds, args.size = min(args.batch, 16), min(args.seconds, 3.0), 64
         args.models, args.sink_chunks = "resnet18" if args.models else "", 3
-        args.sink_cpu_threads = "0"
+        args.sink_cpu_threads, args.step_priorities = "0", "normal"
     elif not torch.cuda.is_available():
         say(f"SKIP: CUDA is not available (torch {torch.__version__}): this check needs an "
             f"NVIDIA GPU and a CUDA build of torch and torchvision")
@@ -437,8 +443,10 @@ def main(argv=None):
     for arch in filter(None, args.models.split(",")):
         for decoder in decoders:
             for threads in map(int, args.sink_cpu_threads.split(",")):
-                results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads"] = \
-                    sink_training(ds, vision, torch, path, arch, args, threads, decoder)
+                for priority in args.step_priorities.split(","):
+                    results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads, "
+                            f"{priority}-priority step"] = sink_training(
+                        ds, vision, torch, path, arch, args, threads, decoder, priority)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

@@ -15,7 +15,8 @@
   bilinearly with OpenCV's pixel mapping (half-pixel centres, samples clamped to the window),
   rounded back to uint8: one Triton kernel on CUDA where Triton is installed
   (resample_kernel.py), torch operations otherwise, the same values;
-- flips, then pointwise and layout ops on the stacked batch.
+- flips, then pointwise and layout ops on the stacked batch (in the same kernel as the last
+  crop or resize where that kernel runs).
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
 import time
@@ -68,6 +69,12 @@ class GpuRun:
         self.region_op = first if (regions and decoder is not None and first is not None
                                    and KINDS[type(self.ops[first])] in ("decode_crop", "geometry")
                                    ) else None
+        # the last geometry op: the kernel also does the flips, point and layout ops after it
+        geometry = [k for k, op in enumerate(self.ops)
+                    if KINDS[type(op)] in ("decode_crop", "geometry")]
+        self.tail_op = geometry[-1] if geometry and all(
+            KINDS[type(op)] in ("flip", "point", "layout")
+            for op in self.ops[geometry[-1] + 1:]) else None
 
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
@@ -88,6 +95,11 @@ class GpuRun:
                 # a row decoded to its window is that window whole: resize it
                 boxes = {i: (0, 0) + tuple(windows[i][2:]) for i in cropped} \
                     if k == self.region_op else None
+                if k == self.tail_op and self.fused:
+                    done = self._geometry_and_tail(op, images, seeds, k, boxes)
+                    if done is not None:
+                        batch, chw = done
+                        return batch if chw else batch.permute(0, 2, 3, 1).contiguous()
                 images = self.geometry(op, images, seeds[k], boxes)
                 continue
             images = self._stack(images)
@@ -225,14 +237,49 @@ class GpuRun:
         from the row's seed, as on the CPU; ``boxes``: {row: box} given instead), then one
         batched resample; rows whose outputs differ in size (Resize(int) of images of
         different shapes) one by one."""
-        sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
-        given = boxes or {}
-        boxes = np.array([given[i] if i in given else self._box(op, h, w, seeds[i], i)
-                          for i, (h, w) in enumerate(sizes)], np.int64).reshape(-1, 6)
+        boxes, sizes = self._boxes(op, images, seeds, boxes)
         if len({(int(b[4]), int(b[5])) for b in boxes}) > 1:
             return [self._resample([images[i]], boxes[i:i + 1], sizes[i:i + 1])[0]
                     for i in range(len(sizes))]
         return self._resample(images, boxes, sizes)
+
+    def _boxes(self, op, images, seeds, given):
+        """(boxes (N, 6), sizes) of geometry(): each row's box, drawn or ``given``."""
+        sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
+        given = given or {}
+        boxes = np.array([given[i] if i in given else self._box(op, h, w, seeds[i], i)
+                          for i, (h, w) in enumerate(sizes)], np.int64).reshape(-1, 6)
+        return boxes, sizes
+
+    def _geometry_and_tail(self, op, images, seeds, k, given):
+        """The last geometry op (``k``) and every op after it (flips, point and layout ops)
+        in the one kernel: (batch, chw), or None where the rows' output sizes differ or the
+        kernel does not run here (the caller then runs the ops one by one)."""
+        boxes, sizes = self._boxes(op, images, seeds[k], given)
+        if len({(int(b[4]), int(b[5])) for b in boxes}) > 1:
+            return None
+        flips = np.zeros(len(boxes), np.int32)      # bit 0: horizontal, bit 1: vertical
+        points, chw = [], False
+        channels = int(images.shape[1] if isinstance(images, self.torch.Tensor)
+                       else images[0].shape[0])
+        for tail_op, tail_seeds in zip(self.ops[k + 1:], seeds[k + 1:]):
+            kind = KINDS[type(tail_op)]
+            if kind == "flip":
+                bit = 2 if isinstance(tail_op, (RandomVerticalFlip, VerticalFlip)) else 1
+                if isinstance(tail_op, (HorizontalFlip, VerticalFlip)):
+                    flips ^= bit
+                else:
+                    flips ^= np.array([bit if tail_op.draw(Rng(seed)) else 0
+                                       for seed in tail_seeds], np.int32)
+            elif kind == "point":
+                points.append(_point_params(tail_op, channels))
+                chw = chw or isinstance(tail_op, ToTensor)
+            elif isinstance(tail_op, HWC2CHW):
+                chw = True
+        tail = resample_kernel.Tail(flips, np.array(points, np.float32).reshape(
+            len(points), channels, 3))
+        batch = self._resample(images, boxes, sizes, tail)
+        return None if batch is None else (batch, chw)
 
     @staticmethod
     def _box(op, height, width, seed, row):
@@ -259,11 +306,13 @@ class GpuRun:
         except Exception as exc:
             raise RowError(row, type(op).__name__) from exc
 
-    def _resample(self, images, boxes, sizes):
+    def _resample(self, images, boxes, sizes, tail=None):
         """(N, C, out_h, out_w) uint8: each row's window resized bilinearly with OpenCV's
         mapping (half-pixel centres; samples clamped to the window's edges), rounded; a window
         of the output's size is copied exactly. Gathers from all rows at once: in one kernel
-        where it runs (resample_kernel.py), else with torch operations."""
+        where it runs (resample_kernel.py), else with torch operations. With ``tail`` (a
+        resample_kernel.Tail) the kernel also flips and applies the point ops; None where it
+        cannot run."""
         torch = self.torch
         out_h, out_w = int(boxes[0, 4]), int(boxes[0, 5])
         if isinstance(images, torch.Tensor):
@@ -287,11 +336,13 @@ class GpuRun:
                                   meta[:, 3].to(torch.float32) / out_w], 1)
             try:
                 return resample_kernel.resample(torch, flat, meta, scales, channels, out_h,
-                                                out_w, exact, inside)
+                                                out_w, exact, inside, tail)
             except resample_kernel.KernelUnavailable as exc:
                 self.fused = False
                 warnings.warn(f"{exc}; crop and resize run as torch operations (the same "
                               f"values, more GPU time)", RuntimeWarning, stacklevel=2)
+        if tail is not None:
+            return None
         return self._gather(flat, meta, channels, out_h, out_w, exact, inside)
 
     def _gather(self, flat, meta, channels, out_h, out_w, exact, inside):
@@ -401,6 +452,20 @@ class DeviceTimer:
         self.ended.record()
         self.ended.synchronize()
         return self.began.elapsed_time(self.ended) / 1000.0
+
+
+def _point_params(op, channels):
+    """(channels, 3) rows of (kind, a, b) of a point op for the kernel: kind 0 computes
+    (x - a) / b (Normalize), kind 1 x * a + b (Rescale; ToTensor: a = float32(1/255)), as
+    GpuRun._point does."""
+    if isinstance(op, Normalize):
+        mean = per_channel(op.mean, channels, "Normalize", "mean")
+        std = per_channel(op.std, channels, "Normalize", "std")
+        return [(0.0, m, d) for m, d in zip(mean, std)]
+    if isinstance(op, ToTensor):
+        return [(1.0, np.float32(1.0) / np.float32(255.0), 0.0)] * channels
+    assert isinstance(op, Rescale), op           # plan.KINDS has no other point op
+    return [(1.0, np.float32(op.rescale), np.float32(op.shift))] * channels
 
 
 def _as_bytes(data):

@@ -5,17 +5,23 @@ about 80 kernels per batch: each builds a (N, out_h, out_w) index or float tempo
 memory, so a batch of 256 rows at 224x224 moves some gigabytes, and on an H200 took about
 10 ms of each batch's 24 ms of GPU work, time taken from the training step beside it. Here one
 kernel reads each output pixel's four taps and writes the uint8 result: the memory traffic is
-the output and the taps read.
+the output and the taps read. Given a ``Tail``, the same kernel also does the flips and the
+point ops (Normalize, Rescale, ToTensor) that follow the map's last crop or resize, and writes
+float32: the flipped, normalized batch in one pass instead of a flip, a where and three
+full-size float passes.
 
 The arithmetic is the torch path's, step for step in float32 (the same per-row scales, computed
 by torch, the same tap and weight rule, the same interpolation order, rounding half to even),
 so the two agree to the level except where the compiler fuses a multiply and an add (a 1-ulp
-difference that can move a value across a rounding boundary: at most 1 level). Tests run the
-kernel on the CPU in Triton's interpreter (TRITON_INTERPRET=1) against the torch path.
+difference that can move a value across a rounding boundary: at most 1 level; in the tail's
+Rescale, 1 ulp of the float). The point ops keep GpuRun._point's order and IEEE division.
+Tests run the kernel on the CPU in Triton's interpreter (TRITON_INTERPRET=1) against the torch
+path: equal values.
 
 ``meta`` rows (int64): top, left, crop_h, crop_w, height, width, plane (height*width), base
 (the row's first element in ``flat``); ``scales`` rows (float32): crop_h/out_h, crop_w/out_w.
 """
+import collections
 import functools
 import os
 import threading
@@ -27,8 +33,14 @@ META_COLUMNS = 8
 # Launches one at a time: the first launch of each variant compiles it, and Triton's
 # interpreter is not thread-safe; a launch is microseconds of CPU beside a batch's milliseconds.
 _launch_lock = threading.Lock()
-_launched = set()           # (channels, exact, inside): variants that compiled and ran
+_launched = set()           # (channels, exact, inside, flip, points): variants that ran
 _failed = []                # why the kernel could not be compiled, once it could not
+
+
+#: The ops after the resample, done by the same kernel: ``flips`` (N,) int32, bit 0 a
+#: horizontal and bit 1 a vertical flip of the row's output; ``points`` (K, C, 3) float32,
+#: op k's (kind, a, b) for channel c: kind 0 gives (x - a) / b, kind 1 x * a + b, in order.
+Tail = collections.namedtuple("Tail", "flips points")
 
 
 class KernelUnavailable(RuntimeError):
@@ -46,13 +58,20 @@ def _kernel():
         return None
 
     @triton.jit
-    def resample(src, meta, scales, out, out_h, out_w,
+    def resample(src, meta, scales, flips, points, out, out_h, out_w,
                  CHANNELS: tl.constexpr, EXACT: tl.constexpr, INSIDE: tl.constexpr,
-                 BLOCK: tl.constexpr):
+                 FLIP: tl.constexpr, POINTS: tl.constexpr, BLOCK: tl.constexpr):
         n = tl.program_id(0).to(tl.int64)      # output offsets may pass 2**31
-        oy = tl.program_id(1)
-        ox = tl.program_id(2) * BLOCK + tl.arange(0, BLOCK)
-        keep = ox < out_w
+        out_y = tl.program_id(1)
+        out_x = tl.program_id(2) * BLOCK + tl.arange(0, BLOCK)
+        keep = out_x < out_w
+        # the output position whose sample this pixel holds (mirrored where the row flips)
+        oy = out_y
+        ox = out_x
+        if FLIP:
+            flip = tl.load(flips + n)
+            oy = tl.where((flip & 2) != 0, out_h - 1 - out_y, out_y)
+            ox = tl.where((flip & 1) != 0, out_w - 1 - out_x, out_x)
         row = meta + n * 8
         top = tl.load(row)
         left = tl.load(row + 1)
@@ -109,8 +128,19 @@ def _kernel():
                 odd = (r - 2.0 * tl.floor(r * 0.5)) == 1.0
                 r = tl.where(((r - value) == 0.5) & odd, r - 1.0, r)
                 value = tl.minimum(tl.maximum(r, 0.0), 255.0)
-            tl.store(out + ((n * CHANNELS + c) * out_h + oy) * out_w + ox, value.to(tl.uint8),
-                     mask=keep)
+            at_out = out + ((n * CHANNELS + c) * out_h + out_y) * out_w + out_x
+            if POINTS > 0:
+                for k in tl.static_range(POINTS):
+                    param = points + (k * CHANNELS + c) * 3
+                    kind = tl.load(param)
+                    a = tl.load(param + 1)
+                    b = tl.load(param + 2)
+                    divisor = tl.where(kind == 0.0, b, 1.0)
+                    value = tl.where(kind == 0.0, tl.math.div_rn(value - a, divisor),
+                                     value * a + b)
+                tl.store(at_out, value, mask=keep)
+            else:
+                tl.store(at_out, value.to(tl.uint8), mask=keep)
 
     return resample
 
@@ -122,22 +152,28 @@ def available(device):
     return (device.type == "cuda" or interpreted) and not _failed and _kernel() is not None
 
 
-def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside):
-    """(N, channels, out_h, out_w) uint8 on ``flat``'s device; see the module doc for the
-    arguments. Launched on the current stream."""
+def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, tail=None):
+    """(N, channels, out_h, out_w) on ``flat``'s device: uint8, or float32 when ``tail`` (a
+    Tail) has point ops; see the module doc for the other arguments. Launched on the current
+    stream."""
     count = int(meta.shape[0])
-    out = torch.empty((count, channels, out_h, out_w), dtype=torch.uint8, device=flat.device)
+    npoints = 0 if tail is None else int(tail.points.shape[0])
+    out = torch.empty((count, channels, out_h, out_w), device=flat.device,
+                      dtype=torch.float32 if npoints else torch.uint8)
     if count == 0:
         return out
+    flip = tail is not None and bool(tail.flips.any())
+    flips = torch.from_numpy(tail.flips).to(flat.device) if flip else meta
+    points = torch.from_numpy(tail.points).to(flat.device) if npoints else scales
     grid = (count, out_h, -(-out_w // BLOCK))
-    variant = (channels, bool(exact), bool(inside))
+    variant = (channels, bool(exact), bool(inside), flip, npoints)
     with _launch_lock:
         if _failed:
             raise KernelUnavailable(_failed[0])
         try:
-            _kernel()[grid](flat, meta.contiguous(), scales.contiguous(), out, out_h, out_w,
-                            CHANNELS=channels, EXACT=variant[1], INSIDE=variant[2],
-                            BLOCK=BLOCK)
+            _kernel()[grid](flat, meta.contiguous(), scales.contiguous(), flips, points, out,
+                            out_h, out_w, CHANNELS=channels, EXACT=variant[1],
+                            INSIDE=variant[2], FLIP=flip, POINTS=npoints, BLOCK=BLOCK)
         except Exception as exc:
             if variant in _launched:
                 raise           # it compiled and ran before: a real failure of this batch

@@ -31,6 +31,45 @@ CASES = [
 ]
 
 
+# whole maps whose last geometry op is followed by flips, point and layout ops: the kernel
+# does them all (uint8 out without point ops, float32 with)
+TAIL_CASES = [
+    ("train", lambda v: [v.Decode(), v.RandomResizedCrop(24), v.RandomHorizontalFlip(),
+                         v.Normalize([121.0, 115.0, 104.0], [58.0, 57.0, 57.5]), v.HWC2CHW()]),
+    ("flips-hwc", lambda v: [v.Decode(), v.CenterCrop(16), v.RandomVerticalFlip(0.5),
+                             v.HorizontalFlip(), v.RandomHorizontalFlip(0.3)]),
+    ("rescale-totensor", lambda v: [v.Decode(), v.Resize((20, 18)), v.Rescale(0.5, -3.0),
+                                    v.ToTensor()]),
+    ("crop-decode", lambda v: [v.RandomCropDecodeResize(12), v.VerticalFlip(), v.ToTensor()]),
+]
+
+
+def jpeg(rng, height, width):
+    import cv2
+    ok, data = cv2.imencode(".jpg", rng.integers(0, 256, (height, width, 3), dtype=np.uint8))
+    assert ok
+    return data.reshape(-1)
+
+
+def compare_tails():
+    """Every TAIL_CASES map through GpuRun with and without the kernel: (differing values,
+    largest difference, dtype, shape of the kernel's batch, shape of the torch path's)."""
+    import torch
+    import minddata.vision as v
+    rng = np.random.default_rng(9)
+    datas = [jpeg(rng, h, w) for h, w in [(40, 30), (25, 33), (50, 50), (31, 17)]]
+    report = {}
+    for name, make_ops in TAIL_CASES:
+        ops = make_ops(v)
+        seeds = [[1000 * k + i for i in range(len(datas))] for k in range(len(ops))]
+        fused, plain = (GpuRun(ops, torch.device("cpu"), fused=f)(datas, seeds)
+                        for f in (True, False))
+        diff = (fused.double() - plain.double()).abs()
+        report[name] = (int((diff > 0).sum()), float(diff.max()), str(fused.dtype),
+                        tuple(fused.shape), tuple(plain.shape))
+    return report
+
+
 def compare_cases():
     """Every case through GpuRun's geometry with and without the kernel: the count of
     differing values, the largest difference and the output shapes, per case."""
@@ -64,6 +103,12 @@ def test_the_kernel_equals_the_torch_path_in_the_interpreter():
         # The interpreter computes in numpy's float32 without fused multiply-adds: the same
         # values as the torch path, to the level.
         assert (differing, largest) == (0, 0), (name, differing, largest)
+    tails = eval(done.stdout.strip().splitlines()[-2])
+    assert set(tails) == {name for name, _ in TAIL_CASES}
+    for name, (differing, largest, dtype, fused_shape, plain_shape) in tails.items():
+        assert fused_shape == plain_shape, name
+        assert dtype == ("torch.uint8" if name == "flips-hwc" else "torch.float32"), name
+        assert (differing, largest) == (0, 0.0), (name, differing, largest)
 
 
 def test_without_the_kernel_the_torch_path_runs():
@@ -116,7 +161,7 @@ def test_a_kernel_that_does_not_compile_falls_back_to_torch_with_a_warning(monke
 def test_a_kernel_that_ran_before_raises_its_later_failures(monkeypatch):
     import torch
     resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("illegal memory access"))
-    resample_kernel._launched.add((3, False, True))     # this variant compiled and ran
+    resample_kernel._launched.add((3, False, True, False, 0))   # this variant compiled and ran
     op = RandomResizedCrop(6)
     images = [torch.zeros((3, 20, 30), dtype=torch.uint8)]
     with pytest.raises(RuntimeError, match="illegal memory access"):
@@ -125,4 +170,5 @@ def test_a_kernel_that_ran_before_raises_its_later_failures(monkeypatch):
 
 
 if __name__ == "__main__":
+    print(compare_tails())
     print(compare_cases())

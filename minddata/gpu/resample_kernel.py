@@ -1,9 +1,9 @@
 """GpuRun's crop-and-resize as one fused GPU kernel (Triton), where Triton is installed.
 
-Written with torch operations (GpuRun._resample_torch), the bilinear gather of a batch is
-about 80 kernels per batch: each builds a (N, out_h, out_w) index or float temporary in device
-memory, so a batch of 256 rows at 224x224 moves some gigabytes, and on an H200 took about
-10 ms of each batch's 24 ms of GPU work, time taken from the training step beside it. Here one
+Written with torch operations (GpuRun._gather), the bilinear gather of a batch is about 80
+kernels: each builds a (N, out_h, out_w) index or float temporary in device memory, so a batch
+of 256 rows at 224x224 moves some gigabytes; on an H200 it took 6.4 ms of each batch's 24 ms of
+GPU work, time taken from the training step beside it. Here one
 kernel reads each output pixel's four taps and writes the uint8 result: the memory traffic is
 the output and the taps read. Given a ``Tail``, the same kernel also does the flips and the
 point ops (Normalize, Rescale, ToTensor) that follow the map's last crop or resize, and writes
@@ -28,7 +28,6 @@ import threading
 
 #: output pixels of one row per program
 BLOCK = 128
-META_COLUMNS = 8
 
 # Launches one at a time: the first launch of each variant compiles it, and Triton's
 # interpreter is not thread-safe; a launch is microseconds of CPU beside a batch's milliseconds.

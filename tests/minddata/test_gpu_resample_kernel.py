@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 
 from minddata.gpu.batch import GpuRun                                      # noqa: E402
 from transforms_c.vision.crop import CenterCrop, Crop                      # noqa: E402
@@ -54,7 +54,6 @@ def jpeg(rng, height, width):
 def compare_tails():
     """Every TAIL_CASES map through GpuRun with and without the kernel: (differing values,
     largest difference, dtype, shape of the kernel's batch, shape of the torch path's)."""
-    import torch
     import minddata.vision as v
     rng = np.random.default_rng(9)
     datas = [jpeg(rng, h, w) for h, w in [(40, 30), (25, 33), (50, 50), (31, 17)]]
@@ -73,7 +72,6 @@ def compare_tails():
 def compare_cases():
     """Every case through GpuRun's geometry with and without the kernel: the count of
     differing values, the largest difference and the output shapes, per case."""
-    import torch
     rng = np.random.default_rng(7)
     report = {}
     for name, make_op, sizes in CASES:
@@ -111,8 +109,24 @@ def test_the_kernel_equals_the_torch_path_in_the_interpreter():
         assert (differing, largest) == (0, 0.0), (name, differing, largest)
 
 
+@pytest.mark.skipif(not (HAS_TRITON and torch.cuda.is_available()),
+                    reason="needs CUDA and Triton")
+def test_compiled_on_cuda_the_kernel_is_within_one_level_of_the_torch_path():
+    import minddata.vision as v
+    rng = np.random.default_rng(4)
+    datas = [jpeg(rng, h, w) for h, w in [(240, 320), (333, 250), (90, 500), (64, 64)]]
+    # one level of the resample in each case's output units (after Normalize: over std 57)
+    level = {"train": 1 / 57.0, "flips-hwc": 1.0, "rescale-totensor": 0.5 / 255,
+             "crop-decode": 1 / 255}
+    for name, make_ops in TAIL_CASES:
+        ops = make_ops(v)
+        seeds = [[1000 * k + i for i in range(len(datas))] for k in range(len(ops))]
+        fused, plain = (GpuRun(ops, torch.device("cuda"), fused=f)(datas, seeds).double().cpu()
+                        for f in (True, False))
+        assert float((fused - plain).abs().max()) <= level[name] * (1 + 1e-5), name
+
+
 def test_without_the_kernel_the_torch_path_runs():
-    import torch
     run = GpuRun([Resize(4)], torch.device("cpu"))
     if not (HAS_TRITON and os.environ.get("TRITON_INTERPRET") == "1"):
         assert run.fused is False        # the kernel serves CUDA devices (or the interpreter)
@@ -142,7 +156,6 @@ def fresh_kernel_state(monkeypatch, error):
 
 
 def test_a_kernel_that_does_not_compile_falls_back_to_torch_with_a_warning(monkeypatch):
-    import torch
     resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("no ptxas for sm_90"))
     op = RandomResizedCrop(6)
     images = [torch.from_numpy(np.random.default_rng(3).integers(0, 256, (3, 20, 30),
@@ -159,7 +172,6 @@ def test_a_kernel_that_does_not_compile_falls_back_to_torch_with_a_warning(monke
 
 
 def test_a_kernel_that_ran_before_raises_its_later_failures(monkeypatch):
-    import torch
     resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("illegal memory access"))
     resample_kernel._launched.add((3, False, True, False, 0))   # this variant compiled and ran
     op = RandomResizedCrop(6)

@@ -219,6 +219,8 @@ class GpuRun:
             decoded = call(tensors, regions)
         except RuntimeError:
             decoded = None
+        if decoded is not None and len(decoded) != len(tensors):
+            decoded = None      # which image is which row is unknown: row by row
         if timer is not None and decoded is not None:
             self.split.gpu_decoded(len(decoded), timer.seconds())
         if decoded is not None:
@@ -226,9 +228,10 @@ class GpuRun:
         out = []
         for t, region in zip(tensors, regions):
             try:
-                out.append(call([t], [region])[0])
+                one = call([t], [region])
             except RuntimeError:
-                out.append(None)
+                one = []
+            out.append(one[0] if len(one) == 1 else None)
         return out
 
     # -- geometry (uint8, one gather for the whole batch) --------------------------------

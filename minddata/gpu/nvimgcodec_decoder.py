@@ -5,7 +5,7 @@ H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode ot
 
 The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
 ``(3, H, W)`` uint8 tensor on the device per row, or None for a row the library could not
-decode (GpuRun then decodes that row on the CPU, which raises the CPU op's error for a broken
+decode (also with versions that drop such rows from their output) (GpuRun then decodes that row on the CPU, which raises the CPU op's error for a broken
 file). EXIF orientation is not applied, as on the CPU path.
 """
 import threading
@@ -65,7 +65,12 @@ class NvImageCodecDecoder:
             streams = [stream if r is None else stream.get_sub_code_stream(
                 region=self.codec.Region(r[0], r[1], r[0] + r[2], r[1] + r[3]))
                 for stream, r in zip(streams, regions)]
-        stream = self.torch.cuda.current_stream(device)
-        images = self._decoder(device).decode(streams, params=self.params,
-                                              cuda_stream=stream.cuda_stream)
+        decoder = self._decoder(device)
+        cuda_stream = self.torch.cuda.current_stream(device).cuda_stream
+        images = decoder.decode(streams, params=self.params, cuda_stream=cuda_stream)
+        if len(images) != len(streams):
+            # Some versions leave the rows they could not decode out of the list instead of
+            # giving None: which image is which row is then unknown, so decode row by row.
+            images = [(decoder.decode([s], params=self.params, cuda_stream=cuda_stream)
+                       or [None])[0] for s in streams]
         return [None if image is None else self.torch.from_dlpack(image) for image in images]

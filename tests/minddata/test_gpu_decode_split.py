@@ -105,3 +105,20 @@ def test_cpu_decode_threads_are_checked():
     with pytest.raises(ValueError, match=r"\[0, 64\]"):
         backend.set_cpu_decode_threads(65)
     assert gpu.get_cpu_decode_threads() == 0     # the default: the GPU decodes every JPEG
+
+
+def test_a_decoder_giving_fewer_images_than_rows_is_not_trusted_with_the_order():
+    """A decoder that leaves a row out of its batch answer: the rows go one by one (the one it
+    cannot decode to the CPU decoder), never shifted onto their neighbours' images."""
+    from minddata.gpu.batch import GpuRun
+
+    class Dropping(StandInDecoder):
+        def __call__(self, tensors, device):
+            out = super().__call__(tensors, device)
+            return out[1:] if len(out) > 1 else out
+
+    datas = [np.frombuffer(jpeg_bytes(i, 30 + 6 * i, 24), np.uint8) for i in range(3)]
+    ops = [vision.Decode(), vision.Resize((12, 12))]
+    got = GpuRun(ops, torch.device("cpu"), Dropping())(datas, [[0] * 3] * 2)
+    want = GpuRun(ops, torch.device("cpu"), StandInDecoder())(datas, [[0] * 3] * 2)
+    assert torch.equal(got, want)

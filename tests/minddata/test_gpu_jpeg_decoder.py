@@ -252,3 +252,22 @@ def test_the_share_chooses_the_adapter_and_is_checked(monkeypatch):
         gpu.set_hardware_decode_share(1.0)
         gpu.set_device(device)
         gpu.set_jpeg_decoder(choice)
+
+
+def test_a_version_that_drops_failed_rows_still_gives_each_row_its_image():
+    """Some nvImageCodec versions leave undecodable rows out of the returned list: the adapter
+    must not pair the images that remain with the wrong rows."""
+    codec = FakeCodec()
+    decode = NvImageCodecDecoder(codec, stand_in_torch())
+    datas = [np.frombuffer(jpeg_bytes(i, 20 + 4 * i, 24), np.uint8) for i in range(3)]
+    rows = [torch.from_numpy(datas[0].copy()), torch.from_numpy(np.zeros(64, np.uint8)),
+            torch.from_numpy(datas[2].copy())]
+    decode(rows[:1], device=torch.device("cuda", 0))          # makes this thread's decoder
+    decoder = codec.decoders[-1][1]
+    plain = decoder.decode
+    decoder.decode = lambda streams, params, cuda_stream: [
+        image for image in plain(streams, params, cuda_stream) if image is not None]
+    out = decode(rows, device=torch.device("cuda", 0))
+    assert out[1] is None
+    for i in (0, 2):
+        assert np.array_equal(out[i].permute(1, 2, 0).numpy(), vision.Decode()(datas[i]))

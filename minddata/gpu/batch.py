@@ -168,13 +168,19 @@ class GpuRun:
             regions = [windows[i][:4] if i in windows else None for i in on_gpu]
             decoded = self._decode_jpegs([datas[i] for i in on_gpu], regions)
             for i, img, region in zip(on_gpu, decoded, regions):
+                if img is None:
+                    continue                # the CPU decode below takes the row
+                # (3, H, W) of the header's size, or of the window: anything else (another
+                # layout, a region ignored) would be cut wrong, so the batch fails instead
+                expected = (3,) + tuple(region[2:4] if region is not None else sizes[i])
+                if tuple(img.shape) != expected:
+                    where = "the whole image" if region is None else \
+                        f"the window at (top={region[0]}, left={region[1]})"
+                    raise RowError(i, "Decode") from RuntimeError(
+                        f"Decode: the GPU decoder gave shape {tuple(img.shape)} for "
+                        f"{where}, expected {expected} (C, H, W)")
                 out[i] = img
-                if img is not None and region is not None:
-                    if tuple(img.shape[-2:]) != tuple(region[2:]):
-                        raise RowError(i, "Decode") from RuntimeError(
-                            f"Decode: the GPU decoder gave a region of shape "
-                            f"{tuple(img.shape[-2:])} for the window {region[2:]} at "
-                            f"(top={region[0]}, left={region[1]})")
+                if region is not None:
                     cropped.add(i)
             for i, future in pending:
                 try:

@@ -122,3 +122,19 @@ def test_a_decoder_giving_fewer_images_than_rows_is_not_trusted_with_the_order()
     got = GpuRun(ops, torch.device("cpu"), Dropping())(datas, [[0] * 3] * 2)
     want = GpuRun(ops, torch.device("cpu"), StandInDecoder())(datas, [[0] * 3] * 2)
     assert torch.equal(got, want)
+
+
+def test_a_decoder_giving_another_layout_fails_the_batch_naming_the_row():
+    """(H, W, C) where (C, H, W) is expected would be cut as garbage: an error instead."""
+    from minddata.gpu.batch import GpuRun, RowError
+
+    class Interleaved(StandInDecoder):
+        def __call__(self, tensors, device):
+            return [img.permute(1, 2, 0) for img in super().__call__(tensors, device)]
+
+    datas = [np.frombuffer(jpeg_bytes(i, 30, 24), np.uint8) for i in range(2)]
+    run = GpuRun([vision.Decode(), vision.Resize((12, 12))], torch.device("cpu"), Interleaved())
+    with pytest.raises(RowError) as err:
+        run(datas, [[0] * 2] * 2)
+    assert err.value.row == 0
+    assert "expected (3, 30, 24) (C, H, W)" in str(err.value.__cause__)

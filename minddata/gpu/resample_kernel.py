@@ -112,15 +112,16 @@ def _kernel():
         rx1 = tl.minimum(tl.maximum(rx1, 0), width - 1)
         for c in tl.static_range(CHANNELS):
             at = src + base + c * plane
-            a = tl.load(at + ry0 + rx0, mask=valid, other=0).to(tl.float32)
+            # the four taps: (first row, first column), (first, second), (second, first), ...
+            tap00 = tl.load(at + ry0 + rx0, mask=valid, other=0).to(tl.float32)
             if EXACT:
-                value = a
+                value = tap00
             else:
-                b = tl.load(at + ry0 + rx1, mask=valid, other=0).to(tl.float32)
-                d = tl.load(at + ry1 + rx0, mask=valid, other=0).to(tl.float32)
-                e = tl.load(at + ry1 + rx1, mask=valid, other=0).to(tl.float32)
-                upper = (1 - wx) * a + wx * b
-                lower = (1 - wx) * d + wx * e
+                tap01 = tl.load(at + ry0 + rx1, mask=valid, other=0).to(tl.float32)
+                tap10 = tl.load(at + ry1 + rx0, mask=valid, other=0).to(tl.float32)
+                tap11 = tl.load(at + ry1 + rx1, mask=valid, other=0).to(tl.float32)
+                upper = (1 - wx) * tap00 + wx * tap01
+                lower = (1 - wx) * tap10 + wx * tap11
                 value = (1 - wy) * upper + wy * lower
                 # round half to even (torch.round), then clamp to uint8
                 r = tl.floor(value + 0.5)
@@ -130,13 +131,13 @@ def _kernel():
             at_out = out + ((n * CHANNELS + c) * out_h + out_y) * out_w + out_x
             if POINTS > 0:
                 for k in tl.static_range(POINTS):
-                    param = points + (k * CHANNELS + c) * 3
+                    param = points + (k * CHANNELS + c) * 3     # (kind, a, b): see Tail
                     kind = tl.load(param)
-                    a = tl.load(param + 1)
-                    b = tl.load(param + 2)
-                    divisor = tl.where(kind == 0.0, b, 1.0)
-                    value = tl.where(kind == 0.0, tl.math.div_rn(value - a, divisor),
-                                     value * a + b)
+                    pa = tl.load(param + 1)
+                    pb = tl.load(param + 2)
+                    divisor = tl.where(kind == 0.0, pb, 1.0)
+                    value = tl.where(kind == 0.0, tl.math.div_rn(value - pa, divisor),
+                                     value * pa + pb)
                 tl.store(at_out, value, mask=keep)
             else:
                 tl.store(at_out, value.to(tl.uint8), mask=keep)

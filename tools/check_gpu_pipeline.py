@@ -380,7 +380,7 @@ def main(argv=None):
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
-    ap.add_argument("--hardware-shares", default="1.0,0.75",
+    ap.add_argument("--hardware-shares", default="1.0,0.75,auto",
                     help="nvImageCodec's hardware decode shares (gpu.set_hardware_decode_share) "
                          "timed alone and in the mixed pipeline")
     ap.add_argument("--cpu-dry-run", action="store_true",
@@ -420,7 +420,7 @@ def main(argv=None):
     decoders = args.decoders.split(",")
     agreement(ds, vision, torch, path, args, "cpu")
     agreement(ds, vision, torch, path, args, "auto")
-    shares = [float(x) for x in args.hardware_shares.split(",") if x]
+    shares = [x if x == "auto" else float(x) for x in args.hardware_shares.split(",") if x]
     for decoder in decoders:
         for share in (shares if decoder == "nvimgcodec" else [1.0]):
             decode_alone(torch, files, args, decoder, share)
@@ -435,7 +435,8 @@ def main(argv=None):
             ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
         for share in shares:
             if share != 1.0:
-                results[f"mixed, nvimgcodec {share:.0%} hardware, no CPU share"] = \
+                what = "adaptive" if share == "auto" else f"{share:.0%}"
+                results[f"mixed, nvimgcodec {what} hardware, no CPU share"] = \
                     mixed_pipeline(ds, vision, path, args, "nvimgcodec", cpu_threads=0,
                                    share=share)
     if not args.cpu_dry_run:

@@ -180,11 +180,16 @@ def get_region_decode():
 def set_hardware_decode_share(share):
     """With nvImageCodec: the part of each batch's JPEGs given to the GPU's hardware JPEG
     decoders (A100, H100, H200 have them), the rest decoded by CUDA kernels at the same time
-    (nvImageCodec's load hint). 1.0 (the default) leaves the CUDA cores to training, as the
-    sink wants; a pipeline measured alone may be fastest with both busy (DALI's mixed decoder
-    splits the same way)."""
+    (nvImageCodec's load hint); "auto": the library moves the split batch by batch to where
+    both finish together, from their measured times. 1.0 (the default) leaves the CUDA cores to
+    training, as the sink wants; a pipeline measured alone may be fastest with both busy
+    (DALI's mixed decoder splits the same way)."""
+    if share == "auto":
+        _set("hardware_share", share)
+        return
     if isinstance(share, bool) or not isinstance(share, (int, float)):
-        raise TypeError(f"share should be a float, but got {type(share).__name__}: {share!r}")
+        raise TypeError(f"share should be a float or 'auto', but got {type(share).__name__}: "
+                        f"{share!r}")
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"Input share is not within the required interval of [0.0, 1.0], but "
                          f"got {share}")

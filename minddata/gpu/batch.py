@@ -3,10 +3,12 @@
 ``GpuRun(ops, device, decoder)(datas, seeds)`` runs a map's ops (checked by
 ``plan.run_refusal``) over one batch of encoded images:
 - decode: JPEG rows in one batched call of ``decoder`` (torchvision's ``decode_jpeg``: nvJPEG
-  on CUDA), except a share that CPU threads decode meanwhile (``split``, tuned from the measured
-  rates: decode_split.py); rows it cannot take (PNG and other formats, a JPEG it refuses) are decoded by the
-  CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to the batch on the device, so a
-  broken file raises the CPU op's error. Without ``decoder`` every row is decoded that way.
+  on CUDA), except a share that CPU threads decode meanwhile (``split``, tuned from the
+  measured rates: decode_split.py); rows it cannot take (PNG and other formats, a JPEG it
+  refuses) are decoded by the CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to
+  the batch on the device, so a broken file raises the CPU op's error. Without ``decoder``
+  every row is decoded that way. Each image the decoder gives must be (3, H, W) of the
+  header's size (or the window's), or the batch fails naming the row.
   With ``regions`` the decoder reads only each JPEG row's crop window, drawn from the header's
   size before the decode (when the first op after Decode crops); that row's window is then
   resized whole.

@@ -5,20 +5,31 @@ H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode ot
 
 The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
 ``(3, H, W)`` uint8 tensor on the device per row, or None for a row the library could not
-decode (also with versions that drop such rows from their output) (GpuRun then decodes that row on the CPU, which raises the CPU op's error for a broken
-file). EXIF orientation is not applied, as on the CPU path.
+decode, also with versions that drop such rows from their output (GpuRun then decodes that
+row on the CPU, which raises the CPU op's error for a broken file). EXIF orientation is not
+applied, as on the CPU path.
 """
 import threading
 
 
 class NvImageCodecDecoder:
+    #: the adaptive split's first share (nvImageCodec then moves it to where both backends
+    #: finish together, from their measured times)
+    ADAPTIVE_START = 0.75
+
     def __init__(self, codec, torch, hardware_share=1.0):
         """``hardware_share``: the part of each batch given to the hardware JPEG decoders
-        (nvImageCodec's load hint); CUDA decodes the rest, and whatever they refuse."""
+        (nvImageCodec's load hint), or "auto" (the library adapts it batch by batch to the
+        measured times); CUDA decodes the rest, and whatever the hardware refuses."""
         self.codec, self.torch = codec, torch
         self.hardware_share = hardware_share
-        self.name = "nvImageCodec" if hardware_share == 1.0 else \
-            f"nvImageCodec ({hardware_share:.0%} of each batch to the hardware decoders)"
+        if hardware_share == "auto":
+            self.name = "nvImageCodec (hardware and CUDA decode, split by their measured times)"
+        elif hardware_share == 1.0:
+            self.name = "nvImageCodec"
+        else:
+            self.name = (f"nvImageCodec ({hardware_share:.0%} of each batch to the hardware "
+                         f"decoders)")
         # region decode (nvImageCodec 0.7 and later): a sub-code-stream of the crop window
         self.decodes_regions = hasattr(codec.CodeStream, "get_sub_code_stream")
         self.params = codec.DecodeParams(apply_exif_orientation=False,
@@ -45,7 +56,11 @@ class NvImageCodecDecoder:
             # threads there. (With that default the mixed pipeline ran at 6,800 images/s on the
             # H200, the decoder alone on every core at 16,100; not yet measured with this.)
             backends = [self.codec.Backend(self.codec.GPU_ONLY)]
-            if self.hardware_share > 0:
+            if self.hardware_share == "auto":
+                backends.insert(0, self.codec.Backend(
+                    self.codec.HW_GPU_ONLY, load_hint=self.ADAPTIVE_START,
+                    load_hint_policy=self.codec.LoadHintPolicy.ADAPTIVE_MINIMIZE_IDLE_TIME))
+            elif self.hardware_share > 0:
                 backends.insert(0, self.codec.Backend(self.codec.HW_GPU_ONLY,
                                                       load_hint=self.hardware_share))
             decoders[index] = self.codec.Decoder(device_id=index, max_num_cpu_threads=1,

@@ -90,7 +90,11 @@ class FakeCodec:
     def DecodeParams(self, **kwargs):
         return kwargs
 
-    def Backend(self, kind, load_hint=1.0):
+    LoadHintPolicy = types.SimpleNamespace(ADAPTIVE_MINIMIZE_IDLE_TIME="adaptive")
+
+    def Backend(self, kind, load_hint=1.0, load_hint_policy=None):
+        if load_hint_policy is not None:
+            return kind, load_hint, load_hint_policy
         return kind if load_hint == 1.0 else (kind, load_hint)
 
     def CodeStream(self, data):
@@ -225,7 +229,7 @@ def test_the_hardware_share_is_the_hardware_backends_load_hint():
     codec = FakeCodec()
     row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
     for share, backends in [(1.0, ["hardware", "cuda"]), (0.75, [("hardware", 0.75), "cuda"]),
-                            (0.0, ["cuda"])]:
+                            (0.0, ["cuda"]), ("auto", [("hardware", 0.75, "adaptive"), "cuda"])]:
         decode = NvImageCodecDecoder(codec, stand_in_torch(), share)
         decode(row, device=torch.device("cuda", 0))
         assert codec.decoders[-1][1].backends == backends
@@ -246,8 +250,10 @@ def test_the_share_chooses_the_adapter_and_is_checked(monkeypatch):
         assert backend.jpeg_decoder() == 0.5 and made == [0.5]
         with pytest.raises(ValueError, match=r"\[0.0, 1.0\]"):
             gpu.set_hardware_decode_share(1.5)
-        with pytest.raises(TypeError, match="share should be a float"):
+        with pytest.raises(TypeError, match="share should be a float or 'auto'"):
             gpu.set_hardware_decode_share("all")
+        gpu.set_hardware_decode_share("auto")
+        assert backend.jpeg_decoder() == "auto"
     finally:
         gpu.set_hardware_decode_share(1.0)
         gpu.set_device(device)

@@ -121,6 +121,25 @@ def batches_of(dataset):
     return it, next_batch
 
 
+class gpu_settings:
+    """minddata.gpu's settings (jpeg_decoder, cpu_decode_threads, region_decode,
+    hardware_decode_share) set inside the block, the earlier values back after it."""
+
+    def __init__(self, **settings):
+        self.settings = settings
+
+    def __enter__(self):
+        from minddata import gpu
+        self.saved = {name: getattr(gpu, f"get_{name}")() for name in self.settings}
+        for name, value in self.settings.items():
+            getattr(gpu, f"set_{name}")(value)
+
+    def __exit__(self, *exc):
+        from minddata import gpu
+        for name, value in self.saved.items():
+            getattr(gpu, f"set_{name}")(value)
+
+
 class pinned:
     """The process's threads created inside the block run on ``cores`` CPU cores."""
 
@@ -153,22 +172,14 @@ def prepare_data(args):
 def agreement(ds, vision, torch, path, args, decoder):
     """The largest and the mean difference between the mixed pipeline's batches (JPEGs decoded
     by ``decoder``: "cpu" isolates the GPU's augment) and the CPU pipeline's."""
-    from minddata import gpu
     from transforms_c import settings
     approximate = settings.get_approximate_decode()
     settings.set_approximate_decode(False)
-    gpu.set_jpeg_decoder(decoder)
     try:
+        with gpu_settings(jpeg_decoder=decoder):
+            mixed, got = [first_batches(ds, vision, torch, path, args, device)
+                          for device in ("GPU", None)]
         worst, total, count = 0.0, 0.0, 0
-        for device in ("GPU", None):
-            ds.config.set_seed(5)
-            it = pipeline(ds, vision, path, 32, 4, args.size, device).create_tuple_iterator(
-                num_epochs=1, output_numpy=False)
-            got = [np.asarray(b[0].cpu() if isinstance(b[0], torch.Tensor) else b[0].asnumpy())
-                   for _, b in zip(range(3), it)]
-            it.close()
-            if device == "GPU":
-                mixed = got
         std = np.asarray(STD).reshape(1, 3, 1, 1)       # normalized units -> levels
         for a, b in zip(mixed, got):
             levels = np.abs(a.astype(np.float64) - b) * std
@@ -179,7 +190,18 @@ def agreement(ds, vision, torch, path, args, decoder):
             f"another decoder's IDCT and chroma upsampling: more)")
     finally:
         settings.set_approximate_decode(approximate)
-        gpu.set_jpeg_decoder("auto")
+
+
+def first_batches(ds, vision, torch, path, args, device):
+    """The images of the first 3 batches of 32 (seed 5) of the pipeline on ``device``."""
+    ds.config.set_seed(5)
+    it = pipeline(ds, vision, path, 32, 4, args.size, device).create_tuple_iterator(
+        num_epochs=1, output_numpy=False)
+    try:
+        return [np.asarray(b[0].cpu() if isinstance(b[0], torch.Tensor) else b[0].asnumpy())
+                for _, b in zip(range(3), it)]
+    finally:
+        it.close()
 
 
 @part("CPU pipeline")
@@ -200,12 +222,10 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, region
     """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads,
     region decode on or off and nvImageCodec's hardware decode ``share``."""
     from minddata import gpu
-    gpu.set_jpeg_decoder(decoder)
-    gpu.set_cpu_decode_threads(cpu_threads)
-    gpu.set_region_decode(regions)
-    gpu.set_hardware_decode_share(share)
-    what = f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, {args.cores} cores"
-    try:
+    with gpu_settings(jpeg_decoder=decoder, cpu_decode_threads=cpu_threads,
+                      region_decode=regions, hardware_decode_share=share):
+        what = (f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, "
+                f"{args.cores} cores")
         with pinned(args.cores):
             dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
             say(f"mixed pipeline: plan {dataset.plan().nodes}, {what}")
@@ -214,21 +234,13 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, region
             return measure(f"mixed pipeline ({what})", next_batch, args.batch, args.seconds)
         finally:
             it.close()
-    finally:
-        gpu.set_jpeg_decoder("auto")
-        gpu.set_cpu_decode_threads(0)
-        gpu.set_region_decode(False)
-        gpu.set_hardware_decode_share(1.0)
 
 
 @part("decode alone (batched)")
 def decode_alone(torch, files, args, choice, share=1.0):
     from minddata.gpu import backend
-    backend.set_jpeg_decoder(choice)
-    backend.set_hardware_decode_share(share)
-    decoder = backend.jpeg_decoder()
-    backend.set_jpeg_decoder("auto")
-    backend.set_hardware_decode_share(1.0)
+    with gpu_settings(jpeg_decoder=choice, hardware_decode_share=share):
+        decoder = backend.jpeg_decoder()
     if decoder is None:
         say(f"decode alone: SKIP: no {choice} decoder imports")
         return None
@@ -311,16 +323,11 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
     labels = torch.randint(0, 10, (args.batch,), device=device)
     model.predict_network.train(True)
     synthetic = synthetic_rate(model, (images, labels), steps=10 if args.cpu_dry_run else 60)
-    gpu.set_cpu_decode_threads(cpu_threads)
-    gpu.set_jpeg_decoder(decoder)
-    try:
-        with pinned(args.cores):
-            dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
-            fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
+    with gpu_settings(cpu_decode_threads=cpu_threads, jpeg_decoder=decoder), \
+            pinned(args.cores):
+        dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
+        fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
         name = gpu.backend.jpeg_decoder_name()
-    finally:
-        gpu.set_cpu_decode_threads(0)
-        gpu.set_jpeg_decoder("auto")
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
         f"{name}, {cpu_threads} CPU decode threads, {priority}-priority step stream), "
         f"{synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; data wait "

@@ -428,20 +428,14 @@ class GpuRun:
         return self.torch.where(where, batch.flip(axis), batch)
 
     def _point(self, op, batch):
+        """The point op on the stacked batch: the same (kind, a, b) as the kernel's tail
+        (_point_params)."""
         torch = self.torch
         x = batch if batch.dtype == torch.float32 else batch.float()
-        if isinstance(op, ToTensor):
-            # MindSpore's arithmetic: img * float32(1/255), one rounding
-            return x * torch.tensor(np.float32(1.0) / np.float32(255.0), device=x.device)
-        if isinstance(op, Rescale):
-            return x * np.float32(op.rescale) + np.float32(op.shift)
-        assert isinstance(op, Normalize), op     # plan.KINDS has no other point op
-        channels = x.shape[1]
-        mean = per_channel(op.mean, channels, "Normalize", "mean")
-        std = per_channel(op.std, channels, "Normalize", "std")
-        mean = torch.from_numpy(mean).to(x.device).view(1, -1, 1, 1)
-        std = torch.from_numpy(std).to(x.device).view(1, -1, 1, 1)
-        return (x - mean) / std
+        rows = _point_params(op, int(x.shape[1]))
+        params = torch.tensor(rows, dtype=torch.float32, device=x.device)
+        a, b = (params[:, j].view(1, -1, 1, 1) for j in (1, 2))
+        return (x - a) / b if rows[0][0] == 0.0 else x * a + b
 
 
 class DeviceTimer:
@@ -466,9 +460,9 @@ class DeviceTimer:
 
 
 def _point_params(op, channels):
-    """(channels, 3) rows of (kind, a, b) of a point op for the kernel: kind 0 computes
-    (x - a) / b (Normalize), kind 1 x * a + b (Rescale; ToTensor: a = float32(1/255)), as
-    GpuRun._point does."""
+    """(channels, 3) rows of (kind, a, b) of a point op, for the kernel's tail and for
+    GpuRun._point alike: kind 0 computes (x - a) / b (Normalize), kind 1 x * a + b (Rescale;
+    ToTensor: MindSpore's x * float32(1/255), one rounding, b = 0)."""
     if isinstance(op, Normalize):
         mean = per_channel(op.mean, channels, "Normalize", "mean")
         std = per_channel(op.std, channels, "Normalize", "std")

@@ -8,9 +8,11 @@
 # 1. the CUDA tests of the suite (they skip on CPU machines): the fused resample kernel compiled
 #    against the torch path, the batch on the device, amp and step times on CUDA, the adapter;
 # 2. tools/check_cuda_sink.py: the sink's CUDA path, also with the high-priority step stream;
-# 3. tools/check_gpu_pipeline.py $GPU_PIPELINE_ARGS (e.g. "--data DIR --copies 20 --seconds 8"):
+# 3. tools/probe_gpu_decoders.py $GPU_PROBE_ARGS (e.g. "--data DIR"): each JPEG decoder alone
+#    with 1 and 4 threads, and beside a saturating GPU load;
+# 4. tools/check_gpu_pipeline.py $GPU_PIPELINE_ARGS (e.g. "--data DIR --copies 20 --seconds 8"):
 #    CPU vs mixed pipeline vs DALI, decoders, shares, region decode, the sink's rates;
-# 4. tools/check_nn_torch_gpu.py --channels-last: training.nn against torchvision in the sink.
+# 5. tools/check_nn_torch_gpu.py --channels-last: training.nn against torchvision in the sink.
 # Each check's output goes to the terminal and to LOGDIR/<n>-<name>.log; a failing check does
 # not stop the others, and the exit status is the number of checks that failed.
 set -u -o pipefail
@@ -34,10 +36,12 @@ check() {
 check 1-cuda-tests "$py" -m pytest -q -p no:cacheprovider \
     tests/minddata/test_gpu_resample_kernel.py tests/minddata/test_gpu_placement.py \
     tests/training/test_amp_cuda.py tests/training/test_step_times.py \
-    tests/minddata/test_torch_adapter.py
+    tests/minddata/test_torch_adapter.py tests/minddata/test_gpu_jpeg_decoder.py
 check 2-cuda-sink "$py" tools/check_cuda_sink.py
 # shellcheck disable=SC2086  # the arguments are meant to split
-check 3-gpu-pipeline "$py" tools/check_gpu_pipeline.py ${GPU_PIPELINE_ARGS:-}
-check 4-nn-torch-gpu "$py" tools/check_nn_torch_gpu.py --channels-last
+check 3-decoders "$py" tools/probe_gpu_decoders.py ${GPU_PROBE_ARGS:-}
+# shellcheck disable=SC2086
+check 4-gpu-pipeline "$py" tools/check_gpu_pipeline.py ${GPU_PIPELINE_ARGS:-}
+check 5-nn-torch-gpu "$py" tools/check_nn_torch_gpu.py --channels-last
 echo "== $failed check(s) failed; logs in $logs"
 exit "$failed"

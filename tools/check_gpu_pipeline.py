@@ -12,7 +12,9 @@ consumer waits for each batch, and CPU-seconds per second of the process. The mi
 and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses every core.
 First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
 decode on both): the largest and the mean difference in levels, once with the JPEGs decoded on
-the host (the GPU's augment alone) and once by the GPU decoder. Each decoder of --decoders
+the host (the GPU's augment alone) and once by the GPU decoder. "mixed" runs with the defaults
+(the "auto" decoder, no CPU decode share), then once more with 2 CPU decode threads (the CPU
+share of gpu.set_cpu_decode_threads). Each decoder of --decoders
 (gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share,
 nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
 --hardware-shares (gpu.set_hardware_decode_share: CUDA decodes the rest meanwhile).
@@ -217,7 +219,7 @@ def cpu_pipeline(ds, vision, path, args):
 
 
 @part("mixed pipeline")
-def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=2, regions=False,
+def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=0, regions=False,
                    share=1.0):
     """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads,
     region decode on or off and nvImageCodec's hardware decode ``share``."""
@@ -433,7 +435,9 @@ def main(argv=None):
             decode_alone(torch, files, args, decoder, share)
     mixed_stages(torch, vision, files, args)
     results = {"CPU": cpu_pipeline(ds, vision, path, args),
-               "mixed": mixed_pipeline(ds, vision, path, args)}
+               "mixed": mixed_pipeline(ds, vision, path, args),
+               "mixed, 2 CPU decode threads": mixed_pipeline(ds, vision, path, args,
+                                                             cpu_threads=2)}
     for decoder in decoders:
         results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
             ds, vision, path, args, decoder, cpu_threads=0)

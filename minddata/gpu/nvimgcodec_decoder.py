@@ -35,7 +35,8 @@ class NvImageCodecDecoder:
         self.params = codec.DecodeParams(apply_exif_orientation=False,
                                          color_spec=codec.ColorSpec.SRGB,
                                          sample_format=codec.P_RGB)
-        self._local = threading.local()     # a Decoder per thread and device
+        self._lock = threading.Lock()
+        self._devices = {}      # device index -> _DeviceDecoders
 
     @classmethod
     def create(cls, hardware_share=1.0):
@@ -44,28 +45,12 @@ class NvImageCodecDecoder:
         from nvidia import nvimgcodec
         return cls(nvimgcodec, torch, hardware_share)
 
-    def _decoder(self, device):
-        decoders = self._local.__dict__.setdefault("decoders", {})
+    def _on(self, device):
         index = device.index if device.index is not None else self.torch.cuda.current_device()
-        if index not in decoders:
-            # The hardware decoders first, then CUDA; no hybrid CPU backend: the host's cores
-            # read the rows (and GpuRun's own CPU share decodes beside the GPU). One CPU
-            # thread per decoder: each pipeline worker parses its own batch, as torchvision's
-            # decode does on the calling thread. The library's default is a pool of a thread per
-            # core of the machine for every decoder: 4 workers pinned to 4 of 16 cores had 64
-            # threads there. (With that default the mixed pipeline ran at 6,800 images/s on the
-            # H200, the decoder alone on every core at 16,100; not yet measured with this.)
-            backends = [self.codec.Backend(self.codec.GPU_ONLY)]
-            if self.hardware_share == "auto":
-                backends.insert(0, self.codec.Backend(
-                    self.codec.HW_GPU_ONLY, load_hint=self.ADAPTIVE_START,
-                    load_hint_policy=self.codec.LoadHintPolicy.ADAPTIVE_MINIMIZE_IDLE_TIME))
-            elif self.hardware_share > 0:
-                backends.insert(0, self.codec.Backend(self.codec.HW_GPU_ONLY,
-                                                      load_hint=self.hardware_share))
-            decoders[index] = self.codec.Decoder(device_id=index, max_num_cpu_threads=1,
-                                                 backends=backends)
-        return decoders[index]
+        with self._lock:
+            if index not in self._devices:
+                self._devices[index] = _DeviceDecoders(self, index)
+            return self._devices[index]
 
     def __call__(self, tensors, device, regions=None):
         """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files) on the CUDA ``device``, in
@@ -80,12 +65,79 @@ class NvImageCodecDecoder:
             streams = [stream if r is None else stream.get_sub_code_stream(
                 region=self.codec.Region(r[0], r[1], r[0] + r[2], r[1] + r[3]))
                 for stream, r in zip(streams, regions)]
-        decoder = self._decoder(device)
         cuda_stream = self.torch.cuda.current_stream(device).cuda_stream
-        images = decoder.decode(streams, params=self.params, cuda_stream=cuda_stream)
+        images = self._on(device).decode(streams, self.params, cuda_stream)
+        return [None if image is None else self.torch.from_dlpack(image) for image in images]
+
+
+class _DeviceDecoders:
+    """The nvImageCodec decoders of one GPU, shared by the pipeline's workers, one batch at a
+    time. Measured on the H200 (README, "On a GPU"): one thread decoding on the hardware
+    decoders alone gave 18,800 images/s, four threads each with its own decoder 13,100 together,
+    and the 4-worker pipeline so 6,900: the decoders contend for the hardware engines, so the
+    workers take turns (each waits with the GIL released) instead. Share 1.0 decodes on the
+    hardware decoders alone (the same 18,800, against 10,100 for one decoder holding both the
+    hardware and the CUDA backend) and redoes only the rows they refuse with a CUDA decoder;
+    a share below 1.0, or "auto", needs both backends in one decoder (the load hint splits
+    between them). One CPU thread per decoder: the library's default is a pool of a thread per
+    machine core for every decoder."""
+
+    def __init__(self, adapter, index):
+        self.adapter, self.index = adapter, index
+        self.lock = threading.Lock()
+        codec, share = adapter.codec, adapter.hardware_share
+        hardware = None
+        if share == "auto":
+            adaptive = codec.LoadHintPolicy.ADAPTIVE_MINIMIZE_IDLE_TIME
+            hardware = codec.Backend(codec.HW_GPU_ONLY, load_hint=adapter.ADAPTIVE_START,
+                                     load_hint_policy=adaptive)
+        elif 0 < share < 1:
+            hardware = codec.Backend(codec.HW_GPU_ONLY, load_hint=share)
+        self.first = self.cuda = None
+        self.cuda_failed = False
+        if hardware is not None:
+            self.first = self._make([hardware, codec.Backend(codec.GPU_ONLY)])
+        elif share == 1.0:
+            try:
+                self.first = self._make([codec.Backend(codec.HW_GPU_ONLY)])
+            except RuntimeError:        # a GPU without hardware JPEG decoders: CUDA decodes all
+                self.first = None
+        if self.first is None:
+            self.cuda = self._make([codec.Backend(codec.GPU_ONLY)])
+            self.first = self.cuda
+
+    def _make(self, backends):
+        return self.adapter.codec.Decoder(device_id=self.index, max_num_cpu_threads=1,
+                                          backends=backends)
+
+    def _cuda(self):
+        """The CUDA decoder for the rows the hardware refused; None where it cannot be made
+        (those rows are left to the CPU)."""
+        if self.cuda is None and not self.cuda_failed:
+            try:
+                self.cuda = self._make([self.adapter.codec.Backend(self.adapter.codec.GPU_ONLY)])
+            except RuntimeError:
+                self.cuda_failed = True
+        return self.cuda
+
+    def decode(self, streams, params, cuda_stream):
+        """One image (or None) per stream, in order."""
+        with self.lock:
+            images = self._decode(self.first, streams, params, cuda_stream)
+            refused = [i for i, image in enumerate(images) if image is None]
+            cuda = self._cuda() if refused and self.first is not self.cuda else None
+            if cuda is not None:
+                again = self._decode(cuda, [streams[i] for i in refused], params, cuda_stream)
+                for i, image in zip(refused, again):
+                    images[i] = image
+            return images
+
+    @staticmethod
+    def _decode(decoder, streams, params, cuda_stream):
+        images = list(decoder.decode(streams, params=params, cuda_stream=cuda_stream))
         if len(images) != len(streams):
             # Some versions leave the rows they could not decode out of the list instead of
             # giving None: which image is which row is then unknown, so decode row by row.
-            images = [(decoder.decode([s], params=self.params, cuda_stream=cuda_stream)
+            images = [(decoder.decode([s], params=params, cuda_stream=cuda_stream)
                        or [None])[0] for s in streams]
-        return [None if image is None else self.torch.from_dlpack(image) for image in images]
+        return images

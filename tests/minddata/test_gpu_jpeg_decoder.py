@@ -3,6 +3,7 @@ adapter (minddata/gpu/nvimgcodec_decoder.py), checked without a GPU: the choice 
 stand-ins for the two libraries, and the adapter runs against a stand-in of nvImageCodec's
 Python API that decodes with the CPU path's decoder."""
 import threading
+import time
 import types
 
 import numpy as np
@@ -141,27 +142,79 @@ def test_the_adapter_decodes_planar_rgb_and_gives_none_for_a_broken_row():
     assert out[1] is None
     assert out[0].shape == (3, 40, 30)
     assert np.array_equal(out[0].permute(1, 2, 0).numpy(), expected)
-    (_, decoder), = codec.decoders
-    assert decoder.device_id == 0 and decoder.backends == ["hardware", "cuda"]
-    assert decoder.cpu_threads == 1         # the calling worker's own parse thread
-    (count, params, stream), = decoder.calls
+    # the hardware decoder takes the batch; a CUDA decoder, made then, only the refused row
+    (_, hardware), (_, cuda) = codec.decoders
+    assert hardware.device_id == cuda.device_id == 0
+    assert hardware.backends == ["hardware"] and cuda.backends == ["cuda"]
+    assert hardware.cpu_threads == cuda.cpu_threads == 1
+    (count, params, stream), = hardware.calls
     assert count == 2 and stream == 7       # on the caller's current CUDA stream
     assert params == {"apply_exif_orientation": False, "color_spec": "srgb",
                       "sample_format": "planar rgb"}
+    assert [call[0] for call in cuda.calls] == [1]
 
 
-def test_the_adapter_keeps_one_decoder_per_thread_and_device():
+def test_the_workers_share_a_devices_decoders_one_batch_at_a_time():
     codec = FakeCodec()
     decode = NvImageCodecDecoder(codec, stand_in_torch())
     row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
     decode(row, device=torch.device("cuda", 0))
-    decode(row, device=torch.device("cuda", 0))
     decode(row, device=torch.device("cuda", 1))
-    worker = threading.Thread(target=decode, args=(row,), kwargs={"device": torch.device("cuda")})
-    worker.start()
-    worker.join()
-    assert [d.device_id for _, d in codec.decoders] == [0, 1, 0]
-    assert len({thread for thread, _ in codec.decoders}) == 2
+    busy, most = [0], [0]
+    for _, decoder in codec.decoders:
+        plain = decoder.decode
+
+        def slow(streams, params, cuda_stream, plain=plain):
+            busy[0] += 1
+            most[0] = max(most[0], busy[0])
+            time.sleep(0.02)
+            busy[0] -= 1
+            return plain(streams, params, cuda_stream)
+        decoder.decode = slow
+    workers = [threading.Thread(target=decode, args=(row,), kwargs={"device": torch.device("cuda")})
+               for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert [d.device_id for _, d in codec.decoders] == [0, 1]      # none made per thread
+    assert most[0] == 1
+
+
+class CodecWithout(FakeCodec):
+    """A codec whose decoder with only the ``missing`` backend cannot be made (as
+    nvImageCodec answers on a GPU without hardware JPEG decoders, or without its CUDA
+    backend's library)."""
+
+    def __init__(self, missing):
+        super().__init__()
+        self.missing = missing
+
+    def Decoder(self, device_id, max_num_cpu_threads, backends):
+        if backends == [self.missing]:
+            raise RuntimeError("Internal error - Could not create decoder. Code: 7")
+        return super().Decoder(device_id, max_num_cpu_threads, backends)
+
+
+def test_without_hardware_decoders_cuda_decodes_the_batch():
+    codec = CodecWithout("hardware")
+    data = np.frombuffer(jpeg_bytes(3, 20, 18), np.uint8)
+    out = NvImageCodecDecoder(codec, stand_in_torch())([torch.from_numpy(data.copy())],
+                                                       device=torch.device("cuda", 0))
+    assert np.array_equal(out[0].permute(1, 2, 0).numpy(), vision.Decode()(data))
+    (_, cuda), = codec.decoders
+    assert cuda.backends == ["cuda"] and len(cuda.calls) == 1
+
+
+def test_rows_the_hardware_refuses_are_left_to_the_cpu_without_a_cuda_decoder():
+    codec = CodecWithout("cuda")
+    decode = NvImageCodecDecoder(codec, stand_in_torch())
+    data = np.frombuffer(jpeg_bytes(4, 20, 18), np.uint8)
+    rows = [torch.from_numpy(np.zeros(64, np.uint8)), torch.from_numpy(data.copy())]
+    for _ in range(2):          # the CUDA decoder is tried once, not per batch
+        out = decode(rows, device=torch.device("cuda", 0))
+        assert out[0] is None and out[1].shape == (3, 20, 18)
+    assert [d.backends for _, d in codec.decoders] == [["hardware"]]
 
 
 def test_the_adapter_refuses_a_cpu_device_and_gpu_run_decodes_on_the_host():
@@ -228,7 +281,7 @@ def test_an_adapter_without_region_decode_refuses_regions():
 def test_the_hardware_share_is_the_hardware_backends_load_hint():
     codec = FakeCodec()
     row = [torch.from_numpy(np.frombuffer(jpeg_bytes(1, 16, 16), np.uint8).copy())]
-    for share, backends in [(1.0, ["hardware", "cuda"]), (0.75, [("hardware", 0.75), "cuda"]),
+    for share, backends in [(1.0, ["hardware"]), (0.75, [("hardware", 0.75), "cuda"]),
                             (0.0, ["cuda"]), ("auto", [("hardware", 0.75, "adaptive"), "cuda"])]:
         decode = NvImageCodecDecoder(codec, stand_in_torch(), share)
         decode(row, device=torch.device("cuda", 0))

@@ -90,7 +90,10 @@ def compare_cases():
 
 @pytest.mark.skipif(not HAS_TRITON, reason="Triton is not installed (pip install triton)")
 def test_the_kernel_equals_the_torch_path_in_the_interpreter():
-    env = dict(os.environ, TRITON_INTERPRET="1")
+    # the child imports minddata from this checkout also where it is not installed
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
     done = subprocess.run([sys.executable, __file__], env=env, capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]

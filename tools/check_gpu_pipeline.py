@@ -22,9 +22,12 @@ nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
 operations.
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
-precision O2, channels_last, SGD), fed by the mixed pipeline with the whole process on --cores
-cores, against the same train step on one synthetic batch already on the GPU (tools/sink_rate.py),
-for each decoder, with the steps on the caller's stream and on a high-priority one.
+precision O2, channels_last, SGD), fed by the mixed pipeline on --cores cores, against the same
+train step on one synthetic batch already on the GPU (tools/sink_rate.py), for each decoder,
+with the steps on the caller's stream and on a high-priority one. --training-threads: the
+training loop's thread on a core of its own beside the pipeline's (separate, the default: the
+pipeline is what is limited to --cores) or on the pipeline's cores (shared; the runs of
+2026-11-27 were taken so), or both.
 
 Each part prints its figures or its failure and the next part runs regardless; the whole run
 stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
@@ -142,8 +145,34 @@ class gpu_settings:
             getattr(gpu, f"set_{name}")(value)
 
 
+class training_core:
+    """The sink's placement of threads: with ``separate`` (and a core to spare) the training
+    thread gets a core of its own beside the pipeline's ``cores`` (as a training job's loop
+    has: the issue's "CPU pipeline limited to 4 cores"), else it shares them."""
+
+    def __init__(self, cores, separate):
+        self.pipeline_cores = first_cores(cores)
+        spare = sorted(set(os.sched_getaffinity(0)) - self.pipeline_cores)
+        self.core = spare[0] if separate and spare else None
+
+    def describe(self):
+        return ("training thread on a core of its own" if self.core is not None else
+                "training thread on the pipeline's cores")
+
+    def synthetic(self):
+        """Around the synthetic step: on the training core when it has one."""
+        return pinned({self.core} if self.core is not None else None)
+
+    def callbacks(self):
+        """For the sink run, which starts (and so its pipeline's threads) on the pipeline's
+        cores: the training thread moves to its core after the first chunk."""
+        from sink_rate import MoveTrainingThread
+        return [] if self.core is None else [MoveTrainingThread(self.pipeline_cores, self.core)]
+
+
 class pinned:
-    """The process's threads created inside the block run on ``cores`` CPU cores."""
+    """This thread (and the threads it starts inside the block) on ``cores`` (a set); None:
+    as it is."""
 
     def __init__(self, cores):
         self.cores = cores
@@ -151,10 +180,16 @@ class pinned:
     def __enter__(self):
         self.saved = os.sched_getaffinity(0)
         if self.cores:
-            os.sched_setaffinity(0, sorted(self.saved)[:self.cores])
+            os.sched_setaffinity(0, self.cores)
 
     def __exit__(self, *exc):
         os.sched_setaffinity(0, self.saved)
+
+
+def first_cores(count):
+    """The first ``count`` cores this process may run on (all of them for 0)."""
+    available = sorted(os.sched_getaffinity(0))
+    return set(available[:count] if count else available)
 
 
 @part("data")
@@ -228,7 +263,7 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=0, region
                       region_decode=regions, hardware_decode_share=share):
         what = (f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, "
                 f"{args.cores} cores")
-        with pinned(args.cores):
+        with pinned(first_cores(args.cores)):
             dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
             say(f"mixed pipeline: plan {dataset.plan().nodes}, {what}")
             it, next_batch = batches_of(dataset)
@@ -300,10 +335,12 @@ def mixed_stages(torch, vision, files, args):
 
 @part("sink training")
 def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
-                  priority="normal"):
+                  priority="normal", placement=None):
     """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
     the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
-    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1)."""
+    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1); ``placement``: a training_core
+    (default: the training thread on a core of its own)."""
+    placement = placement or training_core(args.cores, separate=True)
     from minddata import gpu
     try:
         import torchvision
@@ -324,18 +361,25 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
     images = torch.randn(args.batch, 3, args.size, args.size, device=device)
     labels = torch.randint(0, 10, (args.batch,), device=device)
     model.predict_network.train(True)
-    synthetic = synthetic_rate(model, (images, labels), steps=10 if args.cpu_dry_run else 60)
+    with placement.synthetic():
+        synthetic = synthetic_rate(model, (images, labels),
+                                   steps=10 if args.cpu_dry_run else 60)
     with gpu_settings(cpu_decode_threads=cpu_threads, jpeg_decoder=decoder), \
-            pinned(args.cores):
+            pinned(placement.pipeline_cores):
         dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
-        fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks)
+        fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
+                               callbacks=placement.callbacks())
         name = gpu.backend.jpeg_decoder_name()
+
+    def ms(key):
+        value = stats.get(key)
+        return "n/a" if value is None else f"{value:.1f} ms"
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
-        f"{name}, {cpu_threads} CPU decode threads, {priority}-priority step stream), "
-        f"{synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; data wait "
-        f"p50 {stats.get('data_wait_p50_ms', float('nan')):.1f} ms, "
-        f"p99 {stats.get('data_wait_p99_ms', float('nan')):.1f} ms; device decode utilisation "
-        f"{stats.get('device_decode_utilisation')}")
+        f"{placement.describe()}, {name}, {cpu_threads} CPU decode threads, {priority}-priority "
+        f"step stream), {synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; "
+        f"data wait p50 {ms('data_wait_p50_ms')}, p99 {ms('data_wait_p99_ms')}; a step's host "
+        f"side {ms('host_step_ms')}, on the device {ms('device_step_ms')}; device decode "
+        f"utilisation {stats.get('device_decode_utilisation')}")
     return {"rate": fed, "synthetic": synthetic}
 
 
@@ -363,7 +407,7 @@ def dali_pipeline(files, args):
                                           mean=MEAN, std=STD, mirror=fn.random.coin_flip())
         return images, label.gpu()
 
-    with pinned(args.cores):
+    with pinned(first_cores(args.cores)):
         pipe = train()
         pipe.build()
     return measure(f"DALI ({args.cores} cores)", pipe.run, args.batch, args.seconds)
@@ -384,6 +428,9 @@ def main(argv=None):
                     help="torchvision models of the sink part ('' skips it)")
     ap.add_argument("--sink-cpu-threads", default="0",
                     help="CPU decode threads of the sink parts, one run each")
+    ap.add_argument("--training-threads", default="separate",
+                    help="the sink's training thread: separate (a core of its own beside the "
+                         "pipeline's --cores), shared (on the pipeline's cores), or both")
     ap.add_argument("--step-priorities", default="normal,high",
                     help="the sink's step stream: normal, or high (TRAINING_HIGH_PRIORITY_STEP=1)")
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
@@ -395,6 +442,9 @@ def main(argv=None):
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
+    if not set(args.training_threads.split(",")) <= {"separate", "shared"}:
+        ap.error(f"--training-threads takes separate, shared or both, not "
+                 f"{args.training_threads!r}")
     try:
         import torch
     except ImportError:
@@ -456,9 +506,12 @@ def main(argv=None):
         for decoder in decoders:
             for threads in map(int, args.sink_cpu_threads.split(",")):
                 for priority in args.step_priorities.split(","):
-                    results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads, "
-                            f"{priority}-priority step"] = sink_training(
-                        ds, vision, torch, path, arch, args, threads, decoder, priority)
+                    for where in args.training_threads.split(","):
+                        placement = training_core(args.cores, separate=where == "separate")
+                        results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads, "
+                                f"{priority}-priority step, {placement.describe()}"] = \
+                            sink_training(ds, vision, torch, path, arch, args, threads, decoder,
+                                          priority, placement)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

@@ -1,6 +1,7 @@
 """Batched JPEG decode with NVIDIA nvImageCodec (``pip install nvidia-nvimgcodec-cu13[nvjpeg]``,
 or ``-cu12``), DALI's own decoder: the GPU's hardware JPEG decoders where it has them (A100,
-H100, H200), which leave the CUDA cores to training, and nvJPEG's CUDA decode otherwise
+H100, H200), which take the decode itself off the CUDA cores (on the H200 the library still
+queued CUDA work per batch: README, "On a GPU"), and nvJPEG's CUDA decode otherwise
 (``gpu.set_jpeg_decoder("nvimgcodec")``; the default, "auto", prefers torchvision's decode).
 
 The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
@@ -74,8 +75,9 @@ class _DeviceDecoders:
     """The nvImageCodec decoders of one GPU, shared by the pipeline's workers, one batch at a
     time. Measured on the H200 (README, "On a GPU"): one thread decoding on the hardware
     decoders alone gave 18,800 images/s, four threads each with its own decoder 13,100 together,
-    and the 4-worker pipeline so 6,900: the decoders contend for the hardware engines, so the
-    workers take turns (each waits with the GIL released) instead. Share 1.0 decodes on the
+    and the 4-worker pipeline with a decoder per worker 6,900-7,200 (9,700 so): the decoders
+    contend for the hardware engines, so the workers take turns (each waits with the GIL
+    released) instead. Share 1.0 decodes on the
     hardware decoders alone (the same 18,800, against 10,100 for one decoder holding both the
     hardware and the CUDA backend) and redoes only the rows they refuse with a CUDA decoder;
     a share below 1.0, or "auto", needs both backends in one decoder (the load hint splits

@@ -74,15 +74,14 @@ class NvImageCodecDecoder:
 class _DeviceDecoders:
     """The nvImageCodec decoders of one GPU, shared by the pipeline's workers, one batch at a
     time. Measured on the H200 (README, "On a GPU"): one thread decoding on the hardware
-    decoders alone gave 18,800 images/s, four threads each with its own decoder 13,100 together,
-    and the 4-worker pipeline with a decoder per worker 6,900-7,200 (9,700 so): the decoders
-    contend for the hardware engines, so the workers take turns (each waits with the GIL
-    released) instead. Share 1.0 decodes on the
-    hardware decoders alone (the same 18,800, against 10,100 for one decoder holding both the
-    hardware and the CUDA backend) and redoes only the rows they refuse with a CUDA decoder;
-    a share below 1.0, or "auto", needs both backends in one decoder (the load hint splits
-    between them). One CPU thread per decoder: the library's default is a pool of a thread per
-    machine core for every decoder."""
+    decoders alone gave 18,800 images/s, four threads each with its own decoder 13,100
+    together, and the 4-worker pipeline with a decoder per worker 6,900-7,200 (9,700 with this
+    one): the decoders contend for the hardware engines, so the workers take turns instead
+    (each waits with the GIL released). Share 1.0 decodes on the hardware decoders alone (one
+    decoder holding both the hardware and the CUDA backend gave 10,100 on one thread) and
+    redoes only the rows they refuse with a CUDA decoder; a share below 1.0, or "auto", needs
+    both backends in one decoder (the load hint splits between them). One CPU thread per
+    decoder: the library's default is a pool of a thread per machine core for every decoder."""
 
     def __init__(self, adapter, index):
         self.adapter, self.index = adapter, index

@@ -273,6 +273,26 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=0, region
             it.close()
 
 
+def mixed_variants(ds, vision, path, args, decoders, shares):
+    """The mixed pipeline with a CPU decode share, with each decoder alone, with region decode
+    and at nvImageCodec's hardware ``shares``: {name: figures}."""
+    results = {"mixed, 2 CPU decode threads": mixed_pipeline(ds, vision, path, args,
+                                                             cpu_threads=2)}
+    for decoder in decoders:
+        results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
+            ds, vision, path, args, decoder, cpu_threads=0)
+    if "nvimgcodec" in decoders:
+        results["mixed, nvimgcodec region decode, no CPU share"] = mixed_pipeline(
+            ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
+        for share in shares:
+            if share != 1.0:
+                what = "adaptive" if share == "auto" else f"{share:.0%}"
+                results[f"mixed, nvimgcodec {what} hardware, no CPU share"] = \
+                    mixed_pipeline(ds, vision, path, args, "nvimgcodec", cpu_threads=0,
+                                   share=share)
+    return results
+
+
 @part("decode alone (batched)")
 def decode_alone(torch, files, args, choice, share=1.0):
     from minddata.gpu import backend
@@ -413,6 +433,10 @@ def dali_pipeline(files, args):
     return measure(f"DALI ({args.cores} cores)", pipe.run, args.batch, args.seconds)
 
 
+#: main()'s parts, in the order they run
+PARTS = ("agreement", "decoders", "stages", "cpu", "mixed", "variants", "dali", "sink")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
@@ -439,9 +463,14 @@ def main(argv=None):
     ap.add_argument("--hardware-shares", default="1.0,0.75,auto",
                     help="nvImageCodec's hardware decode shares (gpu.set_hardware_decode_share) "
                          "timed alone and in the mixed pipeline")
+    ap.add_argument("--parts", default=",".join(PARTS),
+                    help=f"the parts to run, of {','.join(PARTS)} (e.g. 'mixed,dali' in a "
+                         f"process that has DALI's packages first on its path)")
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
+    if not set(args.parts.split(",")) <= set(PARTS):
+        ap.error(f"--parts takes some of {','.join(PARTS)}, not {args.parts!r}")
     if not set(args.training_threads.split(",")) <= {"separate", "shared"}:
         ap.error(f"--training-threads takes separate, shared or both, not "
                  f"{args.training_threads!r}")
@@ -477,32 +506,27 @@ def main(argv=None):
         except Exception as exc:
             say(f"nvImageCodec does not import: {type(exc).__name__}: {exc}")
     decoders = args.decoders.split(",")
-    agreement(ds, vision, torch, path, args, "cpu")
-    agreement(ds, vision, torch, path, args, "auto")
+    parts = set(args.parts.split(","))
+    if "agreement" in parts:
+        agreement(ds, vision, torch, path, args, "cpu")
+        agreement(ds, vision, torch, path, args, "auto")
     shares = [x if x == "auto" else float(x) for x in args.hardware_shares.split(",") if x]
-    for decoder in decoders:
-        for share in (shares if decoder == "nvimgcodec" else [1.0]):
-            decode_alone(torch, files, args, decoder, share)
-    mixed_stages(torch, vision, files, args)
-    results = {"CPU": cpu_pipeline(ds, vision, path, args),
-               "mixed": mixed_pipeline(ds, vision, path, args),
-               "mixed, 2 CPU decode threads": mixed_pipeline(ds, vision, path, args,
-                                                             cpu_threads=2)}
-    for decoder in decoders:
-        results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
-            ds, vision, path, args, decoder, cpu_threads=0)
-    if "nvimgcodec" in decoders:
-        results["mixed, nvimgcodec region decode, no CPU share"] = mixed_pipeline(
-            ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
-        for share in shares:
-            if share != 1.0:
-                what = "adaptive" if share == "auto" else f"{share:.0%}"
-                results[f"mixed, nvimgcodec {what} hardware, no CPU share"] = \
-                    mixed_pipeline(ds, vision, path, args, "nvimgcodec", cpu_threads=0,
-                                   share=share)
-    if not args.cpu_dry_run:
+    if "decoders" in parts:
+        for decoder in decoders:
+            for share in (shares if decoder == "nvimgcodec" else [1.0]):
+                decode_alone(torch, files, args, decoder, share)
+    if "stages" in parts:
+        mixed_stages(torch, vision, files, args)
+    results = {}
+    if "cpu" in parts:
+        results["CPU"] = cpu_pipeline(ds, vision, path, args)
+    if "mixed" in parts:
+        results["mixed"] = mixed_pipeline(ds, vision, path, args)
+    if "variants" in parts:
+        results.update(mixed_variants(ds, vision, path, args, decoders, shares))
+    if "dali" in parts and not args.cpu_dry_run:
         results["DALI"] = dali_pipeline(files, args)
-    for arch in filter(None, args.models.split(",")):
+    for arch in filter(None, args.models.split(",") if "sink" in parts else []):
         for decoder in decoders:
             for threads in map(int, args.sink_cpu_threads.split(",")):
                 for priority in args.step_priorities.split(","):

@@ -19,7 +19,8 @@ share of gpu.set_cpu_decode_threads). Each decoder of --decoders
 nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
 --hardware-shares (gpu.set_hardware_decode_share: CUDA decodes the rest meanwhile).
 "mixed stages" times one batch's decode and crop+resize, with the fused kernel and with torch
-operations.
+operations; "kernels" counts the kernels and copies one batch queues on the GPU with each decoder
+and sums their device time (torch's profiler).
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline on --cores cores, against the same
@@ -27,7 +28,8 @@ train step on one synthetic batch already on the GPU (tools/sink_rate.py), for e
 with the steps on the caller's stream and on a high-priority one. --training-threads: the
 training loop's thread on a core of its own beside the pipeline's (separate, the default: the
 pipeline is what is limited to --cores) or on the pipeline's cores (shared; the runs of
-2026-11-27 were taken so), or both.
+2026-11-27 were taken so), or both. "dali-sink" trains the same models on DALI's pipeline (the
+same cores, DALI's PyTorch iterator): the reference for the sink's figures.
 
 Each part prints its figures or its failure and the next part runs regardless; the whole run
 stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
@@ -168,6 +170,21 @@ class training_core:
         cores: the training thread moves to its core after the first chunk."""
         from sink_rate import MoveTrainingThread
         return [] if self.core is None else [MoveTrainingThread(self.pipeline_cores, self.core)]
+
+
+class gil_switch_interval:
+    """Python's thread switch interval set to ``seconds`` inside the block (None: as it is)."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def __enter__(self):
+        self.saved = sys.getswitchinterval()
+        if self.seconds is not None:
+            sys.setswitchinterval(self.seconds)
+
+    def __exit__(self, *exc):
+        sys.setswitchinterval(self.saved)
 
 
 class pinned:
@@ -353,21 +370,15 @@ def mixed_stages(torch, vision, files, args):
             f"{int(diff.max())} levels, {float((diff > 0).float().mean()):.2e} of the values")
 
 
-@part("sink training")
-def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
-                  priority="normal", placement=None):
-    """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
-    the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
-    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1); ``placement``: a training_core
-    (default: the training thread on a core of its own)."""
-    placement = placement or training_core(args.cores, separate=True)
-    from minddata import gpu
+def train_model(torch, arch, args, priority="normal"):
+    """(Model, synthetic inputs) of torchvision's ``arch``: mixed precision O2, channels_last,
+    SGD, the steps on the caller's stream or (``priority`` "high") a high-priority one; None
+    where torchvision does not import."""
     try:
         import torchvision
     except ImportError:
         say(f"sink {arch}: SKIP: torchvision does not import")
         return None
-    from sink_rate import sink_rate, synthetic_rate
     from training import Model, set_context
     os.environ["TRAINING_CHANNELS_LAST"] = "1"      # read when Model builds the train step
     os.environ["TRAINING_HIGH_PRIORITY_STEP"] = "1" if priority == "high" else "0"
@@ -381,60 +392,190 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
     images = torch.randn(args.batch, 3, args.size, args.size, device=device)
     labels = torch.randint(0, 10, (args.batch,), device=device)
     model.predict_network.train(True)
+    return model, (images, labels)
+
+
+def synthetic(model, inputs, placement, args):
+    """(images/s, figures) of the train step on the synthetic batch, on the training core."""
+    from sink_rate import synthetic_rate
+    figures = {}
     with placement.synthetic():
-        synthetic = synthetic_rate(model, (images, labels),
-                                   steps=10 if args.cpu_dry_run else 60)
+        rate = synthetic_rate(model, inputs, steps=10 if args.cpu_dry_run else 60,
+                              figures=figures)
+    return rate, figures
+
+
+def ms(value):
+    return "n/a" if value is None else f"{value:.1f} ms"
+
+
+@part("sink training")
+def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
+                  priority="normal", placement=None, switch_interval=None):
+    """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
+    the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
+    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1); ``placement``: a training_core
+    (default: the training thread on a core of its own); ``switch_interval``: Python's
+    (sys.setswitchinterval) during the sink run, which bounds how long the training thread
+    waits for the GIL behind the pipeline's threads (None: as it is)."""
+    placement = placement or training_core(args.cores, separate=True)
+    from minddata import gpu
+    built = train_model(torch, arch, args, priority)
+    if built is None:
+        return None
+    from sink_rate import sink_rate
+    model, inputs = built
+    rate, alone = synthetic(model, inputs, placement, args)
     with gpu_settings(cpu_decode_threads=cpu_threads, jpeg_decoder=decoder), \
-            pinned(placement.pipeline_cores):
+            pinned(placement.pipeline_cores), gil_switch_interval(switch_interval):
         dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
         fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
-                               callbacks=placement.callbacks())
+                               chunk=args.sink_chunk_steps, callbacks=placement.callbacks())
         name = gpu.backend.jpeg_decoder_name()
-
-    def ms(key):
-        value = stats.get(key)
-        return "n/a" if value is None else f"{value:.1f} ms"
+        interval = sys.getswitchinterval()
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
         f"{placement.describe()}, {name}, {cpu_threads} CPU decode threads, {priority}-priority "
-        f"step stream), {synthetic:,.0f} img/s on a synthetic GPU batch: {fed / synthetic:.1%}; "
-        f"data wait p50 {ms('data_wait_p50_ms')}, p99 {ms('data_wait_p99_ms')}; a step's host "
-        f"side {ms('host_step_ms')}, on the device {ms('device_step_ms')}; device decode "
-        f"utilisation {stats.get('device_decode_utilisation')}")
-    return {"rate": fed, "synthetic": synthetic}
+        f"step stream, GIL switch interval {interval * 1e3:g} ms), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
+        f"data wait mean {ms(stats.get('data_wait_ms'))}, p50 {ms(stats.get('data_wait_p50_ms'))}"
+        f", p99 {ms(stats.get('data_wait_p99_ms'))}; a step's host side "
+        f"{ms(stats.get('host_step_ms'))} (synthetic {ms(alone['host_step_ms'])}), on the "
+        f"device {ms(stats.get('device_step_ms'))}; device decode utilisation "
+        f"{stats.get('device_decode_utilisation')}")
+    return {"rate": fed, "synthetic": rate}
 
 
-@part("DALI")
-def dali_pipeline(files, args):
+def dali_train_pipe(files, args, device="mixed"):
+    """DALI's equivalent of the train pipeline (``device`` "mixed": decoded on the GPU; "cpu":
+    the dry run's), built; None where DALI does not import."""
     try:
         from nvidia.dali import fn, pipeline_def, types
-    except ImportError:
-        say("DALI: SKIP: nvidia-dali-cuda120 is not installed (pip install "
-            "nvidia-dali-cuda120; its wheel is 424 MB)")
+    except ImportError as exc:
+        say(f"DALI: SKIP: nvidia-dali-cuda120 does not import ({exc}; pip install "
+            f"nvidia-dali-cuda120: its wheel is 424 MB)")
         return None
     paths = [p for p, _ in files]
     labels = [label for _, label in files]
+    on_gpu = device == "mixed"
 
-    @pipeline_def(batch_size=args.batch, num_threads=args.cores or 4, device_id=0,
-                  prefetch_queue_depth=3)
+    @pipeline_def(batch_size=args.batch, num_threads=args.cores or 4,
+                  device_id=0 if on_gpu else None, prefetch_queue_depth=3)
     def train():
         jpegs, label = fn.readers.file(files=paths, labels=labels, random_shuffle=True,
                                        name="reader")
-        images = fn.decoders.image_random_crop(jpegs, device="mixed", output_type=types.RGB,
+        images = fn.decoders.image_random_crop(jpegs, device=device, output_type=types.RGB,
                                                random_area=[0.08, 1.0],
                                                random_aspect_ratio=[3 / 4, 4 / 3])
         images = fn.resize(images, resize_x=args.size, resize_y=args.size)
         images = fn.crop_mirror_normalize(images, dtype=types.FLOAT, output_layout="CHW",
                                           mean=MEAN, std=STD, mirror=fn.random.coin_flip())
-        return images, label.gpu()
+        return images, (label.gpu() if on_gpu else label)
 
     with pinned(first_cores(args.cores)):
         pipe = train()
         pipe.build()
+    return pipe
+
+
+@part("DALI")
+def dali_pipeline(files, args):
+    pipe = dali_train_pipe(files, args, "cpu" if args.cpu_dry_run else "mixed")
+    if pipe is None:
+        return None
     return measure(f"DALI ({args.cores} cores)", pipe.run, args.batch, args.seconds)
 
 
+@part("DALI sink")
+def dali_sink(torch, files, arch, args):
+    """The reference for sink_training: the same train step fed by DALI's pipeline on the same
+    cores (DALI's PyTorch iterator, the batch on the GPU), the training thread on its own."""
+    built = train_model(torch, arch, args)
+    if built is None:
+        return None
+    model, inputs = built
+    placement = training_core(args.cores, separate=True)
+    rate, alone = synthetic(model, inputs, placement, args)
+    pipe = dali_train_pipe(files, args, "cpu" if args.cpu_dry_run else "mixed")
+    if pipe is None:
+        return None
+    from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
+    from sink_rate import step_loop_rate
+    with pinned(placement.pipeline_cores):      # DALI starts its threads at the first batch
+        loader = DALIGenericIterator([pipe], ["images", "labels"], reader_name="reader",
+                                     auto_reset=True, last_batch_policy=LastBatchPolicy.DROP)
+        state = {"epoch": iter(loader)}
+
+    def next_batch():
+        try:
+            out = next(state["epoch"])
+        except StopIteration:
+            state["epoch"] = iter(loader)
+            out = next(state["epoch"])
+        return out[0]["images"], out[0]["labels"].reshape(-1).long()
+    steps = args.sink_chunk_steps * (args.sink_chunks - 2)
+    with placement.synthetic():
+        fed, figures = step_loop_rate(model, next_batch, steps=steps, warm=20)
+    say(f"DALI sink {arch}: {fed:,.0f} img/s fed by DALI ({args.cores} cores, "
+        f"{placement.describe()}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
+        f"data wait mean {ms(figures['data_wait_ms'])}; a step's host side "
+        f"{ms(figures['host_step_ms'])} (synthetic {ms(alone['host_step_ms'])})")
+    return {"rate": fed, "synthetic": rate}
+
+
+@part("GPU kernels per batch")
+def kernels_per_batch(torch, vision, files, args, decoder):
+    """What one batch of the mixed pipeline queues on the GPU with ``decoder``: the kernels
+    and copies (count, summed device time) of the decode and of the crop-resize-normalize,
+    from torch's profiler (CUPTI sees every library's kernels): the GPU time a batch takes
+    from the training step beside it."""
+    from torch.profiler import ProfilerActivity, profile
+    from minddata.gpu import backend
+    from minddata.gpu.batch import GpuRun
+    with gpu_settings(jpeg_decoder=decoder):
+        chosen = backend.jpeg_decoder()
+    if chosen is None and decoder != "cpu":
+        say(f"GPU kernels per batch: SKIP: no {decoder} decoder imports")
+        return
+    name = backend.jpeg_decoder_name() if chosen is None else chosen.name
+    device = backend.torch_device()
+    ops = train_ops(vision, args.size)
+    datas = []
+    for path, _ in files[:args.batch]:
+        with open(path, "rb") as f:
+            datas.append(np.frombuffer(f.read(), np.uint8))
+    seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
+    run = GpuRun(ops, device, chosen)
+    cuda = device.type == "cuda"
+
+    def sync():
+        if cuda:
+            torch.cuda.synchronize()
+    batches = 5
+    for stage, work in (("decode", lambda: run.decode(datas)),
+                        ("whole batch", lambda: run(datas, seeds))):
+        for _ in range(3):
+            work()
+        sync()
+        with profile(activities=[ProfilerActivity.CUDA if cuda else ProfilerActivity.CPU]) \
+                as prof:
+            for _ in range(batches):
+                work()
+            sync()
+        rows = [e for e in prof.key_averages()
+                if (getattr(e, "device_type", None) is not None
+                    and str(e.device_type).endswith("CUDA")) == cuda]
+        time_of = ("self_device_time_total" if cuda else "self_cpu_time_total")
+        rows.sort(key=lambda e: -getattr(e, time_of, 0.0))
+        total = sum(getattr(e, time_of, 0.0) for e in rows) / batches / 1e3
+        count = sum(e.count for e in rows) / batches
+        top = "; ".join(f"{e.key[:60]} x{e.count / batches:g} "
+                        f"{getattr(e, time_of, 0.0) / batches / 1e3:.2f} ms" for e in rows[:4])
+        say(f"GPU kernels per batch ({name}, {stage}): {count:,.0f} kernels and copies, "
+            f"{total:.2f} ms of device time per batch of {len(datas)}; most: {top}")
+
+
 #: main()'s parts, in the order they run
-PARTS = ("agreement", "decoders", "stages", "cpu", "mixed", "variants", "dali", "sink")
+PARTS = ("agreement", "decoders", "stages", "kernels", "cpu", "mixed", "variants", "dali", "sink",
+         "dali-sink")
 
 
 def main(argv=None):
@@ -447,7 +588,9 @@ def main(argv=None):
     ap.add_argument("--cpu-workers", type=int, default=0, help="CPU pipeline workers (0: all)")
     ap.add_argument("--copies", type=int, default=1, help="times each JPEG is stored")
     ap.add_argument("--sink-chunks", type=int, default=8,
-                    help="sink chunks of 10 steps per model (the first 2 are warm-up)")
+                    help="sink chunks per model (the first 2 are warm-up)")
+    ap.add_argument("--sink-chunk-steps", type=int, default=10,
+                    help="steps per sink chunk (the sink waits for the GPU at each chunk's end)")
     ap.add_argument("--models", default="resnet50,resnet18",
                     help="torchvision models of the sink part ('' skips it)")
     ap.add_argument("--sink-cpu-threads", default="0",
@@ -457,6 +600,9 @@ def main(argv=None):
                          "pipeline's --cores), shared (on the pipeline's cores), or both")
     ap.add_argument("--step-priorities", default="normal,high",
                     help="the sink's step stream: normal, or high (TRAINING_HIGH_PRIORITY_STEP=1)")
+    ap.add_argument("--switch-intervals", default="",
+                    help="Python's GIL switch intervals (seconds) of the sink runs, one run each "
+                         "('': as it is, 0.005)")
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
@@ -517,6 +663,9 @@ def main(argv=None):
                 decode_alone(torch, files, args, decoder, share)
     if "stages" in parts:
         mixed_stages(torch, vision, files, args)
+    if "kernels" in parts:
+        for decoder in decoders:
+            kernels_per_batch(torch, vision, files, args, decoder)
     results = {}
     if "cpu" in parts:
         results["CPU"] = cpu_pipeline(ds, vision, path, args)
@@ -524,18 +673,24 @@ def main(argv=None):
         results["mixed"] = mixed_pipeline(ds, vision, path, args)
     if "variants" in parts:
         results.update(mixed_variants(ds, vision, path, args, decoders, shares))
-    if "dali" in parts and not args.cpu_dry_run:
+    if "dali" in parts:
         results["DALI"] = dali_pipeline(files, args)
+    intervals = [float(x) for x in args.switch_intervals.split(",") if x] or [None]
     for arch in filter(None, args.models.split(",") if "sink" in parts else []):
         for decoder in decoders:
             for threads in map(int, args.sink_cpu_threads.split(",")):
                 for priority in args.step_priorities.split(","):
                     for where in args.training_threads.split(","):
                         placement = training_core(args.cores, separate=where == "separate")
-                        results[f"sink {arch}, {decoder} decode, {threads} CPU decode threads, "
-                                f"{priority}-priority step, {placement.describe()}"] = \
-                            sink_training(ds, vision, torch, path, arch, args, threads, decoder,
-                                          priority, placement)
+                        for interval in intervals:
+                            results[f"sink {arch}, {decoder} decode, {threads} CPU decode "
+                                    f"threads, {priority}-priority step, {placement.describe()}"
+                                    f"{'' if interval is None else f', GIL switch {interval}s'}"
+                                    ] = sink_training(ds, vision, torch, path, arch, args,
+                                                      threads, decoder, priority, placement,
+                                                      interval)
+    for arch in filter(None, args.models.split(",") if "dali-sink" in parts else []):
+        results[f"DALI sink {arch}"] = dali_sink(torch, files, arch, args)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

@@ -7,7 +7,9 @@ finished its work, so neither the pipeline's start nor cuDNN's autotuning is cou
   device at the end of each chunk); the clock runs from the end of the ``warm``-th chunk to the
   end of the last one.
 - synthetic_rate: the same train step (Model.train_network) called on one batch that is already
-  on the device, with no pipeline at all: the rate the sink is measured against."""
+  on the device, with no pipeline at all: the rate the sink is measured against;
+- step_loop_rate: that step in a plain loop over another loader's batches (DALI's, in
+  check_gpu_pipeline.py)."""
 import os
 import threading
 import time
@@ -35,22 +37,46 @@ def sink_rate(model, dataset, batch, chunks=8, chunk=10, warm=2, callbacks=()):
     return (chunks - warm) * chunk * batch / seconds, dict(model.last_train_stats)
 
 
-def synthetic_rate(model, inputs, steps=60, warm=15):
-    """images/s of ``model.train_network`` on ``inputs`` (a tuple of device tensors)."""
+def synthetic_rate(model, inputs, steps=60, warm=15, figures=None):
+    """images/s of ``model.train_network`` on ``inputs`` (a tuple of device tensors);
+    ``figures`` (a dict), if given, receives step_loop_rate's figures."""
+    rate, measured = step_loop_rate(model, lambda: inputs, steps, warm)
+    if figures is not None:
+        figures.update(measured)
+    return rate
+
+
+def step_loop_rate(model, next_batch, steps=60, warm=15):
+    """(images/s, figures) of ``model.train_network`` called in this thread on the batches
+    ``next_batch()`` returns (tuples of device tensors: a batch already on the device, or
+    another library's loader): figures has the mean data wait and host step time in ms (the
+    host's time to queue a step; where it nears the step's device time the GPU waits for the
+    host)."""
     import torch
     step = model.train_network
+    inputs = None
+    for _ in range(warm):
+        inputs = next_batch()
+        step(*inputs)
 
     def finish():
         if inputs[0].device.type == "cuda":
             torch.cuda.synchronize()
-    for _ in range(warm):
-        step(*inputs)
     finish()
+    waited = hosted = 0.0
+    images = 0
     start = time.perf_counter()
     for _ in range(steps):
+        t0 = time.perf_counter()
+        inputs = next_batch()
+        t1 = time.perf_counter()
         step(*inputs)
+        hosted += time.perf_counter() - t1
+        waited += t1 - t0
+        images += int(inputs[0].shape[0])
     finish()
-    return steps * inputs[0].shape[0] / (time.perf_counter() - start)
+    return images / (time.perf_counter() - start), {"data_wait_ms": waited / steps * 1e3,
+                                                     "host_step_ms": hosted / steps * 1e3}
 
 
 class MoveTrainingThread(Callback):

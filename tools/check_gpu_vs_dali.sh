@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Issue 22's side-by-side run on one GPU machine, on the same data: this project's pipelines
+# and sink (tools/check_gpu_pipeline.py: the GPU kernels a batch queues with each decoder, the
+# CPU and the mixed pipeline, the sink with each decoder, without and with a CPU decode share,
+# at Python's default GIL switch interval and a tenth of it), then, in a process of its own
+# with DALI's packages first on the path, the mixed pipeline again beside DALI's pipeline and
+# the same training step fed by DALI.
+#
+#   bash tools/check_gpu_vs_dali.sh LOGDIR [DALI_PARTS]
+#
+# DALI_PARTS (default .carry): the parts of tools/dali_carry.sh; without them the DALI process
+# is skipped. Environment: DATA (default .devdata), COPIES (20), PYTHON (python3), and the
+# PYTHONPATH / LD_LIBRARY_PATH the project's process needs (kept for the DALI process, after
+# DALI's). Writes LOGDIR/machine.txt (the GPU, the cores, the load average before and after
+# each process), LOGDIR/ours.log and LOGDIR/dali.log; stays inside 9 minutes.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+logs=${1:?usage: bash tools/check_gpu_vs_dali.sh LOGDIR [DALI_PARTS]}
+parts=${2:-.carry}
+py=${PYTHON:-python3}
+mkdir -p "$logs"
+export PYTHONUNBUFFERED=1
+common=(--data "${DATA:-.devdata}" --copies "${COPIES:-20}" --sink-chunks 4 --sink-chunk-steps 30)
+{
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+    echo "cores: $(nproc)"
+    echo "load before ours: $(cat /proc/loadavg)"
+} >"$logs/machine.txt" 2>&1
+timeout 330 "$py" tools/check_gpu_pipeline.py "${common[@]}" --seconds 3 \
+    --parts kernels,cpu,mixed,sink --decoders torchvision,nvimgcodec --sink-cpu-threads 0,3 \
+    --step-priorities normal --training-threads separate --switch-intervals 0.005,0.0005 \
+    2>&1 | tee "$logs/ours.log"
+echo "load after ours: $(cat /proc/loadavg)" >>"$logs/machine.txt"
+if [ -d "$parts" ]; then
+    base=${PYTHONPATH:-}
+    eval "$(bash tools/dali_carry.sh unpack "$parts" /tmp/dali)"
+    export PYTHONPATH=$PYTHONPATH${base:+:$base}
+    echo "load before DALI: $(cat /proc/loadavg)" >>"$logs/machine.txt"
+    timeout 200 "$py" tools/check_gpu_pipeline.py "${common[@]}" --seconds 8 \
+        --parts mixed,dali,dali-sink 2>&1 | tee "$logs/dali.log"
+    echo "load after DALI: $(cat /proc/loadavg)" >>"$logs/machine.txt"
+else
+    echo "DALI: SKIP: no parts in $parts (bash tools/dali_carry.sh pack)" | tee "$logs/dali.log"
+fi

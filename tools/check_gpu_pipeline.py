@@ -37,6 +37,7 @@ CUDA it prints SKIP and exits 0; --cpu-dry-run runs the same parts on torch's CP
 batches (a check of this script on a machine without a GPU). --copies N stores each JPEG N
 times (for a data directory holding a subset of the benchmark JPEGs)."""
 import argparse
+import itertools
 import os
 import resource
 import sys
@@ -370,10 +371,12 @@ def mixed_stages(torch, vision, files, args):
             f"{int(diff.max())} levels, {float((diff > 0).float().mean()):.2e} of the values")
 
 
-def train_model(torch, arch, args, priority="normal"):
+def train_model(torch, arch, args, priority="normal", optimizer="sgd"):
     """(Model, synthetic inputs) of torchvision's ``arch``: mixed precision O2, channels_last,
     SGD, the steps on the caller's stream or (``priority`` "high") a high-priority one; None
-    where torchvision does not import."""
+    where torchvision does not import. ``optimizer`` "sgd-fused": torch's fused SGD on CUDA,
+    which takes the loss scaler's overflow flag on the device (no wait for the GPU in each
+    step, as torch.amp.GradScaler's check of other optimizers has)."""
     try:
         import torchvision
     except ImportError:
@@ -387,8 +390,9 @@ def train_model(torch, arch, args, priority="normal"):
     torch.backends.cudnn.benchmark = True
     torch.manual_seed(0)
     net = getattr(torchvision.models, arch)()
-    optimizer = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
-    model = Model(net, torch.nn.CrossEntropyLoss(), optimizer, amp_level="O2")
+    fused = {"fused": True} if optimizer == "sgd-fused" and device == "cuda" else {}
+    sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4, **fused)
+    model = Model(net, torch.nn.CrossEntropyLoss(), sgd, amp_level="O2")
     images = torch.randn(args.batch, 3, args.size, args.size, device=device)
     labels = torch.randint(0, 10, (args.batch,), device=device)
     model.predict_network.train(True)
@@ -411,16 +415,17 @@ def ms(value):
 
 @part("sink training")
 def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
-                  priority="normal", placement=None, switch_interval=None):
+                  priority="normal", placement=None, switch_interval=None, optimizer="sgd"):
     """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
     the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
     high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1); ``placement``: a training_core
     (default: the training thread on a core of its own); ``switch_interval``: Python's
     (sys.setswitchinterval) during the sink run, which bounds how long the training thread
-    waits for the GIL behind the pipeline's threads (None: as it is)."""
+    waits for the GIL behind the pipeline's threads (None: as it is); ``optimizer``: see
+    train_model."""
     placement = placement or training_core(args.cores, separate=True)
     from minddata import gpu
-    built = train_model(torch, arch, args, priority)
+    built = train_model(torch, arch, args, priority, optimizer)
     if built is None:
         return None
     from sink_rate import sink_rate
@@ -435,7 +440,7 @@ def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="aut
         interval = sys.getswitchinterval()
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
         f"{placement.describe()}, {name}, {cpu_threads} CPU decode threads, {priority}-priority "
-        f"step stream, GIL switch interval {interval * 1e3:g} ms), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
+        f"step stream, GIL switch interval {interval * 1e3:g} ms, {optimizer}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
         f"data wait mean {ms(stats.get('data_wait_ms'))}, p50 {ms(stats.get('data_wait_p50_ms'))}"
         f", p99 {ms(stats.get('data_wait_p99_ms'))}; a step's host side "
         f"{ms(stats.get('host_step_ms'))} (synthetic {ms(alone['host_step_ms'])}), on the "
@@ -485,10 +490,10 @@ def dali_pipeline(files, args):
 
 
 @part("DALI sink")
-def dali_sink(torch, files, arch, args):
+def dali_sink(torch, files, arch, args, optimizer="sgd"):
     """The reference for sink_training: the same train step fed by DALI's pipeline on the same
     cores (DALI's PyTorch iterator, the batch on the GPU), the training thread on its own."""
-    built = train_model(torch, arch, args)
+    built = train_model(torch, arch, args, optimizer=optimizer)
     if built is None:
         return None
     model, inputs = built
@@ -515,7 +520,7 @@ def dali_sink(torch, files, arch, args):
     with placement.synthetic():
         fed, figures = step_loop_rate(model, next_batch, steps=steps, warm=20)
     say(f"DALI sink {arch}: {fed:,.0f} img/s fed by DALI ({args.cores} cores, "
-        f"{placement.describe()}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
+        f"{placement.describe()}, {optimizer}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
         f"data wait mean {ms(figures['data_wait_ms'])}; a step's host side "
         f"{ms(figures['host_step_ms'])} (synthetic {ms(alone['host_step_ms'])})")
     return {"rate": fed, "synthetic": rate}
@@ -603,6 +608,9 @@ def main(argv=None):
     ap.add_argument("--switch-intervals", default="",
                     help="Python's GIL switch intervals (seconds) of the sink runs, one run each "
                          "('': as it is, 0.005)")
+    ap.add_argument("--optimizers", default="sgd",
+                    help="the sink runs' optimizers, one run each: sgd (torch's default, foreach) "
+                         "or sgd-fused (fused=True: no wait for the GPU in each step)")
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
@@ -617,6 +625,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not set(args.parts.split(",")) <= set(PARTS):
         ap.error(f"--parts takes some of {','.join(PARTS)}, not {args.parts!r}")
+    if not set(args.optimizers.split(",")) <= {"sgd", "sgd-fused"}:
+        ap.error(f"--optimizers takes sgd, sgd-fused or both, not {args.optimizers!r}")
     if not set(args.training_threads.split(",")) <= {"separate", "shared"}:
         ap.error(f"--training-threads takes separate, shared or both, not "
                  f"{args.training_threads!r}")
@@ -676,21 +686,24 @@ def main(argv=None):
     if "dali" in parts:
         results["DALI"] = dali_pipeline(files, args)
     intervals = [float(x) for x in args.switch_intervals.split(",") if x] or [None]
+    optimizers = args.optimizers.split(",")
     for arch in filter(None, args.models.split(",") if "sink" in parts else []):
         for decoder in decoders:
             for threads in map(int, args.sink_cpu_threads.split(",")):
                 for priority in args.step_priorities.split(","):
                     for where in args.training_threads.split(","):
                         placement = training_core(args.cores, separate=where == "separate")
-                        for interval in intervals:
+                        for interval, optimizer in itertools.product(intervals, optimizers):
                             results[f"sink {arch}, {decoder} decode, {threads} CPU decode "
                                     f"threads, {priority}-priority step, {placement.describe()}"
                                     f"{'' if interval is None else f', GIL switch {interval}s'}"
-                                    ] = sink_training(ds, vision, torch, path, arch, args,
-                                                      threads, decoder, priority, placement,
-                                                      interval)
+                                    f", {optimizer}"] = sink_training(
+                                        ds, vision, torch, path, arch, args, threads, decoder,
+                                        priority, placement, interval, optimizer)
     for arch in filter(None, args.models.split(",") if "dali-sink" in parts else []):
-        results[f"DALI sink {arch}"] = dali_sink(torch, files, arch, args)
+        for optimizer in optimizers:
+            results[f"DALI sink {arch}, {optimizer}"] = dali_sink(torch, files, arch, args,
+                                                                   optimizer)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

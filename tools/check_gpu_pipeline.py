@@ -25,7 +25,8 @@ and sums their device time (torch's profiler).
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline on --cores cores, against the same
 train step on one synthetic batch already on the GPU (tools/sink_rate.py), for each decoder,
-with the steps on the caller's stream and on a high-priority one. --training-threads: the
+with torch's default SGD and with its fused one (--optimizers; --step-priorities high puts the
+steps on a high-priority stream). --training-threads: the
 training loop's thread on a core of its own beside the pipeline's (separate, the default: the
 pipeline is what is limited to --cores) or on the pipeline's cores (shared; the runs of
 2026-11-27 were taken so), or both. "dali-sink" trains the same models on DALI's pipeline (the
@@ -603,12 +604,12 @@ def main(argv=None):
     ap.add_argument("--training-threads", default="separate",
                     help="the sink's training thread: separate (a core of its own beside the "
                          "pipeline's --cores), shared (on the pipeline's cores), or both")
-    ap.add_argument("--step-priorities", default="normal,high",
+    ap.add_argument("--step-priorities", default="normal",
                     help="the sink's step stream: normal, or high (TRAINING_HIGH_PRIORITY_STEP=1)")
     ap.add_argument("--switch-intervals", default="",
                     help="Python's GIL switch intervals (seconds) of the sink runs, one run each "
                          "('': as it is, 0.005)")
-    ap.add_argument("--optimizers", default="sgd",
+    ap.add_argument("--optimizers", default="sgd,sgd-fused",
                     help="the sink runs' optimizers, one run each: sgd (torch's default, foreach) "
                          "or sgd-fused (fused=True: no wait for the GPU in each step)")
     ap.add_argument("--decoders", default="torchvision,nvimgcodec",

@@ -38,6 +38,7 @@ CUDA it prints SKIP and exits 0; --cpu-dry-run runs the same parts on torch's CP
 batches (a check of this script on a machine without a GPU). --copies N stores each JPEG N
 times (for a data directory holding a subset of the benchmark JPEGs)."""
 import argparse
+import collections
 import itertools
 import os
 import resource
@@ -414,38 +415,49 @@ def ms(value):
     return "n/a" if value is None else f"{value:.1f} ms"
 
 
+class SinkRun(collections.namedtuple(
+        "SinkRun", "decoder cpu_threads step_priority placement switch_interval optimizer "
+                   "pipeline_priority")):
+    """One sink configuration: the JPEG decoder (gpu.set_jpeg_decoder), CPU decode threads, the
+    step's stream priority ("high": TRAINING_HIGH_PRIORITY_STEP=1), the threads' placement (a
+    training_core), Python's GIL switch interval during the run (sys.setswitchinterval, which
+    bounds how long the training thread waits for the GIL behind the pipeline's threads; None:
+    as it is), the optimizer (train_model) and the pipeline workers' stream priority
+    (gpu.set_stream_priority)."""
+
+    def describe(self):
+        interval = "" if self.switch_interval is None else \
+            f", GIL switch interval {self.switch_interval * 1e3:g} ms"
+        return (f"{self.placement.describe()}, {self.decoder} decode, {self.cpu_threads} CPU "
+                f"decode threads, {self.step_priority}-priority step, {self.pipeline_priority}"
+                f"-priority pipeline streams{interval}, {self.optimizer}")
+
+
 @part("sink training")
-def sink_training(ds, vision, torch, path, arch, args, cpu_threads, decoder="auto",
-                  priority="normal", placement=None, switch_interval=None, optimizer="sgd"):
-    """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline, and of
-    the same step on a synthetic batch already on the GPU; ``priority`` "high": the steps on a
-    high-priority CUDA stream (TRAINING_HIGH_PRIORITY_STEP=1); ``placement``: a training_core
-    (default: the training thread on a core of its own); ``switch_interval``: Python's
-    (sys.setswitchinterval) during the sink run, which bounds how long the training thread
-    waits for the GIL behind the pipeline's threads (None: as it is); ``optimizer``: see
-    train_model."""
-    placement = placement or training_core(args.cores, separate=True)
+def sink_training(ds, vision, torch, path, arch, args, run):
+    """images/s of torchvision's ``arch`` trained in sink mode from the mixed pipeline
+    configured by ``run`` (a SinkRun), and of the same step on a synthetic batch already on the
+    GPU."""
     from minddata import gpu
-    built = train_model(torch, arch, args, priority, optimizer)
+    built = train_model(torch, arch, args, run.step_priority, run.optimizer)
     if built is None:
         return None
     from sink_rate import sink_rate
     model, inputs = built
-    rate, alone = synthetic(model, inputs, placement, args)
-    with gpu_settings(cpu_decode_threads=cpu_threads, jpeg_decoder=decoder), \
-            pinned(placement.pipeline_cores), gil_switch_interval(switch_interval):
+    rate, alone = synthetic(model, inputs, run.placement, args)
+    with gpu_settings(cpu_decode_threads=run.cpu_threads, jpeg_decoder=run.decoder,
+                      stream_priority=run.pipeline_priority), \
+            pinned(run.placement.pipeline_cores), gil_switch_interval(run.switch_interval):
         dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
         fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
-                               chunk=args.sink_chunk_steps, callbacks=placement.callbacks())
+                               chunk=args.sink_chunk_steps, callbacks=run.placement.callbacks())
         name = gpu.backend.jpeg_decoder_name()
-        interval = sys.getswitchinterval()
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
-        f"{placement.describe()}, {name}, {cpu_threads} CPU decode threads, {priority}-priority "
-        f"step stream, GIL switch interval {interval * 1e3:g} ms, {optimizer}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
-        f"data wait mean {ms(stats.get('data_wait_ms'))}, p50 {ms(stats.get('data_wait_p50_ms'))}"
-        f", p99 {ms(stats.get('data_wait_p99_ms'))}; a step's host side "
-        f"{ms(stats.get('host_step_ms'))} (synthetic {ms(alone['host_step_ms'])}), on the "
-        f"device {ms(stats.get('device_step_ms'))}; device decode utilisation "
+        f"{run.describe()}; {name}), {rate:,.0f} img/s on a synthetic GPU batch: "
+        f"{fed / rate:.1%}; data wait mean {ms(stats.get('data_wait_ms'))}, p50 "
+        f"{ms(stats.get('data_wait_p50_ms'))}, p99 {ms(stats.get('data_wait_p99_ms'))}; a step's "
+        f"host side {ms(stats.get('host_step_ms'))} (synthetic {ms(alone['host_step_ms'])}), on "
+        f"the device {ms(stats.get('device_step_ms'))}; device decode utilisation "
         f"{stats.get('device_decode_utilisation')}")
     return {"rate": fed, "synthetic": rate}
 
@@ -609,6 +621,9 @@ def main(argv=None):
     ap.add_argument("--switch-intervals", default="",
                     help="Python's GIL switch intervals (seconds) of the sink runs, one run each "
                          "('': as it is, 0.005)")
+    ap.add_argument("--pipeline-priorities", default="normal",
+                    help="the sink runs' pipeline stream priorities (gpu.set_stream_priority), "
+                         "one run each: normal, high")
     ap.add_argument("--optimizers", default="sgd,sgd-fused",
                     help="the sink runs' optimizers, one run each: sgd (torch's default, foreach) "
                          "or sgd-fused (fused=True: no wait for the GPU in each step)")
@@ -626,6 +641,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not set(args.parts.split(",")) <= set(PARTS):
         ap.error(f"--parts takes some of {','.join(PARTS)}, not {args.parts!r}")
+    if not set(args.pipeline_priorities.split(",")) <= {"normal", "high"}:
+        ap.error(f"--pipeline-priorities takes normal, high or both, not "
+                 f"{args.pipeline_priorities!r}")
     if not set(args.optimizers.split(",")) <= {"sgd", "sgd-fused"}:
         ap.error(f"--optimizers takes sgd, sgd-fused or both, not {args.optimizers!r}")
     if not set(args.training_threads.split(",")) <= {"separate", "shared"}:
@@ -688,19 +706,15 @@ def main(argv=None):
         results["DALI"] = dali_pipeline(files, args)
     intervals = [float(x) for x in args.switch_intervals.split(",") if x] or [None]
     optimizers = args.optimizers.split(",")
+    placements = [training_core(args.cores, separate=where == "separate")
+                  for where in args.training_threads.split(",")]
+    runs = [SinkRun(*chosen) for chosen in itertools.product(
+        decoders, map(int, args.sink_cpu_threads.split(",")), args.step_priorities.split(","),
+        placements, intervals, optimizers, args.pipeline_priorities.split(","))]
     for arch in filter(None, args.models.split(",") if "sink" in parts else []):
-        for decoder in decoders:
-            for threads in map(int, args.sink_cpu_threads.split(",")):
-                for priority in args.step_priorities.split(","):
-                    for where in args.training_threads.split(","):
-                        placement = training_core(args.cores, separate=where == "separate")
-                        for interval, optimizer in itertools.product(intervals, optimizers):
-                            results[f"sink {arch}, {decoder} decode, {threads} CPU decode "
-                                    f"threads, {priority}-priority step, {placement.describe()}"
-                                    f"{'' if interval is None else f', GIL switch {interval}s'}"
-                                    f", {optimizer}"] = sink_training(
-                                        ds, vision, torch, path, arch, args, threads, decoder,
-                                        priority, placement, interval, optimizer)
+        for run in runs:
+            results[f"sink {arch}, {run.describe()}"] = sink_training(ds, vision, torch, path,
+                                                                      arch, args, run)
     for arch in filter(None, args.models.split(",") if "dali-sink" in parts else []):
         for optimizer in optimizers:
             results[f"DALI sink {arch}, {optimizer}"] = dali_sink(torch, files, arch, args,

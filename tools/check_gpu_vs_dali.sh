@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 22's side-by-side run on one GPU machine, on the same data: this project's pipelines
 # and sink (tools/check_gpu_pipeline.py: by default the GPU kernels a batch queues with each
-# decoder, the CPU and the mixed pipeline, the sink with each decoder, without and with a CPU
-# decode share, at Python's default GIL switch interval and a tenth of it), then, in a process
+# decoder, the CPU and the mixed pipeline, the sink with each decoder, torch's default and
+# fused SGD, the pipeline's streams at normal and high priority), then, in a process
 # of its own with DALI's packages first on the path, the mixed pipeline again beside DALI's
 # pipeline and the same training step fed by DALI.
 #
@@ -11,8 +11,8 @@
 # DALI_PARTS (default .carry): the parts of tools/dali_carry.sh; without them the DALI process
 # is skipped. Environment: DATA (default .devdata), COPIES (20), PYTHON (python3), OURS_PARTS
 # (kernels,cpu,mixed,sink), SINK_ARGS (the sink runs' options of check_gpu_pipeline.py, default
-# "--sink-cpu-threads 0,3 --switch-intervals 0.005,0.0005"), DALI_ARGS (the DALI process's
-# extra options, e.g. "--optimizers sgd,sgd-fused"), and the
+# "--sink-cpu-threads 0 --optimizers sgd,sgd-fused --pipeline-priorities normal,high"),
+# DALI_ARGS (the DALI process's extra options; by default both optimizers), and the
 # PYTHONPATH / LD_LIBRARY_PATH the project's process needs (kept for the DALI process, after
 # DALI's). Writes LOGDIR/machine.txt (the GPU, the cores, the load average before and after
 # each process), LOGDIR/ours.log and LOGDIR/dali.log; stays inside 9 minutes.
@@ -33,7 +33,7 @@ common=(--data "${DATA:-.devdata}" --copies "${COPIES:-20}" --sink-chunks 4 --si
 timeout 330 "$py" tools/check_gpu_pipeline.py "${common[@]}" --seconds 3 \
     --parts "${OURS_PARTS:-kernels,cpu,mixed,sink}" --decoders torchvision,nvimgcodec \
     --step-priorities normal --training-threads separate \
-    ${SINK_ARGS:---sink-cpu-threads 0,3 --switch-intervals 0.005,0.0005} \
+    ${SINK_ARGS:---sink-cpu-threads 0 --optimizers sgd,sgd-fused --pipeline-priorities normal,high} \
     2>&1 | tee "$logs/ours.log"
 echo "load after ours: $(cat /proc/loadavg)" >>"$logs/machine.txt"
 if [ -d "$parts" ]; then

@@ -5,8 +5,9 @@ the rows (the encoded images and the other columns), derives each op's seed per 
 the general nodes do (op k draws for row i from ``row_seed(stage_base(seed, epoch,
 position_k), i)``), and hands the batch to ``minddata.gpu.batch.GpuRun``, which decodes and
 augments it on the device: the mapped column is a torch tensor there, the other columns numpy
-arrays as a Batch gives them. On CUDA each thread works on its own stream and waits for it
-before the batch is handed over, so up to ``ring depth`` batches overlap the consumer's steps;
+arrays as a Batch gives them. On CUDA each thread works on its own stream (at the priority of
+``gpu.set_stream_priority``) and waits for it before the batch is handed over, so up to ``ring
+depth`` batches overlap the consumer's steps;
 memory is bounded by the ring. The state has the general Batch/Map/Source nodes' layout, so a
 state saved here resumes on the CPU path and back. A failing row raises its op's error naming
 the row and the epoch; a batch with a failing row is never returned.
@@ -55,6 +56,7 @@ class GpuBatchIter(PieceBatchIter):
                           regions=regions)
         self.bases = None
         self.local = threading.local()      # each worker's CUDA stream
+        self.stream_priority = backend.cuda_stream_priority()   # backend.set_stream_priority
         self.busy_lock = threading.Lock()
         # One batch per worker at a time: the ring bounds the batches in flight.
         self.pool = concurrent.futures.ThreadPoolExecutor(
@@ -102,7 +104,8 @@ class GpuBatchIter(PieceBatchIter):
     def _stream(self, torch):
         stream = getattr(self.local, "stream", None)
         if stream is None:
-            stream = self.local.stream = torch.cuda.Stream(device=self.device)
+            stream = self.local.stream = torch.cuda.Stream(
+                device=self.device, priority=self.stream_priority)
         return stream
 
     def _finish(self, piece):

@@ -34,6 +34,13 @@ def _checked_number(name, value, kinds, what, low, high):
     return value
 
 
+def _checked_choice(name, value, choices):
+    """``value`` if it is one of ``choices``, else a ValueError naming ``name`` and them."""
+    if value not in choices:
+        raise ValueError(f"{name} should be one of {choices}, but got {value!r}")
+    return value
+
+
 def set_device(device):
     """The torch device GPU-placed maps run on: "cuda", "cuda:<index>", "cpu" (the same
     code on the CPU, for tests and machines without a GPU), or None (the default: CUDA)."""
@@ -92,14 +99,13 @@ def torch_device():
 def set_jpeg_decoder(name):
     """The library that decodes JPEG batches on the GPU: "nvimgcodec" (NVIDIA nvImageCodec:
     the hardware JPEG decoders where the GPU has them, CUDA otherwise), "torchvision"
-    (torchvision.io.decode_jpeg: nvJPEG on the CUDA cores), "cpu" (the host decodes every
+    (torchvision.io.decode_jpeg: nvJPEG, which on the H200 used the hardware decoders for
+    batches), "cpu" (the host decodes every
     row with the CPU path's decoder, the GPU augments: the CPU path's pixels exactly), or
     "auto" (the default: torchvision where it imports, else nvImageCodec; on an H200,
     torchvision's batched CUDA decode measured 25,000-28,000 images/s against nvImageCodec's
     14,400-16,100: README, "On a GPU")."""
-    if name not in JPEG_DECODERS:
-        raise ValueError(f"jpeg decoder should be one of {JPEG_DECODERS}, but got {name!r}")
-    _set("jpeg_decoder", name)
+    _set("jpeg_decoder", _checked_choice("jpeg decoder", name, JPEG_DECODERS))
 
 
 def get_jpeg_decoder():
@@ -212,9 +218,7 @@ def set_stream_priority(priority):
     waited 0.8-8.7 ms a step on average). At high priority that work runs as soon as a
     multiprocessor frees, ahead of the step's queued kernels, which lose only its own time.
     Not yet measured on a GPU, hence not the default."""
-    if priority not in STREAM_PRIORITIES:
-        raise ValueError(f"priority should be one of {STREAM_PRIORITIES}, but got {priority!r}")
-    _set("stream_priority", priority)
+    _set("stream_priority", _checked_choice("priority", priority, STREAM_PRIORITIES))
 
 
 def get_stream_priority():

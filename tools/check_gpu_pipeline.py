@@ -605,9 +605,9 @@ def main(argv=None):
     ap.add_argument("--cores", type=int, default=4, help="CPU cores of the mixed and DALI parts")
     ap.add_argument("--cpu-workers", type=int, default=0, help="CPU pipeline workers (0: all)")
     ap.add_argument("--copies", type=int, default=1, help="times each JPEG is stored")
-    ap.add_argument("--sink-chunks", type=int, default=8,
+    ap.add_argument("--sink-chunks", type=int, default=4,
                     help="sink chunks per model (the first 2 are warm-up)")
-    ap.add_argument("--sink-chunk-steps", type=int, default=10,
+    ap.add_argument("--sink-chunk-steps", type=int, default=30,
                     help="steps per sink chunk (the sink waits for the GPU at each chunk's end)")
     ap.add_argument("--models", default="resnet50,resnet18",
                     help="torchvision models of the sink part ('' skips it)")
@@ -661,6 +661,7 @@ def main(argv=None):
         gpu.set_device("cpu")
         args.batch, args.seconds, args.size = min(args.batch, 16), min(args.seconds, 3.0), 64
         args.models, args.sink_chunks = "resnet18" if args.models else "", 3
+        args.sink_chunk_steps = min(args.sink_chunk_steps, 5)
         args.sink_cpu_threads, args.step_priorities = "0", "normal"
     elif not torch.cuda.is_available():
         say(f"SKIP: CUDA is not available (torch {torch.__version__}): this check needs an "

@@ -23,7 +23,7 @@ parts=${2:-.carry}
 py=${PYTHON:-python3}
 mkdir -p "$logs"
 export PYTHONUNBUFFERED=1
-common=(--data "${DATA:-.devdata}" --copies "${COPIES:-20}" --sink-chunks 4 --sink-chunk-steps 30)
+common=(--data "${DATA:-.devdata}" --copies "${COPIES:-20}")
 {
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
     echo "cores: $(nproc)"

@@ -353,3 +353,100 @@ cdef class Rng:
         cdef double x = self.gamma(a)
         cdef double y = self.gamma(b)
         return x / (x + y) if x + y > 0 else 0.5
+
+
+# ---- the draws of a whole batch, with the GIL released (the GPU batch node's rows) --------------
+from libc.stdint cimport int64_t
+from libc.math cimport floor
+
+
+cdef inline double _next_unit(uint64_t* state) noexcept nogil:
+    """Rng.random() of the stream whose state is *state."""
+    state[0] += _GOLDEN
+    return (_mix64(state[0]) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int64_t _randint(uint64_t* state, int64_t low, int64_t high) noexcept nogil:
+    """Rng.randint(low, high)."""
+    if high <= low:
+        return low
+    state[0] += _GOLDEN
+    return low + <int64_t>(_mix64(state[0]) % <uint64_t>(high - low + 1))
+
+
+cdef void _resized_crop_box(int64_t height, int64_t width, uint64_t seed, double scale_lo,
+                            double scale_hi, double log_lo, double log_hi, double ratio_lo,
+                            double ratio_hi, int max_attempts, int64_t* box) noexcept nogil:
+    """transforms_c.vision.resized_crop.random_resized_crop_box, step for step in the same
+    double arithmetic (-ffp-contract=off: no fused multiply-add). Sizes stay doubles until they
+    are known to fit the image: a tiny ratio can make a window far beyond int64."""
+    cdef uint64_t state = seed
+    cdef double area = <double>(height * width)
+    cdef double target, aspect, crop_w, crop_h
+    cdef int attempt
+    for attempt in range(max_attempts):
+        target = (scale_lo + (scale_hi - scale_lo) * _next_unit(&state)) * area
+        aspect = exp(log_lo + (log_hi - log_lo) * _next_unit(&state))
+        crop_w = floor(sqrt(target * aspect) + 0.5)
+        if crop_w < 1.0:
+            crop_w = 1.0
+        crop_h = floor(crop_w / aspect + 0.5)
+        if crop_h < 1.0:
+            crop_h = 1.0
+        if crop_w <= width and crop_h <= height:
+            box[1] = _randint(&state, 0, width - <int64_t>crop_w)
+            box[0] = _randint(&state, 0, height - <int64_t>crop_h)
+            box[2] = <int64_t>crop_h
+            box[3] = <int64_t>crop_w
+            return
+    # no attempt fitted: the centred largest window with its ratio clamped into [lo, hi]
+    cdef double in_ratio = <double>width / <double>height
+    crop_w = width
+    crop_h = height
+    if in_ratio < ratio_lo:
+        crop_h = floor(crop_w / ratio_lo + 0.5)
+        crop_h = min(<double>height, max(1.0, crop_h))
+    elif in_ratio > ratio_hi:
+        crop_w = floor(crop_h * ratio_hi + 0.5)
+        crop_w = min(<double>width, max(1.0, crop_w))
+    box[2] = <int64_t>crop_h
+    box[3] = <int64_t>crop_w
+    box[0] = (height - box[2] + 1) // 2
+    box[1] = (width - box[3] + 1) // 2
+
+
+def random_resized_crop_boxes(const int64_t[::1] heights, const int64_t[::1] widths,
+                              const uint64_t[::1] seeds, scale, ratio, int max_attempts):
+    """(N, 4) int64 (top, left, crop_h, crop_w): random_resized_crop_box(heights[i],
+    widths[i], scale, ratio, max_attempts, Rng(seeds[i])) for every row, with the GIL released.
+    Heights and widths must be positive (image sizes)."""
+    cdef Py_ssize_t n = heights.shape[0], i
+    if widths.shape[0] != n or seeds.shape[0] != n:
+        raise ValueError(f"heights, widths and seeds must have one entry per row, but got "
+                         f"{n}, {widths.shape[0]} and {seeds.shape[0]}")
+    for i in range(n):
+        if heights[i] < 1 or widths[i] < 1:
+            raise ValueError(f"row {i}: image size {heights[i]}x{widths[i]} is not positive")
+    cdef double scale_lo = float(scale[0]), scale_hi = float(scale[1])
+    cdef double ratio_lo = float(ratio[0]), ratio_hi = float(ratio[1])
+    cdef double log_lo = log(ratio_lo), log_hi = log(ratio_hi)
+    out = np.empty((n, 4), np.int64)
+    cdef int64_t[:, ::1] boxes = out
+    with nogil:
+        for i in range(n):
+            _resized_crop_box(heights[i], widths[i], seeds[i], scale_lo, scale_hi, log_lo, log_hi,
+                              ratio_lo, ratio_hi, max_attempts, &boxes[i, 0])
+    return out
+
+
+def coin_flips(const uint64_t[::1] seeds, double prob):
+    """Rng(seed).random() < prob for every seed (a random flip's draw), as a bool array."""
+    cdef Py_ssize_t n = seeds.shape[0], i
+    out = np.empty(n, np.bool_)
+    cdef cnp.npy_bool[::1] flips = out.view(np.uint8)
+    cdef uint64_t state
+    with nogil:
+        for i in range(n):
+            state = seeds[i]
+            flips[i] = _next_unit(&state) < prob
+    return out

@@ -73,8 +73,8 @@ class GpuBatchIter(PieceBatchIter):
         rows = self.src.read_rows(ids)
         datas = [row[self.mapped] for row in rows]
         # Only random ops draw: the others' seeds are never read.
-        row_seeds = [[seeds.row_seed(base, first + i) for i in range(len(ids))]
-                     if op.is_random else [0] * len(ids)
+        row_seeds = [seeds.row_seeds(base, first, len(ids)) if op.is_random
+                     else np.zeros(len(ids), np.uint64)
                      for base, op in zip(bases, self.map_ds.operations)]
         import torch
         if self.device.type == "cuda":

@@ -381,7 +381,8 @@ cdef void _resized_crop_box(int64_t height, int64_t width, uint64_t seed, double
     double arithmetic (-ffp-contract=off: no fused multiply-add). Sizes stay doubles until they
     are known to fit the image: a tiny ratio can make a window far beyond int64."""
     cdef uint64_t state = seed
-    cdef double area = <double>(height * width)
+    # the product rounded once, as Python's float(height * width); no int64 overflow
+    cdef double area = <double>height * <double>width
     cdef double target, aspect, crop_w, crop_h
     cdef int attempt
     for attempt in range(max_attempts):

@@ -462,9 +462,9 @@ def sink_training(ds, vision, torch, path, arch, args, run):
     return {"rate": fed, "synthetic": rate}
 
 
-def dali_train_pipe(files, args, device="mixed"):
-    """DALI's equivalent of the train pipeline (``device`` "mixed": decoded on the GPU; "cpu":
-    the dry run's), built; None where DALI does not import."""
+def dali_train_pipe(files, args):
+    """DALI's equivalent of the train pipeline (decoded on the GPU, "mixed"; on the CPU in a dry
+    run), built; None where DALI does not import."""
     try:
         from nvidia.dali import fn, pipeline_def, types
     except ImportError as exc:
@@ -473,6 +473,7 @@ def dali_train_pipe(files, args, device="mixed"):
         return None
     paths = [p for p, _ in files]
     labels = [label for _, label in files]
+    device = "cpu" if args.cpu_dry_run else "mixed"
     on_gpu = device == "mixed"
 
     @pipeline_def(batch_size=args.batch, num_threads=args.cores or 4,
@@ -496,7 +497,7 @@ def dali_train_pipe(files, args, device="mixed"):
 
 @part("DALI")
 def dali_pipeline(files, args):
-    pipe = dali_train_pipe(files, args, "cpu" if args.cpu_dry_run else "mixed")
+    pipe = dali_train_pipe(files, args)
     if pipe is None:
         return None
     return measure(f"DALI ({args.cores} cores)", pipe.run, args.batch, args.seconds)
@@ -512,7 +513,7 @@ def dali_sink(torch, files, arch, args, optimizer="sgd"):
     model, inputs = built
     placement = training_core(args.cores, separate=True)
     rate, alone = synthetic(model, inputs, placement, args)
-    pipe = dali_train_pipe(files, args, "cpu" if args.cpu_dry_run else "mixed")
+    pipe = dali_train_pipe(files, args)
     if pipe is None:
         return None
     from nvidia.dali.plugin.pytorch import DALIGenericIterator, LastBatchPolicy
@@ -639,16 +640,13 @@ def main(argv=None):
     ap.add_argument("--cpu-dry-run", action="store_true",
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
-    if not set(args.parts.split(",")) <= set(PARTS):
-        ap.error(f"--parts takes some of {','.join(PARTS)}, not {args.parts!r}")
-    if not set(args.pipeline_priorities.split(",")) <= {"normal", "high"}:
-        ap.error(f"--pipeline-priorities takes normal, high or both, not "
-                 f"{args.pipeline_priorities!r}")
-    if not set(args.optimizers.split(",")) <= {"sgd", "sgd-fused"}:
-        ap.error(f"--optimizers takes sgd, sgd-fused or both, not {args.optimizers!r}")
-    if not set(args.training_threads.split(",")) <= {"separate", "shared"}:
-        ap.error(f"--training-threads takes separate, shared or both, not "
-                 f"{args.training_threads!r}")
+    choices = {"parts": PARTS, "pipeline_priorities": ("normal", "high"),
+               "optimizers": ("sgd", "sgd-fused"), "training_threads": ("separate", "shared")}
+    for name, allowed in choices.items():
+        value = getattr(args, name)
+        if not set(value.split(",")) <= set(allowed):
+            ap.error(f"--{name.replace('_', '-')} takes some of {','.join(allowed)}, not "
+                     f"{value!r}")
     try:
         import torch
     except ImportError:

@@ -296,6 +296,17 @@ def derive_seed(seed, index):
     return _mix64((s ^ _mix64(i + 1 + _GOLDEN)) + _GOLDEN)
 
 
+cdef inline uint64_t _next_u64(uint64_t* state) noexcept nogil:
+    """The next output of the splitmix64 stream whose state is *state."""
+    state[0] += _GOLDEN
+    return _mix64(state[0])
+
+
+cdef inline double _next_unit(uint64_t* state) noexcept nogil:
+    """A uniform double in [0, 1) from the stream's next output (its top 53 bits)."""
+    return (_next_u64(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
 cdef class Rng:
     """splitmix64 stream: uniform doubles in [0, 1) and bounded integers."""
     cdef uint64_t _state
@@ -304,11 +315,10 @@ cdef class Rng:
         self._state = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
 
     cpdef uint64_t next_u64(self):
-        self._state += _GOLDEN
-        return _mix64(self._state)
+        return _next_u64(&self._state)
 
     cpdef double random(self):
-        return (self.next_u64() >> 11) * (1.0 / 9007199254740992.0)
+        return _next_unit(&self._state)
 
     cpdef double uniform(self, double low, double high):
         return low + (high - low) * self.random()
@@ -360,18 +370,11 @@ from libc.stdint cimport int64_t
 from libc.math cimport floor
 
 
-cdef inline double _next_unit(uint64_t* state) noexcept nogil:
-    """Rng.random() of the stream whose state is *state."""
-    state[0] += _GOLDEN
-    return (_mix64(state[0]) >> 11) * (1.0 / 9007199254740992.0)
-
-
 cdef inline int64_t _randint(uint64_t* state, int64_t low, int64_t high) noexcept nogil:
-    """Rng.randint(low, high)."""
+    """Rng.randint(low, high) for bounds within int64."""
     if high <= low:
         return low
-    state[0] += _GOLDEN
-    return low + <int64_t>(_mix64(state[0]) % <uint64_t>(high - low + 1))
+    return low + <int64_t>(_next_u64(state) % <uint64_t>(high - low + 1))
 
 
 cdef void _resized_crop_box(int64_t height, int64_t width, uint64_t seed, double scale_lo,

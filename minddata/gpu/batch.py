@@ -26,12 +26,10 @@ import warnings
 
 import numpy as np
 
-from transforms_c import _native
 from transforms_c._rng import Rng
 from transforms_c.vision.crop import CenterCrop, Crop
 from transforms_c.vision.decode import Decode, is_jpeg, jpeg_size
-from transforms_c.vision.flip import HorizontalFlip, RandomHorizontalFlip, RandomVerticalFlip, \
-    VerticalFlip
+from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
 from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import Resize, resized_shape
 from transforms_c.vision.resized_crop import RandomResizedCrop
@@ -259,16 +257,13 @@ class GpuRun:
 
     def _boxes(self, op, images, seeds, given):
         """(boxes (N, 6), sizes) of geometry(): each row's box, drawn or ``given``. A
-        RandomResizedCrop's windows are drawn for the whole batch at once in native code (the
-        same rule, step for step, without the GIL), the other ops' row by row."""
+        RandomResizedCrop draws its windows for the whole batch at once (natively, without the
+        GIL), the other ops row by row."""
         sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
         given = given or {}
-        if getattr(type(op), "window", None) is RandomResizedCrop.window \
-                and len(given) < len(sizes):
+        if isinstance(op, RandomResizedCrop) and len(given) < len(sizes):
             hw = np.asarray(sizes, np.int64).reshape(-1, 2)
-            windows = _native.random_resized_crop_boxes(
-                np.ascontiguousarray(hw[:, 0]), np.ascontiguousarray(hw[:, 1]),
-                np.asarray(seeds, np.uint64), op.scale, op.ratio, op.max_attempts)
+            windows = op.windows(hw[:, 0], hw[:, 1], seeds)
             boxes = np.concatenate([windows, np.tile(np.asarray(op.output_hw(), np.int64),
                                                      (len(sizes), 1))], 1)
             for i, box in given.items():
@@ -296,7 +291,7 @@ class GpuRun:
                 if isinstance(tail_op, (HorizontalFlip, VerticalFlip)):
                     flips ^= bit
                 else:
-                    flips ^= np.where(_flip_draws(tail_op, tail_seeds), bit, 0).astype(np.int32)
+                    flips ^= np.where(tail_op.draws(tail_seeds), bit, 0).astype(np.int32)
             elif kind == "point":
                 points.append(_point_params(tail_op, channels))
                 chw = chw or isinstance(tail_op, ToTensor)
@@ -434,12 +429,12 @@ class GpuRun:
         axis = -2 if isinstance(op, (RandomVerticalFlip, VerticalFlip)) else -1
         if isinstance(op, (HorizontalFlip, VerticalFlip)):
             return batch.flip(axis)
-        mask = [bool(m) for m in _flip_draws(op, seeds)]
-        if not any(mask):
+        mask = op.draws(seeds)
+        if not mask.any():
             return batch
-        if all(mask):
+        if mask.all():
             return batch.flip(axis)
-        where = self.torch.tensor(mask, device=batch.device).view(-1, 1, 1, 1)
+        where = self.torch.from_numpy(mask).to(batch.device).view(-1, 1, 1, 1)
         return self.torch.where(where, batch.flip(axis), batch)
 
     def _point(self, op, batch):
@@ -486,14 +481,6 @@ def _point_params(op, channels):
         return [(1.0, np.float32(1.0) / np.float32(255.0), 0.0)] * channels
     assert isinstance(op, Rescale), op           # plan.KINDS has no other point op
     return [(1.0, np.float32(op.rescale), np.float32(op.shift))] * channels
-
-
-def _flip_draws(op, seeds):
-    """Whether a random flip flips each row (its draw from each row's seed): for the batch at
-    once in native code where the op draws by RandomHorizontalFlip's rule, else row by row."""
-    if getattr(type(op), "draw", None) is RandomHorizontalFlip.draw:
-        return _native.coin_flips(np.asarray(seeds, np.uint64), float(op.prob))
-    return np.array([bool(op.draw(Rng(seed))) for seed in seeds], bool)
 
 
 def _as_bytes(data):

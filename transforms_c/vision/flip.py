@@ -2,7 +2,7 @@
 VerticalFlip of MindSpore 2.x)."""
 import numpy as np
 
-from transforms_c import folding
+from transforms_c import _native, folding
 from transforms_c._base import image_hwc
 from transforms_c._validate import check_type
 from transforms_c.schema import FLOAT, INT, Native, NativeOperation, OpSchema, Param
@@ -38,6 +38,10 @@ class RandomHorizontalFlip(NativeOperation):
 
     def draw(self, rng):
         return rng.random() < self.prob
+
+    def draws(self, seeds):
+        """draw() from each seed (one per row) at once in native code, as a bool array."""
+        return _native.coin_flips(np.ascontiguousarray(seeds, np.uint64), float(self.prob))
 
     _axis = 0       # 0: left-right, 1: top-bottom
 

@@ -39,6 +39,7 @@ batches (a check of this script on a machine without a GPU). --copies N stores e
 times (for a data directory holding a subset of the benchmark JPEGs)."""
 import argparse
 import collections
+import gc
 import itertools
 import os
 import resource
@@ -188,6 +189,31 @@ class gil_switch_interval:
 
     def __exit__(self, *exc):
         sys.setswitchinterval(self.saved)
+
+
+class gc_pauses:
+    """The cyclic garbage collector's collections inside the block, in every thread: they stop
+    the training thread too (each runs with the GIL held), so the pipeline's allocations can
+    cost the step time this way as well."""
+
+    def __enter__(self):
+        self.counts, self.seconds, self.began = collections.Counter(), collections.Counter(), None
+        gc.callbacks.append(self._collected)
+        return self
+
+    def _collected(self, phase, info):
+        if phase == "start":
+            self.began = time.perf_counter()
+        elif self.began is not None:
+            self.counts[info["generation"]] += 1
+            self.seconds[info["generation"]] += time.perf_counter() - self.began
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._collected)
+
+    def describe(self):
+        return ", ".join(f"generation {g} {self.counts[g]}x {self.seconds[g] * 1e3:.1f} ms"
+                         for g in sorted(self.counts)) or "none"
 
 
 class pinned:
@@ -405,9 +431,10 @@ def synthetic(model, inputs, placement, args):
     """(images/s, figures) of the train step on the synthetic batch, on the training core."""
     from sink_rate import synthetic_rate
     figures = {}
-    with placement.synthetic():
+    with placement.synthetic(), gc_pauses() as collections_seen:
         rate = synthetic_rate(model, inputs, steps=10 if args.cpu_dry_run else 60,
                               figures=figures)
+    figures["gc"] = collections_seen.describe()
     return rate, figures
 
 
@@ -449,8 +476,10 @@ def sink_training(ds, vision, torch, path, arch, args, run):
                       stream_priority=run.pipeline_priority), \
             pinned(run.placement.pipeline_cores), gil_switch_interval(run.switch_interval):
         dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
-        fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
-                               chunk=args.sink_chunk_steps, callbacks=run.placement.callbacks())
+        with gc_pauses() as collections_seen:
+            fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
+                                   chunk=args.sink_chunk_steps,
+                                   callbacks=run.placement.callbacks())
         name = gpu.backend.jpeg_decoder_name()
     say(f"sink {arch}: {fed:,.0f} img/s fed by the mixed pipeline ({args.cores} cores, "
         f"{run.describe()}; {name}), {rate:,.0f} img/s on a synthetic GPU batch: "
@@ -458,7 +487,8 @@ def sink_training(ds, vision, torch, path, arch, args, run):
         f"{ms(stats.get('data_wait_p50_ms'))}, p99 {ms(stats.get('data_wait_p99_ms'))}; a step's "
         f"host side {ms(stats.get('host_step_ms'))} (synthetic {ms(alone['host_step_ms'])}), on "
         f"the device {ms(stats.get('device_step_ms'))}; device decode utilisation "
-        f"{stats.get('device_decode_utilisation')}")
+        f"{stats.get('device_decode_utilisation')}; garbage collections "
+        f"{collections_seen.describe()} (synthetic {alone['gc']})")
     return {"rate": fed, "synthetic": rate}
 
 

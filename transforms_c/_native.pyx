@@ -3,8 +3,10 @@
 """Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
 with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
 callers (the op classes and the fusion plans) pass already-validated shapes."""
-from libc.stdint cimport uint8_t
+from libc.stdint cimport int64_t, uint8_t
+from libc.string cimport memcpy
 from libcpp cimport bool as cbool
+from libcpp.vector cimport vector
 
 import numpy as np
 cimport numpy as cnp
@@ -89,6 +91,83 @@ def jpeg_info(const uint8_t[::1] data):
     if not ok:
         raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
     return header.width, header.height, header.components
+
+
+ctypedef const uint8_t* encoded_ptr
+
+
+cdef const uint8_t* _encoded_bytes(object data, Py_ssize_t* size):
+    """The bytes of one encoded row, a C-contiguous 1-D uint8 array or a bytes array of one
+    element and at most one dimension (|S<n>, a MindRecord bytes field: what encoded_bytes in
+    vision/decode.py takes as the same memory); NULL (``size`` 0) for anything else."""
+    size[0] = 0
+    if not isinstance(data, np.ndarray):
+        return NULL
+    cdef cnp.ndarray arr = <cnp.ndarray>data
+    if not cnp.PyArray_IS_C_CONTIGUOUS(arr):
+        return NULL
+    if not ((arr.ndim == 1 and cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8)
+            or (arr.ndim <= 1 and cnp.PyArray_TYPE(arr) == cnp.NPY_STRING
+                and cnp.PyArray_SIZE(arr) == 1)):
+        return NULL
+    size[0] = cnp.PyArray_NBYTES(arr)
+    return <const uint8_t*>cnp.PyArray_DATA(arr)
+
+
+def jpeg_headers(list datas):
+    """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows (see
+    _encoded_bytes): width and height from the header of each JPEG (FF D8 FF) whose header
+    parses, 0 for every other row (not a JPEG, a broken header, another type). The headers
+    are read with the GIL released; ``datas`` must not change meanwhile."""
+    cdef Py_ssize_t n = len(datas), i, size
+    out = np.zeros((n, 3), np.int64)
+    cdef int64_t[:, ::1] rows = out
+    cdef vector[encoded_ptr] ptrs = vector[encoded_ptr](n)
+    cdef JpegHeader header
+    cdef char err[ERR_LEN]
+    for i in range(n):
+        ptrs[i] = _encoded_bytes(datas[i], &size)
+        rows[i, 2] = size
+    with nogil:
+        for i in range(n):
+            size = rows[i, 2]
+            if size < 3 or ptrs[i][0] != 0xFF or ptrs[i][1] != 0xD8 or ptrs[i][2] != 0xFF:
+                continue
+            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN):
+                rows[i, 0] = header.width
+                rows[i, 1] = header.height
+    return out
+
+
+def gather_encoded(list datas, const int64_t[::1] picked, uint8_t[::1] out):
+    """Copies the encoded rows ``datas[picked[k]]`` (see _encoded_bytes) one after another
+    into ``out`` (the GIL released for the copies); returns their (len(picked) + 1,) int64
+    offsets in ``out``. ValueError, before anything is copied, for a row of another type or
+    when ``out`` is too small."""
+    cdef Py_ssize_t n = picked.shape[0], k, size, row, total = 0
+    offsets = np.zeros(n + 1, np.int64)
+    cdef int64_t[::1] at = offsets
+    cdef vector[encoded_ptr] ptrs = vector[encoded_ptr](n)
+    for k in range(n):
+        row = picked[k]
+        if row < 0 or row >= len(datas):
+            raise ValueError(f"gather_encoded: row {row} is outside the batch of {len(datas)}")
+        ptrs[k] = _encoded_bytes(datas[row], &size)
+        if ptrs[k] == NULL:
+            raise ValueError(f"gather_encoded: row {row} is not a contiguous uint8 or bytes "
+                             f"array")
+        total += size
+        at[k + 1] = total
+    if total > out.shape[0]:
+        raise ValueError(f"gather_encoded: the rows hold {total} bytes, more than the "
+                         f"{out.shape[0]} of the buffer")
+    if total == 0:
+        return offsets
+    cdef uint8_t* dst = &out[0]
+    with nogil:
+        for k in range(n):
+            memcpy(dst + at[k], ptrs[k], at[k + 1] - at[k])
+    return offsets
 
 
 def jpeg_scaled(int width, int height, int denom):

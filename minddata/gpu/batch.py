@@ -8,7 +8,10 @@
   refuses) are decoded by the CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to
   the batch on the device, so a broken file raises the CPU op's error. Without ``decoder``
   every row is decoded that way. Each image the decoder gives must be (3, H, W) of the
-  header's size (or the window's), or the batch fails naming the row.
+  header's size (or the window's), or the batch fails naming the row. The headers are read
+  and the decoder's rows packed into one buffer per thread by native calls without the GIL
+  (the buffer page-locked on CUDA and reused batch after batch: the decoder's copies to the
+  device are DMA transfers), so the training loop beside the pipeline waits less for the GIL.
   With ``regions`` the decoder reads only each JPEG row's crop window, drawn from the header's
   size before the decode (when the first op after Decode crops); that row's window is then
   resized whole.
@@ -21,6 +24,7 @@
   crop or resize where that kernel runs).
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
+import threading
 import time
 import warnings
 
@@ -28,7 +32,7 @@ import numpy as np
 
 from transforms_c._rng import Rng
 from transforms_c.vision.crop import CenterCrop, Crop
-from transforms_c.vision.decode import Decode, is_jpeg, jpeg_size
+from transforms_c.vision.decode import Decode, gather_encoded, jpeg_batch_sizes
 from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
 from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import Resize, resized_shape
@@ -78,11 +82,11 @@ class GpuRun:
         self.tail_op = geometry[-1] if geometry and all(
             KINDS[type(op)] in ("flip", "point", "layout")
             for op in self.ops[geometry[-1] + 1:]) else None
+        self.local = threading.local()      # each calling thread's staging buffer
 
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
         for row i (the CPU path's)."""
-        datas = [_as_bytes(d) for d in datas]
         sizes = self._jpeg_sizes(datas)
         windows = {}
         if self.region_op is not None:
@@ -120,7 +124,6 @@ class GpuRun:
     def decode(self, datas):
         """Every row decoded to a (C, H, W) uint8 tensor on the device: JPEGs by the decoder
         (with the CPU share beside it), the rest by the CPU path's Decode."""
-        datas = [_as_bytes(d) for d in datas]
         return self._decode(datas, self._jpeg_sizes(datas), {})[0]
 
     def _crop_windows(self, sizes, seeds):
@@ -145,16 +148,8 @@ class GpuRun:
         within the pixel limit (the CPU decode gives the others their error)."""
         if self.decoder is None:
             return {}
-        sizes = {}
-        for i, data in enumerate(datas):
-            if isinstance(data, np.ndarray) and data.dtype == np.uint8 and data.ndim == 1 \
-                    and is_jpeg(data):
-                try:
-                    width, height = jpeg_size(data)
-                except RuntimeError:
-                    continue
-                sizes[i] = (height, width)
-        return sizes
+        sizes = jpeg_batch_sizes(datas).tolist()
+        return {i: (height, width) for i, (height, width) in enumerate(sizes) if height}
 
     def _decode(self, datas, sizes, windows):
         """decode() of ``datas`` (uint8 arrays; ``sizes``: _jpeg_sizes()), the decoder reading
@@ -169,7 +164,7 @@ class GpuRun:
             pending = [(i, self.cpu_pool.submit(self._timed_cpu_decode, datas[i]))
                        for i in on_cpu]
             regions = [windows[i][:4] if i in windows else None for i in on_gpu]
-            decoded = self._decode_jpegs([datas[i] for i in on_gpu], regions)
+            decoded = self._decode_jpegs(datas, on_gpu, regions)
             for i, img, region in zip(on_gpu, decoded, regions):
                 if img is None:
                     continue                # the CPU decode below takes the row
@@ -210,14 +205,14 @@ class GpuRun:
         self.split.cpu_decoded(1, time.perf_counter() - began)
         return img
 
-    def _decode_jpegs(self, datas, regions):
-        """One batched decoder call (``regions``: each row's (top, left, h, w) or None);
-        if it refuses the batch, row by row (a refused row is left to the CPU decode: None).
-        With a split, the call is timed on the device's clock."""
-        if not datas:
+    def _decode_jpegs(self, datas, rows, regions):
+        """One batched decoder call over ``datas[rows]`` (``regions``: each row's (top, left,
+        h, w) or None); if it refuses the batch, row by row (a refused row is left to the CPU
+        decode: None). With a split, the call is timed on the device's clock."""
+        if not rows:
             return []
         torch = self.torch
-        tensors = [torch.from_numpy(d if d.flags.writeable else d.copy()) for d in datas]
+        tensors = self._staged(datas, rows)
         timer = DeviceTimer(torch, self.device) if self.split is not None else None
 
         def call(rows, row_regions):
@@ -232,16 +227,41 @@ class GpuRun:
             decoded = None      # which image is which row is unknown: row by row
         if timer is not None and decoded is not None:
             self.split.gpu_decoded(len(decoded), timer.seconds())
-        if decoded is not None:
-            return decoded
-        out = []
-        for t, region in zip(tensors, regions):
-            try:
-                one = call([t], [region])
-            except RuntimeError:
-                one = []
-            out.append(one[0] if len(one) == 1 else None)
-        return out
+        if decoded is None:
+            decoded = []
+            for t, region in zip(tensors, regions):
+                try:
+                    one = call([t], [region])
+                except RuntimeError:
+                    one = []
+                decoded.append(one[0] if len(one) == 1 else None)
+        self._staging_used()
+        return decoded
+
+    def _staged(self, datas, rows):
+        """The encoded ``datas[rows]`` as 1-D uint8 tensors, views of one buffer of the calling
+        thread, reused batch after batch: page-locked on CUDA, so the decoder's copies to the
+        device are DMA transfers instead of staged ones, and one native copy (without the
+        GIL) instead of a copy per read-only row."""
+        torch, local = self.torch, self.local
+        need = sum(datas[i].nbytes for i in rows)
+        buffer = getattr(local, "staging", None)
+        if buffer is not None and getattr(local, "staging_read", None) is not None:
+            local.staging_read.synchronize()    # the last batch's copies have read it
+        if buffer is None or buffer.numel() < need:
+            local.staging = buffer = torch.empty(
+                need + need // 4, dtype=torch.uint8,
+                pin_memory=self.device.type == "cuda")
+        offsets = gather_encoded(datas, rows, buffer.numpy())
+        return list(buffer[:int(offsets[-1])].split(np.diff(offsets).tolist()))
+
+    def _staging_used(self):
+        """After the decoder's calls: on CUDA, the point of the stream after which the staging
+        buffer may be written again."""
+        if self.device.type == "cuda":
+            if getattr(self.local, "staging_read", None) is None:
+                self.local.staging_read = self.torch.cuda.Event()
+            self.local.staging_read.record()
 
     # -- geometry (uint8, one gather for the whole batch) --------------------------------
     def geometry(self, op, images, seeds, boxes=None):
@@ -481,13 +501,6 @@ def _point_params(op, channels):
         return [(1.0, np.float32(1.0) / np.float32(255.0), 0.0)] * channels
     assert isinstance(op, Rescale), op           # plan.KINDS has no other point op
     return [(1.0, np.float32(op.rescale), np.float32(op.shift))] * channels
-
-
-def _as_bytes(data):
-    """A MindRecord bytes field (|S<n> of shape (1,)) as its uint8 bytes, the same memory."""
-    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.shape == (1,):
-        return data.view(np.uint8)
-    return data
 
 
 def _centred(size, crop):

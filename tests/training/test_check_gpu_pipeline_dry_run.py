@@ -66,3 +66,5 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
     assert "mixed pipeline (the CPU path's decoder, 0 CPU decode threads, 4 cores):" in text
     sinks = [line for line in text.splitlines() if "summary: sink resnet18" in line]
     assert len(sinks) == 2 and all("img/s, synthetic" in line for line in sinks), text
+    fed = [line for line in text.splitlines() if "fed by the mixed pipeline" in line]
+    assert len(fed) == 2 and all("garbage collections" in line for line in fed), text

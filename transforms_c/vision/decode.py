@@ -83,6 +83,26 @@ def jpeg_size(data, op_name="Decode"):
     return width, height
 
 
+def jpeg_batch_sizes(datas):
+    """(N, 2) int64 (height, width) of a batch of encoded rows, from each JPEG's header, for
+    the rows a batch decoder can take: a contiguous 1-D uint8 array or a one-element bytes
+    array holding a JPEG whose header parses and declares 1 to the pixel limit; (0, 0) for
+    every other row (Decode gives it its error). The headers are read natively without the
+    GIL."""
+    headers = _native.jpeg_headers(list(datas))
+    width, height = headers[:, 0], headers[:, 1]
+    fits = (width > 0) & (height > 0) & (width * height <= settings.get_max_image_pixels())
+    return np.where(fits[:, None], np.stack([height, width], 1), 0)
+
+
+def gather_encoded(datas, rows, out):
+    """Copies the encoded rows ``datas[rows[k]]`` (rows jpeg_batch_sizes takes) one after
+    another into the 1-D uint8 array ``out`` (natively, without the GIL); returns their
+    (len(rows) + 1,) int64 offsets there. ValueError for a row of another type or an ``out``
+    too small, before anything is copied."""
+    return _native.gather_encoded(list(datas), np.ascontiguousarray(rows, np.int64), out)
+
+
 def decode_jpeg(data, op_name="Decode"):
     width, height = jpeg_size(data, op_name)
     out = np.empty((height, width, 3), np.uint8)

@@ -1,0 +1,78 @@
+"""A batch of encoded rows read for a batch decoder (vision/decode.py): jpeg_batch_sizes reads
+every JPEG header at once and agrees with jpeg_size row by row; gather_encoded packs the rows
+into one buffer, byte for byte, and refuses before copying anything."""
+import numpy as np
+import pytest
+
+from transforms_c.vision.decode import gather_encoded, jpeg_batch_sizes, jpeg_size
+
+from tests.transforms_c.image_samples import pixel_limit
+from tests.transforms_c.tc_samples import encoded, natural_rgb, sample_jpeg
+
+
+def _rows():
+    """JPEGs of several sizes, as uint8 arrays and as MindRecord's one-element bytes arrays."""
+    jpegs = [sample_jpeg(20 + 7 * i, 31 + 5 * i, seed=i) for i in range(5)]
+    return jpegs + [np.array([jpegs[1].tobytes()]), np.asarray(jpegs[2].tobytes())]
+
+
+def test_sizes_agree_with_the_header_row_by_row():
+    rows = _rows()
+    got = jpeg_batch_sizes(rows)
+    assert got.shape == (len(rows), 2) and got.dtype == np.int64
+    for row, (height, width) in zip(rows, got.tolist()):
+        raw = row.reshape(-1).view(np.uint8)
+        assert (width, height) == jpeg_size(raw)
+
+
+def test_rows_a_batch_decoder_cannot_take_are_zero():
+    jpeg = sample_jpeg(24, 32)
+    broken = jpeg[:40].copy()                        # a JPEG whose header is cut short
+    rows = [jpeg,
+            encoded(natural_rgb(24, 32), ".png"),   # another format
+            broken,
+            np.zeros(0, np.uint8),                   # empty
+            np.frombuffer(b"\xff\xd8", np.uint8),    # shorter than the signature
+            jpeg.view(np.int8),                      # another dtype
+            np.ascontiguousarray(np.stack([jpeg, jpeg])),    # 2-D
+            np.repeat(jpeg, 2)[::2],                 # the same bytes, not contiguous
+            np.array([[jpeg.tobytes()]]),            # a bytes array of two dimensions
+            jpeg.tobytes(),                          # not an array
+            None]
+    got = jpeg_batch_sizes(rows)
+    assert got[0].tolist() == [24, 32]
+    assert not got[1:].any()
+
+
+def test_the_pixel_limit_leaves_a_larger_image_to_the_cpu_decode():
+    rows = [sample_jpeg(24, 32), sample_jpeg(10, 10)]
+    with pixel_limit(24 * 32 - 1):
+        assert jpeg_batch_sizes(rows).tolist() == [[0, 0], [10, 10]]
+    assert jpeg_batch_sizes(rows).tolist() == [[24, 32], [10, 10]]
+
+
+def test_gather_packs_the_chosen_rows_byte_for_byte():
+    rows = _rows()
+    picked = [6, 0, 3, 5]
+    out = np.full(sum(rows[i].nbytes for i in picked) + 9, 7, np.uint8)
+    offsets = gather_encoded(rows, picked, out)
+    assert offsets.dtype == np.int64 and offsets[0] == 0
+    for k, i in enumerate(picked):
+        assert out[offsets[k]:offsets[k + 1]].tobytes() == rows[i].tobytes()
+    assert (out[offsets[-1]:] == 7).all()            # nothing written past the rows
+    assert gather_encoded(rows, [], out).tolist() == [0]
+
+
+@pytest.mark.parametrize("picked,room,message", [
+    ([0, 1], -1, "more than"),                       # the buffer is one byte short
+    ([0, 8], 0, "row 8 is outside"),
+    ([0, -1], 0, "row -1 is outside"),
+    ([0, 7], 0, "row 7 is not a contiguous uint8"),
+])
+def test_gather_refuses_before_copying(picked, room, message):
+    rows = _rows() + [np.repeat(sample_jpeg(), 2)[::2]]
+    size = rows[0].nbytes + rows[1].nbytes + room
+    out = np.full(max(size, 0), 7, np.uint8)
+    with pytest.raises(ValueError, match=message):
+        gather_encoded(rows, picked, out)
+    assert (out == 7).all()

@@ -30,7 +30,10 @@ steps on a high-priority stream). --training-threads: the
 training loop's thread on a core of its own beside the pipeline's (separate, the default: the
 pipeline is what is limited to --cores) or on the pipeline's cores (shared; the runs of
 2026-11-27 were taken so), or both. "dali-sink" trains the same models on DALI's pipeline (the
-same cores, DALI's PyTorch iterator): the reference for the sink's figures.
+same cores, DALI's PyTorch iterator): the reference for the sink's figures. "interference"
+runs each model's synthetic step beside one kind of the pipeline's work at a time (the whole
+batch, its decode alone, its augment alone, a thread holding the GIL): which of them costs the
+step its time.
 
 Each part prints its figures or its failure and the next part runs regardless; the whole run
 stays well inside 8 minutes on one H100/H200 (each timed part stops after --seconds). Without
@@ -44,6 +47,7 @@ import itertools
 import os
 import resource
 import sys
+import threading
 import time
 import traceback
 
@@ -369,10 +373,7 @@ def mixed_stages(torch, vision, files, args):
     from minddata.gpu.batch import GpuRun
     device = backend.torch_device()
     ops = train_ops(vision, args.size)
-    datas = []
-    for path, _ in files[:args.batch]:
-        with open(path, "rb") as f:
-            datas.append(np.frombuffer(f.read(), np.uint8))
+    datas = encoded_batch(files, args.batch)
     seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
 
     def timed(fn):
@@ -570,6 +571,96 @@ def dali_sink(torch, files, arch, args, optimizer="sgd"):
     return {"rate": fed, "synthetic": rate}
 
 
+def encoded_batch(files, count):
+    """The first ``count`` JPEG files' bytes, as 1-D uint8 arrays."""
+    datas = []
+    for path, _ in files[:count]:
+        with open(path, "rb") as f:
+            datas.append(np.frombuffer(f.read(), np.uint8))
+    return datas
+
+
+@part("interference")
+def interference(torch, vision, files, arch, args):
+    """Which of the mixed pipeline's kinds of work slows the training step beside it: the
+    synthetic step of ``arch`` (fused SGD, the training thread on its own core) alone, then
+    beside one load at a time, run by a thread on the pipeline's cores once per training step
+    (the pace the sink asks of the pipeline): "batch" (GpuRun's whole work on a batch of
+    JPEGs, on a stream of its own, waited for as the GPU batch node does), "decode" (the
+    decoder alone), "augment" (all but the decode: the rows' decoded images are kept on the
+    device), "GIL n ms" (a loop holding the GIL that long, no GPU work)."""
+    from minddata.gpu import backend
+    from minddata.gpu.batch import GpuRun
+    from sink_rate import step_loop_rate
+    built = train_model(torch, arch, args, optimizer="sgd-fused")
+    if built is None:
+        return
+    model, inputs = built
+    device = backend.torch_device()
+    ops = train_ops(vision, args.size)
+    datas = encoded_batch(files, args.batch)
+    seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
+    decoder = backend.jpeg_decoder()
+    run = GpuRun(ops, device, decoder)
+    decoded = run.decode(datas)
+    augment = GpuRun(ops, device, lambda tensors, device: decoded)   # the same images again
+    cuda = device.type == "cuda"
+    stream = torch.cuda.Stream() if cuda else None
+
+    def on_stream(work):
+        def once():
+            if cuda:
+                with torch.cuda.stream(stream):
+                    work()
+                stream.synchronize()
+            else:
+                work()
+        return once
+
+    def holding_gil(ms):
+        def once():
+            end = time.perf_counter() + ms / 1e3
+            while time.perf_counter() < end:
+                pass
+        return once
+    loads = {"none": None, "batch": on_stream(lambda: run(datas, seeds)),
+             "decode": on_stream(lambda: run.decode(datas)),
+             "augment": on_stream(lambda: augment(datas, seeds)),
+             "GIL 1 ms": holding_gil(1.0), "GIL 4 ms": holding_gil(4.0)}
+    placement = training_core(args.cores, separate=True)
+    steps = 10 if args.cpu_dry_run else 60
+    alone = None
+    for name, load in loads.items():
+        due, stop = threading.Semaphore(0), threading.Event()
+        timings = []
+
+        def loop():
+            while not stop.is_set():
+                if due.acquire(timeout=0.1):
+                    began = time.perf_counter()
+                    load()
+                    timings.append(time.perf_counter() - began)
+
+        def next_batch():
+            due.release()                   # one load per step
+            return inputs
+        with pinned(placement.pipeline_cores):
+            worker = threading.Thread(target=loop, name="interference-load") if load else None
+            if worker is not None:
+                worker.start()
+        try:
+            with placement.synthetic():
+                rate, figures = step_loop_rate(model, next_batch, steps)
+        finally:
+            stop.set()
+            if worker is not None:
+                worker.join()
+        alone = alone or rate
+        took = f"; the load took {np.mean(timings) * 1e3:.1f} ms a time" if timings else ""
+        say(f"interference {arch}: beside {name}: {rate:,.0f} img/s, {rate / alone:.1%} of the "
+            f"step alone; a step's host side {ms(figures['host_step_ms'])}{took}")
+
+
 @part("GPU kernels per batch")
 def kernels_per_batch(torch, vision, files, args, decoder):
     """What one batch of the mixed pipeline queues on the GPU with ``decoder``: the kernels
@@ -587,10 +678,7 @@ def kernels_per_batch(torch, vision, files, args, decoder):
     name = backend.jpeg_decoder_name() if chosen is None else chosen.name
     device = backend.torch_device()
     ops = train_ops(vision, args.size)
-    datas = []
-    for path, _ in files[:args.batch]:
-        with open(path, "rb") as f:
-            datas.append(np.frombuffer(f.read(), np.uint8))
+    datas = encoded_batch(files, args.batch)
     seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
     run = GpuRun(ops, device, chosen)
     cuda = device.type == "cuda"
@@ -624,7 +712,7 @@ def kernels_per_batch(torch, vision, files, args, decoder):
 
 #: main()'s parts, in the order they run
 PARTS = ("agreement", "decoders", "stages", "kernels", "cpu", "mixed", "variants", "dali", "sink",
-         "dali-sink")
+         "dali-sink", "interference")
 
 
 def main(argv=None):
@@ -748,6 +836,8 @@ def main(argv=None):
         for optimizer in optimizers:
             results[f"DALI sink {arch}, {optimizer}"] = dali_sink(torch, files, arch, args,
                                                                    optimizer)
+    for arch in filter(None, args.models.split(",") if "interference" in parts else []):
+        interference(torch, vision, files, arch, args)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

@@ -55,7 +55,7 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
                                                           env.get("PYTHONPATH")]))
     out = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tools", "check_gpu_pipeline.py"), "--cpu-dry-run",
-         "--data", str(data), "--parts", "kernels,mixed,sink", "--decoders", "cpu",
+         "--data", str(data), "--parts", "kernels,mixed,sink,interference", "--decoders", "cpu",
          "--seconds", "1", "--sink-chunks", "3", "--sink-chunk-steps", "2",
          "--optimizers", "sgd,sgd-fused"],
         capture_output=True, text=True, env=env, timeout=300)
@@ -68,3 +68,6 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
     assert len(sinks) == 2 and all("img/s, synthetic" in line for line in sinks), text
     fed = [line for line in text.splitlines() if "fed by the mixed pipeline" in line]
     assert len(fed) == 2 and all("garbage collections" in line for line in fed), text
+    beside = [line for line in text.splitlines() if "interference resnet18: beside" in line]
+    assert [line.split("beside ")[1].split(":")[0] for line in beside] == [
+        "none", "batch", "decode", "augment", "GIL 1 ms", "GIL 4 ms"], text

@@ -6,6 +6,7 @@ from transforms_c import folding
 from transforms_c.contract import FusableOperation
 
 from .engine.device_tail import DeviceTail
+from .gpu.plan import placed_on_gpu
 from .graph.batch import Batch
 from .graph.map import Map
 
@@ -42,12 +43,16 @@ def split_device_tail(dataset):
 
 
 def split_batch_tail(dataset):
-    """split_device_tail of a BatchDataset."""
+    """split_device_tail of a BatchDataset. A map placed on the GPU keeps its tail: its batch
+    is on the device already, and the GPU path finishes it (Normalize, HWC2CHW) in the pass
+    that crops and resizes it, where the tail would add passes over the batch and the sink
+    thread's launches."""
     if not isinstance(dataset, Batch) or dataset.per_batch_map is not None:
         return dataset, None
     map_ds = dataset.children[0]
     if (not isinstance(map_ds, Map) or len(map_ds.in_cols) != 1
-            or map_ds.out_cols != map_ds.in_cols or map_ds.cache is not None):
+            or map_ds.out_cols != map_ds.in_cols or map_ds.cache is not None
+            or placed_on_gpu(map_ds.device, map_ds.operations)):
         return dataset, None
     tail = _tail_of(map_ds.operations)
     if not tail or len(tail) == len(map_ds.operations):

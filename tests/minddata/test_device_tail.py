@@ -56,6 +56,20 @@ def test_no_tail_leaves_the_pipeline_alone(mr_path):
     assert split_device_tail(d.repeat(2))[1] is None
 
 
+def test_a_map_placed_on_the_gpu_keeps_its_tail(mr_path):
+    """Its batch is on the device already and the GPU path normalizes it in its crop-resize
+    pass: splitting the tail off would only add passes (and the sink thread's launches)."""
+    d = ds.MindDataset(mr_path, columns_list=["image", "label"], shuffle=True)
+    on_gpu = d.map(train_ops(), input_columns=["image"], device="GPU").batch(4)
+    assert split_device_tail(on_gpu) == (on_gpu, None)
+    ops = train_ops()
+    ops[0] = vision.Decode().device("GPU")          # one op placed on the GPU by itself
+    one_op = d.map(ops, input_columns=["image"]).batch(4)
+    assert split_device_tail(one_op) == (one_op, None)
+    on_cpu = d.map(train_ops(), input_columns=["image"], device="CPU").batch(4)
+    assert split_device_tail(on_cpu)[1] is not None
+
+
 @pytest.mark.parametrize("ops", [
     train_ops(), train_ops()[:-1],
     train_ops()[:-2] + [vision.Rescale(1 / 255.0, 0.0), vision.Normalize([0.5] * 3, [0.25] * 3),

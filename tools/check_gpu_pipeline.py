@@ -3,7 +3,8 @@
 pipeline, side by side on the same data (benchmarks/bench_data.py's ImageNet-like JPEGs).
 
     python tools/check_gpu_pipeline.py [--batch 256] [--seconds 40] [--cores 4] [--copies N]
-                                       [--decoders torchvision,nvimgcodec] [--cpu-dry-run]
+                                       [--decoders torchvision,nvjpeg,nvimgcodec]
+                                       [--cpu-dry-run]
 
 Pipeline: Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize (ImageNet mean/std),
 HWC2CHW, batch 256 (DALI: fn.decoders.image_random_crop on "mixed", fn.resize,
@@ -601,6 +602,10 @@ def interference(torch, vision, files, arch, args):
     datas = encoded_batch(files, args.batch)
     seeds = [list(range(k * 1000, k * 1000 + len(datas))) for k in range(len(ops))]
     decoder = backend.jpeg_decoder()
+    if decoder is None and backend.get_jpeg_decoder() != "cpu":
+        say(f"interference {arch}: SKIP: no {backend.get_jpeg_decoder()} decoder loads")
+        return
+    name = backend.jpeg_decoder_name()
     run = GpuRun(ops, device, decoder)
     decoded = run.decode(datas)
     augment = GpuRun(ops, device, lambda tensors, device: decoded)   # the same images again
@@ -630,7 +635,7 @@ def interference(torch, vision, files, arch, args):
     placement = training_core(args.cores, separate=True)
     steps = 10 if args.cpu_dry_run else 60
     alone = None
-    for name, load in loads.items():
+    for load_name, load in loads.items():
         due, stop = threading.Semaphore(0), threading.Event()
         timings = []
 
@@ -659,8 +664,9 @@ def interference(torch, vision, files, arch, args):
         alone = alone or rate
         took = (f"; the load took {np.median(timings) * 1e3:.1f} ms a time (median of "
                 f"{len(timings)})") if timings else ""
-        say(f"interference {arch}: beside {name}: {rate:,.0f} img/s, {rate / alone:.1%} of the "
-            f"step alone; a step's host side {ms(figures['host_step_ms'])}{took}")
+        say(f"interference {arch} ({name}): beside {load_name}: {rate:,.0f} img/s, "
+            f"{rate / alone:.1%} of the step alone; a step's host side "
+            f"{ms(figures['host_step_ms'])}{took}")
 
 
 @part("GPU kernels per batch")
@@ -748,7 +754,7 @@ def main(argv=None):
     ap.add_argument("--optimizers", default="sgd,sgd-fused",
                     help="the sink runs' optimizers, one run each: sgd (torch's default, foreach) "
                          "or sgd-fused (fused=True: no wait for the GPU in each step)")
-    ap.add_argument("--decoders", default="torchvision,nvimgcodec",
+    ap.add_argument("--decoders", default="torchvision,nvjpeg,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
     ap.add_argument("--hardware-shares", default="1.0,0.75,auto",
@@ -802,8 +808,8 @@ def main(argv=None):
     decoders = args.decoders.split(",")
     parts = set(args.parts.split(","))
     if "agreement" in parts:
-        agreement(ds, vision, torch, path, args, "cpu")
-        agreement(ds, vision, torch, path, args, "auto")
+        for decoder in ["cpu"] + decoders:
+            agreement(ds, vision, torch, path, args, decoder)
     shares = [x if x == "auto" else float(x) for x in args.hardware_shares.split(",") if x]
     if "decoders" in parts:
         for decoder in decoders:
@@ -839,7 +845,9 @@ def main(argv=None):
             results[f"DALI sink {arch}, {optimizer}"] = dali_sink(torch, files, arch, args,
                                                                    optimizer)
     for arch in filter(None, args.models.split(",") if "interference" in parts else []):
-        interference(torch, vision, files, arch, args)
+        for decoder in decoders:
+            with gpu_settings(jpeg_decoder=decoder):
+                interference(torch, vision, files, arch, args)
     for name, figures in results.items():
         if figures is None:
             say(f"summary: {name}: no figures (see above)")

@@ -10,7 +10,8 @@
 #
 # DALI_PARTS (default .carry): the parts of tools/dali_carry.sh; without them the DALI process
 # is skipped. Environment: DATA (default .devdata), COPIES (20), PYTHON (python3), OURS_PARTS
-# (kernels,cpu,mixed,sink), SINK_ARGS (the sink runs' options of check_gpu_pipeline.py, default
+# (kernels,cpu,mixed,sink), DECODERS (the JPEG decoders compared, default torchvision,nvjpeg),
+# SINK_ARGS (the sink runs' options of check_gpu_pipeline.py, default
 # "--sink-cpu-threads 0 --optimizers sgd,sgd-fused --pipeline-priorities normal,high"),
 # DALI_ARGS (the DALI process's extra options; by default both optimizers), and the
 # PYTHONPATH / LD_LIBRARY_PATH the project's process needs (kept for the DALI process, after
@@ -31,7 +32,7 @@ common=(--data "${DATA:-.devdata}" --copies "${COPIES:-20}")
 } >"$logs/machine.txt" 2>&1
 # shellcheck disable=SC2086  # the option strings are meant to split
 timeout 330 "$py" tools/check_gpu_pipeline.py "${common[@]}" --seconds 3 \
-    --parts "${OURS_PARTS:-kernels,cpu,mixed,sink}" --decoders torchvision,nvimgcodec \
+    --parts "${OURS_PARTS:-kernels,cpu,mixed,sink}" --decoders "${DECODERS:-torchvision,nvjpeg}" \
     --step-priorities normal --training-threads separate \
     ${SINK_ARGS:---sink-cpu-threads 0 --optimizers sgd,sgd-fused --pipeline-priorities normal,high} \
     2>&1 | tee "$logs/ours.log"

@@ -4,8 +4,8 @@ map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch
 
 - plan.py: which ops and runs have GPU kernels (no torch import);
 - backend.py: the torch device ("cuda", or "cpu" to run the same code without a GPU), the JPEG
-  decoder (nvimgcodec_decoder.py, or torchvision's decode_jpeg), the workers' stream priority
-  and why none is usable;
+  decoder (torchvision's decode_jpeg, nvjpeg_decoder.py or nvimgcodec_decoder.py), the
+  workers' stream priority and why none is usable;
 - batch.py: the batch computation in torch (region decode of the crop windows where asked);
 - resample_kernel.py: its crop-and-resize as one Triton kernel on CUDA;
 - decode_split.py: the share of each batch's JPEG rows CPU threads decode beside the GPU.

@@ -15,7 +15,7 @@ _lock = threading.Lock()
 _state = {"device": None, "cpu_decode_threads": 0, "jpeg_decoder": "auto",
           "region_decode": False, "hardware_share": 1.0, "stream_priority": "normal"}
 STREAM_PRIORITIES = ("normal", "high")
-JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "cpu")
+JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "nvjpeg", "cpu")
 
 
 def _set(name, value):
@@ -80,6 +80,10 @@ def unavailable():
         return (f"device {device!r} does not exist: torch sees {torch.cuda.device_count()} "
                 f"CUDA device(s)")
     if jpeg_decoder() is None and _state["jpeg_decoder"] != "cpu":
+        if _state["jpeg_decoder"] == "nvjpeg":
+            return (f"libnvjpeg does not load: install a CUDA build of torchvision (it bundles "
+                    f"libnvjpeg) or nvidia-nvjpeg-cu13 (-cu12 for CUDA 12), or set "
+                    f"MINDDATA_NVJPEG_LIBRARY to its path; or set_jpeg_decoder('auto')")
         if _state["jpeg_decoder"] == "nvimgcodec":
             return ("nvImageCodec is not installed (or does not load): pip install "
                     "nvidia-nvimgcodec-cu13[nvjpeg] (or -cu12 for CUDA 12), or "
@@ -100,7 +104,10 @@ def set_jpeg_decoder(name):
     """The library that decodes JPEG batches on the GPU: "nvimgcodec" (NVIDIA nvImageCodec:
     the hardware JPEG decoders where the GPU has them, CUDA otherwise), "torchvision"
     (torchvision.io.decode_jpeg: nvJPEG, which on the H200 used the hardware decoders for
-    batches), "cpu" (the host decodes every
+    batches; one batch at a time in the process, waited for), "nvjpeg" (nvJPEG called
+    directly on the pipeline workers' own streams, no process-wide lock, no wait: written
+    for the sink beside a busy GPU, not yet run on a GPU; nvjpeg_decoder.py), "cpu" (the host
+    decodes every
     row with the CPU path's decoder, the GPU augments: the CPU path's pixels exactly), or
     "auto" (the default: torchvision where it imports, else nvImageCodec; on an H200,
     torchvision's batched CUDA decode measured 25,000-28,000 images/s against nvImageCodec's
@@ -117,13 +124,15 @@ def jpeg_decoder():
     """``decode(tensors, device=...)`` -> one (3, H, W) uint8 RGB tensor (or None) per row, with
     a ``name``, as ``set_jpeg_decoder`` chose; None where that decoder does not import or
     "cpu" was chosen (GpuRun then decodes JPEGs with the CPU path's decoder). nvImageCodec
-    serves CUDA devices only."""
+    and the direct nvJPEG decoder serve CUDA devices only."""
     choice = _state["jpeg_decoder"]
     if choice == "cpu":
         return None
     on_cuda = (_state["device"] or "cuda").startswith("cuda")
     if choice == "nvimgcodec":
         return _nvimgcodec_decoder(_state["hardware_share"]) if on_cuda else None
+    if choice == "nvjpeg":
+        return _nvjpeg_decoder() if on_cuda else None
     decoder = _torchvision_decoder()
     if decoder is None and choice == "auto" and on_cuda:
         decoder = _nvimgcodec_decoder(_state["hardware_share"])
@@ -146,6 +155,15 @@ def _nvimgcodec_decoder(hardware_share):
         from .nvimgcodec_decoder import NvImageCodecDecoder
         return NvImageCodecDecoder.create(hardware_share)
     except Exception:    # absent, or its CUDA libraries do not load
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _nvjpeg_decoder():
+    try:
+        from .nvjpeg_decoder import NvJpegDecoder
+        return NvJpegDecoder.create()
+    except Exception:    # libnvjpeg absent or not loadable
         return None
 
 
@@ -217,7 +235,9 @@ def set_stream_priority(priority):
     takes far longer than alone and the sink can wait for data (on the H200 a ResNet-50 sink
     waited 0.8-8.7 ms a step on average). At high priority that work runs as soon as a
     multiprocessor frees, ahead of the step's queued kernels, which lose only its own time.
-    Not yet measured on a GPU, hence not the default."""
+    Measured on the H200 (8 pairs of sink runs, README "On a GPU"): no consistent effect with
+    torchvision's decoder, which queues the decode on a stream of its own whatever this says;
+    hence not the default. It governs all of a batch's work with set_jpeg_decoder("nvjpeg")."""
     _set("stream_priority", _checked_choice("priority", priority, STREAM_PRIORITIES))
 
 

@@ -68,6 +68,7 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
     assert len(sinks) == 2 and all("img/s, synthetic" in line for line in sinks), text
     fed = [line for line in text.splitlines() if "fed by the mixed pipeline" in line]
     assert len(fed) == 2 and all("garbage collections" in line for line in fed), text
-    beside = [line for line in text.splitlines() if "interference resnet18: beside" in line]
+    beside = [line for line in text.splitlines()
+              if "interference resnet18 (the CPU path's decoder): beside" in line]
     assert [line.split("beside ")[1].split(":")[0] for line in beside] == [
         "none", "batch", "decode", "augment", "GIL 1 ms", "GIL 4 ms"], text

@@ -1,0 +1,232 @@
+"""Batched JPEG decode with NVIDIA nvJPEG called directly (through ctypes), on the caller's CUDA
+stream: ``gpu.set_jpeg_decoder("nvjpeg")``.
+
+Why: torchvision's batched ``decode_jpeg`` (the default decoder) takes a process-wide lock,
+queues the batch on a stream of its own at normal priority and waits for that stream before it
+returns. Beside a training step that fills the GPU, a batch's per-image colour conversions then
+wait behind the step's kernels while the lock keeps the other workers from decoding (on the
+H200 one batch of 256 took 84 ms beside ResNet-18, about 10 alone; README, "On a GPU"). Here
+each call queues its batch on the calling worker's stream (at ``gpu.set_stream_priority``'s
+priority), holds no lock while the GPU works (each concurrent call has a decode state of its
+own, from a pool) and does not wait: the GPU batch node waits for its stream when the batch
+is complete.
+
+The decode itself is nvJPEG's batched decode (``nvjpegDecodeBatched``) with the hardware
+backend where the GPU has JPEG engines (A100, H100, H200), its default (CUDA) backend
+otherwise, writing planar RGB into one device buffer per batch. The size each image is
+allocated comes from nvJPEG's own reading of its header (``nvjpegGetImageInfo``), so nvJPEG
+never writes past an image; GpuRun then checks it against the header's size. A batch the
+library refuses raises RuntimeError, and GpuRun decodes its rows one by one (a row refused
+alone goes to the CPU path's decoder).
+
+The library: the ``libnvjpeg`` that CUDA builds of torchvision bundle (``torchvision.libs``),
+the ``nvidia-nvjpeg-cu13`` / ``-cu12`` wheels, the system's, or the file named by
+``MINDDATA_NVJPEG_LIBRARY``.
+
+Not yet run on a GPU: written after the device time of the session that found torchvision's
+wait had run out; tested on the CPU against a stand-in library that follows nvJPEG's
+documented calls. Hence not the default.
+"""
+import ctypes
+import ctypes.util
+import glob
+import importlib.util
+import os
+import threading
+
+import numpy as np
+
+#: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
+BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
+OUTPUT_RGB = 3
+STATUS_NAMES = {0: "SUCCESS", 1: "NOT_INITIALIZED", 2: "INVALID_PARAMETER", 3: "BAD_JPEG",
+                4: "JPEG_NOT_SUPPORTED", 5: "ALLOCATOR_FAILURE", 6: "EXECUTION_FAILED",
+                7: "ARCH_MISMATCH", 8: "INTERNAL_ERROR", 9: "IMPLEMENTATION_NOT_SUPPORTED",
+                10: "INCOMPLETE_BITSTREAM"}
+MAX_COMPONENT = 4               # NVJPEG_MAX_COMPONENT: channel pointers in an nvjpegImage_t
+_IMAGE_WORDS = 2 * MAX_COMPONENT    # nvjpegImage_t: 4 pointers, then 4 size_t pitches
+
+
+class NvJpegError(RuntimeError):
+    """An nvJPEG call that did not return NVJPEG_STATUS_SUCCESS."""
+
+
+def library_candidates():
+    """The libnvjpeg files to try, in order: MINDDATA_NVJPEG_LIBRARY, torchvision's bundled copy,
+    the nvidia-nvjpeg wheels', the system's."""
+    found = []
+    explicit = os.environ.get("MINDDATA_NVJPEG_LIBRARY")
+    if explicit:
+        found.append(explicit)
+    spec = importlib.util.find_spec("torchvision")
+    if spec is not None and spec.origin:
+        site = os.path.dirname(os.path.dirname(spec.origin))
+        found += sorted(glob.glob(os.path.join(site, "torchvision.libs", "libnvjpeg*.so*")))
+        for sub in ("nvjpeg", "cu13", "cu12"):
+            found += sorted(glob.glob(os.path.join(site, "nvidia", sub, "lib",
+                                                   "libnvjpeg.so*")))
+    system = ctypes.util.find_library("nvjpeg")
+    if system:
+        found.append(system)
+    return found
+
+
+def load_library():
+    """The first candidate that loads, with its C signatures set; ImportError naming what to
+    install where none does."""
+    tried = []
+    for path in library_candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as exc:
+            tried.append(f"{path}: {exc}")
+            continue
+        _declare(lib)
+        return lib
+    where = "; ".join(tried) if tried else "none found"
+    raise ImportError(f"libnvjpeg does not load ({where}): install a CUDA build of torchvision "
+                      f"(it bundles libnvjpeg) or nvidia-nvjpeg-cu13 (-cu12 for CUDA 12), or "
+                      f"set MINDDATA_NVJPEG_LIBRARY to its path")
+
+
+def _declare(lib):
+    """The signatures of the calls used (ctypes releases the GIL around each)."""
+    p, i, u = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint
+    signatures = {
+        "nvjpegCreateEx": [i, p, p, u, p],
+        "nvjpegJpegStateCreate": [p, p],
+        "nvjpegGetImageInfo": [p, p, ctypes.c_size_t, p, p, p, p],
+        "nvjpegDecodeBatchedInitialize": [p, p, i, i, i],
+        "nvjpegDecodeBatched": [p, p, p, p, p, p],
+    }
+    for name, argtypes in signatures.items():
+        fn = getattr(lib, name)
+        fn.argtypes, fn.restype = argtypes, ctypes.c_int
+
+
+def image_table(base, heights, widths):
+    """The nvjpegImage_t array (N, 8) uint64 of planar RGB images laid out one after another
+    from device address ``base``: three channel pointers (each plane height x width, the
+    planes of an image consecutive) and a null fourth, then the pitches (the width; 0 for the
+    fourth)."""
+    heights = np.asarray(heights, np.uint64)
+    widths = np.asarray(widths, np.uint64)
+    plane = heights * widths
+    offsets = np.concatenate([[0], np.cumsum(3 * plane)[:-1]]).astype(np.uint64)
+    table = np.zeros((len(plane), _IMAGE_WORDS), np.uint64)
+    for c in range(3):
+        table[:, c] = np.uint64(base) + offsets + np.uint64(c) * plane
+        table[:, MAX_COMPONENT + c] = widths
+    return table
+
+
+class NvJpegDecoder:
+    name = "nvJPEG (direct, on the pipeline's streams)"
+    decodes_regions = False
+
+    def __init__(self, lib, torch):
+        self.lib, self.torch = lib, torch
+        self._lock = threading.Lock()
+        self._handles = {}      # device index -> (handle, backend name)
+        self._free = {}         # device index -> decode states not in use
+
+    @classmethod
+    def create(cls):
+        """The decoder, or ImportError where torch or libnvjpeg does not load."""
+        import torch
+        return cls(load_library(), torch)
+
+    def _check(self, status, call):
+        if status != 0:
+            raise NvJpegError(f"nvJPEG: {call} returned {STATUS_NAMES.get(status, status)}")
+
+    def _handle(self, index):
+        """The library handle of GPU ``index``: the hardware backend where the GPU has JPEG
+        engines, the default (CUDA) one otherwise."""
+        with self._lock:
+            if index not in self._handles:
+                handle = ctypes.c_void_p()
+                status = self.lib.nvjpegCreateEx(BACKEND_HARDWARE, None, None, 0,
+                                                 ctypes.byref(handle))
+                backend = "hardware"
+                if status != 0:     # ARCH_MISMATCH and the like: no JPEG engines here
+                    status = self.lib.nvjpegCreateEx(BACKEND_DEFAULT, None, None, 0,
+                                                     ctypes.byref(handle))
+                    backend = "CUDA"
+                self._check(status, "nvjpegCreateEx")
+                self._handles[index] = (handle, backend)
+                self._free[index] = []
+            return self._handles[index][0]
+
+    def backend(self, index=0):
+        """The backend the decoder of GPU ``index`` uses ("hardware" or "CUDA"), once made."""
+        return self._handles.get(index, (None, None))[1]
+
+    def _state(self, index, handle):
+        with self._lock:
+            if self._free[index]:
+                return self._free[index].pop()
+        state = ctypes.c_void_p()
+        self._check(self.lib.nvjpegJpegStateCreate(handle, ctypes.byref(state)),
+                    "nvjpegJpegStateCreate")
+        return state
+
+    def _release(self, index, state):
+        with self._lock:
+            self._free[index].append(state)
+
+    def __call__(self, tensors, device):
+        """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files, page-locked for the copies
+        to run as DMA) into (3, H, W) uint8 tensors on the CUDA ``device``, queued on its
+        current stream."""
+        if device.type != "cuda":
+            raise RuntimeError(f"nvJPEG decodes on CUDA devices, not on {device}")
+        index = device.index if device.index is not None else self.torch.cuda.current_device()
+        with self.torch.cuda.device(index):
+            stream = self.torch.cuda.current_stream(index).cuda_stream
+            return self.decode_on(tensors, device, index, stream)
+
+    def decode_on(self, tensors, device, index, stream):
+        """The call's body: the batch decoded into one buffer allocated on ``device`` (for
+        the current stream), queued on the CUDA stream handle ``stream``; a (3, H, W) view of
+        that buffer per row."""
+        if not tensors:
+            return []
+        handle = self._handle(index)
+        lengths = np.array([t.numel() for t in tensors], np.uint64)
+        data = np.array([t.data_ptr() for t in tensors], np.uint64)
+        heights, widths = self._sizes(handle, data, lengths)
+        sizes = (3 * heights * widths).tolist()
+        out = self.torch.empty(sum(sizes), dtype=self.torch.uint8, device=device)
+        table = image_table(out.data_ptr(), heights, widths)
+        state = self._state(index, handle)
+        try:
+            self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(tensors), 1,
+                                                               OUTPUT_RGB),
+                        "nvjpegDecodeBatchedInitialize")
+            self._check(self.lib.nvjpegDecodeBatched(
+                handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
+                ctypes.c_void_p(stream)), "nvjpegDecodeBatched")
+        finally:
+            self._release(index, state)
+        return [piece.view(3, h, w) for piece, h, w in
+                zip(out.split(sizes), heights.tolist(), widths.tolist())]
+
+    def _sizes(self, handle, data, lengths):
+        """(heights, widths) int64 of each image as nvJPEG reads its header (what it will
+        write); NvJpegError for one it cannot read."""
+        components, subsampling = ctypes.c_int(), ctypes.c_int()
+        widths = (ctypes.c_int * MAX_COMPONENT)()
+        heights = (ctypes.c_int * MAX_COMPONENT)()
+        out = np.zeros((2, len(data)), np.int64)
+        for k, (ptr, length) in enumerate(zip(data.tolist(), lengths.tolist())):
+            self._check(self.lib.nvjpegGetImageInfo(
+                handle, ctypes.c_void_p(ptr), length, ctypes.byref(components),
+                ctypes.byref(subsampling), widths, heights), f"nvjpegGetImageInfo (row {k})")
+            out[0, k], out[1, k] = heights[0], widths[0]
+        if (out <= 0).any():
+            raise NvJpegError("nvJPEG: an image of no pixels")
+        return out[0], out[1]
+
+
+__all__ = ["NvJpegDecoder", "NvJpegError", "image_table", "library_candidates", "load_library"]

@@ -1,0 +1,223 @@
+"""The direct nvJPEG decoder (minddata/gpu/nvjpeg_decoder.py), checked without a GPU: a stand-in
+for libnvjpeg follows nvJPEG's documented calls (the handle, the states, the image info, the
+batched decode writing planar RGB through the nvjpegImage_t table) on host memory, decoding with
+the CPU path's decoder, so the decoder's tables, buffers, views, errors and state pool are
+checked end to end, GpuRun included."""
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+import minddata.vision as vision
+from minddata import gpu
+from minddata.gpu import backend, nvjpeg_decoder
+from minddata.gpu.batch import GpuRun
+from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError, image_table
+from transforms_c.vision.decode import jpeg_size
+
+from .native_batch_helpers import jpeg_bytes
+
+torch = pytest.importorskip("torch")
+
+
+class StandInNvJpeg:
+    """libnvjpeg's calls as nvjpeg.h documents them, on host memory."""
+
+    def __init__(self, hardware=True, refuse=None):
+        self.hardware, self.refuse = hardware, refuse or {}
+        self.states, self.batch_of, self.streams = 0, {}, []
+        self.lock = threading.Lock()
+
+    def nvjpegCreateEx(self, backend, dev_allocator, pinned_allocator, flags, handle):
+        if backend == nvjpeg_decoder.BACKEND_HARDWARE and not self.hardware:
+            return 7                                    # ARCH_MISMATCH
+        if "create" in self.refuse:
+            return self.refuse["create"]
+        handle._obj.value = 1000 + backend
+        return 0
+
+    def nvjpegJpegStateCreate(self, handle, state):
+        with self.lock:
+            self.states += 1
+            state._obj.value = 5000 + self.states
+        return 0
+
+    def nvjpegGetImageInfo(self, handle, data, length, components, subsampling, widths,
+                           heights):
+        raw = np.frombuffer(ctypes.string_at(data.value, length), np.uint8)
+        if "info" in self.refuse and raw[-3:].tobytes() == self.refuse["info"]:
+            return 3                                    # BAD_JPEG
+        widths[0], heights[0] = jpeg_size(raw)
+        components._obj.value = 3
+        return 0
+
+    def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
+        assert output_format == nvjpeg_decoder.OUTPUT_RGB and threads == 1
+        self.batch_of[state.value] = batch
+        return 0
+
+    def nvjpegDecodeBatched(self, handle, state, data, lengths, destinations, stream):
+        if "decode" in self.refuse:
+            return self.refuse["decode"]
+        n = self.batch_of[state.value]
+        self.streams.append(stream.value)
+        ptrs = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(data))
+        sizes = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(lengths))
+        table = np.ctypeslib.as_array((ctypes.c_uint64 * (8 * n)).from_address(destinations))
+        table = table.reshape(n, 8)
+        for k in range(n):
+            raw = np.frombuffer(ctypes.string_at(int(ptrs[k]), int(sizes[k])), np.uint8)
+            rgb = vision.Decode()(raw)
+            height, width = rgb.shape[:2]
+            assert list(table[k, 4:]) == [width] * 3 + [0] and table[k, 3] == 0
+            for c in range(3):
+                plane = np.ascontiguousarray(rgb[:, :, c])      # alive through the copy
+                ctypes.memmove(int(table[k, c]), plane.ctypes.data, height * width)
+        return 0
+
+
+def _rows(n, seed=0):
+    return [torch.from_numpy(np.frombuffer(jpeg_bytes(seed + i, 30 + 5 * i, 24 + 3 * i),
+                                           np.uint8).copy()) for i in range(n)]
+
+
+def _cpu(t):
+    return torch.from_numpy(vision.Decode()(t.numpy())).permute(2, 0, 1)
+
+
+def test_the_image_table_lays_planar_rgb_images_one_after_another():
+    table = image_table(1000, [2, 3], [5, 4])
+    assert table.shape == (2, 8) and table.dtype == np.uint64
+    assert table[0].tolist() == [1000, 1010, 1020, 0, 5, 5, 5, 0]
+    assert table[1].tolist() == [1030, 1042, 1054, 0, 4, 4, 4, 0]
+
+
+def test_a_batch_decodes_into_one_buffer_as_views_of_the_rows_pixels():
+    lib = StandInNvJpeg()
+    decoder = NvJpegDecoder(lib, torch)
+    rows = _rows(5)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, 77)
+    assert decoder.backend(0) == "hardware" and lib.streams == [77]
+    assert len({img.untyped_storage().data_ptr() for img in images}) == 1
+    for row, image in zip(rows, images):
+        assert torch.equal(image, _cpu(row))
+    assert decoder.decode_on([], torch.device("cpu"), 0, 0) == []
+
+
+def test_without_jpeg_engines_the_cuda_backend_decodes():
+    decoder = NvJpegDecoder(StandInNvJpeg(hardware=False), torch)
+    rows = _rows(2)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+    assert decoder.backend(0) == "CUDA"
+    assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
+
+
+def test_failures_name_the_call_and_give_the_state_back():
+    lib = StandInNvJpeg(refuse={"decode": 4})
+    decoder = NvJpegDecoder(lib, torch)
+    for _ in range(3):
+        with pytest.raises(NvJpegError, match="nvjpegDecodeBatched returned JPEG_NOT_SUPPORTED"):
+            decoder.decode_on(_rows(2), torch.device("cpu"), 0, 0)
+    assert lib.states == 1                              # one state, reused each time
+    rows = _rows(3)
+    lib = StandInNvJpeg(refuse={"info": rows[1].numpy()[-3:].tobytes()})
+    with pytest.raises(NvJpegError, match=r"nvjpegGetImageInfo \(row 1\) returned BAD_JPEG"):
+        NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, 0)
+    with pytest.raises(NvJpegError, match="nvjpegCreateEx returned INTERNAL_ERROR"):
+        NvJpegDecoder(StandInNvJpeg(hardware=False, refuse={"create": 8}), torch).decode_on(
+            rows, torch.device("cpu"), 0, 0)
+
+
+def test_concurrent_calls_each_get_a_state_of_their_own():
+    lib = StandInNvJpeg()
+    decoder = NvJpegDecoder(lib, torch)
+    barrier, failures = threading.Barrier(3), []
+
+    def work(seed):
+        try:
+            for k in range(4):
+                rows = _rows(3, seed + k)
+                barrier.wait()
+                images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+                assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
+        except Exception as exc:            # reported from the test's thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in (0, 10, 20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures and lib.states <= 3
+
+
+def test_gpu_run_with_it_gives_the_cpu_paths_batch():
+    """The whole path: the staged rows, the decoder's table and views, the crop-resize."""
+    decoder = NvJpegDecoder(StandInNvJpeg(), torch)
+    datas = [np.frombuffer(jpeg_bytes(i, 40 + 6 * i, 36 + 2 * i), np.uint8) for i in range(6)]
+    ops = [vision.Decode(), vision.RandomResizedCrop(24), vision.RandomHorizontalFlip()]
+    seeds = [list(range(k * 100, k * 100 + 6)) for k in range(3)]
+    direct = GpuRun(ops, torch.device("cpu"),
+                    lambda tensors, device: decoder.decode_on(tensors, device, 0, 0))
+    assert torch.equal(direct(datas, seeds), GpuRun(ops, torch.device("cpu"))(datas, seeds))
+
+
+def test_it_serves_cuda_devices_only():
+    with pytest.raises(RuntimeError, match="CUDA devices"):
+        NvJpegDecoder(StandInNvJpeg(), torch)(_rows(1), torch.device("cpu"))
+
+
+def test_the_library_is_looked_for_where_it_is_installed(monkeypatch, tmp_path):
+    fake = tmp_path / "libnvjpeg.so.13"
+    fake.write_bytes(b"not a library")
+    monkeypatch.setenv("MINDDATA_NVJPEG_LIBRARY", str(fake))
+    assert nvjpeg_decoder.library_candidates()[0] == str(fake)
+    monkeypatch.setattr(nvjpeg_decoder, "library_candidates", lambda: [str(fake)])
+    with pytest.raises(ImportError, match="nvidia-nvjpeg-cu13") as err:
+        nvjpeg_decoder.load_library()
+    assert str(fake) in str(err.value)
+
+
+def test_the_choice_and_what_to_install(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
+    try:
+        gpu.set_device("cuda")
+        gpu.set_jpeg_decoder("nvjpeg")
+        found = NvJpegDecoder(StandInNvJpeg(), torch)
+        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: found)
+        assert backend.jpeg_decoder() is found and gpu.unavailable() is None
+        assert backend.jpeg_decoder_name() == "nvJPEG (direct, on the pipeline's streams)"
+        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: None)
+        assert "MINDDATA_NVJPEG_LIBRARY" in gpu.unavailable()
+        gpu.set_device("cpu")
+        assert backend.jpeg_decoder() is None       # CUDA only: the host decodes
+    finally:
+        gpu.set_device(device)
+        gpu.set_jpeg_decoder(choice)
+
+
+def _real_decoder():
+    if not torch.cuda.is_available():
+        return None
+    try:
+        return NvJpegDecoder.create()
+    except ImportError:
+        return None
+
+
+@pytest.mark.skipif(_real_decoder() is None, reason="needs CUDA and libnvjpeg")
+def test_on_cuda_the_library_decodes_the_rows_on_the_callers_stream():
+    decoder = _real_decoder()
+    rows = [t.pin_memory() for t in _rows(8)]
+    stream = torch.cuda.Stream(priority=-1)
+    with torch.cuda.stream(stream):
+        images = decoder(rows, torch.device("cuda"))
+    stream.synchronize()
+    for row, image in zip(rows, images):
+        want = _cpu(row)
+        assert image.is_cuda and image.shape == want.shape
+        # another decoder's IDCT and chroma upsampling than libjpeg-turbo's: close, not equal
+        assert (image.cpu().float() - want.float()).abs().mean() < 3.0

@@ -211,9 +211,14 @@ class GpuRun:
         decode: None). With a split, the call is timed on the device's clock."""
         if not rows:
             return []
-        torch = self.torch
         tensors = self._staged(datas, rows)
-        timer = DeviceTimer(torch, self.device) if self.split is not None else None
+        try:
+            return self._decode_staged(tensors, regions)
+        finally:
+            self._staging_used()    # also after a failure: copies of it may still be queued
+
+    def _decode_staged(self, tensors, regions):
+        timer = DeviceTimer(self.torch, self.device) if self.split is not None else None
 
         def call(rows, row_regions):
             if any(r is not None for r in row_regions):
@@ -235,7 +240,6 @@ class GpuRun:
                 except RuntimeError:
                     one = []
                 decoded.append(one[0] if len(one) == 1 else None)
-        self._staging_used()
         return decoded
 
     def _staged(self, datas, rows):

@@ -7,9 +7,9 @@ returns. Beside a training step that fills the GPU, a batch's per-image colour c
 wait behind the step's kernels while the lock keeps the other workers from decoding (on the
 H200 one batch of 256 took 84 ms beside ResNet-18, about 10 alone; README, "On a GPU"). Here
 each call queues its batch on the calling worker's stream (at ``gpu.set_stream_priority``'s
-priority), holds no lock while the GPU works (each concurrent call has a decode state of its
-own, from a pool) and does not wait: the GPU batch node waits for its stream when the batch
-is complete.
+priority), holds no lock while the GPU works (the library handle is shared and each
+concurrent call has a decode state of its own, from a pool, as nvJPEG's thread-safety rules
+ask) and does not wait: the GPU batch node waits for its stream when the batch is complete.
 
 The decode itself is nvJPEG's batched decode (``nvjpegDecodeBatched``) with the hardware
 backend where the GPU has JPEG engines (A100, H100, H200), its default (CUDA) backend

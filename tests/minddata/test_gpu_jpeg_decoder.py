@@ -64,7 +64,7 @@ def test_the_decoder_is_named(decoders):
 
 def test_the_choice_is_checked():
     with pytest.raises(ValueError, match="nvimgcodec"):
-        gpu.set_jpeg_decoder("nvjpeg")
+        gpu.set_jpeg_decoder("dali")
     assert gpu.get_jpeg_decoder() == "auto"
 
 

@@ -15,9 +15,11 @@ The decode itself is nvJPEG's batched decode (``nvjpegDecodeBatched``) with the 
 backend where the GPU has JPEG engines (A100, H100, H200), its default (CUDA) backend
 otherwise, writing planar RGB into one device buffer per batch. The size each image is
 allocated comes from nvJPEG's own reading of its header (``nvjpegGetImageInfo``), so nvJPEG
-never writes past an image; GpuRun then checks it against the header's size. A batch the
-library refuses raises RuntimeError, and GpuRun decodes its rows one by one (a row refused
-alone goes to the CPU path's decoder).
+never writes past an image; GpuRun then checks it against the header's size. When the
+hardware backend refuses a batch, the images it does not take (progressive JPEGs, for one:
+``nvjpegDecodeBatchedSupported``) are left to the CPU path's decoder and the rest decoded in
+one batch again; a batch refused otherwise raises RuntimeError, and GpuRun decodes its rows
+one by one.
 
 The library: the ``libnvjpeg`` that CUDA builds of torchvision bundle (``torchvision.libs``),
 the ``nvidia-nvjpeg-cu13`` / ``-cu12`` wheels, the system's, or the file named by
@@ -98,6 +100,9 @@ def _declare(lib):
         "nvjpegGetImageInfo": [p, p, ctypes.c_size_t, p, p, p, p],
         "nvjpegDecodeBatchedInitialize": [p, p, i, i, i],
         "nvjpegDecodeBatched": [p, p, p, p, p, p],
+        "nvjpegJpegStreamCreate": [p, p],
+        "nvjpegJpegStreamParseHeader": [p, p, ctypes.c_size_t, p],
+        "nvjpegDecodeBatchedSupported": [p, p, p],
     }
     for name, argtypes in signatures.items():
         fn = getattr(lib, name)
@@ -128,7 +133,7 @@ class NvJpegDecoder:
         self.lib, self.torch = lib, torch
         self._lock = threading.Lock()
         self._handles = {}      # device index -> (handle, backend name)
-        self._free = {}         # device index -> decode states not in use
+        self._free = {}         # device index -> (decode state, JPEG stream) pairs not in use
 
     @classmethod
     def create(cls):
@@ -162,18 +167,22 @@ class NvJpegDecoder:
         """The backend the decoder of GPU ``index`` uses ("hardware" or "CUDA"), once made."""
         return self._handles.get(index, (None, None))[1]
 
-    def _state(self, index, handle):
+    def _slot(self, index, handle):
+        """A (decode state, JPEG stream) pair for one call: nvJPEG's thread-safety rules want
+        both per thread; pooled, so threads that come and go do not leak them."""
         with self._lock:
             if self._free[index]:
                 return self._free[index].pop()
-        state = ctypes.c_void_p()
+        state, jpeg_stream = ctypes.c_void_p(), ctypes.c_void_p()
         self._check(self.lib.nvjpegJpegStateCreate(handle, ctypes.byref(state)),
                     "nvjpegJpegStateCreate")
-        return state
+        self._check(self.lib.nvjpegJpegStreamCreate(handle, ctypes.byref(jpeg_stream)),
+                    "nvjpegJpegStreamCreate")
+        return state, jpeg_stream
 
-    def _release(self, index, state):
+    def _release(self, index, slot):
         with self._lock:
-            self._free[index].append(state)
+            self._free[index].append(slot)
 
     def __call__(self, tensors, device):
         """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files, page-locked for the copies
@@ -189,28 +198,63 @@ class NvJpegDecoder:
     def decode_on(self, tensors, device, index, stream):
         """The call's body: the batch decoded into one buffer allocated on ``device`` (for
         the current stream), queued on the CUDA stream handle ``stream``; a (3, H, W) view of
-        that buffer per row."""
+        that buffer per row, or None for a row the hardware backend does not take
+        (progressive JPEGs, for one), which GpuRun then decodes on the CPU: a batch the
+        hardware refuses is decoded again without those rows instead of row by row."""
         if not tensors:
             return []
         handle = self._handle(index)
         lengths = np.array([t.numel() for t in tensors], np.uint64)
         data = np.array([t.data_ptr() for t in tensors], np.uint64)
         heights, widths = self._sizes(handle, data, lengths)
+        state, jpeg_stream = slot = self._slot(index, handle)
+        try:
+            try:
+                return self._decode_batch(handle, state, data, lengths, heights, widths,
+                                          device, stream)
+            except NvJpegError:
+                if self.backend(index) != "hardware":
+                    raise
+                taken = self._supported(handle, jpeg_stream, data, lengths)
+                if taken.all():
+                    raise               # refused for another reason: GpuRun goes row by row
+            rows = np.flatnonzero(taken)
+            images = [None] * len(tensors)
+            if len(rows):
+                decoded = self._decode_batch(handle, state, data[rows], lengths[rows],
+                                             heights[rows], widths[rows], device, stream)
+                for row, image in zip(rows.tolist(), decoded):
+                    images[row] = image
+            return images
+        finally:
+            self._release(index, slot)
+
+    def _decode_batch(self, handle, state, data, lengths, heights, widths, device, stream):
+        """One nvjpegDecodeBatched call: (3, H, W) views of one new device buffer."""
         sizes = (3 * heights * widths).tolist()
         out = self.torch.empty(sum(sizes), dtype=self.torch.uint8, device=device)
         table = image_table(out.data_ptr(), heights, widths)
-        state = self._state(index, handle)
-        try:
-            self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(tensors), 1,
-                                                               OUTPUT_RGB),
-                        "nvjpegDecodeBatchedInitialize")
-            self._check(self.lib.nvjpegDecodeBatched(
-                handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
-                ctypes.c_void_p(stream)), "nvjpegDecodeBatched")
-        finally:
-            self._release(index, state)
+        self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(data), 1,
+                                                           OUTPUT_RGB),
+                    "nvjpegDecodeBatchedInitialize")
+        self._check(self.lib.nvjpegDecodeBatched(
+            handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
+            ctypes.c_void_p(stream)), "nvjpegDecodeBatched")
         return [piece.view(3, h, w) for piece, h, w in
                 zip(out.split(sizes), heights.tolist(), widths.tolist())]
+
+    def _supported(self, handle, jpeg_stream, data, lengths):
+        """Which images the hardware backend's batched decode takes (bool array)."""
+        taken = np.zeros(len(data), bool)
+        answer = ctypes.c_int()
+        for k, (ptr, length) in enumerate(zip(data.tolist(), lengths.tolist())):
+            if self.lib.nvjpegJpegStreamParseHeader(handle, ctypes.c_void_p(ptr), length,
+                                                    jpeg_stream) != 0:
+                continue
+            status = self.lib.nvjpegDecodeBatchedSupported(handle, jpeg_stream,
+                                                           ctypes.byref(answer))
+            taken[k] = status == 0 and answer.value == 0     # 0: supported
+        return taken
 
     def _sizes(self, handle, data, lengths):
         """(heights, widths) int64 of each image as nvJPEG reads its header (what it will

@@ -21,12 +21,19 @@ from .native_batch_helpers import jpeg_bytes
 torch = pytest.importorskip("torch")
 
 
+TAIL = 16      # the stand-in knows a row by its last bytes
+
+
 class StandInNvJpeg:
     """libnvjpeg's calls as nvjpeg.h documents them, on host memory."""
 
-    def __init__(self, hardware=True, refuse=None):
+    def __init__(self, hardware=True, refuse=None, unsupported=()):
+        """``unsupported``: the last TAIL bytes of the rows the hardware backend does not take
+        (its batched decode then refuses the whole batch)."""
         self.hardware, self.refuse = hardware, refuse or {}
-        self.states, self.batch_of, self.streams = 0, {}, []
+        self.unsupported = set(unsupported)
+        self.states, self.batch_of, self.streams, self.batches = 0, {}, [], []
+        self.parsed = {}
         self.lock = threading.Lock()
 
     def nvjpegCreateEx(self, backend, dev_allocator, pinned_allocator, flags, handle):
@@ -43,10 +50,22 @@ class StandInNvJpeg:
             state._obj.value = 5000 + self.states
         return 0
 
+    def nvjpegJpegStreamCreate(self, handle, jpeg_stream):
+        jpeg_stream._obj.value = 9000 + self.states
+        return 0
+
+    def nvjpegJpegStreamParseHeader(self, handle, data, length, jpeg_stream):
+        self.parsed[jpeg_stream.value] = ctypes.string_at(data.value, length)[-TAIL:]
+        return 0
+
+    def nvjpegDecodeBatchedSupported(self, handle, jpeg_stream, answer):
+        answer._obj.value = int(self.parsed[jpeg_stream.value] in self.unsupported)
+        return 0
+
     def nvjpegGetImageInfo(self, handle, data, length, components, subsampling, widths,
                            heights):
         raw = np.frombuffer(ctypes.string_at(data.value, length), np.uint8)
-        if "info" in self.refuse and raw[-3:].tobytes() == self.refuse["info"]:
+        if "info" in self.refuse and raw[-TAIL:].tobytes() == self.refuse["info"]:
             return 3                                    # BAD_JPEG
         widths[0], heights[0] = jpeg_size(raw)
         components._obj.value = 3
@@ -64,6 +83,11 @@ class StandInNvJpeg:
         self.streams.append(stream.value)
         ptrs = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(data))
         sizes = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(lengths))
+        tails = [ctypes.string_at(int(p) + int(z) - TAIL, TAIL) for p, z in zip(ptrs, sizes)]
+        if handle.value == 1000 + nvjpeg_decoder.BACKEND_HARDWARE and \
+                self.unsupported & set(tails):
+            return 4                                    # JPEG_NOT_SUPPORTED
+        self.batches.append(n)
         table = np.ctypeslib.as_array((ctypes.c_uint64 * (8 * n)).from_address(destinations))
         table = table.reshape(n, 8)
         for k in range(n):
@@ -121,12 +145,33 @@ def test_failures_name_the_call_and_give_the_state_back():
             decoder.decode_on(_rows(2), torch.device("cpu"), 0, 0)
     assert lib.states == 1                              # one state, reused each time
     rows = _rows(3)
-    lib = StandInNvJpeg(refuse={"info": rows[1].numpy()[-3:].tobytes()})
+    lib = StandInNvJpeg(refuse={"info": rows[1].numpy()[-TAIL:].tobytes()})
     with pytest.raises(NvJpegError, match=r"nvjpegGetImageInfo \(row 1\) returned BAD_JPEG"):
         NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, 0)
     with pytest.raises(NvJpegError, match="nvjpegCreateEx returned INTERNAL_ERROR"):
         NvJpegDecoder(StandInNvJpeg(hardware=False, refuse={"create": 8}), torch).decode_on(
             rows, torch.device("cpu"), 0, 0)
+
+
+def test_rows_the_hardware_does_not_take_are_left_to_the_cpu_and_the_rest_decoded_at_once():
+    rows = _rows(5)
+    tails = [rows[k].numpy()[-TAIL:].tobytes() for k in (1, 3)]
+    lib = StandInNvJpeg(unsupported=tails)
+    decoder = NvJpegDecoder(lib, torch)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+    assert images[1] is None and images[3] is None
+    assert all(torch.equal(images[k], _cpu(rows[k])) for k in (0, 2, 4))
+    assert lib.batches == [3]                           # one batch of the three it takes
+    lib = StandInNvJpeg(unsupported=[r.numpy()[-TAIL:].tobytes() for r in rows])
+    assert NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, 0) == [None] * 5
+    # GpuRun decodes the rows left out on the CPU: the batch is the CPU path's
+    datas = [r.numpy() for r in rows]
+    ops = [vision.Decode(), vision.Resize((20, 20))]
+    lib = StandInNvJpeg(unsupported=tails)
+    direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: NvJpegDecoder(
+        lib, torch).decode_on(tensors, device, 0, 0))
+    want = GpuRun(ops, torch.device("cpu"))(datas, [[0] * 5] * 2)
+    assert torch.equal(direct(datas, [[0] * 5] * 2), want)
 
 
 def test_concurrent_calls_each_get_a_state_of_their_own():

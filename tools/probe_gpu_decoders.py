@@ -5,6 +5,7 @@ stream). A decoder that needs no CUDA cores keeps its rate there; one that launc
 waits behind the load's kernels (on the H200 every decoder did: README, "On a GPU").
 
     python tools/probe_gpu_decoders.py [--data DIR] [--seconds S] [--batch N]
+                                       [--priority normal|high]
 
 Needs an NVIDIA GPU, a CUDA torch and torchvision; nvImageCodec where installed.
 """
@@ -43,6 +44,22 @@ def torchvision_decoder(torch):
     return make
 
 
+def nvjpeg_decoder(torch):
+    """minddata's direct nvJPEG decoder (gpu.set_jpeg_decoder("nvjpeg")), rows page-locked."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from minddata.gpu.nvjpeg_decoder import NvJpegDecoder
+    decoder = NvJpegDecoder.create()
+
+    def make():
+        def decode(batch, stream):
+            tensors = [torch.frombuffer(bytearray(b), dtype=torch.uint8).pin_memory()
+                       for b in batch]
+            with torch.cuda.stream(stream):
+                return decoder(tensors, torch.device("cuda"))
+        return decode
+    return make
+
+
 def nvimgcodec_decoder(backends, cpu_threads):
     from nvidia import nvimgcodec as codec
     params = codec.DecodeParams(apply_exif_orientation=False, color_spec=codec.ColorSpec.SRGB,
@@ -59,15 +76,16 @@ def nvimgcodec_decoder(backends, cpu_threads):
     return make
 
 
-def run_decoders(torch, make, jpegs, batch, threads, seconds, stop_at=None):
-    """images/s of ``threads`` threads decoding batches for ``seconds``; refused rows."""
+def run_decoders(torch, make, jpegs, batch, threads, seconds, stop_at=None, priority=0):
+    """images/s of ``threads`` threads decoding batches for ``seconds`` (each on a stream of
+    ``priority``: 0 normal, -1 high); refused rows."""
     counts, refused, errors = [0] * threads, [0] * threads, []
     start = time.perf_counter()
     deadline = stop_at or start + seconds
 
     def work(i):
         try:
-            decode, stream = make(), torch.cuda.Stream()
+            decode, stream = make(), torch.cuda.Stream(priority=priority)
             k = i * batch
             while time.perf_counter() < deadline:
                 rows = [jpegs[(k + j) % len(jpegs)] for j in range(batch)]
@@ -107,14 +125,18 @@ def main(argv=None):
     ap.add_argument("--data", default=os.environ.get("MINDDATA_BENCH_DATA", "/tmp/bench-data"))
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--priority", choices=("normal", "high"), default="normal",
+                    help="the decoding threads' CUDA stream priority")
     args = ap.parse_args(argv)
+    priority = -1 if args.priority == "high" else 0
     import torch
     if not torch.cuda.is_available():
         say("SKIP: CUDA is not available")
         return 0
     jpegs = load_jpegs(args.data)
     say(f"GPU {torch.cuda.get_device_name(0)}, {os.cpu_count()} cores, {len(jpegs)} JPEGs")
-    makers = {"torchvision": lambda: torchvision_decoder(torch)}
+    makers = {"torchvision": lambda: torchvision_decoder(torch),
+              "nvjpeg direct": lambda: nvjpeg_decoder(torch)}
     for label, backends in (("nvimgcodec hardware only", ["HW_GPU_ONLY"]),
                             ("nvimgcodec CUDA only", ["GPU_ONLY"]),
                             ("nvimgcodec hardware then CUDA", ["HW_GPU_ONLY", "GPU_ONLY"])):
@@ -129,7 +151,7 @@ def main(argv=None):
         usable[label] = make
         for threads in (1, 4):
             rate, refused, errors = run_decoders(torch, make, jpegs, args.batch, threads,
-                                                 args.seconds)
+                                                 args.seconds, priority=priority)
             say(f"alone: {label}, {threads} thread(s): {rate:,.0f} img/s, {refused} rows "
                 f"refused{'; errors: ' + errors[0] if errors else ''}")
     alone = matmul_rate(torch, args.seconds)
@@ -140,7 +162,8 @@ def main(argv=None):
             tflops=matmul_rate(torch, args.seconds + 1, stop)))
         side.start()
         time.sleep(0.3)
-        rate, refused, errors = run_decoders(torch, make, jpegs, args.batch, 4, args.seconds)
+        rate, refused, errors = run_decoders(torch, make, jpegs, args.batch, 4, args.seconds,
+                                             priority=priority)
         stop.set()
         side.join()
         say(f"beside matmuls: {label}, 4 threads: {rate:,.0f} img/s; matmuls "

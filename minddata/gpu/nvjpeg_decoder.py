@@ -80,10 +80,10 @@ def load_library():
     for path in library_candidates():
         try:
             lib = ctypes.CDLL(path)
-        except OSError as exc:
+            _declare(lib)
+        except (OSError, AttributeError) as exc:   # not loadable, or too old a version
             tried.append(f"{path}: {exc}")
             continue
-        _declare(lib)
         return lib
     where = "; ".join(tried) if tried else "none found"
     raise ImportError(f"libnvjpeg does not load ({where}): install a CUDA build of torchvision "
@@ -91,20 +91,24 @@ def load_library():
                       f"set MINDDATA_NVJPEG_LIBRARY to its path")
 
 
+_P, _I = ctypes.c_void_p, ctypes.c_int
+#: the C calls used, with their argument types (each returns an nvjpegStatus_t)
+SIGNATURES = {
+    "nvjpegCreateEx": [_I, _P, _P, ctypes.c_uint, _P],
+    "nvjpegJpegStateCreate": [_P, _P],
+    "nvjpegGetImageInfo": [_P, _P, ctypes.c_size_t, _P, _P, _P, _P],
+    "nvjpegDecodeBatchedInitialize": [_P, _P, _I, _I, _I],
+    "nvjpegDecodeBatched": [_P, _P, _P, _P, _P, _P],
+    "nvjpegJpegStreamCreate": [_P, _P],
+    "nvjpegJpegStreamParseHeader": [_P, _P, ctypes.c_size_t, _P],
+    "nvjpegDecodeBatchedSupported": [_P, _P, _P],
+}
+
+
 def _declare(lib):
-    """The signatures of the calls used (ctypes releases the GIL around each)."""
-    p, i, u = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint
-    signatures = {
-        "nvjpegCreateEx": [i, p, p, u, p],
-        "nvjpegJpegStateCreate": [p, p],
-        "nvjpegGetImageInfo": [p, p, ctypes.c_size_t, p, p, p, p],
-        "nvjpegDecodeBatchedInitialize": [p, p, i, i, i],
-        "nvjpegDecodeBatched": [p, p, p, p, p, p],
-        "nvjpegJpegStreamCreate": [p, p],
-        "nvjpegJpegStreamParseHeader": [p, p, ctypes.c_size_t, p],
-        "nvjpegDecodeBatchedSupported": [p, p, p],
-    }
-    for name, argtypes in signatures.items():
+    """The signatures of the calls used (ctypes releases the GIL around each); AttributeError
+    for a library without one of them."""
+    for name, argtypes in SIGNATURES.items():
         fn = getattr(lib, name)
         fn.argtypes, fn.restype = argtypes, ctypes.c_int
 

@@ -266,3 +266,18 @@ def test_on_cuda_the_library_decodes_the_rows_on_the_callers_stream():
         assert image.is_cuda and image.shape == want.shape
         # another decoder's IDCT and chroma upsampling than libjpeg-turbo's: close, not equal
         assert (image.cpu().float() - want.float()).abs().mean() < 3.0
+
+
+def _loadable_library():
+    try:
+        return nvjpeg_decoder.load_library()
+    except ImportError:
+        return None
+
+
+@pytest.mark.skipif(_loadable_library() is None, reason="no libnvjpeg loads here")
+def test_the_installed_library_has_every_call_the_decoder_makes():
+    """Without a GPU no handle can be made, but the calls and their names can be checked."""
+    lib = _loadable_library()
+    for name in nvjpeg_decoder.SIGNATURES:
+        assert getattr(lib, name).restype is ctypes.c_int

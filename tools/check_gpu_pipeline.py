@@ -636,15 +636,22 @@ def interference(torch, vision, files, arch, args):
     steps = 10 if args.cpu_dry_run else 60
     alone = None
     for load_name, load in loads.items():
-        due, stop = threading.Semaphore(0), threading.Event()
-        timings = []
+        due, stop, ready = threading.Semaphore(0), threading.Event(), threading.Event()
+        timings, failures = [], []
 
         def loop():
-            while not stop.is_set():
-                if due.acquire(timeout=0.1):
-                    began = time.perf_counter()
-                    load()
-                    timings.append(time.perf_counter() - began)
+            try:
+                load()      # in this thread: its buffers allocated, kernels compiled, untimed
+                ready.set()
+                while not stop.is_set():
+                    if due.acquire(timeout=0.1):
+                        began = time.perf_counter()
+                        load()
+                        timings.append(time.perf_counter() - began)
+            except Exception as exc:        # reported below; the steps go on without it
+                failures.append(f"{type(exc).__name__}: {exc}")
+            finally:
+                ready.set()
 
         def next_batch():
             due.release()                   # one load per step
@@ -652,8 +659,8 @@ def interference(torch, vision, files, arch, args):
         with pinned(placement.pipeline_cores):
             worker = threading.Thread(target=loop, name="interference-load") if load else None
             if worker is not None:
-                load()                      # compiled and allocated before the clock runs
                 worker.start()
+                ready.wait()
         try:
             with placement.synthetic():
                 rate, figures = step_loop_rate(model, next_batch, steps)
@@ -664,6 +671,8 @@ def interference(torch, vision, files, arch, args):
         alone = alone or rate
         took = (f"; the load took {np.median(timings) * 1e3:.1f} ms a time (median of "
                 f"{len(timings)})") if timings else ""
+        if failures:
+            took += f"; the load FAILED: {failures[0]}"
         say(f"interference {arch} ({name}): beside {load_name}: {rate:,.0f} img/s, "
             f"{rate / alone:.1%} of the step alone; a step's host side "
             f"{ms(figures['host_step_ms'])}{took}")

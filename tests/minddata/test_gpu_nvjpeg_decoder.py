@@ -244,13 +244,16 @@ def test_the_choice_and_what_to_install(monkeypatch):
         gpu.set_jpeg_decoder(choice)
 
 
-def _real_decoder():
-    if not torch.cuda.is_available():
-        return None
+def _loadable_library():
     try:
-        return NvJpegDecoder.create()
+        return nvjpeg_decoder.load_library()
     except ImportError:
         return None
+
+
+def _real_decoder():
+    lib = _loadable_library() if torch.cuda.is_available() else None
+    return None if lib is None else NvJpegDecoder(lib, torch)
 
 
 @pytest.mark.skipif(_real_decoder() is None, reason="needs CUDA and libnvjpeg")
@@ -266,13 +269,6 @@ def test_on_cuda_the_library_decodes_the_rows_on_the_callers_stream():
         assert image.is_cuda and image.shape == want.shape
         # another decoder's IDCT and chroma upsampling than libjpeg-turbo's: close, not equal
         assert (image.cpu().float() - want.float()).abs().mean() < 3.0
-
-
-def _loadable_library():
-    try:
-        return nvjpeg_decoder.load_library()
-    except ImportError:
-        return None
 
 
 @pytest.mark.skipif(_loadable_library() is None, reason="no libnvjpeg loads here")

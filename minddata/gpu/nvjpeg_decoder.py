@@ -10,6 +10,12 @@ each call queues its batch on the calling worker's stream (at ``gpu.set_stream_p
 priority), holds no lock while the GPU works (the library handle is shared and each
 concurrent call has a decode state of its own, from a pool, as nvJPEG's thread-safety rules
 ask) and does not wait: the GPU batch node waits for its stream when the batch is complete.
+A state's buffers are in use until its batch has run on the GPU (the copy of the files to the
+device reads them), so each state carries a CUDA event recorded after its batch and is taken
+again only once that event has passed; while every state is busy a new one is made, up to
+``MAX_STATES``, and past that the call waits for the oldest. With the hardware backend each new
+state gets nvJPEG's memory pool (``nvjpegDecodeBatchedPreAllocate``, where the library has it)
+so batches after the first allocate no device memory: a cudaFree stalls the whole GPU.
 
 The decode itself is nvJPEG's batched decode (``nvjpegDecodeBatched``) with the hardware
 backend where the GPU has JPEG engines (A100, H100, H200), its default (CUDA) backend
@@ -41,12 +47,15 @@ import numpy as np
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_RGB = 3
+CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
 STATUS_NAMES = {0: "SUCCESS", 1: "NOT_INITIALIZED", 2: "INVALID_PARAMETER", 3: "BAD_JPEG",
                 4: "JPEG_NOT_SUPPORTED", 5: "ALLOCATOR_FAILURE", 6: "EXECUTION_FAILED",
                 7: "ARCH_MISMATCH", 8: "INTERNAL_ERROR", 9: "IMPLEMENTATION_NOT_SUPPORTED",
                 10: "INCOMPLETE_BITSTREAM"}
 MAX_COMPONENT = 4               # NVJPEG_MAX_COMPONENT: channel pointers in an nvjpegImage_t
 _IMAGE_WORDS = 2 * MAX_COMPONENT    # nvjpegImage_t: 4 pointers, then 4 size_t pitches
+#: decode states per GPU (one per batch in flight; past this a call waits for the oldest)
+MAX_STATES = 16
 
 
 class NvJpegError(RuntimeError):
@@ -103,14 +112,22 @@ SIGNATURES = {
     "nvjpegJpegStreamParseHeader": [_P, _P, ctypes.c_size_t, _P],
     "nvjpegDecodeBatchedSupported": [_P, _P, _P],
 }
+#: calls used where the library has them (nvJPEG 11.x added them)
+OPTIONAL_SIGNATURES = {
+    "nvjpegDecodeBatchedPreAllocate": [_P, _P, _I, _I, _I, _I, _I],
+}
 
 
 def _declare(lib):
     """The signatures of the calls used (ctypes releases the GIL around each); AttributeError
-    for a library without one of them."""
+    for a library without one of SIGNATURES."""
     for name, argtypes in SIGNATURES.items():
         fn = getattr(lib, name)
         fn.argtypes, fn.restype = argtypes, ctypes.c_int
+    for name, argtypes in OPTIONAL_SIGNATURES.items():
+        fn = getattr(lib, name, None)
+        if fn is not None:
+            fn.argtypes, fn.restype = argtypes, ctypes.c_int
 
 
 def image_table(base, heights, widths):
@@ -137,7 +154,8 @@ class NvJpegDecoder:
         self.lib, self.torch = lib, torch
         self._lock = threading.Lock()
         self._handles = {}      # device index -> (handle, backend name)
-        self._free = {}         # device index -> (decode state, JPEG stream) pairs not in use
+        self._free = {}         # device index -> [_Slot not in use], oldest batch first
+        self._made = {}         # device index -> number of slots made
 
     @classmethod
     def create(cls):
@@ -164,7 +182,7 @@ class NvJpegDecoder:
                     backend = "CUDA"
                 self._check(status, "nvjpegCreateEx")
                 self._handles[index] = (handle, backend)
-                self._free[index] = []
+                self._free[index], self._made[index] = [], 0
             return self._handles[index][0]
 
     def backend(self, index=0):
@@ -172,19 +190,46 @@ class NvJpegDecoder:
         return self._handles.get(index, (None, None))[1]
 
     def _slot(self, index, handle):
-        """A (decode state, JPEG stream) pair for one call: nvJPEG's thread-safety rules want
-        both per thread; pooled, so threads that come and go do not leak them."""
+        """A decode state and JPEG stream for one call (nvJPEG's thread-safety rules want both
+        per thread; pooled, so threads that come and go do not leak them): one whose last
+        batch has run, else a new one, else (MAX_STATES made) the oldest, once its batch has
+        run."""
         with self._lock:
-            if self._free[index]:
-                return self._free[index].pop()
+            free = self._free[index]
+            ready = next((slot for slot in free if slot.idle()), None)
+            oldest = free[0] if ready is None and free and \
+                self._made[index] >= MAX_STATES else None
+            if ready is not None or oldest is not None:
+                free.remove(ready or oldest)
+            else:
+                self._made[index] += 1
+        if oldest is not None:
+            oldest.wait()
+        if ready is not None or oldest is not None:
+            return ready or oldest
+        try:
+            return self._new_slot(index, handle)
+        except BaseException:
+            with self._lock:
+                self._made[index] -= 1
+            raise
+
+    def _new_slot(self, index, handle):
         state, jpeg_stream = ctypes.c_void_p(), ctypes.c_void_p()
         self._check(self.lib.nvjpegJpegStateCreate(handle, ctypes.byref(state)),
                     "nvjpegJpegStateCreate")
         self._check(self.lib.nvjpegJpegStreamCreate(handle, ctypes.byref(jpeg_stream)),
                     "nvjpegJpegStreamCreate")
-        return state, jpeg_stream
+        preallocate = getattr(self.lib, "nvjpegDecodeBatchedPreAllocate", None)
+        if preallocate is not None and self.backend(index) == "hardware":
+            # the smallest hint, as nvImageCodec gives: it turns the pool on; it grows as used
+            self._check(preallocate(handle, state, 1, 1, 1, CSS_444, OUTPUT_RGB),
+                        "nvjpegDecodeBatchedPreAllocate")
+        return _Slot(state, jpeg_stream)
 
-    def _release(self, index, slot):
+    def _release(self, index, slot, stream):
+        """Gives ``slot`` back, busy until what was queued on ``stream`` so far has run."""
+        slot.fence = stream.record_event()
         with self._lock:
             self._free[index].append(slot)
 
@@ -196,12 +241,12 @@ class NvJpegDecoder:
             raise RuntimeError(f"nvJPEG decodes on CUDA devices, not on {device}")
         index = device.index if device.index is not None else self.torch.cuda.current_device()
         with self.torch.cuda.device(index):
-            stream = self.torch.cuda.current_stream(index).cuda_stream
-            return self.decode_on(tensors, device, index, stream)
+            return self.decode_on(tensors, device, index, self.torch.cuda.current_stream(index))
 
     def decode_on(self, tensors, device, index, stream):
         """The call's body: the batch decoded into one buffer allocated on ``device`` (for
-        the current stream), queued on the CUDA stream handle ``stream``; a (3, H, W) view of
+        the current stream), queued on ``stream`` (a torch.cuda.Stream: its ``cuda_stream``
+        handle, its ``record_event()`` marking when the state is free again); a (3, H, W) view of
         that buffer per row, or None for a row the hardware backend does not take
         (progressive JPEGs, for one), which GpuRun then decodes on the CPU: a batch the
         hardware refuses is decoded again without those rows instead of row by row."""
@@ -211,27 +256,35 @@ class NvJpegDecoder:
         lengths = np.array([t.numel() for t in tensors], np.uint64)
         data = np.array([t.data_ptr() for t in tensors], np.uint64)
         heights, widths = self._sizes(handle, data, lengths)
-        state, jpeg_stream = slot = self._slot(index, handle)
         try:
-            try:
-                return self._decode_batch(handle, state, data, lengths, heights, widths,
-                                          device, stream)
-            except NvJpegError:
-                if self.backend(index) != "hardware":
-                    raise
-                taken = self._supported(handle, jpeg_stream, data, lengths)
-                if taken.all():
-                    raise               # refused for another reason: GpuRun goes row by row
-            rows = np.flatnonzero(taken)
-            images = [None] * len(tensors)
-            if len(rows):
-                decoded = self._decode_batch(handle, state, data[rows], lengths[rows],
-                                             heights[rows], widths[rows], device, stream)
-                for row, image in zip(rows.tolist(), decoded):
-                    images[row] = image
-            return images
+            return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
+                handle, slot.state, data, lengths, heights, widths, device, stream))
+        except NvJpegError:
+            if self.backend(index) != "hardware":
+                raise
+            taken = self._in_slot(index, handle, stream, lambda slot: self._supported(
+                handle, slot.jpeg_stream, data, lengths))
+            if taken.all():
+                raise                   # refused for another reason: GpuRun goes row by row
+        rows = np.flatnonzero(taken)
+        images = [None] * len(tensors)
+        if len(rows):
+            decoded = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
+                handle, slot.state, data[rows], lengths[rows], heights[rows], widths[rows],
+                device, stream))
+            for row, image in zip(rows.tolist(), decoded):
+                images[row] = image
+        return images
+
+    def _in_slot(self, index, handle, stream, work):
+        """``work(slot)`` with a slot of its own, given back busy until ``stream`` has run
+        what was queued so far (even after a failure: a refused batch may have queued
+        copies)."""
+        slot = self._slot(index, handle)
+        try:
+            return work(slot)
         finally:
-            self._release(index, slot)
+            self._release(index, slot, stream)
 
     def _decode_batch(self, handle, state, data, lengths, heights, widths, device, stream):
         """One nvjpegDecodeBatched call: (3, H, W) views of one new device buffer."""
@@ -243,7 +296,7 @@ class NvJpegDecoder:
                     "nvjpegDecodeBatchedInitialize")
         self._check(self.lib.nvjpegDecodeBatched(
             handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
-            ctypes.c_void_p(stream)), "nvjpegDecodeBatched")
+            ctypes.c_void_p(stream.cuda_stream)), "nvjpegDecodeBatched")
         return [piece.view(3, h, w) for piece, h, w in
                 zip(out.split(sizes), heights.tolist(), widths.tolist())]
 
@@ -275,6 +328,20 @@ class NvJpegDecoder:
         if (out <= 0).any():
             raise NvJpegError("nvJPEG: an image of no pixels")
         return out[0], out[1]
+
+
+class _Slot:
+    """A decode state and its JPEG stream, with the event after their last batch (None before
+    the first)."""
+
+    def __init__(self, state, jpeg_stream):
+        self.state, self.jpeg_stream, self.fence = state, jpeg_stream, None
+
+    def idle(self):
+        return self.fence is None or self.fence.query()
+
+    def wait(self):
+        self.fence.synchronize()
 
 
 __all__ = ["NvJpegDecoder", "NvJpegError", "image_table", "library_candidates", "load_library"]

@@ -33,7 +33,7 @@ class StandInNvJpeg:
         self.hardware, self.refuse = hardware, refuse or {}
         self.unsupported = set(unsupported)
         self.states, self.batch_of, self.streams, self.batches = 0, {}, [], []
-        self.parsed = {}
+        self.parsed, self.pooled = {}, []
         self.lock = threading.Lock()
 
     def nvjpegCreateEx(self, backend, dev_allocator, pinned_allocator, flags, handle):
@@ -71,6 +71,12 @@ class StandInNvJpeg:
         components._obj.value = 3
         return 0
 
+    def nvjpegDecodeBatchedPreAllocate(self, handle, state, batch, width, height,
+                                       subsampling, output_format):
+        assert handle.value == 1000 + nvjpeg_decoder.BACKEND_HARDWARE     # its pool only
+        self.pooled.append(state.value)
+        return 0
+
     def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
         assert output_format == nvjpeg_decoder.OUTPUT_RGB and threads == 1
         self.batch_of[state.value] = batch
@@ -101,6 +107,31 @@ class StandInNvJpeg:
         return 0
 
 
+class StandInEvent:
+    """torch.cuda.Event's query / synchronize: done at once, or (``done=False``) only once
+    waited for."""
+
+    def __init__(self, done=True):
+        self.done, self.waited = done, False
+
+    def query(self):
+        return self.done
+
+    def synchronize(self):
+        self.waited = self.done = True
+
+
+class StandInStream:
+    """What the decoder uses of a torch.cuda.Stream: its handle and record_event()."""
+
+    def __init__(self, handle=0, finishes=True):
+        self.cuda_stream, self.finishes, self.events = handle, finishes, []
+
+    def record_event(self):
+        self.events.append(StandInEvent(self.finishes))
+        return self.events[-1]
+
+
 def _rows(n, seed=0):
     return [torch.from_numpy(np.frombuffer(jpeg_bytes(seed + i, 30 + 5 * i, 24 + 3 * i),
                                            np.uint8).copy()) for i in range(n)]
@@ -121,18 +152,18 @@ def test_a_batch_decodes_into_one_buffer_as_views_of_the_rows_pixels():
     lib = StandInNvJpeg()
     decoder = NvJpegDecoder(lib, torch)
     rows = _rows(5)
-    images = decoder.decode_on(rows, torch.device("cpu"), 0, 77)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream(77))
     assert decoder.backend(0) == "hardware" and lib.streams == [77]
     assert len({img.untyped_storage().data_ptr() for img in images}) == 1
     for row, image in zip(rows, images):
         assert torch.equal(image, _cpu(row))
-    assert decoder.decode_on([], torch.device("cpu"), 0, 0) == []
+    assert decoder.decode_on([], torch.device("cpu"), 0, StandInStream()) == []
 
 
 def test_without_jpeg_engines_the_cuda_backend_decodes():
     decoder = NvJpegDecoder(StandInNvJpeg(hardware=False), torch)
     rows = _rows(2)
-    images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream())
     assert decoder.backend(0) == "CUDA"
     assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
 
@@ -142,15 +173,15 @@ def test_failures_name_the_call_and_give_the_state_back():
     decoder = NvJpegDecoder(lib, torch)
     for _ in range(3):
         with pytest.raises(NvJpegError, match="nvjpegDecodeBatched returned JPEG_NOT_SUPPORTED"):
-            decoder.decode_on(_rows(2), torch.device("cpu"), 0, 0)
+            decoder.decode_on(_rows(2), torch.device("cpu"), 0, StandInStream())
     assert lib.states == 1                              # one state, reused each time
     rows = _rows(3)
     lib = StandInNvJpeg(refuse={"info": rows[1].numpy()[-TAIL:].tobytes()})
     with pytest.raises(NvJpegError, match=r"nvjpegGetImageInfo \(row 1\) returned BAD_JPEG"):
-        NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, 0)
+        NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, StandInStream())
     with pytest.raises(NvJpegError, match="nvjpegCreateEx returned INTERNAL_ERROR"):
         NvJpegDecoder(StandInNvJpeg(hardware=False, refuse={"create": 8}), torch).decode_on(
-            rows, torch.device("cpu"), 0, 0)
+            rows, torch.device("cpu"), 0, StandInStream())
 
 
 def test_rows_the_hardware_does_not_take_are_left_to_the_cpu_and_the_rest_decoded_at_once():
@@ -158,20 +189,44 @@ def test_rows_the_hardware_does_not_take_are_left_to_the_cpu_and_the_rest_decode
     tails = [rows[k].numpy()[-TAIL:].tobytes() for k in (1, 3)]
     lib = StandInNvJpeg(unsupported=tails)
     decoder = NvJpegDecoder(lib, torch)
-    images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream())
     assert images[1] is None and images[3] is None
     assert all(torch.equal(images[k], _cpu(rows[k])) for k in (0, 2, 4))
     assert lib.batches == [3]                           # one batch of the three it takes
     lib = StandInNvJpeg(unsupported=[r.numpy()[-TAIL:].tobytes() for r in rows])
-    assert NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, 0) == [None] * 5
+    images = NvJpegDecoder(lib, torch).decode_on(rows, torch.device("cpu"), 0, StandInStream())
+    assert images == [None] * 5
     # GpuRun decodes the rows left out on the CPU: the batch is the CPU path's
     datas = [r.numpy() for r in rows]
     ops = [vision.Decode(), vision.Resize((20, 20))]
     lib = StandInNvJpeg(unsupported=tails)
     direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: NvJpegDecoder(
-        lib, torch).decode_on(tensors, device, 0, 0))
+        lib, torch).decode_on(tensors, device, 0, StandInStream()))
     want = GpuRun(ops, torch.device("cpu"))(datas, [[0] * 5] * 2)
     assert torch.equal(direct(datas, [[0] * 5] * 2), want)
+
+
+def test_a_state_is_taken_again_only_after_its_batch_has_run(monkeypatch):
+    """Its buffers hold the batch's files until the GPU has copied them: reusing it sooner
+    would decode another batch's bytes."""
+    lib = StandInNvJpeg()
+    decoder = NvJpegDecoder(lib, torch)
+    busy = StandInStream(finishes=False)        # its events pass only when waited for
+    for _ in range(3):
+        decoder.decode_on(_rows(2), torch.device("cpu"), 0, busy)
+    assert lib.states == 3 and not any(e.waited for e in busy.events)
+    assert lib.pooled == [5001, 5002, 5003]     # each hardware state gets nvJPEG's pool
+    busy.events[1].done = True                  # the second batch has run: its state is next
+    decoder.decode_on(_rows(2), torch.device("cpu"), 0, busy)
+    assert lib.states == 3 and not any(e.waited for e in busy.events)
+    monkeypatch.setattr(nvjpeg_decoder, "MAX_STATES", 3)
+    rows = _rows(2, seed=7)
+    images = decoder.decode_on(rows, torch.device("cpu"), 0, busy)   # all busy, none to make
+    assert lib.states == 3 and busy.events[0].waited     # the oldest, once its batch had run
+    assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
+    cuda = NvJpegDecoder(StandInNvJpeg(hardware=False), torch)
+    cuda.decode_on(_rows(1), torch.device("cpu"), 0, StandInStream())
+    assert cuda.lib.pooled == []                # the CUDA backend has no such pool
 
 
 def test_concurrent_calls_each_get_a_state_of_their_own():
@@ -184,7 +239,7 @@ def test_concurrent_calls_each_get_a_state_of_their_own():
             for k in range(4):
                 rows = _rows(3, seed + k)
                 barrier.wait()
-                images = decoder.decode_on(rows, torch.device("cpu"), 0, 0)
+                images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream())
                 assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
         except Exception as exc:            # reported from the test's thread
             failures.append(exc)
@@ -203,8 +258,8 @@ def test_gpu_run_with_it_gives_the_cpu_paths_batch():
     datas = [np.frombuffer(jpeg_bytes(i, 40 + 6 * i, 36 + 2 * i), np.uint8) for i in range(6)]
     ops = [vision.Decode(), vision.RandomResizedCrop(24), vision.RandomHorizontalFlip()]
     seeds = [list(range(k * 100, k * 100 + 6)) for k in range(3)]
-    direct = GpuRun(ops, torch.device("cpu"),
-                    lambda tensors, device: decoder.decode_on(tensors, device, 0, 0))
+    direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: decoder.decode_on(
+        tensors, device, 0, StandInStream()))
     assert torch.equal(direct(datas, seeds), GpuRun(ops, torch.device("cpu"))(datas, seeds))
 
 

@@ -365,7 +365,7 @@ class GpuRun:
             flat = images.reshape(-1)
         else:
             channels = int(images[0].shape[0])
-            flat = torch.cat([img.reshape(-1) for img in images])
+            flat = self._flat(images)
         hw = np.asarray(sizes, np.int64).reshape(-1, 2)
         plane = hw[:, 0] * hw[:, 1]
         base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
@@ -389,6 +389,21 @@ class GpuRun:
         if tail is not None:
             return None
         return self._gather(flat, meta, channels, out_h, out_w, exact, inside)
+
+    def _flat(self, images):
+        """The rows one after another as one 1-D tensor: a view where they already lie so in
+        one buffer (the direct nvJPEG decoder writes a batch that way), else a copy (a kernel
+        over the whole batch: 0.3 ms of an H200 a batch of 256)."""
+        first = images[0]
+        end = first.data_ptr()
+        storage = first.untyped_storage().data_ptr()
+        for img in images:
+            if not img.is_contiguous() or img.data_ptr() != end or \
+                    img.untyped_storage().data_ptr() != storage:
+                return self.torch.cat([img.reshape(-1) for img in images])
+            end += img.numel() * img.element_size()
+        total = (end - first.data_ptr()) // first.element_size()
+        return first.as_strided((total,), (1,))
 
     def _gather(self, flat, meta, channels, out_h, out_w, exact, inside):
         """_resample with torch operations (any device)."""

@@ -6,6 +6,7 @@ checked end to end, GpuRun included."""
 import ctypes
 import threading
 
+import cv2
 import numpy as np
 import pytest
 
@@ -261,6 +262,34 @@ def test_gpu_run_with_it_gives_the_cpu_paths_batch():
     direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: decoder.decode_on(
         tensors, device, 0, StandInStream()))
     assert torch.equal(direct(datas, seeds), GpuRun(ops, torch.device("cpu"))(datas, seeds))
+
+
+def test_gpu_run_reads_the_decoders_batch_in_place(monkeypatch):
+    """The rows lie one after another in the decoder's buffer: the crop-resize reads them
+    there (no copy of the batch); a row from elsewhere (a PNG, decoded on the CPU) makes a
+    copy, and both give the CPU path's batch."""
+    decoder = NvJpegDecoder(StandInNvJpeg(), torch)
+    given, read = [], []
+
+    def decode(tensors, device):
+        images = decoder.decode_on(tensors, device, 0, StandInStream())
+        given.append(images[0].data_ptr())
+        return images
+
+    gather = GpuRun._gather
+    monkeypatch.setattr(GpuRun, "_gather", lambda self, flat, *rest: (
+        read.append((flat.data_ptr(), flat.numel())), gather(self, flat, *rest))[1])
+    datas = [np.frombuffer(jpeg_bytes(i, 40 + 6 * i, 36 + 2 * i), np.uint8) for i in range(4)]
+    ops = [vision.Decode(), vision.RandomResizedCrop(24)]
+    seeds = [list(range(4)), list(range(10, 14))]
+    run, cpu = GpuRun(ops, torch.device("cpu"), decode), GpuRun(ops, torch.device("cpu"))
+    assert torch.equal(run(datas, seeds), cpu(datas, seeds))
+    pixels = sum(3 * h * w for h, w in (jpeg_size(d) for d in datas))
+    assert read[0] == (given[0], pixels)
+    png = cv2.imencode(".png", np.full((30, 20, 3), 70, np.uint8))[1].reshape(-1)
+    datas[2] = png
+    assert torch.equal(run(datas, seeds), cpu(datas, seeds))
+    assert read[-2][0] != given[-1]                     # copied: the PNG's pixels are elsewhere
 
 
 def test_it_serves_cuda_devices_only():

@@ -96,8 +96,8 @@ class DeviceTail:
         a = np.broadcast_to(np.asarray(a, np.float32), (channels,))
         b = np.broadcast_to(np.asarray(b, np.float32), (channels,))
         if xp is not np:
-            a = xp.as_tensor(np.array(a), device=device)
-            b = xp.as_tensor(np.array(b), device=device)
+            a = xp.as_tensor(np.array(a)).to(device, non_blocking=True)
+            b = xp.as_tensor(np.array(b)).to(device, non_blocking=True)
         if kind == "normalize":
             return (x - a) / b
         return x * a + b

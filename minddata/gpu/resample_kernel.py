@@ -163,8 +163,9 @@ def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, t
     if count == 0:
         return out
     flip = tail is not None and bool(tail.flips.any())
-    flips = torch.from_numpy(tail.flips).to(flat.device) if flip else meta
-    points = torch.from_numpy(tail.points).to(flat.device) if npoints else scales
+    flips = torch.from_numpy(tail.flips).to(flat.device, non_blocking=True) if flip else meta
+    points = torch.from_numpy(tail.points).to(flat.device, non_blocking=True) if npoints \
+        else scales
     grid = (count, out_h, -(-out_w // BLOCK))
     variant = (channels, bool(exact), bool(inside), flip, npoints)
     with _launch_lock:

@@ -1,0 +1,49 @@
+"""A GPU batch and the sink's device tail queue their host-to-device copies without waiting:
+a blocking copy (``Tensor.to(device)`` without ``non_blocking``) first waits for everything
+queued on the stream so far (a worker's batch decode, the sink's batch copy). A copy from
+pageable memory is staged before the call returns, so the host array may go at once. Checked
+on the CPU by recording the copies asked for."""
+import cv2
+import numpy as np
+import pytest
+
+import minddata.vision as vision
+from minddata.engine.device_tail import DeviceTail
+from minddata.gpu.batch import GpuRun
+
+from .native_batch_helpers import jpeg_bytes
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.fixture
+def copies(monkeypatch):
+    """The non_blocking flag of each Tensor.to call that names a device."""
+    asked, original = [], torch.Tensor.to
+
+    def to(self, *args, **kwargs):
+        target = args[0] if args else kwargs.get("device")
+        if isinstance(target, (torch.device, str)):
+            asked.append(bool(kwargs.get("non_blocking", False)))
+        return original(self, *args, **kwargs)
+    monkeypatch.setattr(torch.Tensor, "to", to)
+    return asked
+
+
+def test_a_gpu_batch_asks_for_no_blocking_copy(copies):
+    datas = [np.frombuffer(jpeg_bytes(i, 40 + 4 * i, 30 + 2 * i), np.uint8) for i in range(6)]
+    # a PNG: the CPU path decodes it and copies it over
+    datas[3] = cv2.imencode(".png", np.full((12, 9, 3), 50, np.uint8))[1].reshape(-1)
+    ops = [vision.Decode(), vision.RandomResizedCrop(16), vision.RandomHorizontalFlip(),
+           vision.Normalize([120.0, 110.0, 100.0], [50.0, 60.0, 70.0]), vision.HWC2CHW()]
+    seeds = [list(range(k * 10, k * 10 + 6)) for k in range(len(ops))]
+    batch = GpuRun(ops, torch.device("cpu"), fused=False)(datas, seeds)
+    assert tuple(batch.shape) == (6, 3, 16, 16) and batch.dtype == torch.float32
+    assert copies and all(copies)        # the row metadata, the flip mask, the point params
+
+
+def test_the_sinks_device_tail_asks_for_no_blocking_copy(copies):
+    tail = DeviceTail(0, [vision.Normalize([1.0, 2.0, 3.0], [2.0, 2.0, 2.0]), vision.HWC2CHW()])
+    out = tail.apply_torch(torch.full((2, 4, 5, 3), 9, dtype=torch.uint8))
+    assert tuple(out.shape) == (2, 3, 4, 5) and float(out[0, 2, 0, 0]) == 3.0
+    assert copies and all(copies)

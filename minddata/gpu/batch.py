@@ -264,7 +264,7 @@ class GpuRun:
         buffer may be written again."""
         if self.device.type == "cuda":
             if getattr(self.local, "staging_read", None) is None:
-                self.local.staging_read = self.torch.cuda.Event()
+                self.local.staging_read = self.torch.cuda.Event(blocking=True)   # asleep
             self.local.staging_read.record()
 
     # -- geometry (uint8, one gather for the whole batch) --------------------------------
@@ -493,13 +493,16 @@ class GpuRun:
 
 class DeviceTimer:
     """Time from construction to ``seconds()`` of the work queued meanwhile: on CUDA, events
-    on the current stream (the device's own clock; ``seconds()`` waits for that work to end),
-    on the CPU the wall time."""
+    on the current stream (the device's own clock; ``seconds()`` waits for that work to end,
+    asleep: with one CUDA context CUDA's default wait spins, and a worker spinning through a
+    batch beside a busy GPU would take the core the pipeline's other threads need), on the
+    CPU the wall time."""
 
     def __init__(self, torch, device):
         self.cuda = device.type == "cuda"
         if self.cuda:
-            self.began, self.ended = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+            self.began, self.ended = (torch.cuda.Event(enable_timing=True, blocking=True)
+                                      for _ in range(2))
             self.began.record()
         else:
             self.t0 = time.perf_counter()

@@ -3,13 +3,15 @@ a blocking copy (``Tensor.to(device)`` without ``non_blocking``) first waits for
 queued on the stream so far (a worker's batch decode, the sink's batch copy). A copy from
 pageable memory is staged before the call returns, so the host array may go at once. Checked
 on the CPU by recording the copies asked for."""
+import types
+
 import cv2
 import numpy as np
 import pytest
 
 import minddata.vision as vision
 from minddata.engine.device_tail import DeviceTail
-from minddata.gpu.batch import GpuRun
+from minddata.gpu.batch import DeviceTimer, GpuRun
 
 from .native_batch_helpers import jpeg_bytes
 
@@ -47,3 +49,27 @@ def test_the_sinks_device_tail_asks_for_no_blocking_copy(copies):
     out = tail.apply_torch(torch.full((2, 4, 5, 3), 9, dtype=torch.uint8))
     assert tuple(out.shape) == (2, 3, 4, 5) and float(out[0, 2, 0, 0]) == 3.0
     assert copies and all(copies)
+
+
+def test_a_worker_waits_for_its_batch_asleep():
+    """The end of a batch is waited for on events made with blocking=True: CUDA's default wait
+    spins the core the pipeline's other threads need."""
+    made = []
+
+    class Event:
+        def __init__(self, **kwargs):
+            made.append(kwargs)
+
+        def record(self):
+            pass
+
+        def synchronize(self):
+            pass
+
+        def elapsed_time(self, other):
+            return 2.5
+
+    cuda = types.SimpleNamespace(Event=Event)
+    timer = DeviceTimer(types.SimpleNamespace(cuda=cuda), torch.device("cuda", 0))
+    assert timer.seconds() == 0.0025
+    assert made == [{"enable_timing": True, "blocking": True}] * 2

@@ -222,9 +222,10 @@ class NvJpegDecoder:
                     "nvjpegJpegStreamCreate")
         preallocate = getattr(self.lib, "nvjpegDecodeBatchedPreAllocate", None)
         if preallocate is not None and self.backend(index) == "hardware":
-            # the smallest hint, as nvImageCodec gives: it turns the pool on; it grows as used
-            self._check(preallocate(handle, state, 1, 1, 1, CSS_444, OUTPUT_RGB),
-                        "nvjpegDecodeBatchedPreAllocate")
+            # Any hint turns the hardware decoder's memory pool on (nvImageCodec makes this
+            # call without a size hint too): the smallest. Only a speed-up: a refusal is
+            # not an error.
+            preallocate(handle, state, 1, 1, 1, CSS_444, OUTPUT_RGB)
         return _Slot(state, jpeg_stream)
 
     def _release(self, index, slot, stream):

@@ -76,7 +76,7 @@ class StandInNvJpeg:
                                        subsampling, output_format):
         assert handle.value == 1000 + nvjpeg_decoder.BACKEND_HARDWARE     # its pool only
         self.pooled.append(state.value)
-        return 0
+        return self.refuse.get("preallocate", 0)
 
     def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
         assert output_format == nvjpeg_decoder.OUTPUT_RGB and threads == 1
@@ -228,6 +228,10 @@ def test_a_state_is_taken_again_only_after_its_batch_has_run(monkeypatch):
     cuda = NvJpegDecoder(StandInNvJpeg(hardware=False), torch)
     cuda.decode_on(_rows(1), torch.device("cpu"), 0, StandInStream())
     assert cuda.lib.pooled == []                # the CUDA backend has no such pool
+    refused = NvJpegDecoder(StandInNvJpeg(refuse={"preallocate": 9}), torch)
+    rows = _rows(2)                             # no pool is only slower: the batch decodes
+    images = refused.decode_on(rows, torch.device("cpu"), 0, StandInStream())
+    assert refused.lib.pooled and all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
 
 
 def test_concurrent_calls_each_get_a_state_of_their_own():

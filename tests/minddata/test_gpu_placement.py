@@ -113,6 +113,18 @@ def test_plan_places_the_run_on_the_device(mr_path):
     assert pipeline(mr_path, ops, device=None).plan().fired("gpu_batch")
 
 
+def test_every_worker_has_a_batch_in_flight(mr_path):
+    """A worker holds its batch until the device has finished it: the ring is at least as
+    deep as the map's workers (the configured depth where that is deeper)."""
+    gpu.set_device("cpu")
+    (few,) = gpu_decision(pipeline(mr_path, workers=2).plan())
+    (many,) = gpu_decision(pipeline(mr_path, workers=6).plan())
+    assert "ring of 3 batches" in few.why and "ring of 6 batches" in many.why
+    deep, shallow = batches(pipeline(mr_path, workers=6)), batches(pipeline(mr_path))
+    assert len(deep) == len(shallow) and all(
+        np.array_equal(a, b) for x, y in zip(deep, shallow) for a, b in zip(x, y))
+
+
 def test_nothing_placed_nothing_decided(mr_path):
     gpu.set_device("cpu")
     for device in (None, "CPU"):

@@ -54,18 +54,20 @@ class GpuBatch(LoweringRule):
                                 params={"why": missing})
         options = lowering.options
         threads = workers_of(map_node, options)
+        # A worker holds its batch until the device has finished it, so fewer batches in
+        # flight than workers would leave workers (and the cores given to them) idle.
+        depth = max(options.batch_ring_depth, threads)
         device = backend.get_device() or "cuda"
         ops = "+".join(type(op).__name__ for op in map_node.operations)
         lowering.note(self.name, "Batch", True,
                       f"{source.display_name()} + Map({ops}) + Batch({node.batch_size}) on "
                       f"{device}: {threads} CPU thread(s) read the encoded rows, the device "
                       f"decodes and augments each batch (JPEGs decoded by "
-                      f"{backend.jpeg_decoder_name()}); ring of "
-                      f"{options.batch_ring_depth} batches")
+                      f"{backend.jpeg_decoder_name()}); ring of {depth} batches")
         return PhysicalNode("GpuBatch", f"GpuBatch({source.display_name()}+Map+Batch)", node,
                             params={"map": map_node, "source": source,
                                     "column": map_node.in_cols[0], "threads": threads,
-                                    "ring_depth": options.batch_ring_depth},
+                                    "ring_depth": depth},
                             ready_ahead=True)
 
     @staticmethod

@@ -15,6 +15,8 @@ import numpy as np
 from transforms_c import _batch, folding, settings
 from transforms_c.fusion import run_unfused
 
+from ..gpu.host_copy import upload
+
 
 class DeviceTail:
     """The trailing pointwise and layout ops of a map (``ops``), applied to a whole uint8 HWC
@@ -96,8 +98,8 @@ class DeviceTail:
         a = np.broadcast_to(np.asarray(a, np.float32), (channels,))
         b = np.broadcast_to(np.asarray(b, np.float32), (channels,))
         if xp is not np:
-            a = xp.as_tensor(np.array(a)).to(device, non_blocking=True)
-            b = xp.as_tensor(np.array(b)).to(device, non_blocking=True)
+            a = upload(xp, xp.as_tensor(np.array(a)), device)
+            b = upload(xp, xp.as_tensor(np.array(b)), device)
         if kind == "normalize":
             return (x - a) / b
         return x * a + b

@@ -41,6 +41,7 @@ from transforms_c.vision.tensor import ToTensor
 from transforms_c._validate import size_hw
 
 from . import resample_kernel
+from .host_copy import upload
 from .plan import KINDS
 
 
@@ -196,7 +197,7 @@ class GpuRun:
 
     def _upload(self, img):
         """An HWC uint8 image decoded on the host as a CHW tensor on the device."""
-        return self.torch.from_numpy(img).permute(2, 0, 1).to(self.device, non_blocking=True)
+        return upload(self.torch, self.torch.from_numpy(img).permute(2, 0, 1), self.device)
 
     def _timed_cpu_decode(self, data):
         """One row decoded by a CPU thread of the split (its time measures the CPU's rate)."""
@@ -369,11 +370,8 @@ class GpuRun:
         hw = np.asarray(sizes, np.int64).reshape(-1, 2)
         plane = hw[:, 0] * hw[:, 1]
         base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
-        # non_blocking: a blocking copy would first wait for the batch's decode queued on
-        # this stream; from pageable memory the copy is staged before the call returns
-        meta = torch.from_numpy(np.concatenate([boxes[:, :4], hw, plane[:, None],
-                                                base[:, None]], 1)).to(self.device,
-                                                                       non_blocking=True)
+        meta = upload(torch, torch.from_numpy(np.concatenate(
+            [boxes[:, :4], hw, plane[:, None], base[:, None]], 1)), self.device)
         inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
                       and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
                       and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
@@ -476,7 +474,7 @@ class GpuRun:
             return batch
         if mask.all():
             return batch.flip(axis)
-        where = self.torch.from_numpy(mask).to(batch.device, non_blocking=True).view(
+        where = upload(self.torch, self.torch.from_numpy(mask), batch.device).view(
             -1, 1, 1, 1)
         return self.torch.where(where, batch.flip(axis), batch)
 
@@ -486,7 +484,7 @@ class GpuRun:
         torch = self.torch
         x = batch if batch.dtype == torch.float32 else batch.float()
         rows = _point_params(op, int(x.shape[1]))
-        params = torch.tensor(rows, dtype=torch.float32).to(x.device, non_blocking=True)
+        params = upload(torch, torch.tensor(rows, dtype=torch.float32), x.device)
         a, b = (params[:, j].view(1, -1, 1, 1) for j in (1, 2))
         return (x - a) / b if rows[0][0] == 0.0 else x * a + b
 

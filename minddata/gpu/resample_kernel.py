@@ -26,6 +26,8 @@ import functools
 import os
 import threading
 
+from .host_copy import upload
+
 #: output pixels of one row per program
 BLOCK = 128
 
@@ -163,9 +165,8 @@ def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, t
     if count == 0:
         return out
     flip = tail is not None and bool(tail.flips.any())
-    flips = torch.from_numpy(tail.flips).to(flat.device, non_blocking=True) if flip else meta
-    points = torch.from_numpy(tail.points).to(flat.device, non_blocking=True) if npoints \
-        else scales
+    flips = upload(torch, torch.from_numpy(tail.flips), flat.device) if flip else meta
+    points = upload(torch, torch.from_numpy(tail.points), flat.device) if npoints else scales
     grid = (count, out_h, -(-out_w // BLOCK))
     variant = (channels, bool(exact), bool(inside), flip, npoints)
     with _launch_lock:

@@ -1,8 +1,7 @@
-"""A GPU batch and the sink's device tail queue their host-to-device copies without waiting:
-a blocking copy (``Tensor.to(device)`` without ``non_blocking``) first waits for everything
-queued on the stream so far (a worker's batch decode, the sink's batch copy). A copy from
-pageable memory is staged before the call returns, so the host array may go at once. Checked
-on the CPU by recording the copies asked for."""
+"""A GPU batch and the sink's device tail queue their host-to-device copies without waiting
+(minddata/gpu/host_copy.py): a blocking copy (``Tensor.to(device)`` without ``non_blocking``)
+first waits for everything queued on the stream so far (a worker's batch decode, the sink's
+batch copy). Checked on the CPU by recording the copies asked for."""
 import types
 
 import cv2
@@ -12,6 +11,7 @@ import pytest
 import minddata.vision as vision
 from minddata.engine.device_tail import DeviceTail
 from minddata.gpu.batch import DeviceTimer, GpuRun
+from minddata.gpu.host_copy import upload
 
 from .native_batch_helpers import jpeg_bytes
 
@@ -73,3 +73,21 @@ def test_a_worker_waits_for_its_batch_asleep():
     timer = DeviceTimer(types.SimpleNamespace(cuda=cuda), torch.device("cuda", 0))
     assert timer.seconds() == 0.0025
     assert made == [{"enable_timing": True, "blocking": True}] * 2
+
+
+def test_on_cuda_a_copy_goes_through_page_locked_memory():
+    """From pageable memory CUDA may wait for the stream before it copies: pinned first."""
+    steps = []
+
+    class Tensor:
+        def pin_memory(self):
+            steps.append("pin")
+            return self
+
+        def to(self, device, non_blocking=False):
+            steps.append(("to", device.type, non_blocking))
+            return self
+
+    upload(torch, Tensor(), torch.device("cuda", 0))
+    upload(torch, Tensor(), torch.device("cpu"))
+    assert steps == ["pin", ("to", "cuda", True), ("to", "cpu", True)]

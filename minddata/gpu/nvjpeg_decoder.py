@@ -192,8 +192,8 @@ class NvJpegDecoder:
     def _slot(self, index, handle):
         """A decode state and JPEG stream for one call (nvJPEG's thread-safety rules want both
         per thread; pooled, so threads that come and go do not leak them): one whose last
-        batch has run, else a new one, else (MAX_STATES made) the oldest, once its batch has
-        run."""
+        batch has run; else, with MAX_STATES made, the oldest free one once its batch has run;
+        else a new one (so at most MAX_STATES, or as many as calls at once where more)."""
         with self._lock:
             free = self._free[index]
             ready = next((slot for slot in free if slot.idle()), None)

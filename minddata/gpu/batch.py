@@ -377,9 +377,11 @@ class GpuRun:
                       and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
         exact = bool((boxes[:, 2] == boxes[:, 4]).all() and (boxes[:, 3] == boxes[:, 5]).all())
         if self.fused:
-            # the scales as _taps computes them, so both paths sample the same points
-            scales = torch.stack([meta[:, 2].to(torch.float32) / out_h,
-                                  meta[:, 3].to(torch.float32) / out_w], 1)
+            # the scales as _taps computes them (one IEEE float32 division, here on the host:
+            # no kernels queued for them), so both paths sample the same points
+            scales = upload(torch, torch.from_numpy(
+                boxes[:, 2:4].astype(np.float32) / np.array([out_h, out_w], np.float32)),
+                self.device)
             try:
                 return resample_kernel.resample(torch, flat, meta, scales, channels, out_h,
                                                 out_w, exact, inside, tail)

@@ -41,7 +41,7 @@ from transforms_c.vision.tensor import ToTensor
 from transforms_c._validate import size_hw
 
 from . import resample_kernel
-from .host_copy import upload
+from .host_copy import upload, upload_arrays
 from .plan import KINDS
 
 
@@ -370,8 +370,7 @@ class GpuRun:
         hw = np.asarray(sizes, np.int64).reshape(-1, 2)
         plane = hw[:, 0] * hw[:, 1]
         base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
-        meta = upload(torch, torch.from_numpy(np.concatenate(
-            [boxes[:, :4], hw, plane[:, None], base[:, None]], 1)), self.device)
+        meta = np.concatenate([boxes[:, :4], hw, plane[:, None], base[:, None]], 1)
         inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
                       and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
                       and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
@@ -379,19 +378,23 @@ class GpuRun:
         if self.fused:
             # the scales as _taps computes them (one IEEE float32 division, here on the host:
             # no kernels queued for them), so both paths sample the same points
-            scales = upload(torch, torch.from_numpy(
-                boxes[:, 2:4].astype(np.float32) / np.array([out_h, out_w], np.float32)),
-                self.device)
+            scales = boxes[:, 2:4].astype(np.float32) / np.array([out_h, out_w], np.float32)
+            flip = tail is not None and bool(tail.flips.any())
+            points = tail is not None and len(tail.points) > 0
+            arrays = upload_arrays(torch, [meta, scales] + ([tail.flips] if flip else [])
+                                   + ([tail.points] if points else []), self.device)
             try:
-                return resample_kernel.resample(torch, flat, meta, scales, channels, out_h,
-                                                out_w, exact, inside, tail)
+                return resample_kernel.resample(
+                    torch, flat, arrays[0], arrays[1], channels, out_h, out_w, exact, inside,
+                    arrays[2] if flip else None, arrays[-1] if points else None)
             except resample_kernel.KernelUnavailable as exc:
                 self.fused = False
                 warnings.warn(f"{exc}; crop and resize run as torch operations (the same "
                               f"values, more GPU time)", RuntimeWarning, stacklevel=2)
         if tail is not None:
             return None
-        return self._gather(flat, meta, channels, out_h, out_w, exact, inside)
+        return self._gather(flat, upload(torch, torch.from_numpy(meta), self.device), channels,
+                            out_h, out_w, exact, inside)
 
     def _flat(self, images):
         """The rows one after another as one 1-D tensor: a view where they already lie so in

@@ -41,6 +41,7 @@ import glob
 import importlib.util
 import os
 import threading
+import types
 
 import numpy as np
 
@@ -83,17 +84,14 @@ def library_candidates():
 
 
 def load_library():
-    """The first candidate that loads, with its C signatures set; ImportError naming what to
-    install where none does."""
+    """The calls of the first candidate that loads, with their C signatures; ImportError
+    naming what to install where none does."""
     tried = []
     for path in library_candidates():
         try:
-            lib = ctypes.CDLL(path)
-            _declare(lib)
+            return bind(path)
         except (OSError, AttributeError) as exc:   # not loadable, or too old a version
             tried.append(f"{path}: {exc}")
-            continue
-        return lib
     where = "; ".join(tried) if tried else "none found"
     raise ImportError(f"libnvjpeg does not load ({where}): install a CUDA build of torchvision "
                       f"(it bundles libnvjpeg) or nvidia-nvjpeg-cu13 (-cu12 for CUDA 12), or "
@@ -116,18 +114,28 @@ SIGNATURES = {
 OPTIONAL_SIGNATURES = {
     "nvjpegDecodeBatchedPreAllocate": [_P, _P, _I, _I, _I, _I, _I],
 }
+#: Calls made once per image that take microseconds: made with the GIL held (ctypes.PyDLL).
+#: Letting go of it and taking it back around each would, beside a training loop in the same
+#: process, wait up to Python's switch interval (5 ms) each time: 256 times a batch.
+HELD_CALLS = frozenset({"nvjpegGetImageInfo", "nvjpegJpegStreamParseHeader",
+                        "nvjpegDecodeBatchedSupported"})
 
 
-def _declare(lib):
-    """The signatures of the calls used (ctypes releases the GIL around each); AttributeError
-    for a library without one of SIGNATURES."""
-    for name, argtypes in SIGNATURES.items():
-        fn = getattr(lib, name)
+def bind(path):
+    """The calls of the library at ``path`` with their signatures, as attributes: those of
+    HELD_CALLS with the GIL held, the others (the batch's decode) with it released.
+    OSError where it does not load, AttributeError where it lacks one of SIGNATURES."""
+    released, held = ctypes.CDLL(path), ctypes.PyDLL(path)
+    calls = {}
+    for name, argtypes in {**SIGNATURES, **OPTIONAL_SIGNATURES}.items():
+        fn = getattr(held if name in HELD_CALLS else released, name, None)
+        if fn is None:
+            if name in SIGNATURES:
+                raise AttributeError(f"{path} has no {name}")
+            continue
         fn.argtypes, fn.restype = argtypes, ctypes.c_int
-    for name, argtypes in OPTIONAL_SIGNATURES.items():
-        fn = getattr(lib, name, None)
-        if fn is not None:
-            fn.argtypes, fn.restype = argtypes, ctypes.c_int
+        calls[name] = fn
+    return types.SimpleNamespace(path=path, **calls)
 
 
 def image_table(base, heights, widths):
@@ -345,4 +353,5 @@ class _Slot:
         self.fence.synchronize()
 
 
-__all__ = ["NvJpegDecoder", "NvJpegError", "image_table", "library_candidates", "load_library"]
+__all__ = ["NvJpegDecoder", "NvJpegError", "bind", "image_table", "library_candidates",
+           "load_library"]

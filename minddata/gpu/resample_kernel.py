@@ -26,8 +26,6 @@ import functools
 import os
 import threading
 
-from .host_copy import upload
-
 #: output pixels of one row per program
 BLOCK = 128
 
@@ -154,19 +152,21 @@ def available(device):
     return (device.type == "cuda" or interpreted) and not _failed and _kernel() is not None
 
 
-def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, tail=None):
-    """(N, channels, out_h, out_w) on ``flat``'s device: uint8, or float32 when ``tail`` (a
-    Tail) has point ops; see the module doc for the other arguments. Launched on the current
+def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, flips=None,
+             points=None):
+    """(N, channels, out_h, out_w) on ``flat``'s device: uint8, or float32 with ``points``;
+    ``flips`` and ``points``: a Tail's, on the device, None where no row flips or there are
+    no point ops. See the module doc for the other arguments. Launched on the current
     stream."""
     count = int(meta.shape[0])
-    npoints = 0 if tail is None else int(tail.points.shape[0])
+    npoints = 0 if points is None else int(points.shape[0])
     out = torch.empty((count, channels, out_h, out_w), device=flat.device,
                       dtype=torch.float32 if npoints else torch.uint8)
     if count == 0:
         return out
-    flip = tail is not None and bool(tail.flips.any())
-    flips = upload(torch, torch.from_numpy(tail.flips), flat.device) if flip else meta
-    points = upload(torch, torch.from_numpy(tail.points), flat.device) if npoints else scales
+    flip = flips is not None
+    flips = meta if flips is None else flips            # unread placeholders
+    points = scales if points is None else points
     grid = (count, out_h, -(-out_w // BLOCK))
     variant = (channels, bool(exact), bool(inside), flip, npoints)
     with _launch_lock:

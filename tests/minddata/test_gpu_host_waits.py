@@ -11,7 +11,7 @@ import pytest
 import minddata.vision as vision
 from minddata.engine.device_tail import DeviceTail
 from minddata.gpu.batch import DeviceTimer, GpuRun
-from minddata.gpu.host_copy import upload
+from minddata.gpu.host_copy import upload, upload_arrays
 
 from .native_batch_helpers import jpeg_bytes
 
@@ -91,3 +91,21 @@ def test_on_cuda_a_copy_goes_through_page_locked_memory():
     upload(torch, Tensor(), torch.device("cuda", 0))
     upload(torch, Tensor(), torch.device("cpu"))
     assert steps == ["pin", ("to", "cuda", True), ("to", "cpu", True)]
+
+
+def test_small_arrays_go_together_in_one_copy(copies):
+    """Each copy lets go of the GIL, and taking it back beside a training loop may wait up to
+    the switch interval: the kernel's row metadata, scales, flips and point parameters are one
+    copy, each a typed view of the one buffer."""
+    arrays = [np.arange(24, dtype=np.int64).reshape(3, 8),
+              np.array([[0.5, 1.25], [2.0, 3.5], [0.75, 1.0]], np.float32),
+              np.array([1, 0, 3], np.int32), np.zeros((0, 3, 3), np.float32),
+              np.linspace(0, 1, 18, dtype=np.float32).reshape(2, 3, 3)]
+    got = upload_arrays(torch, arrays, torch.device("cpu"))
+    assert copies == [True]
+    storages = {t.untyped_storage().data_ptr() for t in got}
+    assert len(storages) == 1
+    for want, tensor in zip(arrays, got):
+        assert tensor.is_contiguous() and tensor.numpy().dtype == want.dtype
+        assert np.array_equal(tensor.numpy(), want)
+    assert upload_arrays(torch, [], torch.device("cpu")) == []

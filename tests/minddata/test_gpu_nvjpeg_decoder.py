@@ -4,6 +4,7 @@ batched decode writing planar RGB through the nvjpegImage_t table) on host memor
 the CPU path's decoder, so the decoder's tables, buffers, views, errors and state pool are
 checked end to end, GpuRun included."""
 import ctypes
+import ctypes.util
 import threading
 
 import cv2
@@ -365,3 +366,23 @@ def test_the_installed_library_has_every_call_the_decoder_makes():
     lib = _loadable_library()
     for name in nvjpeg_decoder.SIGNATURES:
         assert getattr(lib, name).restype is ctypes.c_int
+
+
+def test_per_image_calls_keep_the_gil_and_the_decode_lets_it_go(monkeypatch):
+    """Checked on the C library's abs and labs standing in for a per-image call and the
+    batch's decode: the first through ctypes.PyDLL (no release and re-take of the GIL per
+    image), the second through ctypes.CDLL; a required call missing is an AttributeError."""
+    libc = ctypes.util.find_library("c")
+    if libc is None:
+        pytest.skip("no C library found")
+    monkeypatch.setattr(nvjpeg_decoder, "SIGNATURES", {"abs": [ctypes.c_int],
+                                                       "labs": [ctypes.c_long]})
+    monkeypatch.setattr(nvjpeg_decoder, "OPTIONAL_SIGNATURES", {"no_such_call": []})
+    monkeypatch.setattr(nvjpeg_decoder, "HELD_CALLS", frozenset({"abs"}))
+    lib = nvjpeg_decoder.bind(libc)
+    assert lib.abs(-3) == 3 and lib.labs(-4) == 4 and not hasattr(lib, "no_such_call")
+    assert lib.abs._flags_ & ctypes._FUNCFLAG_PYTHONAPI
+    assert not lib.labs._flags_ & ctypes._FUNCFLAG_PYTHONAPI
+    monkeypatch.setattr(nvjpeg_decoder, "SIGNATURES", {"no_such_call": []})
+    with pytest.raises(AttributeError, match="no_such_call"):
+        nvjpeg_decoder.bind(libc)

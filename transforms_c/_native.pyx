@@ -3,7 +3,7 @@
 """Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
 with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
 callers (the op classes and the fusion plans) pass already-validated shapes."""
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
@@ -168,6 +168,43 @@ def gather_encoded(list datas, const int64_t[::1] picked, uint8_t[::1] out):
         for k in range(n):
             memcpy(dst + at[k], ptrs[k], at[k + 1] - at[k])
     return offsets
+
+
+# nvJPEG's nvjpegGetImageInfo (nvjpeg.h), called through an address ctypes gives
+ctypedef int (*image_info_fn)(void* handle, const uint8_t* data, size_t length,
+                              int* components, int* subsampling, int* widths,
+                              int* heights) noexcept nogil
+
+
+def nvjpeg_image_sizes(uintptr_t image_info, uintptr_t handle, const uint64_t[::1] data,
+                       const uint64_t[::1] lengths, int64_t[:, ::1] out):
+    """Calls nvJPEG's ``nvjpegGetImageInfo`` (its address ``image_info``, the library handle
+    ``handle``) on each image (address ``data[k]``, ``lengths[k]`` bytes) with the GIL
+    released once for the whole batch (not once per image: beside a training loop each
+    re-take of the GIL may wait up to Python's switch interval), writing each image's (height,
+    width) of its first component into ``out[k]``. Returns (-1, 0), or (k, status) for the
+    first image whose call did not return 0 (``out`` rows from k on unwritten)."""
+    cdef Py_ssize_t n = data.shape[0], k, failed = -1
+    cdef int status = 0, components, subsampling
+    cdef int widths[4]
+    cdef int heights[4]
+    if lengths.shape[0] != n or out.shape[0] != n or out.shape[1] != 2:
+        raise ValueError(f"nvjpeg_image_sizes: {n} images, {lengths.shape[0]} lengths and "
+                         f"an out of shape ({out.shape[0]}, {out.shape[1]}): expected "
+                         f"({n}, 2)")
+    if image_info == 0 or handle == 0:
+        raise ValueError("nvjpeg_image_sizes: a null function or handle")
+    cdef image_info_fn call = <image_info_fn>image_info
+    with nogil:
+        for k in range(n):
+            status = call(<void*>handle, <const uint8_t*>data[k], lengths[k], &components,
+                          &subsampling, widths, heights)
+            if status != 0:
+                failed = k
+                break
+            out[k, 0] = heights[0]
+            out[k, 1] = widths[0]
+    return int(failed), int(status)
 
 
 def jpeg_scaled(int width, int height, int denom):

@@ -45,6 +45,8 @@ import types
 
 import numpy as np
 
+from transforms_c._native import nvjpeg_image_sizes
+
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_RGB = 3
@@ -114,11 +116,11 @@ SIGNATURES = {
 OPTIONAL_SIGNATURES = {
     "nvjpegDecodeBatchedPreAllocate": [_P, _P, _I, _I, _I, _I, _I],
 }
-#: Calls made once per image that take microseconds: made with the GIL held (ctypes.PyDLL).
-#: Letting go of it and taking it back around each would, beside a training loop in the same
-#: process, wait up to Python's switch interval (5 ms) each time: 256 times a batch.
-HELD_CALLS = frozenset({"nvjpegGetImageInfo", "nvjpegJpegStreamParseHeader",
-                        "nvjpegDecodeBatchedSupported"})
+#: Calls made once per image that take microseconds, where the hardware refuses a batch: made
+#: with the GIL held (ctypes.PyDLL). Letting go of it and taking it back around each would,
+#: beside a training loop in the same process, wait up to Python's switch interval (5 ms) each
+#: time. (nvjpegGetImageInfo, once per image of every batch, runs in a native loop instead.)
+HELD_CALLS = frozenset({"nvjpegJpegStreamParseHeader", "nvjpegDecodeBatchedSupported"})
 
 
 def bind(path):
@@ -324,19 +326,17 @@ class NvJpegDecoder:
 
     def _sizes(self, handle, data, lengths):
         """(heights, widths) int64 of each image as nvJPEG reads its header (what it will
-        write); NvJpegError for one it cannot read."""
-        components, subsampling = ctypes.c_int(), ctypes.c_int()
-        widths = (ctypes.c_int * MAX_COMPONENT)()
-        heights = (ctypes.c_int * MAX_COMPONENT)()
-        out = np.zeros((2, len(data)), np.int64)
-        for k, (ptr, length) in enumerate(zip(data.tolist(), lengths.tolist())):
-            self._check(self.lib.nvjpegGetImageInfo(
-                handle, ctypes.c_void_p(ptr), length, ctypes.byref(components),
-                ctypes.byref(subsampling), widths, heights), f"nvjpegGetImageInfo (row {k})")
-            out[0, k], out[1, k] = heights[0], widths[0]
+        write); NvJpegError for one it cannot read. One native loop over the images, the GIL
+        released once (a release and re-take per image could wait for a training loop's GIL
+        each time)."""
+        out = np.zeros((len(data), 2), np.int64)
+        address = ctypes.cast(self.lib.nvjpegGetImageInfo, ctypes.c_void_p).value
+        failed, status = nvjpeg_image_sizes(address, handle.value, data, lengths, out)
+        if failed >= 0:
+            self._check(status, f"nvjpegGetImageInfo (row {failed})")
         if (out <= 0).any():
             raise NvJpegError("nvJPEG: an image of no pixels")
-        return out[0], out[1]
+        return out[:, 0], out[:, 1]
 
 
 class _Slot:

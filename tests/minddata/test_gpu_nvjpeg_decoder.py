@@ -16,6 +16,7 @@ from minddata import gpu
 from minddata.gpu import backend, nvjpeg_decoder
 from minddata.gpu.batch import GpuRun
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError, image_table
+from transforms_c._native import nvjpeg_image_sizes
 from transforms_c.vision.decode import jpeg_size
 
 from .native_batch_helpers import jpeg_bytes
@@ -24,6 +25,9 @@ torch = pytest.importorskip("torch")
 
 
 TAIL = 16      # the stand-in knows a row by its last bytes
+_INT_P = ctypes.POINTER(ctypes.c_int)
+IMAGE_INFO = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
+                              _INT_P, _INT_P, _INT_P, _INT_P)
 
 
 class StandInNvJpeg:
@@ -35,8 +39,9 @@ class StandInNvJpeg:
         self.hardware, self.refuse = hardware, refuse or {}
         self.unsupported = set(unsupported)
         self.states, self.batch_of, self.streams, self.batches = 0, {}, [], []
-        self.parsed, self.pooled = {}, []
+        self.parsed, self.pooled, self.info_calls = {}, [], 0
         self.lock = threading.Lock()
+        self.nvjpegGetImageInfo = IMAGE_INFO(self.image_info)     # a C function pointer
 
     def nvjpegCreateEx(self, backend, dev_allocator, pinned_allocator, flags, handle):
         if backend == nvjpeg_decoder.BACKEND_HARDWARE and not self.hardware:
@@ -64,13 +69,16 @@ class StandInNvJpeg:
         answer._obj.value = int(self.parsed[jpeg_stream.value] in self.unsupported)
         return 0
 
-    def nvjpegGetImageInfo(self, handle, data, length, components, subsampling, widths,
-                           heights):
-        raw = np.frombuffer(ctypes.string_at(data.value, length), np.uint8)
+    def image_info(self, handle, data, length, components, subsampling, widths, heights):
+        """nvjpegGetImageInfo, called from native code through a C function pointer."""
+        assert handle in (1000 + nvjpeg_decoder.BACKEND_HARDWARE,
+                          1000 + nvjpeg_decoder.BACKEND_DEFAULT)
+        raw = np.frombuffer(ctypes.string_at(data, length), np.uint8)
         if "info" in self.refuse and raw[-TAIL:].tobytes() == self.refuse["info"]:
             return 3                                    # BAD_JPEG
         widths[0], heights[0] = jpeg_size(raw)
-        components._obj.value = 3
+        components[0] = 3
+        self.info_calls += 1
         return 0
 
     def nvjpegDecodeBatchedPreAllocate(self, handle, state, batch, width, height,
@@ -386,3 +394,36 @@ def test_per_image_calls_keep_the_gil_and_the_decode_lets_it_go(monkeypatch):
     monkeypatch.setattr(nvjpeg_decoder, "SIGNATURES", {"no_such_call": []})
     with pytest.raises(AttributeError, match="no_such_call"):
         nvjpeg_decoder.bind(libc)
+
+
+def test_the_header_sizes_come_from_one_native_loop():
+    """nvjpegGetImageInfo through its C address, every image in one call without the GIL;
+    the first refusal stops it and names the row; wrong shapes and null addresses are
+    refused before any call."""
+    seen = []
+
+    def info(handle, data, length, components, subsampling, widths, heights):
+        seen.append(length)
+        if length == 30:
+            return 3
+        heights[0], widths[0] = length, 2 * length
+        return 0
+    fn = IMAGE_INFO(info)
+    address = ctypes.cast(fn, ctypes.c_void_p).value
+    buf = np.zeros(100, np.uint8)
+    data = np.full(4, buf.ctypes.data, np.uint64)
+    out = np.zeros((4, 2), np.int64)
+    assert nvjpeg_image_sizes(address, 7, data, np.array([10, 20, 40, 50], np.uint64),
+                              out) == (-1, 0)
+    assert out.tolist() == [[10, 20], [20, 40], [40, 80], [50, 100]]
+    out[:] = 0
+    assert nvjpeg_image_sizes(address, 7, data, np.array([10, 20, 30, 50], np.uint64),
+                              out) == (2, 3)
+    assert out.tolist() == [[10, 20], [20, 40], [0, 0], [0, 0]] and seen[-1] == 30
+    with pytest.raises(ValueError, match=r"expected \(4, 2\)"):
+        nvjpeg_image_sizes(address, 7, data, np.zeros(3, np.uint64), out)
+    with pytest.raises(ValueError, match="null"):
+        nvjpeg_image_sizes(0, 7, data, np.zeros(4, np.uint64), out)
+    lib = StandInNvJpeg()
+    NvJpegDecoder(lib, torch).decode_on(_rows(5), torch.device("cpu"), 0, StandInStream())
+    assert lib.info_calls == 5

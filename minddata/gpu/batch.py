@@ -84,6 +84,7 @@ class GpuRun:
             KINDS[type(op)] in ("flip", "point", "layout")
             for op in self.ops[geometry[-1] + 1:]) else None
         self.local = threading.local()      # each calling thread's staging buffer
+        self.decoder_warned = False         # a refused batch warns once
 
     def __call__(self, datas, seeds):
         """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
@@ -227,9 +228,11 @@ class GpuRun:
             return list(self.decoder(rows, device=self.device))
         try:
             decoded = call(tensors, regions)
-        except RuntimeError:
+        except RuntimeError as exc:
             decoded = None
+            self._decoder_refused(f"refused {len(tensors)} rows at once ({exc})")
         if decoded is not None and len(decoded) != len(tensors):
+            self._decoder_refused(f"gave {len(decoded)} images for {len(tensors)} rows")
             decoded = None      # which image is which row is unknown: row by row
         if timer is not None and decoded is not None:
             self.split.gpu_decoded(len(decoded), timer.seconds())
@@ -242,6 +245,16 @@ class GpuRun:
                     one = []
                 decoded.append(one[0] if len(one) == 1 else None)
         return decoded
+
+    def _decoder_refused(self, what):
+        """Warns once per run that the batched decode failed: its rows then go one by one
+        (and to the CPU path's decoder where refused again), right but much slower."""
+        if not self.decoder_warned:
+            self.decoder_warned = True
+            name = getattr(self.decoder, "name", type(self.decoder).__name__)
+            warnings.warn(f"the GPU JPEG decoder ({name}) {what}: its rows are decoded one by "
+                          f"one, and by the CPU path's decoder where it refuses them (right, "
+                          f"but slower); warned once", RuntimeWarning, stacklevel=3)
 
     def _staged(self, datas, rows):
         """The encoded ``datas[rows]`` as 1-D uint8 tensors, views of one buffer of the calling

@@ -5,6 +5,7 @@ Python API that decodes with the CPU path's decoder."""
 import threading
 import time
 import types
+import warnings
 
 import numpy as np
 import pytest
@@ -223,7 +224,8 @@ def test_the_adapter_refuses_a_cpu_device_and_gpu_run_decodes_on_the_host():
     with pytest.raises(RuntimeError, match="CUDA"):
         decode([torch.from_numpy(data.copy())], device=torch.device("cpu"))
     # GpuRun takes a refusal as "not decoded here": the row is decoded by the CPU path's decoder
-    out = GpuRun([vision.Decode()], torch.device("cpu"), decode)([data], [[0]])
+    with pytest.warns(RuntimeWarning, match="nvImageCodec decodes on CUDA devices"):
+        out = GpuRun([vision.Decode()], torch.device("cpu"), decode)([data], [[0]])
     assert np.array_equal(out[0].numpy(), vision.Decode()(data))     # HWC, as on the CPU
 
 
@@ -330,3 +332,24 @@ def test_a_version_that_drops_failed_rows_still_gives_each_row_its_image():
     assert out[1] is None
     for i in (0, 2):
         assert np.array_equal(out[i].permute(1, 2, 0).numpy(), vision.Decode()(datas[i]))
+
+
+def test_a_decoder_that_refuses_batches_is_named_once_and_the_rows_still_decode():
+    """A batched decode that fails sends its rows one by one, then to the CPU path's decoder:
+    right, but much slower, so it is said (once), not left silent."""
+    calls = []
+
+    def refusing(tensors, device=None):
+        calls.append(len(tensors))
+        raise RuntimeError("nvJPEG: nvjpegDecodeBatched returned EXECUTION_FAILED")
+    refusing.name = "stand-in"
+    datas = [np.frombuffer(jpeg_bytes(k, 24 + k, 20), np.uint8) for k in range(3)]
+    run = GpuRun([vision.Decode(), vision.Resize((16, 16))], torch.device("cpu"), refusing)
+    want = GpuRun([vision.Decode(), vision.Resize((16, 16))], torch.device("cpu"))
+    with pytest.warns(RuntimeWarning, match=r"\(stand-in\) refused 3 rows at once "
+                                            r"\(nvJPEG: nvjpegDecodeBatched returned EXEC"):
+        assert torch.equal(run(datas, [[0] * 3] * 2), want(datas, [[0] * 3] * 2))
+    assert calls == [3, 1, 1, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # no second warning
+        assert torch.equal(run(datas, [[0] * 3] * 2), want(datas, [[0] * 3] * 2))

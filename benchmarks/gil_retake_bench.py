@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from gpu_batch_draws_bench import ms_per_call
 from training_thread import TrainingThread
 from transforms_c._native import nvjpeg_image_sizes
 
@@ -53,13 +54,6 @@ def one_native_loop():
     return batch
 
 
-def ms_per_batch(batch, repeats):
-    began = time.perf_counter()
-    for _ in range(repeats):
-        batch()
-    return (time.perf_counter() - began) / repeats * 1e3
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -68,10 +62,10 @@ def main():
     ways = {"256 ctypes calls": per_image_calls(), "one native loop": one_native_loop()}
     print(f"load average {os.getloadavg()[0]:.2f}")
     for round_ in range(args.rounds):
-        alone = {name: ms_per_batch(batch, 40) for name, batch in ways.items()}
+        alone = {name: ms_per_call(batch, 40) for name, batch in ways.items()}
         loop = TrainingThread(core=1).start()
         time.sleep(0.2)
-        beside = {name: ms_per_batch(batch, 10) for name, batch in ways.items()}
+        beside = {name: ms_per_call(batch, 10) for name, batch in ways.items()}
         loop.stop()
         print(f"round {round_ + 1}: " + "; ".join(
             f"{name}: {alone[name]:.3f} ms a batch alone, {beside[name]:.1f} ms beside the "

@@ -126,7 +126,7 @@ class GpuRun:
     def decode(self, datas):
         """Every row decoded to a (C, H, W) uint8 tensor on the device: JPEGs by the decoder
         (with the CPU share beside it), the rest by the CPU path's Decode."""
-        return self._decode(datas, self._jpeg_sizes(datas), {})[0]
+        return list(self._decode(datas, self._jpeg_sizes(datas), {})[0])
 
     def _crop_windows(self, sizes, seeds):
         """{row: (top, left, crop_h, crop_w, out_h, out_w)} of the JPEG rows (``sizes``:
@@ -157,9 +157,12 @@ class GpuRun:
         """decode() of ``datas`` (uint8 arrays; ``sizes``: _jpeg_sizes()), the decoder reading
         only ``windows`` (_crop_windows()) of its rows; also the set of rows it decoded to their
         window."""
-        out = [None] * len(datas)
+        whole = self._decode_whole(datas, sizes, windows)
+        if isinstance(whole, DecodedBatch):
+            return whole, set()
+        out = whole or [None] * len(datas)      # rows the whole-batch decode left: None
         cropped = set()
-        jpegs = list(sizes)
+        jpegs = list(sizes) if whole is None else []
         if jpegs:
             share = self.split.cpu_rows(len(jpegs)) if self.split is not None else 0
             on_gpu, on_cpu = jpegs[:len(jpegs) - share], jpegs[len(jpegs) - share:]
@@ -195,6 +198,40 @@ class GpuRun:
                     raise RowError(i, "Decode") from exc
                 out[i] = self._upload(img)
         return out, cropped
+
+    def _decode_whole(self, datas, sizes, windows):
+        """The batch in one call of a decoder with ``decode_batch`` (the direct nvJPEG
+        decoder), where every row is a JPEG it may take whole (no crop windows, no CPU share):
+        a DecodedBatch, without a Python object per row; a list of (3, H, W) rows with None
+        for the rows it left to the CPU; None where it does not apply or refused the batch
+        (decoded then as the other decoders' batches are)."""
+        decode_batch = getattr(self.decoder, "decode_batch", None)
+        if decode_batch is None or windows or self.split is not None or not datas \
+                or len(sizes) != len(datas):
+            return None
+        buffer, offsets = self._stage(datas, np.arange(len(datas), dtype=np.int64))
+        try:
+            flat, hw, taken = decode_batch(buffer, offsets, self.device)
+        except RuntimeError as exc:
+            self._decoder_refused(f"refused {len(datas)} rows at once ({exc})")
+            return None
+        finally:
+            self._staging_used()    # also after a failure: copies of it may still be queued
+        hw, taken = np.asarray(hw, np.int64).reshape(-1, 2), np.asarray(taken, bool)
+        headers = np.array(list(sizes.values()), np.int64).reshape(-1, 2)
+        wrong = np.flatnonzero(taken & (hw != headers).any(1))
+        if len(wrong):      # cut by another size, the rows would be garbage: the batch fails
+            i = int(wrong[0])
+            raise RowError(i, "Decode") from RuntimeError(
+                f"Decode: the GPU decoder gave shape {(3, *hw[i].tolist())} for the whole "
+                f"image, expected {(3, *headers[i].tolist())} (C, H, W)")
+        batch = DecodedBatch(flat, hw[taken])
+        if taken.all():
+            return batch
+        out = [None] * len(datas)
+        for row, image in zip(np.flatnonzero(taken).tolist(), batch):
+            out[row] = image
+        return out
 
     def _upload(self, img):
         """An HWC uint8 image decoded on the host as a CHW tensor on the device."""
@@ -257,10 +294,16 @@ class GpuRun:
                           f"but slower); warned once", RuntimeWarning, stacklevel=3)
 
     def _staged(self, datas, rows):
-        """The encoded ``datas[rows]`` as 1-D uint8 tensors, views of one buffer of the calling
-        thread, reused batch after batch: page-locked on CUDA, so the decoder's copies to the
-        device are DMA transfers instead of staged ones, and one native copy (without the
-        GIL) instead of a copy per read-only row."""
+        """The encoded ``datas[rows]`` as 1-D uint8 tensors, views of one buffer (_stage)."""
+        buffer, offsets = self._stage(datas, rows)
+        return list(buffer[:int(offsets[-1])].split(np.diff(offsets).tolist()))
+
+    def _stage(self, datas, rows):
+        """(buffer, offsets): the encoded ``datas[rows]`` one after another in one buffer of
+        the calling thread, reused batch after batch, and their (len(rows) + 1,) offsets in
+        it: page-locked on CUDA, so the decoder's copies to the device are DMA transfers
+        instead of staged ones, and one native copy (without the GIL) instead of a copy per
+        read-only row."""
         torch, local = self.torch, self.local
         need = sum(datas[i].nbytes for i in rows)
         buffer = getattr(local, "staging", None)
@@ -271,7 +314,7 @@ class GpuRun:
                 need + need // 4, dtype=torch.uint8,
                 pin_memory=self.device.type == "cuda")
         offsets = gather_encoded(datas, rows, buffer.numpy())
-        return list(buffer[:int(offsets[-1])].split(np.diff(offsets).tolist()))
+        return buffer, offsets
 
     def _staging_used(self):
         """After the decoder's calls: on CUDA, the point of the stream after which the staging
@@ -297,7 +340,8 @@ class GpuRun:
         """(boxes (N, 6), sizes) of geometry(): each row's box, drawn or ``given``. A
         RandomResizedCrop draws its windows for the whole batch at once (natively, without the
         GIL), the other ops row by row."""
-        sizes = [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
+        sizes = images.hw.tolist() if isinstance(images, DecodedBatch) else \
+            [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
         given = given or {}
         if isinstance(op, RandomResizedCrop) and len(given) < len(sizes):
             hw = np.asarray(sizes, np.int64).reshape(-1, 2)
@@ -320,8 +364,8 @@ class GpuRun:
             return None
         flips = np.zeros(len(boxes), np.int32)      # bit 0: horizontal, bit 1: vertical
         points, chw = [], False
-        channels = int(images.shape[1] if isinstance(images, self.torch.Tensor)
-                       else images[0].shape[0])
+        channels = 3 if isinstance(images, DecodedBatch) else int(
+            images.shape[1] if isinstance(images, self.torch.Tensor) else images[0].shape[0])
         for tail_op, tail_seeds in zip(self.ops[k + 1:], seeds[k + 1:]):
             kind = KINDS[type(tail_op)]
             if kind == "flip":
@@ -377,6 +421,8 @@ class GpuRun:
         if isinstance(images, torch.Tensor):
             channels = int(images.shape[1])
             flat = images.reshape(-1)
+        elif isinstance(images, DecodedBatch):
+            channels, flat = 3, images.flat
         else:
             channels = int(images[0].shape[0])
             flat = self._flat(images)
@@ -476,6 +522,7 @@ class GpuRun:
     def _stack(self, rows):
         if isinstance(rows, self.torch.Tensor):
             return rows
+        rows = list(rows)
         shapes = {tuple(r.shape) for r in rows}
         if len(shapes) > 1:
             first = tuple(rows[0].shape)
@@ -507,6 +554,27 @@ class GpuRun:
         params = upload(torch, torch.tensor(rows, dtype=torch.float32), x.device)
         a, b = (params[:, j].view(1, -1, 1, 1) for j in (1, 2))
         return (x - a) / b if rows[0][0] == 0.0 else x * a + b
+
+
+class DecodedBatch:
+    """A batch's rows decoded one after another into one device buffer, each (3, H, W)
+    planar RGB: ``flat`` (1-D uint8) and ``hw`` ((N, 2) int64 numpy). The crop-resize reads
+    ``flat`` in place with the sizes from ``hw``, without a tensor object per row; indexing
+    and iterating give each row's (3, H, W) view for the other paths."""
+
+    def __init__(self, flat, hw):
+        self.flat, self.hw = flat, np.asarray(hw, np.int64).reshape(-1, 2)
+        self.starts = np.concatenate([[0], np.cumsum(3 * self.hw[:, 0] * self.hw[:, 1])])
+
+    def __len__(self):
+        return len(self.hw)
+
+    def __getitem__(self, i):
+        height, width = (int(v) for v in self.hw[i])
+        return self.flat[int(self.starts[i]):int(self.starts[i + 1])].view(3, height, width)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
 
 
 class DeviceTimer:

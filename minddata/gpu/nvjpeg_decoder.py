@@ -247,29 +247,68 @@ class NvJpegDecoder:
     def __call__(self, tensors, device):
         """Decodes ``tensors`` (1-D uint8 CPU tensors of JPEG files, page-locked for the copies
         to run as DMA) into (3, H, W) uint8 tensors on the CUDA ``device``, queued on its
-        current stream."""
+        current stream: views of one buffer, None for a row left to the CPU (decode_on)."""
+        index, stream = self._cuda(device)
+        with self.torch.cuda.device(index):
+            return self.decode_on(tensors, device, index, stream)
+
+    def decode_batch(self, buffer, offsets, device):
+        """The rows ``buffer[offsets[k]:offsets[k + 1]]`` (``buffer``: a 1-D uint8 CPU tensor,
+        page-locked; ``offsets``: (N + 1,) int64) decoded on the CUDA ``device``, queued on its
+        current stream, without a Python object per row: (flat, hw, taken), the taken rows'
+        (3, H, W) images one after another in ``flat``, ``hw`` (N, 2) int64 each row's (H, W)
+        as nvJPEG reads its header, ``taken`` (N,) bool (False: left to the CPU, as in
+        decode_on). GpuRun's crop-resize reads ``flat`` in place."""
+        index, stream = self._cuda(device)
+        with self.torch.cuda.device(index):
+            return self.decode_batch_on(buffer, offsets, device, index, stream)
+
+    def decode_batch_on(self, buffer, offsets, device, index, stream):
+        """decode_batch's body, queued on ``stream`` (as decode_on)."""
+        offsets = np.asarray(offsets, np.int64)
+        data = np.uint64(buffer.data_ptr()) + offsets[:-1].astype(np.uint64)
+        lengths = np.diff(offsets).astype(np.uint64)
+        return self._decode_pointers(data, lengths, device, index, stream)
+
+    def _cuda(self, device):
         if device.type != "cuda":
             raise RuntimeError(f"nvJPEG decodes on CUDA devices, not on {device}")
         index = device.index if device.index is not None else self.torch.cuda.current_device()
-        with self.torch.cuda.device(index):
-            return self.decode_on(tensors, device, index, self.torch.cuda.current_stream(index))
+        return index, self.torch.cuda.current_stream(index)
 
     def decode_on(self, tensors, device, index, stream):
-        """The call's body: the batch decoded into one buffer allocated on ``device`` (for
-        the current stream), queued on ``stream`` (a torch.cuda.Stream: its ``cuda_stream``
-        handle, its ``record_event()`` marking when the state is free again); a (3, H, W) view of
-        that buffer per row, or None for a row the hardware backend does not take
-        (progressive JPEGs, for one), which GpuRun then decodes on the CPU: a batch the
-        hardware refuses is decoded again without those rows instead of row by row."""
+        """The list call's body: the batch decoded into one buffer allocated on ``device``
+        (for the current stream), queued on ``stream`` (a torch.cuda.Stream: its
+        ``cuda_stream`` handle, its ``record_event()`` marking when the state is free again);
+        a (3, H, W) view of that buffer per row, or None for a row the hardware backend does
+        not take (progressive JPEGs, for one), which GpuRun then decodes on the CPU."""
         if not tensors:
             return []
-        handle = self._handle(index)
         lengths = np.array([t.numel() for t in tensors], np.uint64)
         data = np.array([t.data_ptr() for t in tensors], np.uint64)
+        flat, hw, taken = self._decode_pointers(data, lengths, device, index, stream)
+        images = [None] * len(tensors)
+        rows = np.flatnonzero(taken)
+        sizes = (3 * hw[rows, 0] * hw[rows, 1]).tolist()
+        for row, piece, (h, w) in zip(rows.tolist(), flat.split(sizes), hw[rows].tolist()):
+            images[row] = piece.view(3, h, w)
+        return images
+
+    def _decode_pointers(self, data, lengths, device, index, stream):
+        """(flat, hw, taken) of decode_batch for the images at host addresses ``data`` of
+        ``lengths`` bytes. A batch the hardware backend refuses is decoded again without the
+        rows it does not take, instead of row by row; refused for another reason, NvJpegError
+        (GpuRun then goes row by row)."""
+        handle = self._handle(index)
         heights, widths = self._sizes(handle, data, lengths)
+        hw = np.stack([heights, widths], 1)
+        taken = np.ones(len(data), bool)
+        if not len(data):
+            return self.torch.empty(0, dtype=self.torch.uint8, device=device), hw, taken
         try:
-            return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
+            flat = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
                 handle, slot.state, data, lengths, heights, widths, device, stream))
+            return flat, hw, taken
         except NvJpegError:
             if self.backend(index) != "hardware":
                 raise
@@ -278,14 +317,12 @@ class NvJpegDecoder:
             if taken.all():
                 raise                   # refused for another reason: GpuRun goes row by row
         rows = np.flatnonzero(taken)
-        images = [None] * len(tensors)
-        if len(rows):
-            decoded = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
-                handle, slot.state, data[rows], lengths[rows], heights[rows], widths[rows],
-                device, stream))
-            for row, image in zip(rows.tolist(), decoded):
-                images[row] = image
-        return images
+        if not len(rows):
+            return self.torch.empty(0, dtype=self.torch.uint8, device=device), hw, taken
+        flat = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
+            handle, slot.state, data[rows], lengths[rows], heights[rows], widths[rows],
+            device, stream))
+        return flat, hw, taken
 
     def _in_slot(self, index, handle, stream, work):
         """``work(slot)`` with a slot of its own, given back busy until ``stream`` has run
@@ -298,9 +335,10 @@ class NvJpegDecoder:
             self._release(index, slot, stream)
 
     def _decode_batch(self, handle, state, data, lengths, heights, widths, device, stream):
-        """One nvjpegDecodeBatched call: (3, H, W) views of one new device buffer."""
-        sizes = (3 * heights * widths).tolist()
-        out = self.torch.empty(sum(sizes), dtype=self.torch.uint8, device=device)
+        """One nvjpegDecodeBatched call into one new device buffer: the images' planar RGB one
+        after another."""
+        out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
+                               device=device)
         table = image_table(out.data_ptr(), heights, widths)
         self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(data), 1,
                                                            OUTPUT_RGB),
@@ -308,8 +346,7 @@ class NvJpegDecoder:
         self._check(self.lib.nvjpegDecodeBatched(
             handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
             ctypes.c_void_p(stream.cuda_stream)), "nvjpegDecodeBatched")
-        return [piece.view(3, h, w) for piece, h, w in
-                zip(out.split(sizes), heights.tolist(), widths.tolist())]
+        return out
 
     def _supported(self, handle, jpeg_stream, data, lengths):
         """Which images the hardware backend's batched decode takes (bool array)."""

@@ -14,7 +14,7 @@ import pytest
 import minddata.vision as vision
 from minddata import gpu
 from minddata.gpu import backend, nvjpeg_decoder
-from minddata.gpu.batch import GpuRun
+from minddata.gpu.batch import GpuRun, RowError
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError, image_table
 from transforms_c._native import nvjpeg_image_sizes
 from transforms_c.vision.decode import jpeg_size
@@ -142,6 +142,23 @@ class StandInStream:
         return self.events[-1]
 
 
+class OnTheCpu:
+    """The decoder as GpuRun calls it (a batch of tensors, or a whole staged batch), its CUDA
+    stream replaced by a stand-in: the tests' torch runs on the CPU."""
+
+    def __init__(self, decoder, stream=None):
+        self.decoder, self.stream = decoder, stream or StandInStream()
+        self.name, self.flats = decoder.name, []
+
+    def __call__(self, tensors, device):
+        return self.decoder.decode_on(tensors, device, 0, self.stream)
+
+    def decode_batch(self, buffer, offsets, device):
+        flat, hw, taken = self.decoder.decode_batch_on(buffer, offsets, device, 0, self.stream)
+        self.flats.append(flat)
+        return flat, hw, taken
+
+
 def _rows(n, seed=0):
     return [torch.from_numpy(np.frombuffer(jpeg_bytes(seed + i, 30 + 5 * i, 24 + 3 * i),
                                            np.uint8).copy()) for i in range(n)]
@@ -267,27 +284,79 @@ def test_concurrent_calls_each_get_a_state_of_their_own():
 
 
 def test_gpu_run_with_it_gives_the_cpu_paths_batch():
-    """The whole path: the staged rows, the decoder's table and views, the crop-resize."""
-    decoder = NvJpegDecoder(StandInNvJpeg(), torch)
+    """The whole path: the staged rows, the decoder's table and views, the crop-resize; the
+    whole batch staged and decoded in one buffer (decode_batch) and the list call alike, with
+    Resize before the crop (two geometry ops) and a flip with a point op after it."""
     datas = [np.frombuffer(jpeg_bytes(i, 40 + 6 * i, 36 + 2 * i), np.uint8) for i in range(6)]
-    ops = [vision.Decode(), vision.RandomResizedCrop(24), vision.RandomHorizontalFlip()]
-    seeds = [list(range(k * 100, k * 100 + 6)) for k in range(3)]
-    direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: decoder.decode_on(
-        tensors, device, 0, StandInStream()))
-    assert torch.equal(direct(datas, seeds), GpuRun(ops, torch.device("cpu"))(datas, seeds))
+    for ops in ([vision.Decode(), vision.RandomResizedCrop(24), vision.RandomHorizontalFlip()],
+                [vision.Decode(), vision.Resize((30, 28)), vision.CenterCrop(20),
+                 vision.RandomHorizontalFlip(), vision.Rescale(1 / 255, 0), vision.HWC2CHW()]):
+        seeds = [list(range(k * 100, k * 100 + 6)) for k in range(len(ops))]
+        want = GpuRun(ops, torch.device("cpu"))(datas, seeds)
+        whole = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
+        assert torch.equal(GpuRun(ops, torch.device("cpu"), whole)(datas, seeds), want)
+        assert len(whole.flats) == 1
+        listed = NvJpegDecoder(StandInNvJpeg(), torch)
+        direct = GpuRun(ops, torch.device("cpu"), lambda tensors, device: listed.decode_on(
+            tensors, device, 0, StandInStream()))
+        assert torch.equal(direct(datas, seeds), want)
+
+
+def test_a_whole_batch_with_rows_left_to_the_cpu_or_cut_wrong():
+    """Rows the hardware does not take are decoded on the CPU beside the rest; a PNG in the
+    batch sends it to the list call; a size other than the header's fails the batch, naming
+    the row; a refused batch warns and goes the list way."""
+    datas = [np.frombuffer(jpeg_bytes(i, 30 + 4 * i, 26), np.uint8) for i in range(5)]
+    ops = [vision.Decode(), vision.Resize((20, 20))]
+    seeds = [[0] * 5] * 2
+    want = GpuRun(ops, torch.device("cpu"))(datas, seeds)
+    tails = [datas[k][-TAIL:].tobytes() for k in (1, 3)]
+    lib = StandInNvJpeg(unsupported=tails)
+    whole = OnTheCpu(NvJpegDecoder(lib, torch))
+    assert torch.equal(GpuRun(ops, torch.device("cpu"), whole)(datas, seeds), want)
+    assert lib.batches == [3] and len(whole.flats) == 1
+    png = cv2.imencode(".png", np.full((9, 7, 3), 60, np.uint8))[1].reshape(-1)
+    mixed = datas[:2] + [png] + datas[3:]
+    whole = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
+    assert torch.equal(GpuRun(ops, torch.device("cpu"), whole)(mixed, seeds),
+                       GpuRun(ops, torch.device("cpu"))(mixed, seeds))
+    assert whole.flats == []                    # the list call took the JPEGs
+
+    class Misread(OnTheCpu):
+        def decode_batch(self, buffer, offsets, device):
+            flat, hw, taken = super().decode_batch(buffer, offsets, device)
+            hw[2, 1] += 1
+            return flat, hw, taken
+    with pytest.raises(RowError, match="row 2 of the batch failed in Decode") as err:
+        GpuRun(ops, torch.device("cpu"), Misread(NvJpegDecoder(StandInNvJpeg(), torch)))(
+            datas, seeds)
+    assert "gave shape (3, 38, 27) for the whole image, expected (3, 38, 26)" in str(
+        err.value.__cause__)
+    refusing = OnTheCpu(NvJpegDecoder(StandInNvJpeg(refuse={"decode": 6}), torch))
+    with pytest.warns(RuntimeWarning, match="refused 5 rows at once"):
+        assert torch.equal(GpuRun(ops, torch.device("cpu"), refusing)(datas, seeds), want)
 
 
 def test_gpu_run_reads_the_decoders_batch_in_place(monkeypatch):
     """The rows lie one after another in the decoder's buffer: the crop-resize reads them
     there (no copy of the batch); a row from elsewhere (a PNG, decoded on the CPU) makes a
     copy, and both give the CPU path's batch."""
-    decoder = NvJpegDecoder(StandInNvJpeg(), torch)
+    decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
     given, read = [], []
 
-    def decode(tensors, device):
-        images = decoder.decode_on(tensors, device, 0, StandInStream())
-        given.append(images[0].data_ptr())
-        return images
+    class Remembering:
+        name = decoder.name
+
+        def __call__(self, tensors, device):
+            images = decoder(tensors, device)
+            given.append(images[0].data_ptr())
+            return images
+
+        def decode_batch(self, buffer, offsets, device):
+            flat, hw, taken = decoder.decode_batch(buffer, offsets, device)
+            given.append(flat.data_ptr())
+            return flat, hw, taken
+    decode = Remembering()
 
     gather = GpuRun._gather
     monkeypatch.setattr(GpuRun, "_gather", lambda self, flat, *rest: (

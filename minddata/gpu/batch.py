@@ -12,6 +12,9 @@
   and the decoder's rows packed into one buffer per thread by native calls without the GIL
   (the buffer page-locked on CUDA and reused batch after batch: the decoder's copies to the
   device are DMA transfers), so the training loop beside the pipeline waits less for the GIL.
+  A decoder with ``decode_batch`` (the direct nvJPEG decoder) takes that buffer whole, in one
+  call, and gives one buffer of the decoded rows back (a DecodedBatch, which the crop-resize
+  reads in place): no Python object per row.
   With ``regions`` the decoder reads only each JPEG row's crop window, drawn from the header's
   size before the decode (when the first op after Decode crops); that row's window is then
   resized whole.

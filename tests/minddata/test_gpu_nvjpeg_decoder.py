@@ -290,7 +290,9 @@ def test_gpu_run_with_it_gives_the_cpu_paths_batch():
     datas = [np.frombuffer(jpeg_bytes(i, 40 + 6 * i, 36 + 2 * i), np.uint8) for i in range(6)]
     for ops in ([vision.Decode(), vision.RandomResizedCrop(24), vision.RandomHorizontalFlip()],
                 [vision.Decode(), vision.Resize((30, 28)), vision.CenterCrop(20),
-                 vision.RandomHorizontalFlip(), vision.Rescale(1 / 255, 0), vision.HWC2CHW()]):
+                 vision.RandomHorizontalFlip(), vision.Rescale(1 / 255, 0), vision.HWC2CHW()],
+                # each row its own size (resampled row by row from the one buffer), then one
+                [vision.Decode(), vision.Resize(30), vision.CenterCrop(24)]):
         seeds = [list(range(k * 100, k * 100 + 6)) for k in range(len(ops))]
         want = GpuRun(ops, torch.device("cpu"))(datas, seeds)
         whole = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))

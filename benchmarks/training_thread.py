@@ -32,10 +32,13 @@ class TrainingThread:
         self._thread = threading.Thread(target=self._run, name="training-loop", daemon=True)
 
     def _run(self):
-        import numpy as np
         os.sched_setaffinity(0, {self.core})
         self._tid = threading.get_native_id()
         self._started.set()
+        self._loop()
+
+    def _loop(self):
+        import numpy as np
         a = np.zeros(16, np.float32)
         b = np.ones(16, np.float32)
         while not self._stop.is_set():
@@ -58,6 +61,22 @@ class TrainingThread:
         with open(f"/proc/self/task/{self._tid}/schedstat") as f:
             on_cpu, waiting, _ = f.read().split()
         return Snapshot(time.perf_counter(), self.iterations, int(on_cpu), int(waiting))
+
+
+class TorchStepThread(TrainingThread):
+    """The host side of a training step on a GPU: torch operations, each letting the GIL go
+    while it dispatches (as a CUDA kernel launch does), a little Python between them; on tiny
+    CPU tensors here. numpy's tiny calls (TrainingThread) never let it go."""
+
+    def _loop(self):
+        import torch
+        torch.set_num_threads(1)
+        a, b = torch.zeros(16), torch.ones(16)
+        while not self._stop.is_set():
+            for _ in range(100):
+                a.add_(b)
+                a.mul_(0.5)
+            self.iterations += 100
 
 
 def window(before, after):

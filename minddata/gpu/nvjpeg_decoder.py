@@ -18,7 +18,7 @@ state gets nvJPEG's memory pool (``nvjpegDecodeBatchedPreAllocate``, where the l
 so batches after the first allocate no device memory: a cudaFree stalls the whole GPU.
 GpuRun hands it the whole staged batch in one call (``decode_batch``: a buffer and the rows'
 offsets in, one buffer of decoded rows out) and the headers are read in one native loop, so a
-batch costs the GIL no per-row work and one re-take per call, not one per image.
+batch costs the GIL no per-row work and three re-takes, not one per image.
 
 The decode itself is nvJPEG's batched decode (``nvjpegDecodeBatched``) with the hardware
 backend where the GPU has JPEG engines (A100, H100, H200), its default (CUDA) backend

@@ -9,7 +9,8 @@ map is a decode-and-augment run as one GPU batch node (minddata/engine/gpu_batch
 - batch.py: the batch computation in torch (region decode of the crop windows where asked);
 - resample_kernel.py: its crop-and-resize as one Triton kernel on CUDA;
 - decode_split.py: the share of each batch's JPEG rows CPU threads decode beside the GPU;
-- host_copy.py: host arrays to the device without waiting for the stream.
+- host_copy.py: host arrays to the device without waiting for the stream;
+- decoded_batch.py: a batch decoded into one device buffer (the direct nvJPEG decoder's).
 """
 from .backend import get_cpu_decode_threads, get_device, get_hardware_decode_share, \
     get_jpeg_decoder, get_region_decode, get_stream_priority, set_cpu_decode_threads, \

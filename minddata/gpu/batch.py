@@ -44,6 +44,7 @@ from transforms_c.vision.tensor import ToTensor
 from transforms_c._validate import size_hw
 
 from . import resample_kernel
+from .decoded_batch import DecodedBatch
 from .host_copy import upload, upload_arrays
 from .plan import KINDS
 
@@ -229,12 +230,7 @@ class GpuRun:
                 f"Decode: the GPU decoder gave shape {(3, *hw[i].tolist())} for the whole "
                 f"image, expected {(3, *headers[i].tolist())} (C, H, W)")
         batch = DecodedBatch(flat, hw[taken])
-        if taken.all():
-            return batch
-        out = [None] * len(datas)
-        for row, image in zip(np.flatnonzero(taken).tolist(), batch):
-            out[row] = image
-        return out
+        return batch if taken.all() else batch.by_row(taken)
 
     def _upload(self, img):
         """An HWC uint8 image decoded on the host as a CHW tensor on the device."""
@@ -557,27 +553,6 @@ class GpuRun:
         params = upload(torch, torch.tensor(rows, dtype=torch.float32), x.device)
         a, b = (params[:, j].view(1, -1, 1, 1) for j in (1, 2))
         return (x - a) / b if rows[0][0] == 0.0 else x * a + b
-
-
-class DecodedBatch:
-    """A batch's rows decoded one after another into one device buffer, each (3, H, W)
-    planar RGB: ``flat`` (1-D uint8) and ``hw`` ((N, 2) int64 numpy). The crop-resize reads
-    ``flat`` in place with the sizes from ``hw``, without a tensor object per row; indexing
-    and iterating give each row's (3, H, W) view for the other paths."""
-
-    def __init__(self, flat, hw):
-        self.flat, self.hw = flat, np.asarray(hw, np.int64).reshape(-1, 2)
-        self.starts = np.concatenate([[0], np.cumsum(3 * self.hw[:, 0] * self.hw[:, 1])])
-
-    def __len__(self):
-        return len(self.hw)
-
-    def __getitem__(self, i):
-        height, width = (int(v) for v in self.hw[i])
-        return self.flat[int(self.starts[i]):int(self.starts[i + 1])].view(3, height, width)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
 
 
 class DeviceTimer:

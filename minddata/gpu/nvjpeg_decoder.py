@@ -50,6 +50,8 @@ import numpy as np
 
 from transforms_c._native import nvjpeg_image_sizes
 
+from .decoded_batch import DecodedBatch
+
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_RGB = 3
@@ -209,17 +211,16 @@ class NvJpegDecoder:
         else a new one (so at most MAX_STATES, or as many as calls at once where more)."""
         with self._lock:
             free = self._free[index]
-            ready = next((slot for slot in free if slot.idle()), None)
-            oldest = free[0] if ready is None and free and \
-                self._made[index] >= MAX_STATES else None
-            if ready is not None or oldest is not None:
-                free.remove(ready or oldest)
+            slot = next((slot for slot in free if slot.idle()), None)
+            if slot is None and free and self._made[index] >= MAX_STATES:
+                slot = free[0]                  # the oldest batch: the first to finish
+            if slot is not None:
+                free.remove(slot)
             else:
                 self._made[index] += 1
-        if oldest is not None:
-            oldest.wait()
-        if ready is not None or oldest is not None:
-            return ready or oldest
+        if slot is not None:
+            slot.wait()
+            return slot
         try:
             return self._new_slot(index, handle)
         except BaseException:
@@ -290,12 +291,7 @@ class NvJpegDecoder:
         lengths = np.array([t.numel() for t in tensors], np.uint64)
         data = np.array([t.data_ptr() for t in tensors], np.uint64)
         flat, hw, taken = self._decode_pointers(data, lengths, device, index, stream)
-        images = [None] * len(tensors)
-        rows = np.flatnonzero(taken)
-        sizes = (3 * hw[rows, 0] * hw[rows, 1]).tolist()
-        for row, piece, (h, w) in zip(rows.tolist(), flat.split(sizes), hw[rows].tolist()):
-            images[row] = piece.view(3, h, w)
-        return images
+        return DecodedBatch(flat, hw[taken]).by_row(taken)
 
     def _decode_pointers(self, data, lengths, device, index, stream):
         """(flat, hw, taken) of decode_batch for the images at host addresses ``data`` of
@@ -390,7 +386,9 @@ class _Slot:
         return self.fence is None or self.fence.query()
 
     def wait(self):
-        self.fence.synchronize()
+        """Until its last batch has run."""
+        if not self.idle():
+            self.fence.synchronize()
 
 
 __all__ = ["NvJpegDecoder", "NvJpegError", "bind", "image_table", "library_candidates",

@@ -36,7 +36,8 @@ check() {
 check 1-cuda-tests "$py" -m pytest -q -p no:cacheprovider \
     tests/minddata/test_gpu_resample_kernel.py tests/minddata/test_gpu_placement.py \
     tests/training/test_amp_cuda.py tests/training/test_step_times.py \
-    tests/minddata/test_torch_adapter.py tests/minddata/test_gpu_jpeg_decoder.py
+    tests/minddata/test_torch_adapter.py tests/minddata/test_gpu_jpeg_decoder.py \
+    tests/minddata/test_gpu_nvjpeg_decoder.py tests/minddata/test_gpu_nvjpeg_decoder_on_devices.py
 check 2-cuda-sink "$py" tools/check_cuda_sink.py
 # shellcheck disable=SC2086  # the arguments are meant to split
 check 3-decoders "$py" tools/probe_gpu_decoders.py ${GPU_PROBE_ARGS:-}

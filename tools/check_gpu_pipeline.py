@@ -13,8 +13,11 @@ consumer waits for each batch, and CPU-seconds per second of the process. The mi
 and DALI run with the process pinned to --cores CPU cores; the CPU pipeline uses every core.
 First the mixed pipeline's batches are compared with the CPU pipeline's (same seed, full
 decode on both): the largest and the mean difference in levels, once with the JPEGs decoded on
-the host (the GPU's augment alone) and once by the GPU decoder. "mixed" runs with the defaults
-(the "auto" decoder, no CPU decode share), then once more with 2 CPU decode threads (the CPU
+the host (the GPU's augment alone) and once by the GPU decoder. "mixed" runs with each decoder of
+--decoders (the first one's figures are the ones set beside DALI's) at each of --gpu-workers
+(the map's workers, --cores by default; a worker waits asleep for its batch on the GPU, so more
+workers than cores keep more batches in flight beside a busy GPU), without a CPU decode share;
+"variants" once more with 2 CPU decode threads (the CPU
 share of gpu.set_cpu_decode_threads). Each decoder of --decoders
 (gpu.set_jpeg_decoder) is timed alone and in the mixed pipeline without a CPU decode share,
 nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
@@ -306,16 +309,18 @@ def cpu_pipeline(ds, vision, path, args):
 
 @part("mixed pipeline")
 def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=0, regions=False,
-                   share=1.0):
+                   share=1.0, workers=None):
     """The mixed pipeline's figures with ``decoder``, ``cpu_threads`` CPU decode threads,
-    region decode on or off and nvImageCodec's hardware decode ``share``."""
+    region decode on or off, nvImageCodec's hardware decode ``share`` and ``workers`` map
+    workers (None: gpu_workers(args)[0])."""
     from minddata import gpu
+    workers = workers or gpu_workers(args)[0]
     with gpu_settings(jpeg_decoder=decoder, cpu_decode_threads=cpu_threads,
                       region_decode=regions, hardware_decode_share=share):
         what = (f"{gpu.backend.jpeg_decoder_name()}, {cpu_threads} CPU decode threads, "
-                f"{args.cores} cores")
+                f"{workers} workers, {args.cores} cores")
         with pinned(first_cores(args.cores)):
-            dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
+            dataset = pipeline(ds, vision, path, args.batch, workers, args.size, "GPU")
             say(f"mixed pipeline: plan {dataset.plan().nodes}, {what}")
             it, next_batch = batches_of(dataset)
         try:
@@ -324,14 +329,26 @@ def mixed_pipeline(ds, vision, path, args, decoder="auto", cpu_threads=0, region
             it.close()
 
 
+def gpu_workers(args):
+    """The map worker counts of the mixed and sink parts (--gpu-workers; --cores by default)."""
+    return [int(x) for x in args.gpu_workers.split(",") if x] or [args.cores or 4]
+
+
+def mixed_runs(ds, vision, path, args, decoders):
+    """The mixed pipeline with each decoder at each worker count, no CPU share: {name:
+    figures}, the first named "mixed" (the figures set beside DALI's)."""
+    results = {}
+    for decoder, workers in itertools.product(decoders, gpu_workers(args)):
+        name = "mixed" if not results else f"mixed, {decoder} decode, {workers} workers"
+        results[name] = mixed_pipeline(ds, vision, path, args, decoder, workers=workers)
+    return results
+
+
 def mixed_variants(ds, vision, path, args, decoders, shares):
-    """The mixed pipeline with a CPU decode share, with each decoder alone, with region decode
-    and at nvImageCodec's hardware ``shares``: {name: figures}."""
+    """The mixed pipeline with a CPU decode share, with region decode and at nvImageCodec's
+    hardware ``shares`` (each decoder without them: the "mixed" part): {name: figures}."""
     results = {"mixed, 2 CPU decode threads": mixed_pipeline(ds, vision, path, args,
                                                              cpu_threads=2)}
-    for decoder in decoders:
-        results[f"mixed, {decoder} decode, no CPU share"] = mixed_pipeline(
-            ds, vision, path, args, decoder, cpu_threads=0)
     if "nvimgcodec" in decoders:
         results["mixed, nvimgcodec region decode, no CPU share"] = mixed_pipeline(
             ds, vision, path, args, "nvimgcodec", cpu_threads=0, regions=True)
@@ -446,20 +463,21 @@ def ms(value):
 
 class SinkRun(collections.namedtuple(
         "SinkRun", "decoder cpu_threads step_priority placement switch_interval optimizer "
-                   "pipeline_priority")):
+                   "pipeline_priority workers")):
     """One sink configuration: the JPEG decoder (gpu.set_jpeg_decoder), CPU decode threads, the
     step's stream priority ("high": TRAINING_HIGH_PRIORITY_STEP=1), the threads' placement (a
     training_core), Python's GIL switch interval during the run (sys.setswitchinterval, which
     bounds how long the training thread waits for the GIL behind the pipeline's threads; None:
     as it is), the optimizer (train_model) and the pipeline workers' stream priority
-    (gpu.set_stream_priority)."""
+    (gpu.set_stream_priority), and the map's workers."""
 
     def describe(self):
         interval = "" if self.switch_interval is None else \
             f", GIL switch interval {self.switch_interval * 1e3:g} ms"
         return (f"{self.placement.describe()}, {self.decoder} decode, {self.cpu_threads} CPU "
                 f"decode threads, {self.step_priority}-priority step, {self.pipeline_priority}"
-                f"-priority pipeline streams{interval}, {self.optimizer}")
+                f"-priority pipeline streams, {self.workers} pipeline workers{interval}, "
+                f"{self.optimizer}")
 
 
 @part("sink training")
@@ -477,7 +495,7 @@ def sink_training(ds, vision, torch, path, arch, args, run):
     with gpu_settings(cpu_decode_threads=run.cpu_threads, jpeg_decoder=run.decoder,
                       stream_priority=run.pipeline_priority), \
             pinned(run.placement.pipeline_cores), gil_switch_interval(run.switch_interval):
-        dataset = pipeline(ds, vision, path, args.batch, args.cores or 4, args.size, "GPU")
+        dataset = pipeline(ds, vision, path, args.batch, run.workers, args.size, "GPU")
         with gc_pauses() as collections_seen:
             fed, stats = sink_rate(model, dataset, args.batch, chunks=args.sink_chunks,
                                    chunk=args.sink_chunk_steps,
@@ -766,6 +784,9 @@ def main(argv=None):
     ap.add_argument("--decoders", default="torchvision,nvjpeg,nvimgcodec",
                     help="JPEG decoders (gpu.set_jpeg_decoder) compared alone, in the pipeline "
                          "without a CPU share and in the sink")
+    ap.add_argument("--gpu-workers", default="",
+                    help="map workers of the mixed pipeline in the mixed and sink parts, one run "
+                         "each ('': --cores); workers wait for their batch on the GPU asleep")
     ap.add_argument("--hardware-shares", default="1.0,0.75,auto",
                     help="nvImageCodec's hardware decode shares (gpu.set_hardware_decode_share) "
                          "timed alone and in the mixed pipeline")
@@ -833,7 +854,7 @@ def main(argv=None):
     if "cpu" in parts:
         results["CPU"] = cpu_pipeline(ds, vision, path, args)
     if "mixed" in parts:
-        results["mixed"] = mixed_pipeline(ds, vision, path, args)
+        results.update(mixed_runs(ds, vision, path, args, decoders))
     if "variants" in parts:
         results.update(mixed_variants(ds, vision, path, args, decoders, shares))
     if "dali" in parts:
@@ -844,7 +865,8 @@ def main(argv=None):
                   for where in args.training_threads.split(",")]
     runs = [SinkRun(*chosen) for chosen in itertools.product(
         decoders, map(int, args.sink_cpu_threads.split(",")), args.step_priorities.split(","),
-        placements, intervals, optimizers, args.pipeline_priorities.split(","))]
+        placements, intervals, optimizers, args.pipeline_priorities.split(","),
+        gpu_workers(args))]
     for arch in filter(None, args.models.split(",") if "sink" in parts else []):
         for run in runs:
             results[f"sink {arch}, {run.describe()}"] = sink_training(ds, vision, torch, path,
@@ -866,8 +888,9 @@ def main(argv=None):
         else:
             say(f"summary: {name}: {figures['rate']:,.0f} img/s, p50 {figures['p50_ms']:.1f} ms,"
                 f" p99 {figures['p99_ms']:.1f} ms, {figures['cpu_per_s']:.2f} CPU-s/s")
-    if results.get("mixed") and results.get("DALI"):
-        say(f"summary: mixed / DALI = {results['mixed']['rate'] / results['DALI']['rate']:.2f}x")
+    for name, figures in results.items():
+        if name.startswith("mixed") and figures and results.get("DALI"):
+            say(f"summary: {name} / DALI = {figures['rate'] / results['DALI']['rate']:.2f}x")
     return 0
 
 

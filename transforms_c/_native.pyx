@@ -19,6 +19,7 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
         int width
         int height
         int components
+        int color_space
     cbool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
                         size_t err_len) nogil
     void jpeg_scaled_size(int width, int height, int denom, int* out_width,
@@ -114,11 +115,21 @@ cdef const uint8_t* _encoded_bytes(object data, Py_ssize_t* size):
     return <const uint8_t*>cnp.PyArray_DATA(arr)
 
 
+# libjpeg's J_COLOR_SPACE values of the files every JPEG decoder reads alike
+DEF JCS_GRAYSCALE = 1
+DEF JCS_YCbCr = 3
+
+
 def jpeg_headers(list datas):
     """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows (see
-    _encoded_bytes): width and height from the header of each JPEG (FF D8 FF) whose header
-    parses, 0 for every other row (not a JPEG, a broken header, another type). The headers
-    are read with the GIL released; ``datas`` must not change meanwhile."""
+    _encoded_bytes), for a batch decoder on another device: width and height from the header
+    of each JPEG (FF D8 FF) whose header parses, that ends with its EOI marker (FF D9) and whose
+    colours are coded as YCbCr or grey; 0 for every other row (not a JPEG, a broken header,
+    another type, a file cut short or with bytes after its end, RGB-, CMYK- or YCCK-coded
+    colours). Those rows go to the CPU path's Decode, which raises for a cut file (a GPU
+    decoder may fill the missing part instead) and converts the other colour codings (a GPU
+    decoder may read them as YCbCr): never a wrong image without an error. The headers are
+    read with the GIL released; ``datas`` must not change meanwhile."""
     cdef Py_ssize_t n = len(datas), i, size
     out = np.zeros((n, 3), np.int64)
     cdef int64_t[:, ::1] rows = out
@@ -131,9 +142,12 @@ def jpeg_headers(list datas):
     with nogil:
         for i in range(n):
             size = rows[i, 2]
-            if size < 3 or ptrs[i][0] != 0xFF or ptrs[i][1] != 0xD8 or ptrs[i][2] != 0xFF:
+            if size < 5 or ptrs[i][0] != 0xFF or ptrs[i][1] != 0xD8 or ptrs[i][2] != 0xFF \
+                    or ptrs[i][size - 2] != 0xFF or ptrs[i][size - 1] != 0xD9:
                 continue
-            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN):
+            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN) and (
+                    (header.components == 1 and header.color_space == JCS_GRAYSCALE)
+                    or (header.components == 3 and header.color_space == JCS_YCbCr)):
                 rows[i, 0] = header.width
                 rows[i, 1] = header.height
     return out

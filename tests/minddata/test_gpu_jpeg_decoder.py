@@ -2,6 +2,7 @@
 adapter (minddata/gpu/nvimgcodec_decoder.py), checked without a GPU: the choice is made from
 stand-ins for the two libraries, and the adapter runs against a stand-in of nvImageCodec's
 Python API that decodes with the CPU path's decoder."""
+import io
 import threading
 import time
 import types
@@ -9,11 +10,12 @@ import warnings
 
 import numpy as np
 import pytest
+from PIL import Image
 
 import minddata.vision as vision
 from minddata import gpu
 from minddata.gpu import backend
-from minddata.gpu.batch import GpuRun
+from minddata.gpu.batch import GpuRun, RowError
 from minddata.gpu.nvimgcodec_decoder import NvImageCodecDecoder
 
 from .native_batch_helpers import jpeg_bytes
@@ -353,3 +355,32 @@ def test_a_decoder_that_refuses_batches_is_named_once_and_the_rows_still_decode(
     with warnings.catch_warnings():
         warnings.simplefilter("error")              # no second warning
         assert torch.equal(run(datas, [[0] * 3] * 2), want(datas, [[0] * 3] * 2))
+
+
+def test_cut_files_and_other_colour_codings_never_reach_the_gpu_decoder():
+    """A GPU decoder may fill a file cut short with grey, or read CMYK colours as YCbCr: such
+    rows go to the CPU path's Decode, so a cut file fails the batch naming the row (as on the
+    CPU) and a CMYK file comes out as the CPU path decodes it. The decoder here decodes what it
+    is given without complaint, and records it."""
+    given = []
+
+    def lenient(tensors, device=None):
+        given.extend(bytes(t.numpy()) for t in tensors)
+        return [torch.from_numpy(vision.Decode()(t.numpy())).permute(2, 0, 1) for t in tensors]
+    lenient.name = "lenient stand-in"
+    good = [np.frombuffer(jpeg_bytes(k, 24 + k, 20), np.uint8) for k in range(2)]
+    cmyk = io.BytesIO()
+    Image.fromarray(vision.Decode()(good[0])).convert("CMYK").save(cmyk, "JPEG")
+    cmyk = np.frombuffer(cmyk.getvalue(), np.uint8)
+    ops = [vision.Decode(), vision.Resize((16, 16))]
+    run = GpuRun(ops, torch.device("cpu"), lenient)
+    want = GpuRun(ops, torch.device("cpu"))
+    datas = [good[0], cmyk, good[1]]
+    assert torch.equal(run(datas, [[0] * 3] * 2), want(datas, [[0] * 3] * 2))
+    assert given == [good[0].tobytes(), good[1].tobytes()]
+    cut = good[1][:-2].copy()                       # its EOI marker gone
+    given.clear()
+    with pytest.raises(RowError, match="row 1 of the batch failed in Decode") as info:
+        run([good[0], cut], [[0] * 2] * 2)
+    assert "Premature end of JPEG file" in str(info.value.__cause__)
+    assert given == [good[0].tobytes()]

@@ -1,6 +1,9 @@
 """A batch of encoded rows read for a batch decoder (vision/decode.py): jpeg_batch_sizes reads
-every JPEG header at once and agrees with jpeg_size row by row; gather_encoded packs the rows
+every JPEG header at once and agrees with jpeg_size row by row, and leaves to the CPU decode
+the files another decoder might misread; gather_encoded packs the rows
 into one buffer, byte for byte, and refuses before copying anything."""
+import io
+
 import numpy as np
 import pytest
 
@@ -42,6 +45,31 @@ def test_rows_a_batch_decoder_cannot_take_are_zero():
     got = jpeg_batch_sizes(rows)
     assert got[0].tolist() == [24, 32]
     assert not got[1:].any()
+
+
+def _pil_jpeg(rgb, mode, **options):
+    from PIL import Image
+    out = io.BytesIO()
+    Image.fromarray(rgb).convert(mode).save(out, "JPEG", **options)
+    return np.frombuffer(out.getvalue(), np.uint8)
+
+
+def test_cut_files_and_colours_other_decoders_may_misread_are_left_to_the_cpu_decode():
+    """A GPU decoder may fill a file cut short with grey, and read RGB-, CMYK- or YCCK-coded
+    colours as YCbCr: such rows go to the CPU path's Decode, which raises for the first and
+    converts the others. A complete YCbCr or grey JPEG is taken."""
+    pytest.importorskip("PIL")
+    rgb = natural_rgb(24, 32)
+    jpeg = sample_jpeg(24, 32)
+    rows = [jpeg,
+            _pil_jpeg(rgb, "L"),                              # grey
+            jpeg[:-2].copy(),                                  # no EOI marker: cut short
+            jpeg[:len(jpeg) // 2].copy(),                      # cut in its scan
+            np.concatenate([jpeg, np.zeros(3, np.uint8)]),     # bytes after its end
+            _pil_jpeg(rgb, "CMYK"),                            # Adobe marker, 4 components
+            _pil_jpeg(rgb, "RGB", keep_rgb=True)]              # Adobe marker, RGB-coded
+    assert jpeg_batch_sizes(rows).tolist() == [[24, 32], [24, 32]] + [[0, 0]] * 5
+    assert [jpeg_size(rows[i]) for i in (2, 4, 5, 6)] == [(32, 24)] * 4   # headers that parse
 
 
 def test_the_pixel_limit_leaves_a_larger_image_to_the_cpu_decode():

@@ -79,6 +79,7 @@ bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* 
     header->width = static_cast<int>(cinfo.image_width);
     header->height = static_cast<int>(cinfo.image_height);
     header->components = cinfo.num_components;
+    header->color_space = static_cast<int>(cinfo.jpeg_color_space);
     jpeg_destroy_decompress(&cinfo);
     return true;
 }

@@ -86,9 +86,10 @@ def jpeg_size(data, op_name="Decode"):
 def jpeg_batch_sizes(datas):
     """(N, 2) int64 (height, width) of a batch of encoded rows, from each JPEG's header, for
     the rows a batch decoder can take: a contiguous 1-D uint8 array or a one-element bytes
-    array holding a JPEG whose header parses and declares 1 to the pixel limit; (0, 0) for
-    every other row (Decode gives it its error). The headers are read natively without the
-    GIL."""
+    array holding a complete JPEG (ending with its EOI marker) of YCbCr or grey colours whose
+    header parses and declares 1 to the pixel limit; (0, 0) for every other row: Decode gives
+    it its error, or its pixels where another decoder might misread it (a file cut short, or
+    RGB-, CMYK- or YCCK-coded colours). The headers are read natively without the GIL."""
     headers = _native.jpeg_headers(list(datas))
     width, height = headers[:, 0], headers[:, 1]
     fits = (width > 0) & (height > 0) & (width * height <= settings.get_max_image_pixels())

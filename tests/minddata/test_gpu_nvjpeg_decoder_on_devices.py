@@ -1,0 +1,160 @@
+"""The direct nvJPEG decoder inside GpuRun, the way the pipeline's workers use it, on two kinds
+of device: the stand-in library of test_gpu_nvjpeg_decoder.py on the CPU (equal to the CPU path
+byte for byte), and, where CUDA and libnvjpeg are present, the real library on the GPU (close
+to the CPU path: another IDCT and chroma upsampling than libjpeg-turbo's). The same test code
+runs on both, so on a machine without a GPU it is itself checked, and its first run on a GPU
+checks the real library on what matters: every row its own pixels, whatever the JPEG's
+coding, with several workers decoding at once."""
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+import minddata.vision as vision
+from minddata.gpu.batch import GpuRun, RowError
+from minddata.gpu.nvjpeg_decoder import NvJpegDecoder
+
+from .test_gpu_nvjpeg_decoder import OnTheCpu, StandInNvJpeg, _real_decoder
+
+torch = pytest.importorskip("torch")
+
+#: the largest mean difference (levels) from the CPU path allowed per row on the GPU
+GPU_MEAN_LEVELS = 3.0
+
+
+class Device:
+    """A decoder with the device it decodes on, a stream per worker and how close to the CPU
+    path its rows must be."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        if kind == "cuda":
+            self.decoder = _real_decoder()
+            if self.decoder is None:
+                pytest.skip("needs CUDA and libnvjpeg")
+            self.device = torch.device("cuda")
+        else:
+            self.decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
+            self.device = torch.device("cpu")
+
+    def stream(self):
+        """A context for one worker's batches: its own CUDA stream on the GPU."""
+        if self.kind == "cuda":
+            return torch.cuda.stream(torch.cuda.Stream(self.device))
+        return _Nothing()
+
+    def finish(self):
+        if self.kind == "cuda":
+            torch.cuda.synchronize(self.device)
+
+    def assert_close(self, got, want, what):
+        got, want = got.cpu(), want.cpu()
+        assert got.shape == want.shape, what
+        if self.kind != "cuda":
+            assert torch.equal(got, want), what
+            return
+        for i, (g, w) in enumerate(zip(got, want)):
+            diff = (g.float() - w.float()).abs()
+            assert float(diff.mean()) < GPU_MEAN_LEVELS, (
+                f"{what}, row {i}: mean difference {float(diff.mean()):.2f} levels, largest "
+                f"{int(diff.max())}")
+
+
+class _Nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@pytest.fixture(params=["stand-in", "cuda"])
+def on(request):
+    return Device(request.param)
+
+
+def _jpeg(seed, height, width, gray=False, **flags):
+    """A JPEG of a smooth picture with noise, written by OpenCV with ``flags`` (IMWRITE_*
+    names without the prefix; a flag this OpenCV lacks skips the test)."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:height, 0:width]
+    img = np.stack([xx * 255 // width, yy * 255 // height, (xx + yy) * 3 % 256], -1)
+    img = np.clip(img + rng.integers(-20, 20, img.shape), 0, 255).astype(np.uint8)
+    params = [cv2.IMWRITE_JPEG_QUALITY, 90]
+    for name, value in flags.items():
+        if not hasattr(cv2, f"IMWRITE_{name}"):
+            pytest.skip(f"this OpenCV has no IMWRITE_{name}")
+        params += [getattr(cv2, f"IMWRITE_{name}"),
+                   getattr(cv2, f"IMWRITE_{value}") if isinstance(value, str) else value]
+    ok, enc = cv2.imencode(".jpg", img[:, :, 0] if gray else img, params)
+    assert ok
+    return enc.reshape(-1)
+
+
+def _varied():
+    """JPEGs of every coding a dataset holds: sizes odd and even, chroma 4:2:0, 4:2:2, 4:4:4,
+    grey, restart markers, progressive (which nvJPEG's hardware decoder leaves to the CPU)."""
+    return [_jpeg(0, 61, 47), _jpeg(1, 64, 48),
+            _jpeg(2, 53, 71, JPEG_SAMPLING_FACTOR="JPEG_SAMPLING_FACTOR_422"),
+            _jpeg(3, 50, 66, JPEG_SAMPLING_FACTOR="JPEG_SAMPLING_FACTOR_444"),
+            _jpeg(4, 45, 59, gray=True), _jpeg(5, 72, 40, JPEG_RST_INTERVAL=2),
+            _jpeg(6, 57, 63, JPEG_PROGRESSIVE=1), _jpeg(7, 33, 90, JPEG_QUALITY=60)]
+
+
+OPS = [vision.Decode(), vision.RandomResizedCrop((28, 32)), vision.RandomHorizontalFlip()]
+
+
+def _seeds(n, base=0):
+    return [list(range(base + k * 1000, base + k * 1000 + n)) for k in range(len(OPS))]
+
+
+def test_a_batch_of_every_coding_gives_each_row_its_own_pixels(on):
+    datas = _varied()
+    seeds = _seeds(len(datas))
+    want = GpuRun(OPS, on.device)(datas, seeds)        # every row decoded on the host
+    with on.stream():
+        got = GpuRun(OPS, on.device, on.decoder)(datas, seeds)
+    on.finish()
+    on.assert_close(got, want, "a batch of every coding")
+
+
+def test_workers_decoding_at_once_keep_their_own_pixels(on):
+    """Four workers share the decoder and the GpuRun, each on its own stream, five batches
+    each without waiting between them: a decode state or staging buffer reused too early
+    would give a row another batch's pixels."""
+    run = GpuRun(OPS, on.device, on.decoder)
+    results, failures = {}, []
+    barrier = threading.Barrier(4)
+
+    def worker(w):
+        try:
+            with on.stream():
+                for b in range(5):
+                    datas = [_jpeg(100 * w + 10 * b + k, 40 + 3 * k + w, 44 + 2 * b)
+                             for k in range(12)]
+                    barrier.wait()
+                    results[w, b] = datas, run(datas, _seeds(len(datas), 7 * w + b))
+        except Exception as exc:           # reported from the test's thread
+            failures.append(exc)
+    threads = [threading.Thread(target=worker, args=(w,)) for w in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    on.finish()
+    assert not failures, failures
+    for (w, b), (datas, got) in sorted(results.items()):
+        want = GpuRun(OPS, on.device)(datas, _seeds(len(datas), 7 * w + b))
+        on.assert_close(got, want, f"worker {w}, batch {b}")
+
+
+def test_a_cut_file_fails_the_batch_naming_its_row(on):
+    """As on the CPU: the file without its end never reaches the GPU decoder, which might
+    fill it with grey."""
+    datas = [_jpeg(0, 40, 40), _jpeg(1, 40, 40)[:-2].copy(), _jpeg(2, 40, 40)]
+    with pytest.raises(RowError, match="row 1 of the batch failed in Decode") as info:
+        with on.stream():
+            GpuRun(OPS, on.device, on.decoder)(datas, _seeds(3))
+    on.finish()
+    assert "Premature end of JPEG file" in str(info.value.__cause__)

@@ -584,7 +584,8 @@ def dali_sink(torch, files, arch, args, optimizer="sgd"):
     with placement.synthetic():
         fed, figures = step_loop_rate(model, next_batch, steps=steps, warm=20)
     say(f"DALI sink {arch}: {fed:,.0f} img/s fed by DALI ({args.cores} cores, "
-        f"{placement.describe()}, {optimizer}), {rate:,.0f} img/s on a synthetic GPU batch: {fed / rate:.1%}; "
+        f"{placement.describe()}, {optimizer}), {rate:,.0f} img/s on a synthetic GPU batch: "
+        f"{fed / rate:.1%}; "
         f"data wait mean {ms(figures['data_wait_ms'])}; a step's host side "
         f"{ms(figures['host_step_ms'])} (synthetic {ms(alone['host_step_ms'])})")
     return {"rate": fed, "synthetic": rate}

@@ -20,6 +20,7 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
         int height
         int components
         int color_space
+        int precision
     cbool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
                         size_t err_len) nogil
     void jpeg_scaled_size(int width, int height, int denom, int* out_width,
@@ -123,12 +124,13 @@ DEF JCS_YCbCr = 3
 def jpeg_headers(list datas):
     """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows (see
     _encoded_bytes), for a batch decoder on another device: width and height from the header
-    of each JPEG (FF D8 FF) whose header parses, that ends with its EOI marker (FF D9) and whose
-    colours are coded as YCbCr or grey; 0 for every other row (not a JPEG, a broken header,
-    another type, a file cut short or with bytes after its end, RGB-, CMYK- or YCCK-coded
-    colours). Those rows go to the CPU path's Decode, which raises for a cut file (a GPU
-    decoder may fill the missing part instead) and converts the other colour codings (a GPU
-    decoder may read them as YCbCr): never a wrong image without an error. The headers are
+    of each JPEG (FF D8 FF) whose header parses, that ends with its EOI marker (FF D9), has 8
+    bits per sample and colours coded as YCbCr or grey; 0 for every other row (not a JPEG, a
+    broken header, another type, a file cut short or with bytes after its end, 12 bits, RGB-,
+    CMYK- or YCCK-coded colours). Those rows go to the CPU path's Decode, which raises for a cut
+    file (a GPU decoder may fill the missing part instead) and for 12 bits, and converts the
+    other colour codings (a GPU decoder may read them as YCbCr): never a wrong image without
+    an error, and the same errors as on the CPU. The headers are
     read with the GIL released; ``datas`` must not change meanwhile."""
     cdef Py_ssize_t n = len(datas), i, size
     out = np.zeros((n, 3), np.int64)
@@ -145,8 +147,8 @@ def jpeg_headers(list datas):
             if size < 5 or ptrs[i][0] != 0xFF or ptrs[i][1] != 0xD8 or ptrs[i][2] != 0xFF \
                     or ptrs[i][size - 2] != 0xFF or ptrs[i][size - 1] != 0xD9:
                 continue
-            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN) and (
-                    (header.components == 1 and header.color_space == JCS_GRAYSCALE)
+            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN) and header.precision == 8 \
+                    and ((header.components == 1 and header.color_space == JCS_GRAYSCALE)
                     or (header.components == 3 and header.color_space == JCS_YCbCr)):
                 rows[i, 0] = header.width
                 rows[i, 1] = header.height

@@ -54,10 +54,20 @@ def _pil_jpeg(rgb, mode, **options):
     return np.frombuffer(out.getvalue(), np.uint8)
 
 
+def _twelve_bits(jpeg):
+    """``jpeg`` with its frame header saying 12 bits per sample (the CPU decode refuses it)."""
+    out = jpeg.copy()
+    at = out.tobytes().find(b"\xff\xc0")          # SOF0: FF C0, length (2), precision
+    assert at > 0 and out[at + 4] == 8
+    out[at + 4] = 12
+    return out
+
+
 def test_cut_files_and_colours_other_decoders_may_misread_are_left_to_the_cpu_decode():
     """A GPU decoder may fill a file cut short with grey, and read RGB-, CMYK- or YCCK-coded
     colours as YCbCr: such rows go to the CPU path's Decode, which raises for the first and
-    converts the others. A complete YCbCr or grey JPEG is taken."""
+    converts the others; so do 12-bit files, which it refuses. A complete 8-bit YCbCr or grey
+    JPEG is taken."""
     pytest.importorskip("PIL")
     rgb = natural_rgb(24, 32)
     jpeg = sample_jpeg(24, 32)
@@ -67,9 +77,10 @@ def test_cut_files_and_colours_other_decoders_may_misread_are_left_to_the_cpu_de
             jpeg[:len(jpeg) // 2].copy(),                      # cut in its scan
             np.concatenate([jpeg, np.zeros(3, np.uint8)]),     # bytes after its end
             _pil_jpeg(rgb, "CMYK"),                            # Adobe marker, 4 components
-            _pil_jpeg(rgb, "RGB", keep_rgb=True)]              # Adobe marker, RGB-coded
-    assert jpeg_batch_sizes(rows).tolist() == [[24, 32], [24, 32]] + [[0, 0]] * 5
-    assert [jpeg_size(rows[i]) for i in (2, 4, 5, 6)] == [(32, 24)] * 4   # headers that parse
+            _pil_jpeg(rgb, "RGB", keep_rgb=True),              # Adobe marker, RGB-coded
+            _twelve_bits(jpeg)]
+    assert jpeg_batch_sizes(rows).tolist() == [[24, 32], [24, 32]] + [[0, 0]] * 6
+    assert [jpeg_size(rows[i]) for i in (2, 4, 5, 6, 7)] == [(32, 24)] * 5    # headers parse
 
 
 def test_the_pixel_limit_leaves_a_larger_image_to_the_cpu_decode():

@@ -80,6 +80,7 @@ bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* 
     header->height = static_cast<int>(cinfo.image_height);
     header->components = cinfo.num_components;
     header->color_space = static_cast<int>(cinfo.jpeg_color_space);
+    header->precision = cinfo.data_precision;
     jpeg_destroy_decompress(&cinfo);
     return true;
 }

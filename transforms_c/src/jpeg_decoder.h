@@ -14,6 +14,7 @@ struct JpegHeader {
     int components = 0;   // components in the file (1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK)
     int color_space = 0;  // libjpeg's reading of how they are coded (J_COLOR_SPACE: 1 gray,
                           // 2 RGB, 3 YCbCr, 4 CMYK, 5 YCCK), from the JFIF/Adobe markers
+    int precision = 0;    // bits per sample (8; 12 and the lossless ones the decoder refuses)
 };
 
 // Parses the header only. Returns false and writes a message into err on failure.

@@ -240,6 +240,17 @@ def autocontrast(img, cutoff=0.0, ignore=()):
     return out[:, :, 0] if img.ndim == 2 else out
 
 
+def posterize(img, bits):
+    """The uint8 image with only its ``bits`` highest bits kept."""
+    mask = (0xFF << (8 - int(bits))) & 0xFF
+    return cv2.bitwise_and(img, np.full_like(img, mask))
+
+
+def solarize(img, threshold):
+    """The uint8 image with the values at or above ``threshold`` inverted."""
+    return np.where(img >= threshold, 255 - img, img).astype(np.uint8)
+
+
 def equalize(img):
     if img.ndim == 2:
         return cv2.equalizeHist(img)

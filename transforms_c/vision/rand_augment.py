@@ -4,7 +4,6 @@ given magnitude bin (signed ops get a random sign). The bins and geometry are Mi
 shears sampled as its OpenCV samples them (transforms_c.vision.warp)."""
 import math
 
-import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation
@@ -34,15 +33,6 @@ def _shear(img, level, axis, interpolation, fill_value):
 def _translate(img, dx, dy, interpolation, fill_value):
     return affine_array(img, 0.0, (dx, dy), 1.0, (0.0, 0.0), interpolation, fill_value,
                         "RandAugment")
-
-
-def _posterize(img, bits):
-    mask = (0xFF << (8 - int(bits))) & 0xFF
-    return cv2.bitwise_and(img, np.full_like(img, mask))
-
-
-def _solarize(img, threshold):
-    return np.where(img >= threshold, 255 - img, img).astype(np.uint8)
 
 
 class RandAugment(TensorOperation):
@@ -122,9 +112,9 @@ class RandAugment(TensorOperation):
         if name == "Sharpness":
             return color.adjust_sharpness(img, factor)
         if name == "Posterize":
-            return _posterize(img, max(1, int(level)))
+            return color.posterize(img, max(1, int(level)))
         if name == "Solarize":
-            return _solarize(img, float(level))
+            return color.solarize(img, float(level))
         if name == "AutoContrast":
             return color.autocontrast(img)
         if name == "Equalize":

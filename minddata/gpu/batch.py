@@ -5,8 +5,10 @@
 - decode: JPEG rows in one batched call of ``decoder`` (torchvision's ``decode_jpeg``: nvJPEG
   on CUDA), except a share that CPU threads decode meanwhile (``split``, tuned from the
   measured rates: decode_split.py); rows it cannot take (PNG and other formats, a JPEG it
-  refuses) are decoded by the CPU path's own Decode (libjpeg-turbo / OpenCV) and joined to
-  the batch on the device, so a broken file raises the CPU op's error. Without ``decoder``
+  refuses, and the JPEGs jpeg_batch_sizes leaves out: cut short, 12-bit, RGB/CMYK-coded, which
+  a GPU decoder might misread without an error) are decoded by the CPU path's own Decode
+  (libjpeg-turbo / OpenCV) and joined to the batch on the device, so a broken file raises the
+  CPU op's error. Without ``decoder``
   every row is decoded that way. Each image the decoder gives must be (3, H, W) of the
   header's size (or the window's), or the batch fails naming the row. The headers are read
   and the decoder's rows packed into one buffer per thread by native calls without the GIL

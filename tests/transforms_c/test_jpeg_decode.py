@@ -1,4 +1,6 @@
 """Decode: libjpeg-turbo full, DCT-scaled and region decode against OpenCV; other formats."""
+import io
+
 import cv2
 import numpy as np
 import pytest
@@ -79,6 +81,18 @@ def test_other_formats_match_opencv(ext):
     assert np.array_equal(out, cv2_decode_rgb(data))
     if ext != ".webp":  # lossless formats round-trip exactly
         assert np.array_equal(out, img)
+
+
+def test_an_exif_orientation_is_not_applied_to_other_formats():
+    """As MindSpore 2.10's Decode (measured: a PNG saying "rotate 90" keeps its stored 20x30)
+    and as this project's JPEG path: the image as stored."""
+    from PIL import Image
+    img = natural_rgb(20, 30)
+    exif = Image.Exif()
+    exif[0x0112] = 6                                # Orientation: rotate 90 to display
+    out = io.BytesIO()
+    Image.fromarray(img).save(out, "PNG", exif=exif.tobytes())
+    assert np.array_equal(Decode()(np.frombuffer(out.getvalue(), np.uint8)), img)
 
 
 def test_to_pil_returns_pil_image():

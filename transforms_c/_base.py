@@ -291,6 +291,17 @@ def image_hwc(img, op_name, allow_float=True, rank_words=None):
     return img
 
 
+def require_hwc3(img, op_name):
+    """MindSpore's words for an image that is not (H, W, 3), for the ops that take only those."""
+    if img.ndim != 3:
+        raise RuntimeError(f"{op_name}: input tensor is not in shape of <H,W,C>, but got rank: "
+                           f"{img.ndim}")
+    if img.shape[2] != 3:
+        raise RuntimeError(f"{op_name}: channel of input image should be 3, but got: "
+                           f"{img.shape[2]}")
+    return img
+
+
 def as_hwc3(img):
     """(H, W) -> (H, W, 1) view; (H, W, C) unchanged."""
     return img[:, :, None] if img.ndim == 2 else img

@@ -24,9 +24,30 @@ class Border(str, Enum):
     SYMMETRIC = "symmetric"
 
 
+class AutoAugmentPolicy(str, Enum):
+    """AutoAugment's learned policies (MindSpore's values)."""
+    IMAGENET = "imagenet"
+    CIFAR10 = "cifar10"
+    SVHN = "svhn"
+
+
 class ImageBatchFormat(IntEnum):
     NHWC = 0
     NCHW = 1
+
+
+class ImageReadMode(IntEnum):
+    """How read_image decodes a file (MindSpore's values)."""
+    UNCHANGED = 0
+    GRAYSCALE = 1
+    COLOR = 2
+
+
+class SliceMode(IntEnum):
+    """SlicePatches' handling of a remainder: PAD pads the image up to whole patches, DROP cuts
+    the remainder off (MindSpore's values)."""
+    PAD = 0
+    DROP = 1
 
 
 class ConvertMode(IntEnum):

@@ -1,11 +1,14 @@
-"""MixUpBatch and CutMixBatch: mix the images of a batch and their one-hot labels."""
+"""MixUpBatch, CutMixBatch and MixUp: mix the images of a batch and their one-hot labels."""
 import math
+import threading
+import weakref
 
 import numpy as np
 
 from transforms_c._base import TensorOperation
 from transforms_c._rng import Rng
-from transforms_c._validate import check_enum, check_float
+from transforms_c._validate import (MAX_SIZE, check_bool, check_enum, check_float, check_range,
+                                    check_type)
 from transforms_c.enums import ImageBatchFormat
 
 
@@ -133,3 +136,57 @@ class CutMixBatch(TensorOperation):
             pasted = (y1 - y0) * (x1 - x0) / float(height * width)
             out_labels[i] = (1 - pasted) * labels[i] + pasted * labels[j]
         return out, out_labels
+
+
+#: MixUp(is_single=False) op -> (images, labels) of its last batch (kept out of the op's own
+#: state, which pickles and fingerprints as its arguments only), under _HISTORY_LOCK.
+_HISTORY = weakref.WeakKeyDictionary()
+_HISTORY_LOCK = threading.Lock()
+
+
+class MixUp(TensorOperation):
+    """MixUp(batch_size, alpha, is_single=True): MindSpore's Python-only op on an (images,
+    labels) batch of batch_size rows (images (N, H, W, C) or (N, C, H, W), one-hot labels
+    (N, classes)); gives float64 images and labels. Each row draws lam ~ Beta(alpha, alpha);
+    is_single mixes row i with row i + 1 of the same batch (the last with the first):
+    lam * x[i] + (1 - lam) * x[i + 1]; otherwise with row i of the previous batch's result
+    (the first batch comes back unmixed, as float64), so successive calls are chained: in a map
+    the batches must come in order (one worker). A batch of another size than batch_size fails
+    with numpy's broadcast error, as in MindSpore."""
+
+    is_random = True
+
+    def __init__(self, batch_size, alpha, is_single=True):
+        self.is_single = check_bool(is_single, "is_single")
+        check_type(batch_size, int, "batch_size")
+        self.batch_size = int(batch_size)
+        check_range(self.batch_size, "", 1, MAX_SIZE)
+        check_type(alpha, (int, float), "alpha")
+        if alpha <= 0:
+            raise ValueError("Input alpha must be greater than 0.")
+        self.alpha = float(alpha)
+
+    def apply(self, arrays, seed):
+        if len(arrays) != 2:
+            raise TypeError(f"MixUp: takes 2 inputs (image, label), but {len(arrays)} were "
+                            f"given")
+        images, labels = arrays
+        rng = Rng(seed)
+        lam = np.array([rng.beta(self.alpha, self.alpha) for _ in range(self.batch_size)])
+        if self.is_single:
+            shifted = list(range(1, self.batch_size)) + [0]
+            return self._mix(lam, images, labels, images[shifted, ...], labels[shifted, ...])
+        with _HISTORY_LOCK:
+            previous = _HISTORY.get(self)
+            if previous is None:
+                lam = np.ones(self.batch_size)
+                previous = (0, 0)
+            mixed = self._mix(lam, images, labels, *previous)
+            _HISTORY[self] = mixed
+        return mixed
+
+    def _mix(self, lam, images, labels, other_images, other_labels):
+        lam_images = lam.reshape((self.batch_size, 1, 1, 1))
+        lam_labels = lam.reshape((self.batch_size, 1))
+        return (lam_images * images + (1 - lam_images) * other_images,
+                lam_labels * labels + (1 - lam_labels) * other_labels)

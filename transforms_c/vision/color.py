@@ -103,13 +103,17 @@ def _rgb_image(img, op_name, dtypes=(np.uint8,)):
 
 
 def _blend(img, other, alpha):
-    """alpha * img + (1 - alpha) * other, rounded and saturated to uint8 (cv2.addWeighted)."""
+    """alpha * img + (1 - alpha) * other, rounded and saturated to the image's dtype
+    (cv2.addWeighted; float images unclipped)."""
     # (cv2 drops the channel axis of an (H, W, 1) image)
     return cv2.addWeighted(img, float(alpha), other, float(1.0 - alpha), 0.0).reshape(img.shape)
 
 
 def adjust_brightness(img, factor):
-    return cv2.convertScaleAbs(img, alpha=float(factor)) if factor >= 0 else np.zeros_like(img)
+    if factor < 0:
+        return np.zeros_like(img)
+    # (cv2 drops the channel axis of an (H, W, 1) image)
+    return cv2.convertScaleAbs(img, alpha=float(factor)).reshape(img.shape)
 
 
 def _blend_onto(other, img, factor):
@@ -177,7 +181,9 @@ _FLOAT_ADJUST = {"b": _float_brightness, "c": _float_contrast, "s": _float_satur
 
 def adjust_sharpness(img, factor):
     """PIL's ImageEnhance.Sharpness: blend with a 3x3 smoothing (border pixels unchanged);
-    uint8 rounded and saturated, float images unclipped (as MindSpore's kernel)."""
+    integer images rounded and saturated, float images unclipped (as MindSpore's kernel). The
+    factor is a float32, as MindSpore's (measured in 2.10: a double factor moves ties by one
+    level on uint8 and uint16 images)."""
     kernel = np.array([[1, 1, 1], [1, 5, 1], [1, 1, 1]], np.float32) / 13.0
     # (cv2 drops the channel axis of an (H, W, 1) image)
     smooth = cv2.filter2D(img, -1, kernel, borderType=cv2.BORDER_REPLICATE).reshape(img.shape)
@@ -186,9 +192,7 @@ def adjust_sharpness(img, factor):
         degenerate[1:-1, 1:-1] = smooth[1:-1, 1:-1]
     else:
         degenerate = img
-    if img.dtype != np.uint8:
-        return img * factor + degenerate * (1 - factor)
-    return _blend(img, degenerate, factor)
+    return _blend(img, degenerate, float(np.float32(factor)))
 
 
 def _cut_tails(hist, cutoff):
@@ -243,12 +247,21 @@ def autocontrast(img, cutoff=0.0, ignore=()):
 def posterize(img, bits):
     """The uint8 image with only its ``bits`` highest bits kept."""
     mask = (0xFF << (8 - int(bits))) & 0xFF
-    return cv2.bitwise_and(img, np.full_like(img, mask))
+    # (cv2 drops the channel axis of an (H, W, 1) image)
+    return cv2.bitwise_and(img, np.full_like(img, mask)).reshape(img.shape)
 
 
-def solarize(img, threshold):
-    """The uint8 image with the values at or above ``threshold`` inverted."""
-    return np.where(img >= threshold, 255 - img, img).astype(np.uint8)
+def solarize(img, threshold, high=None):
+    """The image with the values at or above ``threshold`` (and at most ``high``, if given)
+    inverted to 255 - value, saturated to the image's dtype (MindSpore's Solarize: a uint16
+    value of 300 becomes 0)."""
+    inside = img >= threshold if high is None else (img >= threshold) & (img <= high)
+    if img.dtype.kind in "iu":
+        info = np.iinfo(img.dtype)
+        inverted = np.clip(255 - img.astype(np.int64), info.min, info.max).astype(img.dtype)
+    else:
+        inverted = (255 - img).astype(img.dtype, copy=False)
+    return np.where(inside, inverted, img)
 
 
 def equalize(img):

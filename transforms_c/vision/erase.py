@@ -1,11 +1,11 @@
-"""CutOut and RandomErasing: random rectangles set to a value."""
+"""CutOut and RandomErasing: random rectangles set to a value; Erase: a given one."""
 import math
 
 import numpy as np
 
-from transforms_c._base import TensorOperation, image_hwc, is_pil
-from transforms_c._validate import (MAX_SIZE, check_bool, check_float, check_int, check_range,
-                                    check_range_pair, check_type, is_int)
+from transforms_c._base import TensorOperation, image_hwc, is_pil, require_hwc3
+from transforms_c._validate import (INT32_MAX, MAX_SIZE, check_bool, check_float, check_int,
+                                    check_range, check_range_pair, check_type, is_int)
 
 
 class CutOut(TensorOperation):
@@ -111,3 +111,60 @@ class RandomErasing(TensorOperation):
                     out[:, top:top + erase_h, left:left + erase_w] = self.value
                 return out
         return img
+
+
+def _erase_value(value):
+    """Erase's value: a number in [0, 255] (every channel) or a 3-tuple of them -> 3 floats,
+    with MindSpore's words (a single value's range error names it value[0])."""
+    check_type(value, (float, int, tuple), "value")
+    values = value if isinstance(value, tuple) else (value,)
+    if isinstance(value, tuple) and len(value) != 3:
+        raise TypeError("value should be a single integer/float or a 3-tuple.")
+    for i, v in enumerate(values):
+        check_type(v, (float, int), f"value[{i}]")
+        check_range(v, f"value[{i}]", 0, 255)
+    return tuple(float(v) for v in values) * (3 // len(values))
+
+
+#: The dtypes MindSpore's Erase refuses (OpenCV has no type for them).
+_NO_CV_TYPE = (np.uint32, np.int64, np.uint64)
+
+
+class Erase(TensorOperation):
+    """Erase(top, left, height, width, value=0.0, inplace=False): sets the height x width window
+    at (top, left) of an (H, W, 3) image to value (per channel; rounded half to even and
+    saturated for integer images); the part of the window past the image's edge is dropped,
+    a window taller or wider than the image is refused. inplace writes into the given array
+    when it is writable (MindSpore writes even into a read-only one). A PIL image is taken as
+    its pixels and an array comes back."""
+
+    def __init__(self, top, left, height, width, value=0.0, inplace=False):
+        self.top = check_int(top, "top", 0, INT32_MAX)
+        self.left = check_int(left, "left", 0, INT32_MAX)
+        self.height = check_int(height, "height", 1, INT32_MAX)
+        self.width = check_int(width, "width", 1, INT32_MAX)
+        self.value = _erase_value(value)
+        self.inplace = check_bool(inplace, "inplace")
+
+    def _compute(self, img, rng):
+        # a bool image is erased too (with value != 0), as in MindSpore
+        image_hwc(img.view(np.uint8) if img.dtype == np.bool_ else img, "Erase",
+                  rank_words=lambda ndim: (
+            f"input tensor is not in shape of <H,W,C>, but got rank: {ndim}"))
+        require_hwc3(img, "Erase")
+        if img.dtype.type in _NO_CV_TYPE:
+            raise RuntimeError(f"Erase: Cannot convert [{img.dtype}] to OpenCV type. Currently "
+                               f"unsupported data type: [uint32, int64, uint64, string]")
+        height, width = img.shape[:2]
+        if self.height > height or self.width > width:
+            raise RuntimeError(f"Erase: box size is too large for image erase, got box height: "
+                               f"{self.height}, box width: {self.width}, and image height: "
+                               f"{height}, image width: {width}")
+        value = np.asarray(self.value)
+        if img.dtype.kind in "iu":
+            info = np.iinfo(img.dtype)
+            value = np.clip(np.rint(value), info.min, info.max)
+        out = img if self.inplace and img.flags.writeable else img.copy()
+        out[self.top:self.top + self.height, self.left:self.left + self.width] = \
+            value.astype(img.dtype)
+        return out

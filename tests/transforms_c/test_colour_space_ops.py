@@ -1,0 +1,128 @@
+"""RgbToHsv, HsvToRgb, LinearTransformation and RandomGrayscale (transforms_c/vision/
+colour_space.py): colorsys's values (MindSpore maps colorsys over the pixels), layouts,
+MindSpore's TypeErrors, and RandomGrayscale's PIL images."""
+import colorsys
+import json
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import minddata as md
+from minddata.serialization import _decode, _encode
+from transforms_c.vision import HsvToRgb, LinearTransformation, RandomGrayscale, RgbToHsv
+
+from tests.transforms_c.test_adjust_ops import _image
+
+
+def _colorsys(fn, img):
+    return np.array([[fn(*px) for px in row] for row in img.astype(np.float64)])
+
+
+def test_rgb_to_hsv_is_colorsys_in_each_layout():
+    rgb = np.random.RandomState(0).rand(4, 5, 3)
+    rgb[0, 0] = (0.5, 0.5, 0.5)             # grey: h = s = 0
+    rgb[0, 1] = (0.2, 0.9, 0.9)             # ties between the largest channels
+    expect = _colorsys(colorsys.rgb_to_hsv, rgb)
+    assert np.allclose(RgbToHsv(True)(rgb), expect, atol=1e-15)
+    chw = RgbToHsv()(np.ascontiguousarray(rgb.transpose(2, 0, 1)))
+    assert chw.shape == (3, 4, 5) and np.allclose(chw.transpose(1, 2, 0), expect, atol=1e-15)
+    batch = RgbToHsv(True)(np.stack([rgb, rgb[::-1]]))
+    assert batch.shape == (2, 4, 5, 3) and np.allclose(batch[1], expect[::-1], atol=1e-15)
+    # uint8 values on their own scale, as MindSpore (measured: a float64 result)
+    out = RgbToHsv(True)(_image())
+    assert out.dtype == np.float64
+    assert np.allclose(out, _colorsys(colorsys.rgb_to_hsv, _image()), atol=1e-12)
+
+
+def test_hsv_to_rgb_is_colorsys_and_round_trips():
+    hsv = np.random.RandomState(1).rand(3, 4, 6)
+    hsv[1, 0, 0] = 0.0                      # s = 0: grey
+    hsv[0, 0, 1] = 1.0                      # h = 1: sector 6 wraps to 0
+    expect = _colorsys(colorsys.hsv_to_rgb, hsv.transpose(1, 2, 0))
+    out = HsvToRgb()(hsv)
+    assert out.dtype == np.float64 and np.allclose(out.transpose(1, 2, 0), expect, atol=1e-15)
+    rgb = np.random.RandomState(2).rand(2, 3, 5, 4).astype(np.float32)
+    assert np.allclose(HsvToRgb(False)(RgbToHsv(False)(rgb)), rgb, atol=1e-6)
+
+
+@pytest.mark.parametrize("op, img, words", [
+    (RgbToHsv(True), Image.new("RGB", (3, 3)), "img should be NumPy image. Got"),
+    (RgbToHsv(True), np.zeros((4, 5, 2)), "img should be 3 channels RGB img. Got 2 channels."),
+    (HsvToRgb(), np.zeros((4, 5)), "img shape should be (H, W, C)/(N, H, W, C)/(C, H, W)"),
+    (HsvToRgb(), np.zeros((4, 5, 3)), "Got 4 channels"),      # CHW: 4 on the channel axis
+    (LinearTransformation(np.eye(4), np.zeros(4)), Image.new("L", (2, 2)),
+     "img should be NumPy array"),
+])
+def test_type_errors(op, img, words):
+    with pytest.raises(TypeError) as info:
+        op(img)
+    assert words in str(info.value)
+
+
+def test_linear_transformation():
+    rng = np.random.RandomState(3)
+    matrix, mean = rng.rand(12, 12), rng.rand(12)
+    img = rng.rand(2, 2, 3).astype(np.float32)
+    out = LinearTransformation(matrix, mean)(img)
+    assert out.shape == img.shape and out.dtype == np.float64
+    assert np.allclose(out.ravel(), (img.ravel() - mean) @ matrix)
+    with pytest.raises(ValueError, match="not compatible with Numpy image shape"):
+        LinearTransformation(matrix, mean)(np.zeros((3, 3, 3)))
+
+
+@pytest.mark.parametrize("args, exc, words", [
+    (([[1]], np.zeros(1)), TypeError, "transformation_matrix"),
+    ((np.eye(2), [0, 0]), TypeError, "mean_vector"),
+    ((np.zeros((2, 3)), np.zeros(2)), ValueError, "should be a square matrix"),
+    ((np.eye(2), np.zeros(3)), ValueError, "mean_vector length 3"),
+])
+def test_linear_transformation_arguments(args, exc, words):
+    with pytest.raises(exc, match=words):
+        LinearTransformation(*args)
+
+
+def test_is_hwc_and_prob_arguments():
+    with pytest.raises(TypeError, match="is_hwc"):
+        RgbToHsv(1)
+    with pytest.raises(TypeError, match="is_hwc"):
+        HsvToRgb("x")
+    with pytest.raises(ValueError, match="prob is not within"):
+        RandomGrayscale(2)
+
+
+def test_random_grayscale_on_pil_images_as_mindspore():
+    rgb = Image.fromarray(_image())
+    out = RandomGrayscale(1.0)(rgb)
+    assert out.mode == "RGB"
+    pixels = np.asarray(out)
+    luma = np.asarray(rgb.convert("L"))
+    assert all(np.array_equal(pixels[..., c], luma) for c in range(3))
+    assert RandomGrayscale(1.0)(rgb.convert("L")).mode == "L"
+    assert RandomGrayscale(1.0)(rgb.convert("RGBA")).mode == "RGB"     # MindSpore: 3 channels
+    assert RandomGrayscale(0.0)(rgb) is rgb
+    grays = sum(np.asarray(RandomGrayscale(0.3)(rgb)).std(axis=2).max() == 0 for _ in range(400))
+    assert 80 < grays < 160
+
+
+def test_random_grayscale_on_arrays_keeps_the_channel_count():
+    img = _image()
+    out = RandomGrayscale(1.0)(img)
+    assert out.shape == img.shape
+    assert np.array_equal(out[..., 0], np.asarray(Image.fromarray(img).convert("L")))
+    assert RandomGrayscale(1.0)(img[..., 0]).shape == (5, 7)
+    assert RandomGrayscale(1.0)(img[..., :1]).shape == (5, 7, 1)
+
+
+def test_in_a_pipeline_and_through_json():
+    imgs = np.random.RandomState(4).rand(2, 3, 4, 5).astype(np.float32)
+    lin = LinearTransformation(np.eye(60), np.full(60, 0.5))
+    data = md.NumpySlicesDataset({"image": imgs}, shuffle=False)
+    data = data.map(operations=[RgbToHsv(), HsvToRgb(), lin], input_columns=["image"])
+    rows = [r["image"] for r in data.create_dict_iterator(output_numpy=True)]
+    assert len(rows) == 2 and np.allclose(rows[1], imgs[1] - 0.5, atol=1e-6)
+    for op in (lin, RgbToHsv(True), RandomGrayscale(0.4)):
+        again = _decode(json.loads(json.dumps(_encode(op, "op"))))
+        assert type(again) is type(op)
+        assert {k: str(v) for k, v in vars(again).items()} == \
+            {k: str(v) for k, v in vars(op).items()}

@@ -429,7 +429,8 @@ class Grayscale(PyTensorOperation):
 
 
 class RandomGrayscale(PyTensorOperation):
-    """RandomGrayscale(prob=0.1): gray with probability prob, keeping the channel count."""
+    """RandomGrayscale(prob=0.1): gray with probability prob: an L image stays L, any other
+    becomes three-channel RGB (as MindSpore's, an RGBA image included)."""
 
     is_random = True
 
@@ -440,7 +441,7 @@ class RandomGrayscale(PyTensorOperation):
         img = to_pil(img, "RandomGrayscale")
         if rng.random() < self.prob:
             gray = img.convert("L")
-            return gray.convert(img.mode) if img.mode != "L" else gray
+            return gray if img.mode == "L" else gray.convert("RGB")
         return img
 
 

@@ -176,3 +176,13 @@ def test_argument_errors():
         P.RandomResizedCrop(10, scale=(1.0, 0.5))
     with pytest.raises(ValueError):
         P.RandomHorizontalFlip(2)
+
+
+def test_random_grayscale_gives_rgb_for_every_mode_but_l():
+    """As MindSpore's: an RGBA image comes back RGB, an L image stays L (prob 1: always)."""
+    rgba = Image.fromarray(np.dstack([natural_rgb(8, 9), np.full((8, 9), 200, np.uint8)]))
+    out = P.RandomGrayscale(1.0)(rgba)
+    assert out.mode == "RGB"
+    assert np.array_equal(np.asarray(out)[:, :, 0], np.asarray(rgba.convert("L")))
+    gray = rgba.convert("L")
+    assert P.RandomGrayscale(1.0)(gray).mode == "L"

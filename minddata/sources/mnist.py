@@ -7,6 +7,10 @@ are sorted by path and paired in that order, so with usage 'all' the ``t10k`` (t
 before the ``train`` rows, as in MindSpore.
 
 Rows: ``image`` (rows, cols, 1) uint8 (28x28 for MNIST) and ``label`` uint32, 0-d.
+
+The datasets stored in the same idx layout (Fashion-MNIST, KMNIST, EMNIST, QMNIST:
+mnist_variants.py) reuse this reader through an ``IdxLayout``, which says how a dataset names its
+files and reads its label file.
 """
 import functools
 import os
@@ -23,23 +27,61 @@ IMAGE_MAGIC = 2051
 LABEL_MAGIC = 2049
 
 
-def find_mnist_files(dataset_dir, usage):
-    """Sorted (image_files, label_files) of ``dataset_dir`` for ``usage``."""
-    prefix = {"train": "train", "test": "t10k"}.get(usage, "")
-    images, labels = [], []
-    for name in os.listdir(dataset_dir):
-        path = os.path.join(dataset_dir, name)
-        if not os.path.isfile(path):
-            continue
-        if prefix + "-images" in name and "idx3-ubyte" in name:
-            images.append(path)
-        elif prefix + "-labels" in name and "idx1-ubyte" in name:
-            labels.append(path)
-    return sorted(images), sorted(labels)
+class IdxLayout:
+    """How one dataset of the idx layout names and reads its files: the API its errors name,
+    the word MindSpore's no-data message uses for its files, the image and label files a usage
+    selects, and the label file's format (MNIST's: one byte per label)."""
+
+    label_magic = LABEL_MAGIC
+    #: dims of one label after the count (none: a byte), and bytes per label value
+    label_dims, label_itemsize = 0, 1
+
+    def __init__(self, api_name, file_word, usage_keys):
+        self.api_name, self.file_word = api_name, file_word
+        # usage -> (substrings an image file's name contains, those a label file's contains)
+        self.usage_keys = usage_keys
+
+    def find(self, dataset_dir, usage):
+        """Sorted (image_files, label_files) of ``dataset_dir`` for ``usage``."""
+        image_keys, label_keys = self.usage_keys[usage]
+        images, labels = [], []
+        for name in os.listdir(dataset_dir):
+            path = os.path.join(dataset_dir, name)
+            if not os.path.isfile(path):
+                continue
+            if all(key in name for key in image_keys):
+                images.append(path)
+            elif all(key in name for key in label_keys):
+                labels.append(path)
+        return sorted(images), sorted(labels)
+
+    def labels(self, payload, count, path):
+        """The uint32 labels of a label file's payload (uint8 array of ``count`` labels)."""
+        return payload.astype(np.uint32)
+
+    def kept(self, usage, count):
+        """The slice of a file's ``count`` rows that ``usage`` reads (all of them)."""
+        return slice(0, count)
+
+    def describe_options(self):
+        """Options beyond the files that change the rows, for ``describe()`` (none here)."""
+        return ""
 
 
-def _read_idx(path, magic, ndim_after_count):
-    """(count, dims, payload as uint8 array) of one idx file, checking its header and size."""
+def prefix_keys(prefixes):
+    """MNIST's file rule: ``<prefix>-images`` and ``idx3-ubyte`` in an image file's name,
+    ``<prefix>-labels`` and ``idx1-ubyte`` in a label file's, where usage 'all' has the empty
+    prefix (every file)."""
+    return {usage: ((prefix + "-images", "idx3-ubyte"), (prefix + "-labels", "idx1-ubyte"))
+            for usage, prefix in dict(prefixes, all="").items()}
+
+
+MNIST = IdxLayout("MnistDataset", "mnist", prefix_keys({"train": "train", "test": "t10k"}))
+
+
+def _read_idx(path, magic, ndim_after_count, itemsize=1):
+    """(count, dims, payload as uint8 array) of one idx file, checking its header and size;
+    an item is ``prod(dims)`` values of ``itemsize`` bytes."""
     with open(path, "rb") as f:
         data = f.read()
     header_len = 4 * (2 + ndim_after_count)
@@ -50,7 +92,7 @@ def _read_idx(path, magic, ndim_after_count):
     if fields[0] != magic:
         raise RuntimeError(f"Invalid MNIST file {path}: magic number {fields[0]}, expected {magic}.")
     count, dims = fields[1], fields[2:]
-    item = int(np.prod(dims)) if dims else 1
+    item = (int(np.prod(dims)) if dims else 1) * itemsize
     expected = header_len + count * item
     if len(data) < expected:
         raise RuntimeError(f"Invalid MNIST file {path}: it declares {count} items "
@@ -59,18 +101,24 @@ def _read_idx(path, magic, ndim_after_count):
     return count, dims, payload
 
 
-def count_mnist_rows(dataset_dir, usage):
+def count_mnist_rows(dataset_dir, usage, layout=MNIST):
     """Rows of the selected idx files from their headers (8 bytes each), or None when the
-    files do not pair up or a header is not a valid idx header (opening them reports it)."""
-    image_files, label_files = find_mnist_files(dataset_dir, usage)
+    files are missing or do not pair up or a header is not a valid idx header (opening them
+    reports it)."""
+    try:
+        image_files, label_files = layout.find(dataset_dir, usage)
+    except RuntimeError:
+        return None
     if len(image_files) != len(label_files):
         return None
     total = 0
     for image_path, label_path in zip(image_files, label_files):
-        counts = [_header_count(image_path, IMAGE_MAGIC), _header_count(label_path, LABEL_MAGIC)]
+        counts = [_header_count(image_path, IMAGE_MAGIC),
+                  _header_count(label_path, layout.label_magic)]
         if None in counts or counts[0] != counts[1]:
             return None
-        total += counts[0]
+        kept = layout.kept(usage, counts[0])
+        total += len(range(counts[0])[kept])
     return total
 
 
@@ -83,35 +131,42 @@ def _header_count(path, magic):
     return count if found == magic else None
 
 
-def load_mnist_pair(image_path, label_path):
-    """(images (N, rows, cols, 1) uint8, labels (N,) uint32) of one image/label file pair."""
+def load_mnist_pair(image_path, label_path, layout=MNIST):
+    """(images (N, rows, cols, 1) uint8, labels (N, ...) uint32) of one image/label file pair."""
     n_img, (rows, cols), pixels = _read_idx(image_path, IMAGE_MAGIC, 2)
-    n_lab, _, label_bytes = _read_idx(label_path, LABEL_MAGIC, 0)
+    n_lab, _, label_bytes = _read_idx(label_path, layout.label_magic, layout.label_dims,
+                                      layout.label_itemsize)
     if n_img != n_lab:
         raise RuntimeError(f"Invalid MNIST data: {image_path} holds {n_img} images but "
                            f"{label_path} holds {n_lab} labels.")
-    return pixels.reshape(n_img, rows, cols, 1), label_bytes.astype(np.uint32)
+    return pixels.reshape(n_img, rows, cols, 1), layout.labels(label_bytes, n_lab, label_path)
 
 
 class MnistSource(FailsWhenReadIfEmpty, MultiFileRowSource):
-    """All rows of the selected idx files, loaded once into memory (MNIST is 55 MB at most)."""
+    """All rows of the selected idx files, loaded once into memory (MNIST is 55 MB at most;
+    EMNIST by_class, the largest of the layout, 700 MB)."""
 
     column_names = ["image", "label"]
 
-    def __init__(self, dataset_dir, usage):
-        self._dir, self._usage = dataset_dir, usage
-        image_files, label_files = find_mnist_files(dataset_dir, usage)
+    def __init__(self, dataset_dir, usage, layout=MNIST):
+        self._dir, self._usage, self._layout = dataset_dir, usage, layout
+        image_files, label_files = layout.find(dataset_dir, usage)
         if len(image_files) != len(label_files):
             raise RuntimeError(f"Invalid data, num of images is not equal to num of labels in "
                                f"{dataset_dir}: image files {image_files}, label files {label_files}.")
-        if not image_files:
-            self._no_rows = (f"Invalid data, MnistDataset API can't read the data file (interface "
-                             f"mismatch or no data found). Check mnist file in directory: "
-                             f"{dataset_dir} (usage '{usage}' looks for *-images-idx3-ubyte / "
-                             f"*-labels-idx1-ubyte files).")
+        pairs = []
+        for image_path, label_path in zip(image_files, label_files):
+            images, labels = load_mnist_pair(image_path, label_path, layout)
+            kept = layout.kept(usage, len(labels))
+            pairs.append((images[kept], labels[kept]))
+        if not sum(len(p[1]) for p in pairs):
+            found = (f"no row of the files {image_files}" if image_files
+                     else "no *-images-idx3-ubyte / *-labels-idx1-ubyte files")
+            self._no_rows = (f"Invalid data, {layout.api_name} API can't read the data file "
+                             f"(interface mismatch or no data found). Check {layout.file_word} "
+                             f"file in directory: {dataset_dir} (usage '{usage}' selects {found}).")
         # No file: one empty pair, so the arrays below exist with no row.
-        pairs = [load_mnist_pair(i, l) for i, l in zip(image_files, label_files)] or [
-            (np.zeros((0, 28, 28, 1), np.uint8), np.zeros(0, np.uint32))]
+        pairs = pairs or [(np.zeros((0, 28, 28, 1), np.uint8), np.zeros(0, np.uint32))]
         shapes = {p[0].shape[1:] for p in pairs}
         if len(shapes) > 1:
             raise RuntimeError(f"Invalid MNIST data in {dataset_dir}: image sizes differ between "
@@ -126,13 +181,13 @@ class MnistSource(FailsWhenReadIfEmpty, MultiFileRowSource):
 
     def read_rows(self, ids):
         ids = _arrays.as_int_ids(ids)
-        _arrays.check_ids(ids, len(self), f"MnistDataset {self._dir}")
+        _arrays.check_ids(ids, len(self), f"{self._layout.api_name} {self._dir}")
         images = self._images[ids]          # one gather; each row is a private view of it
         return list(zip(_arrays.rows_of(images), _arrays.scalars(self._labels[ids])))
 
     def describe(self):
-        return (f"MnistDataset(dir={self._dir!r}, usage={self._usage!r}, "
-                f"files={file_stamps(self._files)})")
+        return (f"{self._layout.api_name}(dir={self._dir!r}, usage={self._usage!r}, "
+                f"{self._layout.describe_options()}files={file_stamps(self._files)})")
 
 
 class MnistDataset(UsageFolderDataset):
@@ -142,11 +197,14 @@ class MnistDataset(UsageFolderDataset):
     'train', 'test' or 'all' (None means 'all').
     """
 
+    #: how the dataset names its files (a subclass of the same layout sets its own)
+    _layout = MNIST
+
     def _make_source_factory(self, dataset_dir, usage):
-        return functools.partial(MnistSource, dataset_dir, usage)
+        return functools.partial(MnistSource, dataset_dir, usage, self._layout)
 
     def _count_rows(self):
-        return count_mnist_rows(self.dataset_dir, self.usage)
+        return count_mnist_rows(self.dataset_dir, self.usage, self._layout)
 
     def _output_columns(self):
         return MnistSource.column_names

@@ -54,9 +54,11 @@ def test_engine_modules_re_export_the_project_objects(hook, module, names):
 def test_names_the_project_lacks_are_absent_not_stubbed(hook):
     import mindspore.dataset.engine.datasets_vision as vision
     with pytest.raises(AttributeError, match=r"mindspore.dataset.engine.datasets_vision."
-                                             r"LSUNDataset \(MindSpore API\) is not provided"):
-        vision.LSUNDataset  # noqa: B018
-    assert not hasattr(vision, "LSUNDataset") and "LSUNDataset" not in vision.__all__
+                                             r"RenderedSST2Dataset \(MindSpore API\) is not "
+                                             r"provided"):
+        vision.RenderedSST2Dataset  # noqa: B018
+    assert not hasattr(vision, "RenderedSST2Dataset")
+    assert "RenderedSST2Dataset" not in vision.__all__
     with pytest.raises(ImportError):
         from mindspore.dataset.engine.datasets import MappableDataset  # noqa: F401
     with pytest.raises(AttributeError, match="has no attribute 'NoSuchName'"):

@@ -132,6 +132,13 @@ class Tensor:
     def detach(self):
         return Tensor(self.data)
 
+    @staticmethod
+    def from_numpy(array):
+        """A Tensor sharing the numpy array's memory (MindSpore's `Tensor.from_numpy`)."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"Expected a NumPy array, but got {type(array)}.")
+        return Tensor(array)
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         """A torch function or operator given Tensors or Parameters (a cell's weights and

@@ -69,3 +69,14 @@ def test_importing_training_imports_neither_minddata_nor_torch():
     code = "import sys, training; print('minddata' in sys.modules, 'torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_from_numpy_shares_memory():
+    # mindspore.Tensor.from_numpy: a Tensor over the array's memory (MindSpore's suite builds
+    # encode_jpeg / encode_png inputs with it); anything else is a TypeError.
+    array = np.zeros((2, 3), np.float64)
+    tensor = Tensor.from_numpy(array)
+    array[0, 0] = 5
+    assert tensor.asnumpy()[0, 0] == 5 and tensor.dtype == np.float64 and tensor.shape == (2, 3)
+    with pytest.raises(TypeError, match="Expected a NumPy array"):
+        Tensor.from_numpy([1, 2])

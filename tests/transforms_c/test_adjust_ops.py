@@ -184,3 +184,15 @@ def test_in_a_pipeline_and_through_json():
     for op in ops:
         again = _decode(json.loads(json.dumps(_encode(op, "op"))))
         assert type(again) is type(op) and np.array_equal(again(_image()), op(_image()))
+
+
+def test_range_words_of_mindspore_suite():
+    # MindSpore 2.10's words, matched whole by its own suite: AdjustSaturation's range error
+    # names no argument; Posterize's bits sentence carries no "Got ..." detail.
+    with pytest.raises(ValueError) as saturation:
+        AdjustSaturation(-10.0)
+    assert "Input is not within the required interval of [0, 16777216]" in str(saturation.value)
+    for bits in (9, -1):
+        with pytest.raises(ValueError) as posterize:
+            Posterize(bits)
+        assert str(posterize.value) == "Input bits is not within the required interval of [0, 8]."

@@ -142,3 +142,11 @@ def test_in_a_pipeline_seeded():
     first, second = rows(), rows()
     assert len(first) == 3 and all(np.array_equal(a, b) for a, b in zip(first, second))
     assert all(r.shape == (5, 7, 3) and r.dtype == np.uint8 for r in first)
+
+
+@pytest.mark.parametrize("bits", [9, 0, (1, 9), (0, 7), (8, 1)])
+def test_random_posterize_range_sentence_is_mindspores(bits):
+    # MindSpore 2.10's sentence, compared whole by its suite (measured for all five).
+    with pytest.raises(ValueError) as error:
+        RandomPosterize(bits)
+    assert str(error.value) == "Input is not within the required interval of [1, 8]."

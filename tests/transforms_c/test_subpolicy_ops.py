@@ -161,3 +161,13 @@ def test_pipeline_and_serialize_round_trip(tmp_path):
     again = [r["image"] for r in rebuilt.create_dict_iterator(output_numpy=True)]
     assert len(rows) == 6 and all(r.shape == (8, 8, 3) and r.dtype == np.uint8 for r in rows)
     assert all(np.array_equal(a, b) for a, b in zip(rows, again))
+
+
+@pytest.mark.parametrize("prob, kind", [("0.1", "str"), ([0.5, 0.6], "list"), (None, "NoneType")])
+def test_prob_of_wrong_type_carries_mindspore_words(prob, kind):
+    # MindSpore 2.10 fails on its range comparison: "'<' not supported between instances of
+    # 'str' and 'int'" (measured); its suite matches those words.
+    with pytest.raises(TypeError) as error:
+        RandomSelectSubpolicy([[(Invert(), prob)]])
+    assert f"not supported between instances of '{kind}' and 'int'" in str(error.value)
+    assert "prob of (op, prob) policy[0][0]" in str(error.value)

@@ -73,7 +73,10 @@ def _check_pair(pair, where):
         raise TypeError(f"op of (op, prob) in {where} is neither a transforms op "
                         f"(TensorOperation) nor a callable pyfunc. Got {op!r}.")
     if not is_number(prob):
-        raise wrong_type(f"prob of (op, prob) {where}", prob, int, float)
+        # MindSpore 2.10 fails on its range comparison here; its words are added to ours.
+        error = wrong_type(f"prob of (op, prob) {where}", prob, int, float)
+        raise TypeError(f"{error} '<' not supported between instances of "
+                        f"'{type(prob).__name__}' and 'int'.")
     return op, check_float(prob, f"prob of (op, prob) {where}", 0, 1)
 
 

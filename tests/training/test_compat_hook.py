@@ -88,6 +88,20 @@ def test_entry_point_runs_a_script_and_reports_the_mapping_once(tmp_path):
     assert "mindspore.dataset -> minddata" in result.stderr
 
 
+def test_pillows_image_module_is_loaded_as_mindspore_loads_it(tmp_path):
+    """`import mindspore` loads PIL.Image in MindSpore 2.10: scripts that `import PIL` and use
+    `PIL.Image` rely on it (a fresh interpreter: nothing else loaded it first)."""
+    result = _run(tmp_path, """
+        import sys
+        import PIL
+        assert "PIL.Image" not in sys.modules
+        import mindspore
+        print("IMAGE", PIL.Image.new("RGB", (2, 3)).size)
+        """)
+    assert result.returncode == 0, result.stderr
+    assert "IMAGE (2, 3)" in result.stdout
+
+
 def test_entry_point_errors(tmp_path):
     result = subprocess.run([sys.executable, "-m", "training.compat", str(tmp_path / "no.py")],
                             capture_output=True, text=True, timeout=120, cwd=ROOT)

@@ -152,3 +152,29 @@ def test_in_a_map_after_topil():
     rows = eager.map(Perspective(START, END, Inter.BICUBIC), ["image"])
     out = next(rows.create_dict_iterator(output_numpy=True))["image"]
     np.testing.assert_array_equal(out[:, :, 0], EXPECTED[Inter.BICUBIC])
+
+
+def test_point_errors_come_in_mindspore_order():
+    # Measured under MindSpore 2.10: both lists' element types are checked before any length,
+    # then start_points' length and points before end_points'.
+    with pytest.raises(TypeError, match=r"Argument start_points\[0\] with value 2 is not of type"):
+        Perspective([2, 1, 3], [1, 2, 3])
+    with pytest.raises(TypeError, match=r"Argument end_points\[0\] with value 1 is not of type"):
+        Perspective([[1]] * 4, [1] * 4)
+    with pytest.raises(TypeError, match=r"Argument end_points\[0\] with value 1 is not"):
+        Perspective([[1, 1]] * 3, [1] * 4)
+    with pytest.raises(TypeError, match=r"^start_points\[0\] should be a list or tuple of len"):
+        Perspective([[1]] * 4, [[1, 1]] * 3)
+
+
+def test_random_perspective_range_error_is_mindspore_sentence():
+    # MindSpore's own test compares the whole sentence (measured under MindSpore 2.10).
+    with pytest.raises(ValueError) as error:
+        RandomPerspective(distortion_scale=1.5)
+    assert str(error.value) == ("Input distortion_scale is not within the required interval"
+                                " of [0.0, 1.0].")
+    with pytest.raises(ValueError) as error:
+        RandomPerspective(prob=1.2)
+    assert str(error.value) == "Input prob is not within the required interval of [0.0, 1.0]."
+    with pytest.raises(ValueError):     # MindSpore takes NaN (then never applies): refused here
+        RandomPerspective(prob=float("nan"))

@@ -55,6 +55,9 @@ class _TopLoader(importlib.abc.Loader):
 
     def exec_module(self, module):
         training = importlib.import_module("training")
+        # `import mindspore` loads Pillow's Image module (measured in 2.10), so a script that
+        # does `import PIL` and then uses `PIL.Image` runs under MindSpore: here too.
+        importlib.import_module("PIL.Image")
         module.__path__ = []  # a package: its submodules come from the finder
 
         def __getattr__(name):

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc, is_pil
-from transforms_c._validate import INT32_MAX, check_enum, check_float, check_int, check_type
+from transforms_c._validate import INT32_MAX, check_enum, check_int, check_type
 from transforms_c.enums import Inter
 from transforms_c.vision.crop import _pad_rank_words
 from transforms_c.vision.resize import check_array_interpolation
@@ -24,14 +24,20 @@ _COEF_BITS = 15                         # OpenCV's fixed-point weights of 8-bit 
 _WARP_DTYPES = (np.uint8, np.uint16, np.int16, np.float32, np.float64)
 
 
-def _check_points(points, name):
-    """Four (x, y) points of int32 ints, with MindSpore's words."""
+def _check_point_types(points, name):
+    """The list and each of its points must be lists/tuples: checked for both lists before
+    any length (MindSpore's order, so a bad argument gets the error MindSpore names)."""
     check_type(points, (list, tuple), name)
+    for i, point in enumerate(points):
+        check_type(point, (list, tuple), f"{name}[{i}]")
+
+
+def _check_points(points, name):
+    """Four (x, y) points of int32 ints, with MindSpore's words (types checked before)."""
     if len(points) != 4:
         raise TypeError(f"{name} should be a list or tuple of length 4.")
     out = []
     for i, point in enumerate(points):
-        check_type(point, (list, tuple), f"{name}[{i}]")
         if len(point) != 2:
             raise TypeError(f"{name}[{i}] should be a list or tuple of length 2.")
         out.append(tuple(check_int(v, f"{name}[{i}][{k}]", -INT32_MAX - 1, INT32_MAX)
@@ -180,6 +186,8 @@ class Perspective(TensorOperation):
     pil_refused_interpolations = (Inter.AREA, Inter.PILCUBIC)
 
     def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR):
+        _check_point_types(start_points, "start_points")
+        _check_point_types(end_points, "end_points")
         self.start_points = _check_points(start_points, "start_points")
         self.end_points = _check_points(end_points, "end_points")
         self.interpolation = check_enum(interpolation, Inter, "interpolation")
@@ -210,6 +218,15 @@ def random_perspective_points(width, height, distortion_scale, rng):
     return [(0, 0), (right, 0), (right, bottom), (0, bottom)], end_points
 
 
+def _check_unit_float(value, name):
+    """A float (an int is refused, as MindSpore) in [0, 1]. MindSpore's own test compares the
+    whole sentence, so the value is not appended here (check_range would append it)."""
+    check_type(value, float, name)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"Input {name} is not within the required interval of [0.0, 1.0].")
+    return float(value)
+
+
 class RandomPerspective(TensorOperation):
     """RandomPerspective(distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC): with
     probability prob, Perspective of a PIL image from its corners to corners moved inwards at
@@ -222,10 +239,8 @@ class RandomPerspective(TensorOperation):
     pil_input = "own"
 
     def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC):
-        check_type(distortion_scale, float, "distortion_scale")
-        self.distortion_scale = check_float(distortion_scale, "distortion_scale", 0.0, 1.0)
-        check_type(prob, float, "prob")
-        self.prob = check_float(prob, "prob", 0.0, 1.0)
+        self.distortion_scale = _check_unit_float(distortion_scale, "distortion_scale")
+        self.prob = _check_unit_float(prob, "prob")
         self.interpolation = check_enum(interpolation, Inter, "interpolation")
 
     def _compute(self, img, rng):

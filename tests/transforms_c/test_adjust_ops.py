@@ -196,3 +196,23 @@ def test_range_words_of_mindspore_suite():
         with pytest.raises(ValueError) as posterize:
             Posterize(bits)
         assert str(posterize.value) == "Input bits is not within the required interval of [0, 8]."
+
+
+def test_solarize_takes_bool_images_and_names_dtypes_as_mindspore():
+    # measured under MindSpore 2.10: a bool image's inverted values saturate to True
+    img = np.array([[True, False], [False, True]])
+    assert Solarize(0)(img).tolist() == [[True, True], [True, True]]
+    assert Solarize((1, 1))(img).tolist() == img.tolist()
+    assert Solarize((100, 200))(img).tolist() == img.tolist()
+    # MindSpore's list of dtypes (its order) and its names of numpy text dtypes
+    with pytest.raises(RuntimeError, match=r"type of \(bool, int8, uint8, int16, uint16, int32, "
+                                           r"float32, float64\)\. But got type bytes\."):
+        Solarize(2)(np.zeros((2, 2, 3)).astype("S"))
+    with pytest.raises(RuntimeError, match=r"But got type string\."):
+        Solarize(2)(np.zeros((2, 2, 3)).astype("U"))
+    with pytest.raises(RuntimeError, match=r"int32, float16, float32, float64\)\. But got type "
+                                           r"int64\."):
+        AdjustBrightness(2.0)(np.zeros((2, 2, 3), np.int64))
+    # the Decode hint is for 1-D input only (a 0-D one gets the bare sentence)
+    with pytest.raises(RuntimeError, match=r"But got dimension 0\.$"):
+        Solarize(2)(np.array(0, np.uint8))

@@ -126,3 +126,18 @@ def test_in_a_pipeline_and_through_json():
         assert type(again) is type(op)
         assert {k: str(v) for k, v in vars(again).items()} == \
             {k: str(v) for k, v in vars(op).items()}
+
+
+def test_linear_transformation_matrix_shapes_and_inputs_as_mindspore():
+    # measured under MindSpore 2.10: a 1-D matrix is an IndexError; a (D, D, ...) one is taken,
+    # then fails on each image; any eager input but an array gets its "img should be" words
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        LinearTransformation(np.zeros(4), np.zeros(4))
+    op = LinearTransformation(np.zeros((4, 4, 2)), np.zeros(4))
+    with pytest.raises(ValueError, match="Linear transform failed, input shape should match "
+                                         "with transformation_matrix."):
+        op(np.zeros((2, 2)))
+    op = LinearTransformation(np.eye(4), np.zeros(4))
+    for value in ([1.0, 2.0, 3.0, 4.0], (1, 2), 5):
+        with pytest.raises(TypeError, match=f"img should be NumPy array. Got {type(value)}"):
+            op(value)

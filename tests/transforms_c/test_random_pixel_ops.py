@@ -150,3 +150,23 @@ def test_random_posterize_range_sentence_is_mindspores(bits):
     with pytest.raises(ValueError) as error:
         RandomPosterize(bits)
     assert str(error.value) == "Input is not within the required interval of [1, 8]."
+
+
+def test_mindspore_words_for_bad_input():
+    # the sentences MindSpore 2.10's own unit tests compare (measured)
+    with pytest.raises(ValueError, match=r"format\. Got \(max,min\)\. degrees is"):
+        RandomColor((0.9, 0.1))
+    with pytest.raises(RuntimeError, match=r"rank: 1\. You may need to perform Decode first\."):
+        RandomEqualize(1.0)(np.zeros(5, np.uint8))
+    lighting = RandomLighting(1)
+    with pytest.raises(RuntimeError, match=r"RandomLighting: the shape of input tensor does not "
+                                           r"match .* <height, width, \.\.\.>\. But got tensor "
+                                           r"with dimension 0\."):
+        lighting(np.array(0, np.uint8))
+    with pytest.raises(RuntimeError, match=r"in type of \[int, float, double\]\. But got type "
+                                           r"string\."):
+        lighting(np.array([[["a", "b", "c"]]]))
+    with pytest.raises(RuntimeError, match=r"Cannot convert from OpenCV type, unknown CV type\. "
+                                           r"Currently supported data type: \[int8, uint8, int16, "
+                                           r"uint16, int32, float16, float32, float64\]\."):
+        lighting(np.zeros((4, 4, 4), np.int64))    # the dtype is checked before the channels

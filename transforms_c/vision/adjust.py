@@ -8,6 +8,7 @@ import numpy as np
 from transforms_c._base import TensorOperation, image_hwc
 from transforms_c._validate import MAX_SIZE, check_int, check_range, is_number, wrong_type
 from transforms_c.vision import color
+from transforms_c.vision.image_io import _dtype_name
 
 
 def check_number(value, name, low=None, high=None, range_name=None):
@@ -29,18 +30,22 @@ def gray_or_rgb_image(img, op_name, dtypes):
     """An (H, W), (H, W, 1) or (H, W, 3) image of one of dtypes, else MindSpore's words (its
     AdjustBrightness and Solarize)."""
     if isinstance(img, np.ndarray) and img.ndim not in (2, 3):
-        hint = ". You may need to perform Decode first" if img.ndim < 2 else ""
+        hint = ". You may need to perform Decode first" if img.ndim == 1 else ""
         raise _words(op_name, "dimension", "dimension of (2, 3), in shape of <H, W> or <H, W, C>",
                      f"dimension {img.ndim}{hint}")
     if img.ndim == 3 and img.shape[2] not in (1, 3):
         raise _words(op_name, "channel", "channel of (1, 3)", f"channel {img.shape[2]}")
     if img.dtype not in dtypes:
-        names = ", ".join(np.dtype(t).name for t in dtypes)
-        raise _words(op_name, "data type", f"type of ({names})", f"type {img.dtype}")
-    return image_hwc(img, op_name)
+        names = ", ".join(np.dtype(t).name for t in _DTYPE_ORDER if t in dtypes)
+        raise _words(op_name, "data type", f"type of ({names})", f"type {_dtype_name(img.dtype)}")
+    image_hwc(img.view(np.uint8) if img.dtype == np.bool_ else img, op_name)  # empty images
+    return img
 
 
-#: The dtypes MindSpore's AdjustBrightness and Solarize take (bool aside: see the README).
+#: The order in which MindSpore's messages list the dtypes an op takes.
+_DTYPE_ORDER = (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.float16,
+                np.float32, np.float64)
+#: The dtypes MindSpore's AdjustBrightness takes (bool aside: see the README); Solarize adds bool.
 _SCALAR_DTYPES = (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.float32, np.float64)
 
 
@@ -248,7 +253,9 @@ def posterize(img, bits):
 def solarize_range(img, low, high):
     """MindSpore's Solarize with thresholds (low, high): the values in [low, high] inverted,
     or the values >= low when low == high (measured in 2.10)."""
-    img = gray_or_rgb_image(img, "Solarize", _SCALAR_DTYPES)
+    img = gray_or_rgb_image(img, "Solarize", _SCALAR_DTYPES + (np.bool_,))
+    if img.dtype == np.bool_:   # 255 - value saturated to bool is True (MindSpore, measured)
+        return img | color.solarize(img.view(np.uint8), low, None if low == high else high) > 0
     return color.solarize(img, low, None if low == high else high)
 
 

@@ -92,7 +92,10 @@ class LinearTransformation(TensorOperation):
         if not isinstance(mean_vector, np.ndarray):
             raise wrong_type("mean_vector", mean_vector, np.ndarray)
         shape = transformation_matrix.shape
-        if transformation_matrix.ndim != 2 or shape[0] != shape[1]:
+        if transformation_matrix.ndim < 2:    # MindSpore's IndexError (it reads shape[1])
+            raise IndexError(f"tuple index out of range: transformation_matrix should be a "
+                             f"(D, D) matrix, got shape {shape}")
+        if shape[0] != shape[1]:
             raise ValueError(f"transformation_matrix should be a square matrix. Got shape "
                              f"{shape} instead.")
         if mean_vector.shape[0] != shape[0]:
@@ -102,9 +105,21 @@ class LinearTransformation(TensorOperation):
         self.transformation_matrix = transformation_matrix
         self.mean_vector = mean_vector
 
+    def __call__(self, *arrays):
+        """MindSpore's words for an eager input that is not a numpy array (a PIL image, a
+        list ...), in place of the other image ops' words."""
+        for img in arrays:
+            if not isinstance(img, np.ndarray):
+                raise TypeError(f"img should be NumPy array. Got {type(img)}")
+        return super().__call__(*arrays)
+
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray):
             raise TypeError(f"img should be NumPy array. Got {type(img)}")
+        if self.transformation_matrix.ndim != 2:
+            # MindSpore takes a (D, D, ...) matrix, then fails on every image, with these words
+            raise ValueError("Linear transform failed, input shape should match with "
+                             "transformation_matrix.")
         size = self.transformation_matrix.shape[0]
         if img.size != size:
             raise ValueError(f"transformation_matrix shape {self.transformation_matrix.shape} "

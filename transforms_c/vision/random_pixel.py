@@ -10,6 +10,7 @@ from transforms_c._base import TensorOperation
 from transforms_c._validate import MAX_SIZE, check_int, check_range, is_int, wrong_type
 from transforms_c.vision import color
 from transforms_c.vision.adjust import check_number, posterize, sharpness, solarize_range
+from transforms_c.vision.image_io import _dtype_name
 
 
 def check_prob(prob):
@@ -78,8 +79,9 @@ class RandomEqualize(_WithProbability):
 
     def _compute(self, img, rng):
         if img.ndim not in (2, 3):
+            hint = ". You may need to perform Decode first." if img.ndim == 1 else ""
             raise RuntimeError(f"RandomEqualize: input tensor is not in shape of <H,W> or "
-                               f"<H,W,C>, but got rank: {img.ndim}")
+                               f"<H,W,C>, but got rank: {img.ndim}{hint}")
         if img.dtype != np.uint8:
             raise RuntimeError(f"RandomEqualize: input image is not in type of uint8, but got: "
                                f"{img.dtype}")
@@ -176,7 +178,8 @@ def _check_degrees(degrees):
     for value in degrees:
         check_range(value, "", 0, MAX_SIZE)
     if degrees[0] > degrees[1]:
-        raise ValueError(f"degrees should be in (min,max) format. Got (max,min): {degrees}.")
+        raise ValueError(f"degrees should be in (min,max) format. Got (max,min). degrees is "
+                         f"{degrees}.")
     return tuple(float(v) for v in degrees)
 
 
@@ -220,6 +223,29 @@ def lighting_shift(rng, alpha):
     return _EIGENVECTORS @ (_EIGENVALUES * draws)
 
 
+#: The dtypes MindSpore's RandomLighting can hand to OpenCV (it computes only uint8 and int8
+#: right: this project takes uint8 and float32, see the README).
+_OPENCV_DTYPES = (np.int8, np.uint8, np.int16, np.uint16, np.int32, np.float16, np.float32,
+                  np.float64)
+
+
+def _check_lighting_input(img):
+    """MindSpore's RandomLighting checks, in its order: the rank, text, then the dtypes OpenCV
+    knows (the channel count comes after)."""
+    if img.ndim < 2:
+        raise RuntimeError(f"RandomLighting: the shape of input tensor does not match the "
+                           f"requirement of operator. Expecting tensor in shape of <height, "
+                           f"width, ...>. But got tensor with dimension {img.ndim}.")
+    if img.dtype.kind in "SU":
+        raise RuntimeError(f"RandomLighting: the data type of input tensor does not match the "
+                           f"requirement of operator. Expecting tensor in type of [int, float, "
+                           f"double]. But got type {_dtype_name(img.dtype)}.")
+    if img.dtype not in _OPENCV_DTYPES and img.dtype != np.bool_:
+        names = ", ".join(np.dtype(t).name for t in _OPENCV_DTYPES)
+        raise RuntimeError(f"RandomLighting: Cannot convert from OpenCV type, unknown CV type. "
+                           f"Currently supported data type: [{names}].")
+
+
 class RandomLighting(TensorOperation):
     """RandomLighting(alpha=0.05): AlexNet's PCA lighting, the same (r, g, b) shift added to
     every pixel of an RGB image; uint8 saturated and truncated (as MindSpore's Python path),
@@ -232,6 +258,7 @@ class RandomLighting(TensorOperation):
         self.alpha = check_number(alpha, "alpha", 0, MAX_SIZE)
 
     def _compute(self, img, rng):
+        _check_lighting_input(img)
         if img.ndim != 3 or img.shape[2] != 3:
             shape = ",".join(str(n) for n in img.shape)
             raise RuntimeError(f"RandomLighting: input tensor is not in shape of <H,W,C> or "

@@ -6,7 +6,7 @@ native ops (transforms_c.vision); ``minddata.vision.c_transforms`` re-exports th
 from transforms_c.vision import *  # noqa: F401,F403
 from transforms_c.vision import __all__ as _native_all
 
-_SUBMODULES = ("c_transforms", "py_transforms", "transforms", "utils")
+_SUBMODULES = ("c_transforms", "py_transforms", "py_transforms_util", "transforms", "utils")
 __all__ = list(_native_all) + list(_SUBMODULES)
 
 

@@ -141,3 +141,20 @@ def test_linear_transformation_matrix_shapes_and_inputs_as_mindspore():
     for value in ([1.0, 2.0, 3.0, 4.0], (1, 2), 5):
         with pytest.raises(TypeError, match=f"img should be NumPy array. Got {type(value)}"):
             op(value)
+
+
+def test_py_transforms_util_has_mindspores_hsv_helpers():
+    """mindspore.dataset.vision.py_transforms_util.rgb_to_hsvs / hsv_to_rgbs, which MindSpore's
+    scripts and tests call directly: colorsys per pixel, batches too, and back."""
+    import colorsys
+
+    from minddata.vision import py_transforms_util as util
+    rgb = np.random.default_rng(3).random((2, 4, 5, 3))
+    hsv = util.rgb_to_hsvs(rgb, True)
+    assert hsv.shape == rgb.shape and hsv.dtype == np.float64
+    assert np.allclose(hsv[1, 2, 3], colorsys.rgb_to_hsv(*rgb[1, 2, 3]))
+    assert np.allclose(util.hsv_to_rgbs(hsv, True), rgb)
+    chw = np.moveaxis(rgb[0], -1, 0)
+    assert np.allclose(util.rgb_to_hsvs(chw, False), np.moveaxis(hsv[0], -1, 0))
+    with pytest.raises(TypeError, match=r"img shape should be .* Got \(5, 3\)"):
+        util.rgb_to_hsvs(rgb[0, 0], True)

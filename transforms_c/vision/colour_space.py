@@ -49,6 +49,23 @@ def hsv_to_rgb(h, s, v):
     return tuple(np.where(s == 0.0, v, plane) for plane in rgb)
 
 
+def rgb_to_hsvs(imgs, is_hwc):
+    """RGB values (a CHW or HWC image, or an NCHW/NHWC batch) to HSV, float64 (h and s in
+    [0, 1], v on the input's scale): RgbToHsv's computation (MindSpore's
+    ``py_transforms_util.rgb_to_hsvs``)."""
+    planes, axis = _channel_planes(imgs, is_hwc,
+                                   "(H, W, C)/(N, H, W, C)/(C ,H, W)/(N, C, H, W)", "")
+    return np.stack(rgb_to_hsv(*planes), axis=axis)
+
+
+def hsv_to_rgbs(imgs, is_hwc):
+    """HSV values (h and s in [0, 1]) to RGB, float64 on v's scale: HsvToRgb's computation
+    (MindSpore's ``py_transforms_util.hsv_to_rgbs``)."""
+    planes, axis = _channel_planes(imgs, is_hwc,
+                                   "(H, W, C)/(N, H, W, C)/(C, H, W)/(N, C, H, W)", ".")
+    return np.stack(hsv_to_rgb(*planes), axis=axis)
+
+
 class RgbToHsv(TensorOperation):
     """RgbToHsv(is_hwc=False): RGB values (a CHW or HWC image, or an NCHW/NHWC batch) to HSV,
     float64 (h and s in [0, 1], v on the input's scale)."""
@@ -59,9 +76,7 @@ class RgbToHsv(TensorOperation):
         self.is_hwc = check_bool(is_hwc, "is_hwc")
 
     def _compute(self, img, rng):
-        planes, axis = _channel_planes(img, self.is_hwc,
-                                       "(H, W, C)/(N, H, W, C)/(C ,H, W)/(N, C, H, W)", "")
-        return np.stack(rgb_to_hsv(*planes), axis=axis)
+        return rgb_to_hsvs(img, self.is_hwc)
 
 
 class HsvToRgb(TensorOperation):
@@ -74,9 +89,7 @@ class HsvToRgb(TensorOperation):
         self.is_hwc = check_bool(is_hwc, "is_hwc")
 
     def _compute(self, img, rng):
-        planes, axis = _channel_planes(img, self.is_hwc,
-                                       "(H, W, C)/(N, H, W, C)/(C, H, W)/(N, C, H, W)", ".")
-        return np.stack(hsv_to_rgb(*planes), axis=axis)
+        return hsv_to_rgbs(img, self.is_hwc)
 
 
 class LinearTransformation(TensorOperation):

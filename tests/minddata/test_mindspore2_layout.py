@@ -50,7 +50,8 @@ def test_decode_accepts_int8_bytes(tmp_path):
     d = ds.GeneratorDataset([(signed,)] * 3, ["image"], shuffle=False)
     d = d.map([ds.vision.Decode(), ds.vision.Resize((8, 8)), ds.vision.HWC2CHW()], "image")
     assert [r[0].shape for r in d.create_tuple_iterator(output_numpy=True)] == [(3, 8, 8)] * 3
-    with pytest.raises(RuntimeError, match="dtype int16"):
+    # any number type's bytes are decoded, as MindSpore 2.10 does; zeros are no image
+    with pytest.raises(RuntimeError, match="not a decodable image"):
         ds.vision.Decode()(np.zeros(10, np.int16))
 
 

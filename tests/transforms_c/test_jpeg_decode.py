@@ -108,6 +108,17 @@ def test_decode_rejects_decoded_image():
         Decode().apply((natural_rgb(),), 0)
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.float32, np.bool_])
+def test_decode_reads_the_bytes_of_a_one_dimensional_array_of_any_number_type(dtype):
+    """np.fromfile(path, dtype=...): MindSpore 2.10 decodes the bytes whatever the type
+    (measured for bool to float64); bytes that are not an image still fail."""
+    data = np.frombuffer(jpeg_bytes(natural_rgb()), np.uint8)
+    padded = np.concatenate([data, np.zeros(-len(data) % 4, np.uint8)])
+    assert np.array_equal(Decode()(padded.view(dtype)), Decode()(data))
+    with pytest.raises(RuntimeError, match="Decode"):
+        Decode()(np.zeros(16, dtype))
+
+
 def test_decode_argument_type():
     with pytest.raises(TypeError):
         Decode(to_pil=1)

@@ -23,8 +23,11 @@ def encoded_bytes(data, op_name="Decode"):
     if not isinstance(data, np.ndarray):
         raise TypeError(f"The type of the encoded image should be {np.ndarray}, but got "
                         f"{type(data)}.")
-    if data.dtype == np.int8 and data.ndim == 1:
-        data = data.view(np.uint8)  # np.fromfile(path, dtype="int8"), accepted by MindSpore
+    if data.ndim == 1 and data.dtype != np.uint8 and data.dtype.kind in "biuf":
+        # np.fromfile(path, dtype="int8" / "float32" ...): MindSpore 2.10 decodes the array's
+        # bytes whatever their type (measured: bool to float64); a 1-D array is never a decoded
+        # image, and bytes that are not an image still fail to decode
+        data = np.ascontiguousarray(data).view(np.uint8)
     if data.dtype != np.uint8 or data.ndim != 1:
         raise RuntimeError(f"{op_name}: invalid data shape {data.shape} / dtype {data.dtype}: "
                            f"expected 1-D uint8 encoded image bytes (is the image already "

@@ -48,6 +48,20 @@ def check_float(value, name, low=None, high=None, low_open=False, high_open=Fals
     return float(value)
 
 
+def check_number(value, name, low=None, high=None, range_name=None):
+    """check_float with the words of MindSpore's newer colour ops: their type error lists float
+    first, and some of their range errors name no argument (range_name "")."""
+    if not is_number(value):
+        raise wrong_type(name, value, float, int)
+    check_range(value, name if range_name is None else range_name, low, high)
+    return float(value)
+
+
+def dtype_words(dtype):
+    """A numpy dtype as MindSpore's messages name it (text arrays: "bytes", "string")."""
+    return {"S": "bytes", "U": "string", "O": "object"}.get(dtype.kind, dtype.name)
+
+
 def check_range(value, name, low=None, high=None, low_open=False, high_open=False):
     bad = ((low is not None and (value < low or (low_open and value == low))) or
            (high is not None and (value > high or (high_open and value == high))))

@@ -6,18 +6,9 @@ MindSpore also implements in Python (a PIL image in, a PIL image out)."""
 import numpy as np
 
 from transforms_c._base import TensorOperation, image_hwc
-from transforms_c._validate import MAX_SIZE, check_int, check_range, is_number, wrong_type
+from transforms_c._validate import (MAX_SIZE, check_int, check_number, check_range, dtype_words,
+                                    is_number, wrong_type)
 from transforms_c.vision import color
-from transforms_c.vision.image_io import _dtype_name
-
-
-def check_number(value, name, low=None, high=None, range_name=None):
-    """A float or int within [low, high], with MindSpore's words: its type error lists float
-    first, and some of its range errors name no argument (range_name "")."""
-    if not is_number(value):
-        raise wrong_type(name, value, float, int)
-    check_range(value, name if range_name is None else range_name, low, high)
-    return float(value)
 
 
 def _words(op_name, what, expected, got):
@@ -37,7 +28,7 @@ def gray_or_rgb_image(img, op_name, dtypes):
         raise _words(op_name, "channel", "channel of (1, 3)", f"channel {img.shape[2]}")
     if img.dtype not in dtypes:
         names = ", ".join(np.dtype(t).name for t in _DTYPE_ORDER if t in dtypes)
-        raise _words(op_name, "data type", f"type of ({names})", f"type {_dtype_name(img.dtype)}")
+        raise _words(op_name, "data type", f"type of ({names})", f"type {dtype_words(img.dtype)}")
     image_hwc(img.view(np.uint8) if img.dtype == np.bool_ else img, op_name)  # empty images
     return img
 

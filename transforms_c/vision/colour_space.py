@@ -5,8 +5,7 @@ colorsys's formulas (MindSpore maps colorsys over every pixel), vectorised in fl
 import numpy as np
 
 from transforms_c._base import TensorOperation
-from transforms_c._validate import check_bool, wrong_type
-from transforms_c.vision.adjust import check_number
+from transforms_c._validate import check_bool, check_number, wrong_type
 
 
 def _channel_planes(imgs, is_hwc, shape_words, dot):

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from transforms_c import _native
+from transforms_c._validate import dtype_words
 from transforms_c.enums import ImageReadMode
 from transforms_c.image_limits import check_declared_size
 from transforms_c.vision.decode import decode_jpeg, is_jpeg
@@ -55,15 +56,11 @@ def _as_array(value, name, lead="Input"):
                     f"{type(value)}.")
 
 
-def _dtype_name(dtype):
-    return {"S": "bytes", "U": "string", "O": "object"}.get(dtype.kind, dtype.name)
-
-
-def _check_image(image, op, dtype_words):
+def _check_image(image, op, subject):
     """A uint8 H x W or H x W x 1 / x 3 image, checked in MindSpore's order."""
     if image.dtype != np.uint8:
-        raise RuntimeError(f"{op}: The type of the {dtype_words} should be UINT8, but got "
-                           f"{_dtype_name(image.dtype)}.")
+        raise RuntimeError(f"{op}: The type of the {subject} should be UINT8, but got "
+                           f"{dtype_words(image.dtype)}.")
     if image.ndim not in (2, 3):
         raise RuntimeError(f"{op}: The image has invalid dimensions. It should have two or "
                            f"three dimensions, but got {image.ndim} dimensions.")
@@ -99,16 +96,16 @@ def _encode(image, op, ext, params):
     return encoded.reshape(-1)
 
 
-def _jpeg_bytes(image, quality, op, dtype_words):
-    _check_image(image, op, dtype_words)
+def _jpeg_bytes(image, quality, op, subject):
+    _check_image(image, op, subject)
     _check_in_range(quality, "quality", 1, 100, op)
     return _encode(image, op, ".jpg", [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
 
 
-def _png_bytes(image, compression_level, op, dtype_words):
+def _png_bytes(image, compression_level, op, subject):
     # zlib at the level asked for. MindSpore's OpenCV build also picks zlib's RLE strategy,
     # which makes levels 1 to 9 give the same (about 3x larger) bytes: not imitated.
-    _check_image(image, op, dtype_words)
+    _check_image(image, op, subject)
     _check_in_range(compression_level, "compression_level", 0, 9, op)
     return _encode(image, op, ".png", [cv2.IMWRITE_PNG_COMPRESSION, int(compression_level)])
 
@@ -193,7 +190,7 @@ def write_file(filename, data):
     data = _as_array(data, "data")
     if data.dtype != np.uint8:
         raise RuntimeError(f"WriteFile: The type of the elements of data should be UINT8, but "
-                           f"got {_dtype_name(data.dtype)}.")
+                           f"got {dtype_words(data.dtype)}.")
     if data.ndim != 1:
         raise RuntimeError(f"WriteFile: The data has invalid dimensions. It should have only "
                            f"one dimension, but got {data.ndim} dimensions.")

@@ -7,10 +7,10 @@ import cv2
 import numpy as np
 
 from transforms_c._base import TensorOperation
-from transforms_c._validate import MAX_SIZE, check_int, check_range, is_int, wrong_type
+from transforms_c._validate import (MAX_SIZE, check_int, check_number, check_range, dtype_words,
+                                    is_int, wrong_type)
 from transforms_c.vision import color
-from transforms_c.vision.adjust import check_number, posterize, sharpness, solarize_range
-from transforms_c.vision.image_io import _dtype_name
+from transforms_c.vision.adjust import posterize, sharpness, solarize_range
 
 
 def check_prob(prob):
@@ -239,7 +239,7 @@ def _check_lighting_input(img):
     if img.dtype.kind in "SU":
         raise RuntimeError(f"RandomLighting: the data type of input tensor does not match the "
                            f"requirement of operator. Expecting tensor in type of [int, float, "
-                           f"double]. But got type {_dtype_name(img.dtype)}.")
+                           f"double]. But got type {dtype_words(img.dtype)}.")
     if img.dtype not in _OPENCV_DTYPES and img.dtype != np.bool_:
         names = ", ".join(np.dtype(t).name for t in _OPENCV_DTYPES)
         raise RuntimeError(f"RandomLighting: Cannot convert from OpenCV type, unknown CV type. "

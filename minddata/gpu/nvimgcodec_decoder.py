@@ -2,7 +2,8 @@
 or ``-cu12``), DALI's own decoder: the GPU's hardware JPEG decoders where it has them (A100,
 H100, H200), which take the decode itself off the CUDA cores (on the H200 the library still
 queued CUDA work per batch: README, "On a GPU"), and nvJPEG's CUDA decode otherwise
-(``gpu.set_jpeg_decoder("nvimgcodec")``; the default, "auto", prefers torchvision's decode).
+(``gpu.set_jpeg_decoder("nvimgcodec")``; the default, "auto", takes it only where neither
+the direct nvJPEG decoder nor torchvision's loads).
 
 The output is what torchvision's ``decode_jpeg`` gives, so GpuRun takes either: one planar RGB
 ``(3, H, W)`` uint8 tensor on the device per row, or None for a row the library could not

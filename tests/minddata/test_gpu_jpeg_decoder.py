@@ -1,6 +1,6 @@
 """Which library decodes a GPU batch's JPEGs (minddata.gpu.set_jpeg_decoder) and the nvImageCodec
 adapter (minddata/gpu/nvimgcodec_decoder.py), checked without a GPU: the choice is made from
-stand-ins for the two libraries, and the adapter runs against a stand-in of nvImageCodec's
+stand-ins for the three libraries, and the adapter runs against a stand-in of nvImageCodec's
 Python API that decodes with the CPU path's decoder."""
 import io
 import threading
@@ -25,8 +25,9 @@ torch = pytest.importorskip("torch")
 
 @pytest.fixture
 def decoders(monkeypatch):
-    """Stand-ins for both libraries; the device and the choice are put back afterwards."""
-    found = {"torchvision": object(), "nvimgcodec": object()}
+    """Stand-ins for the three libraries; the device and the choice are put back afterwards."""
+    found = {"nvjpeg": object(), "torchvision": object(), "nvimgcodec": object()}
+    monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: found["nvjpeg"])
     monkeypatch.setattr(backend, "_torchvision_decoder", lambda: found["torchvision"])
     monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda share: found["nvimgcodec"])
     device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
@@ -35,30 +36,45 @@ def decoders(monkeypatch):
     gpu.set_jpeg_decoder(choice)
 
 
-def test_auto_prefers_torchvision_then_nvimgcodec_on_cuda(decoders):
+def test_auto_prefers_the_direct_nvjpeg_then_torchvision_then_nvimgcodec_on_cuda(decoders):
     gpu.set_device("cuda")
     assert gpu.get_jpeg_decoder() == "auto"
+    assert backend.jpeg_decoder() is decoders["nvjpeg"]
+    decoders["nvjpeg"] = None
     assert backend.jpeg_decoder() is decoders["torchvision"]
     decoders["torchvision"] = None
     assert backend.jpeg_decoder() is decoders["nvimgcodec"]
-    gpu.set_device("cpu")                   # nvImageCodec serves CUDA devices only
+    decoders["nvimgcodec"] = None
+    assert backend.jpeg_decoder() is None
+
+
+def test_auto_on_the_cpu_device_is_torchvision_or_none(decoders):
+    """The direct nvJPEG decoder and nvImageCodec serve CUDA devices only."""
+    gpu.set_device("cpu")
+    assert backend.jpeg_decoder() is decoders["torchvision"]
+    decoders["torchvision"] = None
     assert backend.jpeg_decoder() is None
 
 
 def test_an_explicit_choice_is_that_library_or_none(decoders):
     gpu.set_device("cuda")
-    gpu.set_jpeg_decoder("nvimgcodec")
-    assert backend.jpeg_decoder() is decoders["nvimgcodec"]
+    for name in ("nvjpeg", "torchvision", "nvimgcodec"):
+        gpu.set_jpeg_decoder(name)
+        assert backend.jpeg_decoder() is decoders[name]
+    decoders["nvimgcodec"] = decoders["nvjpeg"] = None
+    gpu.set_jpeg_decoder("nvjpeg")
+    assert backend.jpeg_decoder() is None   # no fallback to another library
     gpu.set_jpeg_decoder("torchvision")
     assert backend.jpeg_decoder() is decoders["torchvision"]
     decoders["torchvision"] = None
-    assert backend.jpeg_decoder() is None   # no fallback to the other library
+    assert backend.jpeg_decoder() is None
     gpu.set_jpeg_decoder("cpu")             # the host decodes every row
     assert backend.jpeg_decoder() is None
 
 
 def test_the_decoder_is_named(decoders):
     gpu.set_device("cuda")
+    decoders["nvjpeg"] = None
     decoders["torchvision"] = types.SimpleNamespace(name="torchvision decode_jpeg (nvJPEG)")
     assert backend.jpeg_decoder_name() == "torchvision decode_jpeg (nvJPEG)"
     gpu.set_jpeg_decoder("cpu")
@@ -75,8 +91,10 @@ def test_a_missing_decoder_names_what_to_install(decoders, monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
     gpu.set_device("cuda")
-    decoders["torchvision"] = decoders["nvimgcodec"] = None
-    assert "nvidia-nvimgcodec-cu13" in gpu.unavailable()
+    decoders["nvjpeg"] = decoders["torchvision"] = decoders["nvimgcodec"] = None
+    why = gpu.unavailable()                 # "auto": any of the three would do
+    assert all(name in why for name in ("libnvjpeg", "torchvision", "nvImageCodec",
+                                        "nvidia-nvjpeg-cu13", "nvidia-nvimgcodec-cu13"))
     gpu.set_jpeg_decoder("nvimgcodec")
     assert "set_jpeg_decoder('auto')" in gpu.unavailable()
     gpu.set_jpeg_decoder("cpu")             # needs no decoder library

@@ -39,11 +39,12 @@ class StandInNvJpeg:
         self.hardware, self.refuse = hardware, refuse or {}
         self.unsupported = set(unsupported)
         self.states, self.batch_of, self.streams, self.batches = 0, {}, [], []
-        self.parsed, self.pooled, self.info_calls = {}, [], 0
+        self.parsed, self.pooled, self.info_calls, self.created = {}, [], 0, []
         self.lock = threading.Lock()
         self.nvjpegGetImageInfo = IMAGE_INFO(self.image_info)     # a C function pointer
 
     def nvjpegCreateEx(self, backend, dev_allocator, pinned_allocator, flags, handle):
+        self.created.append(backend)
         if backend == nvjpeg_decoder.BACKEND_HARDWARE and not self.hardware:
             return 7                                    # ARCH_MISMATCH
         if "create" in self.refuse:
@@ -192,7 +193,26 @@ def test_without_jpeg_engines_the_cuda_backend_decodes():
     rows = _rows(2)
     images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream())
     assert decoder.backend(0) == "CUDA"
+    assert decoder.lib.created == [nvjpeg_decoder.BACKEND_HARDWARE,
+                                   nvjpeg_decoder.BACKEND_DEFAULT]
     assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
+
+
+def test_the_cuda_backend_can_be_forced_where_the_gpu_has_jpeg_engines(monkeypatch):
+    """hardware=False: the CUDA backend only, the hardware one not even tried (the GPU checks
+    run the CUDA backend that way on GPUs that have JPEG engines); kept through create()."""
+    monkeypatch.setattr(nvjpeg_decoder, "load_library", StandInNvJpeg)
+    for decoder in (NvJpegDecoder(StandInNvJpeg(), torch, hardware=False),
+                    NvJpegDecoder.create(hardware=False)):
+        rows = _rows(2)
+        images = decoder.decode_on(rows, torch.device("cpu"), 0, StandInStream())
+        assert decoder.backend(0) == "CUDA"
+        assert decoder.lib.created == [nvjpeg_decoder.BACKEND_DEFAULT]
+        assert decoder.lib.pooled == []         # the hardware backend's pool only
+        assert all(torch.equal(i, _cpu(r)) for i, r in zip(images, rows))
+    default = NvJpegDecoder.create()
+    default.decode_on(_rows(1), torch.device("cpu"), 0, StandInStream())
+    assert default.backend(0) == "hardware"
 
 
 def test_failures_name_the_call_and_give_the_state_back():
@@ -419,9 +439,9 @@ def _loadable_library():
         return None
 
 
-def _real_decoder():
+def _real_decoder(hardware=True):
     lib = _loadable_library() if torch.cuda.is_available() else None
-    return None if lib is None else NvJpegDecoder(lib, torch)
+    return None if lib is None else NvJpegDecoder(lib, torch, hardware)
 
 
 @pytest.mark.skipif(_real_decoder() is None, reason="needs CUDA and libnvjpeg")

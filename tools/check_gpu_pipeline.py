@@ -418,7 +418,7 @@ def mixed_stages(torch, vision, files, args):
             f"{int(diff.max())} levels, {float((diff > 0).float().mean()):.2e} of the values")
 
 
-def train_model(torch, arch, args, priority="normal", optimizer="sgd"):
+def train_model(torch, arch, args, priority="normal", optimizer="sgd", cuda_graph="off"):
     """(Model, synthetic inputs) of torchvision's ``arch``: mixed precision O2, channels_last,
     SGD, the steps on the caller's stream or (``priority`` "high") a high-priority one; None
     where torchvision does not import. ``optimizer`` "sgd-fused": torch's fused SGD on CUDA,
@@ -432,6 +432,7 @@ def train_model(torch, arch, args, priority="normal", optimizer="sgd"):
     from training import Model, set_context
     os.environ["TRAINING_CHANNELS_LAST"] = "1"      # read when Model builds the train step
     os.environ["TRAINING_HIGH_PRIORITY_STEP"] = "1" if priority == "high" else "0"
+    os.environ["TRAINING_CUDA_GRAPH"] = "1" if cuda_graph == "on" else "0"
     set_context(device_target="GPU")                # the CPU, with a warning, in a dry run
     device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.backends.cudnn.benchmark = True
@@ -463,13 +464,14 @@ def ms(value):
 
 class SinkRun(collections.namedtuple(
         "SinkRun", "decoder cpu_threads step_priority placement switch_interval optimizer "
-                   "pipeline_priority workers")):
+                   "pipeline_priority workers cuda_graph")):
     """One sink configuration: the JPEG decoder (gpu.set_jpeg_decoder), CPU decode threads, the
     step's stream priority ("high": TRAINING_HIGH_PRIORITY_STEP=1), the threads' placement (a
     training_core), Python's GIL switch interval during the run (sys.setswitchinterval, which
     bounds how long the training thread waits for the GIL behind the pipeline's threads; None:
     as it is), the optimizer (train_model) and the pipeline workers' stream priority
-    (gpu.set_stream_priority), and the map's workers."""
+    (gpu.set_stream_priority), the map's workers, and whether the train step is replayed as a
+    CUDA graph (TRAINING_CUDA_GRAPH; "on" or "off")."""
 
     def describe(self):
         interval = "" if self.switch_interval is None else \
@@ -477,7 +479,7 @@ class SinkRun(collections.namedtuple(
         return (f"{self.placement.describe()}, {self.decoder} decode, {self.cpu_threads} CPU "
                 f"decode threads, {self.step_priority}-priority step, {self.pipeline_priority}"
                 f"-priority pipeline streams, {self.workers} pipeline workers{interval}, "
-                f"{self.optimizer}")
+                f"{self.optimizer}{', CUDA graph step' if self.cuda_graph == 'on' else ''}")
 
 
 @part("sink training")
@@ -486,7 +488,7 @@ def sink_training(ds, vision, torch, path, arch, args, run):
     configured by ``run`` (a SinkRun), and of the same step on a synthetic batch already on the
     GPU."""
     from minddata import gpu
-    built = train_model(torch, arch, args, run.step_priority, run.optimizer)
+    built = train_model(torch, arch, args, run.step_priority, run.optimizer, run.cuda_graph)
     if built is None:
         return None
     from sink_rate import sink_rate
@@ -788,6 +790,10 @@ def main(argv=None):
     ap.add_argument("--gpu-workers", default="",
                     help="map workers of the mixed pipeline in the mixed and sink parts, one run "
                          "each ('': --cores); workers wait for their batch on the GPU asleep")
+    ap.add_argument("--cuda-graphs", default="off",
+                    help="the sink runs' train step, one run each: off (eager) or on "
+                         "(TRAINING_CUDA_GRAPH=1: replayed as one CUDA graph, the synthetic "
+                         "rate's step too)")
     ap.add_argument("--hardware-shares", default="1.0,0.75,auto",
                     help="nvImageCodec's hardware decode shares (gpu.set_hardware_decode_share) "
                          "timed alone and in the mixed pipeline")
@@ -798,6 +804,7 @@ def main(argv=None):
                     help="run the parts on torch's CPU with small batches (no GPU needed)")
     args = ap.parse_args(argv)
     choices = {"parts": PARTS, "pipeline_priorities": ("normal", "high"),
+               "cuda_graphs": ("off", "on"),
                "optimizers": ("sgd", "sgd-fused"), "training_threads": ("separate", "shared")}
     for name, allowed in choices.items():
         value = getattr(args, name)
@@ -867,7 +874,7 @@ def main(argv=None):
     runs = [SinkRun(*chosen) for chosen in itertools.product(
         decoders, map(int, args.sink_cpu_threads.split(",")), args.step_priorities.split(","),
         placements, intervals, optimizers, args.pipeline_priorities.split(","),
-        gpu_workers(args))]
+        gpu_workers(args), args.cuda_graphs.split(","))]
     for arch in filter(None, args.models.split(",") if "sink" in parts else []):
         for run in runs:
             results[f"sink {arch}, {run.describe()}"] = sink_training(ds, vision, torch, path,

@@ -57,7 +57,7 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
         [sys.executable, os.path.join(ROOT, "tools", "check_gpu_pipeline.py"), "--cpu-dry-run",
          "--data", str(data), "--parts", "kernels,mixed,sink,interference", "--decoders", "cpu",
          "--seconds", "1", "--sink-chunks", "3", "--sink-chunk-steps", "2",
-         "--optimizers", "sgd-fused", "--gpu-workers", "4,2"],
+         "--optimizers", "sgd-fused", "--gpu-workers", "4,2", "--cuda-graphs", "off,on"],
         capture_output=True, text=True, env=env, timeout=300)
     text = out.stdout + out.stderr
     assert out.returncode == 0, text
@@ -68,10 +68,11 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
                 f"workers, 4 cores):") in text, text
     assert "summary: mixed: " in text and "summary: mixed, cpu decode, 2 workers: " in text
     sinks = [line for line in text.splitlines() if "summary: sink resnet18" in line]
-    assert len(sinks) == 2 and all("img/s, synthetic" in line for line in sinks), text
-    assert ["4 pipeline workers" in sinks[0], "2 pipeline workers" in sinks[1]] == [True, True]
+    assert len(sinks) == 4 and all("img/s, synthetic" in line for line in sinks), text
+    assert [("4 pipeline workers" in line, "CUDA graph step" in line) for line in sinks] == [
+        (True, False), (True, True), (False, False), (False, True)], text
     fed = [line for line in text.splitlines() if "fed by the mixed pipeline" in line]
-    assert len(fed) == 2 and all("garbage collections" in line for line in fed), text
+    assert len(fed) == 4 and all("garbage collections" in line for line in fed), text
     beside = [line for line in text.splitlines()
               if "interference resnet18 (the CPU path's decoder): beside" in line]
     assert [line.split("beside ")[1].split(":")[0] for line in beside] == [

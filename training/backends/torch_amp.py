@@ -38,10 +38,11 @@ class TorchAmp:
         return tuple(t.to(self.dtype) if isinstance(t, self.torch.Tensor)
                      and t.is_floating_point() else t for t in batch)
 
-    def autocast(self):
+    def autocast(self, cache=True):
         if self.level not in ("O1", "O2"):
             return contextlib.nullcontext()
-        return self.torch.autocast(device_type=self.device.type, dtype=self.dtype)
+        return self.torch.autocast(device_type=self.device.type, dtype=self.dtype,
+                                   cache_enabled=cache)
 
     def backward(self, loss):
         """Backward pass of the (scaled) loss."""

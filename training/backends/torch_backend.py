@@ -15,6 +15,7 @@ import os
 import numpy as np
 
 from training import context, profiling
+from training.backends.torch_cuda_graph import CudaGraphs, CudaGraphStep, cuda_graph_enabled
 
 logger = logging.getLogger("training.torch")
 
@@ -191,10 +192,15 @@ class TorchTrainStep:
 
     def __call__(self, *batch):
         self.optimizer.zero_grad(set_to_none=True)
+        return self.compute(*batch)
+
+    def compute(self, *batch, autocast_cache=True):
+        """The step after zero_grad: forward, loss, backward, update; the loss. A CUDA graph
+        captures it with ``autocast_cache`` False (cached casts would outlive the capture)."""
         batch = self.amp.cast_inputs(batch)
         with profiling.span("forward_backward"):
             try:
-                with self.amp.autocast():
+                with self.amp.autocast(cache=autocast_cache):
                     loss = self._forward(*batch)
             except RuntimeError as exc:
                 inputs = batch if self.loss_fn is None else batch[:-1]
@@ -272,6 +278,8 @@ class TorchBackend:
         wrapped, scale = self._data_parallel(network)
         step = TorchTrainStep(wrapped, loss_fn, optimizer, self.compiled, scale, amp)
         step.module = network
+        if cuda_graph_enabled() and self.device.type == "cuda":
+            step = CudaGraphStep(step, CudaGraphs(self.torch, self.device))
         return step
 
     def build_eval_network(self, network, loss_fn, eval_network):

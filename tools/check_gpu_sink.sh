@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The sink's rate beside the mixed pipeline, with the train step eager and replayed as one CUDA
+# graph (TRAINING_CUDA_GRAPH=1): one call on a GPU machine, inside about 4 minutes (issue 22's
+# device time is 15 minutes a session).
+#
+#   bash tools/check_gpu_sink.sh DATA [LOGDIR]     (DATA: benchmarks/bench_data.py's layout,
+#                                                   LOGDIR default: gpu-sink-logs)
+#
+# 0. setup, where the checkout carries them (a GPU machine without network): the wheels in .whl
+#    (nvidia-nvjpeg, nvImageCodec) installed into /tmp/site, and extensions built for that
+#    machine's Python in .devbuild copied over the checkout's;
+# 1. the GPU tests of the direct nvJPEG decoder (both backends, four workers at once), of the
+#    CUDA graph step against the eager one (mixed precision, loss scaler, channels_last) and of
+#    mixed precision;
+# 2. tools/check_gpu_pipeline.py: the mixed pipeline on 4 cores, then ResNet-50 and ResNet-18
+#    in sink mode against their synthetic rate (fused SGD, high-priority pipeline streams),
+#    each with the eager and the graphed step, with the direct nvJPEG decoder and torchvision's;
+# 3. the sink runs again in another process, in the other order (the figures' spread).
+# Extra arguments for step 2: SINK_CHECK_ARGS (appended; a later flag wins). Each step is cut
+# at its time limit, so a hang still leaves the logs; the exit status is the number of steps
+# that failed.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+data=${1:?usage: bash tools/check_gpu_sink.sh DATA [LOGDIR]}
+logs=${2:-gpu-sink-logs}
+mkdir -p "$logs"
+export PYTHONUNBUFFERED=1
+py=${PYTHON:-python3}
+failed=0
+
+if compgen -G ".whl/*.whl" >/dev/null; then
+    "$py" -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl
+    export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+    export LD_LIBRARY_PATH=/tmp/site/nvidia/cu13/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+if [ -d .devbuild ]; then
+    cp -a .devbuild/. .
+fi
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; uptime; } \
+    > "$logs/0-machine.txt" 2>&1
+
+step() {
+    local name=$1 limit=$2
+    shift 2
+    echo "== $name (at most ${limit}s): $*"
+    if ! timeout "$limit" "$@" 2>&1 | tee "$logs/$name.log"; then
+        failed=$((failed + 1))
+        echo "== $name: FAILED"
+    fi
+}
+
+step 1-gpu-tests 90 "$py" -m pytest -q -p no:cacheprovider \
+    tests/minddata/test_gpu_nvjpeg_decoder_on_devices.py tests/training/test_torch_cuda_graph.py \
+    tests/training/test_amp_cuda.py
+sink_args=(--data "$data" --copies 20 --seconds 3 --models resnet50,resnet18
+           --optimizers sgd-fused --pipeline-priorities high --gpu-workers 4
+           --sink-cpu-threads 0 --sink-chunks 6 --step-priorities normal
+           --training-threads separate)
+# shellcheck disable=SC2086  # SINK_CHECK_ARGS is meant to split
+step 2-pipeline 150 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" --parts mixed,sink \
+    --decoders nvjpeg,torchvision --cuda-graphs off,on ${SINK_CHECK_ARGS:-}
+uptime >> "$logs/0-machine.txt"
+# shellcheck disable=SC2086
+step 3-sink-again 80 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" --parts sink \
+    --decoders nvjpeg --cuda-graphs on,off ${SINK_CHECK_ARGS:-}
+uptime >> "$logs/0-machine.txt"
+grep -h "summary:\|FAILED\|Warning" "$logs"/2-pipeline.log "$logs"/3-sink-again.log || true
+echo "== $failed step(s) failed; logs in $logs"
+exit "$failed"

@@ -266,3 +266,20 @@ def test_on_cuda_the_unfused_optimizer_with_loss_scaling_runs_eagerly():
     for x, y in _batches(WARM_STEPS + 2, size=16):
         graphed(x.cuda(), y.cuda())
     assert graphed.captures == 0
+
+
+def test_inputs_on_the_steps_cuda_device_are_held_however_it_is_spelled():
+    """torch.device("cuda") means the current device: a batch on cuda:0 is captured when that
+    is current (the CUDA test above spells the device so; the backend says cuda:<id>)."""
+    import types
+
+    class Tensor:
+        def __init__(self, device):
+            self.device = torch.device(device)
+    stand_in = types.SimpleNamespace(Tensor=Tensor, cuda=types.SimpleNamespace(
+        current_device=lambda: 0))
+    for spelled in ("cuda", "cuda:0"):
+        graphs = CudaGraphs(stand_in, torch.device(spelled))
+        assert graphs.holds(Tensor("cuda:0")) and not graphs.holds(Tensor("cuda:1"))
+        assert not graphs.holds(Tensor("cpu")) and not graphs.holds(torch.zeros(1))
+    assert CudaGraphs(stand_in, torch.device("cuda:1")).holds(Tensor("cuda:1"))

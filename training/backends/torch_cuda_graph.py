@@ -74,8 +74,11 @@ class CudaGraphs:
 
     def holds(self, tensor):
         """Whether ``tensor`` can be a captured input: on this CUDA device."""
-        return isinstance(tensor, self.torch.Tensor) and tensor.device.type == "cuda" and \
-            tensor.device.index in (None, self.device.index)
+        if not isinstance(tensor, self.torch.Tensor) or tensor.device.type != "cuda":
+            return False
+        index = self.device.index       # "cuda" alone: the current device
+        return tensor.device.index == (self.torch.cuda.current_device() if index is None
+                                       else index)
 
     def capture(self, fn):
         """(graph, fn's result): ``fn``'s kernels captured, not run."""

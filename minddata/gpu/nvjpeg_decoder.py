@@ -62,6 +62,12 @@ from .decoded_batch import DecodedBatch
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_RGB = 3
 CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
+#: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB only
+OUTPUT_NAMES = {0: "UNCHANGED", 1: "YUV", 2: "Y", 3: "RGB", 4: "BGR", 5: "RGBI", 6: "BGRI",
+                7: "UNCHANGEDI_U16", 8: "NV12", 9: "YUY2", 10: "UNCHANGEDI"}
+#: nvjpegChromaSubsampling_t by name, as nvjpegGetImageInfo reports an image's subsampling
+CSS_NAMES = {0: "4:4:4", 1: "4:2:2", 2: "4:2:0", 3: "4:4:0", 4: "4:1:1", 5: "4:1:0", 6: "GRAY",
+             7: "4:1:0V", -1: "UNKNOWN"}
 STATUS_NAMES = {0: "SUCCESS", 1: "NOT_INITIALIZED", 2: "INVALID_PARAMETER", 3: "BAD_JPEG",
                 4: "JPEG_NOT_SUPPORTED", 5: "ALLOCATOR_FAILURE", 6: "EXECUTION_FAILED",
                 7: "ARCH_MISMATCH", 8: "INTERNAL_ERROR", 9: "IMPLEMENTATION_NOT_SUPPORTED",

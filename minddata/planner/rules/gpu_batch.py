@@ -3,8 +3,9 @@ an op's ``.device("GPU")``) and is a decode-and-augment run with GPU kernels bec
 GpuBatch node (engine/gpu_batch.py): CPU threads read the encoded rows, the device decodes and
 augments the whole batch, which stays there as a torch tensor.
 
-Placement asked for but impossible here (no CUDA build of torch, no torchvision) lowers to a
-GpuUnavailable node, whose build raises the reason, naming what to install: such a pipeline
+Placement asked for but impossible here (no CUDA build of torch, or no GPU JPEG decoder that
+loads: ``gpu.backend.unavailable()`` says which) lowers to a GpuUnavailable node, whose build
+raises the reason, naming what to install: such a pipeline
 plans (``Dataset.plan()`` shows the decision) but does not silently run on the CPU. A chain
 the GPU path cannot take (another shape, an op placed on the CPU, ...) is a Skip, and the map
 runs on the CPU as usual, with a warning: the user asked for the GPU."""

@@ -705,7 +705,7 @@ def kernels_per_batch(torch, vision, files, args, decoder):
     and copies (count, summed device time) of the decode and of the crop-resize-normalize,
     from torch's profiler (CUPTI sees every library's kernels): the GPU time a batch takes
     from the training step beside it."""
-    from torch.profiler import ProfilerActivity, profile
+    from gpu_profile import queued_work
     from minddata.gpu import backend
     from minddata.gpu.batch import GpuRun
     with gpu_settings(jpeg_decoder=decoder):
@@ -730,20 +730,7 @@ def kernels_per_batch(torch, vision, files, args, decoder):
         for _ in range(3):
             work()
         sync()
-        with profile(activities=[ProfilerActivity.CUDA if cuda else ProfilerActivity.CPU]) \
-                as prof:
-            for _ in range(batches):
-                work()
-            sync()
-        rows = [e for e in prof.key_averages()
-                if (getattr(e, "device_type", None) is not None
-                    and str(e.device_type).endswith("CUDA")) == cuda]
-        time_of = ("self_device_time_total" if cuda else "self_cpu_time_total")
-        rows.sort(key=lambda e: -getattr(e, time_of, 0.0))
-        total = sum(getattr(e, time_of, 0.0) for e in rows) / batches / 1e3
-        count = sum(e.count for e in rows) / batches
-        top = "; ".join(f"{e.key[:60]} x{e.count / batches:g} "
-                        f"{getattr(e, time_of, 0.0) / batches / 1e3:.2f} ms" for e in rows[:4])
+        count, total, top = queued_work(work, sync, batches, cuda, top=4)
         say(f"GPU kernels per batch ({name}, {stage}): {count:,.0f} kernels and copies, "
             f"{total:.2f} ms of device time per batch of {len(datas)}; most: {top}")
 

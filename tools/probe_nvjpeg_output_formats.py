@@ -251,21 +251,9 @@ def wall_ms(work, stream, repeats=5, warm=2):
 
 
 def queued(work, stream, batches=3):
-    """(count, device ms, top 3) of the kernels and copies one run of ``work`` queues, from
-    torch's profiler (CUPTI sees the kernels of every library in the process)."""
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(batches):
-            work()
-            stream.synchronize()
-    rows = [e for e in prof.key_averages() if str(getattr(e, "device_type", "")).endswith("CUDA")]
-    field = ("self_device_time_total" if rows and hasattr(rows[0], "self_device_time_total")
-             else "self_cuda_time_total")
-    rows.sort(key=lambda e: -getattr(e, field))
-    top = "; ".join(f"{e.key[:70]} x{e.count / batches:g} "
-                    f"{getattr(e, field) / batches / 1e3:.3f} ms" for e in rows[:3])
-    return (sum(e.count for e in rows) / batches,
-            sum(getattr(e, field) for e in rows) / batches / 1e3, top or "none")
+    """(count, device ms, top 3) of the kernels and copies one run of ``work`` queues."""
+    from gpu_profile import queued_work
+    return queued_work(work, stream.synchronize, batches, width=70)
 
 
 class TrainingLoop:

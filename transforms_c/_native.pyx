@@ -32,6 +32,16 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
                             int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
                             char* err, size_t err_len, int room, int* first_col) nogil
     const int kJpegCropRoom
+    cdef cppclass JpegPlanes:
+        int components
+        int heights[4]
+        int widths[4]
+        int factors[4]
+    cbool jpeg_read_planes(const uint8_t* data, size_t size, JpegPlanes* planes,
+                          long long max_pixels, char* err, size_t err_len) nogil
+    cbool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& planes,
+                            uint8_t* const out[4], long long max_pixels, char* err,
+                            size_t err_len) nogil
 
 
 cdef extern from "jconfig.h":   # of the libjpeg-turbo linked in statically (setup.py)
@@ -93,6 +103,42 @@ def jpeg_info(const uint8_t[::1] data):
     if not ok:
         raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
     return header.width, header.height, header.components
+
+
+def jpeg_planes(const uint8_t[::1] data, long long max_pixels):
+    """The JPEG's planes as coded (libjpeg-turbo's raw decode: no chroma upsampling, no colour
+    conversion; for a YCbCr file Y, Cb, Cr), with each one's sampling: (planes, factors),
+    ``planes`` a list of (h, w) uint8 arrays, ``factors`` the (horizontal, vertical) factor
+    each plane is subsampled by ((2, 2) for 4:2:0 chroma). What a GPU decoder asked for YUV
+    output gives, to check the conversion to RGB against the CPU decode (minddata/gpu).
+    RuntimeError for a file it cannot decode."""
+    cdef JpegPlanes planes
+    cdef char err[ERR_LEN]
+    cdef cbool ok
+    cdef uint8_t* out[4]
+    cdef uint8_t[:, ::1] view
+    err[0] = 0
+    if data.shape[0] == 0:
+        raise RuntimeError("image data is empty (0 bytes)")
+    with nogil:
+        ok = jpeg_read_planes(&data[0], data.shape[0], &planes, max_pixels, err, ERR_LEN)
+    if not ok:
+        raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
+    arrays = [np.empty((planes.heights[c], planes.widths[c]), np.uint8)
+              for c in range(planes.components)]
+    for c in range(4):
+        out[c] = NULL
+    for c in range(planes.components):
+        view = arrays[c]
+        out[c] = &view[0, 0]
+    with nogil:
+        ok = jpeg_decode_planes(&data[0], data.shape[0], planes, out, max_pixels, err,
+                                ERR_LEN)
+    if not ok:
+        raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
+    factors = [(planes.factors[c] // 16, planes.factors[c] % 16)
+               for c in range(planes.components)]
+    return arrays, factors
 
 
 ctypedef const uint8_t* encoded_ptr
@@ -198,16 +244,19 @@ def nvjpeg_image_sizes(uintptr_t image_info, uintptr_t handle, const uint64_t[::
     ``handle``) on each image (address ``data[k]``, ``lengths[k]`` bytes) with the GIL
     released once for the whole batch (not once per image: beside a training loop each
     re-take of the GIL may wait up to Python's switch interval), writing each image's (height,
-    width) of its first component into ``out[k]``. Returns (-1, 0), or (k, status) for the
-    first image whose call did not return 0 (``out`` rows from k on unwritten)."""
+    width) of its first component into ``out[k]``; with six columns also its number of
+    components, its chroma subsampling (nvjpegChromaSubsampling_t) and its second component's
+    (height, width) (0, 0 without one). Returns (-1, 0), or (k, status) for the first image
+    whose call did not return 0 (``out`` rows from k on unwritten)."""
     cdef Py_ssize_t n = data.shape[0], k, failed = -1
     cdef int status = 0, components, subsampling
     cdef int widths[4]
     cdef int heights[4]
-    if lengths.shape[0] != n or out.shape[0] != n or out.shape[1] != 2:
+    cdef bint chroma = out.shape[1] == 6
+    if lengths.shape[0] != n or out.shape[0] != n or out.shape[1] not in (2, 6):
         raise ValueError(f"nvjpeg_image_sizes: {n} images, {lengths.shape[0]} lengths and "
                          f"an out of shape ({out.shape[0]}, {out.shape[1]}): expected "
-                         f"({n}, 2)")
+                         f"({n}, 2) or ({n}, 6)")
     if image_info == 0 or handle == 0:
         raise ValueError("nvjpeg_image_sizes: a null function or handle")
     cdef image_info_fn call = <image_info_fn>image_info
@@ -220,6 +269,11 @@ def nvjpeg_image_sizes(uintptr_t image_info, uintptr_t handle, const uint64_t[::
                 break
             out[k, 0] = heights[0]
             out[k, 1] = widths[0]
+            if chroma:
+                out[k, 2] = components
+                out[k, 3] = subsampling
+                out[k, 4] = heights[1] if components > 1 else 0
+                out[k, 5] = widths[1] if components > 1 else 0
     return int(failed), int(status)
 
 

@@ -15,7 +15,7 @@ _lock = threading.Lock()
 _state = {"device": None, "cpu_decode_threads": 0, "jpeg_decoder": "auto",
           "region_decode": False, "hardware_share": 1.0, "stream_priority": "normal"}
 STREAM_PRIORITIES = ("normal", "high")
-JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "nvjpeg", "cpu")
+JPEG_DECODERS = ("auto", "nvimgcodec", "torchvision", "nvjpeg", "nvjpeg-ycbcr", "cpu")
 
 
 def _set(name, value):
@@ -80,7 +80,7 @@ def unavailable():
         return (f"device {device!r} does not exist: torch sees {torch.cuda.device_count()} "
                 f"CUDA device(s)")
     if jpeg_decoder() is None and _state["jpeg_decoder"] != "cpu":
-        if _state["jpeg_decoder"] == "nvjpeg":
+        if _state["jpeg_decoder"] in ("nvjpeg", "nvjpeg-ycbcr"):
             return (f"libnvjpeg does not load: install a CUDA build of torchvision (it bundles "
                     f"libnvjpeg) or nvidia-nvjpeg-cu13 (-cu12 for CUDA 12), or set "
                     f"MINDDATA_NVJPEG_LIBRARY to its path; or set_jpeg_decoder('auto')")
@@ -105,7 +105,10 @@ def set_jpeg_decoder(name):
     """The library that decodes JPEG batches on the GPU: "nvjpeg" (nvJPEG called directly on
     the pipeline workers' own streams, no process-wide lock, no wait: nvjpeg_decoder.py),
     "torchvision" (torchvision.io.decode_jpeg: nvJPEG too, one batch at a time in the process,
-    waited for), "nvimgcodec" (NVIDIA nvImageCodec: the hardware JPEG decoders where the GPU
+    waited for), "nvjpeg-ycbcr" (the same, nvJPEG writing each image's planes as coded and one
+    kernel a batch converting them to RGB with the CPU path's chroma upsampling and colour
+    arithmetic, ycbcr_to_rgb.py, instead of a conversion kernel per image: not yet run on a
+    GPU), "nvimgcodec" (NVIDIA nvImageCodec: the hardware JPEG decoders where the GPU
     has them, CUDA otherwise), "cpu" (the host decodes every row with the CPU path's decoder,
     the GPU augments: the CPU path's pixels exactly), or "auto" (the default: the first of
     "nvjpeg", "torchvision", "nvimgcodec" that loads; on the CPU device torchvision's only).
@@ -135,8 +138,8 @@ def jpeg_decoder():
     on_cuda = (_state["device"] or "cuda").startswith("cuda")
     if choice == "nvimgcodec":
         return _nvimgcodec_decoder(_state["hardware_share"]) if on_cuda else None
-    if choice == "nvjpeg":
-        return _nvjpeg_decoder() if on_cuda else None
+    if choice in ("nvjpeg", "nvjpeg-ycbcr"):
+        return _nvjpeg_decoder("rgb" if choice == "nvjpeg" else "ycbcr") if on_cuda else None
     if choice == "torchvision" or not on_cuda:
         return _torchvision_decoder()
     # "auto" on CUDA: the fastest that loads (set_jpeg_decoder); each looked up only if needed
@@ -168,10 +171,10 @@ def _nvimgcodec_decoder(hardware_share):
 
 
 @functools.lru_cache(maxsize=None)
-def _nvjpeg_decoder():
+def _nvjpeg_decoder(output="rgb"):
     try:
         from .nvjpeg_decoder import NvJpegDecoder
-        return NvJpegDecoder.create()
+        return NvJpegDecoder.create(output=output)
     except Exception:    # libnvjpeg absent or not loadable
         return None
 

@@ -30,6 +30,13 @@ the header's size. When the hardware backend refuses a batch, the images it does
 decoder and the rest decoded in one batch again; a batch refused otherwise raises
 RuntimeError, and GpuRun decodes its rows one by one.
 
+Asked for ``output="ycbcr"`` (``set_jpeg_decoder("nvjpeg-ycbcr")``) nvJPEG writes each image's
+planes as coded (NVJPEG_OUTPUT_YUV: Y, then Cb and Cr at the size the header's subsampling
+gives, as nvjpegGetImageInfo reports it) and one kernel converts the whole batch to the same
+planar RGB buffer (ycbcr_to_rgb.py: libjpeg-turbo's upsampling and colour arithmetic), instead
+of nvJPEG's conversion kernel per image; files of another layout (gray, an unusual
+subsampling) go to the CPU path's decoder. Not yet run on a GPU.
+
 The library: the ``libnvjpeg`` that CUDA builds of torchvision bundle (``torchvision.libs``),
 the ``nvidia-nvjpeg-cu13`` / ``-cu12`` wheels, the system's, or the file named by
 ``MINDDATA_NVJPEG_LIBRARY``.
@@ -56,13 +63,17 @@ import numpy as np
 
 from transforms_c._native import nvjpeg_image_sizes
 
+from . import ycbcr_to_rgb
 from .decoded_batch import DecodedBatch
 
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
-OUTPUT_RGB = 3
+OUTPUT_YUV, OUTPUT_RGB = 1, 3
 CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
-#: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB only
+#: the chroma subsamplings the YCbCr output takes, by nvjpegChromaSubsampling_t: each chroma
+#: plane's sampling factors, horizontal * 16 + vertical (ycbcr_to_rgb's layout)
+CSS_FACTORS = {0: 0x11, 1: 0x21, 2: 0x22, 3: 0x12, 4: 0x41, 5: 0x42}
+#: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB or YUV
 OUTPUT_NAMES = {0: "UNCHANGED", 1: "YUV", 2: "Y", 3: "RGB", 4: "BGR", 5: "RGBI", 6: "BGRI",
                 7: "UNCHANGEDI_U16", 8: "NV12", 9: "YUY2", 10: "UNCHANGEDI"}
 #: nvjpegChromaSubsampling_t by name, as nvjpegGetImageInfo reports an image's subsampling
@@ -157,6 +168,42 @@ def bind(path):
     return types.SimpleNamespace(path=path, **calls)
 
 
+def ycbcr_layout(info):
+    """ycbcr_to_rgb's layout (N, 8) of images (``info`` rows: NvJpegDecoder._info's, of
+    images it takes) whose planes lie one after another in one buffer (each Y, Cb, Cr) and
+    whose RGB lies one after another in the output."""
+    info = np.asarray(info, np.int64).reshape(-1, 6)
+    factors = np.array([CSS_FACTORS[int(code)] for code in info[:, 3]], np.int64)
+    layout = np.zeros((len(info), 8), np.int64)
+    layout[:, 0:2] = info[:, 0:2]
+    layout[:, 2:4] = info[:, 4:6]
+    layout[:, 4] = factors
+    layout[:, 5] = ycbcr_to_rgb.upsampling_modes(factors, info[:, 5])
+    layout[:, 6] = np.concatenate([[0], np.cumsum(plane_bytes(layout))[:-1]])
+    layout[:, 7] = np.concatenate([[0], np.cumsum(3 * info[:, 0] * info[:, 1])[:-1]])
+    return layout
+
+
+def plane_bytes(layout):
+    """Each image's Y, Cb and Cr planes' bytes (``layout``: ycbcr_layout())."""
+    return layout[:, 0] * layout[:, 1] + 2 * layout[:, 2] * layout[:, 3]
+
+
+def plane_table(base, layout):
+    """The nvjpegImage_t array (N, 8) uint64 of YCbCr images laid out as ``layout`` says from
+    device address ``base``: the Y, Cb, Cr pointers and a null fourth, then the pitches (each
+    plane's width; 0 for the fourth)."""
+    layout = np.asarray(layout, np.int64).reshape(-1, 8)
+    start = np.uint64(base) + layout[:, 6].astype(np.uint64)
+    luma = (layout[:, 0] * layout[:, 1]).astype(np.uint64)
+    chroma = (layout[:, 2] * layout[:, 3]).astype(np.uint64)
+    table = np.zeros((len(layout), _IMAGE_WORDS), np.uint64)
+    table[:, 0], table[:, 1], table[:, 2] = start, start + luma, start + luma + chroma
+    table[:, MAX_COMPONENT] = layout[:, 1]
+    table[:, MAX_COMPONENT + 1] = table[:, MAX_COMPONENT + 2] = layout[:, 3]
+    return table
+
+
 def image_table(base, heights, widths):
     """The nvjpegImage_t array (N, 8) uint64 of planar RGB images laid out one after another
     from device address ``base``: three channel pointers (each plane height x width, the
@@ -174,22 +221,30 @@ def image_table(base, heights, widths):
 
 
 class NvJpegDecoder:
-    name = "nvJPEG (direct, on the pipeline's streams)"
     decodes_regions = False
 
-    def __init__(self, lib, torch, hardware=True):
-        """``hardware``: try the hardware backend first (False: the CUDA backend only)."""
-        self.lib, self.torch, self.hardware = lib, torch, hardware
+    def __init__(self, lib, torch, hardware=True, output="rgb"):
+        """``hardware``: try the hardware backend first (False: the CUDA backend only).
+        ``output``: "rgb" (nvJPEG converts each image), or "ycbcr" (nvJPEG writes the planes as
+        coded and one kernel a batch converts them with the CPU path's arithmetic:
+        ycbcr_to_rgb.py; a file of another layout, gray or of an unusual subsampling, is left
+        to the CPU path's decoder)."""
+        if output not in ("rgb", "ycbcr"):
+            raise ValueError(f"output should be 'rgb' or 'ycbcr', but got {output!r}")
+        self.lib, self.torch, self.hardware, self.output = lib, torch, hardware, output
+        self.format = OUTPUT_RGB if output == "rgb" else OUTPUT_YUV
+        self.name = "nvJPEG (direct, on the pipeline's streams)" if output == "rgb" else \
+            "nvJPEG (direct, on the pipeline's streams; YCbCr planes, one conversion kernel)"
         self._lock = threading.Lock()
         self._handles = {}      # device index -> (handle, backend name)
         self._free = {}         # device index -> [_Slot not in use], oldest batch first
         self._made = {}         # device index -> number of slots made
 
     @classmethod
-    def create(cls, hardware=True):
+    def create(cls, hardware=True, output="rgb"):
         """The decoder, or ImportError where torch or libnvjpeg does not load."""
         import torch
-        return cls(load_library(), torch, hardware)
+        return cls(load_library(), torch, hardware, output)
 
     def _check(self, status, call):
         if status != 0:
@@ -250,7 +305,7 @@ class NvJpegDecoder:
             # Any hint turns the hardware decoder's memory pool on (nvImageCodec makes this
             # call without a size hint too): the smallest. Only a speed-up: a refusal is
             # not an error.
-            preallocate(handle, state, 1, 1, 1, CSS_444, OUTPUT_RGB)
+            preallocate(handle, state, 1, 1, 1, CSS_444, self.format)
         return _Slot(state, jpeg_stream)
 
     def _release(self, index, slot, stream):
@@ -310,29 +365,44 @@ class NvJpegDecoder:
         rows it does not take, instead of row by row; refused for another reason, NvJpegError
         (GpuRun then goes row by row)."""
         handle = self._handle(index)
-        heights, widths = self._sizes(handle, data, lengths)
-        hw = np.stack([heights, widths], 1)
-        taken = np.ones(len(data), bool)
-        if not len(data):
-            return self.torch.empty(0, dtype=self.torch.uint8, device=device), hw, taken
-        try:
-            flat = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
-                handle, slot.state, data, lengths, heights, widths, device, stream))
-            return flat, hw, taken
-        except NvJpegError:
-            if self.backend(index) != "hardware":
-                raise
-            taken = self._in_slot(index, handle, stream, lambda slot: self._supported(
-                handle, slot.jpeg_stream, data, lengths))
-            if taken.all():
-                raise                   # refused for another reason: GpuRun goes row by row
+        info = self._info(handle, data, lengths)
+        taken = self._takes(info)
+        if taken.any():
+            try:
+                return self._decode_rows(index, handle, data, lengths, info, taken, device,
+                                         stream), info[:, :2], taken
+            except NvJpegError:
+                if self.backend(index) != "hardware":
+                    raise
+                rows = np.flatnonzero(taken)
+                supported = self._in_slot(index, handle, stream, lambda slot: self._supported(
+                    handle, slot.jpeg_stream, data[rows], lengths[rows]))
+                if supported.all():
+                    raise               # refused for another reason: GpuRun goes row by row
+                taken[rows] = supported
+        flat = self._decode_rows(index, handle, data, lengths, info, taken, device, stream)
+        return flat, info[:, :2], taken
+
+    def _decode_rows(self, index, handle, data, lengths, info, taken, device, stream):
+        """The ``taken`` rows decoded in one batch, with a state of their own."""
         rows = np.flatnonzero(taken)
         if not len(rows):
-            return self.torch.empty(0, dtype=self.torch.uint8, device=device), hw, taken
-        flat = self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
-            handle, slot.state, data[rows], lengths[rows], heights[rows], widths[rows],
-            device, stream))
-        return flat, hw, taken
+            return self.torch.empty(0, dtype=self.torch.uint8, device=device)
+        return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
+            handle, slot.state, data[rows], lengths[rows], info[rows], device, stream))
+
+    def _takes(self, info):
+        """Which rows (``info``: _info()) the decoder takes: all for RGB output; for YCbCr the
+        three-component files of a subsampling ycbcr_to_rgb converts whose chroma planes
+        nvJPEG reports at the size that subsampling gives (nvJPEG then writes what the
+        conversion reads)."""
+        if self.output == "rgb":
+            return np.ones(len(info), bool)
+        factors = np.array([CSS_FACTORS.get(int(code), 0) for code in info[:, 3]], np.int64)
+        h, v = factors // 16, factors % 16
+        known = (info[:, 2] == 3) & (factors > 0)
+        h, v = np.maximum(h, 1), np.maximum(v, 1)
+        return known & (info[:, 4] == -(-info[:, 0] // v)) & (info[:, 5] == -(-info[:, 1] // h))
 
     def _in_slot(self, index, handle, stream, work):
         """``work(slot)`` with a slot of its own, given back busy until ``stream`` has run
@@ -344,19 +414,28 @@ class NvJpegDecoder:
         finally:
             self._release(index, slot, stream)
 
-    def _decode_batch(self, handle, state, data, lengths, heights, widths, device, stream):
+    def _decode_batch(self, handle, state, data, lengths, info, device, stream):
         """One nvjpegDecodeBatched call into one new device buffer: the images' planar RGB one
-        after another."""
-        out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
-                               device=device)
-        table = image_table(out.data_ptr(), heights, widths)
+        after another (for YCbCr output, their planes converted by one kernel)."""
+        heights, widths = info[:, 0], info[:, 1]
+        if self.output == "rgb":
+            out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
+                                   device=device)
+            table = image_table(out.data_ptr(), heights, widths)
+        else:
+            layout = ycbcr_layout(info)
+            out = self.torch.empty(int(plane_bytes(layout).sum()), dtype=self.torch.uint8,
+                                   device=device)
+            table = plane_table(out.data_ptr(), layout)
         self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(data), 1,
-                                                           OUTPUT_RGB),
+                                                           self.format),
                     "nvjpegDecodeBatchedInitialize")
         self._check(self.lib.nvjpegDecodeBatched(
             handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
             ctypes.c_void_p(stream.cuda_stream)), "nvjpegDecodeBatched")
-        return out
+        if self.output == "rgb":
+            return out
+        return ycbcr_to_rgb.to_rgb(self.torch, out, layout, device)
 
     def _supported(self, handle, jpeg_stream, data, lengths):
         """Which images the hardware backend's batched decode takes (bool array)."""
@@ -371,19 +450,20 @@ class NvJpegDecoder:
             taken[k] = status == 0 and answer.value == 0     # 0: supported
         return taken
 
-    def _sizes(self, handle, data, lengths):
-        """(heights, widths) int64 of each image as nvJPEG reads its header (what it will
-        write); NvJpegError for one it cannot read. One native loop over the images, the GIL
+    def _info(self, handle, data, lengths):
+        """(N, 6) int64, each image's height, width, components, chroma subsampling and
+        chroma plane's height and width as nvJPEG reads its header (what it will write);
+        NvJpegError for one it cannot read. One native loop over the images, the GIL
         released once (a release and re-take per image could wait for a training loop's GIL
         each time)."""
-        out = np.zeros((len(data), 2), np.int64)
+        out = np.zeros((len(data), 6), np.int64)
         address = ctypes.cast(self.lib.nvjpegGetImageInfo, ctypes.c_void_p).value
         failed, status = nvjpeg_image_sizes(address, handle.value, data, lengths, out)
         if failed >= 0:
             self._check(status, f"nvjpegGetImageInfo (row {failed})")
-        if (out <= 0).any():
+        if (out[:, :2] <= 0).any():
             raise NvJpegError("nvJPEG: an image of no pixels")
-        return out[:, 0], out[:, 1]
+        return out
 
 
 class _Slot:
@@ -403,4 +483,4 @@ class _Slot:
 
 
 __all__ = ["NvJpegDecoder", "NvJpegError", "bind", "image_table", "library_candidates",
-           "load_library"]
+           "load_library", "plane_table", "ycbcr_layout"]

@@ -22,18 +22,11 @@ path: equal values.
 (the row's first element in ``flat``); ``scales`` rows (float32): crop_h/out_h, crop_w/out_w.
 """
 import collections
-import functools
-import os
-import threading
+
+from .triton_kernel import KernelUnavailable, TritonKernel
 
 #: output pixels of one row per program
 BLOCK = 128
-
-# Launches one at a time: the first launch of each variant compiles it, and Triton's
-# interpreter is not thread-safe; a launch is microseconds of CPU beside a batch's milliseconds.
-_launch_lock = threading.Lock()
-_launched = set()           # (channels, exact, inside, flip, points): variants that ran
-_failed = []                # why the kernel could not be compiled, once it could not
 
 
 #: The ops after the resample, done by the same kernel: ``flips`` (N,) int32, bit 0 a
@@ -42,20 +35,8 @@ _failed = []                # why the kernel could not be compiled, once it coul
 Tail = collections.namedtuple("Tail", "flips points")
 
 
-class KernelUnavailable(RuntimeError):
-    """The kernel did not compile here (Triton without a working compiler or driver for this
-    GPU); the cause is chained. The caller resamples with torch operations instead."""
-
-
-@functools.lru_cache(maxsize=None)
-def _kernel():
-    """The jitted kernel, or None where Triton does not import."""
-    try:
-        import triton
-        import triton.language as tl
-    except Exception:       # absent, or built for another torch
-        return None
-
+def _make(triton, tl):
+    """The jitted kernel."""
     @triton.jit
     def resample(src, meta, scales, flips, points, out, out_h, out_w,
                  CHANNELS: tl.constexpr, EXACT: tl.constexpr, INSIDE: tl.constexpr,
@@ -145,11 +126,14 @@ def _kernel():
     return resample
 
 
+#: launched with variants (channels, exact, inside, flip, points)
+KERNEL = TritonKernel("fused resample kernel", _make)
+
+
 def available(device):
     """Whether the kernel runs on ``device``: a CUDA device with Triton installed, or any
     device under Triton's interpreter (TRITON_INTERPRET=1: the tests, on the CPU)."""
-    interpreted = os.environ.get("TRITON_INTERPRET") == "1"
-    return (device.type == "cuda" or interpreted) and not _failed and _kernel() is not None
+    return KERNEL.runs_on(device)
 
 
 def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, flips=None,
@@ -169,18 +153,10 @@ def resample(torch, flat, meta, scales, channels, out_h, out_w, exact, inside, f
     points = scales if points is None else points
     grid = (count, out_h, -(-out_w // BLOCK))
     variant = (channels, bool(exact), bool(inside), flip, npoints)
-    with _launch_lock:
-        if _failed:
-            raise KernelUnavailable(_failed[0])
-        try:
-            _kernel()[grid](flat, meta.contiguous(), scales.contiguous(), flips, points, out,
-                            out_h, out_w, CHANNELS=channels, EXACT=variant[1],
-                            INSIDE=variant[2], FLIP=flip, POINTS=npoints, BLOCK=BLOCK)
-        except Exception as exc:
-            if variant in _launched:
-                raise           # it compiled and ran before: a real failure of this batch
-            _failed.append(f"the fused resample kernel did not compile: "
-                           f"{type(exc).__name__}: {exc}")
-            raise KernelUnavailable(_failed[0]) from exc
-        _launched.add(variant)
+    KERNEL.launch(grid, variant, flat, meta.contiguous(), scales.contiguous(), flips, points,
+                  out, out_h, out_w, CHANNELS=channels, EXACT=variant[1], INSIDE=variant[2],
+                  FLIP=flip, POINTS=npoints, BLOCK=BLOCK)
     return out
+
+
+__all__ = ["KERNEL", "KernelUnavailable", "Tail", "available", "resample"]

@@ -27,7 +27,7 @@ torch = pytest.importorskip("torch")
 def decoders(monkeypatch):
     """Stand-ins for the three libraries; the device and the choice are put back afterwards."""
     found = {"nvjpeg": object(), "torchvision": object(), "nvimgcodec": object()}
-    monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: found["nvjpeg"])
+    monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": found["nvjpeg"])
     monkeypatch.setattr(backend, "_torchvision_decoder", lambda: found["torchvision"])
     monkeypatch.setattr(backend, "_nvimgcodec_decoder", lambda share: found["nvimgcodec"])
     device, choice = gpu.get_device(), gpu.get_jpeg_decoder()

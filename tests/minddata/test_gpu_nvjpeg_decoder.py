@@ -1,8 +1,9 @@
 """The direct nvJPEG decoder (minddata/gpu/nvjpeg_decoder.py), checked without a GPU: a stand-in
 for libnvjpeg follows nvJPEG's documented calls (the handle, the states, the image info, the
-batched decode writing planar RGB through the nvjpegImage_t table) on host memory, decoding with
-the CPU path's decoder, so the decoder's tables, buffers, views, errors and state pool are
-checked end to end, GpuRun included."""
+batched decode writing planar RGB, or the planes as coded, through the nvjpegImage_t table) on
+host memory, decoding with the CPU path's decoder (libjpeg-turbo's raw planes for YCbCr), so the
+decoder's tables, buffers, views, errors and state pool are checked end to end, GpuRun
+included."""
 import ctypes
 import ctypes.util
 import threading
@@ -16,7 +17,7 @@ from minddata import gpu
 from minddata.gpu import backend, nvjpeg_decoder
 from minddata.gpu.batch import GpuRun, RowError
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError, image_table
-from transforms_c._native import nvjpeg_image_sizes
+from transforms_c._native import jpeg_planes, nvjpeg_image_sizes
 from transforms_c.vision.decode import jpeg_size
 
 from .native_batch_helpers import jpeg_bytes
@@ -26,6 +27,9 @@ torch = pytest.importorskip("torch")
 
 TAIL = 16      # the stand-in knows a row by its last bytes
 _INT_P = ctypes.POINTER(ctypes.c_int)
+#: nvjpegChromaSubsampling_t of a file's chroma sampling factors (horizontal, vertical)
+CSS_OF = {(f // 16, f % 16): code for code, f in nvjpeg_decoder.CSS_FACTORS.items()}
+GRAY = 6
 IMAGE_INFO = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                               _INT_P, _INT_P, _INT_P, _INT_P)
 
@@ -78,7 +82,11 @@ class StandInNvJpeg:
         if "info" in self.refuse and raw[-TAIL:].tobytes() == self.refuse["info"]:
             return 3                                    # BAD_JPEG
         widths[0], heights[0] = jpeg_size(raw)
-        components[0] = 3
+        planes, factors = jpeg_planes(raw, 1 << 40)
+        components[0] = len(planes)
+        subsampling[0] = CSS_OF.get(factors[1], -1) if len(planes) > 1 else GRAY
+        for c, plane in enumerate(planes):
+            heights[c], widths[c] = plane.shape
         self.info_calls += 1
         return 0
 
@@ -89,14 +97,15 @@ class StandInNvJpeg:
         return self.refuse.get("preallocate", 0)
 
     def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
-        assert output_format == nvjpeg_decoder.OUTPUT_RGB and threads == 1
-        self.batch_of[state.value] = batch
+        assert output_format in (nvjpeg_decoder.OUTPUT_RGB, nvjpeg_decoder.OUTPUT_YUV)
+        assert threads == 1
+        self.batch_of[state.value] = batch, output_format
         return 0
 
     def nvjpegDecodeBatched(self, handle, state, data, lengths, destinations, stream):
         if "decode" in self.refuse:
             return self.refuse["decode"]
-        n = self.batch_of[state.value]
+        n, output_format = self.batch_of[state.value]
         self.streams.append(stream.value)
         ptrs = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(data))
         sizes = np.ctypeslib.as_array((ctypes.c_uint64 * n).from_address(lengths))
@@ -109,6 +118,13 @@ class StandInNvJpeg:
         table = table.reshape(n, 8)
         for k in range(n):
             raw = np.frombuffer(ctypes.string_at(int(ptrs[k]), int(sizes[k])), np.uint8)
+            if output_format == nvjpeg_decoder.OUTPUT_YUV:
+                planes, _ = jpeg_planes(raw, 1 << 40)
+                assert len(planes) == 3 and table[k, 3] == 0 and table[k, 7] == 0
+                for c, plane in enumerate(planes):
+                    assert table[k, 4 + c] == plane.shape[1]        # the pitch: its width
+                    ctypes.memmove(int(table[k, c]), plane.ctypes.data, plane.size)
+                continue
             rgb = vision.Decode()(raw)
             height, width = rgb.shape[:2]
             assert list(table[k, 4:]) == [width] * 3 + [0] and table[k, 3] == 0
@@ -420,10 +436,10 @@ def test_the_choice_and_what_to_install(monkeypatch):
         gpu.set_device("cuda")
         gpu.set_jpeg_decoder("nvjpeg")
         found = NvJpegDecoder(StandInNvJpeg(), torch)
-        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: found)
+        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": found)
         assert backend.jpeg_decoder() is found and gpu.unavailable() is None
         assert backend.jpeg_decoder_name() == "nvJPEG (direct, on the pipeline's streams)"
-        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda: None)
+        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": None)
         assert "MINDDATA_NVJPEG_LIBRARY" in gpu.unavailable()
         gpu.set_device("cpu")
         assert backend.jpeg_decoder() is None       # CUDA only: the host decodes
@@ -439,9 +455,9 @@ def _loadable_library():
         return None
 
 
-def _real_decoder(hardware=True):
+def _real_decoder(hardware=True, output="rgb"):
     lib = _loadable_library() if torch.cuda.is_available() else None
-    return None if lib is None else NvJpegDecoder(lib, torch, hardware)
+    return None if lib is None else NvJpegDecoder(lib, torch, hardware, output)
 
 
 @pytest.mark.skipif(_real_decoder() is None, reason="needs CUDA and libnvjpeg")

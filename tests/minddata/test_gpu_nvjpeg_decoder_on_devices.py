@@ -1,9 +1,10 @@
-"""The direct nvJPEG decoder inside GpuRun, the way the pipeline's workers use it, on three kinds
-of device: the stand-in library of test_gpu_nvjpeg_decoder.py on the CPU (equal to the CPU path
-byte for byte), and, where CUDA and libnvjpeg are present, the real library on the GPU with the
-backend it chooses (the hardware one where the GPU has JPEG engines) and with the CUDA backend
-forced (close to the CPU path: another IDCT and chroma upsampling than libjpeg-turbo's). The
-same test code runs on all three, so on a machine without a GPU it is itself checked, and on a
+"""The direct nvJPEG decoder inside GpuRun, the way the pipeline's workers use it, on five kinds
+of device: the stand-in library of test_gpu_nvjpeg_decoder.py on the CPU, asked for RGB and for
+the YCbCr planes (both equal to the CPU path byte for byte), and, where CUDA and libnvjpeg are
+present, the real library on the GPU with the backend it chooses (the hardware one where the
+GPU has JPEG engines), with the CUDA backend forced, and with YCbCr output converted by
+ycbcr_to_rgb's kernel (close to the CPU path: another IDCT, and but for the YCbCr output
+another chroma upsampling, than libjpeg-turbo's). The same test code runs on all five, so on a machine without a GPU it is itself checked, and on a
 GPU it checks the real library on what matters: every row its own pixels, whatever the JPEG's
 coding, with several workers decoding at once."""
 import threading
@@ -30,14 +31,15 @@ class Device:
     path its rows must be."""
 
     def __init__(self, kind):
-        self.kind, self.on_gpu = kind, kind != "stand-in"
+        self.kind, self.on_gpu = kind, not kind.startswith("stand-in")
+        output = "ycbcr" if kind.endswith("ycbcr") else "rgb"
         if self.on_gpu:
-            self.decoder = _real_decoder(hardware=kind == "cuda")
+            self.decoder = _real_decoder(hardware=kind != "cuda-backend", output=output)
             if self.decoder is None:
                 pytest.skip("needs CUDA and libnvjpeg")
             self.device = torch.device("cuda")
         else:
-            self.decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
+            self.decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch, output=output))
             self.device = torch.device("cpu")
 
     def stream(self):
@@ -76,7 +78,7 @@ class _Nothing:
         return False
 
 
-@pytest.fixture(params=["stand-in", "cuda", "cuda-backend"])
+@pytest.fixture(params=["stand-in", "stand-in-ycbcr", "cuda", "cuda-backend", "cuda-ycbcr"])
 def on(request):
     return Device(request.param)
 

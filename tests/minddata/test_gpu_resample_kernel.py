@@ -4,8 +4,6 @@ variable must be set before the kernel is made). Skipped where Triton is not ins
 GPU machine tools/check_gpu_pipeline.py compares the compiled kernel the same way."""
 import importlib.util
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -16,6 +14,8 @@ from minddata.gpu.batch import GpuRun                                      # noq
 from transforms_c.vision.crop import CenterCrop, Crop                      # noqa: E402
 from transforms_c.vision.resize import Resize                              # noqa: E402
 from transforms_c.vision.resized_crop import RandomResizedCrop            # noqa: E402
+
+from .triton_helpers import interpreted_lines                             # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 
@@ -90,21 +90,15 @@ def compare_cases():
 
 @pytest.mark.skipif(not HAS_TRITON, reason="Triton is not installed (pip install triton)")
 def test_the_kernel_equals_the_torch_path_in_the_interpreter():
-    # the child imports minddata from this checkout also where it is not installed
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, TRITON_INTERPRET="1", PYTHONPATH=path)
-    done = subprocess.run([sys.executable, __file__], env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
-    report = eval(done.stdout.strip().splitlines()[-1])     # the dict compare_cases printed
+    lines = interpreted_lines(__file__)
+    report = eval(lines[-1])                # the dict compare_cases printed
     assert set(report) == {name for name, _, _ in CASES}
     for name, (differing, largest, fused_shape, plain_shape) in report.items():
         assert fused_shape == plain_shape, name
         # The interpreter computes in numpy's float32 without fused multiply-adds: the same
         # values as the torch path, to the level.
         assert (differing, largest) == (0, 0), (name, differing, largest)
-    tails = eval(done.stdout.strip().splitlines()[-2])
+    tails = eval(lines[-2])
     assert set(tails) == {name for name, _ in TAIL_CASES}
     for name, (differing, largest, dtype, fused_shape, plain_shape) in tails.items():
         assert fused_shape == plain_shape, name
@@ -152,9 +146,12 @@ class FailingKernel:
 
 def fresh_kernel_state(monkeypatch, error):
     from minddata.gpu import resample_kernel
-    monkeypatch.setattr(resample_kernel, "_kernel", lambda: FailingKernel(error))
-    monkeypatch.setattr(resample_kernel, "_failed", [])
-    monkeypatch.setattr(resample_kernel, "_launched", set())
+    from minddata.gpu.triton_kernel import TritonKernel
+
+    class Failing(TritonKernel):
+        def jitted(self):
+            return FailingKernel(error)
+    monkeypatch.setattr(resample_kernel, "KERNEL", Failing("fused resample kernel", None))
     return resample_kernel
 
 
@@ -176,12 +173,12 @@ def test_a_kernel_that_does_not_compile_falls_back_to_torch_with_a_warning(monke
 
 def test_a_kernel_that_ran_before_raises_its_later_failures(monkeypatch):
     resample_kernel = fresh_kernel_state(monkeypatch, RuntimeError("illegal memory access"))
-    resample_kernel._launched.add((3, False, True, False, 0))   # this variant compiled and ran
+    resample_kernel.KERNEL.launched.add((3, False, True, False, 0))    # it compiled and ran
     op = RandomResizedCrop(6)
     images = [torch.zeros((3, 20, 30), dtype=torch.uint8)]
     with pytest.raises(RuntimeError, match="illegal memory access"):
         GpuRun([op], torch.device("cpu"), fused=True).geometry(op, images, [4])
-    assert resample_kernel._failed == []
+    assert resample_kernel.KERNEL.failure is None
 
 
 if __name__ == "__main__":

@@ -45,6 +45,96 @@ void set_error(char* err, size_t err_len, const char* text) {
     if (err && err_len) std::snprintf(err, err_len, "%s", text);
 }
 
+bool has_soi(const uint8_t* data, size_t size, char* err, size_t err_len) {
+    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
+        set_error(err, err_len, "not a JPEG file (no SOI marker)");
+        return false;
+    }
+    return true;
+}
+
+// libjpeg's errors and warnings routed to on_error_exit / on_emit_message through `manager`.
+void install_errors(jpeg_decompress_struct& cinfo, ErrorManager& manager) {
+    cinfo.err = jpeg_std_error(&manager.pub);
+    manager.pub.error_exit = on_error_exit;
+    manager.pub.emit_message = on_emit_message;
+}
+
+void read_header(jpeg_decompress_struct& cinfo, const uint8_t* data, size_t size) {
+    jpeg_mem_src(&cinfo, const_cast<unsigned char*>(data), static_cast<unsigned long>(size));
+    jpeg_read_header(&cinfo, TRUE);
+}
+
+// Fills `planes` from a header libjpeg has read; false (with a message) for a file whose planes
+// a raw decode cannot give: more than four components, a fractional sampling ratio, not 8-bit.
+bool planes_of(const jpeg_decompress_struct& cinfo, JpegPlanes* planes, char* err,
+               size_t err_len) {
+    if (cinfo.num_components < 1 || cinfo.num_components > 4) {
+        set_error(err, err_len, "a JPEG of more than four components");
+        return false;
+    }
+    if (cinfo.data_precision != 8) {
+        set_error(err, err_len, "not an 8-bit JPEG");
+        return false;
+    }
+    planes->components = cinfo.num_components;
+    for (int c = 0; c < cinfo.num_components; ++c) {
+        const jpeg_component_info& comp = cinfo.comp_info[c];
+        if (comp.h_samp_factor < 1 || comp.v_samp_factor < 1 ||
+            cinfo.max_h_samp_factor % comp.h_samp_factor != 0 ||
+            cinfo.max_v_samp_factor % comp.v_samp_factor != 0) {
+            set_error(err, err_len, "a JPEG with a fractional chroma sampling ratio");
+            return false;
+        }
+        const long long w = static_cast<long long>(cinfo.image_width) * comp.h_samp_factor;
+        const long long h = static_cast<long long>(cinfo.image_height) * comp.v_samp_factor;
+        planes->widths[c] = static_cast<int>((w + cinfo.max_h_samp_factor - 1) /
+                                             cinfo.max_h_samp_factor);
+        planes->heights[c] = static_cast<int>((h + cinfo.max_v_samp_factor - 1) /
+                                              cinfo.max_v_samp_factor);
+        planes->factors[c] = (cinfo.max_h_samp_factor / comp.h_samp_factor) * 16 +
+                             cinfo.max_v_samp_factor / comp.v_samp_factor;
+    }
+    return true;
+}
+
+// Reads the header of `data` into `cinfo`, refusing a file that declares more than max_pixels
+// pixels. Call inside the caller's setjmp (libjpeg's errors jump there).
+bool open_header(jpeg_decompress_struct& cinfo, const uint8_t* data, size_t size,
+                 long long max_pixels, char* err, size_t err_len) {
+    read_header(cinfo, data, size);
+    const long long declared = static_cast<long long>(cinfo.image_width) * cinfo.image_height;
+    if (cinfo.image_width == 0 || cinfo.image_height == 0 || declared > max_pixels) {
+        char text[160];
+        std::snprintf(text, sizeof(text),
+                      "JPEG declares %ux%u pixels, outside the accepted range (1 to %lld pixels)",
+                      cinfo.image_width, cinfo.image_height, max_pixels);
+        set_error(err, err_len, text);
+        return false;
+    }
+    return true;
+}
+
+// `read(cinfo)` with a decompressor made for `data` (a JPEG by its SOI marker), destroyed
+// after; false where it returns false or libjpeg fails meanwhile (its message in err). `read`
+// must own nothing that needs releasing: a libjpeg error jumps out of it.
+template <typename Read>
+bool on_header(const uint8_t* data, size_t size, char* err, size_t err_len, Read read) {
+    if (!has_soi(data, size, err, err_len)) return false;
+    jpeg_decompress_struct cinfo;
+    ErrorManager manager;
+    install_errors(cinfo, manager);
+    if (setjmp(manager.jump)) {
+        set_error(err, err_len, manager.message);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    jpeg_create_decompress(&cinfo);
+    const bool ok = read(cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return ok;
+}
+
 // Adobe CMYK JPEGs store inverted ink values: R = C * K / 255 with C, K as stored.
 void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width) {
     for (int i = 0; i < width; ++i) {
@@ -59,30 +149,109 @@ void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width) {
 
 bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
                     size_t err_len) {
-    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
-        set_error(err, err_len, "not a JPEG file (no SOI marker)");
-        return false;
-    }
+    return on_header(data, size, err, err_len, [&](jpeg_decompress_struct& cinfo) {
+        read_header(cinfo, data, size);
+        header->width = static_cast<int>(cinfo.image_width);
+        header->height = static_cast<int>(cinfo.image_height);
+        header->components = cinfo.num_components;
+        header->color_space = static_cast<int>(cinfo.jpeg_color_space);
+        header->precision = cinfo.data_precision;
+        return true;
+    });
+}
+
+bool jpeg_read_planes(const uint8_t* data, size_t size, JpegPlanes* planes, long long max_pixels,
+                      char* err, size_t err_len) {
+    return on_header(data, size, err, err_len, [&](jpeg_decompress_struct& cinfo) {
+        return open_header(cinfo, data, size, max_pixels, err, err_len) &&
+               planes_of(cinfo, planes, err, err_len);
+    });
+}
+
+bool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& planes,
+                        uint8_t* const out[4], long long max_pixels, char* err, size_t err_len) {
+    if (!has_soi(data, size, err, err_len)) return false;
     jpeg_decompress_struct cinfo;
     ErrorManager manager;
-    cinfo.err = jpeg_std_error(&manager.pub);
-    manager.pub.error_exit = on_error_exit;
-    manager.pub.emit_message = on_emit_message;
+    uint8_t* volatile scratch = nullptr;   // freed after a longjmp too
+    JSAMPROW* volatile rows = nullptr;
+    install_errors(cinfo, manager);
     if (setjmp(manager.jump)) {
         set_error(err, err_len, manager.message);
+        std::free(scratch);
+        std::free(rows);
         jpeg_destroy_decompress(&cinfo);
         return false;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, const_cast<unsigned char*>(data), static_cast<unsigned long>(size));
-    jpeg_read_header(&cinfo, TRUE);
-    header->width = static_cast<int>(cinfo.image_width);
-    header->height = static_cast<int>(cinfo.image_height);
-    header->components = cinfo.num_components;
-    header->color_space = static_cast<int>(cinfo.jpeg_color_space);
-    header->precision = cinfo.data_precision;
+    JpegPlanes read;
+    bool ok = open_header(cinfo, data, size, max_pixels, err, err_len) &&
+              planes_of(cinfo, &read, err, err_len);
+    for (int c = 0; ok && c < 4; ++c) {      // the caller's buffers are of these sizes
+        ok = read.heights[c] == planes.heights[c] && read.widths[c] == planes.widths[c];
+        if (!ok) set_error(err, err_len, "the planes given are not this JPEG's");
+    }
+    ok = ok && read.components == planes.components;
+    if (!ok) {
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    cinfo.raw_data_out = TRUE;
+    jpeg_start_decompress(&cinfo);
+    // Each read gives one iMCU row: v_samp_factor * DCTSIZE rows of each component, each row
+    // width_in_blocks * DCTSIZE samples wide (whole blocks; the planes keep the first widths[c]).
+    const int components = cinfo.num_components;
+    size_t offsets[4] = {0, 0, 0, 0};
+    size_t total = 0;
+    int row_count = 0;
+    for (int c = 0; c < components; ++c) {
+        const jpeg_component_info& comp = cinfo.comp_info[c];
+        offsets[c] = total;
+        total += static_cast<size_t>(comp.v_samp_factor) * DCTSIZE * comp.width_in_blocks *
+                 DCTSIZE;
+        row_count += comp.v_samp_factor * DCTSIZE;
+    }
+    scratch = static_cast<uint8_t*>(std::malloc(total));
+    rows = static_cast<JSAMPROW*>(std::malloc(sizeof(JSAMPROW) * row_count));
+    if (!scratch || !rows) {
+        set_error(err, err_len, "out of memory for a JPEG's planes");
+        std::free(scratch);
+        std::free(rows);
+        jpeg_destroy_decompress(&cinfo);
+        return false;
+    }
+    JSAMPARRAY image[4] = {nullptr, nullptr, nullptr, nullptr};
+    int done[4] = {0, 0, 0, 0};
+    JSAMPROW* next_row = rows;
+    for (int c = 0; c < components; ++c) {
+        const jpeg_component_info& comp = cinfo.comp_info[c];
+        image[c] = next_row;
+        for (int r = 0; r < comp.v_samp_factor * DCTSIZE; ++r) {
+            *next_row++ = scratch + offsets[c] +
+                          static_cast<size_t>(r) * comp.width_in_blocks * DCTSIZE;
+        }
+    }
+    const JDIMENSION group = static_cast<JDIMENSION>(cinfo.max_v_samp_factor * DCTSIZE);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        if (jpeg_read_raw_data(&cinfo, image, group) == 0) {
+            set_error(err, err_len, "JPEG decoder returned no raw data");
+            ok = false;
+            break;
+        }
+        for (int c = 0; c < components; ++c) {
+            const int count = cinfo.comp_info[c].v_samp_factor * DCTSIZE;
+            for (int r = 0; r < count && done[c] < planes.heights[c]; ++r, ++done[c]) {
+                std::memcpy(out[c] + static_cast<size_t>(done[c]) * planes.widths[c],
+                            image[c][r], static_cast<size_t>(planes.widths[c]));
+            }
+        }
+    }
+    std::free(scratch);
+    scratch = nullptr;
+    std::free(rows);
+    rows = nullptr;
     jpeg_destroy_decompress(&cinfo);
-    return true;
+    return ok;
 }
 
 void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out_height) {
@@ -94,10 +263,7 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
                         size_t err_len, int room, int* first_col) {
     if (first_col != nullptr) *first_col = 0;
-    if (size < 4 || data[0] != 0xFF || data[1] != 0xD8) {
-        set_error(err, err_len, "not a JPEG file (no SOI marker)");
-        return false;
-    }
+    if (!has_soi(data, size, err, err_len)) return false;
     if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
         set_error(err, err_len, "scale denominator must be 1, 2, 4 or 8");
         return false;
@@ -106,9 +272,7 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
     ErrorManager manager;
     // Everything that must be released after a longjmp is volatile so its value survives it.
     uint8_t* volatile row_buffer = nullptr;
-    cinfo.err = jpeg_std_error(&manager.pub);
-    manager.pub.error_exit = on_error_exit;
-    manager.pub.emit_message = on_emit_message;
+    install_errors(cinfo, manager);
     if (setjmp(manager.jump)) {
         set_error(err, err_len, manager.message);
         std::free(row_buffer);
@@ -116,16 +280,7 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
         return false;
     }
     jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, const_cast<unsigned char*>(data), static_cast<unsigned long>(size));
-    jpeg_read_header(&cinfo, TRUE);
-
-    const long long declared = static_cast<long long>(cinfo.image_width) * cinfo.image_height;
-    if (cinfo.image_width == 0 || cinfo.image_height == 0 || declared > max_pixels) {
-        char text[160];
-        std::snprintf(text, sizeof(text),
-                      "JPEG declares %ux%u pixels, outside the accepted range (1 to %lld pixels)",
-                      cinfo.image_width, cinfo.image_height, max_pixels);
-        set_error(err, err_len, text);
+    if (!open_header(cinfo, data, size, max_pixels, err, err_len)) {
         jpeg_destroy_decompress(&cinfo);
         return false;
     }

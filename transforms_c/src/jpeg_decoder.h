@@ -35,6 +35,28 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
                         size_t err_len, int room = 0, int* first_col = nullptr);
 
+// The planes a JPEG codes, as a raw decode (jpeg_decode_planes) gives them: up to four
+// components, each heights[c] x widths[c] samples (downsampled: for 4:2:0, the chroma planes are
+// ceil(height/2) x ceil(width/2)); factors[c] = (the largest horizontal sampling factor / this
+// component's) * 16 + the same vertically (0x22 for 4:2:0 chroma, 0x11 for full planes).
+struct JpegPlanes {
+    int components = 0;
+    int heights[4] = {0, 0, 0, 0};
+    int widths[4] = {0, 0, 0, 0};
+    int factors[4] = {0, 0, 0, 0};
+};
+
+// Reads the header's planes (no decode). Images with more than max_pixels declared pixels, 12-bit
+// and lossless ones are refused.
+bool jpeg_read_planes(const uint8_t* data, size_t size, JpegPlanes* planes, long long max_pixels,
+                      char* err, size_t err_len);
+
+// Decodes the image's planes as coded (libjpeg's raw data output: no upsampling, no colour
+// conversion) into out[c] (planes->heights[c] rows of planes->widths[c] samples each, from
+// jpeg_read_planes). A truncated file is an error.
+bool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& planes,
+                        uint8_t* const out[4], long long max_pixels, char* err, size_t err_len);
+
 // Room (pixels) enough for libjpeg's cropped rows beyond a region of any width: the crop starts
 // at an iMCU boundary, up to 32 pixels left of the decoder's context margin, and ends a few
 // pixels right of the region.

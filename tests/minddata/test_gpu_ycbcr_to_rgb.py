@@ -1,0 +1,260 @@
+"""The JPEG planes' conversion to RGB (minddata/gpu/ycbcr_to_rgb.py) and the direct nvJPEG
+decoder asked for them (output="ycbcr"), checked without a GPU: given libjpeg-turbo's own raw
+planes (transforms_c's jpeg_planes), the conversion must write exactly the CPU path's Decode,
+with torch operations here and in Triton's interpreter (a child process: TRITON_INTERPRET must
+be set before the kernel is made); the decoder through test_gpu_nvjpeg_decoder's stand-in
+library."""
+import importlib.util
+
+import cv2
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import minddata.vision as vision                                            # noqa: E402
+from minddata import gpu                                                    # noqa: E402
+from minddata.gpu import backend, nvjpeg_decoder, ycbcr_to_rgb             # noqa: E402
+from minddata.gpu.batch import GpuRun                                       # noqa: E402
+from minddata.gpu.nvjpeg_decoder import NvJpegDecoder                       # noqa: E402
+from transforms_c._native import jpeg_planes                               # noqa: E402
+
+from .triton_helpers import interpreted_lines                             # noqa: E402
+
+HAS_TRITON = importlib.util.find_spec("triton") is not None
+LIMIT = 1 << 40
+SAMPLINGS = {"4:2:0": "JPEG_SAMPLING_FACTOR_420", "4:2:2": "JPEG_SAMPLING_FACTOR_422",
+             "4:4:4": "JPEG_SAMPLING_FACTOR_444", "4:4:0": "JPEG_SAMPLING_FACTOR_440",
+             "4:1:1": "JPEG_SAMPLING_FACTOR_411"}
+FACTORS = {"4:2:0": (2, 2), "4:2:2": (2, 1), "4:4:4": (1, 1), "4:4:0": (1, 2), "4:1:1": (4, 1)}
+#: odd and even sizes, chroma planes 1 and 2 samples wide (replicated, not filtered), and one
+#: image larger than a kernel round (PROGRAMS * BLOCK pixels: each program loops)
+SIZES = [(37, 53), (8, 8), (1, 1), (2, 3), (3, 5), (17, 4), (64, 33), (190, 180)]
+
+
+def _jpeg(seed, height, width, sampling="4:2:0", **flags):
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:height, 0:width]
+    img = np.stack([xx * 255 // width, yy * 255 // max(height, 1), (xx + yy) * 7 % 256], -1)
+    img = np.clip(img + rng.integers(-40, 40, img.shape), 0, 255).astype(np.uint8)
+    params = [cv2.IMWRITE_JPEG_QUALITY, 92]
+    name = SAMPLINGS[sampling]
+    if not hasattr(cv2, f"IMWRITE_{name}"):
+        pytest.skip(f"this OpenCV has no IMWRITE_{name}")
+    params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, f"IMWRITE_{name}")]
+    for flag, value in flags.items():
+        params += [getattr(cv2, f"IMWRITE_{flag}"), value]
+    ok, enc = cv2.imencode(".jpg", img, params)
+    assert ok
+    return enc.reshape(-1)
+
+
+def _cases():
+    """(name, JPEG) for every sampling and size, and progressive and restart-marker files."""
+    cases = [(f"{s} {h}x{w}", _jpeg(k, h, w, s)) for s in SAMPLINGS
+             for k, (h, w) in enumerate(SIZES)]
+    cases.append(("progressive", _jpeg(50, 41, 67, JPEG_PROGRESSIVE=1)))
+    cases.append(("restarts", _jpeg(51, 72, 40, JPEG_RST_INTERVAL=2)))
+    return cases
+
+
+def _batch(datas):
+    """libjpeg-turbo's planes of ``datas`` one after another, and their layout."""
+    planes, layout, src, dst = [], [], 0, 0
+    for data in datas:
+        coded, factors = jpeg_planes(data, LIMIT)
+        (height, width), (ch, cw) = coded[0].shape, coded[1].shape
+        code = factors[1][0] * 16 + factors[1][1]
+        mode = int(ycbcr_to_rgb.upsampling_modes([code], [cw])[0])
+        layout.append([height, width, ch, cw, code, mode, src, dst])
+        planes += [p.reshape(-1) for p in coded]
+        src += sum(p.size for p in coded)
+        dst += 3 * height * width
+    return torch.from_numpy(np.concatenate(planes)), np.array(layout, np.int64)
+
+
+def compare():
+    """{case: (differing values, largest difference)} of the conversion against the CPU
+    decode, all cases in one batch; and whether the kernel ran."""
+    names, datas = zip(*_cases())
+    planes, layout = _batch(datas)
+    out = ycbcr_to_rgb.to_rgb(torch, planes, layout, torch.device("cpu"))
+    report = {}
+    for name, data, row in zip(names, datas, layout.tolist()):
+        height, width, dst = row[0], row[1], row[7]
+        got = out[dst:dst + 3 * height * width].view(3, height, width).permute(1, 2, 0)
+        diff = np.abs(got.numpy().astype(int) - vision.Decode()(data).astype(int))
+        report[name] = (int((diff > 0).sum()), int(diff.max()))
+    return report, ycbcr_to_rgb.KERNEL.runs_on(torch.device("cpu"))
+
+
+def test_the_planes_are_the_files_as_coded():
+    for sampling, (h, v) in FACTORS.items():
+        planes, factors = jpeg_planes(_jpeg(0, 37, 53, sampling), LIMIT)
+        assert [p.shape for p in planes] == [(37, 53)] + [(-(-37 // v), -(-53 // h))] * 2
+        assert factors == [(1, 1), (h, v), (h, v)] and all(p.dtype == np.uint8 for p in planes)
+        # Y is the picture's luma: near the decoded RGB's (BT.601 weights; apart where RGB
+        # clips a noisy pixel)
+        rgb = vision.Decode()(_jpeg(0, 37, 53, sampling)).astype(float)
+        luma = rgb @ np.array([0.299, 0.587, 0.114])
+        assert np.median(np.abs(luma - planes[0])) < 0.5
+    gray = cv2.imencode(".jpg", np.full((9, 11), 77, np.uint8))[1].reshape(-1)
+    planes, factors = jpeg_planes(gray, LIMIT)
+    assert [p.shape for p in planes] == [(9, 11)] and factors == [(1, 1)]
+    with pytest.raises(RuntimeError, match="Premature end of JPEG file"):
+        jpeg_planes(_jpeg(0, 40, 40)[:-2].copy(), LIMIT)
+    with pytest.raises(RuntimeError, match="no SOI marker"):
+        jpeg_planes(np.zeros(10, np.uint8), LIMIT)
+    with pytest.raises(RuntimeError, match="outside the accepted range"):
+        jpeg_planes(_jpeg(0, 40, 40), 100)
+
+
+def test_the_upsamplers_are_libjpeg_turbos_choice():
+    """The triangle filter for 2x (horizontally where the chroma plane is more than 2 samples
+    wide), replication otherwise."""
+    codes = [0x22, 0x22, 0x21, 0x21, 0x12, 0x12, 0x11, 0x41, 0x42]
+    widths = [3, 2, 5, 1, 9, 1, 4, 6, 6]
+    assert ycbcr_to_rgb.upsampling_modes(codes, widths).tolist() == [3, 0, 1, 0, 2, 2, 0, 0, 0]
+
+
+def test_converted_with_torch_the_planes_give_the_cpu_decode_exactly():
+    report, _ = compare()
+    assert report and all(v == (0, 0) for v in report.values()), report
+
+
+@pytest.mark.skipif(not HAS_TRITON, reason="Triton is not installed (pip install triton)")
+def test_the_kernel_gives_the_cpu_decode_exactly_in_the_interpreter():
+    report, ran = eval(interpreted_lines(__file__)[-1])
+    assert ran, "the kernel did not run in the interpreter"
+    assert set(report) == {name for name, _ in _cases()}
+    assert all(v == (0, 0) for v in report.values()), report
+
+
+def test_a_kernel_that_does_not_compile_leaves_the_conversion_to_torch(monkeypatch):
+    """Once, for every later batch too; on CUDA with a warning (here on the CPU as the
+    interpreter would run it)."""
+    from minddata.gpu.triton_kernel import TritonKernel
+
+    class Failing(TritonKernel):
+        def jitted(self):
+            return FailingKernel()
+    monkeypatch.setattr(ycbcr_to_rgb, "KERNEL", Failing("YCbCr-to-RGB kernel", None))
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    names, datas = zip(*_cases()[:3])
+    planes, layout = _batch(datas)
+    out = ycbcr_to_rgb.to_rgb(torch, planes, layout, torch.device("cpu"))
+    assert ycbcr_to_rgb.KERNEL.failure.startswith("the YCbCr-to-RGB kernel did not compile")
+    assert not ycbcr_to_rgb.KERNEL.runs_on(torch.device("cpu"))
+    row = layout[0]
+    got = out[:3 * row[0] * row[1]].view(3, row[0], row[1]).permute(1, 2, 0).numpy()
+    assert np.array_equal(got, vision.Decode()(datas[0]))
+
+
+class FailingKernel:
+    def __getitem__(self, grid):
+        def launch(*args, **kwargs):
+            raise RuntimeError("no ptxas for sm_90")
+        return launch
+
+
+@pytest.mark.skipif(not (HAS_TRITON and torch.cuda.is_available()),
+                    reason="needs CUDA and Triton")
+def test_compiled_on_cuda_the_kernel_gives_the_cpu_decode_exactly():
+    names, datas = zip(*_cases())
+    planes, layout = _batch(datas)
+    out = ycbcr_to_rgb.to_rgb(torch, planes.cuda(), layout, torch.device("cuda")).cpu()
+    assert ycbcr_to_rgb.KERNEL.runs_on(torch.device("cuda"))
+    for name, data, row in zip(names, datas, layout.tolist()):
+        height, width, dst = row[0], row[1], row[7]
+        got = out[dst:dst + 3 * height * width].view(3, height, width).permute(1, 2, 0)
+        assert np.array_equal(got.numpy(), vision.Decode()(data)), name
+
+
+def test_the_plane_table_points_nvjpeg_at_each_plane():
+    info = np.array([[5, 7, 3, 2, 3, 4], [4, 4, 3, 0, 4, 4]], np.int64)   # 4:2:0, 4:4:4
+    layout = nvjpeg_decoder.ycbcr_layout(info)
+    assert layout.tolist() == [[5, 7, 3, 4, 0x22, 3, 0, 0],
+                               [4, 4, 4, 4, 0x11, 0, 35 + 24, 3 * 35]]
+    table = nvjpeg_decoder.plane_table(1000, layout)
+    assert table.dtype == np.uint64
+    assert table[0].tolist() == [1000, 1035, 1047, 0, 7, 4, 4, 0]
+    assert table[1].tolist() == [1059, 1075, 1091, 0, 4, 4, 4, 0]
+
+
+def _decoder(**standin):
+    from .test_gpu_nvjpeg_decoder import OnTheCpu, StandInNvJpeg
+    lib = StandInNvJpeg(**standin)
+    return lib, OnTheCpu(NvJpegDecoder(lib, torch, output="ycbcr"))
+
+
+def _stream():
+    from .test_gpu_nvjpeg_decoder import StandInStream
+    return StandInStream()
+
+
+def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
+    """Every sampling in one batch; a gray file is left to the CPU path (its layout is not
+    the three planes the conversion reads), as is a file the hardware refuses; GpuRun's batch
+    is then the CPU path's, byte for byte."""
+    datas = [_jpeg(k, 30 + 3 * k, 41 - 2 * k, s) for k, s in enumerate(SAMPLINGS)]
+    datas.insert(2, cv2.imencode(".jpg", np.full((12, 13), 90, np.uint8))[1].reshape(-1))
+    lib, decoder = _decoder()
+    rows = [torch.from_numpy(d.copy()) for d in datas]
+    images = decoder(rows, torch.device("cpu"))
+    assert images[2] is None and lib.batches == [len(datas) - 1]
+    for k, (data, image) in enumerate(zip(datas, images)):
+        if k != 2:
+            assert torch.equal(image.permute(1, 2, 0), torch.from_numpy(vision.Decode()(data)))
+    assert lib.pooled and decoder.name.startswith("nvJPEG") and "YCbCr" in decoder.name
+    ops = [vision.Decode(), vision.RandomResizedCrop((20, 24)), vision.RandomHorizontalFlip()]
+    seeds = [list(range(100 * k, 100 * k + len(datas))) for k in range(len(ops))]
+    want = GpuRun(ops, torch.device("cpu"))(datas, seeds)
+    assert torch.equal(GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds), want)
+    tail = datas[4][-16:].tobytes()
+    lib, decoder = _decoder(unsupported=[tail])
+    assert torch.equal(GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds), want)
+    assert lib.batches == [len(datas) - 2]      # the refused row and the gray one on the CPU
+
+
+def test_chroma_planes_of_another_size_than_the_sampling_gives_are_left_to_the_cpu():
+    """nvJPEG would write planes the conversion reads otherwise: the row is not taken."""
+    lib, decoder = _decoder()
+    info = lib.image_info
+
+    def odd_sizes(handle, data, length, components, subsampling, widths, heights):
+        status = info(handle, data, length, components, subsampling, widths, heights)
+        widths[1] += 1
+        return status
+    from .test_gpu_nvjpeg_decoder import IMAGE_INFO
+    lib.nvjpegGetImageInfo = IMAGE_INFO(odd_sizes)
+    datas = [_jpeg(0, 20, 30), _jpeg(1, 21, 31)]
+    images = decoder([torch.from_numpy(d.copy()) for d in datas], torch.device("cpu"))
+    assert images == [None, None] and lib.batches == []
+
+
+def test_the_choice_names_it(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    made = []
+    monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": made.append(output)
+                        or NvJpegDecoder(None, torch, output=output))
+    device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
+    try:
+        gpu.set_device("cuda")
+        gpu.set_jpeg_decoder("nvjpeg-ycbcr")
+        assert gpu.unavailable() is None and "YCbCr planes" in backend.jpeg_decoder_name()
+        assert made[-1] == "ycbcr"
+        gpu.set_jpeg_decoder("nvjpeg")
+        assert backend.jpeg_decoder().output == "rgb" and made[-1] == "rgb"
+        monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": None)
+        gpu.set_jpeg_decoder("nvjpeg-ycbcr")
+        assert "MINDDATA_NVJPEG_LIBRARY" in gpu.unavailable()
+    finally:
+        gpu.set_device(device)
+        gpu.set_jpeg_decoder(choice)
+    with pytest.raises(ValueError, match="output should be 'rgb' or 'ycbcr'"):
+        NvJpegDecoder(None, torch, output="yuv")
+
+
+if __name__ == "__main__":      # the interpreter test's child: prints compare()
+    print(compare())

@@ -72,7 +72,7 @@ def _make(triton, tl):
         plane = height * width
         cb_plane = src + base + plane
         cr_plane = cb_plane + ch * cw
-        for b in range(tl.program_id(1), tl.cdiv(plane, BLOCK), PROGRAMS):
+        for b in range(tl.program_id(1).to(tl.int64), tl.cdiv(plane, BLOCK), PROGRAMS):
             p = b * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
             keep = p < plane
             y = p // width

@@ -73,6 +73,8 @@ CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (an
 #: the chroma subsamplings the YCbCr output takes, by nvjpegChromaSubsampling_t: each chroma
 #: plane's sampling factors, horizontal * 16 + vertical (ycbcr_to_rgb's layout)
 CSS_FACTORS = {0: 0x11, 1: 0x21, 2: 0x22, 3: 0x12, 4: 0x41, 5: 0x42}
+#: the same as a table by code + 1 (codes -1 to 14; 0: not taken)
+_FACTOR_OF_CSS = np.array([CSS_FACTORS.get(code, 0) for code in range(-1, 15)], np.int64)
 #: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB or YUV
 OUTPUT_NAMES = {0: "UNCHANGED", 1: "YUV", 2: "Y", 3: "RGB", 4: "BGR", 5: "RGBI", 6: "BGRI",
                 7: "UNCHANGEDI_U16", 8: "NV12", 9: "YUY2", 10: "UNCHANGEDI"}
@@ -173,7 +175,7 @@ def ycbcr_layout(info):
     images it takes) whose planes lie one after another in one buffer (each Y, Cb, Cr) and
     whose RGB lies one after another in the output."""
     info = np.asarray(info, np.int64).reshape(-1, 6)
-    factors = np.array([CSS_FACTORS[int(code)] for code in info[:, 3]], np.int64)
+    factors = _factors(info[:, 3])
     layout = np.zeros((len(info), 8), np.int64)
     layout[:, 0:2] = info[:, 0:2]
     layout[:, 2:4] = info[:, 4:6]
@@ -182,6 +184,13 @@ def ycbcr_layout(info):
     layout[:, 6] = np.concatenate([[0], np.cumsum(plane_bytes(layout))[:-1]])
     layout[:, 7] = np.concatenate([[0], np.cumsum(3 * info[:, 0] * info[:, 1])[:-1]])
     return layout
+
+
+def _factors(codes):
+    """CSS_FACTORS of each nvjpegChromaSubsampling_t code, 0 for a code not in it."""
+    codes = np.asarray(codes, np.int64) + 1
+    inside = (codes >= 0) & (codes < len(_FACTOR_OF_CSS))
+    return np.where(inside, _FACTOR_OF_CSS[np.where(inside, codes, 0)], 0)
 
 
 def plane_bytes(layout):
@@ -398,7 +407,7 @@ class NvJpegDecoder:
         conversion reads)."""
         if self.output == "rgb":
             return np.ones(len(info), bool)
-        factors = np.array([CSS_FACTORS.get(int(code), 0) for code in info[:, 3]], np.int64)
+        factors = _factors(info[:, 3])
         h, v = factors // 16, factors % 16
         known = (info[:, 2] == 3) & (factors > 0)
         h, v = np.maximum(h, 1), np.maximum(v, 1)

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The sink's rate beside the mixed pipeline with the direct nvJPEG decoder asked for RGB (a
 # colour-conversion kernel per image) and for the YCbCr planes (one conversion kernel a batch:
-# gpu.set_jpeg_decoder("nvjpeg-ycbcr")), each with the pipeline's streams at high and at normal
-# priority: one call on a GPU machine, inside about 8 minutes (issue 22's device time is 15
-# minutes a session).
+# gpu.set_jpeg_decoder("nvjpeg-ycbcr")), with the train step eager and replayed as a CUDA graph
+# (TRAINING_CUDA_GRAPH=1: ResNet-18's eager step is bound by its host side, and the graphed one
+# lost its feed to the per-image kernels), and the YCbCr decoder's at high and at normal
+# pipeline-stream priority: one call on a GPU machine, inside about 8 minutes (issue 22's device
+# time is 15 minutes a session).
 #
 #   bash tools/check_gpu_sink.sh DATA [LOGDIR]     (DATA: benchmarks/bench_data.py's layout,
 #                                                   LOGDIR default: gpu-sink-logs)
@@ -15,8 +17,10 @@
 #    workers at once) and of the YCbCr conversion kernel (compiled: the CPU decode exactly);
 # 2. tools/check_gpu_pipeline.py: each decoder's agreement with the CPU path and the kernels
 #    one batch queues, the mixed pipeline on 4 cores, then ResNet-50 and ResNet-18 in sink mode
-#    against their synthetic rate (fused SGD, eager step), each decoder at each priority;
-# 3. the sink runs again in another process, in the other order (the figures' spread).
+#    against their synthetic rate (fused SGD, high-priority pipeline streams), each decoder
+#    with the eager and the graphed step;
+# 3. the YCbCr decoder's sinks again in another process, at normal and at high priority, the
+#    graphed step first (the figures' spread, and the priorities compared).
 # Extra arguments for step 2: SINK_CHECK_ARGS (appended; a later flag wins). Each step is cut
 # at its time limit, so a hang still leaves the logs; the exit status is the number of steps
 # that failed.
@@ -54,15 +58,16 @@ step 1-gpu-tests 90 "$py" -m pytest -q -p no:cacheprovider \
     tests/minddata/test_gpu_nvjpeg_decoder_on_devices.py tests/minddata/test_gpu_ycbcr_to_rgb.py
 sink_args=(--data "$data" --copies 20 --seconds 3 --models resnet50,resnet18
            --optimizers sgd-fused --gpu-workers 4 --sink-cpu-threads 0 --sink-chunks 6
-           --step-priorities normal --training-threads separate --cuda-graphs off)
+           --step-priorities normal --training-threads separate)
 # shellcheck disable=SC2086  # SINK_CHECK_ARGS is meant to split
 step 2-pipeline 200 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" \
     --parts agreement,kernels,mixed,sink --decoders nvjpeg-ycbcr,nvjpeg \
-    --pipeline-priorities high,normal ${SINK_CHECK_ARGS:-}
+    --pipeline-priorities high --cuda-graphs off,on ${SINK_CHECK_ARGS:-}
 uptime >> "$logs/0-machine.txt"
 # shellcheck disable=SC2086
 step 3-sink-again 140 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" --parts sink \
-    --decoders nvjpeg,nvjpeg-ycbcr --pipeline-priorities normal,high ${SINK_CHECK_ARGS:-}
+    --decoders nvjpeg-ycbcr --pipeline-priorities normal,high --cuda-graphs on,off \
+    ${SINK_CHECK_ARGS:-}
 uptime >> "$logs/0-machine.txt"
 grep -h "summary:\|FAILED\|Warning" "$logs"/2-pipeline.log "$logs"/3-sink-again.log || true
 echo "== $failed step(s) failed; logs in $logs"

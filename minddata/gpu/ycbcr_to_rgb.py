@@ -27,8 +27,9 @@ import numpy as np
 from .host_copy import upload_arrays
 from .triton_kernel import KernelUnavailable, TritonKernel
 
-#: pixels per kernel block; each image is converted by PROGRAMS programs looping over blocks
-BLOCK = 1024
+#: pixels of a row per kernel block; each image is converted by PROGRAMS programs, each
+#: looping over every PROGRAMS-th row segment of BLOCK pixels
+BLOCK = 256
 PROGRAMS = 32
 
 # JFIF's YCbCr -> RGB factors in libjpeg's fixed point: round(f * 2**16)
@@ -65,39 +66,40 @@ def _make(triton, tl):
         mode = tl.load(row + 5)
         base = tl.load(row + 6)
         dst = tl.load(row + 7)
-        hf = factors // 16
-        vf = factors % 16
+        # the factors (1, 2 or 4) as shifts: no division per pixel
+        h_shift = ((factors // 16) == 2).to(tl.int32) + 2 * ((factors // 16) == 4).to(tl.int32)
+        v_shift = ((factors % 16) == 2).to(tl.int32) + 2 * ((factors % 16) == 4).to(tl.int32)
         fancy_h = (mode & 1) != 0
         fancy_v = (mode & 2) != 0
         plane = height * width
         cb_plane = src + base + plane
         cr_plane = cb_plane + ch * cw
-        for b in range(tl.program_id(1).to(tl.int64), tl.cdiv(plane, BLOCK), PROGRAMS):
-            p = b * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
-            keep = p < plane
-            y = p // width
-            x = p - y * width
-            luma = tl.load(src + base + p, mask=keep, other=0).to(tl.int32)
-            # the chroma sample over the pixel and the neighbour the triangle filter weighs:
-            # above for an even row, below for an odd, left for an even column, right for an
-            # odd (the edge sample itself at the edges); both planes have the same taps
-            i = y // vf
-            j = x // hf
-            ni = tl.where(fancy_v, tl.minimum(tl.maximum(
-                tl.where((y & 1) == 0, i - 1, i + 1), 0), ch - 1), i)
-            nj = tl.where(fancy_h, tl.minimum(tl.maximum(
-                tl.where((x & 1) == 0, j - 1, j + 1), 0), cw - 1), j)
-            odd_x = (x & 1).to(tl.int32)
+        # libjpeg-turbo's filters as weights of the four chroma taps (00 over the pixel, 01 the
+        # neighbour column, 10 the neighbour row, 11 both), a rounding bias and a shift
+        w00 = tl.where(fancy_h & fancy_v, 9, tl.where(fancy_h | fancy_v, 3, 1))
+        w01 = tl.where(fancy_h, tl.where(fancy_v, 3, 1), 0)
+        w10 = tl.where(fancy_v, tl.where(fancy_h, 3, 1), 0)
+        w11 = tl.where(fancy_h & fancy_v, 1, 0)
+        shift = tl.where(fancy_h & fancy_v, 4, tl.where(fancy_h | fancy_v, 2, 0))
+        # each program converts every PROGRAMS-th segment of BLOCK pixels of a row
+        segments = tl.cdiv(width, BLOCK)
+        for t in range(tl.program_id(1).to(tl.int64), height * segments, PROGRAMS):
+            y = t // segments
+            x = ((t - y * segments) * BLOCK).to(tl.int32) + tl.arange(0, BLOCK)
+            keep = x < width
+            at = y * width + x
+            luma = tl.load(src + base + at, mask=keep, other=0).to(tl.int32)
+            # the chroma sample over the pixel and the neighbour the filter weighs: above for
+            # an even row, below for an odd, left for an even column, right for an odd (the
+            # edge sample itself at the edges); both planes have the same taps
             odd_y = (y & 1).to(tl.int32)
-            # libjpeg-turbo's filters as weights of the taps (00, 01: the neighbour column,
-            # 10: the neighbour row, 11), a rounding bias and a shift
-            w00 = tl.where(fancy_h & fancy_v, 9, tl.where(fancy_h | fancy_v, 3, 1))
-            w01 = tl.where(fancy_h, tl.where(fancy_v, 3, 1), 0)
-            w10 = tl.where(fancy_v, tl.where(fancy_h, 3, 1), 0)
-            w11 = tl.where(fancy_h & fancy_v, 1, 0)
+            odd_x = x & 1
+            i = y >> v_shift
+            j = x >> h_shift
+            ni = tl.where(fancy_v, tl.minimum(tl.maximum(i - 1 + 2 * odd_y, 0), ch - 1), i)
+            nj = tl.where(fancy_h, tl.minimum(tl.maximum(j - 1 + 2 * odd_x, 0), cw - 1), j)
             bias = tl.where(fancy_h & fancy_v, 8 - odd_x,
                             tl.where(fancy_h, 1 + odd_x, tl.where(fancy_v, 1 + odd_y, 0)))
-            shift = tl.where(fancy_h & fancy_v, 4, tl.where(fancy_h | fancy_v, 2, 0))
             at00 = i * cw + j
             at01 = i * cw + nj
             at10 = ni * cw + j
@@ -115,10 +117,10 @@ def _make(triton, tl):
             red = luma + ((CR_R * cr + HALF) >> 16)
             green = luma + ((-CB_G * cb - CR_G * cr + HALF) >> 16)
             blue = luma + ((CB_B * cb + HALF) >> 16)
-            at = out + dst + p
-            tl.store(at, tl.minimum(tl.maximum(red, 0), 255).to(tl.uint8), mask=keep)
-            tl.store(at + plane, tl.minimum(tl.maximum(green, 0), 255).to(tl.uint8), mask=keep)
-            tl.store(at + 2 * plane, tl.minimum(tl.maximum(blue, 0), 255).to(tl.uint8),
+            to = out + dst + at
+            tl.store(to, tl.minimum(tl.maximum(red, 0), 255).to(tl.uint8), mask=keep)
+            tl.store(to + plane, tl.minimum(tl.maximum(green, 0), 255).to(tl.uint8), mask=keep)
+            tl.store(to + 2 * plane, tl.minimum(tl.maximum(blue, 0), 255).to(tl.uint8),
                      mask=keep)
 
     return convert

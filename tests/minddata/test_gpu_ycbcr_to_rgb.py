@@ -27,9 +27,10 @@ SAMPLINGS = {"4:2:0": "JPEG_SAMPLING_FACTOR_420", "4:2:2": "JPEG_SAMPLING_FACTOR
              "4:4:4": "JPEG_SAMPLING_FACTOR_444", "4:4:0": "JPEG_SAMPLING_FACTOR_440",
              "4:1:1": "JPEG_SAMPLING_FACTOR_411"}
 FACTORS = {"4:2:0": (2, 2), "4:2:2": (2, 1), "4:4:4": (1, 1), "4:4:0": (1, 2), "4:1:1": (4, 1)}
-#: odd and even sizes, chroma planes 1 and 2 samples wide (replicated, not filtered), and one
-#: image larger than a kernel round (PROGRAMS * BLOCK pixels: each program loops)
-SIZES = [(37, 53), (8, 8), (1, 1), (2, 3), (3, 5), (17, 4), (64, 33), (190, 180)]
+#: odd and even sizes, chroma planes 1 and 2 samples wide (replicated, not filtered), and an
+#: image of rows wider than a kernel block (BLOCK pixels) and more rows than PROGRAMS (each
+#: program loops over several segments, of several rows)
+SIZES = [(37, 53), (8, 8), (1, 1), (2, 3), (3, 5), (17, 4), (64, 33), (75, 301)]
 
 
 def _jpeg(seed, height, width, sampling="4:2:0", **flags):

@@ -58,6 +58,7 @@ import importlib.util
 import os
 import threading
 import types
+import warnings
 
 import numpy as np
 
@@ -69,6 +70,7 @@ from .decoded_batch import DecodedBatch
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_YUV, OUTPUT_RGB = 1, 3
+_FORMATS = {"rgb": OUTPUT_RGB, "ycbcr": OUTPUT_YUV}     # the decoder's outputs as nvJPEG's
 CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
 #: the chroma subsamplings the YCbCr output takes, by nvjpegChromaSubsampling_t: each chroma
 #: plane's sampling factors, horizontal * 16 + vertical (ycbcr_to_rgb's layout)
@@ -92,7 +94,16 @@ MAX_STATES = 16
 
 
 class NvJpegError(RuntimeError):
-    """An nvJPEG call that did not return NVJPEG_STATUS_SUCCESS."""
+    """An nvJPEG call that did not return NVJPEG_STATUS_SUCCESS (``status``)."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.status = status
+
+
+#: statuses of a batch refused for its output format rather than its files: INVALID_PARAMETER,
+#: IMPLEMENTATION_NOT_SUPPORTED
+FORMAT_REFUSALS = frozenset({2, 9})
 
 
 def library_candidates():
@@ -241,13 +252,17 @@ class NvJpegDecoder:
         if output not in ("rgb", "ycbcr"):
             raise ValueError(f"output should be 'rgb' or 'ycbcr', but got {output!r}")
         self.lib, self.torch, self.hardware, self.output = lib, torch, hardware, output
-        self.format = OUTPUT_RGB if output == "rgb" else OUTPUT_YUV
-        self.name = "nvJPEG (direct, on the pipeline's streams)" if output == "rgb" else \
-            "nvJPEG (direct, on the pipeline's streams; YCbCr planes, one conversion kernel)"
+        self._ycbcr_decoded = False     # a YCbCr batch has decoded: the library takes it
         self._lock = threading.Lock()
         self._handles = {}      # device index -> (handle, backend name)
         self._free = {}         # device index -> [_Slot not in use], oldest batch first
         self._made = {}         # device index -> number of slots made
+
+    @property
+    def name(self):
+        if self.output == "rgb":
+            return "nvJPEG (direct, on the pipeline's streams)"
+        return "nvJPEG (direct, on the pipeline's streams; YCbCr planes, one conversion kernel)"
 
     @classmethod
     def create(cls, hardware=True, output="rgb"):
@@ -257,7 +272,8 @@ class NvJpegDecoder:
 
     def _check(self, status, call):
         if status != 0:
-            raise NvJpegError(f"nvJPEG: {call} returned {STATUS_NAMES.get(status, status)}")
+            raise NvJpegError(f"nvJPEG: {call} returned {STATUS_NAMES.get(status, status)}",
+                              status)
 
     def _handle(self, index):
         """The library handle of GPU ``index``: the hardware backend where the GPU has JPEG
@@ -314,7 +330,7 @@ class NvJpegDecoder:
             # Any hint turns the hardware decoder's memory pool on (nvImageCodec makes this
             # call without a size hint too): the smallest. Only a speed-up: a refusal is
             # not an error.
-            preallocate(handle, state, 1, 1, 1, CSS_444, self.format)
+            preallocate(handle, state, 1, 1, 1, CSS_444, _FORMATS[self.output])
         return _Slot(state, jpeg_stream)
 
     def _release(self, index, slot, stream):
@@ -372,14 +388,35 @@ class NvJpegDecoder:
         """(flat, hw, taken) of decode_batch for the images at host addresses ``data`` of
         ``lengths`` bytes. A batch the hardware backend refuses is decoded again without the
         rows it does not take, instead of row by row; refused for another reason, NvJpegError
-        (GpuRun then goes row by row)."""
+        (GpuRun then goes row by row). Where the library refuses YCbCr output itself (before any
+        YCbCr batch has decoded), the decoder turns to RGB output for good, with a warning."""
         handle = self._handle(index)
         info = self._info(handle, data, lengths)
-        taken = self._takes(info)
+        output = self.output
+        try:
+            return self._decode_as(output, index, handle, data, lengths, info, device, stream)
+        except NvJpegError as exc:
+            if output == "rgb" or exc.status not in FORMAT_REFUSALS or self._ycbcr_decoded:
+                raise
+            self._turn_to_rgb(exc)
+        return self._decode_as("rgb", index, handle, data, lengths, info, device, stream)
+
+    def _turn_to_rgb(self, exc):
+        with self._lock:
+            if self.output == "rgb":
+                return              # another call did
+            self.output = "rgb"
+        warnings.warn(f"{exc} for YCbCr output (NVJPEG_OUTPUT_YUV): this nvJPEG and backend do "
+                      f"not give it, so the decoder asks for RGB from now on (nvJPEG's own "
+                      f"conversion, a kernel per image)", RuntimeWarning, stacklevel=4)
+
+    def _decode_as(self, output, index, handle, data, lengths, info, device, stream):
+        """_decode_pointers with ``output``."""
+        taken = self._takes(info, output)
         if taken.any():
             try:
-                return self._decode_rows(index, handle, data, lengths, info, taken, device,
-                                         stream), info[:, :2], taken
+                return self._decode_rows(output, index, handle, data, lengths, info, taken,
+                                         device, stream), info[:, :2], taken
             except NvJpegError:
                 if self.backend(index) != "hardware":
                     raise
@@ -389,23 +426,24 @@ class NvJpegDecoder:
                 if supported.all():
                     raise               # refused for another reason: GpuRun goes row by row
                 taken[rows] = supported
-        flat = self._decode_rows(index, handle, data, lengths, info, taken, device, stream)
+        flat = self._decode_rows(output, index, handle, data, lengths, info, taken, device,
+                                 stream)
         return flat, info[:, :2], taken
 
-    def _decode_rows(self, index, handle, data, lengths, info, taken, device, stream):
+    def _decode_rows(self, output, index, handle, data, lengths, info, taken, device, stream):
         """The ``taken`` rows decoded in one batch, with a state of their own."""
         rows = np.flatnonzero(taken)
         if not len(rows):
             return self.torch.empty(0, dtype=self.torch.uint8, device=device)
         return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
-            handle, slot.state, data[rows], lengths[rows], info[rows], device, stream))
+            output, handle, slot.state, data[rows], lengths[rows], info[rows], device, stream))
 
-    def _takes(self, info):
+    def _takes(self, info, output):
         """Which rows (``info``: _info()) the decoder takes: all for RGB output; for YCbCr the
         three-component files of a subsampling ycbcr_to_rgb converts whose chroma planes
         nvJPEG reports at the size that subsampling gives (nvJPEG then writes what the
         conversion reads)."""
-        if self.output == "rgb":
+        if output == "rgb":
             return np.ones(len(info), bool)
         factors = _factors(info[:, 3])
         h, v = factors // 16, factors % 16
@@ -423,11 +461,11 @@ class NvJpegDecoder:
         finally:
             self._release(index, slot, stream)
 
-    def _decode_batch(self, handle, state, data, lengths, info, device, stream):
+    def _decode_batch(self, output, handle, state, data, lengths, info, device, stream):
         """One nvjpegDecodeBatched call into one new device buffer: the images' planar RGB one
         after another (for YCbCr output, their planes converted by one kernel)."""
         heights, widths = info[:, 0], info[:, 1]
-        if self.output == "rgb":
+        if output == "rgb":
             out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
                                    device=device)
             table = image_table(out.data_ptr(), heights, widths)
@@ -437,13 +475,14 @@ class NvJpegDecoder:
                                    device=device)
             table = plane_table(out.data_ptr(), layout)
         self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(data), 1,
-                                                           self.format),
+                                                           _FORMATS[output]),
                     "nvjpegDecodeBatchedInitialize")
         self._check(self.lib.nvjpegDecodeBatched(
             handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
             ctypes.c_void_p(stream.cuda_stream)), "nvjpegDecodeBatched")
-        if self.output == "rgb":
+        if output == "rgb":
             return out
+        self._ycbcr_decoded = True
         return ycbcr_to_rgb.to_rgb(self.torch, out, layout, device)
 
     def _supported(self, handle, jpeg_stream, data, lengths):

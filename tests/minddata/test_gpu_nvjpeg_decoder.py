@@ -99,6 +99,8 @@ class StandInNvJpeg:
     def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
         assert output_format in (nvjpeg_decoder.OUTPUT_RGB, nvjpeg_decoder.OUTPUT_YUV)
         assert threads == 1
+        if output_format == nvjpeg_decoder.OUTPUT_YUV and "yuv" in self.refuse:
+            return self.refuse["yuv"]
         self.batch_of[state.value] = batch, output_format
         return 0
 

@@ -233,6 +233,27 @@ def test_chroma_planes_of_another_size_than_the_sampling_gives_are_left_to_the_c
     assert images == [None, None] and lib.batches == []
 
 
+def test_where_nvjpeg_refuses_ycbcr_output_the_decoder_turns_to_rgb_for_good():
+    """A library or backend without YUV output: one warning, the batch and every later one
+    decoded to RGB by nvJPEG itself; a refusal after YCbCr batches have decoded is the files'
+    and raises as before."""
+    datas = [_jpeg(k, 20 + k, 30) for k in range(3)]
+    rows = [torch.from_numpy(d.copy()) for d in datas]
+    lib, decoder = _decoder(refuse={"yuv": 2})          # INVALID_PARAMETER
+    with pytest.warns(RuntimeWarning, match="INVALID_PARAMETER for YCbCr output"):
+        images = decoder(rows, torch.device("cpu"))
+    assert decoder.decoder.output == "rgb" and "YCbCr" not in decoder.decoder.name
+    for data, image in zip(datas, images):
+        assert torch.equal(image.permute(1, 2, 0), torch.from_numpy(vision.Decode()(data)))
+    assert len(decoder(rows, torch.device("cpu"))) == 3 and lib.batches == [3, 3]
+    lib, decoder = _decoder()
+    decoder(rows, torch.device("cpu"))                   # YCbCr decodes here
+    lib.refuse["yuv"] = 2
+    with pytest.raises(nvjpeg_decoder.NvJpegError, match="INVALID_PARAMETER"):
+        decoder(rows, torch.device("cpu"))
+    assert decoder.decoder.output == "ycbcr"
+
+
 def test_the_choice_names_it(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)

@@ -43,8 +43,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from minddata.gpu.nvjpeg_decoder import (BACKEND_DEFAULT, BACKEND_HARDWARE,  # noqa: E402
-                                         CSS_444, CSS_NAMES, MAX_COMPONENT, OUTPUT_NAMES,
-                                         STATUS_NAMES, load_library)
+                                         CSS_444, CSS_NAMES, OUTPUT_NAMES, STATUS_NAMES,
+                                         load_library)
+from minddata.gpu.nvjpeg_layout import MAX_COMPONENT                      # noqa: E402
 
 FORMATS = {name: code for code, name in OUTPUT_NAMES.items()}
 BACKENDS = {"hardware": BACKEND_HARDWARE, "cuda": BACKEND_DEFAULT}

@@ -66,17 +66,13 @@ from transforms_c._native import nvjpeg_image_sizes
 
 from . import ycbcr_to_rgb
 from .decoded_batch import DecodedBatch
+from .nvjpeg_layout import image_table, plane_bytes, plane_table, takes_ycbcr, ycbcr_layout
 
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
 OUTPUT_YUV, OUTPUT_RGB = 1, 3
 _FORMATS = {"rgb": OUTPUT_RGB, "ycbcr": OUTPUT_YUV}     # the decoder's outputs as nvJPEG's
 CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
-#: the chroma subsamplings the YCbCr output takes, by nvjpegChromaSubsampling_t: each chroma
-#: plane's sampling factors, horizontal * 16 + vertical (ycbcr_to_rgb's layout)
-CSS_FACTORS = {0: 0x11, 1: 0x21, 2: 0x22, 3: 0x12, 4: 0x41, 5: 0x42}
-#: the same as a table by code + 1 (codes -1 to 14; 0: not taken)
-_FACTOR_OF_CSS = np.array([CSS_FACTORS.get(code, 0) for code in range(-1, 15)], np.int64)
 #: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB or YUV
 OUTPUT_NAMES = {0: "UNCHANGED", 1: "YUV", 2: "Y", 3: "RGB", 4: "BGR", 5: "RGBI", 6: "BGRI",
                 7: "UNCHANGEDI_U16", 8: "NV12", 9: "YUY2", 10: "UNCHANGEDI"}
@@ -87,8 +83,6 @@ STATUS_NAMES = {0: "SUCCESS", 1: "NOT_INITIALIZED", 2: "INVALID_PARAMETER", 3: "
                 4: "JPEG_NOT_SUPPORTED", 5: "ALLOCATOR_FAILURE", 6: "EXECUTION_FAILED",
                 7: "ARCH_MISMATCH", 8: "INTERNAL_ERROR", 9: "IMPLEMENTATION_NOT_SUPPORTED",
                 10: "INCOMPLETE_BITSTREAM"}
-MAX_COMPONENT = 4               # NVJPEG_MAX_COMPONENT: channel pointers in an nvjpegImage_t
-_IMAGE_WORDS = 2 * MAX_COMPONENT    # nvjpegImage_t: 4 pointers, then 4 size_t pitches
 #: decode states per GPU (one per batch in flight; past this a call waits for the oldest)
 MAX_STATES = 16
 
@@ -179,65 +173,6 @@ def bind(path):
         fn.argtypes, fn.restype = argtypes, ctypes.c_int
         calls[name] = fn
     return types.SimpleNamespace(path=path, **calls)
-
-
-def ycbcr_layout(info):
-    """ycbcr_to_rgb's layout (N, 8) of images (``info`` rows: NvJpegDecoder._info's, of
-    images it takes) whose planes lie one after another in one buffer (each Y, Cb, Cr) and
-    whose RGB lies one after another in the output."""
-    info = np.asarray(info, np.int64).reshape(-1, 6)
-    factors = _factors(info[:, 3])
-    layout = np.zeros((len(info), 8), np.int64)
-    layout[:, 0:2] = info[:, 0:2]
-    layout[:, 2:4] = info[:, 4:6]
-    layout[:, 4] = factors
-    layout[:, 5] = ycbcr_to_rgb.upsampling_modes(factors, info[:, 5])
-    layout[:, 6] = np.concatenate([[0], np.cumsum(plane_bytes(layout))[:-1]])
-    layout[:, 7] = np.concatenate([[0], np.cumsum(3 * info[:, 0] * info[:, 1])[:-1]])
-    return layout
-
-
-def _factors(codes):
-    """CSS_FACTORS of each nvjpegChromaSubsampling_t code, 0 for a code not in it."""
-    codes = np.asarray(codes, np.int64) + 1
-    inside = (codes >= 0) & (codes < len(_FACTOR_OF_CSS))
-    return np.where(inside, _FACTOR_OF_CSS[np.where(inside, codes, 0)], 0)
-
-
-def plane_bytes(layout):
-    """Each image's Y, Cb and Cr planes' bytes (``layout``: ycbcr_layout())."""
-    return layout[:, 0] * layout[:, 1] + 2 * layout[:, 2] * layout[:, 3]
-
-
-def plane_table(base, layout):
-    """The nvjpegImage_t array (N, 8) uint64 of YCbCr images laid out as ``layout`` says from
-    device address ``base``: the Y, Cb, Cr pointers and a null fourth, then the pitches (each
-    plane's width; 0 for the fourth)."""
-    layout = np.asarray(layout, np.int64).reshape(-1, 8)
-    start = np.uint64(base) + layout[:, 6].astype(np.uint64)
-    luma = (layout[:, 0] * layout[:, 1]).astype(np.uint64)
-    chroma = (layout[:, 2] * layout[:, 3]).astype(np.uint64)
-    table = np.zeros((len(layout), _IMAGE_WORDS), np.uint64)
-    table[:, 0], table[:, 1], table[:, 2] = start, start + luma, start + luma + chroma
-    table[:, MAX_COMPONENT] = layout[:, 1]
-    table[:, MAX_COMPONENT + 1] = table[:, MAX_COMPONENT + 2] = layout[:, 3]
-    return table
-
-
-def image_table(base, heights, widths):
-    """The nvjpegImage_t array (N, 8) uint64 of planar RGB images laid out one after another
-    from device address ``base``: three channel pointers (each plane height x width, the
-    planes of an image consecutive) and a null fourth, then the pitches (the width; 0 for the
-    fourth)."""
-    heights = np.asarray(heights, np.uint64)
-    widths = np.asarray(widths, np.uint64)
-    plane = heights * widths
-    offsets = np.concatenate([[0], np.cumsum(3 * plane)[:-1]]).astype(np.uint64)
-    table = np.zeros((len(plane), _IMAGE_WORDS), np.uint64)
-    for c in range(3):
-        table[:, c] = np.uint64(base) + offsets + np.uint64(c) * plane
-        table[:, MAX_COMPONENT + c] = widths
-    return table
 
 
 class NvJpegDecoder:
@@ -412,7 +347,7 @@ class NvJpegDecoder:
 
     def _decode_as(self, output, index, handle, data, lengths, info, device, stream):
         """_decode_pointers with ``output``."""
-        taken = self._takes(info, output)
+        taken = np.ones(len(info), bool) if output == "rgb" else takes_ycbcr(info)
         if taken.any():
             try:
                 return self._decode_rows(output, index, handle, data, lengths, info, taken,
@@ -437,19 +372,6 @@ class NvJpegDecoder:
             return self.torch.empty(0, dtype=self.torch.uint8, device=device)
         return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
             output, handle, slot.state, data[rows], lengths[rows], info[rows], device, stream))
-
-    def _takes(self, info, output):
-        """Which rows (``info``: _info()) the decoder takes: all for RGB output; for YCbCr the
-        three-component files of a subsampling ycbcr_to_rgb converts whose chroma planes
-        nvJPEG reports at the size that subsampling gives (nvJPEG then writes what the
-        conversion reads)."""
-        if output == "rgb":
-            return np.ones(len(info), bool)
-        factors = _factors(info[:, 3])
-        h, v = factors // 16, factors % 16
-        known = (info[:, 2] == 3) & (factors > 0)
-        h, v = np.maximum(h, 1), np.maximum(v, 1)
-        return known & (info[:, 4] == -(-info[:, 0] // v)) & (info[:, 5] == -(-info[:, 1] // h))
 
     def _in_slot(self, index, handle, stream, work):
         """``work(slot)`` with a slot of its own, given back busy until ``stream`` has run
@@ -530,5 +452,4 @@ class _Slot:
             self.fence.synchronize()
 
 
-__all__ = ["NvJpegDecoder", "NvJpegError", "bind", "image_table", "library_candidates",
-           "load_library", "plane_table", "ycbcr_layout"]
+__all__ = ["NvJpegDecoder", "NvJpegError", "bind", "library_candidates", "load_library"]

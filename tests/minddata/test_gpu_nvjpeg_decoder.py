@@ -16,7 +16,8 @@ import minddata.vision as vision
 from minddata import gpu
 from minddata.gpu import backend, nvjpeg_decoder
 from minddata.gpu.batch import GpuRun, RowError
-from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError, image_table
+from minddata.gpu.nvjpeg_decoder import NvJpegDecoder, NvJpegError
+from minddata.gpu.nvjpeg_layout import CSS_FACTORS, image_table
 from transforms_c._native import jpeg_planes, nvjpeg_image_sizes
 from transforms_c.vision.decode import jpeg_size
 
@@ -28,7 +29,7 @@ torch = pytest.importorskip("torch")
 TAIL = 16      # the stand-in knows a row by its last bytes
 _INT_P = ctypes.POINTER(ctypes.c_int)
 #: nvjpegChromaSubsampling_t of a file's chroma sampling factors (horizontal, vertical)
-CSS_OF = {(f // 16, f % 16): code for code, f in nvjpeg_decoder.CSS_FACTORS.items()}
+CSS_OF = {(f // 16, f % 16): code for code, f in CSS_FACTORS.items()}
 GRAY = 6
 IMAGE_INFO = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t,
                               _INT_P, _INT_P, _INT_P, _INT_P)

@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 import minddata.vision as vision                                            # noqa: E402
 from minddata import gpu                                                    # noqa: E402
-from minddata.gpu import backend, nvjpeg_decoder, ycbcr_to_rgb             # noqa: E402
+from minddata.gpu import backend, nvjpeg_decoder, nvjpeg_layout, ycbcr_to_rgb  # noqa: E402
 from minddata.gpu.batch import GpuRun                                       # noqa: E402
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder                       # noqa: E402
 from transforms_c._native import jpeg_planes                               # noqa: E402
@@ -171,12 +171,22 @@ def test_compiled_on_cuda_the_kernel_gives_the_cpu_decode_exactly():
         assert np.array_equal(got.numpy(), vision.Decode()(data)), name
 
 
+def test_ycbcr_output_serves_three_planes_of_the_sizes_their_subsampling_gives():
+    info = np.array([[5, 7, 3, 2, 3, 4],       # 4:2:0
+                     [5, 7, 3, 2, 3, 5],       # 4:2:0, a chroma width nvJPEG gives otherwise
+                     [5, 7, 1, 6, 0, 0],       # gray
+                     [5, 7, 3, 7, 3, 4],       # 4:1:0 with vertical siting: not converted
+                     [5, 7, 4, 0, 5, 7],       # four components
+                     [9, 9, 3, 4, 9, 3]], np.int64)      # 4:1:1
+    assert nvjpeg_layout.takes_ycbcr(info).tolist() == [True, False, False, False, False, True]
+
+
 def test_the_plane_table_points_nvjpeg_at_each_plane():
     info = np.array([[5, 7, 3, 2, 3, 4], [4, 4, 3, 0, 4, 4]], np.int64)   # 4:2:0, 4:4:4
-    layout = nvjpeg_decoder.ycbcr_layout(info)
+    layout = nvjpeg_layout.ycbcr_layout(info)
     assert layout.tolist() == [[5, 7, 3, 4, 0x22, 3, 0, 0],
                                [4, 4, 4, 4, 0x11, 0, 35 + 24, 3 * 35]]
-    table = nvjpeg_decoder.plane_table(1000, layout)
+    table = nvjpeg_layout.plane_table(1000, layout)
     assert table.dtype == np.uint64
     assert table[0].tolist() == [1000, 1035, 1047, 0, 7, 4, 4, 0]
     assert table[1].tolist() == [1059, 1075, 1091, 0, 4, 4, 4, 0]

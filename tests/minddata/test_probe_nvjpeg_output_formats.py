@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from minddata.gpu import nvjpeg_decoder
+from minddata.gpu import nvjpeg_decoder, nvjpeg_layout
 from tests.conftest import PROJECT_ROOT
 
 TOOL = PROJECT_ROOT / "tools" / "probe_nvjpeg_output_formats.py"
@@ -92,7 +92,7 @@ def test_the_batch_lays_its_images_planes_one_after_another():
     assert pitches.tolist() == [[61, 31, 31, 0], [12, 0, 0, 0], [61, 62, 0, 0]]
     assert size == y + 2 * c + 24 + y + 24 * 62
     table = probe.image_table(1 << 40, offsets, pitches)
-    assert table.dtype == np.uint64 and table.shape == (3, 2 * nvjpeg_decoder.MAX_COMPONENT)
+    assert table.dtype == np.uint64 and table.shape == (3, 2 * nvjpeg_layout.MAX_COMPONENT)
     assert table[0].tolist() == [(1 << 40) + o for o in (0, y, y + c)] + [0, 61, 31, 31, 0]
     assert table[1, 1:4].tolist() == [0, 0, 0]          # null: channels RGBI does not write
     assert table[2, 4:].tolist() == [61, 62, 0, 0]

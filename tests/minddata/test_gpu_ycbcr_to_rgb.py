@@ -264,6 +264,46 @@ def test_where_nvjpeg_refuses_ycbcr_output_the_decoder_turns_to_rgb_for_good():
     assert decoder.decoder.output == "ycbcr"
 
 
+def test_a_pipeline_on_the_gpu_node_gives_the_cpu_decodes_batches(monkeypatch, tmp_path):
+    """The whole engine (MindDataset, map(device="GPU") with two workers, batch) with the
+    YCbCr decoder on the stand-in library, torch on the CPU: the batches are those of the
+    same pipeline with every row decoded by the CPU path (set_jpeg_decoder("cpu")), to the
+    byte: a gray JPEG and a PNG among the rows go to the CPU decoder in the same batch."""
+    import minddata as ds
+    from minddata.gpu import backend as gpu_backend
+
+    from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
+    images = [jpeg_bytes(i, 50 + 7 * i, 44 + 5 * i, gray=(i == 2)) for i in range(7)]
+    images.insert(4, png_bytes(1, 40, 52))
+    path = write_mindrecord(str(tmp_path / "y.mindrecord"), images)
+    ops = [vision.Decode(), vision.RandomResizedCrop(32, scale=(0.3, 1.0)),
+           vision.RandomHorizontalFlip(), vision.HWC2CHW()]
+
+    def run():
+        d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+        d = d.map(ops, input_columns=["image"], num_parallel_workers=2, device="GPU").batch(3)
+        ds.config.set_seed(5)
+        it = d.create_tuple_iterator(num_epochs=1, output_numpy=True)
+        try:
+            return [row for row in it]
+        finally:
+            it.close()
+    _, decoder = _decoder()
+    choice = gpu.get_jpeg_decoder()
+    gpu.set_device("cpu")
+    try:
+        gpu.set_jpeg_decoder("cpu")
+        want = run()
+        monkeypatch.setattr(gpu_backend, "jpeg_decoder", lambda: decoder)
+        got = run()
+    finally:
+        gpu.set_device(None)
+        gpu.set_jpeg_decoder(choice)
+    assert len(got) == len(want) == 3 and decoder.flats     # the decoder took whole batches
+    for (image, label), (want_image, want_label) in zip(got, want):
+        assert np.array_equal(image, want_image) and np.array_equal(label, want_label)
+
+
 def test_the_choice_names_it(monkeypatch):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)

@@ -34,8 +34,9 @@ Asked for ``output="ycbcr"`` (``set_jpeg_decoder("nvjpeg-ycbcr")``) nvJPEG write
 planes as coded (NVJPEG_OUTPUT_YUV: Y, then Cb and Cr at the size the header's subsampling
 gives, as nvjpegGetImageInfo reports it) and one kernel converts the whole batch to the same
 planar RGB buffer (ycbcr_to_rgb.py: libjpeg-turbo's upsampling and colour arithmetic), instead
-of nvJPEG's conversion kernel per image; files of another layout (gray, an unusual
-subsampling) go to the CPU path's decoder. Not yet run on a GPU.
+of nvJPEG's conversion kernel per image; gray files are decoded in a second call asking for
+their Y plane alone (NVJPEG_OUTPUT_Y) into the same buffer, files of another layout (an unusual
+subsampling, four components) go to the CPU path's decoder. Not yet run on a GPU.
 
 The library: the ``libnvjpeg`` that CUDA builds of torchvision bundle (``torchvision.libs``),
 the ``nvidia-nvjpeg-cu13`` / ``-cu12`` wheels, the system's, or the file named by
@@ -70,7 +71,7 @@ from .nvjpeg_layout import image_table, plane_bytes, plane_table, takes_ycbcr, y
 
 #: nvjpegBackend_t, nvjpegOutputFormat_t and nvjpegStatus_t values (nvjpeg.h)
 BACKEND_DEFAULT, BACKEND_HARDWARE = 0, 3
-OUTPUT_YUV, OUTPUT_RGB = 1, 3
+OUTPUT_YUV, OUTPUT_Y, OUTPUT_RGB = 1, 2, 3
 _FORMATS = {"rgb": OUTPUT_RGB, "ycbcr": OUTPUT_YUV}     # the decoder's outputs as nvJPEG's
 CSS_444 = 0                     # nvjpegChromaSubsampling_t: the pool's hint (any image fits)
 #: every nvjpegOutputFormat_t by name (nvJPEG 13.3's nvjpeg.h); the decoder asks for RGB or YUV
@@ -182,12 +183,13 @@ class NvJpegDecoder:
         """``hardware``: try the hardware backend first (False: the CUDA backend only).
         ``output``: "rgb" (nvJPEG converts each image), or "ycbcr" (nvJPEG writes the planes as
         coded and one kernel a batch converts them with the CPU path's arithmetic:
-        ycbcr_to_rgb.py; a file of another layout, gray or of an unusual subsampling, is left
-        to the CPU path's decoder)."""
+        ycbcr_to_rgb.py; a file of another layout, of an unusual subsampling or four
+        components, is left to the CPU path's decoder)."""
         if output not in ("rgb", "ycbcr"):
             raise ValueError(f"output should be 'rgb' or 'ycbcr', but got {output!r}")
         self.lib, self.torch, self.hardware, self.output = lib, torch, hardware, output
         self._ycbcr_decoded = False     # a YCbCr batch has decoded: the library takes it
+        self._serves_gray = True        # False once nvJPEG refused Y output for gray files
         self._lock = threading.Lock()
         self._handles = {}      # device index -> (handle, backend name)
         self._free = {}         # device index -> [_Slot not in use], oldest batch first
@@ -347,7 +349,15 @@ class NvJpegDecoder:
 
     def _decode_as(self, output, index, handle, data, lengths, info, device, stream):
         """_decode_pointers with ``output``."""
-        taken = np.ones(len(info), bool) if output == "rgb" else takes_ycbcr(info)
+        try:
+            return self._decode_taken(output, index, handle, data, lengths, info, device, stream)
+        except _GrayRefused:        # decoded again, the gray files left to the CPU now
+            return self._decode_taken(output, index, handle, data, lengths, info, device, stream)
+
+    def _decode_taken(self, output, index, handle, data, lengths, info, device, stream):
+        """_decode_as's batch: the rows the output serves, those the hardware refuses left."""
+        taken = np.ones(len(info), bool) if output == "rgb" else \
+            takes_ycbcr(info, gray=self._serves_gray)
         if taken.any():
             try:
                 return self._decode_rows(output, index, handle, data, lengths, info, taken,
@@ -366,12 +376,51 @@ class NvJpegDecoder:
         return flat, info[:, :2], taken
 
     def _decode_rows(self, output, index, handle, data, lengths, info, taken, device, stream):
-        """The ``taken`` rows decoded in one batch, with a state of their own."""
+        """The ``taken`` rows decoded into one new device buffer, their planar RGB one after
+        another: one nvjpegDecodeBatched call for RGB output; for YCbCr output one for the
+        colour files (NVJPEG_OUTPUT_YUV) and one for the gray ones (NVJPEG_OUTPUT_Y: their
+        luma plane only), each with a decode state of its own, then one conversion kernel."""
         rows = np.flatnonzero(taken)
         if not len(rows):
             return self.torch.empty(0, dtype=self.torch.uint8, device=device)
-        return self._in_slot(index, handle, stream, lambda slot: self._decode_batch(
-            output, handle, slot.state, data[rows], lengths[rows], info[rows], device, stream))
+        if output == "rgb":
+            heights, widths = info[rows, 0], info[rows, 1]
+            out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
+                                   device=device)
+            table = image_table(out.data_ptr(), heights, widths)
+            self._in_slot(index, handle, stream, lambda slot: self._decode_into(
+                handle, slot.state, data[rows], lengths[rows], table, OUTPUT_RGB, stream))
+            return out
+        layout = ycbcr_layout(info[rows])
+        planes = self.torch.empty(int(plane_bytes(layout).sum()), dtype=self.torch.uint8,
+                                  device=device)
+        table = plane_table(planes.data_ptr(), layout)
+        gray = layout[:, 2] == 0
+        for part, output_format in ((~gray, OUTPUT_YUV), (gray, OUTPUT_Y)):
+            if not part.any():
+                continue
+            picked = rows[part]
+            try:
+                self._in_slot(index, handle, stream, lambda slot: self._decode_into(
+                    handle, slot.state, data[picked], lengths[picked], table[part],
+                    output_format, stream))
+            except NvJpegError as exc:
+                if output_format == OUTPUT_Y and exc.status in FORMAT_REFUSALS:
+                    self._refuse_gray(exc)
+                    raise _GrayRefused() from exc
+                raise
+            if output_format == OUTPUT_YUV:
+                self._ycbcr_decoded = True
+        return ycbcr_to_rgb.to_rgb(self.torch, planes, layout, device)
+
+    def _refuse_gray(self, exc):
+        with self._lock:
+            if not self._serves_gray:
+                return              # another call did
+            self._serves_gray = False
+        warnings.warn(f"{exc} for the gray files' Y output (NVJPEG_OUTPUT_Y): gray JPEGs are "
+                      f"decoded by the CPU path's decoder from now on", RuntimeWarning,
+                      stacklevel=6)
 
     def _in_slot(self, index, handle, stream, work):
         """``work(slot)`` with a slot of its own, given back busy until ``stream`` has run
@@ -383,29 +432,16 @@ class NvJpegDecoder:
         finally:
             self._release(index, slot, stream)
 
-    def _decode_batch(self, output, handle, state, data, lengths, info, device, stream):
-        """One nvjpegDecodeBatched call into one new device buffer: the images' planar RGB one
-        after another (for YCbCr output, their planes converted by one kernel)."""
-        heights, widths = info[:, 0], info[:, 1]
-        if output == "rgb":
-            out = self.torch.empty(int((3 * heights * widths).sum()), dtype=self.torch.uint8,
-                                   device=device)
-            table = image_table(out.data_ptr(), heights, widths)
-        else:
-            layout = ycbcr_layout(info)
-            out = self.torch.empty(int(plane_bytes(layout).sum()), dtype=self.torch.uint8,
-                                   device=device)
-            table = plane_table(out.data_ptr(), layout)
+    def _decode_into(self, handle, state, data, lengths, table, output_format, stream):
+        """One nvjpegDecodeBatched call of the images at ``data`` into the places ``table``
+        (their nvjpegImage_t rows) says, in ``output_format``, queued on ``stream``."""
+        table = np.ascontiguousarray(table, np.uint64)
         self._check(self.lib.nvjpegDecodeBatchedInitialize(handle, state, len(data), 1,
-                                                           _FORMATS[output]),
+                                                           output_format),
                     "nvjpegDecodeBatchedInitialize")
         self._check(self.lib.nvjpegDecodeBatched(
             handle, state, data.ctypes.data, lengths.ctypes.data, table.ctypes.data,
             ctypes.c_void_p(stream.cuda_stream)), "nvjpegDecodeBatched")
-        if output == "rgb":
-            return out
-        self._ycbcr_decoded = True
-        return ycbcr_to_rgb.to_rgb(self.torch, out, layout, device)
 
     def _supported(self, handle, jpeg_stream, data, lengths):
         """Which images the hardware backend's batched decode takes (bool array)."""
@@ -434,6 +470,11 @@ class NvJpegDecoder:
         if (out[:, :2] <= 0).any():
             raise NvJpegError("nvJPEG: an image of no pixels")
         return out
+
+
+class _GrayRefused(Exception):
+    """nvJPEG refused Y output for a batch's gray files: the batch is decoded again without
+    them."""
 
 
 class _Slot:

@@ -15,7 +15,7 @@ conversion upsamples otherwise: its RGB differed from the CPU path's by up to 44
 real photos.
 
 ``layout`` rows (int64), one per image: height, width (the Y plane), chroma_h, chroma_w (each
-chroma plane), the sampling factors (horizontal * 16 + vertical: 0x22 for 4:2:0), upsampling
+chroma plane; 0, 0 for a gray file: R = G = B = Y, as libjpeg gives it), the sampling factors (horizontal * 16 + vertical: 0x22 for 4:2:0), upsampling
 (bit 0: horizontal triangle filter, bit 1: vertical; ``upsampling_modes`` gives it), src (the
 image's Y plane's first byte in the planes buffer; Cb follows Y, Cr follows Cb), dst (its first
 byte in the output: R, G, B planes of height x width, one after another).
@@ -71,6 +71,7 @@ def _make(triton, tl):
         v_shift = ((factors % 16) == 2).to(tl.int32) + 2 * ((factors % 16) == 4).to(tl.int32)
         fancy_h = (mode & 1) != 0
         fancy_v = (mode & 2) != 0
+        # a gray file has no chroma planes (cw 0): Cb = Cr = 128, so R = G = B = Y
         plane = height * width
         cb_plane = src + base + plane
         cr_plane = cb_plane + ch * cw
@@ -87,6 +88,7 @@ def _make(triton, tl):
             y = t // segments
             x = ((t - y * segments) * BLOCK).to(tl.int32) + tl.arange(0, BLOCK)
             keep = x < width
+            sampled = keep & ((x * 0 + cw) > 0)     # the chroma taps read (none when gray)
             at = y * width + x
             luma = tl.load(src + base + at, mask=keep, other=0).to(tl.int32)
             # the chroma sample over the pixel and the neighbour the filter weighs: above for
@@ -104,15 +106,15 @@ def _make(triton, tl):
             at01 = i * cw + nj
             at10 = ni * cw + j
             at11 = ni * cw + nj
-            cb = ((w00 * tl.load(cb_plane + at00, mask=keep, other=0).to(tl.int32)
-                   + w01 * tl.load(cb_plane + at01, mask=keep, other=0).to(tl.int32)
-                   + w10 * tl.load(cb_plane + at10, mask=keep, other=0).to(tl.int32)
-                   + w11 * tl.load(cb_plane + at11, mask=keep, other=0).to(tl.int32)
+            cb = ((w00 * tl.load(cb_plane + at00, mask=sampled, other=128).to(tl.int32)
+                   + w01 * tl.load(cb_plane + at01, mask=sampled, other=128).to(tl.int32)
+                   + w10 * tl.load(cb_plane + at10, mask=sampled, other=128).to(tl.int32)
+                   + w11 * tl.load(cb_plane + at11, mask=sampled, other=128).to(tl.int32)
                    + bias) >> shift) - 128
-            cr = ((w00 * tl.load(cr_plane + at00, mask=keep, other=0).to(tl.int32)
-                   + w01 * tl.load(cr_plane + at01, mask=keep, other=0).to(tl.int32)
-                   + w10 * tl.load(cr_plane + at10, mask=keep, other=0).to(tl.int32)
-                   + w11 * tl.load(cr_plane + at11, mask=keep, other=0).to(tl.int32)
+            cr = ((w00 * tl.load(cr_plane + at00, mask=sampled, other=128).to(tl.int32)
+                   + w01 * tl.load(cr_plane + at01, mask=sampled, other=128).to(tl.int32)
+                   + w10 * tl.load(cr_plane + at10, mask=sampled, other=128).to(tl.int32)
+                   + w11 * tl.load(cr_plane + at11, mask=sampled, other=128).to(tl.int32)
                    + bias) >> shift) - 128
             red = luma + ((CR_R * cr + HALF) >> 16)
             green = luma + ((-CB_G * cb - CR_G * cr + HALF) >> 16)
@@ -168,7 +170,10 @@ def rgb_of(torch, luma, cb, cr, hf, vf, mode):
     y = torch.arange(height, device=luma.device)[:, None]
     x = torch.arange(width, device=luma.device)[None, :]
     luma = luma.to(torch.int32)
-    values = [_upsampled(torch, plane, y, x, hf, vf, mode) - 128 for plane in (cb, cr)]
+    if cb.numel() == 0:         # a gray file: Cb = Cr = 128
+        values = [torch.zeros_like(luma)] * 2
+    else:
+        values = [_upsampled(torch, plane, y, x, hf, vf, mode) - 128 for plane in (cb, cr)]
     blue_chroma, red_chroma = values
     red = luma + ((_CR_R * red_chroma + _HALF) >> 16)
     green = luma + ((-_CB_G * blue_chroma - _CR_G * red_chroma + _HALF) >> 16)

@@ -98,10 +98,13 @@ class StandInNvJpeg:
         return self.refuse.get("preallocate", 0)
 
     def nvjpegDecodeBatchedInitialize(self, handle, state, batch, threads, output_format):
-        assert output_format in (nvjpeg_decoder.OUTPUT_RGB, nvjpeg_decoder.OUTPUT_YUV)
+        assert output_format in (nvjpeg_decoder.OUTPUT_RGB, nvjpeg_decoder.OUTPUT_YUV,
+                                 nvjpeg_decoder.OUTPUT_Y)
         assert threads == 1
         if output_format == nvjpeg_decoder.OUTPUT_YUV and "yuv" in self.refuse:
             return self.refuse["yuv"]
+        if output_format == nvjpeg_decoder.OUTPUT_Y and "y" in self.refuse:
+            return self.refuse["y"]
         self.batch_of[state.value] = batch, output_format
         return 0
 
@@ -121,9 +124,11 @@ class StandInNvJpeg:
         table = table.reshape(n, 8)
         for k in range(n):
             raw = np.frombuffer(ctypes.string_at(int(ptrs[k]), int(sizes[k])), np.uint8)
-            if output_format == nvjpeg_decoder.OUTPUT_YUV:
+            if output_format in (nvjpeg_decoder.OUTPUT_YUV, nvjpeg_decoder.OUTPUT_Y):
+                # the planes as coded (YUV: all three, Y: the luma one), each at its pointer
                 planes, _ = jpeg_planes(raw, 1 << 40)
-                assert len(planes) == 3 and table[k, 3] == 0 and table[k, 7] == 0
+                planes = planes[:1] if output_format == nvjpeg_decoder.OUTPUT_Y else planes
+                assert len(planes) in (1, 3) and table[k, 3] == 0 and table[k, 7] == 0
                 for c, plane in enumerate(planes):
                     assert table[k, 4 + c] == plane.shape[1]        # the pitch: its width
                     ctypes.memmove(int(table[k, c]), plane.ctypes.data, plane.size)

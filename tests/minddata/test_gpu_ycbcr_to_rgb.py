@@ -50,12 +50,19 @@ def _jpeg(seed, height, width, sampling="4:2:0", **flags):
     return enc.reshape(-1)
 
 
+def _gray(seed, height, width):
+    rng = np.random.default_rng(seed)
+    return cv2.imencode(".jpg", rng.integers(0, 256, (height, width), dtype=np.uint8))[1] \
+        .reshape(-1)
+
+
 def _cases():
-    """(name, JPEG) for every sampling and size, and progressive and restart-marker files."""
+    """(name, JPEG) for every sampling and size, gray, progressive and restart-marker files."""
     cases = [(f"{s} {h}x{w}", _jpeg(k, h, w, s)) for s in SAMPLINGS
              for k, (h, w) in enumerate(SIZES)]
     cases.append(("progressive", _jpeg(50, 41, 67, JPEG_PROGRESSIVE=1)))
     cases.append(("restarts", _jpeg(51, 72, 40, JPEG_RST_INTERVAL=2)))
+    cases += [(f"gray {h}x{w}", _gray(60 + h, h, w)) for h, w in [(23, 31), (1, 1), (40, 300)]]
     return cases
 
 
@@ -64,8 +71,9 @@ def _batch(datas):
     planes, layout, src, dst = [], [], 0, 0
     for data in datas:
         coded, factors = jpeg_planes(data, LIMIT)
-        (height, width), (ch, cw) = coded[0].shape, coded[1].shape
-        code = factors[1][0] * 16 + factors[1][1]
+        gray = len(coded) == 1          # no chroma planes: (0, 0)
+        (height, width), (ch, cw) = coded[0].shape, (0, 0) if gray else coded[1].shape
+        code = 0x11 if gray else factors[1][0] * 16 + factors[1][1]
         mode = int(ycbcr_to_rgb.upsampling_modes([code], [cw])[0])
         layout.append([height, width, ch, cw, code, mode, src, dst])
         planes += [p.reshape(-1) for p in coded]
@@ -174,11 +182,17 @@ def test_compiled_on_cuda_the_kernel_gives_the_cpu_decode_exactly():
 def test_ycbcr_output_serves_three_planes_of_the_sizes_their_subsampling_gives():
     info = np.array([[5, 7, 3, 2, 3, 4],       # 4:2:0
                      [5, 7, 3, 2, 3, 5],       # 4:2:0, a chroma width nvJPEG gives otherwise
-                     [5, 7, 1, 6, 0, 0],       # gray
+                     [5, 7, 1, 6, 0, 0],       # gray: its Y plane alone
                      [5, 7, 3, 7, 3, 4],       # 4:1:0 with vertical siting: not converted
                      [5, 7, 4, 0, 5, 7],       # four components
                      [9, 9, 3, 4, 9, 3]], np.int64)      # 4:1:1
-    assert nvjpeg_layout.takes_ycbcr(info).tolist() == [True, False, False, False, False, True]
+    assert nvjpeg_layout.takes_ycbcr(info).tolist() == [True, False, True, False, False, True]
+    assert nvjpeg_layout.takes_ycbcr(info, gray=False).tolist() == [True, False, False, False,
+                                                                     False, True]
+    layout = nvjpeg_layout.ycbcr_layout(info[[2, 0]])
+    assert layout.tolist() == [[5, 7, 0, 0, 0x11, 0, 0, 0], [5, 7, 3, 4, 0x22, 3, 35, 105]]
+    table = nvjpeg_layout.plane_table(1000, layout)
+    assert table[0].tolist() == [1000, 0, 0, 0, 7, 0, 0, 0]       # no chroma pointers
 
 
 def test_the_plane_table_points_nvjpeg_at_each_plane():
@@ -204,18 +218,19 @@ def _stream():
 
 
 def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
-    """Every sampling in one batch; a gray file is left to the CPU path (its layout is not
-    the three planes the conversion reads), as is a file the hardware refuses; GpuRun's batch
-    is then the CPU path's, byte for byte."""
+    """Every sampling in one batch, and gray files (in a second call asking for their Y plane
+    alone), one buffer converted by one kernel; a file the hardware refuses is left to the CPU
+    path; GpuRun's batch is then the CPU path's, byte for byte."""
     datas = [_jpeg(k, 30 + 3 * k, 41 - 2 * k, s) for k, s in enumerate(SAMPLINGS)]
-    datas.insert(2, cv2.imencode(".jpg", np.full((12, 13), 90, np.uint8))[1].reshape(-1))
+    datas.insert(2, _gray(1, 12, 13))
+    datas.append(_gray(2, 20, 9))
     lib, decoder = _decoder()
     rows = [torch.from_numpy(d.copy()) for d in datas]
     images = decoder(rows, torch.device("cpu"))
-    assert images[2] is None and lib.batches == [len(datas) - 1]
-    for k, (data, image) in enumerate(zip(datas, images)):
-        if k != 2:
-            assert torch.equal(image.permute(1, 2, 0), torch.from_numpy(vision.Decode()(data)))
+    assert lib.batches == [len(datas) - 2, 2]          # colour (YUV), then gray (Y)
+    assert len({img.untyped_storage().data_ptr() for img in images}) == 1
+    for data, image in zip(datas, images):
+        assert torch.equal(image.permute(1, 2, 0), torch.from_numpy(vision.Decode()(data)))
     assert lib.pooled and decoder.name.startswith("nvJPEG") and "YCbCr" in decoder.name
     ops = [vision.Decode(), vision.RandomResizedCrop((20, 24)), vision.RandomHorizontalFlip()]
     seeds = [list(range(100 * k, 100 * k + len(datas))) for k in range(len(ops))]
@@ -224,7 +239,20 @@ def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
     tail = datas[4][-16:].tobytes()
     lib, decoder = _decoder(unsupported=[tail])
     assert torch.equal(GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds), want)
-    assert lib.batches == [len(datas) - 2]      # the refused row and the gray one on the CPU
+    assert lib.batches == [len(datas) - 3, 2]          # the refused row on the CPU
+
+
+def test_where_nvjpeg_refuses_y_output_gray_files_go_to_the_cpu_for_good():
+    datas = [_jpeg(0, 20, 30), _gray(1, 15, 17), _jpeg(2, 22, 26)]
+    lib, decoder = _decoder(refuse={"y": 9})           # IMPLEMENTATION_NOT_SUPPORTED
+    rows = [torch.from_numpy(d.copy()) for d in datas]
+    with pytest.warns(RuntimeWarning, match="gray JPEGs are decoded by the CPU path's"):
+        images = decoder(rows, torch.device("cpu"))
+    assert images[1] is None and decoder.decoder.output == "ycbcr"
+    assert torch.equal(images[2].permute(1, 2, 0), torch.from_numpy(vision.Decode()(datas[2])))
+    assert lib.batches == [2, 2]               # the colour rows again, without the gray one
+    decoder(rows, torch.device("cpu"))
+    assert lib.batches == [2, 2, 2]
 
 
 def test_chroma_planes_of_another_size_than_the_sampling_gives_are_left_to_the_cpu():

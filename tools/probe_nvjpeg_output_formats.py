@@ -12,6 +12,7 @@ the crop-resize kernel (minddata/gpu/resample_kernel.py), one launch a batch.
 
     python tools/probe_nvjpeg_output_formats.py --data DIR [--formats 3,5,1,2,0]
         [--backends hardware[,cuda]] [--batch 256] [--seconds 2] [--budget 90]
+        [--pitch-align 1]
 
 DIR: a folder tree of .jpg/.jpeg files (repeated where fewer than --batch). --formats:
 nvjpegOutputFormat_t values (0 UNCHANGED, 1 YUV, 2 Y, 3 RGB, 4 BGR, 5 RGBI, 6 BGRI, 8 NV12,
@@ -89,15 +90,20 @@ def plane_shapes(fmt, components, widths, heights):
     return shapes[name]
 
 
-def batch_layout(shapes):
+def batch_layout(shapes, align=1):
     """(offsets, pitches, size) of a batch whose image k has the channels ``shapes[k]``
     (plane_shapes), laid out one after another in one buffer: offsets (N, MAX_COMPONENT) int64,
-    each channel's first byte (-1: no channel), pitches likewise (0: none), size in bytes."""
+    each channel's first byte (-1: no channel), pitches likewise (0: none), size in bytes. With
+    ``align``, each channel starts and each of its rows is padded to a multiple of ``align``
+    bytes (whether the JPEG engines then write the output without a copy kernel is a question
+    the probe answers)."""
     offsets = np.full((len(shapes), MAX_COMPONENT), -1, np.int64)
     pitches = np.zeros((len(shapes), MAX_COMPONENT), np.int64)
     size = 0
     for k, planes in enumerate(shapes):
-        for c, (rows, pitch) in enumerate(planes):
+        for c, (rows, width) in enumerate(planes):
+            size = -(-size // align) * align
+            pitch = -(-width // align) * align
             offsets[k, c], pitches[k, c] = size, pitch
             size += rows * pitch
     return offsets, pitches, size
@@ -159,17 +165,19 @@ class Refused(Exception):
 class Format:
     """One (backend, output format): its buffers, decode state and figures."""
 
-    def __init__(self, backend, fmt, status="not run"):
-        self.backend, self.fmt, self.name = backend, fmt, OUTPUT_NAMES[fmt]
+    def __init__(self, backend, fmt, status="not run", align=1):
+        self.backend, self.fmt, self.name, self.align = backend, fmt, OUTPUT_NAMES[fmt], align
         self.status, self.state = status, None
         self.kernels = self.device_ms = self.alone_ms = self.beside_ms = None
 
     def allocate(self, torch, infos, device="cuda"):
         """The output buffer of the batch of ``infos`` and its nvjpegImage_t table."""
         self.shapes = [plane_shapes(self.fmt, i.components, i.widths, i.heights) for i in infos]
-        self.offsets, pitches, size = batch_layout(self.shapes)
-        self.out = torch.empty(size + SLACK, dtype=torch.uint8, device=device)
-        self.table = image_table(self.out.data_ptr(), self.offsets, pitches)
+        self.offsets, self.pitches, size = batch_layout(self.shapes, self.align)
+        self.out = torch.empty(size + SLACK + self.align, dtype=torch.uint8, device=device)
+        base = -(-self.out.data_ptr() // self.align) * self.align
+        self.start = base - self.out.data_ptr()          # the buffer's aligned first byte
+        self.table = image_table(base, self.offsets, self.pitches)
 
     def prepare(self, torch, lib, handle, infos, pointers, lengths, stream, device="cuda"):
         """allocate, a decode state, and ``work``: one batched decode queued on ``stream``."""
@@ -224,9 +232,10 @@ class Format:
             f"ms of device time; most: {top}")
 
     def example(self, k):
-        """Image ``k``'s channels as (rows, pitch) views of the output."""
-        return [self.out[o:o + rows * pitch].view(rows, pitch)
-                for o, (rows, pitch) in zip(self.offsets[k].tolist(), self.shapes[k])]
+        """Image ``k``'s channels as (rows, row bytes) views of the output."""
+        return [self.out[self.start + o:self.start + o + rows * pitch].view(rows, pitch)[:, :width]
+                for o, pitch, (rows, width) in zip(self.offsets[k].tolist(),
+                                                   self.pitches[k].tolist(), self.shapes[k])]
 
     def summary(self):
         def ms(value, unit="ms"):
@@ -377,7 +386,7 @@ def check_pixels(torch, probes, infos):
             if yuv is not None:
                 pairs.append(("YUV to RGB (JFIF) vs RGB", yuv_to_rgb(torch, *yuv), rgb))
             if "RGBI" in done:
-                pairs.append(("RGBI vs RGB", done["RGBI"][0].view(h, w, 3).permute(2, 0, 1), rgb))
+                pairs.append(("RGBI vs RGB", done["RGBI"][0].reshape(h, w, 3).permute(2, 0, 1), rgb))
             if "BGR" in done:
                 pairs.append(("BGR vs RGB", torch.stack(done["BGR"]).flip(0), rgb))
         if yuv is not None:
@@ -389,7 +398,7 @@ def check_pixels(torch, probes, infos):
             if "NV12" in done and info.subsampling == 2:
                 uv = done["NV12"][1]
                 pairs += [("NV12 Y vs YUV's Y", done["NV12"][0], yuv[0]),
-                          ("NV12 U,V vs YUV's Cb,Cr", uv.view(uv.shape[0], -1, 2).permute(2, 0, 1),
+                          ("NV12 U,V vs YUV's Cb,Cr", uv.reshape(uv.shape[0], -1, 2).permute(2, 0, 1),
                            torch.stack(yuv[1:]))]
         if not pairs:
             say(f"pixels {backend}: nothing to compare (needs RGB or YUV among the formats)")
@@ -411,6 +420,8 @@ def parse_args(argv):
                     help="each window of the training loop, alone or beside one format")
     ap.add_argument("--budget", type=float, default=90.0,
                     help="seconds: the parts that would start later are skipped")
+    ap.add_argument("--pitch-align", type=int, default=1,
+                    help="bytes: each output channel and row starts at a multiple of this")
     args = ap.parse_args(argv)
     try:
         args.formats = [int(f) for f in args.formats.split(",")]
@@ -423,6 +434,8 @@ def parse_args(argv):
     for backend in args.backends:
         if backend not in BACKENDS:
             ap.error(f"--backends: {backend!r} is none of {sorted(BACKENDS)}")
+    if args.pitch_align < 1:
+        ap.error("--pitch-align: a positive number of bytes")
     return args
 
 
@@ -475,7 +488,7 @@ def main(argv=None):
             infos = image_infos(lib, handle, pointers, lengths)
             describe_layouts(infos)
         for fmt in args.formats:
-            probe = Format(backend, fmt)
+            probe = Format(backend, fmt, align=args.pitch_align)
             probes.append(probe)
             if time.monotonic() - START > args.budget:
                 probe.status = "SKIP (past --budget)"

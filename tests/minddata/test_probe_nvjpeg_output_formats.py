@@ -96,6 +96,12 @@ def test_the_batch_lays_its_images_planes_one_after_another():
     assert table[0].tolist() == [(1 << 40) + o for o in (0, y, y + c)] + [0, 61, 31, 31, 0]
     assert table[1, 1:4].tolist() == [0, 0, 0]          # null: channels RGBI does not write
     assert table[2, 4:].tolist() == [61, 62, 0, 0]
+    # --pitch-align 256: every channel starts, and each of its rows is padded, at 256 bytes
+    offsets, pitches, size = probe.batch_layout(shapes, 256)
+    assert pitches.tolist() == [[256, 256, 256, 0], [256, 0, 0, 0], [256, 256, 0, 0]]
+    assert (offsets[offsets >= 0] % 256 == 0).all()
+    assert offsets[0].tolist() == [0, 47 * 256, 47 * 256 + 24 * 256, -1]
+    assert size == offsets[2, 1] + 24 * 256
 
 
 def test_the_image_info_is_read_per_component_through_the_c_signature():
@@ -188,9 +194,11 @@ def test_yuv_to_rgb_is_jfifs_full_range_formula():
     assert out[0].eq(100).all()
 
 
-def test_the_pixel_check_compares_each_formats_planes(capsys):
-    """Each format's buffer filled as nvJPEG would write a 4:4:4 image: every comparison is
-    exact but YUV's own conversion (within the formula's rounding)."""
+@pytest.mark.parametrize("align", [1, 256])
+def test_the_pixel_check_compares_each_formats_planes(capsys, align):
+    """Each format's buffer filled as nvJPEG would write a 4:4:4 image (rows padded to
+    ``align`` bytes): every comparison is exact but YUV's own conversion (within the formula's
+    rounding)."""
     rng = np.random.default_rng(2)
     h, w = 6, 10
     rgb = rng.integers(0, 256, (h, w, 3), np.uint8)
@@ -202,9 +210,10 @@ def test_the_pixel_check_compares_each_formats_planes(capsys):
               "UNCHANGED": [y, cb, cr]}
     probes = []
     for name, content in planes.items():
-        p = probe.Format("hardware", F[name])
+        p = probe.Format("hardware", F[name], align=align)
         p.status = "SUCCESS"
         p.allocate(torch, [gray, info], device="cpu")
+        assert (p.table[:, :4][p.table[:, :4] > 0] % align == 0).all()
         for view, plane in zip(p.example(1), content):
             view.copy_(torch.from_numpy(np.ascontiguousarray(plane)))
         probes.append(p)

@@ -179,15 +179,23 @@ def bind(path):
 class NvJpegDecoder:
     decodes_regions = False
 
-    def __init__(self, lib, torch, hardware=True, output="rgb"):
+    def __init__(self, lib, torch, hardware=True, output="rgb", pitch_align=1):
         """``hardware``: try the hardware backend first (False: the CUDA backend only).
+        ``pitch_align``: for YCbCr output, each plane's rows padded to a multiple of this many
+        bytes (1: none; tools/probe_nvjpeg_output_formats.py --pitch-align measures whether
+        the JPEG engines want it).
         ``output``: "rgb" (nvJPEG converts each image), or "ycbcr" (nvJPEG writes the planes as
         coded and one kernel a batch converts them with the CPU path's arithmetic:
         ycbcr_to_rgb.py; a file of another layout, of an unusual subsampling or four
         components, is left to the CPU path's decoder)."""
         if output not in ("rgb", "ycbcr"):
             raise ValueError(f"output should be 'rgb' or 'ycbcr', but got {output!r}")
+        if isinstance(pitch_align, bool) or not isinstance(pitch_align, int) \
+                or not 1 <= pitch_align <= 512:
+            raise ValueError(f"pitch_align should be an int in [1, 512], but got "
+                             f"{pitch_align!r}")
         self.lib, self.torch, self.hardware, self.output = lib, torch, hardware, output
+        self.pitch_align = pitch_align
         self._ycbcr_decoded = False     # a YCbCr batch has decoded: the library takes it
         self._serves_gray = True        # False once nvJPEG refused Y output for gray files
         self._lock = threading.Lock()
@@ -391,9 +399,11 @@ class NvJpegDecoder:
             self._in_slot(index, handle, stream, lambda slot: self._decode_into(
                 handle, slot.state, data[rows], lengths[rows], table, OUTPUT_RGB, stream))
             return out
-        layout = ycbcr_layout(info[rows])
-        planes = self.torch.empty(int(plane_bytes(layout).sum()), dtype=self.torch.uint8,
-                                  device=device)
+        align = self.pitch_align
+        layout = ycbcr_layout(info[rows], align)
+        buffer = self.torch.empty(int(plane_bytes(layout).sum()) + align - 1,
+                                  dtype=self.torch.uint8, device=device)
+        planes = buffer[-buffer.data_ptr() % align:]         # from an aligned address
         table = plane_table(planes.data_ptr(), layout)
         gray = layout[:, 2] == 0
         for part, output_format in ((~gray, OUTPUT_YUV), (gray, OUTPUT_Y)):

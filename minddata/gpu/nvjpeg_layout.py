@@ -30,17 +30,21 @@ def takes_ycbcr(info, gray=True):
     return colour | (gray & (info[:, 2] == 1) & (info[:, 3] == CSS_GRAY))
 
 
-def ycbcr_layout(info):
-    """ycbcr_to_rgb's layout (N, 8) of images (``info`` rows as takes_ycbcr's, of images it
-    takes) whose planes lie one after another in one buffer (each Y, Cb, Cr; a gray file's
-    Y alone: no chroma plane) and whose RGB lies one after another in the output."""
+def ycbcr_layout(info, align=1):
+    """ycbcr_to_rgb's layout (N, LAYOUT_COLUMNS) of images (``info`` rows as takes_ycbcr's, of
+    images it takes) whose planes lie one after another in one buffer (each Y, Cb, Cr; a gray
+    file's Y alone: no chroma plane), each row padded to a multiple of ``align`` bytes (so
+    every plane starts at such a multiple from the buffer's start), and whose RGB lies one
+    after another in the output."""
     info = np.asarray(info, np.int64).reshape(-1, 6)
     factors = np.where(info[:, 2] == 1, 0x11, _factors(info[:, 3]))
-    layout = np.zeros((len(info), 8), np.int64)
+    layout = np.zeros((len(info), ycbcr_to_rgb.LAYOUT_COLUMNS), np.int64)
     layout[:, 0:2] = info[:, 0:2]
     layout[:, 2:4] = np.where(info[:, 2:3] == 1, 0, info[:, 4:6])
     layout[:, 4] = factors
     layout[:, 5] = ycbcr_to_rgb.upsampling_modes(factors, info[:, 5])
+    layout[:, 8] = -(-layout[:, 1] // align) * align
+    layout[:, 9] = -(-layout[:, 3] // align) * align
     layout[:, 6] = np.concatenate([[0], np.cumsum(plane_bytes(layout))[:-1]])
     layout[:, 7] = np.concatenate([[0], np.cumsum(3 * info[:, 0] * info[:, 1])[:-1]])
     return layout
@@ -54,25 +58,26 @@ def _factors(codes):
 
 
 def plane_bytes(layout):
-    """Each image's Y, Cb and Cr planes' bytes (``layout``: ycbcr_layout())."""
-    return layout[:, 0] * layout[:, 1] + 2 * layout[:, 2] * layout[:, 3]
+    """Each image's Y, Cb and Cr planes' bytes, their rows' padding included (``layout``:
+    ycbcr_layout())."""
+    return layout[:, 0] * layout[:, 8] + 2 * layout[:, 2] * layout[:, 9]
 
 
 def plane_table(base, layout):
     """The nvjpegImage_t array (N, 8) uint64 of YCbCr images laid out as ``layout`` says from
     device address ``base``: the Y, Cb, Cr pointers and a null fourth, then the pitches (each
-    plane's width; 0 for the fourth); a gray file's chroma pointers and pitches null."""
-    layout = np.asarray(layout, np.int64).reshape(-1, 8)
+    plane's row pitch; 0 for the fourth); a gray file's chroma pointers and pitches null."""
+    layout = np.asarray(layout, np.int64).reshape(-1, ycbcr_to_rgb.LAYOUT_COLUMNS)
     start = np.uint64(base) + layout[:, 6].astype(np.uint64)
-    luma = (layout[:, 0] * layout[:, 1]).astype(np.uint64)
-    chroma = (layout[:, 2] * layout[:, 3]).astype(np.uint64)
+    luma = (layout[:, 0] * layout[:, 8]).astype(np.uint64)
+    chroma = (layout[:, 2] * layout[:, 9]).astype(np.uint64)
     colour = layout[:, 3] > 0
     table = np.zeros((len(layout), _IMAGE_WORDS), np.uint64)
     table[:, 0] = start
     table[colour, 1] = (start + luma)[colour]
     table[colour, 2] = (start + luma + chroma)[colour]
-    table[:, MAX_COMPONENT] = layout[:, 1]
-    table[:, MAX_COMPONENT + 1] = table[:, MAX_COMPONENT + 2] = layout[:, 3]
+    table[:, MAX_COMPONENT] = layout[:, 8]
+    table[colour, MAX_COMPONENT + 1] = table[colour, MAX_COMPONENT + 2] = layout[colour, 9]
     return table
 
 

@@ -14,11 +14,14 @@ libjpeg-turbo's own raw planes, for 4:2:0, 4:2:2, 4:4:0, 4:4:4 and 4:1:1 files).
 conversion upsamples otherwise: its RGB differed from the CPU path's by up to 44 levels on
 real photos.
 
-``layout`` rows (int64), one per image: height, width (the Y plane), chroma_h, chroma_w (each
-chroma plane; 0, 0 for a gray file: R = G = B = Y, as libjpeg gives it), the sampling factors (horizontal * 16 + vertical: 0x22 for 4:2:0), upsampling
-(bit 0: horizontal triangle filter, bit 1: vertical; ``upsampling_modes`` gives it), src (the
-image's Y plane's first byte in the planes buffer; Cb follows Y, Cr follows Cb), dst (its first
-byte in the output: R, G, B planes of height x width, one after another).
+``layout`` rows (int64, LAYOUT_COLUMNS), one per image: height, width (the Y plane), chroma_h,
+chroma_w (each chroma plane; 0, 0 for a gray file: R = G = B = Y, as libjpeg gives it), the
+sampling factors (horizontal * 16 + vertical: 0x22 for 4:2:0), upsampling (bit 0: horizontal
+triangle filter, bit 1: vertical; ``upsampling_modes`` gives it), src (the image's Y plane's
+first byte in the planes buffer; Cb follows Y's height x y_pitch bytes, Cr follows Cb's
+chroma_h x c_pitch), dst (its first byte in the output: R, G, B planes of height x width, one
+after another), y_pitch and c_pitch (the bytes from one row of a plane to the next: its width,
+or more where rows are padded).
 """
 import warnings
 
@@ -31,6 +34,8 @@ from .triton_kernel import KernelUnavailable, TritonKernel
 #: looping over every PROGRAMS-th row segment of BLOCK pixels
 BLOCK = 256
 PROGRAMS = 32
+
+LAYOUT_COLUMNS = 10
 
 # JFIF's YCbCr -> RGB factors in libjpeg's fixed point: round(f * 2**16)
 _CR_R, _CB_B, _CB_G, _CR_G = 91881, 116130, 22554, 46802
@@ -57,7 +62,7 @@ def _make(triton, tl):
                 CR_G: tl.constexpr, HALF: tl.constexpr, PROGRAMS: tl.constexpr,
                 BLOCK: tl.constexpr):
         image = tl.program_id(0).to(tl.int64)
-        row = layout + image * 8
+        row = layout + image * 10
         height = tl.load(row)
         width = tl.load(row + 1)
         ch = tl.load(row + 2)
@@ -66,6 +71,8 @@ def _make(triton, tl):
         mode = tl.load(row + 5)
         base = tl.load(row + 6)
         dst = tl.load(row + 7)
+        y_pitch = tl.load(row + 8)
+        c_pitch = tl.load(row + 9)
         # the factors (1, 2 or 4) as shifts: no division per pixel
         h_shift = ((factors // 16) == 2).to(tl.int32) + 2 * ((factors // 16) == 4).to(tl.int32)
         v_shift = ((factors % 16) == 2).to(tl.int32) + 2 * ((factors % 16) == 4).to(tl.int32)
@@ -73,8 +80,8 @@ def _make(triton, tl):
         fancy_v = (mode & 2) != 0
         # a gray file has no chroma planes (cw 0): Cb = Cr = 128, so R = G = B = Y
         plane = height * width
-        cb_plane = src + base + plane
-        cr_plane = cb_plane + ch * cw
+        cb_plane = src + base + height * y_pitch
+        cr_plane = cb_plane + ch * c_pitch
         # libjpeg-turbo's filters as weights of the four chroma taps (00 over the pixel, 01 the
         # neighbour column, 10 the neighbour row, 11 both), a rounding bias and a shift
         w00 = tl.where(fancy_h & fancy_v, 9, tl.where(fancy_h | fancy_v, 3, 1))
@@ -90,7 +97,7 @@ def _make(triton, tl):
             keep = x < width
             sampled = keep & ((x * 0 + cw) > 0)     # the chroma taps read (none when gray)
             at = y * width + x
-            luma = tl.load(src + base + at, mask=keep, other=0).to(tl.int32)
+            luma = tl.load(src + base + y * y_pitch + x, mask=keep, other=0).to(tl.int32)
             # the chroma sample over the pixel and the neighbour the filter weighs: above for
             # an even row, below for an odd, left for an even column, right for an odd (the
             # edge sample itself at the edges); both planes have the same taps
@@ -102,10 +109,10 @@ def _make(triton, tl):
             nj = tl.where(fancy_h, tl.minimum(tl.maximum(j - 1 + 2 * odd_x, 0), cw - 1), j)
             bias = tl.where(fancy_h & fancy_v, 8 - odd_x,
                             tl.where(fancy_h, 1 + odd_x, tl.where(fancy_v, 1 + odd_y, 0)))
-            at00 = i * cw + j
-            at01 = i * cw + nj
-            at10 = ni * cw + j
-            at11 = ni * cw + nj
+            at00 = i * c_pitch + j
+            at01 = i * c_pitch + nj
+            at10 = ni * c_pitch + j
+            at11 = ni * c_pitch + nj
             cb = ((w00 * tl.load(cb_plane + at00, mask=sampled, other=128).to(tl.int32)
                    + w01 * tl.load(cb_plane + at01, mask=sampled, other=128).to(tl.int32)
                    + w10 * tl.load(cb_plane + at10, mask=sampled, other=128).to(tl.int32)
@@ -132,11 +139,11 @@ KERNEL = TritonKernel("YCbCr-to-RGB kernel", _make)
 
 
 def to_rgb(torch, planes, layout, device):
-    """The images of ``planes`` (1-D uint8 on ``device``) laid out as ``layout`` says ((N, 8)
-    int64 numpy, see the module doc) as one 1-D uint8 tensor of planar RGB images (each at its
+    """The images of ``planes`` (1-D uint8 on ``device``) laid out as ``layout`` says ((N,
+    LAYOUT_COLUMNS) int64 numpy, see the module doc) as one 1-D uint8 tensor of planar RGB images (each at its
     ``dst``), queued on the current stream: in one kernel where it runs, else image by image
     with torch operations (the same values; a warning says so on CUDA)."""
-    layout = np.ascontiguousarray(layout, np.int64).reshape(-1, 8)
+    layout = np.ascontiguousarray(layout, np.int64).reshape(-1, LAYOUT_COLUMNS)
     total = int((3 * layout[:, 0] * layout[:, 1]).sum())
     out = torch.empty(total, dtype=torch.uint8, device=device)
     if not len(layout):
@@ -153,13 +160,13 @@ def to_rgb(torch, planes, layout, device):
                 warnings.warn(f"{exc}; the planes are converted image by image with torch "
                               f"operations (the same values, more GPU time)", RuntimeWarning,
                               stacklevel=2)
-    for height, width, ch, cw, factors, mode, src, dst in layout.tolist():
-        plane = height * width
-        luma = planes[src:src + plane].view(height, width)
-        chroma = [planes[start:start + ch * cw].view(ch, cw)
-                  for start in (src + plane, src + plane + ch * cw)]
+    for height, width, ch, cw, factors, mode, src, dst, y_pitch, c_pitch in layout.tolist():
+        luma = planes[src:src + height * y_pitch].view(height, y_pitch)[:, :width]
+        chroma_at = src + height * y_pitch
+        chroma = [planes[start:start + ch * c_pitch].view(ch, c_pitch)[:, :cw]
+                  for start in (chroma_at, chroma_at + ch * c_pitch)]
         rgb = rgb_of(torch, luma, *chroma, factors // 16, factors % 16, mode)
-        out[dst:dst + 3 * plane] = rgb.reshape(-1)
+        out[dst:dst + 3 * height * width] = rgb.reshape(-1)
     return out
 
 
@@ -200,4 +207,4 @@ def _upsampled(torch, plane, y, x, hf, vf, mode):
     return c00
 
 
-__all__ = ["KERNEL", "to_rgb", "rgb_of", "upsampling_modes"]
+__all__ = ["KERNEL", "LAYOUT_COLUMNS", "to_rgb", "rgb_of", "upsampling_modes"]

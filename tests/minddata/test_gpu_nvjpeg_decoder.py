@@ -38,10 +38,11 @@ IMAGE_INFO = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ct
 class StandInNvJpeg:
     """libnvjpeg's calls as nvjpeg.h documents them, on host memory."""
 
-    def __init__(self, hardware=True, refuse=None, unsupported=()):
+    def __init__(self, hardware=True, refuse=None, unsupported=(), align=1):
         """``unsupported``: the last TAIL bytes of the rows the hardware backend does not take
-        (its batched decode then refuses the whole batch)."""
-        self.hardware, self.refuse = hardware, refuse or {}
+        (its batched decode then refuses the whole batch); ``align``: what every plane's
+        address must be a multiple of."""
+        self.hardware, self.refuse, self.align = hardware, refuse or {}, align
         self.unsupported = set(unsupported)
         self.states, self.batch_of, self.streams, self.batches = 0, {}, [], []
         self.parsed, self.pooled, self.info_calls, self.created = {}, [], 0, []
@@ -130,8 +131,11 @@ class StandInNvJpeg:
                 planes = planes[:1] if output_format == nvjpeg_decoder.OUTPUT_Y else planes
                 assert len(planes) in (1, 3) and table[k, 3] == 0 and table[k, 7] == 0
                 for c, plane in enumerate(planes):
-                    assert table[k, 4 + c] == plane.shape[1]        # the pitch: its width
-                    ctypes.memmove(int(table[k, c]), plane.ctypes.data, plane.size)
+                    pitch = int(table[k, 4 + c])                    # its width, or more
+                    assert pitch >= plane.shape[1] and int(table[k, c]) % self.align == 0
+                    for r, line in enumerate(plane):
+                        ctypes.memmove(int(table[k, c]) + r * pitch, line.ctypes.data,
+                                       line.size)
                 continue
             rgb = vision.Decode()(raw)
             height, width = rgb.shape[:2]

@@ -66,8 +66,9 @@ def _cases():
     return cases
 
 
-def _batch(datas):
-    """libjpeg-turbo's planes of ``datas`` one after another, and their layout."""
+def _batch(datas, align=1):
+    """libjpeg-turbo's planes of ``datas`` one after another, each row padded to a multiple
+    of ``align`` bytes (the padding filled with 77: read, it would show), and their layout."""
     planes, layout, src, dst = [], [], 0, 0
     for data in datas:
         coded, factors = jpeg_planes(data, LIMIT)
@@ -75,18 +76,23 @@ def _batch(datas):
         (height, width), (ch, cw) = coded[0].shape, (0, 0) if gray else coded[1].shape
         code = 0x11 if gray else factors[1][0] * 16 + factors[1][1]
         mode = int(ycbcr_to_rgb.upsampling_modes([code], [cw])[0])
-        layout.append([height, width, ch, cw, code, mode, src, dst])
-        planes += [p.reshape(-1) for p in coded]
-        src += sum(p.size for p in coded)
+        y_pitch, c_pitch = (-(-w // align) * align for w in (width, cw))
+        layout.append([height, width, ch, cw, code, mode, src, dst, y_pitch, c_pitch])
+        for plane, pitch in zip(coded, (y_pitch, c_pitch, c_pitch)):
+            padded = np.full((plane.shape[0], pitch), 77, np.uint8)
+            padded[:, :plane.shape[1]] = plane
+            planes.append(padded.reshape(-1))
+            src += padded.size
         dst += 3 * height * width
     return torch.from_numpy(np.concatenate(planes)), np.array(layout, np.int64)
 
 
-def compare():
+def compare(align=1):
     """{case: (differing values, largest difference)} of the conversion against the CPU
-    decode, all cases in one batch; and whether the kernel ran."""
-    names, datas = zip(*_cases())
-    planes, layout = _batch(datas)
+    decode, all cases in one batch (rows padded to ``align`` bytes; with padding, every
+    tenth case); and whether the kernel ran."""
+    names, datas = zip(*(_cases() if align == 1 else _cases()[::10]))
+    planes, layout = _batch(datas, align)
     out = ycbcr_to_rgb.to_rgb(torch, planes, layout, torch.device("cpu"))
     report = {}
     for name, data, row in zip(names, datas, layout.tolist()):
@@ -126,17 +132,20 @@ def test_the_upsamplers_are_libjpeg_turbos_choice():
     assert ycbcr_to_rgb.upsampling_modes(codes, widths).tolist() == [3, 0, 1, 0, 2, 2, 0, 0, 0]
 
 
-def test_converted_with_torch_the_planes_give_the_cpu_decode_exactly():
-    report, _ = compare()
+@pytest.mark.parametrize("align", [1, 64])
+def test_converted_with_torch_the_planes_give_the_cpu_decode_exactly(align):
+    report, _ = compare(align)
     assert report and all(v == (0, 0) for v in report.values()), report
 
 
 @pytest.mark.skipif(not HAS_TRITON, reason="Triton is not installed (pip install triton)")
 def test_the_kernel_gives_the_cpu_decode_exactly_in_the_interpreter():
-    report, ran = eval(interpreted_lines(__file__)[-1])
-    assert ran, "the kernel did not run in the interpreter"
-    assert set(report) == {name for name, _ in _cases()}
-    assert all(v == (0, 0) for v in report.values()), report
+    lines = interpreted_lines(__file__)
+    for line, cases in zip(lines[-2:], (_cases(), _cases()[::10])):    # rows tight, padded
+        report, ran = eval(line)
+        assert ran, "the kernel did not run in the interpreter"
+        assert set(report) == {name for name, _ in cases}
+        assert all(v == (0, 0) for v in report.values()), report
 
 
 def test_a_kernel_that_does_not_compile_leaves_the_conversion_to_torch(monkeypatch):
@@ -190,7 +199,8 @@ def test_ycbcr_output_serves_three_planes_of_the_sizes_their_subsampling_gives()
     assert nvjpeg_layout.takes_ycbcr(info, gray=False).tolist() == [True, False, False, False,
                                                                      False, True]
     layout = nvjpeg_layout.ycbcr_layout(info[[2, 0]])
-    assert layout.tolist() == [[5, 7, 0, 0, 0x11, 0, 0, 0], [5, 7, 3, 4, 0x22, 3, 35, 105]]
+    assert layout.tolist() == [[5, 7, 0, 0, 0x11, 0, 0, 0, 7, 0],
+                               [5, 7, 3, 4, 0x22, 3, 35, 105, 7, 4]]
     table = nvjpeg_layout.plane_table(1000, layout)
     assert table[0].tolist() == [1000, 0, 0, 0, 7, 0, 0, 0]       # no chroma pointers
 
@@ -198,18 +208,25 @@ def test_ycbcr_output_serves_three_planes_of_the_sizes_their_subsampling_gives()
 def test_the_plane_table_points_nvjpeg_at_each_plane():
     info = np.array([[5, 7, 3, 2, 3, 4], [4, 4, 3, 0, 4, 4]], np.int64)   # 4:2:0, 4:4:4
     layout = nvjpeg_layout.ycbcr_layout(info)
-    assert layout.tolist() == [[5, 7, 3, 4, 0x22, 3, 0, 0],
-                               [4, 4, 4, 4, 0x11, 0, 35 + 24, 3 * 35]]
+    assert layout.tolist() == [[5, 7, 3, 4, 0x22, 3, 0, 0, 7, 4],
+                               [4, 4, 4, 4, 0x11, 0, 35 + 24, 3 * 35, 4, 4]]
     table = nvjpeg_layout.plane_table(1000, layout)
     assert table.dtype == np.uint64
     assert table[0].tolist() == [1000, 1035, 1047, 0, 7, 4, 4, 0]
     assert table[1].tolist() == [1059, 1075, 1091, 0, 4, 4, 4, 0]
+    # rows padded to 64 bytes: every plane at a multiple of 64 from the base, pitches 64
+    layout = nvjpeg_layout.ycbcr_layout(info, 64)
+    assert layout[:, 6].tolist() == [0, 5 * 64 + 2 * 3 * 64] and layout[:, 8:].tolist() == \
+        [[64, 64], [64, 64]]
+    table = nvjpeg_layout.plane_table(1024, layout)
+    assert table[0].tolist() == [1024, 1024 + 320, 1024 + 512, 0, 64, 64, 64, 0]
+    assert (table[:, :3] % 64 == 0).all()
 
 
-def _decoder(**standin):
+def _decoder(pitch_align=1, **standin):
     from .test_gpu_nvjpeg_decoder import OnTheCpu, StandInNvJpeg
     lib = StandInNvJpeg(**standin)
-    return lib, OnTheCpu(NvJpegDecoder(lib, torch, output="ycbcr"))
+    return lib, OnTheCpu(NvJpegDecoder(lib, torch, output="ycbcr", pitch_align=pitch_align))
 
 
 def _stream():
@@ -240,6 +257,20 @@ def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
     lib, decoder = _decoder(unsupported=[tail])
     assert torch.equal(GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds), want)
     assert lib.batches == [len(datas) - 3, 2]          # the refused row on the CPU
+
+
+def test_planes_with_padded_rows_convert_alike():
+    """pitch_align: every plane at an aligned address (the stand-in checks it), its rows
+    padded; the rows are still the CPU decode's."""
+    datas = [_jpeg(k, 21 + 5 * k, 37 - 3 * k, s) for k, s in enumerate(SAMPLINGS)]
+    datas.append(_gray(3, 19, 70))
+    lib, decoder = _decoder(pitch_align=64, align=64)
+    images = decoder([torch.from_numpy(d.copy()) for d in datas], torch.device("cpu"))
+    for data, image in zip(datas, images):
+        assert torch.equal(image.permute(1, 2, 0), torch.from_numpy(vision.Decode()(data)))
+    for bad in (0, 513, 1.0, True):
+        with pytest.raises(ValueError, match="pitch_align should be an int in"):
+            NvJpegDecoder(None, torch, output="ycbcr", pitch_align=bad)
 
 
 def test_where_nvjpeg_refuses_y_output_gray_files_go_to_the_cpu_for_good():
@@ -356,5 +387,6 @@ def test_the_choice_names_it(monkeypatch):
         NvJpegDecoder(None, torch, output="yuv")
 
 
-if __name__ == "__main__":      # the interpreter test's child: prints compare()
+if __name__ == "__main__":      # the interpreter test's child: prints compare(), tight and padded
     print(compare())
+    print(compare(64))

@@ -4,7 +4,7 @@
 # gpu.set_jpeg_decoder("nvjpeg-ycbcr")), with the train step eager and replayed as a CUDA graph
 # (TRAINING_CUDA_GRAPH=1: ResNet-18's eager step is bound by its host side, and the graphed one
 # lost its feed to the per-image kernels), and the YCbCr decoder's at high and at normal
-# pipeline-stream priority: one call on a GPU machine, inside about 9 minutes (issue 22's device
+# pipeline-stream priority: one call on a GPU machine, inside 10 minutes (its steps' limits add to 9.7; issue 22's device
 # time is 15 minutes a session).
 #
 #   bash tools/check_gpu_sink.sh DATA [LOGDIR]     (DATA: benchmarks/bench_data.py's layout,
@@ -23,7 +23,10 @@
 #    graphed step first (the figures' spread, and the priorities compared);
 # 4. ResNet-18's synthetic step beside one kind of the pipeline's work at a time (a whole
 #    batch, its decode, its augment, a thread holding the GIL), with each decoder: which costs
-#    the step its time.
+#    the step its time;
+# 5. tools/probe_nvjpeg_output_formats.py on YUV and Y output with every plane and row padded to
+#    256 bytes: whether the JPEG engines then write without a copy kernel (compare with the
+#    kernels step 2 counts for the tight layout).
 # Extra arguments for step 2: SINK_CHECK_ARGS (appended; a later flag wins). Each step is cut
 # at its time limit, so a hang still leaves the logs; the exit status is the number of steps
 # that failed.
@@ -68,14 +71,17 @@ step 2-pipeline 200 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" \
     --pipeline-priorities high --cuda-graphs off,on ${SINK_CHECK_ARGS:-}
 uptime >> "$logs/0-machine.txt"
 # shellcheck disable=SC2086
-step 3-sink-again 140 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" --parts sink \
+step 3-sink-again 120 "$py" tools/check_gpu_pipeline.py "${sink_args[@]}" --parts sink \
     --decoders nvjpeg-ycbcr --pipeline-priorities normal,high --cuda-graphs on,off \
     ${SINK_CHECK_ARGS:-}
 uptime >> "$logs/0-machine.txt"
 step 4-interference 90 "$py" tools/check_gpu_pipeline.py --data "$data" --copies 20 \
     --models resnet18 --parts interference --decoders nvjpeg-ycbcr,nvjpeg
 uptime >> "$logs/0-machine.txt"
+step 5-probe-aligned 60 "$py" tools/probe_nvjpeg_output_formats.py --data "$data/imagenet" \
+    --formats 1,2 --pitch-align 256 --budget 40 --seconds 1
+uptime >> "$logs/0-machine.txt"
 grep -h "summary:\|FAILED\|Warning\|interference resnet" "$logs"/2-pipeline.log \
-    "$logs"/3-sink-again.log "$logs"/4-interference.log || true
+    "$logs"/3-sink-again.log "$logs"/4-interference.log "$logs"/5-probe-aligned.log || true
 echo "== $failed step(s) failed; logs in $logs"
 exit "$failed"

@@ -59,10 +59,10 @@ def _make(triton, tl):
     """The jitted kernel."""
     @triton.jit
     def convert(src, layout, out, CR_R: tl.constexpr, CB_B: tl.constexpr, CB_G: tl.constexpr,
-                CR_G: tl.constexpr, HALF: tl.constexpr, PROGRAMS: tl.constexpr,
-                BLOCK: tl.constexpr):
+                CR_G: tl.constexpr, HALF: tl.constexpr, COLUMNS: tl.constexpr,
+                PROGRAMS: tl.constexpr, BLOCK: tl.constexpr):
         image = tl.program_id(0).to(tl.int64)
-        row = layout + image * 10
+        row = layout + image * COLUMNS
         height = tl.load(row)
         width = tl.load(row + 1)
         ch = tl.load(row + 2)
@@ -78,7 +78,6 @@ def _make(triton, tl):
         v_shift = ((factors % 16) == 2).to(tl.int32) + 2 * ((factors % 16) == 4).to(tl.int32)
         fancy_h = (mode & 1) != 0
         fancy_v = (mode & 2) != 0
-        # a gray file has no chroma planes (cw 0): Cb = Cr = 128, so R = G = B = Y
         plane = height * width
         cb_plane = src + base + height * y_pitch
         cr_plane = cb_plane + ch * c_pitch
@@ -95,7 +94,8 @@ def _make(triton, tl):
             y = t // segments
             x = ((t - y * segments) * BLOCK).to(tl.int32) + tl.arange(0, BLOCK)
             keep = x < width
-            sampled = keep & ((x * 0 + cw) > 0)     # the chroma taps read (none when gray)
+            # the chroma taps read: none for a gray file (cw 0), so Cb = Cr = 128, R = G = B = Y
+            sampled = keep & ((x * 0 + cw) > 0)
             at = y * width + x
             luma = tl.load(src + base + y * y_pitch + x, mask=keep, other=0).to(tl.int32)
             # the chroma sample over the pixel and the neighbour the filter weighs: above for
@@ -152,8 +152,8 @@ def to_rgb(torch, planes, layout, device):
         rows = upload_arrays(torch, [layout], device)[0]
         try:
             KERNEL.launch((len(layout), PROGRAMS), (), planes, rows, out, CR_R=_CR_R,
-                          CB_B=_CB_B, CB_G=_CB_G, CR_G=_CR_G, HALF=_HALF, PROGRAMS=PROGRAMS,
-                          BLOCK=BLOCK)
+                          CB_B=_CB_B, CB_G=_CB_G, CR_G=_CR_G, HALF=_HALF,
+                          COLUMNS=LAYOUT_COLUMNS, PROGRAMS=PROGRAMS, BLOCK=BLOCK)
             return out
         except KernelUnavailable as exc:
             if device.type == "cuda":

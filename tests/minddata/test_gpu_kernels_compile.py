@@ -43,7 +43,8 @@ def _compile(kernel, signature, constants, arch):
 def test_the_ycbcr_conversion_compiles(arch):
     constants = {"CR_R": ycbcr_to_rgb._CR_R, "CB_B": ycbcr_to_rgb._CB_B,
                  "CB_G": ycbcr_to_rgb._CB_G, "CR_G": ycbcr_to_rgb._CR_G,
-                 "HALF": ycbcr_to_rgb._HALF, "PROGRAMS": ycbcr_to_rgb.PROGRAMS,
+                 "HALF": ycbcr_to_rgb._HALF, "COLUMNS": ycbcr_to_rgb.LAYOUT_COLUMNS,
+                 "PROGRAMS": ycbcr_to_rgb.PROGRAMS,
                  "BLOCK": ycbcr_to_rgb.BLOCK}
     _compile(ycbcr_to_rgb.KERNEL, {"src": "*u8", "layout": "*i64", "out": "*u8"}, constants,
              arch)

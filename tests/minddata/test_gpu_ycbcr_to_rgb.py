@@ -19,6 +19,7 @@ from minddata.gpu.batch import GpuRun                                       # no
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder                       # noqa: E402
 from transforms_c._native import jpeg_planes                               # noqa: E402
 
+from .test_gpu_nvjpeg_decoder_on_devices import _jpeg                    # noqa: E402
 from .triton_helpers import interpreted_lines                             # noqa: E402
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
@@ -33,35 +34,21 @@ FACTORS = {"4:2:0": (2, 2), "4:2:2": (2, 1), "4:4:4": (1, 1), "4:4:0": (1, 2), "
 SIZES = [(37, 53), (8, 8), (1, 1), (2, 3), (3, 5), (17, 4), (64, 33), (75, 301)]
 
 
-def _jpeg(seed, height, width, sampling="4:2:0", **flags):
-    rng = np.random.default_rng(seed)
-    yy, xx = np.mgrid[0:height, 0:width]
-    img = np.stack([xx * 255 // width, yy * 255 // max(height, 1), (xx + yy) * 7 % 256], -1)
-    img = np.clip(img + rng.integers(-40, 40, img.shape), 0, 255).astype(np.uint8)
-    params = [cv2.IMWRITE_JPEG_QUALITY, 92]
-    name = SAMPLINGS[sampling]
-    if not hasattr(cv2, f"IMWRITE_{name}"):
-        pytest.skip(f"this OpenCV has no IMWRITE_{name}")
-    params += [cv2.IMWRITE_JPEG_SAMPLING_FACTOR, getattr(cv2, f"IMWRITE_{name}")]
-    for flag, value in flags.items():
-        params += [getattr(cv2, f"IMWRITE_{flag}"), value]
-    ok, enc = cv2.imencode(".jpg", img, params)
-    assert ok
-    return enc.reshape(-1)
+def _sampled(seed, height, width, sampling="4:2:0", **flags):
+    """A JPEG of that chroma sampling (SAMPLINGS), written by the on-devices tests' helper."""
+    return _jpeg(seed, height, width, JPEG_SAMPLING_FACTOR=SAMPLINGS[sampling], **flags)
 
 
 def _gray(seed, height, width):
-    rng = np.random.default_rng(seed)
-    return cv2.imencode(".jpg", rng.integers(0, 256, (height, width), dtype=np.uint8))[1] \
-        .reshape(-1)
+    return _jpeg(seed, height, width, gray=True)
 
 
 def _cases():
     """(name, JPEG) for every sampling and size, gray, progressive and restart-marker files."""
-    cases = [(f"{s} {h}x{w}", _jpeg(k, h, w, s)) for s in SAMPLINGS
+    cases = [(f"{s} {h}x{w}", _sampled(k, h, w, s)) for s in SAMPLINGS
              for k, (h, w) in enumerate(SIZES)]
-    cases.append(("progressive", _jpeg(50, 41, 67, JPEG_PROGRESSIVE=1)))
-    cases.append(("restarts", _jpeg(51, 72, 40, JPEG_RST_INTERVAL=2)))
+    cases.append(("progressive", _sampled(50, 41, 67, JPEG_PROGRESSIVE=1)))
+    cases.append(("restarts", _sampled(51, 72, 40, JPEG_RST_INTERVAL=2)))
     cases += [(f"gray {h}x{w}", _gray(60 + h, h, w)) for h, w in [(23, 31), (1, 1), (40, 300)]]
     return cases
 
@@ -105,23 +92,23 @@ def compare(align=1):
 
 def test_the_planes_are_the_files_as_coded():
     for sampling, (h, v) in FACTORS.items():
-        planes, factors = jpeg_planes(_jpeg(0, 37, 53, sampling), LIMIT)
+        planes, factors = jpeg_planes(_sampled(0, 37, 53, sampling), LIMIT)
         assert [p.shape for p in planes] == [(37, 53)] + [(-(-37 // v), -(-53 // h))] * 2
         assert factors == [(1, 1), (h, v), (h, v)] and all(p.dtype == np.uint8 for p in planes)
         # Y is the picture's luma: near the decoded RGB's (BT.601 weights; apart where RGB
         # clips a noisy pixel)
-        rgb = vision.Decode()(_jpeg(0, 37, 53, sampling)).astype(float)
+        rgb = vision.Decode()(_sampled(0, 37, 53, sampling)).astype(float)
         luma = rgb @ np.array([0.299, 0.587, 0.114])
         assert np.median(np.abs(luma - planes[0])) < 0.5
     gray = cv2.imencode(".jpg", np.full((9, 11), 77, np.uint8))[1].reshape(-1)
     planes, factors = jpeg_planes(gray, LIMIT)
     assert [p.shape for p in planes] == [(9, 11)] and factors == [(1, 1)]
     with pytest.raises(RuntimeError, match="Premature end of JPEG file"):
-        jpeg_planes(_jpeg(0, 40, 40)[:-2].copy(), LIMIT)
+        jpeg_planes(_sampled(0, 40, 40)[:-2].copy(), LIMIT)
     with pytest.raises(RuntimeError, match="no SOI marker"):
         jpeg_planes(np.zeros(10, np.uint8), LIMIT)
     with pytest.raises(RuntimeError, match="outside the accepted range"):
-        jpeg_planes(_jpeg(0, 40, 40), 100)
+        jpeg_planes(_sampled(0, 40, 40), 100)
 
 
 def test_the_upsamplers_are_libjpeg_turbos_choice():
@@ -238,7 +225,7 @@ def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
     """Every sampling in one batch, and gray files (in a second call asking for their Y plane
     alone), one buffer converted by one kernel; a file the hardware refuses is left to the CPU
     path; GpuRun's batch is then the CPU path's, byte for byte."""
-    datas = [_jpeg(k, 30 + 3 * k, 41 - 2 * k, s) for k, s in enumerate(SAMPLINGS)]
+    datas = [_sampled(k, 30 + 3 * k, 41 - 2 * k, s) for k, s in enumerate(SAMPLINGS)]
     datas.insert(2, _gray(1, 12, 13))
     datas.append(_gray(2, 20, 9))
     lib, decoder = _decoder()
@@ -262,7 +249,7 @@ def test_asked_for_ycbcr_the_decoder_gives_the_cpu_decode_exactly():
 def test_planes_with_padded_rows_convert_alike():
     """pitch_align: every plane at an aligned address (the stand-in checks it), its rows
     padded; the rows are still the CPU decode's."""
-    datas = [_jpeg(k, 21 + 5 * k, 37 - 3 * k, s) for k, s in enumerate(SAMPLINGS)]
+    datas = [_sampled(k, 21 + 5 * k, 37 - 3 * k, s) for k, s in enumerate(SAMPLINGS)]
     datas.append(_gray(3, 19, 70))
     lib, decoder = _decoder(pitch_align=64, align=64)
     images = decoder([torch.from_numpy(d.copy()) for d in datas], torch.device("cpu"))
@@ -274,7 +261,7 @@ def test_planes_with_padded_rows_convert_alike():
 
 
 def test_where_nvjpeg_refuses_y_output_gray_files_go_to_the_cpu_for_good():
-    datas = [_jpeg(0, 20, 30), _gray(1, 15, 17), _jpeg(2, 22, 26)]
+    datas = [_sampled(0, 20, 30), _gray(1, 15, 17), _sampled(2, 22, 26)]
     lib, decoder = _decoder(refuse={"y": 9})           # IMPLEMENTATION_NOT_SUPPORTED
     rows = [torch.from_numpy(d.copy()) for d in datas]
     with pytest.warns(RuntimeWarning, match="gray JPEGs are decoded by the CPU path's"):
@@ -297,7 +284,7 @@ def test_chroma_planes_of_another_size_than_the_sampling_gives_are_left_to_the_c
         return status
     from .test_gpu_nvjpeg_decoder import IMAGE_INFO
     lib.nvjpegGetImageInfo = IMAGE_INFO(odd_sizes)
-    datas = [_jpeg(0, 20, 30), _jpeg(1, 21, 31)]
+    datas = [_sampled(0, 20, 30), _sampled(1, 21, 31)]
     images = decoder([torch.from_numpy(d.copy()) for d in datas], torch.device("cpu"))
     assert images == [None, None] and lib.batches == []
 
@@ -306,7 +293,7 @@ def test_where_nvjpeg_refuses_ycbcr_output_the_decoder_turns_to_rgb_for_good():
     """A library or backend without YUV output: one warning, the batch and every later one
     decoded to RGB by nvJPEG itself; a refusal after YCbCr batches have decoded is the files'
     and raises as before."""
-    datas = [_jpeg(k, 20 + k, 30) for k in range(3)]
+    datas = [_sampled(k, 20 + k, 30) for k in range(3)]
     rows = [torch.from_numpy(d.copy()) for d in datas]
     lib, decoder = _decoder(refuse={"yuv": 2})          # INVALID_PARAMETER
     with pytest.warns(RuntimeWarning, match="INVALID_PARAMETER for YCbCr output"):

@@ -175,6 +175,8 @@ def _nvjpeg_decoder(output="rgb"):
     try:
         from .nvjpeg_decoder import NvJpegDecoder
         return NvJpegDecoder.create(output=output)
+    except ValueError:   # MINDDATA_NVJPEG_PITCH_ALIGN set wrong: said, not taken for absent
+        raise
     except Exception:    # libnvjpeg absent or not loadable
         return None
 

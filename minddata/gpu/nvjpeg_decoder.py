@@ -136,6 +136,22 @@ def load_library():
                       f"set MINDDATA_NVJPEG_LIBRARY to its path")
 
 
+def pitch_align_from_environment():
+    """MINDDATA_NVJPEG_PITCH_ALIGN (default 1: no padding): the YCbCr output's rows padded to
+    a multiple of that many bytes, for a process that measures it (tools/check_gpu_sink.sh)
+    before a default is chosen. ValueError naming the variable for anything but an int in
+    [1, 512]."""
+    text = os.environ.get("MINDDATA_NVJPEG_PITCH_ALIGN", "1")
+    try:
+        align = int(text)
+    except ValueError:
+        align = 0
+    if not 1 <= align <= 512:
+        raise ValueError(f"MINDDATA_NVJPEG_PITCH_ALIGN should be an int in [1, 512], but got "
+                         f"{text!r}")
+    return align
+
+
 _P, _I = ctypes.c_void_p, ctypes.c_int
 #: the C calls used, with their argument types (each returns an nvjpegStatus_t)
 SIGNATURES = {
@@ -207,13 +223,17 @@ class NvJpegDecoder:
     def name(self):
         if self.output == "rgb":
             return "nvJPEG (direct, on the pipeline's streams)"
-        return "nvJPEG (direct, on the pipeline's streams; YCbCr planes, one conversion kernel)"
+        padded = f", rows padded to {self.pitch_align} bytes" if self.pitch_align > 1 else ""
+        return (f"nvJPEG (direct, on the pipeline's streams; YCbCr planes{padded}, one "
+                f"conversion kernel)")
 
     @classmethod
     def create(cls, hardware=True, output="rgb"):
-        """The decoder, or ImportError where torch or libnvjpeg does not load."""
+        """The decoder, or ImportError where torch or libnvjpeg does not load; YCbCr output
+        padded as MINDDATA_NVJPEG_PITCH_ALIGN says (pitch_align_from_environment)."""
         import torch
-        return cls(load_library(), torch, hardware, output)
+        return cls(load_library(), torch, hardware, output,
+                   pitch_align_from_environment() if output == "ycbcr" else 1)
 
     def _check(self, status, call):
         if status != 0:

@@ -4,6 +4,7 @@ batched decode writing planar RGB, or the planes as coded, through the nvjpegIma
 host memory, decoding with the CPU path's decoder (libjpeg-turbo's raw planes for YCbCr), so the
 decoder's tables, buffers, views, errors and state pool are checked end to end, GpuRun
 included."""
+import contextlib
 import ctypes
 import ctypes.util
 import threading
@@ -440,13 +441,24 @@ def test_the_library_is_looked_for_where_it_is_installed(monkeypatch, tmp_path):
     assert str(fake) in str(err.value)
 
 
-def test_the_choice_and_what_to_install(monkeypatch):
+@contextlib.contextmanager
+def pretended_cuda(monkeypatch, decoder):
+    """Inside: torch reports one CUDA device, gpu.set_device("cuda") and
+    gpu.set_jpeg_decoder(``decoder``); the earlier settings back after it."""
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
     device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
     try:
         gpu.set_device("cuda")
-        gpu.set_jpeg_decoder("nvjpeg")
+        gpu.set_jpeg_decoder(decoder)
+        yield
+    finally:
+        gpu.set_device(device)
+        gpu.set_jpeg_decoder(choice)
+
+
+def test_the_choice_and_what_to_install(monkeypatch):
+    with pretended_cuda(monkeypatch, "nvjpeg"):
         found = NvJpegDecoder(StandInNvJpeg(), torch)
         monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": found)
         assert backend.jpeg_decoder() is found and gpu.unavailable() is None
@@ -455,9 +467,6 @@ def test_the_choice_and_what_to_install(monkeypatch):
         assert "MINDDATA_NVJPEG_LIBRARY" in gpu.unavailable()
         gpu.set_device("cpu")
         assert backend.jpeg_decoder() is None       # CUDA only: the host decodes
-    finally:
-        gpu.set_device(device)
-        gpu.set_jpeg_decoder(choice)
 
 
 def _loadable_library():
@@ -467,9 +476,9 @@ def _loadable_library():
         return None
 
 
-def _real_decoder(hardware=True, output="rgb"):
+def _real_decoder(hardware=True, output="rgb", pitch_align=1):
     lib = _loadable_library() if torch.cuda.is_available() else None
-    return None if lib is None else NvJpegDecoder(lib, torch, hardware, output)
+    return None if lib is None else NvJpegDecoder(lib, torch, hardware, output, pitch_align)
 
 
 @pytest.mark.skipif(_real_decoder() is None, reason="needs CUDA and libnvjpeg")

@@ -32,9 +32,11 @@ class Device:
 
     def __init__(self, kind):
         self.kind, self.on_gpu = kind, not kind.startswith("stand-in")
-        output = "ycbcr" if kind.endswith("ycbcr") else "rgb"
+        output = "ycbcr" if "ycbcr" in kind else "rgb"
         if self.on_gpu:
-            self.decoder = _real_decoder(hardware=kind != "cuda-backend", output=output)
+            # cuda-ycbcr-padded: every plane's rows padded to 256 bytes (pitch_align)
+            self.decoder = _real_decoder(hardware=kind != "cuda-backend", output=output,
+                                         pitch_align=256 if kind.endswith("padded") else 1)
             if self.decoder is None:
                 pytest.skip("needs CUDA and libnvjpeg")
             self.device = torch.device("cuda")
@@ -78,7 +80,8 @@ class _Nothing:
         return False
 
 
-@pytest.fixture(params=["stand-in", "stand-in-ycbcr", "cuda", "cuda-backend", "cuda-ycbcr"])
+@pytest.fixture(params=["stand-in", "stand-in-ycbcr", "cuda", "cuda-backend", "cuda-ycbcr",
+                        "cuda-ycbcr-padded"])
 def on(request):
     return Device(request.param)
 

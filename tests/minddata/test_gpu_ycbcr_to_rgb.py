@@ -19,6 +19,7 @@ from minddata.gpu.batch import GpuRun                                       # no
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder                       # noqa: E402
 from transforms_c._native import jpeg_planes                               # noqa: E402
 
+from .test_gpu_nvjpeg_decoder import pretended_cuda                        # noqa: E402
 from .test_gpu_nvjpeg_decoder_on_devices import _jpeg                    # noqa: E402
 from .triton_helpers import interpreted_lines                             # noqa: E402
 
@@ -350,16 +351,36 @@ def test_a_pipeline_on_the_gpu_node_gives_the_cpu_decodes_batches(monkeypatch, t
         assert np.array_equal(image, want_image) and np.array_equal(label, want_label)
 
 
+def test_the_padding_comes_from_the_environment(monkeypatch):
+    """MINDDATA_NVJPEG_PITCH_ALIGN pads the YCbCr decoder's rows (not RGB output's); a wrong
+    value is a ValueError naming the variable, also where the backend makes the decoder (not
+    taken for a library that does not load)."""
+    monkeypatch.setattr(nvjpeg_decoder, "load_library", lambda: None)
+    monkeypatch.setenv("MINDDATA_NVJPEG_PITCH_ALIGN", "256")
+    ycbcr = NvJpegDecoder.create(output="ycbcr")
+    assert ycbcr.pitch_align == 256 and "rows padded to 256 bytes" in ycbcr.name
+    assert NvJpegDecoder.create(output="rgb").pitch_align == 1
+    monkeypatch.delenv("MINDDATA_NVJPEG_PITCH_ALIGN")
+    assert NvJpegDecoder.create(output="ycbcr").pitch_align == 1
+    try:
+        with pretended_cuda(monkeypatch, "nvjpeg-ycbcr"):
+            for bad in ("0", "1024", "x", ""):
+                monkeypatch.setenv("MINDDATA_NVJPEG_PITCH_ALIGN", bad)
+                with pytest.raises(ValueError, match="MINDDATA_NVJPEG_PITCH_ALIGN should be an "
+                                                     "int in \\[1, 512\\], but got"):
+                    NvJpegDecoder.create(output="ycbcr")
+                backend._nvjpeg_decoder.cache_clear()   # made once per process
+                with pytest.raises(ValueError, match="MINDDATA_NVJPEG_PITCH_ALIGN"):
+                    backend.jpeg_decoder()
+    finally:
+        backend._nvjpeg_decoder.cache_clear()
+
+
 def test_the_choice_names_it(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
     made = []
     monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": made.append(output)
                         or NvJpegDecoder(None, torch, output=output))
-    device, choice = gpu.get_device(), gpu.get_jpeg_decoder()
-    try:
-        gpu.set_device("cuda")
-        gpu.set_jpeg_decoder("nvjpeg-ycbcr")
+    with pretended_cuda(monkeypatch, "nvjpeg-ycbcr"):
         assert gpu.unavailable() is None and "YCbCr planes" in backend.jpeg_decoder_name()
         assert made[-1] == "ycbcr"
         gpu.set_jpeg_decoder("nvjpeg")
@@ -367,9 +388,6 @@ def test_the_choice_names_it(monkeypatch):
         monkeypatch.setattr(backend, "_nvjpeg_decoder", lambda output="rgb": None)
         gpu.set_jpeg_decoder("nvjpeg-ycbcr")
         assert "MINDDATA_NVJPEG_LIBRARY" in gpu.unavailable()
-    finally:
-        gpu.set_device(device)
-        gpu.set_jpeg_decoder(choice)
     with pytest.raises(ValueError, match="output should be 'rgb' or 'ycbcr'"):
         NvJpegDecoder(None, torch, output="yuv")
 

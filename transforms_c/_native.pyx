@@ -167,33 +167,60 @@ DEF JCS_GRAYSCALE = 1
 DEF JCS_YCbCr = 3
 
 
-def jpeg_headers(list datas):
-    """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows (see
-    _encoded_bytes), for a batch decoder on another device: width and height from the header
-    of each JPEG (FF D8 FF) whose header parses, that ends with its EOI marker (FF D9), has 8
-    bits per sample and colours coded as YCbCr or grey; 0 for every other row (not a JPEG, a
-    broken header, another type, a file cut short or with bytes after its end, 12 bits, RGB-,
-    CMYK- or YCCK-coded colours). Those rows go to the CPU path's Decode, which raises for a cut
-    file (a GPU decoder may fill the missing part instead) and for 12 bits, and converts the
-    other colour codings (a GPU decoder may read them as YCbCr): never a wrong image without
-    an error, and the same errors as on the CPU. The headers are
-    read with the GIL released; ``datas`` must not change meanwhile."""
+def encoded_addresses(list datas):
+    """Where each encoded row's bytes lie (see _encoded_bytes): (N,) uint64 addresses and
+    (N,) int64 sizes, address 0 for a row of another type. Valid while ``datas`` lives
+    unchanged."""
     cdef Py_ssize_t n = len(datas), i, size
+    addresses = np.zeros(n, np.uint64)
+    sizes = np.zeros(n, np.int64)
+    cdef uint64_t[::1] at = addresses
+    cdef int64_t[::1] lengths = sizes
+    for i in range(n):
+        at[i] = <uint64_t><uintptr_t>_encoded_bytes(datas[i], &size)
+        lengths[i] = size
+    return addresses, sizes
+
+
+cdef void _check_rows(const uint64_t[::1] addresses, const int64_t[::1] sizes,
+                      str call) except *:
+    cdef Py_ssize_t i
+    if addresses.shape[0] != sizes.shape[0]:
+        raise ValueError(f"{call}: {addresses.shape[0]} addresses and {sizes.shape[0]} sizes")
+    for i in range(sizes.shape[0]):
+        if sizes[i] < 0 or (sizes[i] > 0 and addresses[i] == 0):
+            raise ValueError(f"{call}: row {i} has {sizes[i]} bytes at address "
+                             f"{addresses[i]}")
+
+
+def jpeg_headers(const uint64_t[::1] addresses, const int64_t[::1] sizes):
+    """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows at
+    ``addresses`` (encoded_addresses; 0: not encoded bytes), for a batch decoder on another
+    device: width and height from the header of each JPEG (FF D8 FF) whose header parses,
+    that ends with its EOI marker (FF D9), has 8 bits per sample and colours coded as YCbCr or
+    grey; 0 for every other row (not a JPEG, a broken header, another type, a file cut short
+    or with bytes after its end, 12 bits, RGB-, CMYK- or YCCK-coded colours). Those rows go to
+    the CPU path's Decode, which raises for a cut file (a GPU decoder may fill the missing
+    part instead) and for 12 bits, and converts the other colour codings (a GPU decoder may
+    read them as YCbCr): never a wrong image without an error, and the same errors as on the
+    CPU. The headers are read with the GIL released; the rows must not change meanwhile."""
+    _check_rows(addresses, sizes, "jpeg_headers")
+    cdef Py_ssize_t n = sizes.shape[0], i, size
     out = np.zeros((n, 3), np.int64)
     cdef int64_t[:, ::1] rows = out
-    cdef vector[encoded_ptr] ptrs = vector[encoded_ptr](n)
+    cdef const uint8_t* data
     cdef JpegHeader header
     cdef char err[ERR_LEN]
     for i in range(n):
-        ptrs[i] = _encoded_bytes(datas[i], &size)
-        rows[i, 2] = size
+        rows[i, 2] = sizes[i] if addresses[i] else 0
     with nogil:
         for i in range(n):
             size = rows[i, 2]
-            if size < 5 or ptrs[i][0] != 0xFF or ptrs[i][1] != 0xD8 or ptrs[i][2] != 0xFF \
-                    or ptrs[i][size - 2] != 0xFF or ptrs[i][size - 1] != 0xD9:
+            data = <const uint8_t*><uintptr_t>addresses[i]
+            if size < 5 or data[0] != 0xFF or data[1] != 0xD8 or data[2] != 0xFF \
+                    or data[size - 2] != 0xFF or data[size - 1] != 0xD9:
                 continue
-            if jpeg_read_info(ptrs[i], size, &header, err, ERR_LEN) and header.precision == 8 \
+            if jpeg_read_info(data, size, &header, err, ERR_LEN) and header.precision == 8 \
                     and ((header.components == 1 and header.color_space == JCS_GRAYSCALE)
                     or (header.components == 3 and header.color_space == JCS_YCbCr)):
                 rows[i, 0] = header.width
@@ -201,24 +228,26 @@ def jpeg_headers(list datas):
     return out
 
 
-def gather_encoded(list datas, const int64_t[::1] picked, uint8_t[::1] out):
-    """Copies the encoded rows ``datas[picked[k]]`` (see _encoded_bytes) one after another
-    into ``out`` (the GIL released for the copies); returns their (len(picked) + 1,) int64
-    offsets in ``out``. ValueError, before anything is copied, for a row of another type or
-    when ``out`` is too small."""
-    cdef Py_ssize_t n = picked.shape[0], k, size, row, total = 0
+def gather_encoded(const uint64_t[::1] addresses, const int64_t[::1] sizes,
+                   const int64_t[::1] picked, uint8_t[::1] out):
+    """Copies the encoded rows ``picked[k]`` of those at ``addresses`` (encoded_addresses)
+    one after another into ``out`` (the GIL released for the copies); returns their
+    (len(picked) + 1,) int64 offsets in ``out``. ValueError, before anything is copied, for a
+    row that is not encoded bytes (address 0) or when ``out`` is too small."""
+    _check_rows(addresses, sizes, "gather_encoded")
+    cdef Py_ssize_t n = picked.shape[0], rows = sizes.shape[0], k, row, total = 0
     offsets = np.zeros(n + 1, np.int64)
     cdef int64_t[::1] at = offsets
     cdef vector[encoded_ptr] ptrs = vector[encoded_ptr](n)
     for k in range(n):
         row = picked[k]
-        if row < 0 or row >= len(datas):
-            raise ValueError(f"gather_encoded: row {row} is outside the batch of {len(datas)}")
-        ptrs[k] = _encoded_bytes(datas[row], &size)
-        if ptrs[k] == NULL:
+        if row < 0 or row >= rows:
+            raise ValueError(f"gather_encoded: row {row} is outside the batch of {rows}")
+        if addresses[row] == 0:
             raise ValueError(f"gather_encoded: row {row} is not a contiguous uint8 or bytes "
                              f"array")
-        total += size
+        ptrs[k] = <encoded_ptr><uintptr_t>addresses[row]
+        total += sizes[row]
         at[k + 1] = total
     if total > out.shape[0]:
         raise ValueError(f"gather_encoded: the rows hold {total} bytes, more than the "

@@ -1,7 +1,9 @@
 """The GPU batch node: source + GPU-placed map + batch (planner rule gpu_batch).
 
 For each batch (a piece of the epoch's row ids, engine/piece_batches.py), a CPU thread reads
-the rows (the encoded images and the other columns), derives each op's seed per row exactly as
+the rows (the encoded images and the other columns: where the source offers them as columns,
+sources/native_access.py, as where the images' bytes lie in memory and one array per other
+column, indexed by the batch's ids, with no Python object per row), derives each op's seed per row exactly as
 the general nodes do (op k draws for row i from ``row_seed(stage_base(seed, epoch,
 position_k), i)``), and hands the batch to ``minddata.gpu.batch.GpuRun``, which decodes and
 augments it on the device: the mapped column is a torch tensor there, the other columns numpy
@@ -17,6 +19,8 @@ import threading
 
 import numpy as np
 
+from transforms_c import _batch
+from transforms_c.vision.decode import EncodedRows
 from .. import seeds
 from ..gpu import backend
 from ..gpu.batch import DeviceTimer, GpuRun, RowError
@@ -43,6 +47,7 @@ class GpuBatchIter(PieceBatchIter):
         self.op_positions = [ctx.position() for _ in map_ds.operations]
         self.columns = source_ds.col_names()
         self.mapped = self.columns.index(column)
+        self.encoded, self.others = self._as_columns(src, column)
         self.device = backend.torch_device()
         decoder = backend.jpeg_decoder()
         cpu_threads = backend.get_cpu_decode_threads() if decoder is not None else 0
@@ -62,6 +67,19 @@ class GpuBatchIter(PieceBatchIter):
         self.pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=max(1, min(threads, ring_depth)), thread_name_prefix="gpu-batch")
 
+    def _as_columns(self, src, column):
+        """(where the mapped column's bytes lie, {index: every row's value} of the others)
+        where the source offers both (a MindRecord file: its map and its scalar fields); else
+        (None, None), and each batch's rows are read one by one (read_rows)."""
+        encoded = src.native_column(column)
+        if getattr(encoded, "kind", None) != _batch.INPUT_ENCODED:
+            return None, None
+        others = {k: src.column_values(name) for k, name in enumerate(self.columns)
+                  if k != self.mapped}
+        if any(values is None for values in others.values()):
+            return None, None
+        return encoded, others
+
     def _epoch_started(self, epoch):
         self.bases = [seeds.stage_base(self.ctx.seed, epoch, p) for p in self.op_positions]
 
@@ -70,8 +88,13 @@ class GpuBatchIter(PieceBatchIter):
         return _Piece(ids, first, self.pool.submit(self._compute, ids, first, self.bases))
 
     def _compute(self, ids, first, bases):
-        rows = self.src.read_rows(ids)
-        datas = [row[self.mapped] for row in rows]
+        if self.encoded is not None:
+            rows = None
+            addresses, sizes = self.encoded.locate(ids)
+            datas = EncodedRows(addresses, sizes, owner=self.src)    # valid while it is open
+        else:
+            rows = self.src.read_rows(ids)
+            datas = [row[self.mapped] for row in rows]
         # Only random ops draw: the others' seeds are never read.
         row_seeds = [seeds.row_seeds(base, first, len(ids)) if op.is_random
                      else np.zeros(len(ids), np.uint64)
@@ -92,6 +115,7 @@ class GpuBatchIter(PieceBatchIter):
             images = self.run(datas, row_seeds)
             self._add_device_busy(timer.seconds())
         return tuple(images if k == self.mapped else
+                     self.others[k][ids] if rows is None else
                      np.stack([np.asarray(row[k]) for row in rows])
                      for k in range(len(self.columns)))
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from transforms_c._rng import Rng
 from transforms_c.vision.crop import CenterCrop, Crop
-from transforms_c.vision.decode import Decode, gather_encoded, jpeg_batch_sizes
+from transforms_c.vision.decode import Decode, EncodedRows, gather_encoded, jpeg_batch_sizes
 from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
 from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import Resize, resized_shape
@@ -93,8 +93,9 @@ class GpuRun:
         self.decoder_warned = False         # a refused batch warns once
 
     def __call__(self, datas, seeds):
-        """``datas``: the rows' encoded images (1-D uint8 arrays); ``seeds[k][i]``: op k's seed
-        for row i (the CPU path's)."""
+        """``datas``: the rows' encoded images (1-D uint8 arrays, or an EncodedRows: where
+        their bytes lie); ``seeds[k][i]``: op k's seed for row i (the CPU path's)."""
+        datas = EncodedRows.of(datas)
         sizes = self._jpeg_sizes(datas)
         windows = {}
         if self.region_op is not None:
@@ -132,6 +133,7 @@ class GpuRun:
     def decode(self, datas):
         """Every row decoded to a (C, H, W) uint8 tensor on the device: JPEGs by the decoder
         (with the CPU share beside it), the rest by the CPU path's Decode."""
+        datas = EncodedRows.of(datas)
         return list(self._decode(datas, self._jpeg_sizes(datas), {})[0])
 
     def _crop_windows(self, sizes, seeds):
@@ -160,7 +162,7 @@ class GpuRun:
         return {i: (height, width) for i, (height, width) in enumerate(sizes) if height}
 
     def _decode(self, datas, sizes, windows):
-        """decode() of ``datas`` (uint8 arrays; ``sizes``: _jpeg_sizes()), the decoder reading
+        """decode() of ``datas`` (an EncodedRows; ``sizes``: _jpeg_sizes()), the decoder reading
         only ``windows`` (_crop_windows()) of its rows; also the set of rows it decoded to their
         window."""
         whole = self._decode_whole(datas, sizes, windows)
@@ -196,10 +198,10 @@ class GpuRun:
                     out[i] = self._upload(future.result())
                 except Exception as exc:
                     raise RowError(i, "Decode") from exc
-        for i, data in enumerate(datas):
+        for i in range(len(datas)):
             if out[i] is None:          # PNG and the rest, or a JPEG the decoder refused
                 try:
-                    img = self.cpu_decode.apply((data,), 0)[0]
+                    img = self.cpu_decode.apply((datas[i],), 0)[0]
                 except Exception as exc:
                     raise RowError(i, "Decode") from exc
                 out[i] = self._upload(img)
@@ -306,7 +308,7 @@ class GpuRun:
         instead of staged ones, and one native copy (without the GIL) instead of a copy per
         read-only row."""
         torch, local = self.torch, self.local
-        need = sum(datas[i].nbytes for i in rows)
+        need = datas.nbytes(rows)
         buffer = getattr(local, "staging", None)
         if buffer is not None and getattr(local, "staging_read", None) is not None:
             local.staging_read.synchronize()    # the last batch's copies have read it

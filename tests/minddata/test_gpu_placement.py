@@ -319,6 +319,53 @@ def test_bilinear_resize_within_one_level_of_opencv(out_hw):
         assert _levels(image, want) <= 1
 
 
+def _crop_flip_ops():
+    return [vision.Decode(), vision.CenterCrop(48), vision.RandomHorizontalFlip()]
+
+
+def test_mindrecord_rows_are_read_as_columns(mr_path, monkeypatch):
+    """A MindRecord file offers its images where they lie in its map and its labels as one
+    array: the node reads no row one by one, and gives the CPU path's batches (a PNG among
+    the rows, decoded from its place in the map)."""
+    from minddata.sources.mindrecord_dataset import MindRecordSource
+    gpu.set_device("cpu")
+    want = batches(pipeline(mr_path, _crop_flip_ops(), device=None, batch=5))
+
+    def read_rows(self, ids):
+        raise AssertionError("read row by row")
+    monkeypatch.setattr(MindRecordSource, "read_rows", read_rows)
+    got = batches(pipeline(mr_path, _crop_flip_ops(), batch=5))
+    assert len(got) == len(want) == 2
+    for (image, label), (cpu_image, cpu_label) in zip(got, want):
+        np.testing.assert_array_equal(image, cpu_image)
+        assert label.dtype == cpu_label.dtype == np.int32
+        np.testing.assert_array_equal(label, cpu_label)
+
+
+def test_rows_a_source_cannot_give_as_columns_are_read_one_by_one(tmp_path, images):
+    """A field that is no scalar (an array per row) cannot be gathered as one array: the node
+    reads the rows one by one, and the batches are the CPU path's all the same."""
+    from mindrecord import FileWriter
+    path = str(tmp_path / "arrays.mindrecord")
+    writer = FileWriter(path, shard_num=1, overwrite=True)
+    writer.add_schema({"image": {"type": "bytes"}, "box": {"type": "int64", "shape": [2]}}, "b")
+    writer.write_raw_data([{"image": img, "box": np.array([i, -i], np.int64)}
+                           for i, img in enumerate(images)])
+    writer.commit()
+    gpu.set_device("cpu")
+
+    def run(device):
+        d = ds.MindDataset(path, columns_list=["image", "box"], shuffle=True)
+        d = d.map(_crop_flip_ops(), input_columns=["image"], device=device)
+        return batches(d.batch(4))
+    got, want = run("GPU"), run(None)
+    assert len(got) == len(want) == 3
+    for (image, box), (cpu_image, cpu_box) in zip(got, want):
+        np.testing.assert_array_equal(image, cpu_image)
+        assert box.shape[1:] == (2,)
+        np.testing.assert_array_equal(box, cpu_box)
+
+
 def test_png_rows_join_the_batch(images, mr_path):
     """Row 5 is a PNG: decoded on the CPU, in the same batch as the JPEGs around it."""
     gpu.set_device("cpu")

@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pytest
 
-from transforms_c.vision.decode import gather_encoded, jpeg_batch_sizes, jpeg_size
+from transforms_c.vision.decode import EncodedRows, gather_encoded, jpeg_batch_sizes, jpeg_size
 
 from tests.transforms_c.image_samples import pixel_limit
 from tests.transforms_c.tc_samples import encoded, natural_rgb, sample_jpeg
@@ -143,3 +143,59 @@ def test_damaged_headers_agree_with_the_row_by_row_reader():
         except RuntimeError:
             w, h = 0, 0
         assert (height, width) == (h, w)
+
+
+def test_rows_given_by_address_read_as_the_objects_do():
+    """EncodedRows of addresses (where a MindRecord file's map holds the rows): the headers and
+    the packed bytes equal those of the same rows given as objects; a row by index is a
+    read-only view of its bytes; the objects' rows come back as they were given."""
+    rows = _rows()[:5]
+    backing = np.concatenate(rows)
+    starts = np.concatenate([[0], np.cumsum([r.nbytes for r in rows])[:-1]])
+    sizes = np.array([r.nbytes for r in rows], np.int64)
+    at = EncodedRows(starts.astype(np.uint64) + np.uint64(backing.ctypes.data), sizes,
+                     owner=backing)
+    assert len(at) == 5 and at.nbytes([1, 3]) == rows[1].nbytes + rows[3].nbytes
+    assert jpeg_batch_sizes(at).tolist() == jpeg_batch_sizes(rows).tolist()
+    out, again = np.zeros(backing.nbytes, np.uint8), np.zeros(backing.nbytes, np.uint8)
+    assert gather_encoded(at, [4, 0], out).tolist() == gather_encoded(rows, [4, 0], again).tolist()
+    assert np.array_equal(out, again)
+    view = at[2]
+    assert view.tobytes() == rows[2].tobytes() and not view.flags.writeable
+    given = EncodedRows.of(rows + ["not bytes"])
+    assert given[5] == "not bytes" and given[1] is rows[1] and EncodedRows.of(given) is given
+    assert given.addresses[5] == 0 and jpeg_batch_sizes(given)[5].tolist() == [0, 0]
+    with pytest.raises(ValueError, match="row 5 is not a contiguous uint8"):
+        gather_encoded(given, [5], out)
+
+
+@pytest.mark.parametrize("addresses,sizes,message", [
+    ([1, 2], [3], "addresses of shape \\(2,\\) and sizes of shape \\(1,\\)"),
+    ([[1]], [[3]], "expected two \\(N,\\) arrays"),
+])
+def test_rows_by_address_of_other_shapes_are_refused(addresses, sizes, message):
+    with pytest.raises(ValueError, match=message):
+        EncodedRows(np.array(addresses, np.uint64), np.array(sizes, np.int64))
+
+
+@pytest.mark.parametrize("call", ["jpeg_headers", "gather_encoded"])
+def test_the_native_readers_refuse_bytes_at_no_address(call):
+    """A row of some bytes at address 0, a negative size, or counts that differ: ValueError
+    naming the call, before anything is read."""
+    from transforms_c import _native
+    out = np.zeros(16, np.uint8)
+
+    def read(addresses, sizes):
+        addresses, sizes = np.array(addresses, np.uint64), np.array(sizes, np.int64)
+        if call == "jpeg_headers":
+            return _native.jpeg_headers(addresses, sizes)
+        return _native.gather_encoded(addresses, sizes, np.arange(len(sizes)), out)
+    with pytest.raises(ValueError, match=f"{call}: row 0 has 4 bytes at address 0"):
+        read([0], [4])
+    with pytest.raises(ValueError, match=f"{call}: row 1 has -1 bytes"):
+        read([0, out.ctypes.data], [0, -1])
+    with pytest.raises(ValueError, match=f"{call}: 2 addresses and 1 sizes"):
+        _native.jpeg_headers(np.zeros(2, np.uint64), np.zeros(1, np.int64)) \
+            if call == "jpeg_headers" else _native.gather_encoded(
+                np.zeros(2, np.uint64), np.zeros(1, np.int64), np.zeros(0, np.int64), out)
+    assert not out.any()

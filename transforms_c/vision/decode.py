@@ -2,6 +2,8 @@
 (native, GIL released); PNG, BMP, WebP, TIFF and the rest through cv2.imdecode, after
 image_limits has read the size their header declares. Every failure is a RuntimeError saying what
 was wrong with the data."""
+import ctypes
+
 import cv2
 import numpy as np
 
@@ -88,25 +90,75 @@ def jpeg_size(data, op_name="Decode"):
     return width, height
 
 
+class EncodedRows:
+    """A batch of encoded rows as where their bytes lie, for the batch readers below:
+    ``addresses`` (N,) uint64 (0: a row that is not encoded bytes) and ``sizes`` (N,) int64.
+    ``of(datas)`` takes rows given as objects (contiguous 1-D uint8 arrays, one-element bytes
+    arrays; anything else is a row of address 0) and gives them back by index; a source that
+    knows where its rows lie (a MindRecord file's map: sources/native_access.EncodedBytes) gives
+    the addresses with ``owner``, the object that keeps that memory valid, and then a row by
+    index is a read-only view of its bytes."""
+
+    def __init__(self, addresses, sizes, owner=None, rows=None):
+        self.addresses = np.ascontiguousarray(addresses, np.uint64)
+        self.sizes = np.ascontiguousarray(sizes, np.int64)
+        if self.addresses.shape != self.sizes.shape or self.addresses.ndim != 1:
+            raise ValueError(f"EncodedRows: addresses of shape {self.addresses.shape} and sizes "
+                             f"of shape {self.sizes.shape}, expected two (N,) arrays")
+        self.owner = owner
+        self._rows = rows
+
+    @classmethod
+    def of(cls, datas):
+        """``datas`` (a sequence of rows) as EncodedRows; an EncodedRows as it is."""
+        if isinstance(datas, cls):
+            return datas
+        datas = list(datas)
+        addresses, sizes = _native.encoded_addresses(datas)
+        return cls(addresses, sizes, rows=datas)
+
+    def __len__(self):
+        return len(self.sizes)
+
+    def __getitem__(self, i):
+        if self._rows is not None:
+            return self._rows[i]
+        size = int(self.sizes[i])
+        if size == 0:
+            return np.zeros(0, np.uint8)
+        view = np.frombuffer((ctypes.c_uint8 * size).from_address(int(self.addresses[i])),
+                             np.uint8)
+        view.flags.writeable = False
+        return view
+
+    def nbytes(self, rows):
+        """The bytes of ``rows`` (indices) together."""
+        return int(self.sizes[np.asarray(rows, np.int64)].sum())
+
+
 def jpeg_batch_sizes(datas):
-    """(N, 2) int64 (height, width) of a batch of encoded rows, from each JPEG's header, for
+    """(N, 2) int64 (height, width) of a batch of encoded rows (EncodedRows or a sequence
+    EncodedRows.of takes), from each JPEG's header, for
     the rows a batch decoder can take: a contiguous 1-D uint8 array or a one-element bytes
     array holding a complete JPEG (ending with its EOI marker) of YCbCr or grey colours whose
     header parses and declares 1 to the pixel limit; (0, 0) for every other row: Decode gives
     it its error, or its pixels where another decoder might misread it (a file cut short, or
     RGB-, CMYK- or YCCK-coded colours). The headers are read natively without the GIL."""
-    headers = _native.jpeg_headers(list(datas))
+    rows = EncodedRows.of(datas)
+    headers = _native.jpeg_headers(rows.addresses, rows.sizes)
     width, height = headers[:, 0], headers[:, 1]
     fits = (width > 0) & (height > 0) & (width * height <= settings.get_max_image_pixels())
     return np.where(fits[:, None], np.stack([height, width], 1), 0)
 
 
 def gather_encoded(datas, rows, out):
-    """Copies the encoded rows ``datas[rows[k]]`` (rows jpeg_batch_sizes takes) one after
-    another into the 1-D uint8 array ``out`` (natively, without the GIL); returns their
-    (len(rows) + 1,) int64 offsets there. ValueError for a row of another type or an ``out``
-    too small, before anything is copied."""
-    return _native.gather_encoded(list(datas), np.ascontiguousarray(rows, np.int64), out)
+    """Copies the encoded rows ``datas[rows[k]]`` (rows jpeg_batch_sizes takes; ``datas`` as
+    there) one after another into the 1-D uint8 array ``out`` (natively, without the GIL);
+    returns their (len(rows) + 1,) int64 offsets there. ValueError for a row of another type
+    or an ``out`` too small, before anything is copied."""
+    encoded = EncodedRows.of(datas)
+    return _native.gather_encoded(encoded.addresses, encoded.sizes,
+                                  np.ascontiguousarray(rows, np.int64), out)
 
 
 def decode_jpeg(data, op_name="Decode"):

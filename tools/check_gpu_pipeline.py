@@ -610,7 +610,10 @@ def interference(torch, vision, files, arch, args):
     (the pace the sink asks of the pipeline): "batch" (GpuRun's whole work on a batch of
     JPEGs, on a stream of its own, waited for as the GPU batch node does), "decode" (the
     decoder alone), "augment" (all but the decode: the rows' decoded images are kept on the
-    device), "GIL n ms" (a loop holding the GIL that long, no GPU work)."""
+    device), "GIL n ms" (a loop holding the GIL that long, no GPU work), "n torch calls" (that
+    many calls of a CPU tensor's view(), each letting the GIL go and taking it back, as a
+    batch's torch calls and kernel launches do: what each such hand-over of the GIL costs the
+    step's host side, apart from the time the GIL is held)."""
     from minddata.gpu import backend
     from minddata.gpu.batch import GpuRun
     from sink_rate import step_loop_rate
@@ -649,10 +652,18 @@ def interference(torch, vision, files, arch, args):
             while time.perf_counter() < end:
                 pass
         return once
+    def torch_calls(count):
+        tiny = torch.zeros(16)
+
+        def once():
+            for _ in range(count):
+                tiny.view(-1)
+        return once
     loads = {"none": None, "batch": on_stream(lambda: run(datas, seeds)),
              "decode": on_stream(lambda: run.decode(datas)),
              "augment": on_stream(lambda: augment(datas, seeds)),
-             "GIL 1 ms": holding_gil(1.0), "GIL 4 ms": holding_gil(4.0)}
+             "GIL 1 ms": holding_gil(1.0), "GIL 4 ms": holding_gil(4.0),
+             "50 torch calls": torch_calls(50), "200 torch calls": torch_calls(200)}
     placement = training_core(args.cores, separate=True)
     steps = 10 if args.cpu_dry_run else 60
     alone = None

@@ -22,20 +22,39 @@ def upload(torch, tensor, device):
 
 def upload_arrays(torch, arrays, device):
     """The numpy ``arrays`` as tensors on ``device`` (same dtypes and shapes, contiguous),
-    copied together: views of one device buffer filled by one copy."""
-    arrays = [np.ascontiguousarray(a) for a in arrays]
+    copied together: views of one device buffer filled by one copy. Few torch calls (each lets
+    go of the GIL and takes it back): the buffer viewed once per dtype, then one strided view
+    per array."""
+    arrays = [np.require(a, requirements="C") for a in arrays]     # 0-d arrays stay 0-d
     starts, end = [], 0
     for a in arrays:
         start = -(-end // _ALIGN) * _ALIGN
         starts.append(start)
         end = start + a.nbytes
-    host = torch.empty(max(end, 1), dtype=torch.uint8, pin_memory=device.type == "cuda")
+    end = max(-(-end // _ALIGN) * _ALIGN, _ALIGN)     # whole elements of every dtype
+    host = torch.empty(end, dtype=torch.uint8, pin_memory=device.type == "cuda")
     flat = host.numpy()
     for a, start in zip(arrays, starts):
         flat[start:start + a.nbytes] = a.reshape(-1).view(np.uint8)
     buffer = host.to(device, non_blocking=True)
-    return [buffer[start:start + a.nbytes].view(torch.from_numpy(a[:0]).dtype).view(a.shape)
-            for a, start in zip(arrays, starts)]
+    typed, out = {}, []
+    for a, start in zip(arrays, starts):
+        dtype = _torch_dtype(torch, a.dtype)
+        if dtype not in typed:
+            typed[dtype] = buffer.view(dtype)
+        out.append(typed[dtype].as_strided(a.shape, [s // a.itemsize for s in a.strides],
+                                           start // a.itemsize))
+    return out
+
+
+_DTYPES = {}        # numpy dtype -> torch dtype, as torch.from_numpy maps it
+
+
+def _torch_dtype(torch, dtype):
+    found = _DTYPES.get(dtype)
+    if found is None:
+        found = _DTYPES[dtype] = torch.from_numpy(np.empty(0, dtype)).dtype
+    return found
 
 
 __all__ = ["upload", "upload_arrays"]

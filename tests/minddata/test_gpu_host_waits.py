@@ -109,3 +109,27 @@ def test_small_arrays_go_together_in_one_copy(copies):
         assert tensor.is_contiguous() and tensor.numpy().dtype == want.dtype
         assert np.array_equal(tensor.numpy(), want)
     assert upload_arrays(torch, [], torch.device("cpu")) == []
+
+
+def test_the_arrays_cost_few_torch_calls():
+    """Each torch call lets go of the GIL and takes it back, which a training loop beside the
+    pipeline pays for: the upload makes its buffer, its copy, one view per dtype and one per
+    array (the dtypes looked up once)."""
+    import sys
+    arrays = [np.ones((4, 8), np.int64), np.ones((4, 2), np.float32), np.ones(4, np.int32),
+              np.ones((2, 3, 3), np.float32), np.int64(7).reshape(())]
+    upload_arrays(torch, arrays, torch.device("cpu"))         # the dtypes looked up
+    calls = []
+
+    def count(frame, event, arg):
+        if event == "c_call" and (getattr(arg, "__module__", None) == "torch"
+                                  or isinstance(getattr(arg, "__self__", None), torch.Tensor)):
+            calls.append(arg.__name__)
+    sys.setprofile(count)
+    try:
+        got = upload_arrays(torch, arrays, torch.device("cpu"))
+    finally:
+        sys.setprofile(None)
+    assert len(calls) <= 3 + 3 + len(arrays), calls
+    for want, tensor in zip(arrays, got):
+        assert tensor.shape == want.shape and np.array_equal(tensor.numpy(), want)

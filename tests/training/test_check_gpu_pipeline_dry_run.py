@@ -76,4 +76,5 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
     beside = [line for line in text.splitlines()
               if "interference resnet18 (the CPU path's decoder): beside" in line]
     assert [line.split("beside ")[1].split(":")[0] for line in beside] == [
-        "none", "batch", "decode", "augment", "GIL 1 ms", "GIL 4 ms"], text
+        "none", "batch", "decode", "augment", "GIL 1 ms", "GIL 4 ms", "50 torch calls",
+        "200 torch calls"], text

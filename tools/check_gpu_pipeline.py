@@ -24,7 +24,8 @@ nvImageCodec once more with region decode (gpu.set_region_decode) and at each of
 --hardware-shares (gpu.set_hardware_decode_share: CUDA decodes the rest meanwhile).
 "mixed stages" times one batch's decode and crop+resize, with the fused kernel and with torch
 operations; "kernels" counts the kernels and copies one batch queues on the GPU with each decoder
-and sums their device time (torch's profiler).
+and sums their device time (torch's profiler), and counts the C calls the batch's host side
+makes, torch's among them (each lets the GIL go and takes it back beside the training loop).
 
 Then the sink's end-to-end training rate of torchvision's ResNet-18 and ResNet-50 (mixed
 precision O2, channels_last, SGD), fed by the mixed pipeline on --cores cores, against the same
@@ -744,6 +745,34 @@ def kernels_per_batch(torch, vision, files, args, decoder):
         count, total, top = queued_work(work, sync, batches, cuda, top=4)
         say(f"GPU kernels per batch ({name}, {stage}): {count:,.0f} kernels and copies, "
             f"{total:.2f} ms of device time per batch of {len(datas)}; most: {top}")
+        calls, torch_calls, host_ms = host_calls(torch, work, sync)
+        say(f"host side per batch ({name}, {stage}): {host_ms:.2f} ms to queue it (counted), {calls} "
+            f"calls of C functions, {torch_calls} of them torch's (each lets the GIL go and "
+            f"takes it back; ctypes and Cython calls are not counted)")
+
+
+def host_calls(torch, work, sync):
+    """(C function calls, torch's among them, ms) of one call of ``work`` on this thread:
+    what a batch costs the GIL (sys.setprofile sees builtin calls, torch's methods among
+    them), and the wall time until it is queued; ``sync`` waits for the device after it."""
+    counted = [0, 0]
+
+    def count(frame, event, arg):
+        if event == "c_call":
+            counted[0] += 1
+            owner = getattr(arg, "__self__", None)
+            if (getattr(arg, "__module__", None) or "").startswith("torch") or (
+                    owner is not None and type(owner).__module__.startswith("torch")):
+                counted[1] += 1
+    began = time.perf_counter()
+    sys.setprofile(count)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    host_ms = (time.perf_counter() - began) * 1e3
+    sync()
+    return counted[0], counted[1], host_ms
 
 
 #: main()'s parts, in the order they run

@@ -63,6 +63,10 @@ def test_the_dry_run_prints_every_parts_figures(tmp_path):
     assert out.returncode == 0, text
     assert "FAILED" not in text, text
     assert "GPU kernels per batch (the CPU path's decoder, whole batch):" in text, text
+    host = [line for line in text.splitlines() if "host side per batch (the CPU path's" in line]
+    assert len(host) == 2, text          # the decode, the whole batch
+    torch_calls = int(host[1].split(" of them torch's")[0].split(", ")[-1])
+    assert 0 < torch_calls < int(host[1].split(" calls of C functions")[0].split(", ")[-1])
     for workers in (4, 2):      # each of --gpu-workers in the mixed and the sink parts
         assert (f"mixed pipeline (the CPU path's decoder, 0 CPU decode threads, {workers} "
                 f"workers, 4 cores):") in text, text

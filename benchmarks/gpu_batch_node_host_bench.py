@@ -1,8 +1,10 @@
-"""The host side of the GPU batch node (MindDataset + map(device="GPU") + batch): what its worker
-threads spend per batch of 256 around the GPU's work, with the rows of a MindRecord file read as
-columns (the images' bytes where they lie in the file's map, the labels as one array indexed by
-the batch's ids: what the node does where the source offers it) and, for comparison, one by one
-(read_rows: an object per row and field, the labels stacked). The GPU's work is stubbed: the
+"""The host side of the GPU batch node (source + map(device="GPU") + batch): what its worker
+threads spend per batch of 256 around the GPU's work, with the rows read as columns (what the
+node does where the source offers it: with ``--source mindrecord`` the images' bytes where they
+lie in the file's map, with ``--source folder``, an ImageFolderDataset, the batch's files read by
+one native call; the labels as one array indexed by the batch's ids) and, for comparison, one by
+one (read_rows: an object per row and field, a file opened and read per row, the labels
+stacked). The GPU's work is stubbed: the
 decoder reads the staged batch's headers natively and returns a ready buffer, as the direct
 nvJPEG decoder's Python does around the library, and the fused kernel's launch returns a ready
 output. The train ops: Decode, RandomResizedCrop(224), RandomHorizontalFlip, Normalize,
@@ -12,7 +14,7 @@ beside the node delivering one batch every 15 ms (about ResNet-18's step on an H
 alternating windows alone and beside (``--cycles``). No GPU needed; nothing is asserted.
 
     .venv/bin/python benchmarks/gpu_batch_node_host_bench.py [--repeats 3] [--copies 5]
-        [--cycles 6]
+        [--cycles 6] [--source mindrecord|folder]
 
 Prints, for every repeat and way, the process's CPU time and the wall time per batch of an
 epoch with one worker, the step loop's share for every cycle, and the load average.
@@ -58,9 +60,22 @@ class StubDecoder:
 
 
 def pipeline(path, ops, repeats=1):
-    d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    if os.path.isdir(path):
+        d = ds.ImageFolderDataset(path, shuffle=True)
+    else:
+        d = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
     d = d.map(ops, input_columns=["image"], num_parallel_workers=1, device="GPU")
     return d.batch(BATCH, drop_remainder=True).repeat(repeats)
+
+
+def write_folder(root, rows):
+    """The rows as an image folder: a class folder per label, a JPEG file per row."""
+    for i, row in enumerate(rows):
+        folder = os.path.join(root, f"class{row['label']:02d}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"img{i:06d}.JPEG"), "wb") as f:
+            f.write(row["image"])
+    return root
 
 
 def epoch(path, ops):
@@ -86,6 +101,7 @@ def main():
     ap.add_argument("--data", default=None, help="the benchmark data (bench_data.py's default)")
     ap.add_argument("--cycles", type=int, default=6,
                     help="alternations of the step loop alone and beside each way (0: none)")
+    ap.add_argument("--source", choices=("mindrecord", "folder"), default="mindrecord")
     args = ap.parse_args()
     rows = imagenet_rows(ensure_bench_data(*[args.data] if args.data else []))
     largest = max(h * w for h, w in jpeg_batch_sizes(
@@ -103,10 +119,13 @@ def main():
     ways = {"as columns": as_columns,
             "row by row": lambda self, src, column: (None, None)}
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "node_host.mindrecord")
-        write_mindrecord(path, rows * args.copies, "node_host", chunk=500)
-        print(f"load average {os.getloadavg()[0]:.2f}; {len(rows) * args.copies} rows, batches "
-              f"of {BATCH}, one worker")
+        if args.source == "folder":
+            path = write_folder(os.path.join(tmp, "folder"), rows * args.copies)
+        else:
+            path = os.path.join(tmp, "node_host.mindrecord")
+            write_mindrecord(path, rows * args.copies, "node_host", chunk=500)
+        print(f"load average {os.getloadavg()[0]:.2f}; {len(rows) * args.copies} rows "
+              f"({args.source}), batches of {BATCH}, one worker")
         for repeat in range(args.repeats):
             figures = []
             for name, way in ways.items():

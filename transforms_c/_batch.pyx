@@ -1,4 +1,4 @@
-# distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/native_step.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp transforms_c/src/steps/decode.cpp transforms_c/src/steps/crop.cpp transforms_c/src/steps/resize.cpp transforms_c/src/steps/resized_crop.cpp transforms_c/src/steps/flip.cpp transforms_c/src/steps/normalize.cpp
+# distutils: sources = transforms_c/src/batch_engine.cpp transforms_c/src/row_plan.cpp transforms_c/src/file_read.cpp transforms_c/src/native_step.cpp transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp transforms_c/src/steps/decode.cpp transforms_c/src/steps/crop.cpp transforms_c/src/steps/resize.cpp transforms_c/src/steps/resized_crop.cpp transforms_c/src/steps/flip.cpp transforms_c/src/steps/normalize.cpp
 # distutils: extra_compile_args = -ffp-contract=off
 """Cython binding of the native row plan (src/row_plan.h) and batch engine (src/batch_engine.h):
 C++ threads that run a fused plan over whole batches without the interpreter lock

@@ -1,9 +1,9 @@
-# distutils: sources = transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp
+# distutils: sources = transforms_c/src/jpeg_decoder.cpp transforms_c/src/resample_pass.cpp transforms_c/src/file_read.cpp
 # distutils: extra_compile_args = -ffp-contract=off
 """Cython bindings of the C++ kernels (transforms_c/src). Every loop over pixels or bytes runs
 with the GIL released. Arguments are checked here or in the kernels before any memory is touched;
 callers (the op classes and the fusion plans) pass already-validated shapes."""
-from libc.stdint cimport int64_t, uint8_t, uint64_t, uintptr_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t, uintptr_t
 from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
@@ -259,6 +259,36 @@ def gather_encoded(const uint64_t[::1] addresses, const int64_t[::1] sizes,
         for k in range(n):
             memcpy(dst + at[k], ptrs[k], at[k + 1] - at[k])
     return offsets
+
+
+cdef extern from "file_read.h" namespace "mdt":
+    int64_t c_read_files "mdt::read_files"(const uint64_t* paths, const int64_t* path_sizes,
+                                           int64_t n, uint8_t* out, int64_t capacity,
+                                           int64_t* offsets, int32_t* errors) nogil
+
+
+def read_files(const uint64_t[::1] paths, const int64_t[::1] path_sizes, uint8_t[::1] out):
+    """Reads the files whose names lie at ``paths`` (``path_sizes`` bytes each, not
+    NUL-terminated: sources/native_access.ImageFiles.locate) whole, one after another into
+    ``out``, with the GIL released once for all of them: (offsets (N + 1,) int64, errors (N,)
+    int32, needed). File i's bytes are ``out[offsets[i]:offsets[i + 1]]``; ``errors[i]`` is
+    the errno why it could not be read (its place then empty), else 0; ``needed`` is the bytes
+    all the readable files take: more than ``out`` holds, and the files past its end were not
+    read (call again with a buffer that large)."""
+    _check_rows(paths, path_sizes, "read_files")
+    cdef int64_t n = path_sizes.shape[0], needed
+    offsets = np.zeros(n + 1, np.int64)
+    errors = np.zeros(n, np.int32)
+    cdef int64_t[::1] at = offsets
+    cdef int32_t[::1] err = errors
+    cdef uint8_t* dst = &out[0] if out.shape[0] else NULL
+    for i in range(n):
+        if path_sizes[i] == 0:
+            raise ValueError(f"read_files: row {i} has an empty file name")
+    with nogil:
+        needed = c_read_files(&paths[0] if n else NULL, &path_sizes[0] if n else NULL, n, dst,
+                              out.shape[0], &at[0], &err[0] if n else NULL)
+    return offsets, errors, needed
 
 
 # nvJPEG's nvjpegGetImageInfo (nvjpeg.h), called through an address ctypes gives

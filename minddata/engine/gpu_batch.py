@@ -2,8 +2,9 @@
 
 For each batch (a piece of the epoch's row ids, engine/piece_batches.py), a CPU thread reads
 the rows (the encoded images and the other columns: where the source offers them as columns,
-sources/native_access.py, as where the images' bytes lie in memory and one array per other
-column, indexed by the batch's ids, with no Python object per row), derives each op's seed per row exactly as
+sources/native_access.py, as where the images' bytes lie in memory, or the image files' names,
+the files then read by one native call, and one array per other column, indexed by the batch's
+ids, with no Python object per row), derives each op's seed per row exactly as
 the general nodes do (op k draws for row i from ``row_seed(stage_base(seed, epoch,
 position_k), i)``), and hands the batch to ``minddata.gpu.batch.GpuRun``, which decodes and
 augments it on the device: the mapped column is a torch tensor there, the other columns numpy
@@ -19,7 +20,7 @@ import threading
 
 import numpy as np
 
-from transforms_c import _batch
+from transforms_c import _batch, _native
 from transforms_c.vision.decode import EncodedRows
 from .. import seeds
 from ..gpu import backend
@@ -68,11 +69,12 @@ class GpuBatchIter(PieceBatchIter):
             max_workers=max(1, min(threads, ring_depth)), thread_name_prefix="gpu-batch")
 
     def _as_columns(self, src, column):
-        """(where the mapped column's bytes lie, {index: every row's value} of the others)
-        where the source offers both (a MindRecord file: its map and its scalar fields); else
-        (None, None), and each batch's rows are read one by one (read_rows)."""
+        """(where the mapped column's bytes lie or which files hold them, {index: every row's
+        value} of the others) where the source offers both (a MindRecord file: its map and its
+        scalar fields; an image folder: its files and labels); else (None, None), and each
+        batch's rows are read one by one (read_rows)."""
         encoded = src.native_column(column)
-        if getattr(encoded, "kind", None) != _batch.INPUT_ENCODED:
+        if getattr(encoded, "kind", None) not in (_batch.INPUT_ENCODED, _batch.INPUT_FILE):
             return None, None
         others = {k: src.column_values(name) for k, name in enumerate(self.columns)
                   if k != self.mapped}
@@ -88,7 +90,9 @@ class GpuBatchIter(PieceBatchIter):
         return _Piece(ids, first, self.pool.submit(self._compute, ids, first, self.bases))
 
     def _compute(self, ids, first, bases):
-        if self.encoded is not None:
+        if self.encoded is not None and self.encoded.kind == _batch.INPUT_FILE:
+            rows, datas = None, self._read_files(ids)
+        elif self.encoded is not None:
             rows = None
             addresses, sizes = self.encoded.locate(ids)
             datas = EncodedRows(addresses, sizes, owner=self.src)    # valid while it is open
@@ -118,6 +122,34 @@ class GpuBatchIter(PieceBatchIter):
                      self.others[k][ids] if rows is None else
                      np.stack([np.asarray(row[k]) for row in rows])
                      for k in range(len(self.columns)))
+
+    def _read_files(self, ids):
+        """The batch's image files read whole by one native call (the GIL let go once, not per
+        file) into this worker's buffer, reused batch after batch, as EncodedRows; a file it
+        cannot read is read by the source, which raises its own error (or reads it, if the
+        file changed meanwhile)."""
+        names, lengths = self.encoded.locate(ids)
+        buffer = getattr(self.local, "files", None)
+        for _ in range(3):      # a larger buffer when the files outgrow it (or grew meanwhile)
+            if buffer is None:
+                buffer = np.empty(1 << 20, np.uint8)
+            offsets, errors, needed = _native.read_files(names, lengths, buffer)
+            if needed <= len(buffer):
+                break
+            buffer = np.empty(needed + needed // 4, np.uint8)
+        else:
+            raise RuntimeError(f"the batch's image files kept growing while being read "
+                               f"({needed} bytes at the last try)")
+        self.local.files = buffer
+        addresses = offsets[:-1].astype(np.uint64) + np.uint64(buffer.ctypes.data)
+        sizes = np.diff(offsets)
+        kept = [buffer]
+        for i in np.flatnonzero(errors).tolist():
+            data = np.ascontiguousarray(self.src.read_rows(ids[i:i + 1])[0][self.mapped],
+                                        np.uint8)
+            kept.append(data)
+            addresses[i], sizes[i] = data.ctypes.data, data.nbytes
+        return EncodedRows(addresses, sizes, owner=kept)
 
     def _add_device_busy(self, seconds):
         """Device time of one batch's decode and augment, summed over the workers' streams

@@ -1,10 +1,11 @@
-"""How a source lets the native batch engine (minddata/engine/native_batch.py) read a column
-without running Python per row.
+"""How a source lets the native batch engine (minddata/engine/native_batch.py) and the GPU batch
+node (minddata/engine/gpu_batch.py) read a column without running Python per row.
 
 A RowSource may offer, for the column a native map reads, one of:
 
 - ``EncodedBytes``: encoded images already in memory (a MindRecord blob in the file's map);
-- ``ImageFiles``: encoded images in files, which the C++ threads read themselves;
+- ``ImageFiles``: encoded images in files, which the C++ threads read themselves (the GPU batch
+  node: one native call a batch, transforms_c._native.read_files);
 - ``DecodedImages``: decoded HWC uint8 images of one shape in one array (in-memory sources);
 
 and, for every other column, the whole column as one array (``column_values``), which the engine

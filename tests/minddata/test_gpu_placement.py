@@ -15,7 +15,7 @@ import minddata.vision as vision
 from minddata import gpu
 from transforms_c import settings
 
-from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
+from .native_batch_helpers import jpeg_bytes, png_bytes, write_image_folder, write_mindrecord
 
 torch = pytest.importorskip("torch")
 
@@ -340,6 +340,50 @@ def test_mindrecord_rows_are_read_as_columns(mr_path, monkeypatch):
         np.testing.assert_array_equal(image, cpu_image)
         assert label.dtype == cpu_label.dtype == np.int32
         np.testing.assert_array_equal(label, cpu_label)
+
+
+def _folder_batches(root, device, batch=4):
+    d = ds.ImageFolderDataset(root, shuffle=True)
+    return batches(d.map(_crop_flip_ops(), input_columns=["image"], device=device).batch(batch))
+
+
+def test_image_files_are_read_by_one_native_call_a_batch(tmp_path, images, monkeypatch):
+    """An image folder offers its files and labels: the node reads a batch's files natively
+    (no row read by the source) and gives the CPU path's batches, a PNG among the files."""
+    from minddata.sources.image_folder import ImageFolderSource
+    root = write_image_folder(str(tmp_path / "folder"), images)
+    gpu.set_device("cpu")
+    want = _folder_batches(root, None)
+
+    def read_rows(self, ids):
+        raise AssertionError("read row by row")
+    monkeypatch.setattr(ImageFolderSource, "read_rows", read_rows)
+    got = _folder_batches(root, "GPU")
+    assert len(got) == len(want) == 3
+    for (image, label), (cpu_image, cpu_label) in zip(got, want):
+        np.testing.assert_array_equal(image, cpu_image)
+        np.testing.assert_array_equal(label, cpu_label)
+
+
+def test_an_image_file_gone_raises_the_sources_own_error(tmp_path, images):
+    """A file removed between two epochs (the folder listed once): the native read cannot
+    open it, the source reads it and raises its own error, naming the file."""
+    import os
+    root = write_image_folder(str(tmp_path / "folder"), images)
+    gone = os.path.join(root, "class1", "img0001.jpg")
+    gpu.set_device("cpu")
+    d = ds.ImageFolderDataset(root, shuffle=False)
+    d = d.map(_crop_flip_ops(), input_columns=["image"], device="GPU").batch(5)
+    it = d.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    try:
+        assert len([next(it), next(it)]) == 2        # the first epoch, whole
+        with pytest.raises(StopIteration):
+            next(it)
+        os.remove(gone)
+        with pytest.raises(RuntimeError, match=f"failed to read image file {gone}"):
+            next(it)
+    finally:
+        it.close()
 
 
 def test_rows_a_source_cannot_give_as_columns_are_read_one_by_one(tmp_path, images):

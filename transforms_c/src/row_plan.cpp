@@ -1,14 +1,11 @@
 #include "row_plan.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
+#include <new>
 #include <utility>
 
+#include "file_read.h"
 #include "jpeg_decoder.h"
 #include "resample_pass.h"
 
@@ -196,28 +193,20 @@ RowResult run_image(const RowInput& in, const Geometry& geo, const PassParams& p
 }
 
 bool read_file(const RowInput& in, std::vector<uint8_t>* buffer) {
-    // One open, one fstat and (usually) one read: no stdio buffering in between.
-    std::string path(reinterpret_cast<const char*>(in.data), in.size);
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    struct stat st;
-    bool ok = ::fstat(fd, &st) == 0 && st.st_size > 0;
-    if (ok) {
-        try {
-            buffer->resize(static_cast<size_t>(st.st_size));
-        } catch (const std::bad_alloc&) {
-            ok = false;
-        }
-    }
-    size_t done = 0;
-    while (ok && done < buffer->size()) {
-        const ssize_t got = ::read(fd, buffer->data() + done, buffer->size() - done);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) ok = false;   // an error, or the file shrank while being read
-        else done += static_cast<size_t>(got);
-    }
-    ::close(fd);
-    return ok;
+    size_t size = 0;
+    const int err = read_file_into(
+        std::string(reinterpret_cast<const char*>(in.data), in.size),
+        [buffer](size_t bytes) -> uint8_t* {
+            try {
+                buffer->resize(bytes);
+            } catch (const std::bad_alloc&) {
+                return nullptr;
+            }
+            return buffer->data();
+        },
+        &size);
+    // an empty file, or one too large to hold, is no image either
+    return err == 0 && size > 0 && buffer->size() == size;
 }
 
 }  // namespace

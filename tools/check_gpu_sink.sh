@@ -62,7 +62,7 @@ step() {
     fi
 }
 
-step 1-gpu-tests 90 "$py" -m pytest -q -p no:cacheprovider \
+step 1-gpu-tests 95 "$py" -m pytest -q -p no:cacheprovider \
     tests/minddata/test_gpu_nvjpeg_decoder_on_devices.py tests/minddata/test_gpu_ycbcr_to_rgb.py
 sink_args=(--data "$data" --copies 20 --seconds 3 --models resnet50,resnet18
            --optimizers sgd-fused --gpu-workers 4 --sink-cpu-threads 0 --sink-chunks 6
@@ -81,7 +81,7 @@ uptime >> "$logs/0-machine.txt"
 step 4-interference 90 "$py" tools/check_gpu_pipeline.py --data "$data" --copies 20 \
     --models resnet18 --parts interference --decoders nvjpeg-ycbcr,nvjpeg
 uptime >> "$logs/0-machine.txt"
-step 5-probe-aligned 60 "$py" tools/probe_nvjpeg_output_formats.py --data "$data/imagenet" \
+step 5-probe-aligned 55 "$py" tools/probe_nvjpeg_output_formats.py --data "$data/imagenet" \
     --formats 1,2 --pitch-align 256 --budget 40 --seconds 1
 uptime >> "$logs/0-machine.txt"
 grep -h "summary:\|FAILED\|Warning\|interference resnet" "$logs"/2-pipeline.log \

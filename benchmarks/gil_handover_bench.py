@@ -18,31 +18,13 @@ Prints the shares and the load average.
 import argparse
 import os
 import statistics
-import time
 
 import numpy as np
-import torch
 
 from bench_data import ensure_bench_data, imagenet_rows
 from gpu_decode_host_bench import beside_a_step_loop
+from training_thread import holding_gil, torch_calls
 from transforms_c.vision.decode import gather_encoded
-
-
-def torch_calls(count):
-    tiny = torch.zeros(16)
-
-    def work():
-        for _ in range(count):
-            tiny.view(-1)
-    return work
-
-
-def holding_gil(ms):
-    def work():
-        end = time.perf_counter() + ms / 1e3
-        while time.perf_counter() < end:
-            pass
-    return work
 
 
 def staging_copy(datas):

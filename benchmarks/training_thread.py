@@ -83,6 +83,28 @@ class TorchStepThread(TrainingThread):
             self.iterations += 100
 
 
+def holding_gil(ms):
+    """A load for beside the loop: Python holding the GIL for ``ms`` milliseconds."""
+    def work():
+        end = time.perf_counter() + ms / 1e3
+        while time.perf_counter() < end:
+            pass
+    return work
+
+
+def torch_calls(count):
+    """A load for beside the loop: ``count`` tiny torch calls (a CPU tensor's view()), each
+    letting the GIL go and taking it back, as a GPU batch's torch calls and kernel launches
+    do."""
+    import torch
+    tiny = torch.zeros(16)
+
+    def work():
+        for _ in range(count):
+            tiny.view(-1)
+    return work
+
+
 def window(before, after):
     """The thread between two snapshots: iterations/s and the shares of its wall time."""
     wall_ns = (after.wall - before.wall) * 1e9

@@ -618,6 +618,7 @@ def interference(torch, vision, files, arch, args):
     from minddata.gpu import backend
     from minddata.gpu.batch import GpuRun
     from sink_rate import step_loop_rate
+    from training_thread import holding_gil, torch_calls
     built = train_model(torch, arch, args, optimizer="sgd-fused")
     if built is None:
         return
@@ -647,19 +648,6 @@ def interference(torch, vision, files, arch, args):
                 work()
         return once
 
-    def holding_gil(ms):
-        def once():
-            end = time.perf_counter() + ms / 1e3
-            while time.perf_counter() < end:
-                pass
-        return once
-    def torch_calls(count):
-        tiny = torch.zeros(16)
-
-        def once():
-            for _ in range(count):
-                tiny.view(-1)
-        return once
     loads = {"none": None, "batch": on_stream(lambda: run(datas, seeds)),
              "decode": on_stream(lambda: run.decode(datas)),
              "augment": on_stream(lambda: augment(datas, seeds)),

@@ -276,7 +276,7 @@ def read_files(const uint64_t[::1] paths, const int64_t[::1] path_sizes, uint8_t
     all the readable files take: more than ``out`` holds, and the files past its end were not
     read (call again with a buffer that large)."""
     _check_rows(paths, path_sizes, "read_files")
-    cdef int64_t n = path_sizes.shape[0], needed
+    cdef int64_t n = path_sizes.shape[0], needed, i
     offsets = np.zeros(n + 1, np.int64)
     errors = np.zeros(n, np.int32)
     cdef int64_t[::1] at = offsets

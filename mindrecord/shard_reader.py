@@ -452,7 +452,11 @@ class ShardReader:
         if self.schema.get(column, {}).get("type") != "bytes":
             raise ValueError(f"blob_locations: {column!r} is not a bytes field of {self.files[0]}")
         ids = self._ids(row_ids)
-        shard, local = self._locate(ids) if len(shards) > 1 else (np.zeros(len(ids), np.int64), ids)
+        if len(shards) == 1:        # a batch of a one-file set: no grouping by file
+            offs, lens = self._shard(0).blobs[column]
+            base = np.uint64(self._shard(0)._u8().ctypes.data)
+            return offs[ids].astype(np.uint64) + base, lens[ids].astype(np.int64, copy=False)
+        shard, local = self._locate(ids)
         addresses = np.empty(len(ids), np.uint64)
         sizes = np.empty(len(ids), np.int64)
         for s in np.unique(shard).tolist():

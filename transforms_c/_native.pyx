@@ -193,6 +193,30 @@ cdef void _check_rows(const uint64_t[::1] addresses, const int64_t[::1] sizes,
                              f"{addresses[i]}")
 
 
+cdef void _check_room(int64_t total, Py_ssize_t room, str call) except *:
+    if total > room:
+        raise ValueError(f"{call}: the rows hold {total} bytes, more than the {room} of the "
+                         f"buffer")
+
+
+cdef void _jpeg_row_size(const uint8_t* data, Py_ssize_t size, int64_t* width,
+                        int64_t* height) noexcept nogil:
+    """The (width, height) jpeg_headers gives one row of ``size`` bytes at ``data``; (0, 0)
+    for a row it leaves to the CPU path."""
+    cdef JpegHeader header
+    cdef char err[ERR_LEN]
+    width[0] = 0
+    height[0] = 0
+    if size < 5 or data[0] != 0xFF or data[1] != 0xD8 or data[2] != 0xFF \
+            or data[size - 2] != 0xFF or data[size - 1] != 0xD9:
+        return
+    if jpeg_read_info(data, size, &header, err, ERR_LEN) and header.precision == 8 \
+            and ((header.components == 1 and header.color_space == JCS_GRAYSCALE)
+            or (header.components == 3 and header.color_space == JCS_YCbCr)):
+        width[0] = header.width
+        height[0] = header.height
+
+
 def jpeg_headers(const uint64_t[::1] addresses, const int64_t[::1] sizes):
     """(N, 3) int64 rows of (width, height, bytes) of a batch of encoded rows at
     ``addresses`` (encoded_addresses; 0: not encoded bytes), for a batch decoder on another
@@ -205,27 +229,52 @@ def jpeg_headers(const uint64_t[::1] addresses, const int64_t[::1] sizes):
     read them as YCbCr): never a wrong image without an error, and the same errors as on the
     CPU. The headers are read with the GIL released; the rows must not change meanwhile."""
     _check_rows(addresses, sizes, "jpeg_headers")
-    cdef Py_ssize_t n = sizes.shape[0], i, size
+    cdef Py_ssize_t n = sizes.shape[0], i
     out = np.zeros((n, 3), np.int64)
     cdef int64_t[:, ::1] rows = out
-    cdef const uint8_t* data
-    cdef JpegHeader header
-    cdef char err[ERR_LEN]
     for i in range(n):
         rows[i, 2] = sizes[i] if addresses[i] else 0
     with nogil:
         for i in range(n):
-            size = rows[i, 2]
-            data = <const uint8_t*><uintptr_t>addresses[i]
-            if size < 5 or data[0] != 0xFF or data[1] != 0xD8 or data[2] != 0xFF \
-                    or data[size - 2] != 0xFF or data[size - 1] != 0xD9:
-                continue
-            if jpeg_read_info(data, size, &header, err, ERR_LEN) and header.precision == 8 \
-                    and ((header.components == 1 and header.color_space == JCS_GRAYSCALE)
-                    or (header.components == 3 and header.color_space == JCS_YCbCr)):
-                rows[i, 0] = header.width
-                rows[i, 1] = header.height
+            _jpeg_row_size(<const uint8_t*><uintptr_t>addresses[i], rows[i, 2], &rows[i, 0],
+                           &rows[i, 1])
     return out
+
+
+def stage_jpegs(const uint64_t[::1] addresses, const int64_t[::1] sizes, uint8_t[::1] out,
+                long long max_pixels):
+    """A whole batch of encoded rows at ``addresses`` (encoded_addresses) staged for a batch
+    decoder, with the GIL released once: each row that is encoded bytes copied into ``out``,
+    one after another (a row of address 0 takes no room), and its header read there as
+    jpeg_headers reads it. Returns (offsets (N + 1,) int64: row i is ``out[offsets[i]:
+    offsets[i + 1]]``, hw (N, 2) int64: the (height, width) of the rows a batch decoder can
+    take, of 1 to ``max_pixels`` pixels, (0, 0) for the others). ValueError, before anything
+    is copied, when ``out`` is too small."""
+    _check_rows(addresses, sizes, "stage_jpegs")
+    cdef Py_ssize_t n = sizes.shape[0], i
+    cdef int64_t total = 0, width, height
+    offsets = np.zeros(n + 1, np.int64)
+    hw = np.zeros((n, 2), np.int64)
+    cdef int64_t[::1] at = offsets
+    cdef int64_t[:, ::1] rows = hw
+    for i in range(n):
+        if addresses[i]:
+            total += sizes[i]
+        at[i + 1] = total
+    _check_room(total, out.shape[0], "stage_jpegs")
+    if total == 0:
+        return offsets, hw
+    cdef uint8_t* dst = &out[0]
+    with nogil:
+        for i in range(n):
+            if at[i + 1] == at[i]:
+                continue
+            memcpy(dst + at[i], <const uint8_t*><uintptr_t>addresses[i], at[i + 1] - at[i])
+            _jpeg_row_size(dst + at[i], at[i + 1] - at[i], &width, &height)
+            if width > 0 and height > 0 and width * height <= max_pixels:
+                rows[i, 0] = height
+                rows[i, 1] = width
+    return offsets, hw
 
 
 def gather_encoded(const uint64_t[::1] addresses, const int64_t[::1] sizes,
@@ -249,9 +298,7 @@ def gather_encoded(const uint64_t[::1] addresses, const int64_t[::1] sizes,
         ptrs[k] = <encoded_ptr><uintptr_t>addresses[row]
         total += sizes[row]
         at[k + 1] = total
-    if total > out.shape[0]:
-        raise ValueError(f"gather_encoded: the rows hold {total} bytes, more than the "
-                         f"{out.shape[0]} of the buffer")
+    _check_room(total, out.shape[0], "gather_encoded")
     if total == 0:
         return offsets
     cdef uint8_t* dst = &out[0]

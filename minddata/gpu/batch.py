@@ -37,7 +37,8 @@ import numpy as np
 
 from transforms_c._rng import Rng
 from transforms_c.vision.crop import CenterCrop, Crop
-from transforms_c.vision.decode import Decode, EncodedRows, gather_encoded, jpeg_batch_sizes
+from transforms_c.vision.decode import (Decode, EncodedRows, gather_encoded, jpeg_batch_sizes,
+                                        stage_jpegs)
 from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
 from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale, per_channel
 from transforms_c.vision.resize import Resize, resized_shape
@@ -89,6 +90,11 @@ class GpuRun:
         self.tail_op = geometry[-1] if geometry and all(
             KINDS[type(op)] in ("flip", "point", "layout")
             for op in self.ops[geometry[-1] + 1:]) else None
+        # a decoder taking whole batches in one call: the batch is staged and its headers read
+        # by one native call, before the decode (the region decode wants the headers first)
+        self.stages_whole = getattr(decoder, "decode_batch", None) is not None \
+            and self.region_op is None and self.split is None
+        self.tail_plans = {}                # (op, channels) -> _tail_plan(), the same each batch
         self.local = threading.local()      # each calling thread's staging buffer
         self.decoder_warned = False         # a refused batch warns once
 
@@ -96,12 +102,18 @@ class GpuRun:
         """``datas``: the rows' encoded images (1-D uint8 arrays, or an EncodedRows: where
         their bytes lie); ``seeds[k][i]``: op k's seed for row i (the CPU path's)."""
         datas = EncodedRows.of(datas)
-        sizes = self._jpeg_sizes(datas)
+        staged = None
+        if self.stages_whole and len(datas):
+            buffer = self._staging_buffer(int(datas.sizes.sum()))
+            offsets, sizes = stage_jpegs(datas, buffer.numpy())
+            staged = buffer, offsets
+        else:
+            sizes = self._jpeg_sizes(datas)
         windows = {}
         if self.region_op is not None:
             windows = self._crop_windows(sizes, seeds[self.region_op])
         # a list of (C, H, W) rows, or one (N, C, H, W) batch; the rows decoded to their window
-        images, cropped = self._decode(datas, sizes, windows)
+        images, cropped = self._decode(datas, sizes, windows, staged)
         chw = False         # the output's layout: CHW once HWC2CHW or ToTensor ran
         for k, op in enumerate(self.ops):
             kind = KINDS[type(op)]
@@ -142,7 +154,8 @@ class GpuRun:
         row's seed as geometry() draws it, lies inside the image and is smaller than it."""
         op = self.ops[self.region_op]
         windows = {}
-        for i, (height, width) in sizes.items():
+        for i in np.flatnonzero(sizes[:, 0]).tolist():
+            height, width = sizes[i].tolist()
             try:
                 box = self._box(op, height, width, seeds[i], i)
             except RowError:
@@ -154,23 +167,23 @@ class GpuRun:
         return windows
 
     def _jpeg_sizes(self, datas):
-        """{row: (height, width)} of the rows the decoder takes: JPEGs whose header parses
-        within the pixel limit (the CPU decode gives the others their error)."""
+        """(N, 2) int64 (height, width) of the rows the decoder takes: JPEGs whose header parses
+        within the pixel limit (the CPU decode gives the others their error); (0, 0) for the
+        others (every row without a decoder)."""
         if self.decoder is None:
-            return {}
-        sizes = jpeg_batch_sizes(datas).tolist()
-        return {i: (height, width) for i, (height, width) in enumerate(sizes) if height}
+            return np.zeros((len(datas), 2), np.int64)
+        return jpeg_batch_sizes(datas)
 
-    def _decode(self, datas, sizes, windows):
+    def _decode(self, datas, sizes, windows, staged=None):
         """decode() of ``datas`` (an EncodedRows; ``sizes``: _jpeg_sizes()), the decoder reading
         only ``windows`` (_crop_windows()) of its rows; also the set of rows it decoded to their
-        window."""
-        whole = self._decode_whole(datas, sizes, windows)
+        window. ``staged``: (buffer, offsets) of the whole batch where __call__ staged it."""
+        whole = self._decode_whole(datas, sizes, windows, staged)
         if isinstance(whole, DecodedBatch):
             return whole, set()
         out = whole or [None] * len(datas)      # rows the whole-batch decode left: None
         cropped = set()
-        jpegs = list(sizes) if whole is None else []
+        jpegs = np.flatnonzero(sizes[:, 0]).tolist() if whole is None else []
         if jpegs:
             share = self.split.cpu_rows(len(jpegs)) if self.split is not None else 0
             on_gpu, on_cpu = jpegs[:len(jpegs) - share], jpegs[len(jpegs) - share:]
@@ -183,7 +196,8 @@ class GpuRun:
                     continue                # the CPU decode below takes the row
                 # (3, H, W) of the header's size, or of the window: anything else (another
                 # layout, a region ignored) would be cut wrong, so the batch fails instead
-                expected = (3,) + tuple(region[2:4] if region is not None else sizes[i])
+                expected = (3,) + tuple(region[2:4] if region is not None
+                                        else sizes[i].tolist())
                 if tuple(img.shape) != expected:
                     where = "the whole image" if region is None else \
                         f"the window at (top={region[0]}, left={region[1]})"
@@ -207,17 +221,19 @@ class GpuRun:
                 out[i] = self._upload(img)
         return out, cropped
 
-    def _decode_whole(self, datas, sizes, windows):
+    def _decode_whole(self, datas, sizes, windows, staged):
         """The batch in one call of a decoder with ``decode_batch`` (the direct nvJPEG
         decoder), where every row is a JPEG it may take whole (no crop windows, no CPU share):
         a DecodedBatch, without a Python object per row; a list of (3, H, W) rows with None
         for the rows it left to the CPU; None where it does not apply or refused the batch
-        (decoded then as the other decoders' batches are)."""
+        (decoded then as the other decoders' batches are). ``staged``: the batch already in
+        the staging buffer, (buffer, offsets), or None."""
         decode_batch = getattr(self.decoder, "decode_batch", None)
-        if decode_batch is None or windows or self.split is not None or not datas \
-                or len(sizes) != len(datas):
+        if decode_batch is None or windows or self.split is not None or not len(datas) \
+                or not sizes[:, 0].all():
             return None
-        buffer, offsets = self._stage(datas, np.arange(len(datas), dtype=np.int64))
+        buffer, offsets = staged if staged is not None else \
+            self._stage(datas, np.arange(len(datas), dtype=np.int64))
         try:
             flat, hw, taken = decode_batch(buffer, offsets, self.device)
         except RuntimeError as exc:
@@ -226,13 +242,12 @@ class GpuRun:
         finally:
             self._staging_used()    # also after a failure: copies of it may still be queued
         hw, taken = np.asarray(hw, np.int64).reshape(-1, 2), np.asarray(taken, bool)
-        headers = np.array(list(sizes.values()), np.int64).reshape(-1, 2)
-        wrong = np.flatnonzero(taken & (hw != headers).any(1))
+        wrong = np.flatnonzero(taken & (hw != sizes).any(1))
         if len(wrong):      # cut by another size, the rows would be garbage: the batch fails
             i = int(wrong[0])
             raise RowError(i, "Decode") from RuntimeError(
                 f"Decode: the GPU decoder gave shape {(3, *hw[i].tolist())} for the whole "
-                f"image, expected {(3, *headers[i].tolist())} (C, H, W)")
+                f"image, expected {(3, *sizes[i].tolist())} (C, H, W)")
         batch = DecodedBatch(flat, hw[taken])
         return batch if taken.all() else batch.by_row(taken)
 
@@ -307,8 +322,14 @@ class GpuRun:
         it: page-locked on CUDA, so the decoder's copies to the device are DMA transfers
         instead of staged ones, and one native copy (without the GIL) instead of a copy per
         read-only row."""
+        buffer = self._staging_buffer(datas.nbytes(rows))
+        offsets = gather_encoded(datas, rows, buffer.numpy())
+        return buffer, offsets
+
+    def _staging_buffer(self, need):
+        """The calling thread's staging buffer (1-D uint8, at least ``need`` bytes), once the
+        decoder's copies of the last batch from it have run."""
         torch, local = self.torch, self.local
-        need = datas.nbytes(rows)
         buffer = getattr(local, "staging", None)
         if buffer is not None and getattr(local, "staging_read", None) is not None:
             local.staging_read.synchronize()    # the last batch's copies have read it
@@ -316,8 +337,7 @@ class GpuRun:
             local.staging = buffer = torch.empty(
                 need + need // 4, dtype=torch.uint8,
                 pin_memory=self.device.type == "cuda")
-        offsets = gather_encoded(datas, rows, buffer.numpy())
-        return buffer, offsets
+        return buffer
 
     def _staging_used(self):
         """After the decoder's calls: on CUDA, the point of the stream after which the staging
@@ -340,22 +360,21 @@ class GpuRun:
         return self._resample(images, boxes, sizes)
 
     def _boxes(self, op, images, seeds, given):
-        """(boxes (N, 6), sizes) of geometry(): each row's box, drawn or ``given``. A
-        RandomResizedCrop draws its windows for the whole batch at once (natively, without the
-        GIL), the other ops row by row."""
-        sizes = images.hw.tolist() if isinstance(images, DecodedBatch) else \
-            [(int(img.shape[-2]), int(img.shape[-1])) for img in images]
+        """(boxes (N, 6), sizes (N, 2) int64 (height, width)) of geometry(): each row's box,
+        drawn or ``given``. A RandomResizedCrop draws its windows for the whole batch at once
+        (natively, without the GIL), the other ops row by row."""
+        sizes = images.hw if isinstance(images, DecodedBatch) else np.array(
+            [(int(img.shape[-2]), int(img.shape[-1])) for img in images], np.int64).reshape(-1, 2)
         given = given or {}
         if isinstance(op, RandomResizedCrop) and len(given) < len(sizes):
-            hw = np.asarray(sizes, np.int64).reshape(-1, 2)
-            windows = op.windows(hw[:, 0], hw[:, 1], seeds)
-            boxes = np.concatenate([windows, np.tile(np.asarray(op.output_hw(), np.int64),
-                                                     (len(sizes), 1))], 1)
+            boxes = np.empty((len(sizes), 6), np.int64)
+            boxes[:, :4] = op.windows(sizes[:, 0], sizes[:, 1], seeds)
+            boxes[:, 4:] = op.output_hw()
             for i, box in given.items():
                 boxes[i] = box
             return boxes, sizes
         boxes = np.array([given[i] if i in given else self._box(op, h, w, seeds[i], i)
-                          for i, (h, w) in enumerate(sizes)], np.int64).reshape(-1, 6)
+                          for i, (h, w) in enumerate(sizes.tolist())], np.int64).reshape(-1, 6)
         return boxes, sizes
 
     def _geometry_and_tail(self, op, images, seeds, k, given):
@@ -365,27 +384,40 @@ class GpuRun:
         boxes, sizes = self._boxes(op, images, seeds[k], given)
         if not _one_output_size(boxes):
             return None
-        flips = np.zeros(len(boxes), np.int32)      # bit 0: horizontal, bit 1: vertical
-        points, chw = [], False
         channels = 3 if isinstance(images, DecodedBatch) else int(
             images.shape[1] if isinstance(images, self.torch.Tensor) else images[0].shape[0])
-        for tail_op, tail_seeds in zip(self.ops[k + 1:], seeds[k + 1:]):
-            kind = KINDS[type(tail_op)]
-            if kind == "flip":
-                bit = 2 if isinstance(tail_op, (RandomVerticalFlip, VerticalFlip)) else 1
-                if isinstance(tail_op, (HorizontalFlip, VerticalFlip)):
-                    flips ^= bit
-                else:
-                    flips ^= np.where(tail_op.draws(tail_seeds), bit, 0).astype(np.int32)
-            elif kind == "point":
-                points.append(_point_params(tail_op, channels))
-                chw = chw or isinstance(tail_op, ToTensor)
-            elif isinstance(tail_op, HWC2CHW):
-                chw = True
-        tail = resample_kernel.Tail(flips, np.array(points, np.float32).reshape(
-            len(points), channels, 3))
-        batch = self._resample(images, boxes, sizes, tail)
+        fixed, drawn, points, chw = self._tail_plan(k, channels)
+        flips = np.full(len(boxes), fixed, np.int32)    # bit 0: horizontal, bit 1: vertical
+        for j, bit in drawn:
+            flips ^= self.ops[j].draws(seeds[j]).astype(np.int32) * np.int32(bit)
+        batch = self._resample(images, boxes, sizes, resample_kernel.Tail(flips, points))
         return None if batch is None else (batch, chw)
+
+    def _tail_plan(self, k, channels):
+        """What the ops after geometry op ``k`` do in the kernel, the same every batch: (the
+        flip bits every row gets, [(op index, bit)] of the random flips, the point ops' (P,
+        channels, 3) float32 parameters (_point_params), whether the output is CHW)."""
+        plan = self.tail_plans.get((k, channels))
+        if plan is None:
+            fixed, drawn, points, chw = 0, [], [], False
+            for j in range(k + 1, len(self.ops)):
+                tail_op = self.ops[j]
+                kind = KINDS[type(tail_op)]
+                if kind == "flip":
+                    bit = 2 if isinstance(tail_op, (RandomVerticalFlip, VerticalFlip)) else 1
+                    if isinstance(tail_op, (HorizontalFlip, VerticalFlip)):
+                        fixed ^= bit
+                    else:
+                        drawn.append((j, bit))
+                elif kind == "point":
+                    points.append(_point_params(tail_op, channels))
+                    chw = chw or isinstance(tail_op, ToTensor)
+                elif isinstance(tail_op, HWC2CHW):
+                    chw = True
+            plan = self.tail_plans[(k, channels)] = (
+                fixed, drawn, np.array(points, np.float32).reshape(len(points), channels, 3),
+                chw)
+        return plan
 
     @staticmethod
     def _box(op, height, width, seed, row):
@@ -430,13 +462,15 @@ class GpuRun:
             channels = int(images[0].shape[0])
             flat = self._flat(images)
         hw = np.asarray(sizes, np.int64).reshape(-1, 2)
-        plane = hw[:, 0] * hw[:, 1]
-        base = np.concatenate([[0], np.cumsum(plane * channels)[:-1]])
-        meta = np.concatenate([boxes[:, :4], hw, plane[:, None], base[:, None]], 1)
-        inside = bool((boxes[:, 0] >= 0).all() and (boxes[:, 1] >= 0).all()
-                      and (boxes[:, 0] + boxes[:, 2] <= hw[:, 0]).all()
-                      and (boxes[:, 1] + boxes[:, 3] <= hw[:, 1]).all())
-        exact = bool((boxes[:, 2] == boxes[:, 4]).all() and (boxes[:, 3] == boxes[:, 5]).all())
+        # each row: its box's top, left, crop_h, crop_w, its height, width, plane, first byte
+        meta = np.empty((len(boxes), 8), np.int64)
+        meta[:, :4] = boxes[:, :4]
+        meta[:, 4:6] = hw
+        np.multiply(hw[:, 0], hw[:, 1], out=meta[:, 6])
+        meta[:1, 7] = 0
+        np.cumsum(meta[:-1, 6] * channels, out=meta[1:, 7])
+        inside = bool(boxes[:, :2].min() >= 0 and (boxes[:, :2] + boxes[:, 2:4] <= hw).all())
+        exact = bool((boxes[:, 2:4] == boxes[:, 4:6]).all())
         if self.fused:
             # the scales as _taps computes them (one IEEE float32 division, here on the host:
             # no kernels queued for them), so both paths sample the same points

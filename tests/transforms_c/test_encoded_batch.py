@@ -1,13 +1,15 @@
 """A batch of encoded rows read for a batch decoder (vision/decode.py): jpeg_batch_sizes reads
 every JPEG header at once and agrees with jpeg_size row by row, and leaves to the CPU decode
 the files another decoder might misread; gather_encoded packs the rows
-into one buffer, byte for byte, and refuses before copying anything."""
+into one buffer, byte for byte, and refuses before copying anything; stage_jpegs does both for a
+whole batch in one call and agrees with them."""
 import io
 
 import numpy as np
 import pytest
 
-from transforms_c.vision.decode import EncodedRows, gather_encoded, jpeg_batch_sizes, jpeg_size
+from transforms_c.vision.decode import (EncodedRows, gather_encoded, jpeg_batch_sizes, jpeg_size,
+                                       stage_jpegs)
 
 from tests.transforms_c.image_samples import pixel_limit
 from tests.transforms_c.tc_samples import encoded, natural_rgb, sample_jpeg
@@ -117,6 +119,34 @@ def test_gather_refuses_before_copying(picked, room, message):
     assert (out == 7).all()
 
 
+def test_staging_a_batch_agrees_with_the_header_reader_and_the_gather():
+    """stage_jpegs: every row of bytes packed in order, byte for byte, a row of another type
+    taking no room; the sizes those of jpeg_batch_sizes (PNG, cut and empty rows 0), the pixel
+    limit applied."""
+    jpeg = sample_jpeg(24, 32)
+    rows = _rows() + [encoded(natural_rgb(24, 32), ".png"), None, jpeg[:-2].copy(),
+                      np.zeros(0, np.uint8), jpeg.tobytes()]
+    out = np.full(sum(r.nbytes for r in rows if isinstance(r, np.ndarray)) + 5, 7, np.uint8)
+    offsets, hw = stage_jpegs(rows, out)
+    assert offsets.dtype == hw.dtype == np.int64 and hw.shape == (len(rows), 2)
+    assert hw.tolist() == jpeg_batch_sizes(rows).tolist() and hw[:7].all()
+    for i, row in enumerate(rows):
+        want = row.tobytes() if isinstance(row, np.ndarray) else b""
+        assert out[offsets[i]:offsets[i + 1]].tobytes() == want
+    assert (out[offsets[-1]:] == 7).all()
+    with pixel_limit(20 * 31):
+        assert stage_jpegs(rows, out)[1][:7].tolist() == [[20, 31]] + [[0, 0]] * 6
+    assert stage_jpegs([], out)[0].tolist() == [0]
+
+
+def test_staging_refuses_a_buffer_too_small_before_copying():
+    rows = _rows()
+    out = np.full(sum(r.nbytes for r in rows) - 1, 7, np.uint8)
+    with pytest.raises(ValueError, match="stage_jpegs: the rows hold .* more than"):
+        stage_jpegs(rows, out)
+    assert (out == 7).all()
+
+
 def test_damaged_headers_agree_with_the_row_by_row_reader():
     """Cut, flipped and overwritten bytes: the batch reader takes exactly the rows jpeg_size
     takes, with the same sizes, and never reads past a row."""
@@ -178,7 +208,7 @@ def test_rows_by_address_of_other_shapes_are_refused(addresses, sizes, message):
         EncodedRows(np.array(addresses, np.uint64), np.array(sizes, np.int64))
 
 
-@pytest.mark.parametrize("call", ["jpeg_headers", "gather_encoded"])
+@pytest.mark.parametrize("call", ["jpeg_headers", "gather_encoded", "stage_jpegs"])
 def test_the_native_readers_refuse_bytes_at_no_address(call):
     """A row of some bytes at address 0, a negative size, or counts that differ: ValueError
     naming the call, before anything is read."""
@@ -189,13 +219,14 @@ def test_the_native_readers_refuse_bytes_at_no_address(call):
         addresses, sizes = np.array(addresses, np.uint64), np.array(sizes, np.int64)
         if call == "jpeg_headers":
             return _native.jpeg_headers(addresses, sizes)
+        if call == "stage_jpegs":
+            return _native.stage_jpegs(addresses, sizes, out, 1 << 30)
         return _native.gather_encoded(addresses, sizes, np.arange(len(sizes)), out)
     with pytest.raises(ValueError, match=f"{call}: row 0 has 4 bytes at address 0"):
         read([0], [4])
     with pytest.raises(ValueError, match=f"{call}: row 1 has -1 bytes"):
         read([0, out.ctypes.data], [0, -1])
     with pytest.raises(ValueError, match=f"{call}: 2 addresses and 1 sizes"):
-        _native.jpeg_headers(np.zeros(2, np.uint64), np.zeros(1, np.int64)) \
-            if call == "jpeg_headers" else _native.gather_encoded(
+        read([0, 0], [0]) if call != "gather_encoded" else _native.gather_encoded(
                 np.zeros(2, np.uint64), np.zeros(1, np.int64), np.zeros(0, np.int64), out)
     assert not out.any()

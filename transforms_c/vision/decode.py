@@ -161,6 +161,17 @@ def gather_encoded(datas, rows, out):
                                   np.ascontiguousarray(rows, np.int64), out)
 
 
+def stage_jpegs(datas, out):
+    """A whole batch (EncodedRows, or a sequence EncodedRows.of takes) staged for a batch
+    decoder by one native call, the GIL let go once: every row that is encoded bytes copied
+    one after another into the 1-D uint8 array ``out`` and its header read there. Returns
+    (offsets (N + 1,) int64: row i is ``out[offsets[i]:offsets[i + 1]]``, empty for a row
+    of another type; hw: jpeg_batch_sizes of the rows). ValueError when ``out`` is smaller
+    than the rows, before anything is copied."""
+    rows = EncodedRows.of(datas)
+    return _native.stage_jpegs(rows.addresses, rows.sizes, out, settings.get_max_image_pixels())
+
+
 def decode_jpeg(data, op_name="Decode"):
     width, height = jpeg_size(data, op_name)
     out = np.empty((height, width, 3), np.uint8)

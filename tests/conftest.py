@@ -1,6 +1,7 @@
 """Shared test helpers. Fixture files written by MindSpore 2.10 live in ../shared/fixtures,
 relative to the project root (CI has ../shared beside its clone too)."""
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,12 @@ def _chdir_root(monkeypatch):
     # Tests may use paths relative to the project root whatever directory pytest starts in.
     monkeypatch.chdir(PROJECT_ROOT)
     yield
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Python raises KeyboardInterrupt on SIGINT for this test, even when pytest was started in
+    the background by a shell (which starts it with SIGINT ignored, and Python then keeps it so)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -98,7 +98,7 @@ def test_error_in_worker_releases_everything():
     _clean(kids, shm)
 
 
-def test_keyboard_interrupt_while_waiting_releases_everything():
+def test_keyboard_interrupt_while_waiting_releases_everything(ctrl_c_raises):
     """Ctrl-C arrives in the main thread while it waits for the next row."""
     kids, shm = live_children(), shm_entries()
 

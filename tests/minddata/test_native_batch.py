@@ -323,7 +323,7 @@ def test_rescale_then_normalize_fuses_and_equals_the_unfused_ops():
     assert_same_batches(collect(make()), collect(make(), native=False))
 
 
-def test_ctrl_c_during_a_slow_batch_stops_promptly_and_leaves_nothing(tmp_path):
+def test_ctrl_c_during_a_slow_batch_stops_promptly_and_leaves_nothing(tmp_path, ctrl_c_raises):
     """KeyboardInterrupt reaches the loop while C++ threads work on a batch (the wait returns
     to the interpreter every 100 ms), and closing leaves no thread."""
     import _thread

@@ -26,7 +26,9 @@
   rounded back to uint8: one Triton kernel on CUDA where Triton is installed
   (resample_kernel.py), torch operations otherwise, the same values;
 - flips, then pointwise and layout ops on the stacked batch (in the same kernel as the last
-  crop or resize where that kernel runs).
+  crop or resize where that kernel runs);
+- casts last (TypeCast, ToType, a ToTensor's output_type), with numpy's rules, on the
+  finished batch.
 The result is (N, H, W, C) as the CPU path gives it, or (N, C, H, W) after HWC2CHW/ToTensor.
 """
 import threading
@@ -48,8 +50,8 @@ from transforms_c._validate import size_hw
 
 from . import resample_kernel
 from .decoded_batch import DecodedBatch
-from .host_copy import upload, upload_arrays
-from .plan import KINDS
+from .host_copy import torch_dtype, upload, upload_arrays
+from .plan import KINDS, cast_type
 
 
 class RowError(Exception):
@@ -88,8 +90,10 @@ class GpuRun:
         geometry = [k for k, op in enumerate(self.ops)
                     if KINDS[type(op)] in ("decode_crop", "geometry")]
         self.tail_op = geometry[-1] if geometry and all(
-            KINDS[type(op)] in ("flip", "point", "layout")
+            KINDS[type(op)] in ("flip", "point", "layout", "cast")
             for op in self.ops[geometry[-1] + 1:]) else None
+        # the dtypes the finished batch is cast to, in turn (plan.run_refusal: casts come last)
+        self.casts = [dtype for dtype in map(cast_type, self.ops) if dtype is not None]
         # a decoder taking whole batches in one call: the batch is staged and its headers read
         # by one native call, before the decode (the region decode wants the headers first)
         self.stages_whole = getattr(decoder, "decode_batch", None) is not None \
@@ -126,10 +130,11 @@ class GpuRun:
                 if k == self.tail_op and self.fused:
                     done = self._geometry_and_tail(op, images, seeds, k, boxes)
                     if done is not None:
-                        batch, chw = done
-                        return batch if chw else batch.permute(0, 2, 3, 1).contiguous()
+                        return self._finish(*done)
                 images = self.geometry(op, images, seeds[k], boxes)
                 continue
+            if kind == "cast":
+                continue                    # _finish casts the finished batch
             images = self._stack(images)
             if kind == "flip":
                 images = self._flip(op, images, seeds[k])
@@ -138,7 +143,16 @@ class GpuRun:
                 chw = chw or isinstance(op, ToTensor)
             elif isinstance(op, HWC2CHW):
                 chw = True
-        batch = self._stack(images)
+        return self._finish(self._stack(images), chw)
+
+    def _finish(self, batch, chw):
+        """The batch (N, C, H, W) in the run's layout (HWC unless ``chw``), cast in turn to
+        each of the run's cast dtypes as numpy casts (float64 to float16 through float32, as
+        the CPU op does)."""
+        for dtype in self.casts:
+            if dtype == np.float16 and batch.dtype == self.torch.float64:
+                batch = batch.float()
+            batch = batch.to(torch_dtype(self.torch, dtype))
         return batch if chw else batch.permute(0, 2, 3, 1).contiguous()
 
     # -- decode ----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ def upload_arrays(torch, arrays, device):
     buffer = host.to(device, non_blocking=True)
     typed, out = {}, []
     for a, start in zip(arrays, starts):
-        dtype = _torch_dtype(torch, a.dtype)
+        dtype = torch_dtype(torch, a.dtype)
         if dtype not in typed:
             typed[dtype] = buffer.view(dtype)
         out.append(typed[dtype].as_strided(a.shape, [s // a.itemsize for s in a.strides],
@@ -50,11 +50,12 @@ def upload_arrays(torch, arrays, device):
 _DTYPES = {}        # numpy dtype -> torch dtype, as torch.from_numpy maps it
 
 
-def _torch_dtype(torch, dtype):
+def torch_dtype(torch, dtype):
+    """The torch dtype of numpy ``dtype``."""
     found = _DTYPES.get(dtype)
     if found is None:
         found = _DTYPES[dtype] = torch.from_numpy(np.empty(0, dtype)).dtype
     return found
 
 
-__all__ = ["upload", "upload_arrays"]
+__all__ = ["torch_dtype", "upload", "upload_arrays"]

@@ -4,9 +4,12 @@ without importing torch (the planner and ``map(device=...)`` read this).
 A GPU run is Decode first (the mixed pipeline reads encoded bytes), then geometry on uint8
 images (RandomResizedCrop, Resize, CenterCrop, Crop, with bilinear resizing, the CPU path's
 OpenCV kernel), flips, and at the end the pointwise and layout ops (Normalize, Rescale,
-ToTensor, HWC2CHW). Every random decision is the op's own Python draw (``window``, ``draw``)
+ToTensor, HWC2CHW), then casts (TypeCast, ToType; a ToTensor's ``output_type``) of the
+finished batch. Every random decision is the op's own Python draw (``window``, ``draw``)
 from the seed the CPU path gives it, so both paths pick the same windows and flips.
 """
+import numpy as np
+
 from transforms_c._validate import is_int
 from transforms_c.enums import Inter
 from transforms_c.vision.crop import CenterCrop, Crop
@@ -16,7 +19,8 @@ from transforms_c.vision.flip import (HorizontalFlip, RandomHorizontalFlip, Rand
 from transforms_c.vision.normalize import HWC2CHW, Normalize, Rescale
 from transforms_c.vision.resize import Resize
 from transforms_c.vision.resized_crop import RandomCropDecodeResize, RandomResizedCrop
-from transforms_c.vision.tensor import ToTensor
+from transforms_c.transforms import TypeCast
+from transforms_c.vision.tensor import ToTensor, ToType
 
 #: op class -> what its kernel does (engine/gpu_batch.py runs them)
 KINDS = {Decode: "decode", RandomCropDecodeResize: "decode_crop",
@@ -24,7 +28,13 @@ KINDS = {Decode: "decode", RandomCropDecodeResize: "decode_crop",
          Crop: "geometry",
          RandomHorizontalFlip: "flip", RandomVerticalFlip: "flip", HorizontalFlip: "flip",
          VerticalFlip: "flip",
-         Normalize: "point", Rescale: "point", ToTensor: "point", HWC2CHW: "layout"}
+         Normalize: "point", Rescale: "point", ToTensor: "point", HWC2CHW: "layout",
+         TypeCast: "cast", ToType: "cast"}
+
+#: the dtypes a GPU cast gives: those torch casts to on every device as numpy does (no torch
+#: kernel for uint16/32/64, complex pixels would need another resample)
+CAST_TYPES = tuple(np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64,
+                                         np.uint8, np.float16, np.float32, np.float64))
 
 #: what GPU-placed ops may be, for the error refusing others
 SUPPORTED = ", ".join(sorted(c.__name__ for c in KINDS))
@@ -41,8 +51,20 @@ def op_refusal(op):
     interpolation = getattr(op, "interpolation", None)
     if interpolation is not None and interpolation != Inter.BILINEAR:
         return f"{name}(interpolation={interpolation.name}) has no GPU kernel (only BILINEAR)"
-    if kind == "point" and isinstance(op, ToTensor) and op.output_type.name != "float32":
-        return f"ToTensor(output_type={op.output_type.name}) has no GPU kernel (float32 only)"
+    dtype = cast_type(op)
+    if dtype is not None and dtype not in CAST_TYPES:
+        return (f"{name} to {dtype.name} has no GPU kernel (GPU casts: "
+                f"{', '.join(t.name for t in CAST_TYPES)})")
+    return None
+
+
+def cast_type(op):
+    """The numpy dtype a cast op (or a ToTensor with another output_type than float32) gives
+    the batch, or None."""
+    if KINDS.get(type(op)) == "cast":
+        return np.dtype(op.data_type)
+    if isinstance(op, ToTensor) and np.dtype(op.output_type) != np.float32:
+        return np.dtype(op.output_type)
     return None
 
 
@@ -82,11 +104,15 @@ def run_refusal(map_device, ops):
                 f"encoded images)")
     fixed = KINDS[type(ops[0])] == "decode_crop"
     chw = floating = False
+    cast = None         # the op that cast the batch last (casts come last: after the kernel)
     for k, op in enumerate(ops[1:], 1):
         kind = KINDS[type(op)]
         name = type(op).__name__
         if kind in ("decode", "decode_crop"):
             return f"operations[{k}] {name} decodes again"
+        if cast is not None and kind not in ("cast", "layout"):
+            return (f"operations[{k}] {name} follows {cast} (GPU casts come last: only "
+                    f"casts and HWC2CHW may follow them)")
         if kind in ("geometry", "flip") and (floating or chw):
             return (f"operations[{k}] {name} follows a pointwise or layout op (GPU geometry "
                     f"runs on HWC uint8 images)")
@@ -104,6 +130,14 @@ def run_refusal(map_device, ops):
             if chw:
                 return f"operations[{k}] HWC2CHW receives CHW images"
             chw = True
+        dtype = cast_type(op)
+        if dtype is not None:
+            if floating and dtype.kind in "iu" and kind == "cast":
+                # numpy and torch agree on float-to-integer casts only within the type's range
+                return (f"operations[{k}] {name} casts float pixels to {dtype.name} (no GPU "
+                        f"kernel: out of range, the CPU's values are not torch's)")
+            cast = f"{name}({dtype.name})"
+            floating = dtype.kind == "f"
     if not fixed:
         return ("the output size depends on each image (no RandomResizedCrop, CenterCrop, "
                 "Crop or Resize to (h, w) after the decode): the batch would not stack")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import minddata as ds
+import minddata.transforms as transforms
 import minddata.vision as vision
 from minddata import gpu
 from transforms_c import settings
@@ -96,6 +97,12 @@ def test_map_device_is_validated(mr_path):
         d.map([vision.Decode(), vision.RandomRotation(10)], input_columns=["image"], device="GPU")
     with pytest.raises(ValueError, match="interpolation=BICUBIC"):
         d.map([vision.Decode(), vision.Resize(8, vision.Inter.BICUBIC).device("GPU")])
+    with pytest.raises(ValueError, match=r"operations\[2\] .*TypeCast to uint16 has no GPU"):
+        d.map([vision.Decode(), vision.CenterCrop(8), transforms.TypeCast(np.uint16)],
+              device="GPU")
+    with pytest.raises(ValueError, match="ToTensor to complex64 has no GPU kernel"):
+        d.map([vision.Decode(), vision.CenterCrop(8), vision.ToTensor(np.complex64)],
+              device="GPU")
     # an op kept on the CPU, or a map on the CPU, asks nothing of the GPU
     d.map([vision.Decode(), vision.RandomRotation(10).device("CPU")], device="GPU")
     d.map([vision.Decode().device("GPU"), vision.RandomRotation(10)], device="CPU")
@@ -145,6 +152,12 @@ def test_nothing_placed_nothing_decided(mr_path):
     ([vision.CenterCrop(8)], "not Decode"),
     ([vision.Decode(), vision.CenterCrop(8), vision.HWC2CHW(), vision.ToTensor()],
      "ToTensor follows a float or layout op"),
+    ([vision.Decode(), vision.CenterCrop(8), transforms.TypeCast(np.float32),
+      vision.HorizontalFlip()], r"operations\[3\] HorizontalFlip follows TypeCast\(float32\)"),
+    ([vision.Decode(), vision.CenterCrop(8), vision.ToTensor(np.float16),
+      vision.Normalize(MEAN, STD, False)], r"Normalize follows ToTensor\(float16\)"),
+    ([vision.Decode(), vision.CenterCrop(8), vision.Normalize(MEAN, STD),
+      vision.ToType(np.int32)], "ToType casts float pixels to int32"),
 ])
 def test_runs_the_gpu_path_cannot_take_are_skipped(mr_path, ops, why):
     gpu.set_device("cpu")
@@ -254,6 +267,33 @@ def test_other_runs_within_one_level(mr_path, ops, scale):
     for (image, _), (cpu_image, _) in zip(got, want):
         assert image.shape == cpu_image.shape
         assert _levels(image, cpu_image) * scale <= 1.0 + 1e-3
+
+
+@pytest.mark.parametrize("tail, dtype", [
+    ([vision.Normalize(MEAN, STD), vision.HWC2CHW(), transforms.TypeCast(np.float16)],
+     np.float16),
+    ([vision.Normalize(MEAN, STD), vision.ToType(np.float64), vision.HWC2CHW(),
+      transforms.TypeCast(np.float16)], np.float16),
+    ([vision.ToTensor(np.float16)], np.float16),
+    ([vision.ToTensor(np.uint8)], np.uint8),
+    ([vision.Normalize(MEAN, STD), transforms.TypeCast(np.bool_)], np.bool_),
+    ([transforms.TypeCast(np.int8), vision.HWC2CHW()], np.int8),
+    ([vision.HWC2CHW(), transforms.TypeCast(np.float32)], np.float32),
+], ids=["normalize-fp16", "fp64-then-fp16", "totensor-fp16", "totensor-uint8", "bool", "int8",
+        "uint8-to-fp32"])
+def test_casts_give_the_cpu_paths_type_and_values(mr_path, tail, dtype):
+    """TypeCast, ToType and ToTensor's output_type cast the finished batch as the CPU ops cast
+    (the uint8 rows here are exact: the same decode, a crop without resampling)."""
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.CenterCrop(40), vision.RandomHorizontalFlip()] + tail
+    plan = pipeline(mr_path, ops, batch=4).plan()
+    assert plan.fired("gpu_batch")
+    got = batches(pipeline(mr_path, ops, batch=4))
+    want = batches(pipeline(mr_path, ops, device=None, batch=4))
+    assert len(got) == len(want) == 3
+    for (image, _), (cpu_image, _) in zip(got, want):
+        assert image.dtype == cpu_image.dtype == dtype and image.shape == cpu_image.shape
+        np.testing.assert_array_equal(image, cpu_image)
 
 
 @pytest.mark.parametrize("ops", [

@@ -41,7 +41,14 @@ TAIL_CASES = [
     ("rescale-totensor", lambda v: [v.Decode(), v.Resize((20, 18)), v.Rescale(0.5, -3.0),
                                     v.ToTensor()]),
     ("crop-decode", lambda v: [v.RandomCropDecodeResize(12), v.VerticalFlip(), v.ToTensor()]),
+    ("cast-fp16", lambda v: [v.Decode(), v.RandomResizedCrop(24), v.RandomHorizontalFlip(),
+                             v.Normalize([121.0, 115.0, 104.0], [58.0, 57.0, 57.5]),
+                             v.HWC2CHW(), v.ToType(np.float16)]),
 ]
+# the dtype each TAIL_CASES map gives
+TAIL_DTYPES = {"train": "torch.float32", "flips-hwc": "torch.uint8",
+               "rescale-totensor": "torch.float32", "crop-decode": "torch.float32",
+               "cast-fp16": "torch.float16"}
 
 
 def jpeg(rng, height, width):
@@ -102,7 +109,7 @@ def test_the_kernel_equals_the_torch_path_in_the_interpreter():
     assert set(tails) == {name for name, _ in TAIL_CASES}
     for name, (differing, largest, dtype, fused_shape, plain_shape) in tails.items():
         assert fused_shape == plain_shape, name
-        assert dtype == ("torch.uint8" if name == "flips-hwc" else "torch.float32"), name
+        assert dtype == TAIL_DTYPES[name], name
         assert (differing, largest) == (0, 0.0), (name, differing, largest)
 
 
@@ -114,7 +121,7 @@ def test_compiled_on_cuda_the_kernel_is_within_one_level_of_the_torch_path():
     datas = [jpeg(rng, h, w) for h, w in [(240, 320), (333, 250), (90, 500), (64, 64)]]
     # one level of the resample in each case's output units (after Normalize: over std 57)
     level = {"train": 1 / 57.0, "flips-hwc": 1.0, "rescale-totensor": 0.5 / 255,
-             "crop-decode": 1 / 255}
+             "crop-decode": 1 / 255, "cast-fp16": 1 / 57.0 + 2 ** -8}
     for name, make_ops in TAIL_CASES:
         ops = make_ops(v)
         seeds = [[1000 * k + i for i in range(len(datas))] for k in range(len(ops))]

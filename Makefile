@@ -2,7 +2,8 @@
 # make test   set up and run the full test suite (fast: no long fuzzing, no benchmarks)
 # make bench  every benchmark in benchmarks/ (figures printed, nothing asserted)
 # make fuzz   long fault-and-fuzz campaigns: MindRecord reader, hostile images through Decode,
-#             SIGKILL during FileWriter commits, damaged checkpoints, a store that stops answering
+#             SIGKILL during FileWriter commits, damaged checkpoints, a store that stops answering,
+#             the GPU path against the CPU path on random op chains
 # make wheel  a manylinux wheel in dist/ (libjpeg-turbo linked in statically; auditwheel-checked)
 PY := .venv/bin/python
 
@@ -25,7 +26,7 @@ fuzz: setup
 	$(PY) -m pytest -q -m slow tests/mindrecord/test_fuzz_reader.py \
 		tests/transforms_c/test_image_fuzz.py tests/mindrecord/test_writer_atomic.py \
 		tests/training/test_ckpt_damaged.py tests/minddata/test_cache_fuzz.py \
-		tests/mindrecord/remote/test_remote_reader.py
+		tests/mindrecord/remote/test_remote_reader.py tests/minddata/test_gpu_differential.py
 
 # pip wheel builds in this tree (no build isolation: the venv has the build requirements), then
 # auditwheel checks that nothing outside the manylinux policy is linked and tags the wheel

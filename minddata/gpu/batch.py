@@ -38,7 +38,7 @@ import warnings
 import numpy as np
 
 from transforms_c._rng import Rng
-from transforms_c.vision.crop import CenterCrop, Crop
+from transforms_c.vision.crop import CenterCrop, Crop, center_crop_padding
 from transforms_c.vision.decode import (Decode, EncodedRows, gather_encoded, jpeg_batch_sizes,
                                         stage_jpegs)
 from transforms_c.vision.flip import HorizontalFlip, RandomVerticalFlip, VerticalFlip
@@ -89,6 +89,7 @@ class GpuRun:
         # the last geometry op: the kernel also does the flips, point and layout ops after it
         geometry = [k for k, op in enumerate(self.ops)
                     if KINDS[type(op)] in ("decode_crop", "geometry")]
+        self.last_geometry = geometry[-1] if geometry else None
         self.tail_op = geometry[-1] if geometry and all(
             KINDS[type(op)] in ("flip", "point", "layout", "cast")
             for op in self.ops[geometry[-1] + 1:]) else None
@@ -135,6 +136,11 @@ class GpuRun:
                 continue
             if kind == "cast":
                 continue                    # _finish casts the finished batch
+            if kind == "flip" and not isinstance(images, self.torch.Tensor) \
+                    and k < self.last_geometry:
+                # before the geometry that gives the rows one size: row by row
+                images = self._flip_rows(op, images, seeds[k])
+                continue
             images = self._stack(images)
             if kind == "flip":
                 images = self._flip(op, images, seeds[k])
@@ -450,6 +456,7 @@ class GpuRun:
                                            f"left={left}) exceeds the image of shape "
                                            f"{(height, width, 3)}")
                 else:
+                    center_crop_padding(height, width, crop_h, crop_w)    # the CPU op's limit
                     top = _centred(height, crop_h)
                     left = _centred(width, crop_w)
                 return top, left, crop_h, crop_w, crop_h, crop_w
@@ -595,6 +602,14 @@ class GpuRun:
         where = upload(self.torch, self.torch.from_numpy(mask), batch.device).view(
             -1, 1, 1, 1)
         return self.torch.where(where, batch.flip(axis), batch)
+
+    def _flip_rows(self, op, rows, seeds):
+        """_flip of rows not stacked (a list of (C, H, W) tensors, or a DecodedBatch): each
+        row flipped or not as its own draw says."""
+        axis = -2 if isinstance(op, (RandomVerticalFlip, VerticalFlip)) else -1
+        flips = np.ones(len(rows), bool) if isinstance(op, (HorizontalFlip, VerticalFlip)) \
+            else op.draws(seeds)
+        return [img.flip(axis) if flip else img for img, flip in zip(rows, flips.tolist())]
 
     def _point(self, op, batch):
         """The point op on the stacked batch: the same (kind, a, b) as the kernel's tail

@@ -481,6 +481,37 @@ def test_a_crop_outside_the_image_raises_the_ops_error(mr_path):
         batches(pipeline(mr_path, ops, batch=3))
 
 
+def test_a_centre_crop_padding_too_much_raises_the_ops_error(mr_path):
+    """The CPU op refuses to pad an image by 3 times its size or more: so does the GPU path,
+    for the same rows (the smallest images here), where it could pad them."""
+    gpu.set_device("cpu")
+    ops = [vision.Decode(), vision.CenterCrop(230)]
+    for device in ("GPU", None):
+        with pytest.raises(RuntimeError, match=r"CenterCrop.*failed on .*row \d+ of epoch 0\)"
+                           r".*Padding size cannot be more than 3 times"):
+            batches(pipeline(mr_path, ops, batch=3, device=device))
+
+
+def test_flips_before_the_crop_of_rows_of_different_shapes(mr_path):
+    """Flips ahead of the geometry that gives the rows one size flip each row as it is (the
+    rows would not stack yet): the CPU path's pixels, bit for bit without a resample."""
+    gpu.set_device("cpu")
+    for ops in ([vision.Decode(), vision.RandomHorizontalFlip(), vision.VerticalFlip(),
+                 vision.CenterCrop(40), vision.RandomVerticalFlip()],
+                [vision.Decode(), vision.RandomVerticalFlip(0.6), vision.Crop((3, 2), 30),
+                 vision.HWC2CHW()]):
+        got = batches(pipeline(mr_path, ops, batch=5))
+        want = batches(pipeline(mr_path, ops, device=None, batch=5))
+        assert len(got) == len(want) == 2
+        for (image, _), (cpu_image, _) in zip(got, want):
+            np.testing.assert_array_equal(image, cpu_image)
+    ops = [vision.Decode(), vision.RandomHorizontalFlip(), vision.RandomResizedCrop(32),
+           vision.Normalize(MEAN, STD), vision.HWC2CHW()]
+    for (image, _), (cpu_image, _) in zip(batches(pipeline(mr_path, ops, batch=5)),
+                                          batches(pipeline(mr_path, ops, device=None, batch=5))):
+        assert _levels(image, cpu_image, STD) <= 1.0 + 1e-3
+
+
 def test_threads_are_closed_with_the_iterator(mr_path):
     gpu.set_device("cpu")
 

@@ -170,19 +170,24 @@ class CenterCrop(NativeOperation):
             f"Input tensor should have at least 2 dimensions, but got: {ndim}" if ndim < 2 else
             f"input tensor is not in shape of <H,W> or <H,W,C>, but got rank: {ndim}"))
         crop_h, crop_w = size_hw(self.size)
-        pad_h = max(0, crop_h - img.shape[0])
-        pad_w = max(0, crop_w - img.shape[1])
-        if pad_h >= 3 * img.shape[0] or pad_w >= 3 * img.shape[1]:
-            # MindSpore's limit and words (which also bound the memory a padding takes)
-            raise RuntimeError(f"CenterCrop: Padding size cannot be more than 3 times of the "
-                               f"original image size, got top padding: {pad_h}, left padding: "
-                               f"{pad_w}, while the original image size: {img.shape[0]}, "
-                               f"{img.shape[1]}")
+        pad_h, pad_w = center_crop_padding(img.shape[0], img.shape[1], crop_h, crop_w)
         if pad_h or pad_w:
             img = pad_array(img, pad_w // 2 + pad_w % 2, pad_h // 2 + pad_h % 2, pad_w // 2,
                             pad_h // 2, op_name="CenterCrop")
         top, left = center_crop_box(img.shape[0], img.shape[1], crop_h, crop_w)
         return crop_array(img, top, left, crop_h, crop_w, "CenterCrop")
+
+
+def center_crop_padding(height, width, crop_h, crop_w):
+    """(rows, columns) of zeros CenterCrop pads an image of (height, width) with before its
+    crop of (crop_h, crop_w); RuntimeError where that reaches 3 times the image's size."""
+    pad_h, pad_w = max(0, crop_h - height), max(0, crop_w - width)
+    if pad_h >= 3 * height or pad_w >= 3 * width:
+        # MindSpore's limit and words (which also bound the memory a padding takes)
+        raise RuntimeError(f"CenterCrop: Padding size cannot be more than 3 times of the "
+                           f"original image size, got top padding: {pad_h}, left padding: "
+                           f"{pad_w}, while the original image size: {height}, {width}")
+    return pad_h, pad_w
 
 
 def require_pil(img):

@@ -1,0 +1,170 @@
+"""The GPU path against the CPU path on random op chains (torch on the CPU runs the GPU path's
+code: minddata.gpu.set_device("cpu")). Each chain the GPU path takes must give the CPU path's
+batches (dtype, shape, values within one level per resample, plus a float16 cast's rounding)
+or fail as the CPU path fails (the same op's error); a chain it refuses must say why in
+plan(). A few chains a run here; ``make fuzz`` runs many more (the ``slow`` test)."""
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import minddata as ds
+import minddata.transforms as transforms
+import minddata.vision as vision
+from minddata import gpu
+from minddata.gpu.plan import run_refusal
+from transforms_c import settings
+
+from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
+
+pytest.importorskip("torch")
+
+RESAMPLING = (vision.RandomResizedCrop, vision.Resize, vision.RandomCropDecodeResize)
+STD = [50.0, 60.0, 70.0]
+
+
+@pytest.fixture(autouse=True)
+def _exact_decode():
+    approximate = settings.get_approximate_decode()
+    settings.set_approximate_decode(False)   # the CPU path decodes the whole image, as the GPU
+    gpu.set_device("cpu")
+    yield
+    gpu.set_device(None)
+    settings.set_approximate_decode(approximate)
+
+
+@pytest.fixture(scope="module")
+def mr_path(tmp_path_factory):
+    # small images of different shapes (two gray), a PNG: crops pad some, refuse others
+    images = [jpeg_bytes(i, 20 + 9 * i, 15 + 11 * i, gray=(i % 4 == 3)) for i in range(10)]
+    images.append(png_bytes(1, 33, 47))
+    return write_mindrecord(str(tmp_path_factory.mktemp("diff") / "d.mindrecord"), images)
+
+
+def geometry_op(r):
+    return r.choice([
+        lambda: vision.RandomResizedCrop(r.choice([7, (12, 5), 40]),
+                                         scale=(r.uniform(0.01, 0.9), 1.0),
+                                         ratio=(r.uniform(0.3, 1.0), r.uniform(1.0, 3.0))),
+        lambda: vision.Resize(r.choice([(10, 14), (33, 8), 19, 64])),
+        lambda: vision.CenterCrop(r.choice([5, (9, 30), 70])),
+        lambda: vision.Crop((r.randint(0, 5), r.randint(0, 5)), r.choice([6, (8, 10)])),
+    ])()
+
+
+def flip_op(r):
+    return r.choice([lambda: vision.RandomHorizontalFlip(r.random()),
+                     lambda: vision.RandomVerticalFlip(r.random()),
+                     vision.HorizontalFlip, vision.VerticalFlip])()
+
+
+def random_chain(r):
+    """Decode (or RandomCropDecodeResize), geometry and flips in any order, then at most one
+    point op, perhaps HWC2CHW, perhaps a cast: mostly chains the GPU path takes."""
+    if r.random() < 0.2:
+        ops = [vision.RandomCropDecodeResize(r.choice([8, (9, 13), 31]),
+                                             scale=(r.uniform(0.01, 0.5), 1.0))]
+    else:
+        ops = [vision.Decode()] + [r.choice([geometry_op, geometry_op, flip_op])(r)
+                                   for _ in range(r.randint(1, 3))]
+    ops += [flip_op(r) for _ in range(r.randint(0, 2))]
+    chw = False
+    point = r.randrange(5)
+    if point == 0:
+        ops.append(vision.Normalize([100.0, 110.0, 120.0], STD))
+    elif point == 1:
+        ops.append(vision.Rescale(r.choice([1 / 255, 0.5]), r.choice([0.0, -1.0])))
+    elif point == 2:
+        ops.append(vision.ToTensor(r.choice([np.float32, np.float16, np.float64])))
+        chw = True
+    if not chw and r.random() < 0.5:
+        ops.append(vision.HWC2CHW())
+    if r.random() < 0.4:
+        ops.append(r.choice([lambda: transforms.TypeCast(np.float16),
+                             lambda: vision.ToType(np.float32),
+                             lambda: transforms.TypeCast(np.bool_),
+                             lambda: vision.ToType(np.int16)])())
+    return ops
+
+
+def run(path, ops, device):
+    """Every batch's image column, or the exception the pipeline raised."""
+    ds.config.set_seed(5)
+    data = ds.MindDataset(path, columns_list=["image", "label"], shuffle=True)
+    data = data.map(ops, input_columns=["image"], num_parallel_workers=2, device=device)
+    try:
+        it = data.batch(4).create_tuple_iterator(num_epochs=1, output_numpy=True)
+        try:
+            return [row[0] for row in it]
+        finally:
+            it.close()
+    except Exception as exc:        # compared with the other path's below
+        return exc
+
+
+def tolerance(ops, expected):
+    """The largest difference the GPU path may show: one level of uint8 per resample (in the
+    output's units after the point ops), a float16 cast's rounding on top."""
+    levels = sum(isinstance(op, RESAMPLING) for op in ops)
+    if expected.dtype.kind in "iu":
+        return levels
+    scale = 1.0
+    for op in ops:
+        if isinstance(op, vision.Normalize):
+            scale /= min(STD)
+        elif isinstance(op, vision.ToTensor):
+            scale /= 255.0
+        elif isinstance(op, vision.Rescale):
+            scale *= abs(op.rescale)
+    # a Rescale's multiply-add may round once more than the CPU's fused one (one ulp)
+    ulps = np.abs(expected).max(initial=1.0) * float(np.finfo(np.float32).eps) * 2
+    if any(op_type_is(op, np.float16) for op in ops):
+        ulps += np.abs(expected).max(initial=1.0) * 2.0 ** -10
+    return levels * scale * (1 + 1e-6) + ulps
+
+
+def op_type_is(op, dtype):
+    return np.dtype(getattr(op, "data_type", getattr(op, "output_type", np.float32))) == dtype
+
+
+def check_chain(path, ops):
+    names = "+".join(type(op).__name__ for op in ops)
+    why = run_refusal("GPU", ops)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # a refused chain warns that it runs on the CPU
+        plan = ds.MindDataset(path, columns_list=["image", "label"]).map(
+            ops, input_columns=["image"], device="GPU").batch(4).plan()
+    if why is not None:
+        assert not plan.fired("gpu_batch"), names
+        return "refused"
+    assert plan.fired("gpu_batch"), names
+    want, got = run(path, ops, None), run(path, ops, "GPU")
+    if isinstance(want, Exception) or isinstance(got, Exception):
+        assert isinstance(want, Exception) and isinstance(got, Exception), (names, want, got)
+        # the same op's error (its name opens the cause's message on both paths)
+        cause = [str(e).rsplit("RuntimeError: ", 1)[-1].split(":")[0] for e in (want, got)]
+        assert cause[0] == cause[1], (names, str(want), str(got))
+        return "both failed"
+    assert len(got) == len(want), names
+    for image, expected in zip(got, want):
+        assert (image.dtype, image.shape) == (expected.dtype, expected.shape), names
+        if expected.dtype == np.bool_:
+            # a value one level from zero turns its bool: a few may differ, not many
+            assert (image != expected).mean() <= 0.02, names
+            continue
+        largest = np.abs(image.astype(np.float64) - expected.astype(np.float64)).max()
+        assert largest <= tolerance(ops, expected), (names, largest)
+    return "equal"
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_random_chains_agree_with_the_cpu_path(mr_path, seed):
+    check_chain(mr_path, random_chain(random.Random(seed)))
+
+
+@pytest.mark.slow
+def test_many_random_chains_agree_with_the_cpu_path(mr_path):
+    outcomes = [check_chain(mr_path, random_chain(random.Random(1000 + seed)))
+                for seed in range(2000)]
+    assert outcomes.count("equal") > 1000, {k: outcomes.count(k) for k in set(outcomes)}

@@ -2,7 +2,10 @@
 code: minddata.gpu.set_device("cpu")). Each chain the GPU path takes must give the CPU path's
 batches (dtype, shape, values within one level per resample, plus a float16 cast's rounding)
 or fail as the CPU path fails (the same op's error); a chain it refuses must say why in
-plan(). A few chains a run here; ``make fuzz`` runs many more (the ``slow`` test)."""
+plan(). Then the same chain through GpuRun with the direct nvJPEG decoder (its stand-in
+library, which decodes with the CPU's decoder: test_gpu_nvjpeg_decoder.py), the whole batch
+staged and decoded into one buffer, must equal GpuRun without it exactly. A few chains a run
+here; ``make fuzz`` runs many more (the ``slow`` test)."""
 import random
 import warnings
 
@@ -13,12 +16,16 @@ import minddata as ds
 import minddata.transforms as transforms
 import minddata.vision as vision
 from minddata import gpu
+from minddata.gpu.batch import GpuRun, RowError
+from minddata.gpu.nvjpeg_decoder import NvJpegDecoder
 from minddata.gpu.plan import run_refusal
 from transforms_c import settings
 
 from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
+
+from .test_gpu_nvjpeg_decoder import OnTheCpu, StandInNvJpeg            # noqa: E402
 
 RESAMPLING = (vision.RandomResizedCrop, vision.Resize, vision.RandomCropDecodeResize)
 STD = [50.0, 60.0, 70.0]
@@ -35,10 +42,14 @@ def _exact_decode():
 
 
 @pytest.fixture(scope="module")
-def mr_path(tmp_path_factory):
+def images():
     # small images of different shapes (two gray), a PNG: crops pad some, refuse others
-    images = [jpeg_bytes(i, 20 + 9 * i, 15 + 11 * i, gray=(i % 4 == 3)) for i in range(10)]
-    images.append(png_bytes(1, 33, 47))
+    jpegs = [jpeg_bytes(i, 20 + 9 * i, 15 + 11 * i, gray=(i % 4 == 3)) for i in range(10)]
+    return jpegs + [png_bytes(1, 33, 47)]
+
+
+@pytest.fixture(scope="module")
+def mr_path(tmp_path_factory, images):
     return write_mindrecord(str(tmp_path_factory.mktemp("diff") / "d.mindrecord"), images)
 
 
@@ -158,13 +169,50 @@ def check_chain(path, ops):
     return "equal"
 
 
+def gpu_run(ops, datas, seeds, decoder=None):
+    """GpuRun's batch, or the exception it raised (a RowError: its cause)."""
+    try:
+        return GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds)
+    except RowError as exc:
+        return exc.__cause__
+    except Exception as exc:        # compared with the other run's below
+        return exc
+
+
+def check_decoder(images, ops, seed):
+    """The chain through GpuRun with the stand-in nvJPEG decoder equals GpuRun without it:
+    a batch of JPEGs (decoded whole into one buffer), and one with the PNG among them."""
+    if run_refusal("GPU", ops) is not None:
+        return
+    r = random.Random(seed)
+    png = len(images) - 1
+    for with_png in (False, True):
+        picked = r.sample(range(png), 5 - with_png) + [png] * with_png
+        r.shuffle(picked)
+        datas = [np.frombuffer(images[i], np.uint8) for i in picked]
+        seeds = [[r.randrange(1 << 32) for _ in datas] for _ in ops]
+        decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
+        want, got = gpu_run(ops, datas, seeds), gpu_run(ops, datas, seeds, decoder)
+        if isinstance(want, Exception) or isinstance(got, Exception):
+            assert type(want) is type(got) and str(want) == str(got), (ops, want, got)
+        else:
+            assert got.dtype == want.dtype and torch.equal(got, want), ops
+        # the JPEGs alone were staged and decoded whole, in one call
+        assert len(decoder.flats) == (not with_png), ops
+
+
 @pytest.mark.parametrize("seed", range(48))
-def test_random_chains_agree_with_the_cpu_path(mr_path, seed):
-    check_chain(mr_path, random_chain(random.Random(seed)))
+def test_random_chains_agree_with_the_cpu_path(mr_path, images, seed):
+    ops = random_chain(random.Random(seed))
+    check_chain(mr_path, ops)
+    check_decoder(images, ops, seed)
 
 
 @pytest.mark.slow
-def test_many_random_chains_agree_with_the_cpu_path(mr_path):
-    outcomes = [check_chain(mr_path, random_chain(random.Random(1000 + seed)))
-                for seed in range(2000)]
+def test_many_random_chains_agree_with_the_cpu_path(mr_path, images):
+    outcomes = []
+    for seed in range(1000, 3000):
+        ops = random_chain(random.Random(seed))
+        outcomes.append(check_chain(mr_path, ops))
+        check_decoder(images, ops, seed)
     assert outcomes.count("equal") > 1000, {k: outcomes.count(k) for k in set(outcomes)}

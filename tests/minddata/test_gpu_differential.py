@@ -2,10 +2,13 @@
 code: minddata.gpu.set_device("cpu")). Each chain the GPU path takes must give the CPU path's
 batches (dtype, shape, values within one level per resample, plus a float16 cast's rounding)
 or fail as the CPU path fails (the same op's error); a chain it refuses must say why in
-plan(). Then the same chain through GpuRun with the direct nvJPEG decoder (its stand-in
-library, which decodes with the CPU's decoder: test_gpu_nvjpeg_decoder.py), the whole batch
-staged and decoded into one buffer, must equal GpuRun without it exactly. A few chains a run
+plan(). Then the same chain through GpuRun with each way of decoding on the device, their
+libraries stood in for by the CPU's decoder, must equal GpuRun without a device decoder
+exactly: the direct nvJPEG decoder (test_gpu_nvjpeg_decoder.py's stand-in library; the whole
+batch staged and decoded into one buffer), with a CPU share of the rows (decode_split), and a
+decoder reading only each row's crop window (test_gpu_region_decode.py's). A few chains a run
 here; ``make fuzz`` runs many more (the ``slow`` test)."""
+import concurrent.futures
 import random
 import warnings
 
@@ -17,6 +20,7 @@ import minddata.transforms as transforms
 import minddata.vision as vision
 from minddata import gpu
 from minddata.gpu.batch import GpuRun, RowError
+from minddata.gpu.decode_split import DecodeSplit
 from minddata.gpu.nvjpeg_decoder import NvJpegDecoder
 from minddata.gpu.plan import run_refusal
 from transforms_c import settings
@@ -26,6 +30,7 @@ from .native_batch_helpers import jpeg_bytes, png_bytes, write_mindrecord
 torch = pytest.importorskip("torch")
 
 from .test_gpu_nvjpeg_decoder import OnTheCpu, StandInNvJpeg            # noqa: E402
+from .test_gpu_region_decode import RegionStandIn                         # noqa: E402
 
 RESAMPLING = (vision.RandomResizedCrop, vision.Resize, vision.RandomCropDecodeResize)
 STD = [50.0, 60.0, 70.0]
@@ -169,43 +174,58 @@ def check_chain(path, ops):
     return "equal"
 
 
-def gpu_run(ops, datas, seeds, decoder=None):
+def gpu_run(ops, datas, seeds, decoder=None, **options):
     """GpuRun's batch, or the exception it raised (a RowError: its cause)."""
     try:
-        return GpuRun(ops, torch.device("cpu"), decoder)(datas, seeds)
+        return GpuRun(ops, torch.device("cpu"), decoder, **options)(datas, seeds)
     except RowError as exc:
         return exc.__cause__
     except Exception as exc:        # compared with the other run's below
         return exc
 
 
-def check_decoder(images, ops, seed):
-    """The chain through GpuRun with the stand-in nvJPEG decoder equals GpuRun without it:
-    a batch of JPEGs (decoded whole into one buffer), and one with the PNG among them."""
+def device_decoders(pool):
+    """(name, decoder, GpuRun's options, whether the batch of JPEGs is decoded whole in one
+    call) of each way of decoding on the device."""
+    nvjpeg = NvJpegDecoder(StandInNvJpeg(), torch)
+    split = DecodeSplit(2)
+    split.cpu_rows = lambda n: n // 2           # the measured rates' share, pinned
+    return [("nvjpeg", OnTheCpu(nvjpeg), {}, True),
+            ("nvjpeg with a CPU share", OnTheCpu(nvjpeg), {"split": split, "cpu_pool": pool},
+             False),
+            ("regions", RegionStandIn(), {"regions": True}, False)]
+
+
+def check_decoders(images, ops, seed):
+    """The chain through GpuRun with each device decoder equals GpuRun without one: a batch
+    of JPEGs, and one with the PNG among them (decoded on the CPU in the same batch)."""
     if run_refusal("GPU", ops) is not None:
         return
     r = random.Random(seed)
     png = len(images) - 1
-    for with_png in (False, True):
-        picked = r.sample(range(png), 5 - with_png) + [png] * with_png
-        r.shuffle(picked)
-        datas = [np.frombuffer(images[i], np.uint8) for i in picked]
-        seeds = [[r.randrange(1 << 32) for _ in datas] for _ in ops]
-        decoder = OnTheCpu(NvJpegDecoder(StandInNvJpeg(), torch))
-        want, got = gpu_run(ops, datas, seeds), gpu_run(ops, datas, seeds, decoder)
-        if isinstance(want, Exception) or isinstance(got, Exception):
-            assert type(want) is type(got) and str(want) == str(got), (ops, want, got)
-        else:
-            assert got.dtype == want.dtype and torch.equal(got, want), ops
-        # the JPEGs alone were staged and decoded whole, in one call
-        assert len(decoder.flats) == (not with_png), ops
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        for with_png in (False, True):
+            picked = r.sample(range(png), 5 - with_png) + [png] * with_png
+            r.shuffle(picked)
+            datas = [np.frombuffer(images[i], np.uint8) for i in picked]
+            seeds = [[r.randrange(1 << 32) for _ in datas] for _ in ops]
+            want = gpu_run(ops, datas, seeds)
+            for name, decoder, options, whole in device_decoders(pool):
+                got = gpu_run(ops, datas, seeds, decoder, **options)
+                if isinstance(want, Exception) or isinstance(got, Exception):
+                    assert type(want) is type(got) and str(want) == str(got), \
+                        (name, ops, want, got)
+                else:
+                    assert got.dtype == want.dtype and torch.equal(got, want), (name, ops)
+                if whole:       # the JPEGs alone were staged and decoded whole, in one call
+                    assert len(decoder.flats) == (not with_png), ops
 
 
 @pytest.mark.parametrize("seed", range(48))
 def test_random_chains_agree_with_the_cpu_path(mr_path, images, seed):
     ops = random_chain(random.Random(seed))
     check_chain(mr_path, ops)
-    check_decoder(images, ops, seed)
+    check_decoders(images, ops, seed)
 
 
 @pytest.mark.slow
@@ -214,5 +234,5 @@ def test_many_random_chains_agree_with_the_cpu_path(mr_path, images):
     for seed in range(1000, 3000):
         ops = random_chain(random.Random(seed))
         outcomes.append(check_chain(mr_path, ops))
-        check_decoder(images, ops, seed)
+        check_decoders(images, ops, seed)
     assert outcomes.count("equal") > 1000, {k: outcomes.count(k) for k in set(outcomes)}

@@ -143,7 +143,9 @@ def adjust_saturation(img, factor):
 def adjust_hue(img, factor):
     """Rotates hue by factor (in [-0.5, 0.5]) of a full turn."""
     hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV_FULL)
-    shift = int(round(factor * 255))
+    # MindSpore's step: the float32 product cut toward zero (0.1 turns by 25, not 26), added
+    # to the uint8 hue with wrap-around
+    shift = int(np.float32(factor) * np.float32(255))
     hsv[..., 0] = (hsv[..., 0].astype(np.int16) + shift).astype(np.uint8)
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB_FULL)
 

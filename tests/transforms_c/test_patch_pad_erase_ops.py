@@ -121,6 +121,13 @@ def test_erase_matches_mindspore():
 def test_erase_errors():
     with pytest.raises(RuntimeError, match="box size is too large"):
         Erase(0, 0, 9, 2)(IMG)
+    # MindSpore 2.10 refuses a box starting past the image's edge (an OpenCV assertion there);
+    # one starting on the edge erases nothing
+    for top, left in ((9, 0), (0, 10), (9, 10)):
+        with pytest.raises(RuntimeError, match=rf"top-left corner \(top={top}, left={left}\) "
+                                               r"lies outside the image of height 8"):
+            Erase(top, left, 1, 1)(IMG)
+    np.testing.assert_array_equal(Erase(8, 9, 2, 2)(IMG), IMG)
     with pytest.raises(RuntimeError, match="channel of input image should be 3"):
         Erase(0, 0, 2, 2)(IMG[:, :, :1])
     with pytest.raises(RuntimeError, match="not in shape of <H,W,C>"):

@@ -134,7 +134,8 @@ class Erase(TensorOperation):
     """Erase(top, left, height, width, value=0.0, inplace=False): sets the height x width window
     at (top, left) of an (H, W, 3) image to value (per channel; rounded half to even and
     saturated for integer images); the part of the window past the image's edge is dropped,
-    a window taller or wider than the image is refused. inplace writes into the given array
+    a window taller or wider than the image, or starting past its edge, is refused (as
+    MindSpore, which starting at the edge erases nothing). inplace writes into the given array
     when it is writable (MindSpore writes even into a read-only one). A PIL image is taken as
     its pixels and an array comes back."""
 
@@ -160,6 +161,10 @@ class Erase(TensorOperation):
             raise RuntimeError(f"Erase: box size is too large for image erase, got box height: "
                                f"{self.height}, box width: {self.width}, and image height: "
                                f"{height}, image width: {width}")
+        if self.top > height or self.left > width:
+            raise RuntimeError(f"Erase: the box's top-left corner (top={self.top}, "
+                               f"left={self.left}) lies outside the image of height {height} "
+                               f"and width {width}")
         value = np.asarray(self.value)
         if img.dtype.kind in "iu":
             info = np.iinfo(img.dtype)

@@ -136,6 +136,17 @@ def test_gamma_floats_and_batches():
     assert np.array_equal(AdjustGamma(0.5)(batch)[1], _ms(_GAMMA_0_5))
 
 
+def test_gamma_of_other_integer_types_is_the_documented_curve():
+    """255 * gain * (v / 255) ** gamma, rounded and saturated: gamma 1 and gain 1 leave every
+    value as it is (uint8's table constant moved 1000 to 1003), negative values count as 0."""
+    wide = np.arange(0, 65536, 7, dtype=np.uint16).reshape(1, -1, 1)
+    np.testing.assert_array_equal(AdjustGamma(1.0)(wide), wide)
+    np.testing.assert_array_equal(AdjustGamma(2.0, 0.5)(np.array([[[510, 0, 1000]]], np.int32)),
+                                  [[[510, 0, 1961]]])
+    assert AdjustGamma(2.0)(np.array([[[60000]]], np.uint16)).item() == 65535    # saturated
+    np.testing.assert_array_equal(AdjustGamma(1.0)(np.array([[-5, 7]], np.int8)), [[0, 7]])
+
+
 def test_posterize_and_solarize_semantics():
     ramp = np.arange(256, dtype=np.uint8).reshape(16, 16)
     assert np.array_equal(Posterize(3)(ramp), ramp & 0xE0)

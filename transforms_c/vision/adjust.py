@@ -147,8 +147,9 @@ def gamma_table(gamma, gain):
 
 class AdjustGamma(TensorOperation):
     """AdjustGamma(gamma, gain=1): out = gain * in ** gamma on the 0..255 scale of integer
-    images (MindSpore's table, truncated and saturated) and the 0..1 scale of float ones
-    (clipped to [0, 1], a float32 result); <H, W> or <..., H, W, C> with 1 or 3 channels.
+    images (uint8: MindSpore's table, truncated and saturated; other integer types rounded,
+    negative values as 0) and the 0..1 scale of float ones (clipped to [0, 1], a float32
+    result); <H, W> or <..., H, W, C> with 1 or 3 channels.
     Deviations (README): MindSpore 2.10 applies the gain twice to float images and changes the
     first channel only of integer images other than uint8."""
 
@@ -176,9 +177,12 @@ class AdjustGamma(TensorOperation):
         if img.dtype == np.uint8:
             table = np.clip(gamma_table(self.gamma, self.gain), 0, 255).astype(np.uint8)
             return table[img]
+        # other integer types: MindSpore's documented 255 * gain * (v / 255) ** gamma, rounded
+        # (uint8's table constant, 256 - 1e-3, would move every value past 255: gamma 1 would
+        # turn 1000 into 1003), negative values taken as 0, saturated
         info = np.iinfo(img.dtype)
-        values = (256 - 1e-3) * self.gain * np.power(np.maximum(img, 0) / 255.0, self.gamma)
-        return np.clip(np.trunc(values), info.min, info.max).astype(img.dtype)
+        values = 255.0 * self.gain * np.power(np.maximum(img, 0) / 255.0, self.gamma)
+        return np.clip(np.rint(values), info.min, info.max).astype(img.dtype)
 
     def _compute_pil(self, img, rng):
         """MindSpore's Pillow path: the table on each band of an image of 1 or 3 bands; other

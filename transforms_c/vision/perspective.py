@@ -132,7 +132,8 @@ def _cubic_remap(img, src_x, src_y):
 def warp_perspective_array(img, matrix, interpolation, op_name="Perspective"):
     """`img` (H, W) or (H, W, C) warped by the 3x3 `matrix` (source -> output), same size,
     outside black, sampled as OpenCV 4 does (see the module doc)."""
-    if img.dtype.type not in _WARP_DTYPES:
+    nearest_only = img.dtype.type in (np.int8, np.int32)     # MindSpore's OpenCV: nearest
+    if img.dtype.type not in _WARP_DTYPES and not (nearest_only and interpolation == Inter.NEAREST):
         raise RuntimeError(f"{op_name}: OpenCV's remap does not support images of type "
                            f"{img.dtype} (supported: uint8, uint16, int16, float32, float64)")
     if img.ndim == 3 and img.shape[2] > 4:
@@ -141,6 +142,11 @@ def warp_perspective_array(img, matrix, interpolation, op_name="Perspective"):
     height, width = img.shape[:2]
     if interpolation == Inter.NEAREST:
         src_x, src_y = _source_coords(matrix, width, height, 1.0)
+        if nearest_only:        # cv2.remap takes neither: each output pixel's source, gathered
+            inside = (src_x >= 0) & (src_x < width) & (src_y >= 0) & (src_y < height)
+            out = img[np.clip(src_y, 0, height - 1), np.clip(src_x, 0, width - 1)]
+            out[~inside] = 0
+            return out
         # beyond one pixel outside, only the border is read: the float32 maps stay exact
         map_x = np.clip(src_x, -2, width + 1).astype(np.float32)
         map_y = np.clip(src_y, -2, height + 1).astype(np.float32)

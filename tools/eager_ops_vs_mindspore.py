@@ -61,7 +61,8 @@ def random_image(r):
 
 
 def random_op(r):
-    """(op name, args, kwargs) of a deterministic op with random arguments."""
+    """(op name, args, kwargs) of a deterministic op (or a random one whose draws are fixed)
+    with random arguments."""
     factor = lambda: r.choice([0.0, 0.5, 1.0, 1.7])      # noqa: E731
     makers = [
         lambda: ("AdjustBrightness", (factor(),), {}),
@@ -112,6 +113,23 @@ def random_op(r):
                  {"interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR", "BICUBIC"]))}),
         lambda: ("ToTensor", (), {"output_type": r.choice(["float32", "float16", "int32"])}),
     ]
+    # random ops whose draws are fixed: probability 1, or a range of one value
+    one = lambda values: (lambda v: (v, v))(r.choice(values))      # noqa: E731
+    makers += [
+        lambda: (r.choice(["RandomHorizontalFlip", "RandomVerticalFlip", "RandomInvert",
+                           "RandomEqualize", "RandomAutoContrast"]), (), {"prob": 1.0}),
+        lambda: ("RandomPosterize", (one([1, 4, 8]),), {}),
+        lambda: ("RandomSolarize", (one([0, 90, 255]),), {}),
+        lambda: ("RandomColor", (one([0.0, 0.6, 1.4]),), {}),
+        lambda: ("RandomSharpness", (one([0.0, 0.6, 1.4]),), {}),
+        lambda: ("RandomAdjustSharpness", (r.choice([0.0, 0.6, 1.4]),), {"prob": 1.0}),
+        lambda: ("RandomRotation", (one([0.0, 30.0, -90.0]),),
+                 {"resample": enum("Inter", r.choice(["NEAREST", "BILINEAR"])),
+                  "expand": r.choice([False, True]), "fill_value": r.choice([0, 7])}),
+        lambda: ("RandomAffine", (one([0.0, 20.0]),),
+                 {"scale": one([0.8, 1.0]), "shear": r.choice([None, (5.0, 5.0, 2.0, 2.0)]),
+                  "resample": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))}),
+    ]
     return r.choice(makers)()
 
 
@@ -133,7 +151,8 @@ def documented(name, kwargs, img):
         (name == "AdjustGamma" and img.dtype != np.uint8, "AdjustGamma: gain and types"),
         (name in ("AdjustContrast", "AdjustSaturation") and img.dtype == np.uint16,
          "uint16 contrast/saturation within 1 level"),
-        (name in ("AutoContrast", "Equalize") and (img.ndim == 2 and 1 in img.shape
+        (name in ("AutoContrast", "Equalize", "RandomAutoContrast", "RandomEqualize")
+         and (img.ndim == 2 and 1 in img.shape
                                                    or img.ndim == 3 and img.shape[2] in (2, 4)),
          "AutoContrast/Equalize: 2 and 4 channels, one-pixel sides"),
         (name == "Normalize" and img.ndim == 2 and 1 in img.shape,

@@ -162,3 +162,18 @@ def test_random_sharpness_range():
     with pytest.raises(ValueError):
         RandomSharpness((1.5, 0.5))
     assert RandomSharpness()(natural_rgb()).shape == natural_rgb().shape
+
+
+def test_random_sharpness_and_random_color_take_16_bit_images():
+    """As MindSpore 2.10 (measured: the same pixels): RandomSharpness is AdjustSharpness's kernel
+    on uint16 and int16 images too, RandomColor blends uint16 images with their grey."""
+    from transforms_c.vision import AdjustSharpness, RandomColor
+    img = (natural_rgb().astype(np.uint16) * 257)
+    for image in (img, (img // 4).astype(np.int16)):
+        np.testing.assert_array_equal(RandomSharpness((0.6, 0.6))(image),
+                                      AdjustSharpness(0.6)(image))
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    np.testing.assert_array_equal(RandomColor((0.0, 0.0))(img), grey)
+    np.testing.assert_array_equal(RandomColor((1.0, 1.0))(img), img)
+    with pytest.raises(RuntimeError, match="Expecting tensor in type of"):
+        RandomSharpness((0.6, 0.6))(img.astype(np.int32))

@@ -404,10 +404,12 @@ class RandomSharpness(TensorOperation):
             raise RuntimeError(f"Sharpness: shape of input is not <H,W,C> or <H,W>, but got "
                                f"rank: {img.ndim}")
         image_hwc(img, "RandomSharpness")
-        if img.dtype not in (np.uint8, np.float32, np.float64):
+        # AdjustSharpness's kernel and types, as in MindSpore 2.10 (measured: uint16 and int16
+        # images give AdjustSharpness's pixels there too)
+        if img.dtype not in (np.uint8, np.int16, np.uint16, np.float32, np.float64):
             raise RuntimeError(f"Sharpness: the data type of image tensor does not match the "
                                f"requirement of operator. Expecting tensor in type of (uint8, "
-                               f"float32, float64). But got type {img.dtype}.")
+                               f"int16, uint16, float32, float64). But got type {img.dtype}.")
         return adjust_sharpness(img, rng.uniform(*self.degrees))
 
     def _compute_pil(self, img, rng):

@@ -185,7 +185,7 @@ def _check_degrees(degrees):
 
 class RandomColor(TensorOperation):
     """RandomColor(degrees=(0.1, 1.9)): saturation blended with a factor drawn uniformly from
-    degrees (0 grey, 1 unchanged), on RGB uint8 or float32 images; a PIL image goes through
+    degrees (0 grey, 1 unchanged), on RGB uint8, uint16 or float32 images; a PIL image goes through
     Pillow's ImageEnhance.Color, as MindSpore's Python path."""
 
     is_random = True
@@ -199,7 +199,7 @@ class RandomColor(TensorOperation):
             shape = ",".join(str(n) for n in img.shape)
             raise RuntimeError(f"RandomColor: image shape is not <H,W,C> or channel is not 3, "
                                f"got rank: {img.ndim}, and shape: <{shape}>")
-        img = color._rgb_image(img, "RandomColor", (np.uint8, np.float32))
+        img = color._rgb_image(img, "RandomColor", (np.uint8, np.uint16, np.float32))
         # MindSpore's blend: the image first, its grey second, a float32 factor (measured)
         grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
         return color._blend(img, grey, float(np.float32(rng.uniform(*self.degrees))))

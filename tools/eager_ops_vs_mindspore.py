@@ -129,8 +129,26 @@ def random_op(r):
         lambda: ("RandomAffine", (one([0.0, 20.0]),),
                  {"scale": one([0.8, 1.0]), "shear": r.choice([None, (5.0, 5.0, 2.0, 2.0)]),
                   "resample": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))}),
+        lambda: ("RandomLighting", (0.0,), {}),
+        lambda: ("LinearTransformation", (np.eye(12, dtype=np.float32) * 0.5,
+                                          np.zeros(12, np.float32)), {}),
+        # ops on an image and its bounding boxes (x, y, width, height rows)
+        lambda: ("ResizeWithBBox", (r.choice([4, (5, 9), (40, 30)]),),
+                 {"interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))}),
+        lambda: (r.choice(["RandomHorizontalFlipWithBBox", "RandomVerticalFlipWithBBox"]),
+                 (1.0,), {}),
     ]
     return r.choice(makers)()
+
+
+BBOX_OPS = ("ResizeWithBBox", "RandomHorizontalFlipWithBBox", "RandomVerticalFlipWithBBox")
+
+
+def bounding_boxes(img):
+    """Two boxes inside ``img``: (x, y, width, height) rows of float32."""
+    height, width = img.shape[:2]
+    return np.array([[0, 0, width, height], [width // 3, height // 4, max(1, width // 2),
+                                              max(1, height // 2)]], np.float32)
 
 
 def cases(seed, count):
@@ -159,7 +177,10 @@ def documented(name, kwargs, img):
          "MindSpore drops a 2-D image's side of one pixel"),
         (name in ("Resize", "ResizedCrop") and "PILCUBIC" in str(kwargs) and img.dtype != np.uint8,
          "PILCUBIC of non-uint8 images is OpenCV's CUBIC"),
-        (name == "Perspective" and img.dtype in (np.int8, np.int32), "Perspective: int types"),
+        (name == "RandomLighting" and img.dtype not in (np.uint8, np.float32),
+         "RandomLighting refuses other types: MindSpore reads their bytes as uint8 pixels"),
+        (name == "ResizeWithBBox" and integer_not_uint8 and img.dtype not in (np.uint16, np.int16),
+         "types MindSpore's OpenCV refuses are taken"),
     ]
     return next((why for applies, why in rules if applies), None)
 
@@ -182,7 +203,12 @@ def outcomes(library, seed, count):
         try:
             op = getattr(vision, name)(*[resolve(vision, a) for a in args],
                                        **{k: resolve(vision, v) for k, v in kwargs.items()})
-            results.append(("ok", np.asarray(op(img.copy()))))
+            if name in BBOX_OPS:
+                out = op(img.copy(), bounding_boxes(img))
+                results.append(("ok", np.concatenate([np.asarray(out[0]).ravel().astype(
+                    np.float64), np.asarray(out[1]).ravel().astype(np.float64)])))
+            else:
+                results.append(("ok", np.asarray(op(img.copy()))))
         except Exception as exc:        # an outcome to compare, like a result
             message = str(exc).split("[ERROR] ", 1)[-1]     # MindSpore's banner dropped
             results.append(("error", type(exc).__name__, message.split("\n")[0][:200]))
@@ -204,7 +230,10 @@ def difference(name, img, ours, theirs):
     largest = float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max())
     # one level where a value is interpolated, or (AdjustHue) where OpenCV builds round the
     # HSV conversions apart
-    rounds = name in ("Resize", "ResizedCrop", "Rotate", "Affine", "GaussianBlur", "AdjustHue")
+    rounds = name in ("Resize", "ResizedCrop", "Rotate", "Affine", "GaussianBlur", "AdjustHue",
+                      "ResizeWithBBox")
+    if name in BBOX_OPS:    # the image's values and the boxes', one float64 array
+        return None if largest <= (1.0 if rounds else 0.0) else f"largest difference {largest:g}"
     allowed = (1.0 if rounds else 0.0) if a.dtype.kind in "iu" else \
         1e-5 * max(1.0, float(np.abs(b).max()))
     return None if largest <= allowed else f"largest difference {largest:g}"

@@ -31,7 +31,25 @@ BORDERS = ["CONSTANT", "EDGE", "REFLECT", "SYMMETRIC"]
 COLOUR_MODES = ["COLOR_BGR2RGB", "COLOR_RGB2GRAY", "COLOR_RGB2BGRA", "COLOR_GRAY2RGB",
                 "COLOR_RGBA2RGB", "COLOR_BGR2GRAY", "COLOR_RGBA2GRAY"]
 KINDS = ["hwc3", "hwc3", "hwc3", "hw", "hwc1", "hwc4", "hwc2", "float32", "float64", "float16",
-         "uint16", "int16", "int32", "int8", "bool"]
+         "uint16", "int16", "int32", "int8", "bool", "pil_rgb", "pil_l", "pil_rgba"]
+
+
+class PilImage:
+    """A PIL image to make in each interpreter (Pillow's objects differ between them)."""
+
+    def __init__(self, pixels, mode):
+        self.pixels, self.mode = pixels, mode
+        self.shape, self.dtype, self.ndim = pixels.shape, pixels.dtype, pixels.ndim
+
+    def make(self):
+        from PIL import Image
+        return Image.fromarray(self.pixels, self.mode)
+
+    def copy(self):
+        return self.make()
+
+    def __repr__(self):
+        return f"PIL {self.mode}"
 
 
 def enum(name, member):
@@ -56,7 +74,9 @@ def random_image(r):
         "int16": lambda: img.astype(np.int16) * 100 - 12000,
         "int32": lambda: img.astype(np.int32) * 3,
         "int8": lambda: (img.astype(np.int16) - 128).astype(np.int8),
-        "bool": lambda: img > 128}
+        "bool": lambda: img > 128,
+        "pil_rgb": lambda: PilImage(img, "RGB"), "pil_l": lambda: PilImage(img[:, :, 0].copy(), "L"),
+        "pil_rgba": lambda: PilImage(np.concatenate([img, img[:, :, :1]], -1), "RGBA")}
     return converted.get(kind, lambda: img)()
 
 
@@ -181,6 +201,10 @@ def documented(name, kwargs, img):
          "RandomLighting refuses other types: MindSpore reads their bytes as uint8 pixels"),
         (name == "ResizeWithBBox" and integer_not_uint8 and img.dtype not in (np.uint16, np.int16),
          "types MindSpore's OpenCV refuses are taken"),
+        (name == "RandomRotation" and isinstance(img, PilImage) and img.mode == "L",
+         "RandomRotation fills an L image with the first fill value (MindSpore: TypeError)"),
+        (name == "RandomAffine" and isinstance(img, PilImage),
+         "RandomAffine on a PIL image gets its fill (MindSpore drops it)"),
     ]
     return next((why for applies, why in rules if applies), None)
 
@@ -208,7 +232,11 @@ def outcomes(library, seed, count):
                 results.append(("ok", np.concatenate([np.asarray(out[0]).ravel().astype(
                     np.float64), np.asarray(out[1]).ravel().astype(np.float64)])))
             else:
-                results.append(("ok", np.asarray(op(img.copy()))))
+                out = op(img.copy())
+                # a PIL image back: its mode and pixels (a mode named in the dtype's place)
+                mode = getattr(out, "mode", None)
+                results.append(("ok", np.asarray(out), mode) if mode else
+                               ("ok", np.asarray(out)))
         except Exception as exc:        # an outcome to compare, like a result
             message = str(exc).split("[ERROR] ", 1)[-1]     # MindSpore's banner dropped
             results.append(("error", type(exc).__name__, message.split("\n")[0][:200]))
@@ -223,6 +251,9 @@ def difference(name, img, ours, theirs):
         failed, which = (ours, "here") if ours[0] == "error" else (theirs, "in MindSpore")
         return f"raises {failed[1]} {which} only: {failed[2][:120]}"
     a, b = ours[1], theirs[1]
+    kind = lambda outcome: f"PIL {outcome[2]}" if len(outcome) > 2 else "array"      # noqa: E731
+    if kind(ours) != kind(theirs):
+        return f"{kind(ours)} here, {kind(theirs)} in MindSpore"
     if a.dtype != b.dtype or a.shape != b.shape:
         return f"{a.dtype}{a.shape} here, {b.dtype}{b.shape} in MindSpore"
     if a.dtype == np.bool_ or a.size == 0:
@@ -271,7 +302,8 @@ def main():
         counts[kind] = counts.get(kind, 0) + 1
         if kind == "different":
             undocumented += 1
-            print(f"{name}{op_args} {kwargs} on {img.dtype}{img.shape}: {why}")
+            image = repr(img) if isinstance(img, PilImage) else img.dtype
+            print(f"{name}{op_args} {kwargs} on {image}{img.shape}: {why}")
     print(f"{args.cases} cases, seed {args.seed}: " +
           ", ".join(f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "different")))
     return 1 if undocumented else 0

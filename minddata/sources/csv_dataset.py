@@ -3,8 +3,10 @@
 As in MindSpore: ``dataset_files`` are paths or glob patterns (matches sorted); without
 ``column_names`` the first line of every file is its header (all headers must agree); with them,
 every line is data. ``column_defaults`` gives each column's type by the Python type of its default
-(int -> int32, float -> float32, str -> string; columns past the list are strings) and the value
-that replaces an empty field. Every value comes out as a 0-d array.
+(int -> int32, float -> float32, str -> string; columns past the list are strings). As MindSpore
+2.10 does (measured), an empty field of a string column is '' and one of an int or float column
+is a RuntimeError naming the file and line: the defaults fill nothing in. Every value comes out
+as a 0-d array.
 
 Files are read whole when the pipeline opens the source, so rows are random-access (and shard
 like any other source, see the deviation noted in the README, "Reading files").
@@ -67,13 +69,18 @@ def _read_table(path, names, skip_header, delimiter):
 
 
 def _convert(column, kind, default, path, name):
-    """pyarrow string array -> numpy array of the column's type, empty fields -> default."""
+    """pyarrow string array -> numpy array of the column's type (an empty field of a number
+    column is MindSpore's RuntimeError)."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    if default is not None:
-        column = pc.if_else(pc.equal(column, ""), pa.scalar(str(default)), column)
     if kind is str:
         return np.asarray(column.to_pylist(), dtype=object)
+    empty = pc.index(pc.utf8_trim_whitespace(column), "").as_py()
+    if empty >= 0:
+        raise RuntimeError(f"Invalid csv, csv file: {path} parse failed at data line {empty + 1}, "
+                           f"type does not match: column '{name}' is empty, where a value of "
+                           f"type {_KINDS[kind][0]} is expected (column_defaults gives the type, "
+                           f"not a value for empty fields)")
     target = pa.int32() if kind is int else pa.float32()
     try:
         return pc.cast(pc.utf8_trim_whitespace(column), target).to_numpy(zero_copy_only=False)

@@ -23,12 +23,19 @@ def test_header_and_strings_by_default(tmp_path):
     assert _values(src) == [("1", "hello"), ("2", "")]
 
 
-def test_column_defaults_types_and_fill(tmp_path):
-    f = _write(tmp_path / "a.csv", "1,2.5,a\n,,\n")
+def test_column_defaults_give_types_not_values(tmp_path):
+    """As MindSpore 2.10 (measured): an empty string field is '', an empty int or float field
+    is its RuntimeError naming the file and line; the defaults only type the columns."""
+    f = _write(tmp_path / "a.csv", "1,2.5,a\n3,4.5,\n")
     src = CsvSource([f], ",", [7, 0.5, "z"], ["i", "f", "s"])
     rows = src.read_rows([0, 1])
     assert rows[0][0].dtype == np.int32 and rows[0][1].dtype == np.float32
-    assert _values(src) == [(1, 2.5, "a"), (7, 0.5, "z")]
+    assert _values(src) == [(1, 2.5, "a"), (3, 4.5, "")]
+    for line, column in (("9,,b", "f"), (",1.5,b", "i"), (" ,1.5,b", "i")):
+        bad = _write(tmp_path / "b.csv", "1,2.5,a\n" + line + "\n")
+        with pytest.raises(RuntimeError, match=rf"b.csv parse failed at data line 2, type does "
+                                               rf"not match: column '{column}' is empty"):
+            _values(CsvSource([bad], ",", [7, 0.5, "z"], ["i", "f", "s"]))
 
 
 def test_column_names_mean_no_header(tmp_path):

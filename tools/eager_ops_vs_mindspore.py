@@ -75,7 +75,8 @@ def random_image(r):
         "int32": lambda: img.astype(np.int32) * 3,
         "int8": lambda: (img.astype(np.int16) - 128).astype(np.int8),
         "bool": lambda: img > 128,
-        "pil_rgb": lambda: PilImage(img, "RGB"), "pil_l": lambda: PilImage(img[:, :, 0].copy(), "L"),
+        "pil_rgb": lambda: PilImage(img, "RGB"),
+        "pil_l": lambda: PilImage(img[:, :, 0].copy(), "L"),
         "pil_rgba": lambda: PilImage(np.concatenate([img, img[:, :, :1]], -1), "RGBA")}
     return converted.get(kind, lambda: img)()
 

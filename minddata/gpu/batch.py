@@ -90,9 +90,9 @@ class GpuRun:
         geometry = [k for k, op in enumerate(self.ops)
                     if KINDS[type(op)] in ("decode_crop", "geometry")]
         self.last_geometry = geometry[-1] if geometry else None
-        self.tail_op = geometry[-1] if geometry and all(
+        self.tail_op = self.last_geometry if geometry and all(
             KINDS[type(op)] in ("flip", "point", "layout", "cast")
-            for op in self.ops[geometry[-1] + 1:]) else None
+            for op in self.ops[self.last_geometry + 1:]) else None
         # the dtypes the finished batch is cast to, in turn (plan.run_refusal: casts come last)
         self.casts = [dtype for dtype in map(cast_type, self.ops) if dtype is not None]
         # a decoder taking whole batches in one call: the batch is staged and its headers read

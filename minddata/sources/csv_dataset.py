@@ -75,7 +75,8 @@ def _convert(column, kind, default, path, name):
     import pyarrow.compute as pc
     if kind is str:
         return np.asarray(column.to_pylist(), dtype=object)
-    empty = pc.index(pc.utf8_trim_whitespace(column), "").as_py()
+    column = pc.utf8_trim_whitespace(column)
+    empty = pc.index(column, "").as_py()
     if empty >= 0:
         raise RuntimeError(f"Invalid csv, csv file: {path} parse failed at data line {empty + 1}, "
                            f"type does not match: column '{name}' is empty, where a value of "
@@ -83,7 +84,7 @@ def _convert(column, kind, default, path, name):
                            f"not a value for empty fields)")
     target = pa.int32() if kind is int else pa.float32()
     try:
-        return pc.cast(pc.utf8_trim_whitespace(column), target).to_numpy(zero_copy_only=False)
+        return pc.cast(column, target).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
         raise RuntimeError(f"Invalid csv, csv file: {path} parse failed, type does not match: "
                            f"column '{name}' must hold {_KINDS[kind][0]} values (its "

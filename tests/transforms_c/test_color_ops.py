@@ -177,3 +177,23 @@ def test_random_sharpness_and_random_color_take_16_bit_images():
     np.testing.assert_array_equal(RandomColor((1.0, 1.0))(img), img)
     with pytest.raises(RuntimeError, match="Expecting tensor in type of"):
         RandomSharpness((0.6, 0.6))(img.astype(np.int32))
+
+
+# measured in MindSpore 2.10: RandomColorAdjust checks each adjustment's types only when its
+# range is not the identity; its brightness alone takes any number type (AdjustBrightness's
+# values), contrast and saturation uint8/uint16/float32, hue uint8/float32 only
+def test_color_adjust_types_follow_the_adjustments_drawn():
+    pixel = np.array([[[-7, 300, 5]]], np.int16)
+    assert RandomColorAdjust()(pixel).tolist() == [[[-7, 300, 5]]]
+    assert RandomColorAdjust(brightness=(0.5, 0.5))(pixel).tolist() == [[[-4, 150, 2]]]
+    small = np.array([[[-7, 100, 5]]], np.int8)
+    assert RandomColorAdjust(brightness=(1.5, 1.5))(small).tolist() == [[[-10, 127, 8]]]
+    assert RandomColorAdjust(brightness=(1.5, 1.5))(
+        np.array([[[-7, 100, 5.3]]])).ravel().tolist() == pytest.approx([-10.5, 150.0, 7.95])
+    for kwargs in ({"contrast": (0.5, 0.5)}, {"saturation": (0.5, 0.5)}, {"hue": (0.2, 0.2)}):
+        with pytest.raises(RuntimeError, match="data type of image tensor"):
+            RandomColorAdjust(**kwargs)(pixel)
+    with pytest.raises(RuntimeError, match="Expecting tensor in type of \\(uint8, float32\\)"):
+        RandomColorAdjust(hue=(0.2, 0.2))(pixel.astype(np.uint16))
+    with pytest.raises(RuntimeError, match="dimension of image tensor"):
+        RandomColorAdjust()(pixel[0])

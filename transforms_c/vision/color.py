@@ -273,6 +273,15 @@ def equalize(img):
                      for c in range(img.shape[2])], axis=2)
 
 
+#: the types RandomColorAdjust takes on an array: any with its brightness alone (AdjustBrightness's
+#: types), fewer with contrast or saturation (AdjustContrast's) or hue (AdjustHue's): measured
+#: in MindSpore 2.10.
+_COLOR_ADJUST_DTYPES = (np.uint8, np.uint16, np.float32, np.int8, np.int16, np.int32,
+                        np.float64, np.float16)
+_COLOR_ADJUST_STEP_DTYPES = {"c": (np.uint8, np.uint16, np.float32),
+                             "s": (np.uint8, np.uint16, np.float32), "h": (np.uint8, np.float32)}
+
+
 class RandomColorAdjust(TensorOperation):
     """RandomColorAdjust(brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
     factors drawn uniformly, applied in a random order (as MindSpore)."""
@@ -287,19 +296,28 @@ class RandomColorAdjust(TensorOperation):
         self.hue = _color_range(hue, "hue", 0.0, (-0.5, 0.5))
 
     def _compute(self, img, rng):
-        # uint8, float32 (values as they are, unclipped) or uint16 (computed in float32,
-        # rounded and saturated), as MindSpore takes them
-        img = _rgb_image(img, "RandomColorAdjust", (np.uint8, np.uint16, np.float32))
-        adjust = _UINT8_ADJUST if img.dtype == np.uint8 else _FLOAT_ADJUST
-        work = img.astype(np.float32) if img.dtype == np.uint16 else img
         steps = [("b", self.brightness, (1.0, 1.0)), ("c", self.contrast, (1.0, 1.0)),
                  ("s", self.saturation, (1.0, 1.0)), ("h", self.hue, (0.0, 0.0))]
         for i in range(len(steps) - 1, 0, -1):  # Fisher-Yates shuffle of the order
             j = rng.randint(0, i)
             steps[i], steps[j] = steps[j], steps[i]
-        for name, bounds, identity in steps:
-            if tuple(bounds) == identity:
-                continue
+        steps = [step for step in steps if tuple(step[1]) != step[2]]
+        # each adjustment takes the types of its own op, and an identity one is skipped
+        # unchecked (as MindSpore's kernel: any type passes with the default ranges)
+        dtypes = tuple(t for t in _COLOR_ADJUST_DTYPES
+                       if all(t in _COLOR_ADJUST_STEP_DTYPES.get(name, _COLOR_ADJUST_DTYPES)
+                              for name, _, _ in steps))
+        img = _rgb_image(img, "RandomColorAdjust", dtypes)
+        if img.dtype not in (np.uint8, np.uint16, np.float32):     # brightness at most
+            from transforms_c.vision.adjust import scale_saturate   # (adjust imports this)
+            for _, bounds, _ in steps:
+                img = scale_saturate(img, rng.uniform(bounds[0], bounds[1]))
+            return img
+        # uint8, float32 (values as they are, unclipped) or uint16 (computed in float32,
+        # rounded and saturated), as MindSpore takes them
+        adjust = _UINT8_ADJUST if img.dtype == np.uint8 else _FLOAT_ADJUST
+        work = img.astype(np.float32) if img.dtype == np.uint16 else img
+        for name, bounds, _ in steps:
             work = adjust[name](work, rng.uniform(bounds[0], bounds[1]))
         if img.dtype == np.uint16:
             return np.clip(np.rint(work), 0, 65535).astype(np.uint16)

@@ -54,3 +54,16 @@ def test_batch_mix_errors():
         MixUpBatch(alpha=0)
     with pytest.raises(TypeError):
         CutMixBatch("NHWC")
+
+
+# measured in MindSpore 2.10: MixUpBatch takes a channel axis of 1 or 3, second or last
+# ((2, 3, 5, 6), (2, 4, 5, 1), (2, 1, 5, 6) mixed), and refuses (2, 4, 5, 4), (2, 2, 5, 2),
+# (2, 5, 5, 5) with "images shape should in <N,H,W,C> or <N,C,H,W>"
+def test_mixup_batch_needs_one_or_three_channels():
+    labels = np.eye(3, dtype=np.float32)[:2]
+    for shape in [(2, 3, 5, 6), (2, 4, 5, 1), (2, 1, 5, 6)]:
+        out, _ = MixUpBatch()(np.zeros(shape, np.uint8), labels)
+        assert out.shape == shape
+    for shape in [(2, 4, 5, 4), (2, 2, 5, 2), (2, 5, 5, 5)]:
+        with pytest.raises(RuntimeError, match="images shape should in <N,H,W,C> or <N,C,H,W>"):
+            MixUpBatch()(np.zeros(shape, np.uint8), labels)

@@ -84,6 +84,10 @@ class MixUpBatch(TensorOperation):
 
     def apply(self, arrays, seed):
         images, labels = _images_and_labels(arrays, "MixUpBatch")
+        if images.shape[1] not in (1, 3) and images.shape[3] not in (1, 3):
+            # a channel axis of 1 or 3, first or last (MindSpore 2.10's check, measured)
+            raise RuntimeError(f"MixUpBatch: images shape should in <N,H,W,C> or <N,C,H,W>, "
+                               f"got shape:<{','.join(map(str, images.shape))}>")
         rng = Rng(seed)
         lam = rng.beta(self.alpha, self.alpha)
         perm = _permutation(images.shape[0], rng)

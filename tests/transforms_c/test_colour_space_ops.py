@@ -158,3 +158,15 @@ def test_py_transforms_util_has_mindspores_hsv_helpers():
     assert np.allclose(util.rgb_to_hsvs(chw, False), np.moveaxis(hsv[0], -1, 0))
     with pytest.raises(TypeError, match=r"img shape should be .* Got \(5, 3\)"):
         util.rgb_to_hsvs(rgb[0, 0], True)
+
+
+# measured in MindSpore 2.10: RandomGrayscale(prob=0.0) on an int32 or 4-channel uint8 array
+# raises (AttributeError: its op reads a PIL image's mode before the draw); here the arrays it
+# does not take (Grayscale's) are refused whatever the draw, not handed back at prob 0
+def test_random_grayscale_refuses_other_arrays_whatever_the_draw():
+    rgb = np.zeros((4, 5, 3), np.uint8)
+    assert RandomGrayscale(0.0)(rgb) is not None
+    for img in (rgb.astype(np.int32), np.zeros((4, 5, 4), np.uint8)):
+        for prob in (0.0, 1.0):
+            with pytest.raises(RuntimeError, match="RandomGrayscale"):
+                RandomGrayscale(prob)(img)

@@ -488,6 +488,15 @@ class ConvertColor(TensorOperation):
                                f"image of shape {img.shape}: {exc}") from None
 
 
+def grayscale_pixels(img, op_name):
+    """The pixels of an RGB or gray uint8 array (an (H, W, 1) one as (H, W)) that Grayscale
+    takes, else MindSpore's words for what is wrong."""
+    if not (isinstance(img, np.ndarray) and (img.ndim == 2 or img.shape[-1] == 1)):
+        img = _rgb_image(img, op_name)
+    image_hwc(img, op_name, allow_float=False)
+    return img[:, :, 0] if img.ndim == 3 and img.shape[2] == 1 else img
+
+
 class Grayscale(TensorOperation):
     """Grayscale(num_output_channels=1): RGB (or gray) -> gray, 1 channel or 3 equal ones, with
     Pillow's luma: MindSpore's Grayscale is Pillow's (it refuses arrays; here an RGB or gray
@@ -505,10 +514,7 @@ class Grayscale(TensorOperation):
     def _compute(self, img, rng):
         from transforms_c.vision.pil_color import pil_grayscale
         from PIL import Image
-        if not (isinstance(img, np.ndarray) and (img.ndim == 2 or img.shape[-1] == 1)):
-            img = _rgb_image(img, "Grayscale")
-        image_hwc(img, "Grayscale", allow_float=False)
-        pixels = img[:, :, 0] if img.ndim == 3 and img.shape[2] == 1 else img
+        pixels = grayscale_pixels(img, "Grayscale")
         gray = pil_grayscale(Image.fromarray(np.ascontiguousarray(pixels)),
                              self.num_output_channels)
         out = np.asarray(gray)

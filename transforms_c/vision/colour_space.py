@@ -153,7 +153,8 @@ class RandomGrayscale(TensorOperation):
         self.prob = check_number(prob, "prob", 0.0, 1.0)
 
     def _compute(self, img, rng):
-        from transforms_c.vision.color import Grayscale
+        from transforms_c.vision.color import Grayscale, grayscale_pixels
+        grayscale_pixels(img, "RandomGrayscale")     # refused whatever the draw
         if rng.random() >= self.prob:
             return img
         channels = 1 if img.ndim == 2 or img.shape[2] == 1 else 3

@@ -3,8 +3,9 @@ import cv2
 import numpy as np
 import pytest
 
+import minddata
 from transforms_c._rng import reset_eager_stream
-from transforms_c.vision import Border, CenterCrop, Crop, Pad, RandomCrop
+from transforms_c.vision import Border, CenterCrop, Crop, HorizontalFlip, Pad, RandomCrop
 
 from tests.transforms_c.tc_samples import natural_rgb
 
@@ -106,3 +107,20 @@ def test_random_crop_pad_if_needed():
 def test_random_crop_too_large_raises():
     with pytest.raises(RuntimeError, match="crop size is bigger than the image dimensions"):
         RandomCrop(200)(natural_rgb(30, 35))
+
+
+# measured in MindSpore 2.10: RandomCrop pads before it crops (by nothing too), so an image or a
+# batch of 2 or 4 channels is refused with Pad's words even without padding ((8, 9, 4) and
+# (2, 8, 9, 4) cropped to (3, 4)); 1 and 3 channels are cropped
+def test_random_crop_refuses_other_than_one_or_three_channels():
+    for shape in [(8, 9, 4), (2, 8, 9, 4), (8, 9, 2)]:
+        with pytest.raises(RuntimeError, match="Expecting tensor in channel of \\(1, 3\\)"):
+            RandomCrop((3, 4))(np.zeros(shape, np.uint8))
+    assert RandomCrop((3, 4))(np.zeros((8, 9, 1), np.uint8)).shape == (3, 4, 1)
+    assert RandomCrop((3, 4))(np.zeros((2, 8, 9, 3), np.uint8)).shape == (2, 3, 4, 3)
+    # fused with the next op in a map too
+    data = minddata.NumpySlicesDataset({"image": np.zeros((2, 8, 9, 4), np.uint8)},
+                                       shuffle=False)
+    data = data.map([RandomCrop((3, 4)), HorizontalFlip()], input_columns="image")
+    with pytest.raises(Exception, match="channel of \\(1, 3\\)"):
+        list(data.create_dict_iterator(output_numpy=True))

@@ -39,8 +39,9 @@ def pad_array(img, left, top, right, bottom, fill_value=(0, 0, 0), mode=Border.C
 
 
 def check_pad_channels(img):
-    """MindSpore pads images of 1 or 3 channels only (its words, whichever op pads)."""
-    channels = 1 if img.ndim == 2 else img.shape[2]
+    """MindSpore pads images (or batches of them) of 1 or 3 channels only (its words, whichever
+    op pads)."""
+    channels = 1 if img.ndim == 2 else img.shape[-1]
     if channels not in (1, 3):
         raise RuntimeError(f"Pad: the channel of image tensor does not match the requirement of "
                            f"operator. Expecting tensor in channel of (1, 3). But got channel "
@@ -295,6 +296,11 @@ class RandomCrop(NativeOperation):
             check_same_size(arrays, "RandomCrop: Input images in different column must have the "
                                     "same shape, check the output shape in specified "
                                     "'input_columns' before call this operation.")
+        for image in arrays:
+            # MindSpore pads before it crops, by nothing too, so an image (or a batch's
+            # images) of other than 1 or 3 channels is refused (measured in 2.10)
+            if isinstance(image, np.ndarray) and image.ndim >= 3:
+                check_pad_channels(image)
         return super().apply(arrays, seed)
 
     def fused_output_hw(self, height, width, seed):

@@ -53,8 +53,10 @@ class CenterCropStep : public NativeStep {
 class RandomCropStep : public NativeStep {
   public:
     explicit RandomCropStep(const StepArgs& args) : size_(args) {}
-    void fold(uint64_t seed, int, Geometry* geo, PassParams*) const override {
-        if (!size_.fits(*geo)) throw Unfoldable();
+    void fold(uint64_t seed, int channels, Geometry* geo, PassParams*) const override {
+        // the op pads (by nothing too) before it crops, refusing images of other than 1 or 3
+        // channels, as MindSpore's: its own check raises
+        if (!size_.fits(*geo) || (channels != 1 && channels != 3)) throw Unfoldable();
         const auto hw = geo->current_hw();
         Rng rng(seed);
         const long long left = rng.randint(0, hw.second - size_.width);

@@ -1,0 +1,753 @@
+"""Whole dataset pipelines against MindSpore 2.10, on random sources and ops.
+
+Each case is a deterministic source (NumpySlicesDataset, GeneratorDataset, MindDataset over a
+file FileWriter writes, TextFileDataset, CSVDataset, ImageFolderDataset over generated images)
+with random arguments, then 1 to 6 random ops (batch, padded_batch, bucket_batch_by_length,
+repeat, skip, take, project, rename, map, filter, concat, zip, shuffle of a one-row buffer,
+use_sampler, and split at the end). The same cases run in this interpreter and in MindSpore's
+(its own venv: ``--mindspore-python``); each case records its metadata (size, columns, shapes,
+types, batch size, repeat count, classes) and every row of every epoch of a tuple iterator, a
+dict iterator and a plain ``for`` loop. Outcomes are compared item by item: dtype, shape and
+values exactly (strings as str); an error against a value is a difference, two errors of other
+types are counted apart ("error types"). Differences the README documents as deviations
+(MindSpore wrong, or different on purpose) are counted apart too.
+
+    .venv/bin/python tools/pipelines_vs_mindspore.py [--seed 1] [--cases 250]
+        [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
+
+Prints each undocumented difference and a count per outcome; exits 1 if there is any. The
+MindSpore interpreter runs this file alone (numpy and Pillow only: it never imports this
+package).
+"""
+import argparse
+import faulthandler
+import importlib
+import io
+import os
+import pickle
+import random
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+CASE_TIMEOUT_S = 30         # a case of the reference interpreter that runs longer hangs
+
+# --- the functions pipelines call (the same in both interpreters) -----------------------------
+
+
+def _amount(value):
+    """A number standing for a value of any type (strings: their lengths)."""
+    value = np.asarray(value)
+    if value.dtype.kind in "US":
+        return sum(len(item) for item in value.ravel().tolist())
+    return int(np.abs(value.astype(np.float64)).sum())
+
+
+def plus_one(x):
+    return x + 1
+
+
+def twice(x):
+    return x, x
+
+
+def sizes_of(x, y):
+    return np.array([np.size(x), np.size(y)], np.int64)
+
+
+def size_of(x):
+    return np.array(np.size(x), np.int32)
+
+
+def keep_even(*columns):
+    return _amount(columns[0]) % 2 == 0
+
+
+def keep_small(*columns):
+    return _amount(columns[0]) < 20
+
+
+def doubled_batch(column, batch_info):
+    return ([np.asarray(item) * 2 for item in column],)
+
+
+def batch_sizes(batch_info):
+    return 1 + batch_info.get_batch_num() % 3
+
+
+def length_of(column):
+    return np.size(column)
+
+
+FUNCTIONS = {f.__name__: f for f in (plus_one, twice, sizes_of, size_of, keep_even, keep_small,
+                                     doubled_batch, batch_sizes, length_of)}
+
+# --- sources: python objects GeneratorDataset reads -------------------------------------------
+
+
+class RandomAccess:
+    def __init__(self, columns):
+        self.columns = columns
+
+    def __getitem__(self, index):
+        return tuple(column[index] for column in self.columns)
+
+    def __len__(self):
+        return len(self.columns[0])
+
+
+class Iterable:
+    def __init__(self, columns):
+        self.columns = columns
+
+    def __iter__(self):
+        return iter(list(zip(*self.columns)))
+
+    def __len__(self):
+        return len(self.columns[0])
+
+
+def generator_function(columns):
+    def rows():
+        yield from zip(*columns)
+    return rows
+
+
+# --- random cases ------------------------------------------------------------------------------
+
+COLUMN_KINDS = ["int32", "int64", "float32", "float64", "vector", "matrix", "string", "ragged"]
+
+
+def column_values(r, kind, rows):
+    rng = np.random.default_rng(r.randrange(1 << 30))
+    if kind in ("int32", "int64"):
+        return [np.array(v, kind) for v in rng.integers(-5, 30, rows)]
+    if kind in ("float32", "float64"):
+        return [np.array(v, kind) for v in np.round(rng.normal(0, 4, rows), 2)]
+    if kind == "vector":
+        return [rng.integers(0, 9, 3).astype(np.float32) for _ in range(rows)]
+    if kind == "matrix":
+        return [rng.integers(0, 200, (2, 2)).astype(np.uint8) for _ in range(rows)]
+    if kind == "string":
+        return [np.array(r.choice(["a", "bb", "ccc", "", "dé", "x y"])) for _ in range(rows)]
+    return [rng.integers(0, 9, r.randint(1, 4)).astype(np.int64) for _ in range(rows)]
+
+
+def random_table(r, rows, ragged=True):
+    """Column names and kinds, and the values (lists of numpy arrays, one per row)."""
+    kinds = COLUMN_KINDS if ragged else COLUMN_KINDS[:-1]
+    chosen = [r.choice(kinds[:2])] + r.sample(kinds, r.randint(0, 2))
+    names = ["col%d" % i for i in range(len(chosen))]
+    return names, chosen, [column_values(r, kind, rows) for kind in chosen]
+
+
+def shards(r):
+    count = r.choice([2, 3])
+    return {"num_shards": count, "shard_id": r.randrange(count)}
+
+
+def sampler(r, rows, kinds=("sequential", "subset", "distributed", "pk", "list")):
+    kind = r.choice(kinds)
+    if kind == "sequential":
+        return ("SequentialSampler", {"start_index": r.choice([None, 0, 1, 2]),
+                                      "num_samples": r.choice([None, 2, 5])})
+    if kind == "subset":
+        return ("SubsetSampler", {"indices": [r.randrange(max(rows, 1)) for _ in range(3)]})
+    if kind == "distributed":
+        return ("DistributedSampler", dict(shards(r), shuffle=False))
+    if kind == "pk":
+        return ("PKSampler", {"num_val": r.choice([1, 2]), "shuffle": False,
+                              "class_column": "label"})
+    return ("list", [r.randrange(max(rows, 1)) for _ in range(r.randint(1, 4))])
+
+
+def numpy_source(r):
+    rows = r.randint(1, 9)
+    names, kinds, columns = random_table(r, rows, ragged=False)
+    layout = r.choice(["dict", "list", "tuple"])
+    kwargs = {"shuffle": False}
+    if layout == "list":
+        names, kinds, columns = names[:1], kinds[:1], columns[:1]
+    if layout != "dict" or r.random() < 0.5:
+        kwargs["column_names"] = names
+    if r.random() < 0.3:
+        kwargs.update(shards(r))
+    return {"kind": "numpy", "layout": layout, "names": names, "kinds": kinds,
+            "columns": columns, "kwargs": kwargs}
+
+
+def generator_source(r):
+    rows = r.randint(0, 9)
+    names, kinds, columns = random_table(r, rows)
+    form = r.choice(["random_access", "iterable", "function"])
+    kwargs = {"column_names": names, "shuffle": False, "python_multiprocessing": False}
+    choice = r.random()
+    if choice < 0.2:
+        kwargs.update(shards(r))
+    elif choice < 0.5 and form == "random_access":
+        kwargs["sampler"] = sampler(r, rows, ("sequential", "subset", "distributed", "list"))
+        del kwargs["shuffle"]
+    return {"kind": "generator", "form": form, "names": names, "kinds": kinds,
+            "columns": columns, "kwargs": kwargs}
+
+
+MINDRECORD_FIELDS = {"label": ("int32", None), "big": ("int64", None), "f": ("float32", None),
+                     "d": ("float64", None), "s": ("string", None), "b": ("bytes", None),
+                     "arr": ("float32", [2, 2]), "var": ("int64", [-1])}
+
+
+def mindrecord_value(r, rng, field):
+    kind, shape = MINDRECORD_FIELDS[field]
+    if shape == [2, 2]:
+        return rng.normal(0, 1, (2, 2)).round(3).astype(np.float32)
+    if shape == [-1]:
+        return rng.integers(-9, 9, r.randint(1, 4)).astype(np.int64)
+    if kind in ("int32", "int64"):
+        return r.randint(0, 3) if field == "label" else r.randint(-10 ** 10, 10 ** 10)
+    if kind in ("float32", "float64"):
+        return round(r.uniform(-9, 9), 2)
+    if kind == "string":
+        return r.choice(["a", "bb", "", "déj", "x y"])
+    return bytes(r.randrange(256) for _ in range(r.randint(1, 5)))
+
+
+def mindrecord_source(r):
+    rows = r.randint(1, 9)
+    fields = ["label"] + r.sample([f for f in MINDRECORD_FIELDS if f != "label"], r.randint(1, 4))
+    rng = np.random.default_rng(r.randrange(1 << 30))
+    samples = [{f: mindrecord_value(r, rng, f) for f in fields} for _ in range(rows)]
+    kwargs = {"shuffle": False}
+    choice = r.random()
+    if choice < 0.2:
+        kwargs.update(shards(r))
+        if r.random() < 0.5:
+            kwargs["num_padded"] = r.randint(1, 3)
+            kwargs["padded_sample"] = {f: mindrecord_value(r, rng, f) for f in fields}
+            kwargs["columns_list"] = fields
+    elif choice < 0.45:
+        kwargs["sampler"] = sampler(r, rows, ("sequential", "subset", "distributed", "pk"))
+        del kwargs["shuffle"]
+    elif choice < 0.55:
+        kwargs["num_samples"] = r.randint(1, 6)
+    if r.random() < 0.3 or "padded_sample" in kwargs:
+        kwargs["columns_list"] = r.sample(fields, r.randint(1, len(fields)))
+        if "padded_sample" in kwargs:
+            kwargs["padded_sample"] = {f: kwargs["padded_sample"][f]
+                                       for f in kwargs["columns_list"]}
+    return {"kind": "mindrecord", "fields": fields, "samples": samples, "kwargs": kwargs}
+
+
+WORDS = ["alpha", "beta", "", "gamma delta", "e", "ζ"]
+
+
+def text_kwargs(r):
+    kwargs = {"shuffle": False}
+    if r.random() < 0.3:
+        kwargs["num_samples"] = r.randint(1, 6)
+    if r.random() < 0.25:
+        kwargs.update(shards(r))
+    return kwargs
+
+
+def text_source(r):
+    files = [[r.choice(WORDS) for _ in range(r.randint(1, 5))] for _ in range(r.randint(1, 2))]
+    return {"kind": "text", "files": files, "kwargs": text_kwargs(r)}
+
+
+def csv_source(r):
+    width = r.randint(1, 3)
+    typed = r.random() < 0.6
+    cells = [lambda: str(r.randint(-9, 99)), lambda: "%.2f" % r.uniform(-5, 5),
+             lambda: r.choice(["p", "qq", "r s"])][:width]
+    files = [[",".join(cell() for cell in cells) for _ in range(r.randint(1, 5))]
+             for _ in range(r.randint(1, 2))]
+    kwargs = text_kwargs(r)
+    kwargs["column_names"] = ["c%d" % i for i in range(width)]
+    if typed:
+        kwargs["column_defaults"] = [0, 0.0, ""][:width]
+    return {"kind": "csv", "files": files, "kwargs": kwargs}
+
+
+def image_source(r):
+    classes = r.sample(["ant", "bee", "cat", "dog"], r.randint(1, 3))
+    rng = np.random.default_rng(r.randrange(1 << 30))
+    images = {name: [(r.choice(["png", "png", "jpg"]),
+                      rng.integers(0, 256, (r.randint(3, 9), r.randint(3, 9), 3)).astype(np.uint8))
+                     for _ in range(r.randint(0, 3))] for name in classes}
+    kwargs = {"shuffle": False, "decode": r.choice([False, True])}
+    if r.random() < 0.3:
+        kwargs["class_indexing"] = {name: i * 2 for i, name in enumerate(sorted(classes))}
+    if r.random() < 0.3:
+        kwargs["extensions"] = r.choice([[".png"], [".jpg"], [".png", ".jpg"]])
+    choice = r.random()
+    if choice < 0.2:
+        kwargs.update(shards(r))
+    elif choice < 0.4:
+        kwargs["sampler"] = sampler(r, 6, ("sequential", "subset", "distributed", "pk"))
+        del kwargs["shuffle"]
+    elif choice < 0.5:
+        kwargs["num_samples"] = r.randint(1, 4)
+    return {"kind": "images", "images": images, "kwargs": kwargs}
+
+
+def random_source(r):
+    return r.choice([numpy_source, numpy_source, generator_source, generator_source,
+                     mindrecord_source, mindrecord_source, text_source, csv_source,
+                     image_source])(r)
+
+
+def random_op(r, first, images):
+    """One op of a pipeline, as data: (name, arguments)."""
+    makers = [
+        lambda: ("batch", {"batch_size": r.choice([1, 2, 3, 4]),
+                           "drop_remainder": r.choice([False, True])}),
+        lambda: ("batch", {"batch_size": r.choice([2, 3, "batch_sizes"])}),
+        lambda: ("batch_map", {"batch_size": r.choice([1, 2, 3]), "column": r.randrange(3)}),
+        lambda: ("padded_batch", {"batch_size": r.choice([1, 2, 3]),
+                                  "drop_remainder": r.choice([False, True]),
+                                  "column": r.randrange(3),
+                                  "shape": r.choice([None, None, [4], [2, 3]]),
+                                  "value": r.choice([None, 0, -1])}),
+        lambda: ("bucket_batch_by_length", {"column": r.randrange(3),
+                                            "bucket_boundaries": r.choice([[2], [1, 3]]),
+                                            "sizes": r.choice([2, 3]),
+                                            "function": r.choice([None, "length_of"]),
+                                            "pad_to_bucket_boundary": r.choice([False, True]),
+                                            "drop_remainder": r.choice([False, True])}),
+        lambda: ("repeat", r.choice([1, 2, 3])),
+        lambda: ("skip", r.choice([0, 1, 2, 5])),
+        lambda: ("take", r.choice([-1, 1, 3, 7])),
+        lambda: ("project", r.randrange(3)),
+        lambda: ("rename", r.randrange(3)),
+        lambda: ("map", {"function": r.choice(["plus_one", "twice", "size_of"]),
+                         "column": r.randrange(3),
+                         "output": r.choice([None, "renamed"])}),
+        lambda: ("map_two", {"function": "sizes_of"}),
+        lambda: ("map_transform", {"op": r.choice(["TypeCast", "OneHot"]),
+                                   "column": r.randrange(3),
+                                   "dtype": r.choice(["float64", "int16", "int64"])}),
+        lambda: ("filter", {"predicate": r.choice(["keep_even", "keep_small"]),
+                            "column": r.choice([None, 0, 1])}),
+        lambda: ("zip", {"rows": r.randint(1, 9)}),
+    ]
+    if images:
+        makers += [lambda: ("map_vision", {"op": r.choice(["Decode", "Resize",
+                                                           "decode_resize"])})] * 4
+    if first:
+        makers += [
+            lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1])}),
+            lambda: ("use_sampler", sampler(r, 5, ("sequential", "subset", "distributed"))),
+        ] * 2
+    return r.choice(makers)()
+
+
+def random_case(r):
+    source = random_source(r)
+    ops = [random_op(r, i == 0, source["kind"] == "images") for i in range(r.randint(1, 6))]
+    if r.random() < 0.1:    # rows recorded sorted: the order a shuffle gives is not compared
+        ops.append(("shuffle", r.choice([2, 4, 100])))
+    case = {"source": source, "ops": ops, "epochs": r.randint(1, 3)}
+    if r.random() < 0.12 and ops[-1][0] != "shuffle":
+        case["split"] = r.choice([[2, 1], [0.5, 0.5], [0.3, 0.7], [1, 1, 1], [0.2, 0.2, 0.6]])
+    return case
+
+
+def cases(seed, count):
+    r = random.Random(seed)
+    return [random_case(r) for _ in range(count)]
+
+
+# --- building a case in one library ------------------------------------------------------------
+
+
+def library(name):
+    """(dataset module, FileWriter) of ``name``: "mindspore" or "minddata"."""
+    if name == "mindspore":
+        ds = importlib.import_module("mindspore.dataset")
+        writer = importlib.import_module("mindspore.mindrecord").FileWriter
+    else:
+        ds = importlib.import_module("minddata")
+        writer = importlib.import_module("mindrecord").FileWriter
+    return ds, writer
+
+
+def make_sampler(ds, spec):
+    name, arguments = spec
+    if name == "list":
+        return list(arguments)
+    return getattr(ds, name)(**{k: v for k, v in arguments.items() if v is not None})
+
+
+def source_kwargs(ds, kwargs):
+    out = dict(kwargs)
+    if "sampler" in out:
+        out["sampler"] = make_sampler(ds, out["sampler"])
+    return out
+
+
+def write_lines(directory, files, suffix):
+    paths = []
+    for i, lines in enumerate(files):
+        paths.append(os.path.join(directory, "part%d.%s" % (i, suffix)))
+        with open(paths[-1], "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in lines))
+    return paths
+
+
+def write_images(directory, images):
+    from PIL import Image
+    root = os.path.join(directory, "images")
+    for name, files in images.items():
+        os.makedirs(os.path.join(root, name), exist_ok=True)
+        for i, (fmt, pixels) in enumerate(files):
+            buffer = io.BytesIO()
+            Image.fromarray(pixels).save(buffer, "PNG" if fmt == "png" else "JPEG", quality=90)
+            with open(os.path.join(root, name, "%d.%s" % (i, fmt)), "wb") as f:
+                f.write(buffer.getvalue())
+    return root
+
+
+def build_source(ds, file_writer, spec, directory):
+    kind = spec["kind"]
+    kwargs = source_kwargs(ds, spec["kwargs"])
+    if kind == "numpy":
+        stacked = [np.stack(column) for column in spec["columns"]]
+        data = {"dict": lambda: dict(zip(spec["names"], stacked)), "list": lambda: list(
+            stacked[0]), "tuple": lambda: tuple(stacked)}[spec["layout"]]()
+        return ds.NumpySlicesDataset(data, **kwargs)
+    if kind == "generator":
+        source = {"random_access": RandomAccess, "iterable": Iterable,
+                  "function": generator_function}[spec["form"]](spec["columns"])
+        return ds.GeneratorDataset(source, **kwargs)
+    if kind == "mindrecord":
+        path = os.path.join(directory, "data.mindrecord")
+        if not os.path.exists(path):
+            writer = file_writer(path, shard_num=1)
+            schema = {}
+            for field in spec["fields"]:
+                field_type, shape = MINDRECORD_FIELDS[field]
+                schema[field] = {"type": field_type, **({"shape": shape} if shape else {})}
+            writer.add_schema(schema, "pipelines")
+            writer.write_raw_data([dict(sample) for sample in spec["samples"]])
+            writer.commit()
+        return ds.MindDataset(path, **kwargs)
+    if kind == "text":
+        return ds.TextFileDataset(write_lines(directory, spec["files"], "txt"), **kwargs)
+    if kind == "csv":
+        return ds.CSVDataset(write_lines(directory, spec["files"], "csv"), **kwargs)
+    root = os.path.join(directory, "images")
+    if not os.path.exists(root):
+        write_images(directory, spec["images"])
+    return ds.ImageFolderDataset(root, **kwargs)
+
+
+def pick(names, index):
+    return names[index % len(names)]
+
+
+def apply_op(ds, data, op, build_again):
+    """``data`` with ``op`` (from random_op) applied; column names are read from ``data``."""
+    name, arguments = op
+    names = data.get_col_names()
+    if name == "batch":
+        size = arguments["batch_size"]
+        return data.batch(FUNCTIONS.get(size, size),
+                          drop_remainder=arguments.get("drop_remainder", False))
+    if name == "batch_map":
+        return data.batch(arguments["batch_size"], per_batch_map=doubled_batch,
+                          input_columns=[pick(names, arguments["column"])])
+    if name == "padded_batch":
+        pad_info = {pick(names, arguments["column"]): (arguments["shape"], arguments["value"])}
+        return data.padded_batch(arguments["batch_size"], arguments["drop_remainder"],
+                                 pad_info=pad_info)
+    if name == "bucket_batch_by_length":
+        boundaries = arguments["bucket_boundaries"]
+        function = FUNCTIONS.get(arguments["function"])
+        return data.bucket_batch_by_length(
+            [pick(names, arguments["column"])], boundaries,
+            [arguments["sizes"]] * (len(boundaries) + 1), element_length_function=function,
+            pad_to_bucket_boundary=arguments["pad_to_bucket_boundary"],
+            drop_remainder=arguments["drop_remainder"])
+    if name in ("repeat", "skip", "take", "shuffle"):
+        return getattr(data, name)(arguments)
+    if name == "project":
+        return data.project(names[arguments % len(names):] or names)
+    if name == "rename":
+        old = pick(names, arguments)
+        return data.rename(old, old + "_r")
+    if name == "map":
+        column = pick(names, arguments["column"])
+        outputs = None
+        if arguments["function"] == "twice":
+            outputs = [column + "_a", column + "_b"]
+        elif arguments["output"]:
+            outputs = [column + "_m"]
+        return data.map(FUNCTIONS[arguments["function"]], input_columns=[column],
+                        output_columns=outputs)
+    if name == "map_two":
+        if len(names) < 2:
+            return data
+        return data.map(sizes_of, input_columns=names[:2], output_columns=["sizes"])
+    if name == "map_transform":
+        column = pick(names, arguments["column"])
+        transform = (ds.transforms.TypeCast(getattr(np, arguments["dtype"]))
+                     if arguments["op"] == "TypeCast" else ds.transforms.OneHot(5))
+        return data.map(transform, input_columns=[column])
+    if name == "map_vision":
+        operations = {"Decode": [ds.vision.Decode()], "Resize": [ds.vision.Resize((4, 5))],
+                      "decode_resize": [ds.vision.Decode(), ds.vision.Resize(6)]}[arguments["op"]]
+        return data.map(operations, input_columns=[names[0]])
+    if name == "filter":
+        column = arguments["column"]
+        return data.filter(FUNCTIONS[arguments["predicate"]],
+                           input_columns=None if column is None else [pick(names, column)])
+    if name == "zip":
+        other = ds.NumpySlicesDataset({"z" * (len(names) + 1): np.arange(arguments["rows"],
+                                                                        dtype=np.int32)},
+                                      shuffle=False)
+        return data.zip(other)
+    if name == "concat":
+        other = build_again()
+        if arguments["skip"]:
+            other = other.skip(arguments["skip"])
+        return data + other if arguments["plus"] else data.concat([other])
+    if name == "use_sampler":
+        data.use_sampler(make_sampler(ds, arguments))
+        return data
+    raise ValueError(f"unknown op {name}")
+
+
+def build(ds, file_writer, case, directory):
+    def source():
+        return build_source(ds, file_writer, case["source"], directory)
+    data = source()
+    for op in case["ops"]:
+        data = apply_op(ds, data, op, source)
+    return data
+
+
+# --- recording outcomes ------------------------------------------------------------------------
+
+
+def plain(value):
+    """A value as comparable Python data: (dtype, shape, values) of its numpy array."""
+    if hasattr(value, "asnumpy"):
+        value = value.asnumpy()
+    array = np.asarray(value)
+    if array.dtype.kind == "U":
+        return ("str", array.shape, array.tolist())
+    if array.dtype.kind == "S":
+        return ("bytes", array.shape, array.tolist())
+    return (array.dtype.str, array.shape, array.tobytes())
+
+
+def error(exc):
+    message = str(exc).split("[ERROR] ", 1)[-1].strip()        # MindSpore's banner dropped
+    return ("error", type(exc).__name__, message.split("\n")[0][:200])
+
+
+def attempt(function):
+    try:
+        return ("ok", function())
+    except Exception as exc:            # an outcome to compare, like a value
+        return error(exc)
+
+
+def epochs(iterator_of, count, convert, ordered):
+    iterator = iterator_of()
+    return [in_order([convert(row) for row in iterator], ordered) for _ in range(count)]
+
+
+def in_order(recorded, ordered):
+    """Rows as read, or sorted where their order is not compared (after a shuffle)."""
+    return recorded if ordered else sorted(recorded, key=repr)
+
+
+def metadata(data):
+    items = [
+        ("get_dataset_size", data.get_dataset_size),
+        ("get_col_names", lambda: list(data.get_col_names())),
+        ("output_shapes", lambda: [list(s) for s in data.output_shapes()]),
+        ("output_types", lambda: [np.dtype(t).str for t in data.output_types()]),
+        ("get_batch_size", data.get_batch_size),
+        ("get_repeat_count", data.get_repeat_count),
+    ]
+    return [(label, attempt(function)) for label, function in items]
+
+
+def rows(data, count, ordered=True):
+    tuple_row = lambda row: [plain(v) for v in row]                         # noqa: E731
+    dict_row = lambda row: [(k, plain(v)) for k, v in row.items()]        # noqa: E731
+    return [
+        ("tuple iterator", attempt(lambda: epochs(lambda: data.create_tuple_iterator(
+            num_epochs=count, output_numpy=True), count, tuple_row, ordered))),
+        ("dict iterator", attempt(lambda: epochs(lambda: data.create_dict_iterator(
+            num_epochs=count, output_numpy=True), count, dict_row, ordered))),
+        ("for loop", attempt(lambda: in_order([tuple_row(row) for row in data], ordered))),
+    ]
+
+
+def run_case(ds, file_writer, case, directory):
+    """[(item, outcome)] of one case: ("ok", value) or ("error", type name, message)."""
+    built = attempt(lambda: build(ds, file_writer, case, directory))
+    if built[0] == "error":
+        return [("build", built)]
+    data = built[1]
+    outcomes = metadata(data)
+    if case["source"]["kind"] == "images" and not case["ops"]:
+        outcomes.append(("num_classes", attempt(data.num_classes)))
+    outcomes += rows(data, case["epochs"], ordered=case["ops"][-1][0] != "shuffle")
+    if "split" in case:
+        parts = attempt(lambda: data.split(case["split"], randomize=False))
+        outcomes.append(("split", ("ok", "parts") if parts[0] == "ok" else parts))
+        for i, part in enumerate(parts[1] if parts[0] == "ok" else []):
+            outcomes.append((f"split part {i} size", attempt(part.get_dataset_size)))
+            outcomes += [(f"split part {i} {label}", outcome)
+                         for label, outcome in rows(part, 1)[:1]]
+    return outcomes
+
+
+def outcomes(library_name, seed, count, start=0):
+    """Each case's outcomes from case ``start`` on (a generator: a crash loses no case before
+    it)."""
+    warnings.simplefilter("ignore")
+    ds, file_writer = library(library_name)
+    for case in cases(seed, count)[start:]:
+        with tempfile.TemporaryDirectory() as directory:
+            yield run_case(ds, file_writer, case, directory)
+
+
+def reference_outcomes(args):
+    """The reference interpreter's outcomes of every case. A case that kills it (MindSpore 2.10
+    segfaults in a few) is recorded as a crash, and the next run starts after it."""
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "reference.pkl")
+        env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))) if args.reference == "minddata" else "")
+        while len(results) < args.cases:
+            done = subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--seed",
+                                   str(args.seed), "--cases", str(args.cases), "--start",
+                                   str(len(results)), "--emit", args.reference, path],
+                                  env=env, stderr=subprocess.DEVNULL)
+            with open(path, "rb") as f:
+                while True:
+                    try:
+                        results.append(pickle.load(f))
+                    except EOFError:
+                        break
+            if done.returncode != 0 and len(results) < args.cases:
+                results.append([("crash", ("error", "crash", "killed by a signal" if
+                                           done.returncode < 0 else "hung (timed out)"))])
+    return results
+
+
+# --- comparing ---------------------------------------------------------------------------------
+
+
+def difference(ours, theirs):
+    """(kind, why) of two outcomes of one item: kind None (same), "error type" or "different"."""
+    if ours[0] == "error" and theirs[0] == "error":
+        return (None, None) if ours[1] == theirs[1] else (
+            "error type", f"{ours[1]} here, {theirs[1]} in MindSpore: {theirs[2][:100]}")
+    if ours[0] != theirs[0]:
+        failed, which = (ours, "here") if ours[0] == "error" else (theirs, "in MindSpore")
+        return "different", f"raises {failed[1]} {which} only: {failed[2][:150]}"
+    if ours[1] == theirs[1]:
+        return None, None
+    return "different", f"{summary(ours[1])} here, {summary(theirs[1])} in MindSpore"
+
+
+def summary(value):
+    text = repr(value)
+    return text if len(text) < 300 else text[:300] + "..."
+
+
+def case_difference(ours, theirs):
+    """(kind, item, why) of the first item two cases' outcomes differ in, hard ones first."""
+    if theirs[0][0] == "crash":
+        return ("MindSpore crashed", "crash", theirs[0][1][2])
+    found = []
+    items = dict(theirs)
+    for label, outcome in ours:
+        if label not in items:
+            found.append(("different", label, "missing in MindSpore's outcomes"))
+            continue
+        kind, why = difference(outcome, items[label])
+        if kind:
+            found.append((kind, label, why))
+    if len(ours) != len(theirs) and not found:
+        found.append(("different", "items", f"{len(ours)} here, {len(theirs)} in MindSpore"))
+    found.sort(key=lambda item: item[0] != "different")
+    return found[0] if found else (None, None, None)
+
+
+def op_names(case):
+    return [name for name, _ in case["ops"]]
+
+
+def documented(case, item, why):
+    """The README's word for a difference this case may show, or None (see the dataset API's
+    "Deviations from MindSpore" and the sources' "Differences from MindSpore")."""
+    source = case["source"]
+    kwargs = source["kwargs"]
+    rules = [
+        (source["kind"] in ("text", "csv") and "num_shards" in kwargs,
+         "CSV/TextFile shards are round-robin (MindSpore: row ranges)"),
+    ]
+    return next((reason for applies, reason in rules if applies), None)
+
+
+def describe(case):
+    source = dict(case["source"])
+    for bulky in ("columns", "samples", "images", "files"):
+        source.pop(bulky, None)
+    extra = f" split {case['split']}" if "split" in case else ""
+    return f"{source} | {case['ops']} | {case['epochs']} epochs{extra}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=250)
+    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
+    parser.add_argument("--reference", default="mindspore",
+                        help="the library the reference interpreter runs (minddata: a self-check)")
+    parser.add_argument("--show-error-types", action="store_true",
+                        help="also print the cases where both raise, with other error types")
+    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.emit:                       # the reference interpreter's part
+        with open(args.emit[1], "wb") as f, open(os.devnull, "w") as quiet:
+            # a case that hangs (MindSpore 2.10 loops forever in a few) ends the process
+            faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
+            for outcome in outcomes(args.emit[0], args.seed, args.cases, args.start):
+                pickle.dump(outcome, f)
+                f.flush()
+                faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
+        return 0
+    reference = reference_outcomes(args)
+    ours = outcomes("minddata", args.seed, args.cases)
+    counts = {}
+    for number, (case, mine, theirs) in enumerate(zip(cases(args.seed, args.cases), ours,
+                                                      reference)):
+        kind, item, why = case_difference(mine, theirs)
+        if kind == "different" and documented(case, item, why):
+            kind = "documented"
+        kind = kind or "same"
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind in ("different", "MindSpore crashed") or (kind == "error type"
+                                                           and args.show_error_types):
+            print(f"case {number}: {describe(case)}\n    {item}: {why}")
+    print(f"{args.cases} pipelines, seed {args.seed}: " + ", ".join(
+        f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "error type",
+                                            "MindSpore crashed", "different")))
+    return 1 if counts.get("different") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -182,3 +182,16 @@ def test_bicubic_warp_of_float64_is_the_float32_warp(op):
     got, want = op(img), op(img.astype(np.float32))
     assert got.dtype == np.float64 and got.shape == want.shape
     assert np.abs(got - want).max() < 1e-6
+
+
+# measured in MindSpore 2.10: CutOut(4) refuses a 2-D (16, 40) image ("CutOut: shape is
+# invalid.", a PIL L image too, and with is_hwc=False) and cuts (16, 40, 1) and (3, 16, 40)
+def test_cutout_refuses_a_2d_image():
+    from PIL import Image
+    gray = np.ones((16, 40), np.uint8)
+    for img in (gray, Image.fromarray(gray)):
+        for is_hwc in (True, False):
+            with pytest.raises(RuntimeError, match="CutOut: shape is invalid"):
+                CutOut(4, is_hwc=is_hwc)(img)
+    assert CutOut(4)(gray[:, :, None]).shape == (16, 40, 1)
+    assert CutOut(4, is_hwc=False)(np.ones((3, 16, 40), np.uint8)).shape == (3, 16, 40)

@@ -23,9 +23,14 @@ class CutOut(TensorOperation):
         check_range(self.num_patches, "", 1, MAX_SIZE)
 
     def _compute(self, img, rng):
+        if isinstance(img, np.ndarray) and img.ndim == 2:
+            # MindSpore 2.10 refuses a 2-D image (a PIL L image's too), with these words
+            # where is_hwc=True (measured)
+            raise RuntimeError("CutOut: shape is invalid. Expecting an image of shape <H,W,C> "
+                               "or <C,H,W>, got a 2-D image.")
         image_hwc(img, "CutOut", rank_words=lambda ndim: (
             f"image shape is not <H,W,C>, but got rank: {ndim}"))
-        height, width = (img.shape[:2] if self.is_hwc or img.ndim == 2 else img.shape[1:3])
+        height, width = img.shape[:2] if self.is_hwc else img.shape[1:3]
         if self.length > height or self.length > width:
             raise RuntimeError(f"CutOut: box size is too large for image erase, got box height: "
                                f"{self.length}, box width: {self.length}, and image height: "
@@ -34,7 +39,7 @@ class CutOut(TensorOperation):
         for _ in range(self.num_patches):
             top = rng.randint(0, height - self.length)
             left = rng.randint(0, width - self.length)
-            if self.is_hwc or out.ndim == 2:
+            if self.is_hwc:
                 out[top:top + self.length, left:left + self.length] = 0
             else:
                 out[:, top:top + self.length, left:left + self.length] = 0

@@ -85,3 +85,14 @@ def test_hwc2chw():
     assert HWC2CHW()(gray).shape == gray.shape
     with pytest.raises(RuntimeError):
         HWC2CHW()(np.zeros(5, np.uint8))
+
+
+# measured in MindSpore 2.10: NormalizePad([121.0], [58.0], is_hwc=False) on a 2-D (7, 61) image
+# (or a PIL L one) raises RuntimeError; is_hwc=True gives (7, 61, 2), and a CHW (1, 7, 61)
+# image with is_hwc=False gives (2, 7, 61)
+def test_normalize_pad_chw_refuses_a_2d_image():
+    gray = np.arange(7 * 61, dtype=np.uint8).reshape(7, 61)
+    with pytest.raises(RuntimeError, match="NormalizePad"):
+        NormalizePad([121.0], [58.0], is_hwc=False)(gray)
+    assert NormalizePad([121.0], [58.0])(gray).shape == (7, 61, 2)
+    assert NormalizePad([121.0], [58.0], is_hwc=False)(gray[None]).shape == (2, 7, 61)

@@ -118,6 +118,11 @@ class NormalizePad(Normalize):
     def _compute(self, img, rng):
         img = _numeric_image(img, "NormalizePad")
         image_hwc(img, "NormalizePad", rank_words=decode_hint_rank_words)
+        if img.ndim == 2 and not self.is_hwc:
+            # no channel axis to pad in front: MindSpore 2.10 raises too (measured: "Illegal
+            # index: 2"), where a 2-D image with is_hwc=True gets a channel of zeros after it
+            raise RuntimeError(f"NormalizePad: with is_hwc=False the image should be <C,H,W>, "
+                               f"got a 2-D image of shape {img.shape}.")
         norm = normalize_array(img, self.mean, self.std, self.is_hwc, "NormalizePad")
         if norm.ndim == 2:
             norm = norm[:, :, None]

@@ -9,6 +9,7 @@ from ..cache.identity import describe_operation
 from .checks import INT32_MAX as _INT32_MAX
 from .checks import (PipelineArgumentError, check_columns, check_max_rowsize,
                      check_num_parallel_workers, out_of_range, wrong_type)
+from .map import placement
 from .node import LogicalNode
 
 
@@ -57,20 +58,6 @@ def _check_per_batch_map(per_batch_map: Any, in_cols: Optional[List[str]]) -> No
         raise ValueError(f"The signature of per_batch_map should match with input columns: "
                          f"{len(in_cols)} columns and the BatchInfo, but it takes {n} "
                          f"parameters.")
-
-
-def batch_placement(child_cols: Sequence[str], in_cols: Sequence[str],
-                    out_cols: Sequence[str]) -> List[Tuple[str, int]]:
-    """Where each column of a per_batch_map's batch comes from, in order: ("out", j) for its
-    j-th result, ("in", k) for child column k. MindSpore's order: as many outputs as inputs
-    take the inputs' places; otherwise the outputs come first, then the columns not given to
-    per_batch_map (in the child's order; MindSpore's own order among those is its hash
-    map's)."""
-    if len(in_cols) == len(out_cols):
-        return [("out", in_cols.index(c)) if c in in_cols else ("in", k)
-                for k, c in enumerate(child_cols)]
-    return [("out", j) for j in range(len(out_cols))] + \
-        [("in", k) for k, c in enumerate(child_cols) if c not in in_cols]
 
 
 def _batch_column_error(child_cols: Sequence[str], in_cols: Sequence[str],
@@ -175,7 +162,7 @@ class Batch(LogicalNode):
             out_cols = out_cols if out_cols is not None else in_cols
             self._column_error = _batch_column_error(child_cols, in_cols, out_cols)
             if self._column_error is None:
-                self.placement = batch_placement(child_cols, in_cols, out_cols)
+                self.placement = placement(child_cols, in_cols, out_cols)
                 self._columns = [out_cols[j] if src == "out" else child_cols[j]
                                  for src, j in self.placement]
         self.in_cols = in_cols

@@ -19,10 +19,35 @@ def test_ops_run_in_order():
     assert values(numbers(3).map([lambda x: x + 1, lambda x: x * 10], "x")) == [10, 20, 30]
 
 
-def test_two_outputs_take_the_input_columns_place():
+def test_more_outputs_than_inputs_come_first():
+    # measured in MindSpore 2.10: ['b1', 'b2', 'a', 'c'], row 1 [10, 11, 1, 100] (the outputs
+    # first, then the columns that were not inputs; this package put them in b's place)
     d = three_cols().map(lambda b: (b, b + 1), "b", ["b1", "b2"])
-    assert d.get_col_names() == ["a", "b1", "b2", "c"]
-    assert rows(d)[1] == [1, 10, 11, 100]
+    assert d.get_col_names() == ["b1", "b2", "a", "c"]
+    assert rows(d)[1] == [10, 11, 1, 100]
+    assert list(next(d.create_dict_iterator(output_numpy=True))) == ["b1", "b2", "a", "c"]
+
+
+def test_fewer_outputs_than_inputs_come_first():
+    # measured in MindSpore 2.10: inputs b, c of a, b, c give ['s', 'a'] (here ['a', 's'] before)
+    d = three_cols().map(lambda b, c: b + c, ["b", "c"], ["s"])
+    assert d.get_col_names() == ["s", "a"]
+    assert rows(d)[1] == [110, 1]
+
+
+def test_as_many_outputs_as_inputs_take_the_inputs_places():
+    # measured in MindSpore 2.10 over a, b, c, d: inputs [c, a] -> outputs [x, y] give
+    # ['y', 'b', 'x', 'd'] with row 1 [101, 10, 1, 1000] (result j where input j was); inputs
+    # [d, b] -> [d, b] give ['a', 'b', 'c', 'd'], row 1 [1, 1001, 100, 10]
+    four = ds.NumpySlicesDataset({"a": np.arange(3), "b": np.arange(3) * 10,
+                                  "c": np.arange(3) * 100, "d": np.arange(3) * 1000},
+                                 shuffle=False)
+    swapped = four.map(lambda x, y: (y, x + 1), ["c", "a"], ["x", "y"])
+    assert swapped.get_col_names() == ["y", "b", "x", "d"]
+    assert rows(swapped)[1] == [101, 10, 1, 1000]
+    same_names = four.map(lambda x, y: (y, x + 1), ["d", "b"], ["d", "b"])
+    assert same_names.get_col_names() == ["a", "b", "c", "d"]
+    assert rows(same_names)[1] == [1, 1001, 100, 10]
 
 
 def test_several_inputs_one_output():

@@ -313,3 +313,12 @@ def native_ready(img):
     if (img3.shape[2] > 1 and img3.strides[2] != 1) or img3.strides[1] != img3.shape[2]:
         img3 = np.ascontiguousarray(img3)
     return img3
+
+
+def cast_like(values, like):
+    """``values`` in ``like``'s dtype as OpenCV's convertTo gives them: an integer type rounded
+    half to even and saturated, a float type as it is."""
+    if like.dtype.kind in "ui":
+        info = np.iinfo(like.dtype)
+        return np.clip(np.rint(values), info.min, info.max).astype(like.dtype)
+    return values.astype(like.dtype, copy=False)

@@ -8,11 +8,11 @@ import pytest
 import minddata as ds
 from transforms_c._rng import Rng, derive_seed
 from transforms_c.enums import Inter
-from transforms_c.vision import (BoundingBoxAugment, HorizontalFlip, RandomCrop,
+from transforms_c.vision import (BoundingBoxAugment, HorizontalFlip, Posterize, RandomCrop,
                                  RandomCropWithBBox, RandomHorizontalFlipWithBBox,
                                  RandomResizedCrop, RandomResizedCropWithBBox,
                                  RandomResizeWithBBox, RandomRotation, RandomVerticalFlipWithBBox,
-                                 Resize)
+                                 Rescale, Resize)
 from transforms_c.vision.bbox import crop_boxes
 
 H, W = 8, 10
@@ -255,3 +255,18 @@ def test_map_over_image_and_bbox_is_seeded():
     for image, boxes in first:
         assert len(image) == 6 * 8 * 3
         assert np.asarray(boxes).shape[1] == 5
+
+
+# measured in MindSpore 2.10: BoundingBoxAugment puts a region its transform gave back in
+# another type into the image's type, rounded half to even and saturated: Posterize(2)'s uint8
+# 128 in an int8 image is 127; Rescale(1.0, 0.5) on uint8 [0, 7, 14, 21] gives [0, 8, 14, 22]
+# (float32 0.5, 7.5, 14.5, 21.5), Rescale(1.0, -0.7) on int32 [0, 7] gives [-1, 6]
+def test_bounding_box_augment_puts_a_region_back_in_the_image_type():
+    box = np.array([[0, 0, 4, 1]], np.float32)
+    int8 = np.full((1, 4, 3), -128, np.int8)
+    assert BoundingBoxAugment(Posterize(2), 1.0)(int8, box)[0].ravel().tolist() == [127] * 12
+    values = np.repeat(np.array([0, 7, 14, 21], np.uint8), 3).reshape(1, 4, 3)
+    out = BoundingBoxAugment(Rescale(1.0, 0.5), 1.0)(values, box)[0]
+    assert out.dtype == np.uint8 and out[0, :, 0].tolist() == [0, 8, 14, 22]
+    out = BoundingBoxAugment(Rescale(1.0, -0.7), 1.0)(values.astype(np.int32), box)[0]
+    assert out.dtype == np.int32 and out[0, :2, 0].tolist() == [-1, 6]

@@ -5,7 +5,7 @@ import weakref
 
 import numpy as np
 
-from transforms_c._base import TensorOperation
+from transforms_c._base import TensorOperation, cast_like
 from transforms_c._rng import Rng
 from transforms_c._validate import (MAX_SIZE, check_bool, check_enum, check_float, check_range,
                                     check_type)
@@ -64,13 +64,6 @@ def _permutation(count, rng):
     return np.asarray(perm, np.int64)
 
 
-def _cast_like(values, like):
-    if like.dtype.kind in "ui":
-        info = np.iinfo(like.dtype)
-        return np.clip(np.rint(values), info.min, info.max).astype(like.dtype)
-    return values.astype(like.dtype, copy=False)
-
-
 class MixUpBatch(TensorOperation):
     """MixUpBatch(alpha=1.0): lam ~ Beta(alpha, alpha); images and labels become
     lam * x + (1 - lam) * x[perm] for a random permutation of the batch."""
@@ -94,7 +87,7 @@ class MixUpBatch(TensorOperation):
         mixed = lam * images.astype(np.float32) + (1 - lam) * images[perm].astype(np.float32)
         mixed_labels = lam * labels.astype(np.float32) + (1 - lam) * labels[perm].astype(
             np.float32)
-        return _cast_like(mixed, images), mixed_labels.astype(np.float32)
+        return cast_like(mixed, images), mixed_labels.astype(np.float32)
 
 
 class CutMixBatch(TensorOperation):

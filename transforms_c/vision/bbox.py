@@ -21,7 +21,7 @@ depends only on the pipeline's seed and the row, whatever the number of workers.
 """
 import numpy as np
 
-from transforms_c._base import TensorOperation, image_hwc
+from transforms_c._base import TensorOperation, cast_like, image_hwc
 from transforms_c._rng import Rng, derive_seed
 from transforms_c._validate import check_float, check_type, size_hw
 from transforms_c.enums import Border, Inter
@@ -287,11 +287,14 @@ class BoundingBoxAugment(_BBoxOperation):
                 result = resize_array(result, h, w, Inter.BILINEAR, "BoundingBoxAugment")
             if result.ndim == 2 and out.ndim == 3 and out.shape[2] == 1:
                 result = result[:, :, None]
-            if result.shape != region.shape or result.dtype != region.dtype:
+            if result.dtype != region.dtype and result.shape == region.shape:
+                # put back in the image's type, rounded and saturated, as MindSpore 2.10 does
+                # (measured: Posterize's uint8 128 in an int8 image is 127)
+                result = cast_like(result, region)
+            if result.shape != region.shape:
                 raise RuntimeError(f"BoundingBoxAugment: the transform {type(self.transform).__name__} "
-                                   f"turned a region of shape {region.shape}, dtype "
-                                   f"{region.dtype} into shape {result.shape}, dtype "
-                                   f"{result.dtype}; it cannot be put back into the image")
+                                   f"turned a region of shape {region.shape} into shape "
+                                   f"{result.shape}; it cannot be put back into the image")
             out[y:y + h, x:x + w] = result
         return out, boxes
 

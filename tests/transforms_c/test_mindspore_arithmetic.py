@@ -51,7 +51,7 @@ def test_the_worked_example():
 
 
 @pytest.mark.parametrize("rescale,shift", [(1 / 255, 0.0), (1 / 255, -1.0), (1 / 127.5, -1.0),
-                                           (0.1, 0.3), (-2.5, 1e-3)])
+                                           (0.1, 0.3), (2.5, 1e-3)])
 def test_rescale_rounds_the_multiply_add_once(rescale, shift):
     expected = fused_rescale(range(256), rescale, shift)
     out = Rescale(rescale, shift)(EVERY_VALUE)

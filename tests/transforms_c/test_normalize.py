@@ -96,3 +96,20 @@ def test_normalize_pad_chw_refuses_a_2d_image():
         NormalizePad([121.0], [58.0], is_hwc=False)(gray)
     assert NormalizePad([121.0], [58.0])(gray).shape == (7, 61, 2)
     assert NormalizePad([121.0], [58.0], is_hwc=False)(gray[None]).shape == (2, 7, 61)
+
+
+# measured in MindSpore 2.10: Rescale(-1.0, 0.4) is built, and raises RuntimeError "Rescale:
+# rescale must be greater than or equal to 0, got: -1.000000" when it runs (a map too);
+# Rescale(0.0, 0.4) gives 0.4 everywhere
+def test_rescale_refuses_a_negative_rescale_when_run():
+    import minddata
+    op = Rescale(-1.0, 0.4)
+    img = np.ones((2, 6, 3), np.uint8)
+    with pytest.raises(RuntimeError, match="rescale must be greater than or equal to 0, got: "
+                                           "-1.000000"):
+        op(img)
+    data = minddata.NumpySlicesDataset({"image": img[None]}, shuffle=False).map(
+        [op, HWC2CHW()], input_columns="image")
+    with pytest.raises(Exception, match="rescale must be greater than or equal to 0"):
+        list(data.create_dict_iterator(output_numpy=True))
+    assert np.allclose(Rescale(0.0, 0.4)(img), 0.4)

@@ -156,6 +156,17 @@ class Rescale(NativeOperation):
     def __init__(self, rescale, shift):
         self.schema.bind(self, rescale=rescale, shift=shift)
 
+    def fusion_phase(self, position):
+        # a negative rescale is refused when the op runs (apply): never fused
+        return None if self.rescale < 0 else super().fusion_phase(position)
+
+    def apply(self, arrays, seed):
+        if self.rescale < 0:
+            # built, refused when run: MindSpore 2.10's words and time (measured)
+            raise RuntimeError(f"Rescale: rescale must be greater than or equal to 0, got: "
+                               f"{self.rescale:f}")
+        return super().apply(arrays, seed)
+
     def _compute(self, img, rng):
         if not isinstance(img, np.ndarray) or img.dtype.kind not in "uif":
             raise RuntimeError(f"Rescale: input should be a numeric array, got "

@@ -309,7 +309,7 @@ def random_source(r):
                      image_source])(r)
 
 
-def random_op(r, first, images):
+def random_op(r, first, source):
     """One op of a pipeline, as data: (name, arguments)."""
     makers = [
         lambda: ("batch", {"batch_size": r.choice([1, 2, 3, 4]),
@@ -343,10 +343,10 @@ def random_op(r, first, images):
                             "column": r.choice([None, 0, 1])}),
         lambda: ("zip", {"rows": r.randint(1, 9)}),
     ]
-    if images:
+    if source["kind"] == "images":
         makers += [lambda: ("map_vision", {"op": r.choice(["Decode", "Resize",
                                                            "decode_resize"])})] * 4
-    if first:
+    if first and source["kind"] not in ("text", "csv") and source.get("form") != "iterable":
         makers += [
             lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1])}),
             lambda: ("use_sampler", sampler(r, 5, ("sequential", "subset", "distributed"))),
@@ -356,7 +356,7 @@ def random_op(r, first, images):
 
 def random_case(r):
     source = random_source(r)
-    ops = [random_op(r, i == 0, source["kind"] == "images") for i in range(r.randint(1, 6))]
+    ops = [random_op(r, i == 0, source) for i in range(r.randint(1, 6))]
     if r.random() < 0.1:    # rows recorded sorted: the order a shuffle gives is not compared
         ops.append(("shuffle", r.choice([2, 4, 100])))
     case = {"source": source, "ops": ops, "epochs": r.randint(1, 3)}
@@ -608,10 +608,13 @@ def run_case(ds, file_writer, case, directory):
     if built[0] == "error":
         return [("build", built)]
     data = built[1]
-    outcomes = metadata(data)
+    ordered = case["ops"][-1][0] != "shuffle"
+    # after a shuffle the first row, whose shapes output_shapes gives, is any row
+    outcomes = [(label, outcome) for label, outcome in metadata(data)
+                if ordered or label != "output_shapes"]
     if case["source"]["kind"] == "images" and not case["ops"]:
         outcomes.append(("num_classes", attempt(data.num_classes)))
-    outcomes += rows(data, case["epochs"], ordered=case["ops"][-1][0] != "shuffle")
+    outcomes += rows(data, case["epochs"], ordered)
     if "split" in case:
         parts = attempt(lambda: data.split(case["split"], randomize=False))
         outcomes.append(("split", ("ok", "parts") if parts[0] == "ok" else parts))
@@ -720,15 +723,41 @@ def documented(case, item, ours, theirs):
     mine, reference = dict(ours), dict(theirs)
     iteration_fails = all(dict(outcomes).get(label, ("error",))[0] == "error"
                           for outcomes in (ours, theirs) for label in ITERATIONS)
+    samplers = [kwargs.get("sampler", ("",))[0]] + [arguments[0] for name, arguments in
+                                                    case["ops"] if name == "use_sampler"]
     rules = [
         (source["kind"] in ("text", "csv") and "num_shards" in kwargs,
          "CSV/TextFile shards are round-robin (MindSpore: row ranges)"),
-        (item in METADATA and mine.get(item, ("ok",))[0] == "error" and iteration_fails,
+        (source["kind"] in ("text", "csv") and len(source["files"]) > 1,
+         "CSV/TextFile rows come in file order (MindSpore interleaves the files)"),
+        ("PKSampler" in samplers,
+         "PKSampler takes the first K rows of each class (MindSpore draws them at random)"),
+        (item in METADATA and iteration_fails,
          "sizes, shapes and types of a pipeline that fails raise its error"),
-        ("There are no samples" in str(reference.get("build", "")),
-         "a source with no rows is empty"),
+        (no_rows(mine) and reference.get(item, ("error",))[0] == "error",
+         "a pipeline with no rows iterates as empty"),
+        (item == "get_dataset_size" and any(
+            name == "SequentialSampler" and arguments.get("num_samples") and
+            arguments.get("start_index") for name, arguments in sequential_samplers(case)),
+         "SequentialSampler's size where fewer than num_samples rows remain"),
+        (source["kind"] == "mindrecord" and any(
+            arguments.get("start_index") for _, arguments in sequential_samplers(case)),
+         "MindDataset's SequentialSampler with start_index past the rows raises"),
     ]
     return next((reason for applies, reason in rules if applies), None)
+
+
+def no_rows(outcomes):
+    """Whether these outcomes iterated, and found no row."""
+    tuples = dict(outcomes).get("tuple iterator", ("error",))
+    return tuples[0] == "ok" and not any(tuples[1])
+
+
+def sequential_samplers(case):
+    """(name, arguments) of the samplers a case gives its source."""
+    found = [case["source"]["kwargs"].get("sampler")] + [
+        arguments for name, arguments in case["ops"] if name == "use_sampler"]
+    return [spec for spec in found if spec and spec[0] == "SequentialSampler"]
 
 
 def describe(case):

@@ -37,8 +37,9 @@ class Repeat(LogicalNode):
 
     def _repeat_count(self) -> int:
         # MindSpore's get_repeat_count: the count of the repeat nearest the root, not the
-        # product of nested ones (repeat(2).repeat(3) -> 3).
-        return self.count
+        # product of nested ones (repeat(2).repeat(3) -> 3); a repeat(1) changes nothing and
+        # does not count (repeat(2).repeat(1) -> 2).
+        return self.children[0]._repeat_count() if self.count == 1 else self.count
 
     def _describe_self(self) -> str:
         return f"Repeat({self.count})"

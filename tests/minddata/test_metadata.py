@@ -18,6 +18,15 @@ def test_metadata_through_a_pipeline():
     assert p.get_repeat_count() == 2
 
 
+@pytest.mark.parametrize("build, count", [
+    (lambda d: d.repeat(2).repeat(1), 2), (lambda d: d.repeat(2).take(-1).repeat(1), 2),
+    (lambda d: d.repeat(2).batch(2).repeat(1), 2), (lambda d: d.repeat().repeat(1), -1),
+    (lambda d: d.repeat(3).repeat(2), 2), (lambda d: d.repeat(1), 1)])
+def test_a_repeat_of_one_does_not_count(build, count):
+    # measured in MindSpore 2.10 (this package gave 1 for a repeat(1) above another repeat)
+    assert build(numbers(4)).get_repeat_count() == count
+
+
 def test_size_of_filter_needs_a_pass():
     assert numbers(10).filter(lambda x: x < 4, ["x"]).get_dataset_size() == 4
 

@@ -1,20 +1,29 @@
 """Eager vision ops against MindSpore 2.10, on random images and arguments.
 
-Each case is an op of ``minddata.vision`` built with random arguments and called eagerly on a
-random image (uint8 to float64, bool, 1 to 4 channels or none, 1 to 64 pixels a side). The
-same cases run in this interpreter and in MindSpore's (its own venv: ``--mindspore-python``),
-and every pair of outcomes is compared: both raise, or both give the same dtype, shape and
-values (uint8 within one level where an interpolation rounds). Differences the README
-documents as deviations (MindSpore wrong, or refused here on purpose) are counted apart.
+Each case is one of 80 ops and functions of ``minddata.vision`` (every one MindSpore 2.10's
+``mindspore.dataset.vision`` has but its video and file functions) built with random arguments
+and called eagerly on a random image (uint8 to float64, bool, 1 to 4 channels or none, 1 to 64
+pixels a side, PIL images of modes RGB, L and RGBA), or on what the op takes made of it: the
+image encoded as JPEG or PNG (bytes or a uint8 array; garbage too), a CHW copy, a batch and its
+one-hot labels, bounding boxes. A random op has its draws fixed (probability 1 or 0, a range of
+one value, a crop of the whole padded image...); the ones whose draws cannot be fixed (CutOut,
+AutoAugment, MixUpBatch...) are compared by whether they raise and by the kind, dtype and
+shape of what they give back. The cases are made here once and run in this interpreter and in
+MindSpore's (its own venv: ``--mindspore-python``), and every pair of outcomes is compared:
+both raise, or both give the same kind of value (an array, a PIL image of the same mode, a
+tuple or list of as many elements, compared one by one) with the same dtype, shape and values
+(integers within one level where an interpolation rounds). Differences the README documents
+as deviations (MindSpore wrong, or refused or taken here on purpose) are counted apart.
 
     .venv/bin/python tools/eager_ops_vs_mindspore.py [--seed 1] [--cases 400]
-        [--mindspore-python /work/msvenv/bin/python]
+        [--mindspore-python /work/msvenv/bin/python] [--show-documented]
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is any. The
-MindSpore interpreter runs this file alone (numpy only: it never imports this package).
+MindSpore interpreter runs this file alone (numpy and Pillow: it never imports this package).
 """
 import argparse
 import importlib
+import io
 import os
 import pickle
 import random
@@ -81,9 +90,11 @@ def random_image(r):
     return converted.get(kind, lambda: img)()
 
 
-def random_op(r):
+def random_op(r, img):
     """(op name, args, kwargs) of a deterministic op (or a random one whose draws are fixed)
-    with random arguments."""
+    with random arguments, or (op name, args, kwargs, inputs) for an op called on more than
+    ``img`` alone (or on something made of it)."""
+    height, width = img.shape[:2]
     factor = lambda: r.choice([0.0, 0.5, 1.0, 1.7])      # noqa: E731
     makers = [
         lambda: ("AdjustBrightness", (factor(),), {}),
@@ -98,9 +109,10 @@ def random_op(r):
         lambda: ("Invert", (), {}),
         lambda: ("Posterize", (r.choice([1, 3, 8]),), {}),
         lambda: ("Solarize", (r.choice([0.0, 100.0, [30.0, 200.0]]),), {}),
-        lambda: ("CenterCrop", (r.choice([1, 5, (3, 9), 40, 100]),), {}),
-        lambda: ("Crop", ((r.randint(0, 4), r.randint(0, 4)), r.choice([1, 3, (2, 5)])), {}),
-        lambda: ("Pad", (r.choice([1, (2, 3), (1, 2, 3, 4)]),),
+        lambda: ("CenterCrop", (r.choice([1, 5, (3, 9), 40, 100, (70, 2)]),), {}),
+        lambda: ("Crop", ((r.choice([0, 1, 4, 30, 70]), r.choice([0, 2, 4, 50])),
+                          r.choice([1, 3, (2, 5), 64])), {}),
+        lambda: ("Pad", (r.choice([1, (2, 3), (1, 2, 3, 4), 50, (0, 70), (64, 0, 1, 90)]),),
                  {"fill_value": r.choice([0, 7, (1, 2, 3)]),
                   "padding_mode": enum("Border", r.choice(BORDERS))}),
         lambda: ("Resize", (r.choice([4, (5, 9), (40, 3), 70, (1, 1)]),),
@@ -109,10 +121,9 @@ def random_op(r):
                                  r.randint(1, 6), r.choice([5, (7, 3)])),
                  {"interpolation": enum("Inter", r.choice(INTERPOLATIONS))}),
         lambda: (r.choice(["HorizontalFlip", "VerticalFlip", "HWC2CHW"]), (), {}),
-        lambda: ("Rescale", (r.choice([1 / 255, 2.0]), r.choice([0.0, -1.0])), {}),
-        lambda: ("Normalize", ([121.0, 115.0, 104.0][:r.choice([1, 3])],
-                               [58.0, 57.0, 57.5][:r.choice([1, 3])]),
-                 {"is_hwc": r.choice([True, True, False])}),
+        lambda: ("Rescale", (r.choice([1 / 255, 2.0, 1.0, -1.0]), r.choice([0.0, -1.0, 0.5])), {}),
+        lambda: hwc_or_chw(r, img, "Normalize", ([121.0, 115.0, 104.0][:r.choice([1, 3])],
+                                                 [58.0, 57.0, 57.5][:r.choice([1, 3])])),
         lambda: ("Rotate", (r.choice([0, 30, 90, -45.5, 180]),),
                  {"resample": enum("Inter", r.choice(["NEAREST", "BILINEAR", "BICUBIC"])),
                   "expand": r.choice([False, True]), "center": r.choice([None, (1, 2)]),
@@ -132,10 +143,28 @@ def random_op(r):
         lambda: ("Perspective", ([[0, 0], [10, 0], [10, 10], [0, 10]],
                                  [[1, 0], [9, 1], [10, 9], [0, 10]]),
                  {"interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR", "BICUBIC"]))}),
-        lambda: ("ToTensor", (), {"output_type": r.choice(["float32", "float16", "int32"])}),
+        lambda: ("ToTensor", (), {"output_type": dtype(r.choice(["float32", "float16",
+                                                                 "int32"]))}),
+        lambda: ("FiveCrop", (r.choice([1, 2, (2, 3), 5, 100]),), {}, (as_pil(r, img),)),
+        lambda: ("TenCrop", (r.choice([1, 2, (2, 3), 5, 100]),),
+                 {"use_vertical_flip": r.choice([False, True])}, (as_pil(r, img),)),
+        lambda: ("Grayscale", (), {"num_output_channels": r.choice([1, 3])}, (as_pil(r, img),)),
+        lambda: hwc_or_chw(r, img, r.choice(["HsvToRgb", "RgbToHsv"]), ()),
+        lambda: hwc_or_chw(r, img, "NormalizePad", ([121.0, 115.0, 104.0][:r.choice([1, 3])],
+                                                    [58.0, 57.0, 57.5][:r.choice([1, 3])]),
+                           {"dtype": r.choice(["float32", "float16"])}),
+        lambda: ("SlicePatches", (r.randint(1, 3), r.randint(1, 3)),
+                 {"slice_mode": enum("SliceMode", r.choice(["PAD", "DROP"])),
+                  "fill_value": r.choice([0, 8])}),
+        lambda: (r.choice(["ToPIL", "ToNumpy"]), (), {}),
+        lambda: ("ToType", (dtype(r.choice(["float32", "int16", "uint8", "bool_"])),), {}),
+        lambda: ("Decode", (), {"to_pil": r.choice([False, True])}, (encoded(r, img, 0.3),)),
+        lambda: (r.choice(["get_image_num_channels", "get_image_size"]), (), {}),
     ]
-    # random ops whose draws are fixed: probability 1, or a range of one value
+    # random ops whose draws are fixed: probability 1 or 0, a range of one value, a crop of the
+    # whole (padded) image
     one = lambda values: (lambda v: (v, v))(r.choice(values))      # noqa: E731
+    whole_ratio = (width / height, width / height)
     makers += [
         lambda: (r.choice(["RandomHorizontalFlip", "RandomVerticalFlip", "RandomInvert",
                            "RandomEqualize", "RandomAutoContrast"]), (), {"prob": 1.0}),
@@ -151,18 +180,155 @@ def random_op(r):
                  {"scale": one([0.8, 1.0]), "shear": r.choice([None, (5.0, 5.0, 2.0, 2.0)]),
                   "resample": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))}),
         lambda: ("RandomLighting", (0.0,), {}),
-        lambda: ("LinearTransformation", (np.eye(12, dtype=np.float32) * 0.5,
-                                          np.zeros(12, np.float32)), {}),
+        lambda: linear_transformation(r, img),
+        lambda: ("RandomColorAdjust", (), {r.choice(["brightness", "contrast", "saturation"]):
+                                           one([0.0, 0.5, 1.0, 1.6])} if r.random() < 0.75
+                 else {"hue": one([-0.3, 0.0, 0.2])}),
+        lambda: ("RandomGrayscale", (), {"prob": r.choice([0.0, 1.0])}, (as_pil(r, img),)),
+        lambda: random_crop(r, img, "RandomCrop"),
+        lambda: ("RandomResizedCrop", (r.choice([4, (5, 9), (height, width)]),),
+                 {"scale": (1.0, 1.0), "ratio": whole_ratio,
+                  "interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR", "BICUBIC"]))}),
+        lambda: ("RandomCropDecodeResize", (r.choice([4, (5, 9), (height, width)]),),
+                 {"scale": (1.0, 1.0), "ratio": whole_ratio,
+                  "interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))},
+                 (encoded(r, img, 0.85),)),
+        lambda: ("RandomPerspective", (), {"distortion_scale": r.choice([0.0, 0.5]),
+                                           "prob": 0.0}, (as_pil(r, img),)),
+        lambda: ("RandomErasing", (), {"prob": 0.0, "value": r.choice([0, 3])}),
+        lambda: ("RandomResize", ((height, width),), {}),
+        lambda: ("RandomSelectSubpolicy", ([[(fixed_op(r), 1.0), (fixed_op(r), 1.0)][
+            :r.randint(1, 2)]],), {}),
+        # (each op it draws is applied at random: one more than it has is an error)
+        lambda: ("UniformAugment", ([fixed_op(r)],), {"num_ops": 2}),
+        lambda: ("RandAugment", (), {"num_ops": 0}),
+        lambda: ("BoundingBoxAugment", (fixed_op(r),), {"ratio": r.choice([0.0, 1.0])},
+                 (img, bounding_boxes(img))),
         # ops on an image and its bounding boxes (x, y, width, height rows)
         lambda: ("ResizeWithBBox", (r.choice([4, (5, 9), (40, 30)]),),
-                 {"interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))}),
+                 {"interpolation": enum("Inter", r.choice(["NEAREST", "BILINEAR"]))},
+                 (img, bounding_boxes(img))),
         lambda: (r.choice(["RandomHorizontalFlipWithBBox", "RandomVerticalFlipWithBBox"]),
-                 (1.0,), {}),
+                 (1.0,), {}, (img, bounding_boxes(img))),
+        lambda: random_crop(r, img, "RandomCropWithBBox") + ((img, bounding_boxes(img)),),
+        lambda: ("RandomResizedCropWithBBox", (r.choice([4, (5, 9), (height, width)]),),
+                 {"scale": (1.0, 1.0), "ratio": whole_ratio}, (img, bounding_boxes(img))),
+        lambda: ("RandomResizeWithBBox", ((height, width),), {}, (img, bounding_boxes(img))),
     ]
-    return r.choice(makers)()
+    # random ops compared where their draws cannot show: whether they raise, and the type and
+    # shape of what they give back
+    makers += [
+        lambda: ("CutOut", (r.choice([1, 4, 100]),), {"num_patches": r.choice([1, 3]),
+                                                      "is_hwc": r.choice([True, False])}),
+        lambda: (r.choice(["RandAugment", "AutoAugment", "TrivialAugmentWide"]), (), {}),
+        lambda: ("MixUpBatch", (), {"alpha": r.choice([0.5, 1.0])}, image_batch(r, img)),
+        lambda: ("CutMixBatch", (enum("ImageBatchFormat", "NHWC"),),
+                 {"alpha": 1.0, "prob": r.choice([0.0, 1.0])}, image_batch(r, img)),
+        lambda: ("MixUp", (2, 1.0), {"is_single": r.choice([True, False])},
+                 image_batch(r, img)),
+        lambda: ("RandomResize", (r.choice([4, 9]),), {}),
+    ]
+    made = r.choice(makers)()
+    return made if len(made) == 4 else made + ((img,),)
 
 
-BBOX_OPS = ("ResizeWithBBox", "RandomHorizontalFlipWithBBox", "RandomVerticalFlipWithBBox")
+# random ops only their outcome's kind, dtype and shape are compared for
+SHAPE_ONLY = ("CutOut", "AutoAugment", "TrivialAugmentWide", "MixUp", "MixUpBatch")
+FUNCTIONS = ("get_image_num_channels", "get_image_size")
+DTYPE = "__dtype__"
+OP = "__op__"
+
+
+def shape_only(name, args, kwargs, img):
+    """Whether only the kind, dtype and shape of this case's outcome are compared (its op
+    draws)."""
+    return (name in SHAPE_ONLY
+            or name == "RandAugment" and kwargs.get("num_ops") != 0
+            or name == "CutMixBatch" and kwargs["prob"] != 0.0
+            or name == "RandomResize" and not isinstance(args[0], tuple)    # not the image's size
+            # (RandomColorAdjust's Pillow path: each of its four steps runs, the identity ones
+            # too, in the order it draws, which changes pixels)
+            or name == "RandomColorAdjust" and isinstance(img, PilImage))
+
+
+def dtype(name):
+    """A numpy type, resolved in each interpreter."""
+    return (DTYPE, name)
+
+
+def fixed_op(r):
+    """A deterministic op to nest in a composite op."""
+    name, args = r.choice([("Invert", ()), ("HorizontalFlip", ()), ("Posterize", (2,)),
+                           ("Resize", ((3, 4),)), ("AdjustBrightness", (0.5,)),
+                           ("Rescale", (1.0, 0.5))])
+    return (OP, name, args, {})
+
+
+def hwc_or_chw(r, img, name, args, kwargs=None):
+    """``name`` with ``is_hwc`` drawn; given False, a 3-D array is mostly turned to CHW."""
+    is_hwc = r.choice([True, True, False])
+    chw = not is_hwc and img.ndim == 3 and not isinstance(img, PilImage) and r.random() < 0.7
+    return (name, args, dict(kwargs or {}, is_hwc=is_hwc),
+            (np.ascontiguousarray(img.transpose(2, 0, 1)) if chw else img,))
+
+
+def random_crop(r, img, name):
+    """RandomCrop(WithBBox) whose window is the whole padded image."""
+    padding = r.choice([None, 2, (1, 3), (0, 4, 2, 1)])
+    left, top, right, bottom = {None: (0,) * 4, 2: (2,) * 4, (1, 3): (1, 3, 1, 3)}.get(
+        padding, padding)
+    height, width = img.shape[0] + top + bottom, img.shape[1] + left + right
+    # pad_if_needed pads a smaller image on both sides by what it lacks, then crops at random:
+    # drawn, but with nothing to add
+    size = (height, width)
+    return (name, (size if size[0] != size[1] or r.random() < 0.5 else size[0],),
+            {"padding": padding, "pad_if_needed": r.choice([False, True]),
+             "fill_value": r.choice([0, 6, (1, 2, 3)]),
+             "padding_mode": enum("Border", r.choice(BORDERS))})
+
+
+def as_pil(r, img):
+    """``img`` mostly as a PIL image (for MindSpore's ops that take PIL images only), where it
+    is a uint8 array of 1, 3 or 4 channels."""
+    if isinstance(img, PilImage) or img.dtype != np.uint8 or r.random() < 0.25:
+        return img
+    if img.ndim == 2 or img.shape[2] == 1:
+        return PilImage(img.reshape(img.shape[:2]), "L")
+    return PilImage(img, "RGB" if img.shape[2] == 3 else "RGBA") if img.shape[2] != 2 else img
+
+
+def linear_transformation(r, img):
+    """LinearTransformation whose matrix fits the image's size (when it is small), else not."""
+    size = int(np.prod(img.shape))
+    size = size if size <= 400 else 12
+    matrix = np.eye(size, dtype=np.float32) * r.choice([0.5, 1.0]) + np.float32(0.01)
+    return ("LinearTransformation", (matrix, np.full(size, r.choice([0.0, 3.0]), np.float32)),
+            {}, (img,))
+
+
+def encoded(r, img, as_array):
+    """``img``'s bytes as a JPEG or PNG file (bytes, or a uint8 array of them with probability
+    ``as_array``), or garbage."""
+    from PIL import Image
+    pixels = getattr(img, "pixels", img)
+    if r.random() < 0.15 or pixels.dtype != np.uint8:
+        return bytes(r.randrange(256) for _ in range(r.choice([0, 3, 40])))
+    if pixels.ndim == 3 and pixels.shape[2] not in (3, 4):
+        pixels = pixels[:, :, 0]
+    image_format = "PNG" if pixels.ndim == 3 and pixels.shape[2] == 4 else \
+        r.choice(["JPEG", "PNG"])
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format=image_format)
+    data = buffer.getvalue()
+    return np.frombuffer(data, np.uint8).copy() if r.random() < as_array else data
+
+
+def image_batch(r, img):
+    """A batch of ``img`` (or ``img`` alone, a rank too few) and one-hot labels."""
+    pixels = getattr(img, "pixels", img)
+    images = pixels if r.random() < 0.2 else np.stack([pixels] * r.choice([1, 2]))
+    labels = np.eye(3, dtype=r.choice([np.float32, np.int32]))[:len(images)]
+    return images, labels if r.random() < 0.8 else labels[0]
 
 
 def bounding_boxes(img):
@@ -173,102 +339,201 @@ def bounding_boxes(img):
 
 
 def cases(seed, count):
+    """[((op name, args, kwargs), inputs)]: the op's call on ``inputs`` (the image first)."""
     r = random.Random(seed)
-    return [(random_op(r), random_image(r)) for _ in range(count)]
+    made = []
+    for _ in range(count):
+        *op, inputs = random_op(r, random_image(r))
+        made.append((tuple(op), inputs))
+    return made
 
 
-def documented(name, kwargs, img):
-    """The README's word for a difference this case may show, or None (see "Deviations from
-    MindSpore" and the colour ops' notes there)."""
+def marked(value, marker):
+    """Whether ``value`` is a tuple standing for an enum, a type or an op (``marker``)."""
+    return isinstance(value, tuple) and len(value) > 1 and isinstance(value[0], str) \
+        and value[0] == marker
+
+
+def nested_names(args):
+    """The names of the ops nested in ``args`` (a composite op's), at any depth."""
+    if marked(args, OP):
+        return [args[1]] + nested_names(args[2])
+    if isinstance(args, (tuple, list)):
+        return [name for item in args for name in nested_names(item)]
+    return []
+
+
+def documented(name, kwargs, img, args=(), why=""):
+    """The README's word for a difference this case may show (``why``: the difference), or
+    None (see "Deviations from MindSpore" and the colour ops' notes there); ``img``: the op's
+    first input; the ops nested in ``args`` (a composite op's) are looked at too."""
+    return next(filter(None, (documented_one(one, args, kwargs, img, why)
+                              for one in [name] + nested_names(args))), None)
+
+
+def documented_one(name, args, kwargs, img, why):
+    encoded = not hasattr(img, "dtype")
+    img = np.frombuffer(img, np.uint8) if encoded else img
     integer_not_uint8 = img.dtype.kind in "iu" and img.dtype != np.uint8
+    uint8_array = not isinstance(img, PilImage) and img.dtype == np.uint8
+    resizing = ("Resize", "ResizedCrop", "ResizeWithBBox", "RandomResizedCrop", "RandomResize",
+                "RandomResizedCropWithBBox", "RandomResizeWithBBox")
     rules = [
         (img.dtype == np.bool_, "bool images are refused"),
-        (img.dtype == np.float16 or (name in ("Resize", "ResizedCrop") and integer_not_uint8
+        (img.dtype == np.float16 or (name in resizing and integer_not_uint8
                                      and img.dtype not in (np.uint16, np.int16)),
          "types MindSpore's OpenCV refuses are taken"),
-        (name == "AdjustHue" and img.dtype.kind == "f", "AdjustHue of float images"),
+        ((name == "AdjustHue" or name == "RandomColorAdjust" and "hue" in kwargs)
+         and img.dtype.kind == "f", "AdjustHue of float images"),
         (name == "AdjustGamma" and img.dtype != np.uint8, "AdjustGamma: gain and types"),
-        (name in ("AdjustContrast", "AdjustSaturation") and img.dtype == np.uint16,
-         "uint16 contrast/saturation within 1 level"),
+        (name in ("AdjustContrast", "AdjustSaturation", "RandomColorAdjust")
+         and img.dtype == np.uint16, "uint16 contrast/saturation within 1 level"),
         (name in ("AutoContrast", "Equalize", "RandomAutoContrast", "RandomEqualize")
          and (img.ndim == 2 and 1 in img.shape
                                                    or img.ndim == 3 and img.shape[2] in (2, 4)),
          "AutoContrast/Equalize: 2 and 4 channels, one-pixel sides"),
-        (name == "Normalize" and img.ndim == 2 and 1 in img.shape,
+        (name in ("Normalize", "NormalizePad") and img.ndim == 2 and 1 in img.shape,
          "MindSpore drops a 2-D image's side of one pixel"),
         (name in ("Resize", "ResizedCrop") and "PILCUBIC" in str(kwargs) and img.dtype != np.uint8,
          "PILCUBIC of non-uint8 images is OpenCV's CUBIC"),
         (name == "RandomLighting" and img.dtype not in (np.uint8, np.float32),
          "RandomLighting refuses other types: MindSpore reads their bytes as uint8 pixels"),
-        (name == "ResizeWithBBox" and integer_not_uint8 and img.dtype not in (np.uint16, np.int16),
-         "types MindSpore's OpenCV refuses are taken"),
         (name == "RandomRotation" and isinstance(img, PilImage) and img.mode == "L",
          "RandomRotation fills an L image with the first fill value (MindSpore: TypeError)"),
         (name == "RandomAffine" and isinstance(img, PilImage),
          "RandomAffine on a PIL image gets its fill (MindSpore drops it)"),
+        (name == "NormalizePad" and why.startswith("largest difference"),
+         "NormalizePad's fourth channel is zeros (MindSpore packs the next pixel's values)"),
+        (name in ("Grayscale", "RandomGrayscale") and uint8_array,
+         "Grayscale also takes RGB or gray uint8 arrays"),
+        (name == "RandomCropDecodeResize" and encoded,
+         "RandomCropDecodeResize takes bytes, as Decode does"),
+        (name == "RandomErasing" and why.startswith("raises") and "here only" in why,
+         "RandomErasing checks its input whatever its draw"),
+        (name == "AutoAugment" and img.dtype != np.uint8,
+         "AutoAugment refuses other types than uint8 whatever its draw"),
+        (name in ("HsvToRgb", "RgbToHsv") and (img.dtype.kind in "iu" or "float64(" in why),
+         "HsvToRgb/RgbToHsv compute in float64 (MindSpore in the image's type, its output "
+         "typed by its first pixel)"),
+        (name == "RandomColorAdjust" and "hue" in kwargs and why == "largest difference 1",
+         "RandomColorAdjust's hue within one level"),
+        (isinstance(img, PilImage) and mirrors_past_the_image(name, args, kwargs, img),
+         "a PIL image padded by mirroring wider than itself (numpy 1's np.pad)"),
     ]
     return next((why for applies, why in rules if applies), None)
 
 
+def mirrors_past_the_image(name, args, kwargs, img):
+    """Whether Pad or RandomCrop pads by mirroring (REFLECT, SYMMETRIC) wider than the image."""
+    mode = kwargs.get("padding_mode", enum("Border", "CONSTANT"))[2]
+    padding = args[0] if name == "Pad" else kwargs.get("padding")
+    widths = padding if isinstance(padding, tuple) else (padding or 0,)
+    return mode in ("REFLECT", "SYMMETRIC") and max(widths) > min(img.shape[:2])
+
+
 def resolve(vision, value):
-    if isinstance(value, tuple) and len(value) == 3 and value[0] == ENUM:
+    """``value`` with its enums, numpy types and nested ops made in ``vision``."""
+    if marked(value, ENUM):
         return getattr(getattr(vision, value[1]), value[2])
-    if value in ("float32", "float16", "int32"):
-        return getattr(np, value)
+    if marked(value, DTYPE):
+        return getattr(np, value[1])
+    if marked(value, OP):
+        return make(vision, *value[1:])
+    if isinstance(value, (tuple, list)):
+        return type(value)(resolve(vision, item) for item in value)
     return value
 
 
-def outcomes(library, seed, count):
-    """Each case's ("ok", array) or ("error", type name, message) under ``library``."""
+def make(vision, name, args, kwargs):
+    return getattr(vision, name)(*[resolve(vision, a) for a in args],
+                                 **{k: resolve(vision, v) for k, v in kwargs.items()})
+
+
+def fresh(value):
+    """A copy of an input for one call (a PIL image made in this interpreter)."""
+    return value.make() if isinstance(value, PilImage) else \
+        value.copy() if isinstance(value, np.ndarray) else value
+
+
+def part(value):
+    """(kind, array) of one value given back: kind "array", "PIL <mode>" or its type's name."""
+    if hasattr(value, "mode") and hasattr(value, "getbands"):
+        return f"PIL {value.mode}", np.asarray(value)
+    return ("array" if isinstance(value, np.ndarray) else type(value).__name__,
+            np.asarray(value))
+
+
+def outcomes(library, cases_made):
+    """Each case's ("ok", container, parts) or ("error", type name, message) under
+    ``library``: container None for one value given back (parts: its one ``part``), else
+    "tuple" or "list" (parts: each element's)."""
     warnings.simplefilter("ignore")
     vision = importlib.import_module("mindspore.dataset.vision" if library == "mindspore"
                                      else "minddata.vision")
+    if library == "minddata":   # the exact decode in random crop ops, as MindSpore's
+        importlib.import_module("transforms_c.settings").set_approximate_decode(False)
     results = []
-    for (name, args, kwargs), img in cases(seed, count):
+    for (name, args, kwargs), inputs in cases_made:
         try:
-            op = getattr(vision, name)(*[resolve(vision, a) for a in args],
-                                       **{k: resolve(vision, v) for k, v in kwargs.items()})
-            if name in BBOX_OPS:
-                out = op(img.copy(), bounding_boxes(img))
-                results.append(("ok", np.concatenate([np.asarray(out[0]).ravel().astype(
-                    np.float64), np.asarray(out[1]).ravel().astype(np.float64)])))
-            else:
-                out = op(img.copy())
-                # a PIL image back: its mode and pixels (a mode named in the dtype's place)
-                mode = getattr(out, "mode", None)
-                results.append(("ok", np.asarray(out), mode) if mode else
-                               ("ok", np.asarray(out)))
+            op = getattr(vision, name) if name in FUNCTIONS else make(vision, name, args, kwargs)
+            out = op(*[fresh(value) for value in inputs])
+            results.append(("ok", type(out).__name__, [part(v) for v in out])
+                           if isinstance(out, (tuple, list)) else ("ok", None, [part(out)]))
         except Exception as exc:        # an outcome to compare, like a result
             message = str(exc).split("[ERROR] ", 1)[-1]     # MindSpore's banner dropped
             results.append(("error", type(exc).__name__, message.split("\n")[0][:200]))
     return results
 
 
-def difference(name, img, ours, theirs):
-    """Why ``ours`` and ``theirs`` (outcomes of one case) differ, or None."""
+# ops whose values may be one level apart: interpolated, or (AdjustHue) where OpenCV builds
+# round the HSV conversions apart
+ROUNDING = ("Resize", "ResizedCrop", "Rotate", "Affine", "GaussianBlur", "AdjustHue",
+            "ResizeWithBBox", "RandomResizedCrop", "RandomCropDecodeResize",
+            "RandomResizedCropWithBBox")
+
+
+def difference(name, ours, theirs, values=True, rounds=None):
+    """Why ``ours`` and ``theirs`` (outcomes of one case) differ, or None; without ``values``,
+    only the kind, dtype and shape of what is given back are compared (a random op's);
+    ``rounds``: integers may be one level apart (default: ``name`` in ROUNDING)."""
+    rounds = name in ROUNDING if rounds is None else rounds
     if ours[0] == "error" and theirs[0] == "error":
         return None
     if ours[0] != theirs[0]:
         failed, which = (ours, "here") if ours[0] == "error" else (theirs, "in MindSpore")
         return f"raises {failed[1]} {which} only: {failed[2][:120]}"
-    a, b = ours[1], theirs[1]
-    kind = lambda outcome: f"PIL {outcome[2]}" if len(outcome) > 2 else "array"      # noqa: E731
-    if kind(ours) != kind(theirs):
-        return f"{kind(ours)} here, {kind(theirs)} in MindSpore"
+    shape = lambda outcome: outcome[1] and f"{outcome[1]} of {len(outcome[2])}"   # noqa: E731
+    if shape(ours) != shape(theirs):
+        return f"{shape(ours) or 'one value'} here, {shape(theirs) or 'one value'} in MindSpore"
+    for index, (mine, reference) in enumerate(zip(ours[2], theirs[2])):
+        why = part_difference(mine, reference, values, rounds)
+        if why:
+            return f"element {index}: {why}" if ours[1] else why
+    return None
+
+
+def part_difference(ours, theirs, values, rounds):
+    (kind, a), (reference_kind, b) = ours, theirs
+    if kind != reference_kind:
+        return f"{kind} here, {reference_kind} in MindSpore"
     if a.dtype != b.dtype or a.shape != b.shape:
         return f"{a.dtype}{a.shape} here, {b.dtype}{b.shape} in MindSpore"
-    if a.dtype == np.bool_ or a.size == 0:
+    if not values or a.size == 0:
+        return None
+    if a.dtype.kind not in "iuf":       # bool, bytes
         return None if np.array_equal(a, b) else "values differ"
     largest = float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max())
-    # one level where a value is interpolated, or (AdjustHue) where OpenCV builds round the
-    # HSV conversions apart
-    rounds = name in ("Resize", "ResizedCrop", "Rotate", "Affine", "GaussianBlur", "AdjustHue",
-                      "ResizeWithBBox")
-    if name in BBOX_OPS:    # the image's values and the boxes', one float64 array
-        return None if largest <= (1.0 if rounds else 0.0) else f"largest difference {largest:g}"
     allowed = (1.0 if rounds else 0.0) if a.dtype.kind in "iu" else \
-        1e-5 * max(1.0, float(np.abs(b).max()))
+        1e-5 * max(1.0, float(np.abs(b.astype(np.float64)).max()))
     return None if largest <= allowed else f"largest difference {largest:g}"
+
+
+def described(value):
+    if isinstance(value, PilImage):
+        return f"{value!r}{value.shape}"
+    if isinstance(value, bytes):
+        return f"bytes[{len(value)}]"
+    return f"{value.dtype}{value.shape}"
 
 
 def main():
@@ -278,33 +543,43 @@ def main():
     parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
     parser.add_argument("--reference", default="mindspore",
                         help="the library the reference interpreter runs (minddata: a self-check)")
-    parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
+    parser.add_argument("--show-documented", action="store_true",
+                        help="print the documented differences too, with the README's word")
+    parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "CASES", "OUTCOMES"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.emit:                       # the reference interpreter's part
-        with open(args.emit[1], "wb") as f:
-            pickle.dump(outcomes(args.emit[0], args.seed, args.cases), f)
+        with open(args.emit[1], "rb") as f:
+            made = pickle.load(f)
+        with open(args.emit[2], "wb") as f:
+            pickle.dump(outcomes(args.emit[0], made), f)
         return 0
+    # made here once, so both interpreters get the same encoded images
+    made = cases(args.seed, args.cases)
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "reference.pkl")
+        cases_path, path = os.path.join(tmp, "cases.pkl"), os.path.join(tmp, "reference.pkl")
+        with open(cases_path, "wb") as f:
+            pickle.dump(made, f)
         env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))) if args.reference == "minddata" else "")
-        subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--seed",
-                        str(args.seed), "--cases", str(args.cases), "--emit", args.reference,
-                        path], check=True, env=env, stderr=subprocess.DEVNULL)
+        subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--emit",
+                        args.reference, cases_path, path], check=True, env=env,
+                       stderr=subprocess.DEVNULL)
         with open(path, "rb") as f:
             reference = pickle.load(f)
-    ours = outcomes("minddata", args.seed, args.cases)
+    ours = outcomes("minddata", made)
     counts, undocumented = {}, 0
-    for ((name, op_args, kwargs), img), mine, theirs in zip(cases(args.seed, args.cases), ours,
-                                                            reference):
-        why = difference(name, img, mine, theirs)
-        kind = "same" if why is None else ("documented" if documented(name, kwargs, img)
-                                           else "different")
+    for ((name, op_args, kwargs), inputs), mine, theirs in zip(made, ours, reference):
+        why = difference(name, mine, theirs,
+                         values=not shape_only(name, op_args, kwargs, inputs[0]),
+                         rounds=any(one in ROUNDING for one in [name] + nested_names(op_args)))
+        word = why and documented(name, kwargs, inputs[0], op_args, why)
+        kind = "same" if why is None else ("documented" if word else "different")
         counts[kind] = counts.get(kind, 0) + 1
-        if kind == "different":
-            undocumented += 1
-            image = repr(img) if isinstance(img, PilImage) else img.dtype
-            print(f"{name}{op_args} {kwargs} on {image}{img.shape}: {why}")
+        undocumented += kind == "different"
+        if kind == "different" or word and args.show_documented:
+            print(f"{name}{op_args} {kwargs} on {', '.join(map(described, inputs))}: {why}"
+                  + (f" [documented: {word}]" if word else ""))
     print(f"{args.cases} cases, seed {args.seed}: " +
           ", ".join(f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "different")))
     return 1 if undocumented else 0

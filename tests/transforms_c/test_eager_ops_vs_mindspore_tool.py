@@ -24,24 +24,59 @@ def test_this_package_against_itself_has_no_difference():
     assert same == 80
 
 
+def one(array, kind="array"):
+    """An outcome of one value given back (``kind``: "array" or "PIL <mode>")."""
+    return ("ok", None, [(kind, array)])
+
+
 def test_the_comparison_flags_what_differs():
     img = np.zeros((2, 3, 3), np.uint8)
-    ok = ("ok", np.full((2, 3, 3), 10, np.uint8))
-    assert tool.difference("Invert", img, ok, ok) is None
-    assert tool.difference("Invert", img, ok, ("ok", ok[1] + 1)) == "largest difference 1"
-    assert tool.difference("Resize", img, ok, ("ok", ok[1] + 1)) is None     # one level
-    assert tool.difference("Resize", img, ok, ("ok", ok[1] + 2)) == "largest difference 2"
+    ok = one(np.full((2, 3, 3), 10, np.uint8))
+    plus = lambda n: one(ok[2][0][1] + n)       # noqa: E731
+    assert tool.difference("Invert", ok, ok) is None
+    assert tool.difference("Invert", ok, plus(1)) == "largest difference 1"
+    assert tool.difference("Resize", ok, plus(1)) is None     # one level
+    assert tool.difference("Resize", ok, plus(2)) == "largest difference 2"
+    assert tool.difference("BoundingBoxAugment", ok, plus(1), rounds=True) is None
     error = ("error", "RuntimeError", "Erase: outside")
-    assert tool.difference("Erase", img, error, error) is None
-    assert "raises RuntimeError in MindSpore only" in tool.difference("Erase", img, ok, error)
+    assert tool.difference("Erase", error, error) is None
+    assert "raises RuntimeError in MindSpore only" in tool.difference("Erase", ok, error)
     assert "float32(2, 3, 3) in MindSpore" in tool.difference(
-        "Invert", img, ok, ("ok", ok[1].astype(np.float32)))
+        "Invert", ok, one(ok[2][0][1].astype(np.float32)))
+    assert tool.difference("Invert", ok, one(ok[2][0][1], "PIL RGB")) == \
+        "array here, PIL RGB in MindSpore"
+    # a random op's outcome: its kind, dtype and shape, not its values
+    assert tool.difference("CutOut", ok, plus(9), values=False) is None
     assert tool.documented("Invert", {}, img > 0) == "bool images are refused"
     assert tool.documented("Invert", {}, img) is None
+    # the ops nested in a composite op's arguments are looked at too
+    nested = ((tool.OP, "Resize", ((3, 4),), {}),)
+    assert tool.documented("BoundingBoxAugment", {}, img.astype(np.int8), nested) == \
+        "types MindSpore's OpenCV refuses are taken"
+
+
+def test_tuples_given_back_are_compared_element_by_element():
+    crops = [np.full((2, 2, 3), v, np.uint8) for v in range(5)]
+    five = ("ok", "tuple", [("array", c) for c in crops])
+    assert tool.difference("FiveCrop", five, five) is None
+    changed = ("ok", "tuple", [("array", c) for c in crops[:4]] + [("array", crops[4] + 3)])
+    assert tool.difference("FiveCrop", five, changed) == "element 4: largest difference 3"
+    assert tool.difference("FiveCrop", five, ("ok", "tuple", five[2][:4])) == \
+        "tuple of 5 here, tuple of 4 in MindSpore"
+    assert tool.difference("FiveCrop", five, ("ok", "list", five[2])) == \
+        "tuple of 5 here, list of 5 in MindSpore"
+    assert tool.difference("FiveCrop", five, one(crops[0])) == \
+        "tuple of 5 here, one value in MindSpore"
+    # as made by outcomes(): each element's kind, a PIL image's mode among them
+    from PIL import Image
+    assert tool.part(Image.fromarray(crops[1]))[0] == "PIL RGB"
+    assert tool.part(3)[0] == "int" and tool.part(crops[1])[0] == "array"
 
 
 def test_cases_repeat_for_a_seed():
-    first, again = tool.cases(3, 20), tool.cases(3, 20)
+    first, again = tool.cases(3, 60), tool.cases(3, 60)
     assert [repr(op) for op, _ in first] == [repr(op) for op, _ in again]     # arrays inside
-    pixels = lambda img: getattr(img, "pixels", img)        # noqa: E731  (a PIL image's)
-    assert all(np.array_equal(pixels(a), pixels(b)) for (_, a), (_, b) in zip(first, again))
+    pixels = lambda value: np.asarray(getattr(value, "pixels", value))   # noqa: E731 (PIL's)
+    assert all(len(a) == len(b) and all(np.array_equal(pixels(x), pixels(y))
+                                        for x, y in zip(a, b))
+               for (_, a), (_, b) in zip(first, again))

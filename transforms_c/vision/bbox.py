@@ -292,8 +292,9 @@ class BoundingBoxAugment(_BBoxOperation):
                 # (measured: Posterize's uint8 128 in an int8 image is 127)
                 result = cast_like(result, region)
             if result.shape != region.shape:
-                raise RuntimeError(f"BoundingBoxAugment: the transform {type(self.transform).__name__} "
-                                   f"turned a region of shape {region.shape} into shape "
+                raise RuntimeError(f"BoundingBoxAugment: the transform "
+                                   f"{type(self.transform).__name__} turned a region of shape "
+                                   f"{region.shape} into shape "
                                    f"{result.shape}; it cannot be put back into the image")
             out[y:y + h, x:x + w] = result
         return out, boxes

@@ -46,6 +46,38 @@ def not_random(function):
     return function
 
 
+def refuse_empty_input(name, values):
+    """MindSpore 2.10's eager calls of its C++ ops (and of Compose, RandomApply, RandomChoice,
+    even of Python functions) refuse an empty array or list (measured: RuntimeError "Input
+    Tensor has no data."); a pipeline's map hands such values to the ops."""
+    for value in values:
+        if (isinstance(value, np.ndarray) and value.size == 0) or (
+                isinstance(value, (list, tuple)) and len(value) == 0):
+            raise RuntimeError(f"{name}: Input Tensor has no data. An eager call takes a "
+                               f"non-empty input, got one of shape {np.shape(value)}.")
+
+
+class _DataOperation(TensorOperation):
+    """A data transform: its eager call refuses empty input, as MindSpore's."""
+
+    def __call__(self, *arrays):
+        refuse_empty_input(type(self).__name__, arrays)
+        return super().__call__(*arrays)
+
+    def validate(self):
+        """The argument errors MindSpore 2.10 raises when the op is first used, not when it is
+        built (its ValidateParams): by an eager call, or by a composite holding it even where
+        the op would not run (measured: RandomApply([TypeCast(np.bytes_)], prob=0))."""
+
+
+def validate_members(transforms):
+    """validate() of each op in ``transforms`` and in the composites among them."""
+    for op in transforms:
+        if isinstance(op, _DataOperation):
+            op.validate()
+        validate_members(getattr(op, "transforms", ()))
+
+
 class _Composite(TensorOperation):
     """Ops holding a list of ops: random when any member is random."""
 
@@ -55,6 +87,8 @@ class _Composite(TensorOperation):
         if not arrays:
             raise RuntimeError(f"{type(self).__name__}: Input Tensor is not valid: it was called "
                                f"without an input (as {type(self).__name__}([...])()).")
+        refuse_empty_input(type(self).__name__, arrays)
+        validate_members(self.transforms)
         arrays = tuple(_to_numpy(a) if not _is_pil(a) else a for a in arrays)
         with eager_call():
             out = self.apply(arrays, eager_seed() if self.is_random else 0)
@@ -204,8 +238,7 @@ def to_numpy_dtype(data_type, name="data_type"):
     except TypeError:
         pass
     text = str(data_type).split(".")[-1].lower()
-    if text == "bool_":
-        text = "bool"
+    text = {"bool_": "bool", "string": "str"}.get(text, text)     # mstype.string prints String
     try:
         return np.dtype(text)
     except TypeError:
@@ -219,28 +252,40 @@ def _not_a_type(name, value):
                      f"but got {type(value)}.")
 
 
-class TypeCast(TensorOperation):
+class TypeCast(_DataOperation):
     """TypeCast(data_type): casts the array to data_type."""
 
     def __init__(self, data_type):
         self.data_type = to_numpy_dtype(data_type)
 
+    def validate(self):
+        if self.data_type.kind not in "biufU":
+            # MindSpore 2.10 (measured) has no bytes or complex tensors to cast to
+            raise RuntimeError(f"TypeCast: Invalid data type {_kind_name(self.data_type)} "
+                               f"(data_type must be bool, a number type or string)")
+
     def _compute(self, value, rng):
+        self.validate()
         return cast(np.asarray(value), self.data_type)
 
 
 def cast(value, dtype):
     """value as dtype, as MindSpore casts: float64 to float16 through float32 (two roundings),
-    strings only to strings (measured in MindSpore 2.10; numpy would read "aaaa" as True)."""
-    if (value.dtype.kind in "US") != (dtype.kind in "US"):
+    strings only to the same kind of strings (measured in MindSpore 2.10; numpy would read
+    "aaaa" as True), a float to uint32 as C casts it on x86-64 (through int64, keeping the low
+    32 bits: 1e10 is 1410065408, where numpy gives 0)."""
+    if (value.dtype.kind in "US" or dtype.kind in "US") and value.dtype.kind != dtype.kind:
         raise RuntimeError(f"TypeCast: TypeCast does not support cast from "
                            f"{_kind_name(value.dtype)} to {_kind_name(dtype)}")
     if value.dtype == np.float64 and dtype == np.float16:
         value = value.astype(np.float32)
+    if value.dtype.kind == "f" and dtype == np.uint32:
+        with np.errstate(invalid="ignore"):
+            value = value.astype(np.int64)
     return value.astype(dtype)
 
 
-class OneHot(TensorOperation):
+class OneHot(_DataOperation):
     """OneHot(num_classes, smoothing_rate=0.0): integer labels -> one-hot rows of the labels'
     dtype; with label smoothing, float64 rows (as MindSpore 2.10 returns them) holding
     (1 - s) + s / num_classes for the hot class and s / num_classes elsewhere."""
@@ -283,7 +328,7 @@ def _kind_name(dtype):
     return {"U": "string", "S": "bytes"}.get(dtype.kind, dtype.name)
 
 
-class Fill(TensorOperation):
+class Fill(_DataOperation):
     """Fill(fill_value): an array of the input's shape filled with fill_value, of the input's
     dtype; a str (bytes) array is filled with a str (bytes) value only, and the result is as wide
     as the value (Fill(b"abc") on a |S1 array gives |S3 b"abc"s, as MindSpore)."""
@@ -309,7 +354,7 @@ class Fill(TensorOperation):
         return np.full(value.shape, fill.astype(value.dtype))
 
 
-class Duplicate(TensorOperation):
+class Duplicate(_DataOperation):
     """Duplicate(): one column -> two equal columns."""
 
     def apply(self, arrays, seed):
@@ -321,7 +366,7 @@ class Duplicate(TensorOperation):
         return value, value.copy()
 
 
-class Concatenate(TensorOperation):
+class Concatenate(_DataOperation):
     """Concatenate(axis=0, prepend=None, append=None): 1-D arrays joined with the optional
     prepend/append arrays (and any further input columns)."""
 
@@ -387,7 +432,7 @@ _RELATIONS = {Relational.EQ: np.equal, Relational.NE: np.not_equal, Relational.G
               Relational.LE: np.less_equal}
 
 
-class Mask(TensorOperation):
+class Mask(_DataOperation):
     """Mask(operator, constant, dtype=bool): elementwise comparison with a constant."""
 
     def __init__(self, operator, constant, dtype=np.bool_):
@@ -398,14 +443,20 @@ class Mask(TensorOperation):
         self.operator = operator
         self.constant = constant
         self.dtype = to_numpy_dtype(dtype, "dtype")
-        if self.dtype.kind in "USO":
+
+    def validate(self):
+        if self.dtype.kind not in "biuf":
+            # when the op is used, as MindSpore 2.10 (measured: Mask(..., mstype.string) is built)
             raise RuntimeError(f"Mask: Only supports bool or numeric datatype for generated "
-                               f"mask type, but got:string (dtype={dtype})")
+                               f"mask type, but got:{_kind_name(self.dtype)} (complex types "
+                               f"are refused too)")
 
     def _compute(self, value, rng):
+        self.validate()
         value = np.asarray(value)
-        return _RELATIONS[self.operator](value, _mask_constant(self.constant, value.dtype)) \
-            .astype(self.dtype)
+        # an array also for a 0-d input (numpy's comparison gives a scalar)
+        return np.asarray(_RELATIONS[self.operator](
+            value, _mask_constant(self.constant, value.dtype)).astype(self.dtype))
 
 
 def _mask_constant(constant, dtype):
@@ -423,7 +474,7 @@ def _mask_constant(constant, dtype):
     return constant.decode() if isinstance(constant, bytes) else constant
 
 
-class PadEnd(TensorOperation):
+class PadEnd(_DataOperation):
     """PadEnd(pad_shape, pad_value=None): pads (or truncates) each dimension at its end to
     pad_shape; None in pad_shape keeps that dimension."""
 
@@ -475,10 +526,12 @@ def _check_pad_kind(fill, value):
                            f"{_kind_name(fill)} and {_kind_name(value)}.")
 
 
-class Slice(TensorOperation):
-    """Slice(*slices): one index per dimension: int, list of ints, slice, None or True (all),
-    Ellipsis; no argument keeps the whole input. An empty list (or False) selects nothing,
-    which MindSpore refuses when the op runs."""
+class Slice(_DataOperation):
+    """Slice(*slices): one index per dimension, from the first: int, list of ints, slice, or
+    the whole dimension for None, True and Ellipsis (MindSpore documents Ellipsis as the same as
+    None, and its kernel takes it so: Slice(Ellipsis, 1) indexes the second dimension, not the
+    last as numpy's ``...`` would); no argument keeps the whole input. An empty list (or False)
+    selects nothing, which MindSpore refuses when the op runs."""
 
     def __init__(self, *slices):
         self.slices = tuple(_slice_option(s) for s in slices)
@@ -486,18 +539,13 @@ class Slice(TensorOperation):
     def _compute(self, value, rng):
         value = np.asarray(value)
         out = value
-        axis = 0
-        for s in self.slices:
-            if s is Ellipsis:
-                axis = out.ndim - (len(self.slices) - self.slices.index(Ellipsis) - 1)
-                continue
+        for axis, s in enumerate(self.slices):
             if axis >= out.ndim:
                 raise RuntimeError(f"Slice: Invalid shape, should be greater than slices "
                                    f"index. The input has {value.ndim} dimensions.")
             if isinstance(s, list):
                 _check_indices(s, out.shape[axis])
-            out = out[(slice(None),) * axis + (s,)]
-            axis += 1
+            out = out[(slice(None),) * axis + (slice(None) if s is Ellipsis else s,)]
         return out
 
 
@@ -507,7 +555,7 @@ def _slice_option(s):
         return slice(None)
     if s is False:
         return []
-    if s is Ellipsis or isinstance(s, slice):
+    if s is Ellipsis or isinstance(s, slice):     # Ellipsis kept for serialization
         return s
     if is_int(s):
         return [int(s)]
@@ -530,7 +578,7 @@ def _check_indices(indices, size):
                                f"dimension of size {size})")
 
 
-class Unique(TensorOperation):
+class Unique(_DataOperation):
     """Unique(): array -> (its unique values in order of first appearance, index of each input
     element in them, count of each), over the flattened array as MindSpore does with a batch
     (which also refuses 1-D input, strings and bools: taken here). NaNs stay distinct, as

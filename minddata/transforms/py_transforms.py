@@ -5,7 +5,8 @@ from transforms_c._rng import Rng
 from transforms_c.transforms import Compose as _Compose
 from transforms_c.transforms import RandomApply as _RandomApply
 from transforms_c.transforms import RandomChoice as _RandomChoice
-from transforms_c.transforms import _Composite, _check_transforms, call_op, eager_call
+from transforms_c.transforms import (_Composite, _check_transforms, call_op, eager_call,
+                                     refuse_empty_input, validate_members)
 
 
 class Compose(_Compose):
@@ -44,6 +45,10 @@ class RandomOrder(_Composite):
         self.transforms = _check_transforms(transforms)
 
     def __call__(self, *arrays):
+        if any(hasattr(op, "apply") for op in self.transforms):
+            # MindSpore's RandomOrder is Python: its ops' eager calls refuse an empty input
+            refuse_empty_input("RandomOrder", arrays)
+        validate_members(self.transforms)
         out = self.apply(tuple(arrays), _eager_seed())
         return out[0] if len(out) == 1 else out
 

@@ -161,12 +161,14 @@ def test_py_transforms_util_has_mindspores_hsv_helpers():
 
 
 # measured in MindSpore 2.10: RandomGrayscale(prob=0.0) on an int32 or 4-channel uint8 array
-# raises (AttributeError: its op reads a PIL image's mode before the draw); here the arrays it
-# does not take (Grayscale's) are refused whatever the draw, not handed back at prob 0
+# raises (AttributeError: its op reads a PIL image's mode before the draw), Grayscale a
+# TypeError ("img should be PIL image"); here the arrays they do not take are refused (that
+# TypeError) whatever RandomGrayscale draws, not handed back at prob 0
 def test_random_grayscale_refuses_other_arrays_whatever_the_draw():
+    from transforms_c.vision import Grayscale
     rgb = np.zeros((4, 5, 3), np.uint8)
     assert RandomGrayscale(0.0)(rgb) is not None
-    for img in (rgb.astype(np.int32), np.zeros((4, 5, 4), np.uint8)):
-        for prob in (0.0, 1.0):
-            with pytest.raises(RuntimeError, match="RandomGrayscale"):
-                RandomGrayscale(prob)(img)
+    for img in (rgb.astype(np.int32), np.zeros((4, 5, 4), np.uint8), rgb.astype(np.float64)):
+        for op in (RandomGrayscale(0.0), RandomGrayscale(1.0), Grayscale()):
+            with pytest.raises(TypeError, match="img should be PIL image"):
+                op(img)

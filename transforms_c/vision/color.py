@@ -491,6 +491,12 @@ class ConvertColor(TensorOperation):
 def grayscale_pixels(img, op_name):
     """The pixels of an RGB or gray uint8 array (an (H, W, 1) one as (H, W)) that Grayscale
     takes, else MindSpore's words for what is wrong."""
+    if isinstance(img, np.ndarray) and not (img.dtype == np.uint8 and (
+            img.ndim == 2 or img.ndim == 3 and img.shape[2] in (1, 3))):
+        # MindSpore 2.10 takes PIL images only (its TypeError, measured)
+        raise TypeError(f"img should be PIL image. Got {type(img)}. Use Decode() for encoded "
+                        f"data or ToPIL() for decoded data. ({op_name} here also takes RGB or "
+                        f"gray uint8 arrays; got {img.dtype} of shape {img.shape}.)")
     if not (isinstance(img, np.ndarray) and (img.ndim == 2 or img.shape[-1] == 1)):
         img = _rgb_image(img, op_name)
     image_hwc(img, op_name, allow_float=False)

@@ -170,3 +170,17 @@ def test_random_regions_are_bit_identical_to_full_decode(options):
         region = np.empty((h, w, 3), np.uint8)
         _native.jpeg_decode_into(data, 1, x, y, region, 1 << 28)
         assert np.array_equal(region, full[y:y + h, x:x + w]), (x, y, w, h)
+
+
+# measured in MindSpore 2.10: Decode(to_pil=True) on empty, unrecognised (b"abc") or truncated
+# JPEG data raises ValueError ": Failed to decode given image." (its Pillow path), where
+# Decode() raises RuntimeError
+def test_decode_to_pil_raises_pillows_value_error():
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.fromarray(np.zeros((8, 8, 3), np.uint8)).save(buffer, format="JPEG")
+    for data in (b"", b"abc", buffer.getvalue()[:40], np.frombuffer(b"abcdef", np.uint8)):
+        with pytest.raises(ValueError, match="Failed to decode given image"):
+            Decode(to_pil=True)(data)
+        with pytest.raises(RuntimeError):
+            Decode()(data)

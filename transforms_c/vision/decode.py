@@ -211,8 +211,12 @@ class Decode(NativeOperation):
         return None if self.to_pil else super().fusion_phase(position)
 
     def _compute(self, img, rng):
-        out = decode_image(img, "Decode")
-        if self.to_pil:
-            from PIL import Image
-            return Image.fromarray(out)
-        return out
+        if not self.to_pil:
+            return decode_image(img, "Decode")
+        from PIL import Image
+        try:
+            return Image.fromarray(decode_image(img, "Decode"))
+        except RuntimeError as exc:
+            # MindSpore 2.10 decodes with Pillow here: its ValueError and words (measured on
+            # empty, unrecognised and truncated data)
+            raise ValueError(f"Failed to decode given image. {exc}") from None

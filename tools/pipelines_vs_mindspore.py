@@ -734,13 +734,18 @@ def documented(case, item, ours, theirs):
          "PKSampler takes the first K rows of each class (MindSpore draws them at random)"),
         (item in METADATA and iteration_fails,
          "sizes, shapes and types of a pipeline that fails raise its error"),
-        (no_rows(mine) and reference.get(item, ("error",))[0] == "error",
+        ("There are no samples" in str(reference.get(item, reference.get("build", ""))),
+         "a source with no rows is empty"),
+        (no_rows(mine) and (reference.get(item, ("error",))[0] == "error"
+                            or item in METADATA and no_rows(theirs)),
          "a pipeline with no rows iterates as empty"),
+        (any(len(indices) > source_rows(source) for indices in subset_indices(case)),
+         "SubsetSampler with more indices than rows"),
         (item == "get_dataset_size" and any(
             name == "SequentialSampler" and arguments.get("num_samples") and
             arguments.get("start_index") for name, arguments in sequential_samplers(case)),
          "SequentialSampler's size where fewer than num_samples rows remain"),
-        (source["kind"] == "mindrecord" and any(
+        (source["kind"] == "mindrecord" and mine.get(item, ("ok",))[0] == "error" and any(
             arguments.get("start_index") for _, arguments in sequential_samplers(case)),
          "MindDataset's SequentialSampler with start_index past the rows raises"),
     ]
@@ -751,6 +756,25 @@ def no_rows(outcomes):
     """Whether these outcomes iterated, and found no row."""
     tuples = dict(outcomes).get("tuple iterator", ("error",))
     return tuples[0] == "ok" and not any(tuples[1])
+
+
+def source_rows(source):
+    """The rows a case's source holds (before sampling)."""
+    if source["kind"] == "mindrecord":
+        return len(source["samples"])
+    if source["kind"] == "images":
+        return sum(len(files) for files in source["images"].values())
+    if source["kind"] in ("text", "csv"):
+        return sum(len(lines) for lines in source["files"])
+    return len(source["columns"][0])
+
+
+def subset_indices(case):
+    """The index lists of the SubsetSamplers (or lists) a case gives its source."""
+    found = [case["source"]["kwargs"].get("sampler")] + [
+        arguments for name, arguments in case["ops"] if name == "use_sampler"]
+    return [spec[1] if spec[0] == "list" else spec[1]["indices"] for spec in found
+            if spec and spec[0] in ("list", "SubsetSampler")]
 
 
 def sequential_samplers(case):

@@ -1,0 +1,67 @@
+"""tools/pipelines_vs_mindspore.py: its plumbing (the reference interpreter's run, case by
+case, the comparison of every item) checked without MindSpore, this package standing in as the
+reference, and the comparison's rules on outcomes made here."""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "pipelines_vs_mindspore.py"
+spec = importlib.util.spec_from_file_location("pipelines_vs_mindspore", TOOL)
+tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tool)
+
+ROWS = ("ok", [[[("<i4", (), b"\x01\x00\x00\x00")]]])
+FAILS = ("error", "RuntimeError", "map failed", ("RuntimeError", "Exception"))
+
+
+def test_this_package_against_itself_has_no_difference():
+    done = subprocess.run([sys.executable, str(TOOL), "--cases", "40", "--seed", "5",
+                           "--mindspore-python", sys.executable, "--reference", "minddata"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("0 MindSpore crashed, 0 different")
+    same = int(done.stdout.split("seed 5: ")[1].split(" same")[0])
+    assert same == 40
+
+
+def test_the_comparison_flags_what_differs():
+    size = ("get_dataset_size", ("ok", 3))
+    assert tool.case_difference([size, ("tuple iterator", ROWS)],
+                                [size, ("tuple iterator", ROWS)]) == (None, None, None)
+    other = ("ok", [[[("<i8", (), b"\x01" + b"\x00" * 7)]]])
+    kind, item, why = tool.case_difference([size, ("tuple iterator", ROWS)],
+                                           [size, ("tuple iterator", other)])
+    assert (kind, item) == ("different", "tuple iterator") and "in MindSpore" in why
+    kind, item, why = tool.case_difference([("tuple iterator", ROWS)],
+                                           [("tuple iterator", FAILS)])
+    assert kind == "different" and "raises RuntimeError in MindSpore only" in why
+    # our PipelineError is a RuntimeError: the same error
+    ours = ("error", "PipelineError", "map failed", ("PipelineError", "RuntimeError"))
+    assert tool.difference(ours, FAILS) == (None, None)
+    assert tool.difference(("error", "TypeError", "x", ("TypeError",)), FAILS)[0] == \
+        "error type"
+
+
+def test_an_error_at_another_step_and_a_crash_are_counted_apart():
+    built_late = [("get_col_names", ("ok", ["a"]))] + [(label, FAILS)
+                                                       for label in tool.ITERATIONS]
+    assert tool.case_difference([("build", FAILS)], built_late)[0] == "error elsewhere"
+    assert tool.case_difference([("build", FAILS)], [("tuple iterator", ROWS)])[0] == \
+        "different"
+    crashed = [("crash", ("error", "crash", "killed by a signal"))]
+    assert tool.case_difference([("tuple iterator", ROWS)], crashed)[0] == "MindSpore crashed"
+
+
+def test_documented_rules_name_the_readme_deviation():
+    case = {"source": {"kind": "generator", "kwargs": {}}, "ops": [("shuffle", 2)]}
+    empty = [("tuple iterator", ("ok", [[]]))]
+    refused = [("tuple iterator", FAILS)]
+    assert tool.documented(case, "tuple iterator", empty, refused) == \
+        "a pipeline with no rows iterates as empty"
+    assert tool.documented(case, "tuple iterator", [("tuple iterator", ROWS)], refused) is None
+
+
+def test_cases_repeat_for_a_seed():
+    assert repr(tool.cases(3, 30)) == repr(tool.cases(3, 30))
+    assert repr(tool.cases(3, 30)) != repr(tool.cases(4, 30))

@@ -6,9 +6,9 @@ and called eagerly on a random image (uint8 to float64, bool, 1 to 4 channels or
 pixels a side, PIL images of modes RGB, L and RGBA), or on what the op takes made of it: the
 image encoded as JPEG or PNG (bytes or a uint8 array; garbage too), a CHW copy, a batch and its
 one-hot labels, bounding boxes. A random op has its draws fixed (probability 1 or 0, a range of
-one value, a crop of the whole padded image...); the ones whose draws cannot be fixed (CutOut,
-AutoAugment, MixUpBatch...) are compared by whether they raise and by the kind, dtype and
-shape of what they give back. The cases are made here once and run in this interpreter and in
+one value, a crop of the whole padded image, a batch of one image to mix...); the ones whose
+draws cannot be fixed (CutOut, AutoAugment, MixUp...) are compared by whether they raise and
+by the kind, dtype and shape of what they give back. The cases are made here once and run in this interpreter and in
 MindSpore's (its own venv: ``--mindspore-python``), and every pair of outcomes is compared:
 both raise, or both give the same kind of value (an array, a PIL image of the same mode, a
 tuple or list of as many elements, compared one by one) with the same dtype, shape and values
@@ -235,7 +235,7 @@ def random_op(r, img):
 
 
 # random ops only their outcome's kind, dtype and shape are compared for
-SHAPE_ONLY = ("CutOut", "AutoAugment", "TrivialAugmentWide", "MixUp", "MixUpBatch")
+SHAPE_ONLY = ("CutOut", "AutoAugment", "TrivialAugmentWide", "MixUp")
 FUNCTIONS = ("get_image_num_channels", "get_image_size")
 DTYPE = "__dtype__"
 OP = "__op__"
@@ -246,7 +246,9 @@ def shape_only(name, args, kwargs, img):
     draws)."""
     return (name in SHAPE_ONLY
             or name == "RandAugment" and kwargs.get("num_ops") != 0
-            or name == "CutMixBatch" and kwargs["prob"] != 0.0
+            # (a batch of one image mixes it with itself, whatever is drawn)
+            or name in ("MixUpBatch", "CutMixBatch") and kwargs.get("prob") != 0.0
+            and not (img.ndim == 4 and len(img) == 1)
             or name == "RandomResize" and not isinstance(args[0], tuple)    # not the image's size
             # (RandomColorAdjust's Pillow path: each of its four steps runs, the identity ones
             # too, in the order it draws, which changes pixels)

@@ -199,10 +199,12 @@ def random_op(r, img):
                                            "prob": 0.0}, (as_pil(r, img),)),
         lambda: ("RandomErasing", (), {"prob": 0.0, "value": r.choice([0, 3])}),
         lambda: ("RandomResize", ((height, width),), {}),
-        lambda: ("RandomSelectSubpolicy", ([[(fixed_op(r), 1.0), (fixed_op(r), 1.0)][
-            :r.randint(1, 2)]],), {}),
-        # (each op it draws is applied at random: one more than it has is an error)
-        lambda: ("UniformAugment", ([fixed_op(r)],), {"num_ops": 2}),
+        # (one sub-policy: its ops each with probability 1 or 0; none: an error)
+        lambda: ("RandomSelectSubpolicy", ([[(fixed_op(r), r.choice([1.0, 1.0, 0.0]))
+                                              for _ in range(r.randint(1, 2))]][
+            :r.choice([1, 1, 1, 0])],), {}),
+        # (each op it draws is applied at random: only its errors, num_ops 0 or one too many)
+        lambda: ("UniformAugment", ([fixed_op(r)],), {"num_ops": r.choice([0, 2])}),
         lambda: ("RandAugment", (), {"num_ops": 0}),
         lambda: ("BoundingBoxAugment", (fixed_op(r),), {"ratio": r.choice([0.0, 1.0])},
                  (img, bounding_boxes(img))),

@@ -1,8 +1,8 @@
 """Eager vision ops against MindSpore 2.10, on random images and arguments.
 
 Each case is one of 80 ops and functions of ``minddata.vision`` (every one MindSpore 2.10's
-``mindspore.dataset.vision`` has but its video and file functions) built with random arguments
-and called eagerly on a random image (uint8 to float64, bool, 1 to 4 channels or none, 1 to 64
+``mindspore.dataset.vision`` has but its video, file and encoding functions) built with random
+arguments and called eagerly on a random image (uint8 to float64, bool, 1 to 4 channels or none, 1 to 64
 pixels a side, PIL images of modes RGB, L and RGBA), or on what the op takes made of it: the
 image encoded as JPEG or PNG (bytes or a uint8 array; garbage too), a CHW copy, a batch and its
 one-hot labels, bounding boxes. A random op has its draws fixed (probability 1 or 0, a range of

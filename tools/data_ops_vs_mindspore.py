@@ -52,9 +52,11 @@ def op(name, *args, **kwargs):
 
 
 def data_type(r):
-    """A type by name, with the library it is taken from ("numpy", "mstype" or "training")."""
+    """A type by name, with the library it is taken from ("numpy", "mstype" or "training"), or
+    "name": numpy's name of it as a str ("int32")."""
     name = r.choice(TYPE_NAMES)
-    library = "numpy" if name == "bytes_" else r.choice(["numpy", "numpy", "mstype", "training"])
+    library = r.choice(["numpy", "numpy", "name"]) if name == "bytes_" else \
+        r.choice(["numpy", "numpy", "mstype", "training", "name"])
     return (TYPE, library, name)
 
 
@@ -94,7 +96,13 @@ def random_input(r):
         lambda: r.choice(INTS[:8]),
         lambda: r.choice(FLOATS[:8]),
         lambda: r.choice(WORDS[1:]),
+        lambda: r.choice(WORDS[1:]).encode(),
         lambda: r.random() < 0.5,
+        lambda: [r.random() < 0.5 for _ in range(r.randint(1, 3))],
+        lambda: tuple(r.choice(INTS[:6]) for _ in range(r.randint(1, 3))),
+        lambda: [[r.choice(WORDS[1:]) for _ in range(2)] for _ in range(2)],
+        lambda: np.array(r.choice(INTS[:6])).astype(
+            r.choice(["int8", "uint16", "int64", "float32", "float64"]))[()],   # a numpy scalar
     ])()
 
 
@@ -230,8 +238,8 @@ def documented(spec, value, library=None):
     MindSpore" under Image transforms)."""
     for op_spec in plain_ops(spec):
         _, name, args, kwargs = op_spec
-        if name == "Mask" and kwargs.get("dtype", (TYPE, "mstype"))[1] == "numpy":
-            return "Mask takes numpy types for dtype (MindSpore 2.10 its own types only)"
+        if name == "Mask" and kwargs.get("dtype", (TYPE, "mstype"))[1] in ("numpy", "name"):
+            return "Mask takes numpy types and names for dtype (MindSpore its own types only)"
         if name == "Slice" and any(a is False or a == slice(None) or isinstance(a, slice)
                                    and a.step == 0 for a in args):
             return "Slice(False), slice(None), slice(a, b, 0): MindSpore refuses them when built"
@@ -251,6 +259,8 @@ def documented(spec, value, library=None):
 def op_rule(spec, x):
     """The README's word for what this op does with input ``x`` apart from MindSpore, or None."""
     _, name, args, kwargs = spec
+    if name in ("Fill", "Unique", "OneHot") and x.size == 0:
+        return "Fill, Unique and OneHot take empty arrays (MindSpore's kernels fail)"
     if name == "OneHot":
         labels = np.squeeze(x)
         rules = [(x.dtype.kind == "i" and x.size and x.min() < 0,
@@ -298,6 +308,8 @@ class Library:
             _, library, name = value
             if library == "numpy":
                 return getattr(np, NUMPY_NAMES.get(name, name))
+            if library == "name":
+                return NUMPY_NAMES.get(name, name)
             return getattr(self.types[library], name)
         if isinstance(value, tuple) and value and value[0] == RELATION:
             return getattr(self.transforms.Relational, value[1])

@@ -92,3 +92,11 @@ def test_a_composite_refuses_a_wrong_type_of_an_op_that_does_not_run(make):
     # MindSpore validates every op of a composite when the composite is called
     with pytest.raises(RuntimeError, match="Invalid data type|Only supports bool or numeric"):
         make()(np.array([1.0]))
+
+
+def test_a_composite_takes_bytes_as_a_0d_bytes_array():
+    assert [a.tolist() for a in T.Compose([T.Duplicate()])(b"xy")] == [b"xy", b"xy"]
+    out = T.RandomApply([T.Duplicate()], 0)(b"xy")
+    assert out.dtype == np.dtype("S2") and out.shape == ()
+    with pytest.raises(RuntimeError, match="does not support cast from bytes to uint8"):
+        T.Compose([T.TypeCast(np.uint8)])(b"\xff\xd8")

@@ -84,6 +84,10 @@ def doubled_batch(column, batch_info):
     return ([_numeric(item) * _numeric(item).dtype.type(2) for item in column],)
 
 
+def batch_and_sizes(column, batch_info):
+    return column, [np.array(np.size(item), np.int32) for item in column]
+
+
 def batch_sizes(batch_info):
     return 1 + batch_info.get_batch_num() % 3
 
@@ -93,7 +97,7 @@ def length_of(column):
 
 
 FUNCTIONS = {f.__name__: f for f in (plus_one, twice, sizes_of, size_of, keep_even, keep_small,
-                                     doubled_batch, batch_sizes, length_of)}
+                                     doubled_batch, batch_and_sizes, batch_sizes, length_of)}
 
 # --- sources: python objects GeneratorDataset reads -------------------------------------------
 
@@ -315,7 +319,8 @@ def random_op(r, first, source):
         lambda: ("batch", {"batch_size": r.choice([1, 2, 3, 4]),
                            "drop_remainder": r.choice([False, True])}),
         lambda: ("batch", {"batch_size": r.choice([2, 3, "batch_sizes"])}),
-        lambda: ("batch_map", {"batch_size": r.choice([1, 2, 3]), "column": r.randrange(3)}),
+        lambda: ("batch_map", {"batch_size": r.choice([1, 2, 3]), "column": r.randrange(3),
+                               "outputs": r.choice([None, 1, 2])}),
         lambda: ("padded_batch", {"batch_size": r.choice([1, 2, 3]),
                                   "drop_remainder": r.choice([False, True]),
                                   "column": r.randrange(3),
@@ -349,7 +354,8 @@ def random_op(r, first, source):
     if first and source["kind"] not in ("text", "csv") and source.get("form") != "iterable":
         makers += [
             lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1])}),
-            lambda: ("use_sampler", sampler(r, 5, ("sequential", "subset", "distributed"))),
+            lambda: (r.choice(["use_sampler", "add_sampler"]),
+                     sampler(r, 5, ("sequential", "subset", "distributed"))),
         ] * 2
     return r.choice(makers)()
 
@@ -467,8 +473,10 @@ def apply_op(ds, data, op, build_again):
         return data.batch(FUNCTIONS.get(size, size),
                           drop_remainder=arguments.get("drop_remainder", False))
     if name == "batch_map":
-        return data.batch(arguments["batch_size"], per_batch_map=doubled_batch,
-                          input_columns=[pick(names, arguments["column"])])
+        column, outputs = pick(names, arguments["column"]), arguments["outputs"]
+        return data.batch(arguments["batch_size"], per_batch_map=batch_and_sizes if outputs == 2
+                          else doubled_batch, input_columns=[column], output_columns=None
+                          if outputs is None else [column + "_b", "sizes_b"][:outputs])
     if name == "padded_batch":
         pad_info = {pick(names, arguments["column"]): (arguments["shape"], arguments["value"])}
         return data.padded_batch(arguments["batch_size"], arguments["drop_remainder"],
@@ -524,8 +532,8 @@ def apply_op(ds, data, op, build_again):
         if arguments["skip"]:
             other = other.skip(arguments["skip"])
         return data + other if arguments["plus"] else data.concat([other])
-    if name == "use_sampler":
-        data.use_sampler(make_sampler(ds, arguments))
+    if name in ("use_sampler", "add_sampler"):
+        getattr(data, name)(make_sampler(ds, arguments))
         return data
     raise ValueError(f"unknown op {name}")
 
@@ -711,6 +719,7 @@ def case_difference(ours, theirs):
 
 
 ITERATIONS = ("tuple iterator", "dict iterator", "for loop")
+SAMPLING = ("use_sampler", "add_sampler")
 METADATA = ("get_dataset_size", "output_shapes", "output_types")
 
 
@@ -724,7 +733,7 @@ def documented(case, item, ours, theirs):
     iteration_fails = all(dict(outcomes).get(label, ("error",))[0] == "error"
                           for outcomes in (ours, theirs) for label in ITERATIONS)
     samplers = [kwargs.get("sampler", ("",))[0]] + [arguments[0] for name, arguments in
-                                                    case["ops"] if name == "use_sampler"]
+                                                    case["ops"] if name in SAMPLING]
     rules = [
         (source["kind"] in ("text", "csv") and "num_shards" in kwargs,
          "CSV/TextFile shards are round-robin (MindSpore: row ranges)"),
@@ -741,6 +750,18 @@ def documented(case, item, ours, theirs):
          "a pipeline with no rows iterates as empty"),
         (any(len(indices) > source_rows(source) for indices in subset_indices(case)),
          "SubsetSampler with more indices than rows"),
+        (any(name == "batch_map" and arguments["outputs"] == 2 for name, arguments in
+             case["ops"]), "per_batch_map's columns not given: MindSpore's hash map order"),
+        ("can not pad numeric and string" in str(reference.get(item)) and any(
+            name == "padded_batch" and arguments["value"] is None
+            for name, arguments in case["ops"]),
+         "a string column padded with None gets empty strings"),
+        (any(name == "add_sampler" for name, _ in case["ops"]) and (
+            "num_shards" in kwargs or samplers[0] == "DistributedSampler"),
+         "add_sampler under shards"),
+        (item == "get_dataset_size" and size_is_rows(mine) and
+         mine.get("tuple iterator") == reference.get("tuple iterator"),
+         "get_dataset_size is the rows an epoch serves (MindSpore's may differ)"),
         (item == "get_dataset_size" and any(
             name == "SequentialSampler" and arguments.get("num_samples") and
             arguments.get("start_index") for name, arguments in sequential_samplers(case)),
@@ -758,6 +779,13 @@ def no_rows(outcomes):
     return tuples[0] == "ok" and not any(tuples[1])
 
 
+def size_is_rows(outcomes):
+    """Whether get_dataset_size() counted the rows of an epoch of the tuple iterator."""
+    size, rows = (dict(outcomes).get(label, ("error",)) for label in ("get_dataset_size",
+                                                                       "tuple iterator"))
+    return size[0] == rows[0] == "ok" and all(len(epoch) == size[1] for epoch in rows[1])
+
+
 def source_rows(source):
     """The rows a case's source holds (before sampling)."""
     if source["kind"] == "mindrecord":
@@ -772,7 +800,7 @@ def source_rows(source):
 def subset_indices(case):
     """The index lists of the SubsetSamplers (or lists) a case gives its source."""
     found = [case["source"]["kwargs"].get("sampler")] + [
-        arguments for name, arguments in case["ops"] if name == "use_sampler"]
+        arguments for name, arguments in case["ops"] if name in SAMPLING]
     return [spec[1] if spec[0] == "list" else spec[1]["indices"] for spec in found
             if spec and spec[0] in ("list", "SubsetSampler")]
 
@@ -780,7 +808,7 @@ def subset_indices(case):
 def sequential_samplers(case):
     """(name, arguments) of the samplers a case gives its source."""
     found = [case["source"]["kwargs"].get("sampler")] + [
-        arguments for name, arguments in case["ops"] if name == "use_sampler"]
+        arguments for name, arguments in case["ops"] if name in SAMPLING]
     return [spec for spec in found if spec and spec[0] == "SequentialSampler"]
 
 

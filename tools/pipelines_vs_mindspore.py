@@ -750,6 +750,11 @@ def documented(case, item, ours, theirs):
          "a pipeline with no rows iterates as empty"),
         (any(len(indices) > source_rows(source) for indices in subset_indices(case)),
          "SubsetSampler with more indices than rows"),
+        (source["kind"] == "mindrecord" and any(
+            max(indices) >= source_rows(source) for indices in subset_indices(case)),
+         "MindDataset's SubsetSampler index past the rows raises"),
+        ("can not be divisible by the value of 'num_shards'" in str(mine.get("build")),
+         "padded rows that do not divide by num_shards are refused when built"),
         (any(name == "batch_map" and arguments["outputs"] == 2 for name, arguments in
              case["ops"]), "per_batch_map's columns not given: MindSpore's hash map order"),
         ("can not pad numeric and string" in str(reference.get(item)) and any(
@@ -759,6 +764,9 @@ def documented(case, item, ours, theirs):
         (any(name == "add_sampler" for name, _ in case["ops"]) and (
             "num_shards" in kwargs or samplers[0] == "DistributedSampler"),
          "add_sampler under shards"),
+        (item in ("output_shapes", "output_types") and one_per_column(mine, item)
+         and not one_per_column(reference, item),
+         "output_shapes/output_types give one entry per column"),
         (item == "get_dataset_size" and size_is_rows(mine) and
          mine.get("tuple iterator") == reference.get("tuple iterator"),
          "get_dataset_size is the rows an epoch serves (MindSpore's may differ)"),
@@ -777,6 +785,12 @@ def no_rows(outcomes):
     """Whether these outcomes iterated, and found no row."""
     tuples = dict(outcomes).get("tuple iterator", ("error",))
     return tuples[0] == "ok" and not any(tuples[1])
+
+
+def one_per_column(outcomes, item):
+    """Whether ``item`` (output_shapes or output_types) has one entry per column."""
+    columns, entries = dict(outcomes).get("get_col_names"), dict(outcomes).get(item)
+    return columns[0] == entries[0] == "ok" and len(columns[1]) == len(entries[1])
 
 
 def size_is_rows(outcomes):

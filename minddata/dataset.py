@@ -232,9 +232,11 @@ class Dataset(LogicalNode):
         return [_column_type(a) for a in row]
 
     def get_batch_size(self):
+        self.col_names()    # MindSpore builds the pipeline to answer: a column mistake raises
         return self._batch_size()
 
     def get_repeat_count(self):
+        self.col_names()
         return self._repeat_count()
 
     def num_classes(self):

@@ -27,6 +27,24 @@ def test_a_repeat_of_one_does_not_count(build, count):
     assert build(numbers(4)).get_repeat_count() == count
 
 
+def test_batch_size_and_repeat_count_check_the_columns():
+    # measured in MindSpore 2.10: a per_batch_map whose output_columns name a column it is not
+    # given makes get_batch_size() and get_repeat_count() raise RuntimeError "Invalid
+    # output_columns, columns that are not involved in 'per_batch_map' should not be in
+    # output_columns" (this package returned 1 and 1)
+    def batch_and_sizes(column, info):
+        return column, [np.array(np.size(item), np.int32) for item in column]
+
+    d = ds.NumpySlicesDataset({"x": np.arange(3, dtype=np.int32)}, shuffle=False)
+    d = d.batch(1, per_batch_map=batch_and_sizes, input_columns=["x"],
+                output_columns=["x_b", "sizes_b"])
+    d = d.batch(1, per_batch_map=batch_and_sizes, input_columns=["x_b"],
+                output_columns=["x_b_b", "sizes_b"])
+    for metadata in (d.get_batch_size, d.get_repeat_count):
+        with pytest.raises(RuntimeError, match="should not be in output_columns"):
+            metadata()
+
+
 def test_size_of_filter_needs_a_pass():
     assert numbers(10).filter(lambda x: x < 4, ["x"]).get_dataset_size() == 4
 

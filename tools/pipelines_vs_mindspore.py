@@ -3,14 +3,17 @@
 Each case is a deterministic source (NumpySlicesDataset, GeneratorDataset, MindDataset over a
 file FileWriter writes, TextFileDataset, CSVDataset, ImageFolderDataset over generated images)
 with random arguments, then 1 to 6 random ops (batch, padded_batch, bucket_batch_by_length,
-repeat, skip, take, project, rename, map, filter, concat, zip, shuffle of a one-row buffer,
-use_sampler, and split at the end). The same cases run in this interpreter and in MindSpore's
-(its own venv: ``--mindspore-python``); each case records its metadata (size, columns, shapes,
-types, batch size, repeat count, classes) and every row of every epoch of a tuple iterator, a
-dict iterator and a plain ``for`` loop. Outcomes are compared item by item: dtype, shape and
-values exactly (strings as str); an error against a value is a difference, two errors of other
-types are counted apart ("error types"). Differences the README documents as deviations
-(MindSpore wrong, or different on purpose) are counted apart too.
+repeat, skip, take, project, rename, map, filter, concat, zip, use_sampler, add_sampler; a
+shuffle last, whose rows are then compared sorted; split at the end). The same cases run in
+this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each case records
+its metadata (size, columns, shapes, types, batch size, repeat count, classes) and every row
+of every epoch of a tuple iterator, a dict iterator and a plain ``for`` loop. Outcomes are
+compared item by item: dtype, shape and values exactly (strings as str); an error against a
+value is a difference. Counted apart: differences the README documents as deviations
+(MindSpore wrong, or different on purpose), two errors of other types ("error type"), an
+error raised at another step ("error elsewhere": when built here, when iterated there), and
+MindSpore crashes (a case that kills its interpreter runs again without output_shapes and
+output_types, where MindSpore 2.10 segfaults most; one that still does is skipped).
 
     .venv/bin/python tools/pipelines_vs_mindspore.py [--seed 1] [--cases 250]
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
@@ -786,6 +789,8 @@ def documented(case, item, ours, theirs):
          "output_shapes/output_types give one entry per column"),
         (item == "output_shapes" and first_row_shapes(mine) and not first_row_shapes(theirs),
          "output_shapes are the first row's shapes (MindSpore's may not be)"),
+        ("OneHot: index values" in str(mine.get(item)) and reference.get(item)[0] == "ok",
+         "OneHot refuses negative labels (MindSpore writes outside the row)"),
         ("would duplicate the existing column" in str(mine.get("build")),
          "map outputs named like a kept column are refused"),
         (item in ITERATIONS and agree(mine) and not agree(theirs),

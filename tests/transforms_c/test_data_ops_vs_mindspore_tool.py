@@ -82,9 +82,11 @@ def test_documented_rules_read_each_op_input():
     chain = tool.op("Compose", [tool.op("OneHot", 3), tool.op("Unique")])
     assert tool.documented(chain, np.array(1)).startswith("Unique takes 1-D")
     assert tool.documented(tool.op("Unique"), np.arange(6).reshape(2, 3)) is None
-    assert tool.slice_mindspore_refuses(slice(1, None), 5)
-    assert tool.slice_mindspore_refuses(slice(-2, 2, 2), 5)
-    assert not tool.slice_mindspore_refuses(slice(0, 3), 5)
+    assert tool.slice_refused(slice(1, None)) and not tool.slice_refused(slice(None, 3))
+    assert tool.slice_mindspore_wrong(slice(-2, 2, 2), 5)
+    assert not tool.slice_mindspore_wrong(slice(0, 3), 5)
+    assert tool.float32_rounds(2.7, np.dtype(np.float64))
+    assert not tool.float32_rounds(2.7, np.dtype(np.uint8))
 
 
 def test_cases_repeat_for_a_seed():

@@ -25,16 +25,19 @@ def test_this_package_against_itself_has_no_difference():
     assert same == 40
 
 
+def first(ours, theirs):
+    found = tool.case_differences(ours, theirs)
+    return found[0] if found else (None, None, None)
+
+
 def test_the_comparison_flags_what_differs():
     size = ("get_dataset_size", ("ok", 3))
-    assert tool.case_difference([size, ("tuple iterator", ROWS)],
-                                [size, ("tuple iterator", ROWS)]) == (None, None, None)
+    assert first([size, ("tuple iterator", ROWS)], [size, ("tuple iterator", ROWS)]) == \
+        (None, None, None)
     other = ("ok", [[[("<i8", (), b"\x01" + b"\x00" * 7)]]])
-    kind, item, why = tool.case_difference([size, ("tuple iterator", ROWS)],
-                                           [size, ("tuple iterator", other)])
+    kind, item, why = first([size, ("tuple iterator", ROWS)], [size, ("tuple iterator", other)])
     assert (kind, item) == ("different", "tuple iterator") and "in MindSpore" in why
-    kind, item, why = tool.case_difference([("tuple iterator", ROWS)],
-                                           [("tuple iterator", FAILS)])
+    kind, item, why = first([("tuple iterator", ROWS)], [("tuple iterator", FAILS)])
     assert kind == "different" and "raises RuntimeError in MindSpore only" in why
     # our PipelineError is a RuntimeError: the same error
     ours = ("error", "PipelineError", "map failed", ("PipelineError", "RuntimeError"))
@@ -46,20 +49,37 @@ def test_the_comparison_flags_what_differs():
 def test_an_error_at_another_step_and_a_crash_are_counted_apart():
     built_late = [("get_col_names", ("ok", ["a"]))] + [(label, FAILS)
                                                        for label in tool.ITERATIONS]
-    assert tool.case_difference([("build", FAILS)], built_late)[0] == "error elsewhere"
-    assert tool.case_difference([("build", FAILS)], [("tuple iterator", ROWS)])[0] == \
-        "different"
+    assert first([("build", FAILS)], built_late)[0] == "error elsewhere"
+    assert first([("build", FAILS)], [("tuple iterator", ROWS)])[0] == "different"
     crashed = [("crash", ("error", "crash", "killed by a signal"))]
-    assert tool.case_difference([("tuple iterator", ROWS)], crashed)[0] == "MindSpore crashed"
+    assert first([("tuple iterator", ROWS)], crashed)[0] == "MindSpore crashed"
+    # a crash in output_shapes alone: the other items are still compared
+    partly = [("output_shapes", tool.CRASHED), ("tuple iterator", ROWS)]
+    assert first([("output_shapes", ("ok", [[]])), ("tuple iterator", ROWS)], partly)[0] == \
+        "MindSpore crashed"
+    assert first([("output_shapes", ("ok", [[]])), ("tuple iterator", FAILS)], partly)[0] == \
+        "different"
+
+
+EMPTY_SOURCE = {"source": {"kind": "generator", "kwargs": {}, "columns": [[]]},
+                "ops": [("shuffle", 2)]}
+
+
+def test_a_case_is_different_if_any_hard_difference_is_undocumented():
+    empty = [("output_types", ("ok", [])), ("tuple iterator", ("ok", [[]]))]
+    refused = [("output_types", FAILS), ("tuple iterator", FAILS)]
+    assert tool.classify(EMPTY_SOURCE, empty, refused)[0] == "documented"   # empty here
+    wrong = [("output_types", FAILS), ("tuple iterator", ROWS)]
+    assert tool.classify(EMPTY_SOURCE, empty, wrong)[:2] == ("different", "tuple iterator")
 
 
 def test_documented_rules_name_the_readme_deviation():
-    case = {"source": {"kind": "generator", "kwargs": {}}, "ops": [("shuffle", 2)]}
     empty = [("tuple iterator", ("ok", [[]]))]
     refused = [("tuple iterator", FAILS)]
-    assert tool.documented(case, "tuple iterator", empty, refused) == \
+    assert tool.documented(EMPTY_SOURCE, "tuple iterator", empty, refused) == \
         "a pipeline with no rows iterates as empty"
-    assert tool.documented(case, "tuple iterator", [("tuple iterator", ROWS)], refused) is None
+    assert tool.documented(EMPTY_SOURCE, "tuple iterator", [("tuple iterator", ROWS)],
+                           refused) is None
 
 
 def test_cases_repeat_for_a_seed():

@@ -1,5 +1,6 @@
 """Shared test helpers. Fixture files written by MindSpore 2.10 live in ../shared/fixtures,
 relative to the project root (CI has ../shared beside its clone too)."""
+import importlib.util
 import os
 import signal
 from pathlib import Path
@@ -17,6 +18,17 @@ if os.environ.get("CI"):
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SHARED_FIXTURES = (PROJECT_ROOT / ".." / "shared" / "fixtures").resolve()
+
+
+def load_script(path):
+    """A script of the repository (``tools/x.py``, ``examples/...``; relative to the project
+    root or absolute), loaded as a module without running its ``main``: the scripts are not
+    packages."""
+    path = PROJECT_ROOT / path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

@@ -1,19 +1,15 @@
 """tools/libjpeg_turbo.py, the build helper that provides the static libjpeg-turbo: it uses
 only a wheel whose sha256 matches the pin, unpacks only the headers and the archive, and says
 clearly what is missing. Runs offline: it works on the wheel the build already cached."""
-import importlib.util
 import os
 import shutil
 import zipfile
 
 import pytest
 
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import PROJECT_ROOT, load_script
 
-_spec = importlib.util.spec_from_file_location("libjpeg_turbo",
-                                               PROJECT_ROOT / "tools" / "libjpeg_turbo.py")
-libjpeg_turbo = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(libjpeg_turbo)
+libjpeg_turbo = load_script("tools/libjpeg_turbo.py")
 
 
 @pytest.fixture

@@ -1,15 +1,13 @@
 """tools/pipelines_vs_mindspore.py: its plumbing (the reference interpreter's run, case by
 case, the comparison of every item) checked without MindSpore, this package standing in as the
 reference, and the comparison's rules on outcomes made here."""
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "pipelines_vs_mindspore.py"
-spec = importlib.util.spec_from_file_location("pipelines_vs_mindspore", TOOL)
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+from tests.conftest import PROJECT_ROOT, load_script
+
+TOOL = PROJECT_ROOT / "tools" / "pipelines_vs_mindspore.py"
+tool = load_script(TOOL)
 
 ROWS = ("ok", [[[("<i4", (), b"\x01\x00\x00\x00")]]])
 FAILS = ("error", "RuntimeError", "map failed", ("RuntimeError", "Exception"))

@@ -4,7 +4,6 @@ per-component sizes and laid out in the nvjpegImage_t table as nvjpeg.h describe
 info is read through the library's C signature; the pixel check compares each format's planes
 with the right ones."""
 import ctypes
-import importlib.util
 import os
 import subprocess
 import sys
@@ -14,12 +13,10 @@ import numpy as np
 import pytest
 
 from minddata.gpu import nvjpeg_decoder, nvjpeg_layout
-from tests.conftest import PROJECT_ROOT
+from tests.conftest import PROJECT_ROOT, load_script
 
 TOOL = PROJECT_ROOT / "tools" / "probe_nvjpeg_output_formats.py"
-_spec = importlib.util.spec_from_file_location("probe_nvjpeg_output_formats", TOOL)
-probe = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(probe)
+probe = load_script(TOOL)
 
 F = probe.FORMATS
 #: nvjpegGetImageInfo's answer for a 61x47 4:2:0 image: chroma planes rounded up

@@ -1,20 +1,16 @@
 """examples/train_resnet18_torch.py runs end to end (tiny settings, in this process so torch is
 not imported again): demo data made, the pipeline fed through to_torch and a DataLoader worker,
 a few optimizer steps."""
-import importlib.util
-import os
 
 import pytest
 
-pytest.importorskip("torch")
+from tests.conftest import load_script
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_resnet18_torch.py")
+pytest.importorskip("torch")
 
 
 def test_example_trains_a_few_steps(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("train_resnet18_torch", EXAMPLE)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_script("examples/train_resnet18_torch.py")
     data = tmp_path / "demo" / "demo.mindrecord0"
     assert example.main(["--data", str(data), "--images", "24", "--steps", "3", "--batch-size",
                          "4", "--size", "32", "--workers", "1"]) == 0

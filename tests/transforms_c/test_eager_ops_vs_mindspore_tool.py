@@ -1,17 +1,15 @@
 """tools/eager_ops_vs_mindspore.py: its plumbing (the reference interpreter's run, the case-by-case
 comparison) checked without MindSpore, this package standing in as the reference, and the
 comparison's rules on outcomes made here."""
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "eager_ops_vs_mindspore.py"
-spec = importlib.util.spec_from_file_location("eager_ops_vs_mindspore", TOOL)
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+from tests.conftest import PROJECT_ROOT, load_script
+
+TOOL = PROJECT_ROOT / "tools" / "eager_ops_vs_mindspore.py"
+tool = load_script(TOOL)
 
 
 def test_this_package_against_itself_has_no_difference():

@@ -185,6 +185,7 @@ class Dataset(LogicalNode):
         """Rows (or batches) per epoch; computed from the graph when it can be, else by one
         pass over the pipeline."""
         if self._size_cache is None:
+            self.col_names()    # MindSpore builds the pipeline to answer: its mistakes raise
             n = self.row_count()
             if n is None:
                 from .graph.repeat import one_pass

@@ -75,7 +75,9 @@ def validate_members(transforms):
     for op in transforms:
         if isinstance(op, _DataOperation):
             op.validate()
-        validate_members(getattr(op, "transforms", ()))
+        members = getattr(op, "transforms", ())
+        if isinstance(members, (list, tuple)):  # a composite's ops (a user's callable may
+            validate_members(members)           # have a "transforms" attribute of its own)
 
 
 class _Composite(TensorOperation):
@@ -311,10 +313,13 @@ class OneHot(_DataOperation):
         if labels.ndim > 1:
             raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: "
                                f"{labels.ndim} (shape {shape})")
-        if labels.size and (labels.min() < 0 or labels.max() >= self.num_classes):
+        outside = (labels < 0) | (labels >= self.num_classes)
+        if outside.any():
+            # the first label outside the range named (a negative one too: MindSpore 2.10
+            # serves a row of zeros for it and corrupts its heap, see the README)
             raise RuntimeError(f"OneHot: index values should not bigger than num classes: "
-                               f"{self.num_classes}, but got: {int(labels.max())} (labels must "
-                               f"be in [0, {self.num_classes}))")
+                               f"{self.num_classes}, but got: {int(labels[outside].flat[0])} "
+                               f"(labels must be in [0, {self.num_classes}))")
         if self.smoothing_rate > 0:
             low = self.smoothing_rate / self.num_classes
             out = np.full(labels.shape + (self.num_classes,), low, np.float64)

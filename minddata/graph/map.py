@@ -7,6 +7,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from transforms_c._base import check_device_target
 from transforms_c.contract import Operation
+from transforms_c.transforms import validate_members
 
 from ..cache.identity import describe_operation
 from ..callback import check_callbacks
@@ -43,6 +44,18 @@ def placement(child_cols: Sequence[str], in_cols: Sequence[str],
                 for k, c in enumerate(child_cols)]
     return [("out", j) for j in range(len(out_cols))] + \
         [("in", k) for k, c in enumerate(child_cols) if c not in in_cols]
+
+
+def _op_argument_error(operations: Sequence[Any]) -> Optional[RuntimeError]:
+    """The error of an op argument MindSpore 2.10 checks when it builds the pipeline, not when
+    the op is made (measured: a map of TypeCast(np.bytes_), even inside RandomApply(prob=0),
+    is made, and get_dataset_size or the iterator raises 'TypeCast: Invalid data type'). Kept
+    to be raised where the pipeline is built: the ops of this node may never run."""
+    try:
+        validate_members(operations)
+    except RuntimeError as exc:
+        return exc
+    return None
 
 
 def _flatten_ops(operations: Any) -> List[Any]:
@@ -109,6 +122,7 @@ class Map(LogicalNode):
         if kwargs:
             raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
         self.operations = tuple(_flatten_ops(operations))
+        self._op_error = _op_argument_error(self.operations)
         child_cols = child.col_names()
         in_cols = check_columns("input_columns", input_columns)
         if in_cols is None:
@@ -142,6 +156,8 @@ class Map(LogicalNode):
         self.device = _check_device(device, self.operations)
 
     def col_names(self) -> List[str]:
+        if self._op_error is not None:
+            raise self._op_error
         return list(self.columns)
 
     def _is_random_self(self) -> bool:

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import minddata as ds
+import minddata.transforms as transforms
 from .engine_helpers import numbers, rows, values
 
 
@@ -172,3 +173,29 @@ def test_non_array_output_is_refused():
     # dicts are Python object columns (as in MindSpore); other objects are refused
     with pytest.raises(RuntimeError, match="numpy-compatible"):
         values(numbers(2).map(lambda x: {1, 2}, "x"))
+
+
+@pytest.mark.parametrize("op", [
+    transforms.TypeCast(np.bytes_),
+    transforms.RandomApply([transforms.TypeCast(np.complex64)], prob=0.0),   # never runs
+    transforms.Compose([transforms.TypeCast(np.int32), transforms.TypeCast(np.bytes_)]),
+])
+def test_op_argument_errors_raise_where_the_pipeline_is_built(op):
+    # MindSpore 2.10 (measured) makes such a map and raises RuntimeError 'TypeCast: Invalid data
+    # type' from get_dataset_size or the iterator, even for an op a composite never runs
+    data = ds.NumpySlicesDataset({"a": [1, 2]}, shuffle=False).map(op, input_columns=["a"])
+    with pytest.raises(RuntimeError, match="TypeCast: Invalid data type"):
+        data.get_dataset_size()
+    with pytest.raises(RuntimeError, match="TypeCast: Invalid data type"):
+        data.create_tuple_iterator(output_numpy=True)
+
+
+def test_a_callable_with_a_transforms_attribute_is_not_taken_for_a_composite():
+    class Scaled:
+        transforms = 3      # not a list of ops
+
+        def __call__(self, x):
+            return x * self.transforms
+
+    data = ds.NumpySlicesDataset({"a": [1, 2]}, shuffle=False).map(Scaled(), input_columns=["a"])
+    assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == [3, 6]

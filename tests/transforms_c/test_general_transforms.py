@@ -61,6 +61,11 @@ def test_one_hot_and_smoothing():
     np.testing.assert_allclose(smooth, [0.05, 0.05, 0.85, 0.05], rtol=1e-6)
     with pytest.raises(RuntimeError, match="should not bigger than num classes: 2"):
         OneHot(2)(np.array([5]))
+    # the label outside the range is the one named, a negative one too
+    with pytest.raises(RuntimeError, match="num classes: 5, but got: -1 "):
+        OneHot(5)(np.array([-1, 2]))
+    with pytest.raises(RuntimeError, match="num classes: 5, but got: 7 "):
+        OneHot(5)(np.array([1, 7, 3]))
     with pytest.raises(ValueError):
         OneHot(0)
 

@@ -11,19 +11,31 @@ def _positive_int(value, name, api):
 
 
 def _number(value, name, api, minimum=None, strict=False):
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        raise TypeError(f"For '{api}', '{name}' must be a float, but got {type(value).__name__}")
+    """A rate: a Python float (MindSpore 2.10 refuses ints with TypeError), finite, at least
+    (above, when ``strict``) ``minimum``."""
+    if not isinstance(value, float):
+        raise TypeError(f"For '{api}', '{name}' must be float, but got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"For '{api}', '{name}' must be a legal value, but got {value}")
     if minimum is not None and (value <= minimum if strict else value < minimum):
         raise ValueError(f"For '{api}', '{name}' must be {'>' if strict else '>='} {minimum}, "
                          f"but got {value}")
 
 
-def _check_decay(api, learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch):
-    _number(learning_rate, "learning_rate", api, 0, strict=True)
-    _number(decay_rate, "decay_rate", api, 0, strict=True)
+def _boolean(value, name, api):
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{api}', '{name}' must be bool, but got {type(value).__name__}")
+
+
+def _check_decay(api, learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
+                 is_stair):
+    # MindSpore's order: the counts, then the rates (what raises first when both are wrong)
     for name, value in (("total_step", total_step), ("step_per_epoch", step_per_epoch),
                         ("decay_epoch", decay_epoch)):
         _positive_int(value, name, api)
+    _number(learning_rate, "learning_rate", api, 0, strict=True)
+    _number(decay_rate, "decay_rate", api, 0, strict=True)
+    _boolean(is_stair, "is_stair", api)
 
 
 def _progress(total_step, step_per_epoch, decay_epoch, is_stair):
@@ -45,10 +57,10 @@ def piecewise_constant_lr(milestone, learning_rates):
     lr = []
     for step, rate in zip(milestone, learning_rates):
         _positive_int(step, "milestone", "piecewise_constant_lr")
-        if step <= previous:
-            raise ValueError(f"For 'piecewise_constant_lr', 'milestone' must be increasing, but "
-                             f"got {list(milestone)}")
         _number(rate, "learning_rates", "piecewise_constant_lr")
+        if step < previous:     # a repeated milestone adds no step, as in MindSpore
+            raise ValueError(f"For 'piecewise_constant_lr', 'milestone' must not decrease, but "
+                             f"got {list(milestone)}")
         lr += [rate] * (step - previous)
         previous = step
     return lr
@@ -58,7 +70,7 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
                          is_stair=False):
     """learning_rate * decay_rate ** (current_epoch / decay_epoch) (floored when is_stair)."""
     _check_decay("exponential_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch)
+                 decay_epoch, is_stair)
     return [learning_rate * decay_rate ** p
             for p in _progress(total_step, step_per_epoch, decay_epoch, is_stair)]
 
@@ -68,7 +80,7 @@ def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
     """learning_rate * e ** (-decay_rate * current_epoch); with is_stair, current_epoch is
     floor(current_epoch / decay_epoch) * decay_epoch."""
     _check_decay("natural_exp_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch)
+                 decay_epoch, is_stair)
     lr = []
     for i in range(total_step):
         epoch = math.floor(i / step_per_epoch)
@@ -82,7 +94,7 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
                      is_stair=False):
     """learning_rate / (1 + decay_rate * current_epoch / decay_epoch) (floored when is_stair)."""
     _check_decay("inverse_decay_lr", learning_rate, decay_rate, total_step, step_per_epoch,
-                 decay_epoch)
+                 decay_epoch, is_stair)
     return [learning_rate / (1 + decay_rate * p)
             for p in _progress(total_step, step_per_epoch, decay_epoch, is_stair)]
 
@@ -117,6 +129,7 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     for name, value in (("total_step", total_step), ("step_per_epoch", step_per_epoch),
                         ("decay_epoch", decay_epoch)):
         _positive_int(value, name, api)
+    _boolean(update_decay_epoch, "update_decay_epoch", api)
     delta = learning_rate - end_learning_rate
     lr = []
     for i in range(total_step):
@@ -133,7 +146,7 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
 def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch):
     """learning_rate * min(current_epoch, warmup_epoch) / warmup_epoch."""
     api = "warmup_lr"
-    _number(learning_rate, "learning_rate", api, 0, strict=True)
+    _number(learning_rate, "learning_rate", api, 0)
     for name, value in (("total_step", total_step), ("step_per_epoch", step_per_epoch),
                         ("warmup_epoch", warmup_epoch)):
         _positive_int(value, name, api)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from training.nn.cell import Cell
-from training.nn.dynamic_lr import _number, _positive_int
+from training.nn.dynamic_lr import _boolean, _number, _positive_int
 from training.tensor import Tensor, as_array
 
 
@@ -30,9 +30,10 @@ class _Decay(LearningRateSchedule):
 
     def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
         super().__init__()
+        _positive_int(decay_steps, "decay_steps", self.cls_name)    # first, as MindSpore
         _number(learning_rate, "learning_rate", self.cls_name, 0, strict=True)
         _number(decay_rate, "decay_rate", self.cls_name, 0, strict=True)
-        _positive_int(decay_steps, "decay_steps", self.cls_name)
+        _boolean(is_stair, "is_stair", self.cls_name)
         self.learning_rate, self.decay_rate = learning_rate, decay_rate
         self.decay_steps, self.is_stair = decay_steps, is_stair
 
@@ -90,8 +91,9 @@ class PolynomialDecayLR(LearningRateSchedule):
         super().__init__()
         _number(learning_rate, "learning_rate", "PolynomialDecayLR", 0, strict=True)
         _number(end_learning_rate, "end_learning_rate", "PolynomialDecayLR", 0)
-        _number(power, "power", "PolynomialDecayLR", 0, strict=True)
         _positive_int(decay_steps, "decay_steps", "PolynomialDecayLR")
+        _boolean(update_decay_steps, "update_decay_steps", "PolynomialDecayLR")
+        _number(power, "power", "PolynomialDecayLR", 0, strict=True)
         self.learning_rate, self.end_learning_rate = learning_rate, end_learning_rate
         self.decay_steps, self.power, self.update_decay_steps = decay_steps, power, update_decay_steps
 
@@ -110,7 +112,7 @@ class WarmUpLR(LearningRateSchedule):
 
     def __init__(self, learning_rate, warmup_steps):
         super().__init__()
-        _number(learning_rate, "learning_rate", "WarmUpLR", 0, strict=True)
+        _number(learning_rate, "learning_rate", "WarmUpLR", 0)
         _positive_int(warmup_steps, "warmup_steps", "WarmUpLR")
         self.learning_rate, self.warmup_steps = learning_rate, warmup_steps
 

@@ -120,8 +120,8 @@ def cross_entropy(logits, labels, weight, ignore_index, reduction, label_smoothi
     labels = as_torch(labels, logits)
     if labels.shape != logits.shape:
         labels = labels.long()
-    else:
-        labels = labels.to(logits.dtype)
+    else:   # probabilities: ignore_index does not apply (MindSpore 2.10; torch would refuse it)
+        labels, ignore_index = labels.to(logits.dtype), -100
     weight = None if weight is None else torch.as_tensor(weight, dtype=logits.dtype,
                                                          device=logits.device)
     with out_of_range_as_value_error(f"For 'CrossEntropyLoss', class indices must be in "

@@ -28,7 +28,8 @@ class ConfusionMatrix(Metric):
         if y_pred.ndim == y.ndim + 1:
             y_pred = y_pred.argmax(axis=1)
         elif y_pred.ndim == y.ndim:
-            y_pred = (y_pred >= self.threshold).astype(np.int64)
+            if y_pred.dtype.kind == "f":    # scores; integers are class indices already
+                y_pred = (y_pred >= self.threshold).astype(np.int64)
         else:
             raise ValueError(f"For 'ConfusionMatrix', y_pred must have y's dims or one more, but "
                              f"got shapes {y_pred.shape} and {y.shape}")

@@ -1,0 +1,65 @@
+"""tools/training_vs_mindspore.py: its plumbing (the reference interpreter's run, the step-by-step
+comparison) checked without MindSpore, this package standing in as the reference, and the
+comparison's rules on outcomes made here."""
+import subprocess
+import sys
+
+import numpy as np
+
+from tests.conftest import PROJECT_ROOT, load_script
+
+TOOL = PROJECT_ROOT / "tools" / "training_vs_mindspore.py"
+tool = load_script(TOOL)
+
+
+def test_this_package_against_itself_has_no_difference():
+    done = subprocess.run([sys.executable, str(TOOL), "--cases", "120", "--seed", "7",
+                           "--mindspore-python", sys.executable, "--reference", "training"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith(
+        "120 same, 0 documented, 0 different (0 of the same raise other exception types)")
+
+
+def ok(value, kind="Tensor"):
+    return ("ok", (kind, np.asarray(value)))
+
+
+def test_the_comparison_flags_what_differs():
+    value = ok(np.float32(2.0))
+    assert tool.difference([value], [value]) is None
+    assert tool.difference([value], [ok(np.float32(2.00001))]) is None      # within 1e-5
+    assert tool.difference([value], [ok(np.float32(2.5))]).startswith("largest difference 0.5 ")
+    assert tool.difference([value], [ok(np.float64(2.0))]) == \
+        "float32() here, float64() in MindSpore"
+    assert tool.difference([ok(2.0, "number")], [ok(np.float32(2.0), "number")]) is None
+    assert tool.difference([value], [ok(2.0, "number")]) == "Tensor here, number in MindSpore"
+    assert tool.difference([ok([np.nan, 1.0])], [ok([np.nan, 1.0])]) is None
+    assert tool.difference([ok([0.5])], [ok([np.nan])]).startswith("NaN at other places")
+    # one outcome per step: an error stops the steps; both raising is the same outcome
+    error = ("error", "ValueError", "bad shape")
+    assert tool.difference([value, error], [value, ("error", "TypeError", "x")]) is None
+    assert tool.difference([value, value], [value, error]) == \
+        "step 1: raises ValueError in MindSpore only: bad shape"
+    assert tool.difference([error], [value, value]) == "raises ValueError here only: bad shape"
+    listed = ("ok", ("list", [("array", np.zeros(2)), ("array", np.ones(3))]))
+    shorter = ("ok", ("list", [("array", np.zeros(2))]))
+    assert tool.difference([listed], [shorter]) == "list of 2 here, list of 1 in MindSpore"
+
+
+def test_documented_deviations_are_recognised():
+    ties = np.array([[1.0, 2.0, 2.0]], np.float32)
+    top = ("metric", "Top1CategoricalAccuracy", (), {},
+           [("update", (tool.tensor(ties), np.array([2], np.int32))), ("eval", {})])
+    assert "first class" in tool.documented(top, "step 1: largest difference 1")
+    assert tool.documented(top, "step 1: raises ValueError here only: x") is None
+    lr = ("lr_schedule", "NaturalExpDecayLR", (0.1, 0.9, 4, False), {}, [])
+    assert "p = step / decay_steps" in tool.documented(lr, "largest difference 0.01")
+    assert tool.documented(("lr_schedule", "WarmUpLR", (0.1, 4), {}, []),
+                           "largest difference 0.01") is None
+
+
+def test_cases_repeat_for_a_seed():
+    first, again = tool.cases(3, 60), tool.cases(3, 60)
+    assert [tool.described(case) for case in first] == [tool.described(case) for case in again]
+    assert {case[0] for case in first} == {"metric", "lr_function", "lr_schedule", "loss", "layer"}

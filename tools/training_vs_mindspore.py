@@ -1,0 +1,550 @@
+"""The training package's deterministic parts against MindSpore 2.10, on random arguments.
+
+Each case is one of: a metric of ``training.train`` (Accuracy, Precision, Recall, F1, Fbeta,
+TopKCategoricalAccuracy, Top1/Top5, MAE, MSE, Loss, Dice, ConfusionMatrix, ROC, Perplexity,
+CosineSimilarity: every one MindSpore 2.10's ``mindspore.train`` has too) made with random
+arguments and driven through a random sequence of clear, update (random numpy arrays of
+float32/float64/int types, or Tensors; ties, zeros, rows that do not match) and eval; a
+learning-rate function of ``nn`` (``piecewise_constant_lr`` ... ``warmup_lr``) on random
+arguments, some wrong; a LearningRateSchedule cell (ExponentialDecayLR ... WarmUpLR) at random
+global steps; a loss (CrossEntropyLoss, SoftmaxCrossEntropyWithLogits, L1Loss, MSELoss) on random
+inputs and options; a layer (Dense, Conv2d, BatchNorm2d in eval mode, pooling, Flatten,
+activations, Dropout in eval mode) on fixed random weights. The cases are made here once and run
+in this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each pair of
+outcomes is compared: both raise (the exception types are counted apart), or both give the same
+structure (numbers, arrays, Tensors of the same dtype, lists of as many) with the same shapes and
+values (floats within 1e-5 of the largest magnitude, NaN where the other has NaN). Differences
+the README documents as deviations (MindSpore wrong) are counted apart.
+
+    .venv/bin/python tools/training_vs_mindspore.py [--seed 1] [--cases 300]
+        [--mindspore-python /work/msvenv/bin/python] [--show-documented] [--show-error-types]
+
+Prints each undocumented difference and a count per outcome; exits 1 if there is any
+undocumented difference. The MindSpore interpreter runs this file alone (numpy only: it never
+imports this package).
+"""
+import argparse
+import importlib
+import os
+import pickle
+import random
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+TENSOR = "__tensor__"
+METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
+           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "MAE", "MSE", "Loss", "Dice",
+           "ConfusionMatrix", "ROC", "Perplexity", "CosineSimilarity"]
+LR_FUNCTIONS = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr",
+                "inverse_decay_lr", "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]
+LR_SCHEDULES = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
+                "PolynomialDecayLR", "WarmUpLR"]
+LOSSES = ["CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits", "L1Loss", "MSELoss"]
+LAYERS = ["Dense", "Conv2d", "BatchNorm2d", "MaxPool2d", "AvgPool2d", "Flatten", "ReLU",
+          "Sigmoid", "Softmax", "LeakyReLU", "GELU", "Dropout"]
+
+
+def tensor(array):
+    """An input made a Tensor in each library."""
+    return (TENSOR, array)
+
+
+def is_tensor(value):
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
+        and value[0] == TENSOR
+
+
+class Draw:
+    """Random numbers and arrays of one case."""
+
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.rng = np.random.default_rng(seed)
+
+    def floats(self, shape, dtype=None):
+        dtype = dtype or self.r.choice([np.float32, np.float32, np.float64])
+        kind = self.r.random()
+        if kind < 0.2:          # ties and zeros
+            return self.rng.integers(0, 3, shape).astype(dtype)
+        return (self.rng.standard_normal(shape) * self.r.choice([1.0, 3.0])).astype(dtype)
+
+    def labels(self, n, classes, dtype=None):
+        dtype = dtype or self.r.choice([np.int32, np.int64, np.int32, np.float32])
+        return self.rng.integers(0, classes, n).astype(dtype)
+
+    def maybe_tensor(self, array):
+        return tensor(array) if self.r.random() < 0.5 else array
+
+
+def classification_inputs(d, n, classes):
+    """(y_pred, y) of a classification update: scores and class indices or one-hot rows;
+    sometimes with a row count that does not match."""
+    y_pred = d.floats((n, classes))
+    y = d.labels(n + (d.r.random() < 0.1), classes)
+    if d.r.random() < 0.3:
+        y = np.eye(classes, dtype=d.r.choice([np.float32, np.int32]))[y.astype(np.int64)]
+    return d.maybe_tensor(y_pred), d.maybe_tensor(y)
+
+
+def multilabel_inputs(d, n, classes):
+    y_pred = d.rng.integers(0, 2, (n, classes)).astype(d.r.choice([np.float32, np.int32]))
+    y = d.rng.integers(0, 2, (n, classes)).astype(d.r.choice([np.float32, np.int32]))
+    return d.maybe_tensor(y_pred), d.maybe_tensor(y)
+
+
+def metric_case(d):
+    """(name, kwargs, steps): steps of ("clear",), ("update", inputs), ("eval", kwargs)."""
+    name = d.r.choice(METRICS)
+    n, classes = d.r.choice([1, 2, 4, 7]), d.r.choice([2, 3, 5, 6])
+    kwargs, eval_kwargs = {}, {}
+    if name in ("Accuracy", "Precision", "Recall"):
+        kwargs["eval_type"] = d.r.choice(["classification", "classification", "multilabel"])
+        make = (lambda: multilabel_inputs(d, n, classes)) if kwargs["eval_type"] == \
+            "multilabel" else (lambda: classification_inputs(d, n, classes))
+        if name != "Accuracy":
+            eval_kwargs["average"] = d.r.choice([False, True])
+    elif name in ("F1", "Fbeta"):
+        if name == "Fbeta":
+            kwargs["beta"] = d.r.choice([0.5, 1.0, 2.0])
+        eval_kwargs["average"] = d.r.choice([False, True])
+        make = lambda: classification_inputs(d, n, classes)     # noqa: E731
+    elif name.startswith("Top"):
+        if name == "TopKCategoricalAccuracy":
+            kwargs["k"] = d.r.choice([1, 2, 3, 5])
+        make = lambda: classification_inputs(d, n, classes)     # noqa: E731
+    elif name in ("MAE", "MSE", "Dice"):
+        shape = d.r.choice([(n,), (n, classes), (n, 2, 3)])
+        if name == "Dice":
+            kwargs["smooth"] = d.r.choice([1e-5, 0.1, 1.0])
+        make = lambda: (d.maybe_tensor(d.floats(shape)),        # noqa: E731
+                        d.maybe_tensor(d.floats(shape if d.r.random() < 0.9 else (n + 1,))))
+    elif name == "Loss":
+        make = lambda: (d.maybe_tensor(d.floats(d.r.choice([(), (), (1,), (2,)]))),)  # noqa
+    elif name == "ConfusionMatrix":
+        kwargs.update(num_classes=classes, normalize=d.r.choice(
+            ["no_norm", "target", "prediction", "all"]), threshold=d.r.choice([0.5, 0.3]))
+        make = lambda: (d.maybe_tensor(d.floats((n, classes)) if d.r.random() < 0.7  # noqa
+                                       else d.labels(n, classes)),
+                        d.maybe_tensor(d.labels(n, classes)))
+    elif name == "ROC":
+        kwargs["pos_label"] = d.r.choice([0, 1])
+        make = lambda: (d.maybe_tensor(d.rng.random(n).astype(np.float32)),  # noqa: E731
+                        d.maybe_tensor(d.labels(n, 2, np.int32)))
+    elif name == "Perplexity":
+        kwargs["ignore_label"] = d.r.choice([None, None, 0, 1])
+        make = lambda: (d.maybe_tensor(softmax(d.floats((n, classes)))),  # noqa: E731
+                        d.maybe_tensor(d.labels(n, classes)))
+    else:   # CosineSimilarity
+        kwargs.update(similarity=d.r.choice(["cosine", "dot"]),
+                      reduction=d.r.choice(["none", "sum", "mean"]),
+                      zero_diagonal=d.r.choice([True, False]))
+        make = lambda: (d.floats((n, classes)),)        # noqa: E731
+    steps = [("clear",)] if d.r.random() < 0.7 else []
+    for _ in range(d.r.choice([0, 1, 1, 2, 3])):
+        steps.append(("update", make()))
+    steps.append(("eval", eval_kwargs))
+    return ("metric", name, (), kwargs, steps)
+
+
+def softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return (e / e.sum(-1, keepdims=True)).astype(x.dtype)
+
+
+def lr_function_case(d):
+    name = d.r.choice(LR_FUNCTIONS)
+    c = d.r.choice
+    total, per_epoch, epochs = c([1, 5, 12, 25, 0]), c([1, 2, 3, 0]), c([1, 2, 4, 0])
+    rate = c([0.1, 0.05, 1.0, 0.0, -0.1, 1, float("inf")])
+    if name == "piecewise_constant_lr":
+        size = c([1, 2, 3])
+        milestones = sorted(d.r.choice(range(1, 12)) for _ in range(size))   # repeats too
+        if d.r.random() < 0.15:
+            milestones = milestones[::-1]
+        args = (milestones, [c([0.1, 0.05, 0.01, 0.2]) for _ in range(size + (d.r.random() < 0.1))])
+    elif name in ("exponential_decay_lr", "natural_exp_decay_lr", "inverse_decay_lr"):
+        args = (rate, c([0.9, 0.5, 1.0, 0.0, -0.5]), total, per_epoch, epochs,
+                c([False, True, 1]))
+    elif name == "cosine_decay_lr":
+        args = (c([0.0, 0.01, 0.2]), c([0.1, 0.05, 0.01]), total, per_epoch, epochs)
+    elif name == "polynomial_decay_lr":
+        args = (rate, c([0.01, 0.0, 0.001, 0]), total, per_epoch, epochs,
+                c([0.5, 1.0, 2.0, -1.0, 2]), c([False, True, 0]))
+    else:
+        args = (rate, total, per_epoch, epochs)
+    return ("lr_function", name, args, {}, None)
+
+
+def lr_schedule_case(d):
+    name = d.r.choice(LR_SCHEDULES)
+    c = d.r.choice
+    steps = c([1, 3, 4, 10, 0])
+    rate = c([0.1, 0.05, 1.0, 0.0, -0.1, 1, float("nan")])
+    if name in ("ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR"):
+        args = (rate, c([0.9, 0.5, 0.0, 1.5]), steps, c([False, True, 1]))
+    elif name == "CosineDecayLR":
+        args = (c([0.0, 0.01, 0.2, 0]), c([0.1, 0.05]), steps)
+    elif name == "PolynomialDecayLR":
+        args = (rate, c([0.01, 0.0]), steps, c([0.5, 1.0, 2.0, 1]), c([False, True]))
+    else:
+        args = (rate, steps)
+    global_steps = [tensor(np.array(d.r.randint(0, 25), c([np.int32, np.int32, np.int64])))
+                    for _ in range(d.r.randint(1, 4))]
+    return ("lr_schedule", name, args, {}, global_steps)
+
+
+def loss_case(d):
+    name = d.r.choice(LOSSES)
+    n, classes = d.r.choice([1, 3, 6]), d.r.choice([2, 5])
+    dtype = d.r.choice([np.float32, np.float32, np.float16])
+    logits = d.floats((n, classes), dtype)
+    kwargs = {}
+    if name in ("L1Loss", "MSELoss"):
+        kwargs["reduction"] = d.r.choice(["mean", "sum", "none"])
+        shape = d.r.choice([(n, classes), (n, 1, 2), (classes,)])
+        return ("loss", name, (), kwargs, (tensor(d.floats(shape, dtype)),
+                                          tensor(d.floats(shape, dtype))))
+    sparse = d.r.random() < 0.6
+    labels = d.labels(n, classes, np.int32)
+    if name == "SoftmaxCrossEntropyWithLogits":
+        kwargs.update(sparse=sparse, reduction=d.r.choice(["none", "mean", "sum"]))
+    else:
+        kwargs.update(reduction=d.r.choice(["mean", "sum", "none"]),
+                      label_smoothing=d.r.choice([0.0, 0.0, 0.1, 0.3]))
+        if d.r.random() < 0.3:
+            kwargs["ignore_index"] = d.r.choice([0, 1])
+        if d.r.random() < 0.3:
+            kwargs["weight"] = tensor((d.rng.random(classes) + 0.25).astype(dtype))
+    if not sparse:
+        labels = np.eye(classes, dtype=dtype)[labels]
+    return ("loss", name, (), kwargs, (tensor(logits), tensor(labels)))
+
+
+def layer_case(d):
+    """(... args, kwargs, (parameters by name, input)): the parameters set after building."""
+    name = d.r.choice(LAYERS)
+    c = d.r.choice
+    n = c([1, 2])
+    params = {}
+    if name == "Dense":
+        cin, cout, bias = c([3, 5]), c([2, 4]), c([False, True])
+        args, kwargs = (cin, cout), {"has_bias": bias, "activation": c([None, "relu"])}
+        params["weight"] = d.floats((cout, cin), np.float32)
+        if bias:
+            params["bias"] = d.floats((cout,), np.float32)
+        x = d.floats((n, cin), np.float32)
+    elif name == "Conv2d":
+        cin, cout, k, bias = c([1, 3]), c([2, 4]), c([1, 2, 3]), c([False, True])
+        mode = c(["same", "valid", "pad"])
+        kwargs = {"stride": c([1, 2]), "pad_mode": mode, "has_bias": bias,
+                  "padding": c([0, 1]) if mode == "pad" else 0}
+        args = (cin, cout, k)
+        params["weight"] = d.floats((cout, cin, k, k), np.float32)
+        if bias:
+            params["bias"] = d.floats((cout,), np.float32)
+        x = d.floats((n, cin, c([5, 8]), c([5, 7])), np.float32)
+    elif name == "BatchNorm2d":
+        ch = c([1, 3])
+        args, kwargs = (ch,), {"eps": c([1e-5, 1e-3])}
+        params = {"moving_mean": d.floats((ch,), np.float32),
+                  "moving_variance": (d.rng.random(ch) + 0.1).astype(np.float32),
+                  "gamma": d.floats((ch,), np.float32), "beta": d.floats((ch,), np.float32)}
+        x = d.floats((n, ch, 3, 4), np.float32)
+    elif name in ("MaxPool2d", "AvgPool2d"):
+        args = (c([1, 2, 3]), c([1, 2, 3]))
+        kwargs = {"pad_mode": c(["valid", "same"])}
+        x = d.floats((n, c([1, 3]), c([4, 7]), c([5, 6])), np.float32)
+    else:
+        args = (0.2,) if name == "LeakyReLU" else ()
+        kwargs = {"p": c([0.0, 0.5])} if name == "Dropout" else \
+            {"axis": c([-1, 0])} if name == "Softmax" else {}
+        x = d.floats(c([(n, 5), (n, 2, 3)]), c([np.float32, np.float32, np.float16]))
+    return ("layer", name, args, kwargs, (params, tensor(x)))
+
+
+def cases(seed, count):
+    r = random.Random(seed)
+    makers = [metric_case] * 5 + [lr_function_case] * 2 + [lr_schedule_case] * 2 + \
+        [loss_case] * 2 + [layer_case]
+    return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
+
+
+class Library:
+    """The modules of ``mindspore`` or of this package the cases call."""
+
+    def __init__(self, name):
+        root = importlib.import_module(name)
+        self.Tensor = root.Tensor
+        self.nn = importlib.import_module(f"{name}.nn")
+        self.metrics = importlib.import_module(f"{name}.train")
+
+    def resolve(self, value):
+        if is_tensor(value):
+            return self.Tensor(value[1])
+        if isinstance(value, (tuple, list)):
+            return type(value)(self.resolve(item) for item in value)
+        if isinstance(value, dict):
+            return {k: self.resolve(v) for k, v in value.items()}
+        return value
+
+
+def plain(value):
+    """A value given back as ("Tensor" | "array" | "number" | "list", ...)."""
+    if hasattr(value, "asnumpy"):
+        return ("Tensor", np.asarray(value.asnumpy()))
+    if isinstance(value, np.ndarray):
+        return ("array", value)
+    if isinstance(value, (list, tuple)):
+        return ("list", [plain(item) for item in value])
+    if isinstance(value, (int, float, np.number, np.bool_)):
+        return ("number", np.asarray(value, np.float64))
+    return (type(value).__name__, np.asarray(0))
+
+
+def error(exc):
+    message = str(exc).split("[ERROR] ", 1)[-1].strip().split("\n")[0]
+    return ("error", type(exc).__name__, message[:200])
+
+
+def run_metric(lib, name, kwargs, steps):
+    """The outcome of each step (up to the first that raises)."""
+    made = []
+    try:
+        metric = getattr(lib.metrics, name)(**kwargs)
+    except Exception as exc:         # an outcome to compare, like a value
+        return [error(exc)]
+    for step in steps:
+        try:
+            if step[0] == "clear":
+                metric.clear()
+                made.append(("ok", ("number", np.asarray(0.0))))
+            elif step[0] == "update":
+                metric.update(*lib.resolve(step[1]))
+                made.append(("ok", ("number", np.asarray(0.0))))
+            else:
+                made.append(("ok", plain(metric.eval(**step[1]))))
+        except Exception as exc:
+            made.append(error(exc))
+            break
+    return made
+
+
+def run_case(lib, case):
+    kind, name, args, kwargs, payload = case
+    if kind == "metric":
+        return run_metric(lib, name, kwargs, payload)
+    try:
+        if kind == "lr_function":
+            return [("ok", plain(getattr(lib.nn, name)(*args)))]
+        cell = getattr(lib.nn, name)(*args, **lib.resolve(kwargs))
+        if kind == "lr_schedule":
+            made = []
+            for step in payload:
+                try:
+                    made.append(("ok", plain(cell(lib.resolve(step)))))
+                except Exception as exc:
+                    made.append(error(exc))
+            return made
+        if kind == "loss":
+            return [("ok", plain(cell(*lib.resolve(payload))))]
+        params, x = payload
+        by_name = dict(cell.parameters_and_names())
+        for param, value in params.items():
+            by_name[param].set_data(lib.Tensor(value))
+        cell.set_train(False)
+        return [("ok", plain(cell(lib.resolve(x))))]
+    except Exception as exc:
+        return [error(exc)]
+
+
+def outcomes(library, cases_made):
+    warnings.simplefilter("ignore")
+    lib = Library(library)
+    return [run_case(lib, case) for case in cases_made]
+
+
+def difference(ours, theirs, rtol=1e-5):
+    """Why two outcome lists (one per step) differ, or None."""
+    if len(ours) != len(theirs):
+        failed, which = (ours, "here") if len(ours) < len(theirs) else (theirs, "in MindSpore")
+        return f"raises {failed[-1][1]} {which} only: {failed[-1][2][:120]}"
+    for index, (mine, reference) in enumerate(zip(ours, theirs)):
+        why = step_difference(mine, reference, rtol)
+        if why:
+            return f"step {index}: {why}" if len(ours) > 1 else why
+    return None
+
+
+def step_difference(ours, theirs, rtol):
+    if ours[0] == "error" and theirs[0] == "error":
+        return None
+    if ours[0] != theirs[0]:
+        failed, which = (ours, "here") if ours[0] == "error" else (theirs, "in MindSpore")
+        return f"raises {failed[1]} {which} only: {failed[2][:120]}"
+    return value_difference(ours[1], theirs[1], rtol)
+
+
+def value_difference(ours, theirs, rtol):
+    (kind, a), (reference_kind, b) = ours, theirs
+    if kind != reference_kind:
+        return f"{kind} here, {reference_kind} in MindSpore"
+    if kind == "list":
+        if len(a) != len(b):
+            return f"list of {len(a)} here, list of {len(b)} in MindSpore"
+        for index, (x, y) in enumerate(zip(a, b)):
+            why = value_difference(x, y, rtol)
+            if why:
+                return f"element {index}: {why}"
+        return None
+    if a.shape != b.shape or kind == "Tensor" and a.dtype != b.dtype:
+        return f"{a.dtype}{a.shape} here, {b.dtype}{b.shape} in MindSpore"
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    if not np.array_equal(np.isnan(x), np.isnan(y)):
+        return f"NaN at other places: {x.ravel()[:6]} here, {y.ravel()[:6]} in MindSpore"
+    x, y = np.nan_to_num(x, nan=0.0), np.nan_to_num(y, nan=0.0)
+    if x.size == 0 or np.array_equal(x, y):
+        return None
+    largest = float(np.abs(x - y).max())
+    # two float16 ulps: sums of float16 products accumulate in another order
+    tolerance = 2e-3 if a.dtype == np.float16 else rtol
+    allowed = tolerance * max(1.0, float(np.abs(y[np.isfinite(y)]).max(initial=0.0)))
+    return None if largest <= allowed else \
+        f"largest difference {largest:g} ({x.ravel()[:4]} here, {y.ravel()[:4]} in MindSpore)"
+
+
+def documented(case, why):
+    """The README's word for a difference it lists as a deviation, or None."""
+    kind, name, args, kwargs, payload = case
+    updates = [raw(step[1]) for step in payload if step[0] == "update"] \
+        if kind == "metric" else []
+    ours_only = why.startswith("raises") and "here only" in why
+    theirs_only = why.startswith("raises") and "in MindSpore only" in why
+    classification = name in ("Precision", "Recall", "F1", "Fbeta") and \
+        kwargs.get("eval_type", "classification") == "classification"
+    rules = [
+        (name == "NaturalExpDecayLR" and "largest difference" in why,
+         "NaturalExpDecayLR uses p = step / decay_steps (MindSpore's class uses p = step)"),
+        (name == "Dice" and "largest difference" in why,
+         "Dice is the mean coefficient over updates (MindSpore divides by the samples)"),
+        (name == "ROC" and len(updates) > 1,
+         "ROC accumulates its updates (MindSpore keeps the last batch)"),
+        (theirs_only and any(np.ndim(x) == 0 and not isinstance(x, np.ndarray)
+                             for inputs in updates for x in inputs),
+         "update also takes numbers (MindSpore: TypeError)"),
+        (name.startswith("Top") and theirs_only and "broadcast" in why,
+         "top-k with k above the number of classes counts every sample (MindSpore: numpy's "
+         "broadcast ValueError)"),
+        (classification and theirs_only and "IndexError" in why and
+         any(y.dtype.kind == "f" and y.ndim == 1 for _, y in updates),
+         "Precision/Recall/F1 take float class indices, as Accuracy does (MindSpore: "
+         "IndexError)"),
+        (ours_only and any(len(y_pred) == 1 != len(y) for y_pred, y, *_ in updates),
+         "y_pred and y with other numbers of rows are refused (MindSpore broadcasts one "
+         "prediction row)"),
+        (name.startswith("Top") and "largest difference" in why and any(
+            has_ties(y_pred) for y_pred, *_ in updates),
+         "top-k ties go to the first class, as documented (MindSpore's unstable argsort picks "
+         "another)"),
+        (name in ("Precision", "Recall") and kwargs.get("eval_type") == "multilabel" and
+         "NaN at other places" in why and "nan] in MindSpore" in why,
+         "multilabel eval(average=True) is the mean of the per-sample scores (MindSpore: NaN "
+         "for a float32 sample without positives)"),
+        (name == "SoftmaxCrossEntropyWithLogits" and theirs_only and
+         raw(payload[0]).dtype == np.float16,
+         "sparse SoftmaxCrossEntropyWithLogits takes float16 logits (MindSpore: TypeError)"),
+    ]
+    return next((word for applies, word in rules if applies), None)
+
+
+def has_ties(y_pred):
+    rows = np.asarray(y_pred).reshape(len(y_pred), -1)
+    return any(len(np.unique(row)) < len(row) for row in rows)
+
+
+def raw(value):
+    """An input as made here (the array inside a Tensor's marker)."""
+    if is_tensor(value):
+        return value[1]
+    return type(value)(raw(item) for item in value) if isinstance(value, (tuple, list)) \
+        else value
+
+
+def described(case):
+    kind, name, args, kwargs, payload = case
+    if kind == "metric":
+        steps = [step[0] if step[0] != "update" else "update(" + ", ".join(
+            map(described_input, step[1])) + ")" for step in payload]
+        return f"{name}({kwargs}) {' '.join(steps)}"
+    if kind in ("lr_function", "lr_schedule"):
+        return f"{name}{args}" + (f" at {[int(s[1]) for s in payload]}" if payload else "")
+    inputs = payload if kind == "loss" else payload[1:]
+    return f"{name}{args} {kwargs} on {', '.join(map(described_input, inputs))}"
+
+
+def described_input(value):
+    if is_tensor(value):
+        return "Tensor " + described_input(value[1])
+    return f"{value.dtype}{value.shape}" if isinstance(value, np.ndarray) else repr(value)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=300)
+    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
+    parser.add_argument("--reference", default="mindspore",
+                        help="the library the reference interpreter runs (training: a self-check)")
+    parser.add_argument("--show-documented", action="store_true",
+                        help="print the documented differences too, with the README's word")
+    parser.add_argument("--show-error-types", action="store_true",
+                        help="print the cases both raise with other exception types (counted "
+                             "as the same outcome)")
+    parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "CASES", "OUTCOMES"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.emit:                       # the reference interpreter's part
+        with open(args.emit[1], "rb") as f:
+            made = pickle.load(f)
+        with open(args.emit[2], "wb") as f:
+            pickle.dump(outcomes(args.emit[0], made), f)
+        return 0
+    made = cases(args.seed, args.cases)
+    with tempfile.TemporaryDirectory() as tmp:
+        cases_path, path = os.path.join(tmp, "cases.pkl"), os.path.join(tmp, "reference.pkl")
+        with open(cases_path, "wb") as f:
+            pickle.dump(made, f)
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))) if args.reference == "training" else "")
+        subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--emit",
+                        args.reference, cases_path, path], check=True, env=env,
+                       stderr=subprocess.DEVNULL, cwd=tmp)
+        with open(path, "rb") as f:
+            reference = pickle.load(f)
+    ours = outcomes("training", made)
+    counts, undocumented = {"other error type": 0}, 0
+    for case, mine, theirs in zip(made, ours, reference):
+        why = difference(mine, theirs)
+        word = why and documented(case, why)
+        kind = "same" if why is None else ("documented" if word else "different")
+        counts[kind] = counts.get(kind, 0) + 1
+        undocumented += kind == "different"
+        other = [(m, t) for m, t in zip(mine, theirs)
+                 if m[0] == t[0] == "error" and m[1] != t[1]]
+        counts["other error type"] += bool(other)
+        if other and args.show_error_types:
+            why = f"{other[0][0][1]} here, {other[0][1][1]} in MindSpore: {other[0][1][2][:100]}"
+        if kind == "different" or word and args.show_documented or \
+                other and args.show_error_types:
+            print(f"{described(case)}: {why}" + (f" [documented: {word}]" if word else ""))
+    print(f"{args.cases} cases, seed {args.seed}: " +
+          ", ".join(f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "different"))
+          + f" ({counts['other error type']} of the same raise other exception types)")
+    return 1 if undocumented else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

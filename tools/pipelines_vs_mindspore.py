@@ -1,13 +1,20 @@
 """Whole dataset pipelines against MindSpore 2.10, on random sources and ops.
 
 Each case is a deterministic source (NumpySlicesDataset, GeneratorDataset, MindDataset over a
-file FileWriter writes, TextFileDataset, CSVDataset, ImageFolderDataset over generated images)
-with random arguments, then 1 to 6 random ops (batch, padded_batch, bucket_batch_by_length,
-repeat, skip, take, project, rename, map, filter, concat, zip, use_sampler, add_sampler; a
-shuffle last, whose rows are then compared sorted; split at the end). The same cases run in
-this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each case records
-its metadata (size, columns, shapes, types, batch size, repeat count, classes) and every row
-of every epoch of a tuple iterator, a dict iterator and a plain ``for`` loop. Outcomes are
+file FileWriter writes, TextFileDataset, CSVDataset, ImageFolderDataset over generated images;
+MnistDataset, Cifar10/100Dataset, ManifestDataset, VOCDataset and CocoDataset over files
+tools/pipeline_sources_for_differential.py writes, some with shuffle=True, whose rows are then
+compared sorted, or only counted where num_samples picks a random subset) with random
+arguments, then 1 to 6 random ops (batch, also on 2 workers, padded_batch,
+bucket_batch_by_length, repeat, skip, take, project, rename, map, on 2 threads or 2
+processes too, filter, concat, zip, use_sampler, add_sampler; a shuffle followed only by ops
+on single rows, whose rows are then compared sorted per epoch; split at the end). The same
+cases run in this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each
+case records its metadata (size, columns, shapes, types, batch size, repeat count, classes)
+and every row of every epoch of a tuple iterator, a dict iterator (some made for more epochs
+than are read), a plain ``for`` loop, a tuple iterator of Tensors (``output_numpy=False``,
+compared by ``asnumpy()``), and an iterator stopped after its first row followed by a new
+one. Outcomes are
 compared item by item: dtype, shape and values exactly (strings as str); an error against a
 value is a difference. Counted apart: differences the README documents as deviations
 (MindSpore wrong, or different on purpose), two errors of other types ("error type"), an
@@ -35,6 +42,9 @@ import tempfile
 import warnings
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
+import pipeline_sources_for_differential as file_sources              # noqa: E402
 
 CASE_TIMEOUT_S = 30         # a case of the reference interpreter that runs longer hangs
 
@@ -313,7 +323,11 @@ def image_source(r):
 def random_source(r):
     return r.choice([numpy_source, numpy_source, generator_source, generator_source,
                      mindrecord_source, mindrecord_source, text_source, csv_source,
-                     image_source])(r)
+                     image_source, file_source, file_source])(r)
+
+
+def file_source(r):
+    return file_sources.file_source(r, shards, sampler)
 
 
 def random_op(r, first, source):
@@ -321,7 +335,8 @@ def random_op(r, first, source):
     makers = [
         lambda: ("batch", {"batch_size": r.choice([1, 2, 3, 4]),
                            "drop_remainder": r.choice([False, True])}),
-        lambda: ("batch", {"batch_size": r.choice([2, 3, "batch_sizes"])}),
+        lambda: ("batch", {"batch_size": r.choice([2, 3, "batch_sizes"]),
+                           "num_parallel_workers": r.choice([1, 2])}),
         lambda: ("batch_map", {"batch_size": r.choice([1, 2, 3]), "column": r.randrange(3),
                                "outputs": r.choice([None, 1, 2])}),
         lambda: ("padded_batch", {"batch_size": r.choice([1, 2, 3]),
@@ -342,7 +357,8 @@ def random_op(r, first, source):
         lambda: ("rename", r.randrange(3)),
         lambda: ("map", {"function": r.choice(["plus_one", "twice", "size_of"]),
                          "column": r.randrange(3),
-                         "output": r.choice([None, "renamed"])}),
+                         "output": r.choice([None, "renamed"]),
+                         "workers": r.choice([1, 1, 2, 2, "processes"])}),
         lambda: ("map_two", {"function": "sizes_of"}),
         lambda: ("map_transform", {"op": r.choice(["TypeCast", "OneHot"]),
                                    "column": r.randrange(3),
@@ -351,9 +367,11 @@ def random_op(r, first, source):
                             "column": r.choice([None, 0, 1])}),
         lambda: ("zip", {"rows": r.randint(1, 9)}),
     ]
-    if source["kind"] == "images":
+    if source["kind"] in ("images", "manifest", "voc", "coco"):
         makers += [lambda: ("map_vision", {"op": r.choice(["Decode", "Resize",
                                                            "decode_resize"])})] * 4
+    elif source["kind"] in file_sources.FILE_KINDS:     # decoded pixels
+        makers += [lambda: ("map_vision", {"op": "Resize"})] * 2
     if first and source["kind"] not in ("text", "csv") and source.get("form") != "iterable":
         makers += [
             lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1])}),
@@ -363,15 +381,36 @@ def random_op(r, first, source):
     return r.choice(makers)()
 
 
+# ops after which rows sorted per epoch are the same whatever order they came in
+ROW_WISE = ("map", "map_two", "map_transform", "map_vision", "project", "rename", "repeat",
+            "filter", "concat")
+
+
 def random_case(r):
     source = random_source(r)
     ops = [random_op(r, i == 0, source) for i in range(r.randint(1, 6))]
-    if r.random() < 0.1:    # rows recorded sorted: the order a shuffle gives is not compared
-        ops.append(("shuffle", r.choice([2, 4, 100])))
-    case = {"source": source, "ops": ops, "epochs": r.randint(1, 3)}
-    if r.random() < 0.12 and ops[-1][0] != "shuffle":
+    if source["kind"].startswith("cifar"):  # a sampler of all its rows would serve 10,000
+        ops = [op for op in ops if op[0] not in SAMPLING]
+    if file_sources.unordered(source):      # rows compared sorted, or only counted
+        counted = file_sources.partial_random(source)
+        ops = [op for op in ops if op[0] in ROW_WISE and not (counted and op[0] == "filter")]
+    elif r.random() < 0.15:     # rows recorded sorted: the order a shuffle gives is not compared
+        last_in_order = max([i + 1 for i, op in enumerate(ops) if op[0] not in ROW_WISE] + [0])
+        ops.insert(r.randint(last_in_order, len(ops)), ("shuffle", r.choice([2, 4, 100])))
+    case = {"source": source, "ops": ops, "epochs": r.randint(1, 3),
+            "iterate_epochs": r.choice([None, None, 1])}
+    if r.random() < 0.12 and order(case) == "as read":
         case["split"] = r.choice([[2, 1], [0.5, 0.5], [0.3, 0.7], [1, 1, 1], [0.2, 0.2, 0.6]])
     return case
+
+
+def order(case):
+    """How a case's rows are compared: "as read", "sorted" per epoch (after a shuffle) or
+    "counted" (a random subset of the rows)."""
+    if file_sources.partial_random(case["source"]):
+        return "counted"
+    shuffled = any(name == "shuffle" for name, _ in case["ops"])
+    return "sorted" if shuffled or file_sources.unordered(case["source"]) else "as read"
 
 
 def cases(seed, count):
@@ -457,6 +496,8 @@ def build_source(ds, file_writer, spec, directory):
         return ds.TextFileDataset(write_lines(directory, spec["files"], "txt"), **kwargs)
     if kind == "csv":
         return ds.CSVDataset(write_lines(directory, spec["files"], "csv"), **kwargs)
+    if kind in file_sources.FILE_KINDS:
+        return file_sources.build_file_source(ds, spec, directory, kwargs)
     root = os.path.join(directory, "images")
     if not os.path.exists(root):
         write_images(directory, spec["images"])
@@ -474,7 +515,8 @@ def apply_op(ds, data, op, build_again):
     if name == "batch":
         size = arguments["batch_size"]
         return data.batch(FUNCTIONS.get(size, size),
-                          drop_remainder=arguments.get("drop_remainder", False))
+                          drop_remainder=arguments.get("drop_remainder", False),
+                          num_parallel_workers=arguments.get("num_parallel_workers", 1))
     if name == "batch_map":
         column, outputs = pick(names, arguments["column"]), arguments["outputs"]
         return data.batch(arguments["batch_size"], per_batch_map=batch_and_sizes if outputs == 2
@@ -506,8 +548,10 @@ def apply_op(ds, data, op, build_again):
             outputs = [column + "_a", column + "_b"]
         elif arguments["output"]:
             outputs = [column + "_m"]
+        workers = arguments.get("workers", 1)
         return data.map(FUNCTIONS[arguments["function"]], input_columns=[column],
-                        output_columns=outputs)
+                        output_columns=outputs, num_parallel_workers=2 if workers != 1 else 1,
+                        python_multiprocessing=workers == "processes")
     if name == "map_two":
         if len(names) < 2:
             return data
@@ -579,14 +623,30 @@ def attempt(function):
         return error(exc)
 
 
-def epochs(iterator_of, count, convert, ordered):
+def epochs(iterator_of, count, convert, order, iterated=None):
+    """Rows of ``iterated`` epochs (all ``count`` by default) of an iterator made for
+    ``count``."""
     iterator = iterator_of()
-    return [in_order([convert(row) for row in iterator], ordered) for _ in range(count)]
+    return [in_order([convert(row) for row in iterator], order)
+            for _ in range(iterated or count)]
 
 
-def in_order(recorded, ordered):
-    """Rows as read, or sorted where their order is not compared (after a shuffle)."""
-    return recorded if ordered else sorted(recorded, key=repr)
+def in_order(recorded, order):
+    """Rows as read, sorted where their order is not compared (after a shuffle), or their
+    count where they are a random subset."""
+    if order == "counted":
+        return len(recorded)
+    return recorded if order == "as read" else sorted(recorded, key=repr)
+
+
+def stopped_then_again(data, convert, order):
+    """The first row of an iterator stopped after it, then an epoch of a new iterator."""
+    iterator = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    first_rows = [convert(row) for _, row in zip(range(1), iterator)]
+    iterator.stop()
+    again = in_order([convert(row) for row in data.create_tuple_iterator(
+        num_epochs=1, output_numpy=True)], order)
+    return [len(first_rows), again]
 
 
 SHAPES = ("output_shapes", "output_types")
@@ -608,15 +668,18 @@ def metadata(data, shapes=True):
             for label, function in items]
 
 
-def rows(data, count, ordered=True):
+def rows(data, count, order="as read", iterated=None):
     tuple_row = lambda row: [plain(v) for v in row]                         # noqa: E731
     dict_row = lambda row: [(k, plain(v)) for k, v in row.items()]        # noqa: E731
     return [
         ("tuple iterator", attempt(lambda: epochs(lambda: data.create_tuple_iterator(
-            num_epochs=count, output_numpy=True), count, tuple_row, ordered))),
+            num_epochs=count, output_numpy=True), count, tuple_row, order))),
         ("dict iterator", attempt(lambda: epochs(lambda: data.create_dict_iterator(
-            num_epochs=count, output_numpy=True), count, dict_row, ordered))),
-        ("for loop", attempt(lambda: in_order([tuple_row(row) for row in data], ordered))),
+            num_epochs=count, output_numpy=True), count, dict_row, order, iterated))),
+        ("for loop", attempt(lambda: in_order([tuple_row(row) for row in data], order))),
+        ("tensor iterator", attempt(lambda: epochs(lambda: data.create_tuple_iterator(
+            num_epochs=1, output_numpy=False), 1, tuple_row, order))),
+        ("stopped, then again", attempt(lambda: stopped_then_again(data, tuple_row, order))),
     ]
 
 
@@ -627,13 +690,13 @@ def run_case(ds, file_writer, case, directory, shapes=True):
     if built[0] == "error":
         return [("build", built)]
     data = built[1]
-    ordered = case["ops"][-1][0] != "shuffle"
-    # after a shuffle the first row, whose shapes output_shapes gives, is any row
+    rows_order = order(case)
+    # in another order the first row, whose shapes output_shapes gives, is any row
     outcomes = [(label, outcome) for label, outcome in metadata(data, shapes)
-                if ordered or label != "output_shapes"]
+                if rows_order == "as read" or label != "output_shapes"]
     if case["source"]["kind"] == "images" and not case["ops"]:
         outcomes.append(("num_classes", attempt(data.num_classes)))
-    outcomes += rows(data, case["epochs"], ordered)
+    outcomes += rows(data, case["epochs"], rows_order, case.get("iterate_epochs"))
     if "split" in case:
         parts = attempt(lambda: data.split(case["split"], randomize=False))
         outcomes.append(("split", ("ok", "parts") if parts[0] == "ok" else parts))
@@ -750,7 +813,8 @@ def classify(case, ours, theirs):
     return found[0] if found else (None, None, None)
 
 
-ITERATIONS = ("tuple iterator", "dict iterator", "for loop")
+ITERATIONS = ("tuple iterator", "dict iterator", "for loop", "tensor iterator",
+              "stopped, then again")
 SAMPLING = ("use_sampler", "add_sampler")
 METADATA = ("get_dataset_size", "output_shapes", "output_types")
 
@@ -850,11 +914,12 @@ def first_row_shapes(outcomes):
 
 def agree(outcomes):
     """Whether the tuple iterator, the dict iterator and the for loop gave the same rows."""
-    tuples, dicts, loop = (dict(outcomes).get(label, ("error",)) for label in ITERATIONS)
+    tuples, dicts, loop = (dict(outcomes).get(label, ("error",)) for label in ITERATIONS[:3])
     if not tuples[0] == dicts[0] == loop[0] == "ok":
         return False
-    values = [[[value for _, value in row] for row in epoch] for epoch in dicts[1]]
-    return values == tuples[1] and loop[1] == tuples[1][0]
+    values = [epoch if isinstance(epoch, int) else [[value for _, value in row] for row in epoch]
+              for epoch in dicts[1]]
+    return values == tuples[1][:len(values)] and loop[1] == tuples[1][0]
 
 
 def one_per_column(outcomes, item):
@@ -868,7 +933,8 @@ def size_is_rows(outcomes):
     """Whether get_dataset_size() counted the rows of an epoch of the tuple iterator."""
     size, rows = (dict(outcomes).get(label, ("error",)) for label in ("get_dataset_size",
                                                                        "tuple iterator"))
-    return size[0] == rows[0] == "ok" and all(len(epoch) == size[1] for epoch in rows[1])
+    return size[0] == rows[0] == "ok" and all(
+        (epoch if isinstance(epoch, int) else len(epoch)) == size[1] for epoch in rows[1])
 
 
 def source_rows(source):
@@ -879,6 +945,8 @@ def source_rows(source):
         return sum(len(files) for files in source["images"].values())
     if source["kind"] in ("text", "csv"):
         return sum(len(lines) for lines in source["files"])
+    if source["kind"] in file_sources.FILE_KINDS:
+        return source["rows"]
     return len(source["columns"][0])
 
 
@@ -899,7 +967,7 @@ def sequential_samplers(case):
 
 def describe(case):
     source = dict(case["source"])
-    for bulky in ("columns", "samples", "images", "files"):
+    for bulky in ("columns", "samples", "images", "files", "seed"):
         source.pop(bulky, None)
     extra = f" split {case['split']}" if "split" in case else ""
     return f"{source} | {case['ops']} | {case['epochs']} epochs{extra}"

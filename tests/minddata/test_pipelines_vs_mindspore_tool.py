@@ -83,3 +83,17 @@ def test_documented_rules_name_the_readme_deviation():
 def test_cases_repeat_for_a_seed():
     assert repr(tool.cases(3, 30)) == repr(tool.cases(3, 30))
     assert repr(tool.cases(3, 30)) != repr(tool.cases(4, 30))
+
+
+def test_rows_are_compared_in_order_only_where_the_order_is_fixed():
+    for case in tool.cases(7, 300):
+        names = [name for name, _ in case["ops"]]
+        if "shuffle" in names:      # only ops on single rows after it: sorted rows compare
+            after = names[names.index("shuffle") + 1:]
+            assert set(after) <= set(tool.ROW_WISE) and tool.order(case) == "sorted"
+        kwargs = case["source"]["kwargs"]
+        if kwargs.get("shuffle") is True and case["source"]["kind"] in \
+                tool.file_sources.FILE_KINDS:
+            assert tool.order(case) == ("counted" if "num_samples" in kwargs else "sorted")
+    kinds = {case["source"]["kind"] for case in tool.cases(7, 300)}
+    assert set(tool.file_sources.FILE_KINDS) <= kinds

@@ -31,3 +31,38 @@ P = np.array([[0.2, 0.3, 0.5], [0.6, 0.4, 0.0]], np.float32)
 def test_cross_entropy_ignore_index_does_not_apply_to_probabilities(kwargs, expected):
     loss = nn.CrossEntropyLoss(**kwargs)(T.Tensor(X), T.Tensor(P))
     np.testing.assert_allclose(np.asarray(loss.asnumpy()), expected, rtol=1e-5)
+
+
+X2 = np.array([[0.1, 0.9], [0.8, 0.2]], np.float32)
+Y2 = np.array([1, 0], np.int32)
+
+
+@pytest.mark.parametrize("name", ["Precision", "Recall", "F1"])
+def test_average_must_be_a_bool(name):
+    # MindSpore 2.10: eval(average=1) is a TypeError ("the type of 'average' should be 'bool'");
+    # before any update, Precision/Recall raise RuntimeError first, F1 the TypeError
+    metric = getattr(train, name)()
+    with pytest.raises(TypeError if name == "F1" else RuntimeError):
+        metric.eval(average="yes")
+    metric.update(X2, Y2)
+    with pytest.raises(TypeError, match="average"):
+        metric.eval(average=1)
+
+
+def test_confusion_matrix_argument_types():
+    # MindSpore 2.10: TypeError for threshold=1 (an int) and for num_classes=1.5
+    with pytest.raises(TypeError, match="threshold"):
+        train.ConfusionMatrix(2, threshold=1)
+    with pytest.raises(TypeError, match="num_classes"):
+        train.ConfusionMatrix(1.5)
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    # MindSpore 2.10: a value that is not a str is a TypeError, an unknown str a ValueError,
+    # similarity checked before reduction
+    ({"similarity": 1}, TypeError), ({"reduction": None}, TypeError),
+    ({"similarity": "l2", "reduction": None}, ValueError), ({"reduction": "avg"}, ValueError),
+])
+def test_cosine_similarity_argument_errors(kwargs, error):
+    with pytest.raises(error):
+        train.CosineSimilarity(**kwargs)

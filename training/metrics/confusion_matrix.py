@@ -9,9 +9,15 @@ NORMALIZE = ("no_norm", "target", "prediction", "all")
 class ConfusionMatrix(Metric):
     def __init__(self, num_classes, normalize="no_norm", threshold=0.5):
         super().__init__()
-        if not isinstance(num_classes, int) or isinstance(num_classes, bool) or num_classes < 1:
+        if not isinstance(num_classes, int) or isinstance(num_classes, bool):
+            raise TypeError(f"For 'ConfusionMatrix', the type of 'num_classes' should be 'int', "
+                            f"but got {type(num_classes).__name__}")
+        if num_classes < 1:
             raise ValueError(f"For 'ConfusionMatrix', 'num_classes' must be an int >= 1, got "
                              f"{num_classes!r}")
+        if not isinstance(threshold, float):    # MindSpore 2.10 refuses an int too
+            raise TypeError(f"For 'ConfusionMatrix', the type of 'threshold' should be 'float', "
+                            f"but got {type(threshold).__name__}")
         if normalize not in NORMALIZE:
             raise ValueError(f"For 'ConfusionMatrix', 'normalize' must be one of {NORMALIZE}, but "
                              f"got {normalize!r}")

@@ -5,15 +5,22 @@ import numpy as np
 from training.metrics.metric import Metric
 
 
+def _check_choice(name, value, choices):
+    """MindSpore 2.10's checks: TypeError for a value that is not a str, ValueError for another
+    str."""
+    if not isinstance(value, str):
+        raise TypeError(f"For 'CosineSimilarity', the type of '{name}' should be 'str', but got "
+                        f"{type(value).__name__}")
+    if value not in choices:
+        raise ValueError(f"For 'CosineSimilarity', '{name}' must be one of {choices}, but got "
+                         f"{value!r}")
+
+
 class CosineSimilarity(Metric):
     def __init__(self, similarity="cosine", reduction="none", zero_diagonal=True):
         super().__init__()
-        if similarity not in ("cosine", "dot"):
-            raise ValueError(f"For 'CosineSimilarity', 'similarity' must be 'cosine' or 'dot', "
-                             f"but got {similarity!r}")
-        if reduction not in ("none", "sum", "mean"):
-            raise ValueError(f"For 'CosineSimilarity', 'reduction' must be 'none', 'sum' or "
-                             f"'mean', but got {reduction!r}")
+        _check_choice("similarity", similarity, ("cosine", "dot"))
+        _check_choice("reduction", reduction, ("none", "sum", "mean"))
         if not isinstance(zero_diagonal, bool):
             raise TypeError(f"For 'CosineSimilarity', 'zero_diagonal' must be a bool, got "
                             f"{zero_diagonal!r}")

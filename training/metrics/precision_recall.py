@@ -9,6 +9,12 @@ from training.metrics.metric import EvaluationBase, Metric
 EPS = sys.float_info.min
 
 
+def _check_average(average, api):
+    if not isinstance(average, bool):
+        raise TypeError(f"For '{api}', the type of 'average' should be 'bool', but got "
+                        f"{type(average).__name__}")
+
+
 class _ClassCounts(EvaluationBase):
     """Counts per class ('classification'), or per sample ('multilabel': MindSpore scores each
     sample's 0/1 prediction row against its label row, and keeps every sample's score)."""
@@ -53,6 +59,7 @@ class _ClassCounts(EvaluationBase):
         if self._class_num == 0:
             raise RuntimeError(f"The '{type(self).__name__}' can not be calculated, because the "
                                "number of samples is 0; call update() first.")
+        _check_average(average, type(self).__name__)
         result = self._true_positives / (denominator + EPS)
         return float(result.mean()) if average else result
 
@@ -96,6 +103,7 @@ class Fbeta(Metric):
         self._counts.update(*inputs)
 
     def eval(self, average=False):
+        _check_average(average, type(self).__name__)    # before the samples, as MindSpore
         c = self._counts
         if c._class_num == 0:
             raise RuntimeError(f"The '{type(self).__name__}' can not be calculated, because the "

@@ -143,11 +143,23 @@ def metric_case(d):
                       reduction=d.r.choice(["none", "sum", "mean"]),
                       zero_diagonal=d.r.choice([True, False]))
         make = lambda: (d.floats((n, classes)),)        # noqa: E731
+    if kwargs and d.r.random() < 0.15:      # one argument of a wrong type or value
+        key = d.r.choice(sorted(kwargs))
+        kwargs[key] = d.r.choice(WRONG_ARGUMENTS[key])
+    if eval_kwargs and d.r.random() < 0.1:
+        eval_kwargs["average"] = d.r.choice([1, "yes"])
     steps = [("clear",)] if d.r.random() < 0.7 else []
     for _ in range(d.r.choice([0, 1, 1, 2, 3])):
         steps.append(("update", make()))
     steps.append(("eval", eval_kwargs))
     return ("metric", name, (), kwargs, steps)
+
+
+WRONG_ARGUMENTS = {
+    "eval_type": ["x", 1, "Classification"], "beta": [-1.0, 0.0, "2", 1], "k": [0, -1, 1.5, True],
+    "smooth": [0, 0.0, -1.0, 1], "num_classes": [1.5, -1, 1], "normalize": ["row", None],
+    "threshold": ["a", 1], "pos_label": [1.5, -1, 2], "ignore_label": [1.5, "x", -1],
+    "similarity": ["l2", 1], "reduction": ["avg", None], "zero_diagonal": [1, "yes"]}
 
 
 def softmax(x):
@@ -453,6 +465,8 @@ def documented(case, why):
          "NaN at other places" in why and "nan] in MindSpore" in why,
          "multilabel eval(average=True) is the mean of the per-sample scores (MindSpore: NaN "
          "for a float32 sample without positives)"),
+        (ours_only and isinstance(kwargs.get("k"), bool),
+         "a bool k is refused (MindSpore takes True as 1)"),
         (name == "SoftmaxCrossEntropyWithLogits" and theirs_only and
          raw(payload[0]).dtype == np.float16,
          "sparse SoftmaxCrossEntropyWithLogits takes float16 logits (MindSpore: TypeError)"),

@@ -66,3 +66,27 @@ def test_confusion_matrix_argument_types():
 def test_cosine_similarity_argument_errors(kwargs, error):
     with pytest.raises(error):
         train.CosineSimilarity(**kwargs)
+
+
+@pytest.mark.parametrize("loss", [nn.L1Loss, nn.MSELoss])
+def test_shapes_that_do_not_broadcast_are_a_value_error(loss):
+    # MindSpore 2.10: ValueError for (3, 5) against (5, 1); (3, 1) against (1, 2) gives (3, 2)
+    with pytest.raises(ValueError, match="broadcast"):
+        loss()(T.Tensor(np.ones((3, 5), np.float32)), T.Tensor(np.ones((5, 1), np.float32)))
+    out = loss(reduction="none")(T.Tensor(np.ones((3, 1), np.float32)),
+                                 T.Tensor(np.zeros((1, 2), np.float32)))
+    assert tuple(out.shape) == (3, 2)
+
+
+@pytest.mark.parametrize("sparse", [1, "yes"])
+def test_sparse_must_be_a_bool(sparse):
+    # MindSpore 2.10: TypeError ("the 'sparse' must be a bool")
+    with pytest.raises(TypeError, match="sparse"):
+        nn.SoftmaxCrossEntropyWithLogits(sparse=sparse)
+
+
+@pytest.mark.parametrize("ignore_index", [None, 1.5, True])
+def test_ignore_index_must_be_an_int(ignore_index):
+    # MindSpore 2.10: TypeError ("the type of 'ignore_index' should be 'int'") for each
+    with pytest.raises(TypeError, match="ignore_index"):
+        nn.CrossEntropyLoss(ignore_index=ignore_index)

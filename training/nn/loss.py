@@ -18,6 +18,16 @@ class LossBase(Cell):
                              f"but got {reduction!r}")
         self.reduction = reduction
 
+    def check_broadcast(self, logits, labels):
+        """ValueError, as MindSpore 2.10, for shapes that do not broadcast (the torch backend
+        would raise RuntimeError)."""
+        shapes = tuple(logits.shape), tuple(np.shape(getattr(labels, "data", labels)))
+        try:
+            np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise ValueError(f"For '{self.cls_name}', logits of shape {shapes[0]} and labels of "
+                             f"shape {shapes[1]} need to broadcast") from None
+
     def get_loss(self, x, weights=1.0):
         x = x * weights if not (isinstance(weights, float) and weights == 1.0) else x
         if self.reduction == "mean":
@@ -33,6 +43,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
     def __init__(self, sparse=False, reduction="none"):
         super().__init__(reduction)
+        if not isinstance(sparse, bool):
+            raise TypeError(f"For 'SoftmaxCrossEntropyWithLogits', the 'sparse' must be a bool, "
+                            f"but got {type(sparse).__name__}")
         self.sparse = sparse
 
     def construct(self, logits, labels):
@@ -46,6 +59,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
 class MSELoss(LossBase):
     def construct(self, logits, labels):
+        self.check_broadcast(logits, labels)
         if is_torch(logits):
             diff = logits - torch_kernels().as_torch(labels, logits).to(logits.dtype)
             return self.get_loss(diff * diff)
@@ -56,6 +70,7 @@ class MSELoss(LossBase):
 
 class L1Loss(LossBase):
     def construct(self, logits, labels):
+        self.check_broadcast(logits, labels)
         if is_torch(logits):
             return self.get_loss((logits - torch_kernels().as_torch(labels, logits)
                                   .to(logits.dtype)).abs())
@@ -74,6 +89,9 @@ class CrossEntropyLoss(LossBase):
         if not 0.0 <= label_smoothing <= 1.0:
             raise ValueError(f"For 'CrossEntropyLoss', 'label_smoothing' must be in [0, 1], but "
                              f"got {label_smoothing}")
+        if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+            raise TypeError(f"For 'CrossEntropyLoss', the type of 'ignore_index' should be int, "
+                            f"but got {type(ignore_index).__name__}")
         self.weight = None if weight is None else np.asarray(getattr(weight, "data", weight))
         self.ignore_index, self.label_smoothing = ignore_index, label_smoothing
 

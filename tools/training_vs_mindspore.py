@@ -282,6 +282,8 @@ def layer_case(d):
         kwargs = {"p": c([0.0, 0.5])} if name == "Dropout" else \
             {"axis": c([-1, 0])} if name == "Softmax" else {}
         x = d.floats(c([(n, 5), (n, 2, 3)]), c([np.float32, np.float32, np.float16]))
+    if name in ("Dense", "Conv2d", "BatchNorm2d") and d.r.random() < 0.1:
+        x = np.concatenate([x, x], axis=1)      # one channel or feature count too many
     return ("layer", name, args, kwargs, (params, tensor(x)))
 
 

@@ -77,6 +77,21 @@ def pil_bicubic_array(img, out_h, out_w, op_name="Resize"):
     return out
 
 
+#: the types cv2.resize computes in; others are resized in a wider type (or gathered, NEAREST)
+OPENCV_RESIZE_TYPES = (np.uint8, np.uint16, np.int16, np.float32, np.float64)
+
+
+def nearest_array(img, out_h, out_w):
+    """Inter.NEAREST by gathering OpenCV's source pixels (its resizeNN: floor(x * scale),
+    scale = 1 / (dst / src) in double), exact for every type (a float round trip would lose
+    integers past 2^24 or 2^53)."""
+    rows = np.minimum(np.floor(np.arange(out_h) * cv2_scale(img.shape[0], out_h)),
+                      img.shape[0] - 1).astype(np.intp)
+    cols = np.minimum(np.floor(np.arange(out_w) * cv2_scale(img.shape[1], out_w)),
+                      img.shape[1] - 1).astype(np.intp)
+    return img[rows[:, None], cols[None, :]]
+
+
 def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
     """Resizes an (H, W) or (H, W, C) image to (out_h, out_w)."""
     if img.dtype == np.uint8 and interpolation == Inter.PILCUBIC:
@@ -86,9 +101,13 @@ def resize_array(img, out_h, out_w, interpolation, op_name="Resize"):
         out = np.empty((out_h, out_w, src.shape[2]), np.uint8)
         _native.resample(src, out, out_w, out_h, NATIVE_INTERP[interpolation])
         return out[:, :, 0] if img.ndim == 2 else out
+    if img.dtype not in OPENCV_RESIZE_TYPES and interpolation == Inter.NEAREST:
+        return nearest_array(img, out_h, out_w)
     work = img
-    if img.dtype not in (np.uint8, np.uint16, np.int16, np.float32, np.float64):
-        work = img.astype(np.float32)
+    if img.dtype not in OPENCV_RESIZE_TYPES:
+        # a type that holds the values: float32 is exact for int8 and float16 only
+        work = img.astype(np.float32 if img.itemsize == 1 or img.dtype == np.float16
+                          else np.float64)
     try:
         out = cv2.resize(work, (out_w, out_h), interpolation=CV2_INTER[Inter(interpolation)])
     except cv2.error as exc:

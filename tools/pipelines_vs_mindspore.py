@@ -877,6 +877,9 @@ def documented(case, item, ours, theirs):
          and any(arguments.get("op") == "Resize" for name, arguments in case["ops"]
                  if name == "map_transform"),
          "Resize takes images of every number type (MindSpore refuses 64-bit and uint32)"),
+        (any(name == "bucket_batch_by_length" and arguments["function"] is None
+             and arguments["column"] != 0 for name, arguments in case["ops"]),
+         "bucket_batch_by_length measures the named column (MindSpore: the first one)"),
         ("would duplicate the existing column" in str(mine.get("build")),
          "map outputs named like a kept column are refused"),
         (item in ITERATIONS and agree(mine) and not agree(theirs),

@@ -77,6 +77,9 @@ class Caltech101Source(ImageRowsSource):
         self._target_type = target_type
         image_dir = os.path.join(dataset_dir, "101_ObjectCategories")
         self._classes, paths, self._numbers, labels = scan_caltech101(image_dir)
+        if not paths:       # MindSpore's GeneratorDataset refuses a source of 0 rows
+            raise RuntimeError(f"Invalid data, Caltech101Dataset: data row of input source must "
+                               f"not be 0: {image_dir} holds no image_NNNN.jpg file.")
         folders = [image_dir] + sorted({os.path.dirname(p) for p in paths})
         self._set_rows([paths], [labels], folders)
 

@@ -88,6 +88,10 @@ class Flowers102Source(RowSource):
         self.column_names = ["image", "segmentation", "label"] if self._segment else [
             "image", "label"]
         self._ids, self._labels = read_split(dataset_dir, usage)
+        if not len(self._ids):      # MindSpore's GeneratorDataset refuses a source of 0 rows
+            raise RuntimeError(f"Invalid data, {API}: data row of input source must not be 0: "
+                               f"{os.path.join(dataset_dir, 'setid.mat')} lists no image id for "
+                               f"usage '{usage}'.")
 
     def __len__(self):
         return len(self._ids)

@@ -193,3 +193,17 @@ def test_sun397_errors(tmp_path):
         ds.SUN397Dataset(str(tmp_path)).get_dataset_size()
     with pytest.raises(ValueError, match="does not exist or is not a directory"):
         ds.SUN397Dataset(str(tmp_path / "nope"))
+
+
+def test_caltech101_without_images_is_refused(tmp_path):
+    # measured in MindSpore 2.10: class folders holding no image_NNNN.jpg raise "GeneratorNode:
+    # data row of input source must not be 0" from get_dataset_size and iteration (this package
+    # served an empty dataset)
+    os.makedirs(tmp_path / "101_ObjectCategories" / "ant")
+    os.makedirs(tmp_path / "101_ObjectCategories" / "BACKGROUND_Google")
+    _image(str(tmp_path / "101_ObjectCategories" / "BACKGROUND_Google" / "image_0001.jpg"), 0)
+    data = ds.Caltech101Dataset(str(tmp_path), shuffle=False)
+    with pytest.raises(RuntimeError, match="data row of input source must not be 0"):
+        data.get_dataset_size()
+    with pytest.raises(RuntimeError, match="data row of input source must not be 0"):
+        _rows(data)

@@ -199,3 +199,20 @@ def test_flowers_errors(tmp_path):
     scipy.io.savemat(os.path.join(root, "imagelabels.mat"), {"labels": np.array([[5, 1]])})
     with pytest.raises(RuntimeError, match="setid.mat: image id 4 has no label"):
         _rows(ds.Flowers102Dataset(root, usage="train"))
+
+
+def test_flowers_empty_split_is_refused(tmp_path):
+    # measured in MindSpore 2.10: a split of setid.mat listing no id raises "GeneratorNode: data
+    # row of input source must not be 0" from get_dataset_size, get_col_names and iteration
+    # (this package served an empty dataset)
+    root = str(tmp_path)
+    make_flowers(root)
+    scipy.io.savemat(os.path.join(root, "setid.mat"),
+                     {"trnid": np.array([[4, 1]], np.uint16),
+                      "valid": np.zeros((1, 0), np.uint16), "tstid": np.array([[2]], np.uint16)})
+    data = ds.Flowers102Dataset(root, usage="valid", shuffle=False)
+    with pytest.raises(RuntimeError, match="data row of input source must not be 0"):
+        data.get_dataset_size()
+    with pytest.raises(RuntimeError, match="data row of input source must not be 0"):
+        _rows(data)
+    assert len(_rows(ds.Flowers102Dataset(root, usage="test", shuffle=False))) == 1

@@ -14,6 +14,7 @@ like any other source, see the deviation noted in the README, "Reading files").
 import csv
 import functools
 import os
+import re
 
 import numpy as np
 
@@ -35,7 +36,8 @@ def _kind_of(default):
 
 
 def _read_header(path, delimiter):
-    with open(path, newline="", encoding="utf-8") as f:
+    # utf-8-sig: a BOM before the header is no part of its first name (MindSpore keeps it there)
+    with open(path, newline="", encoding="utf-8-sig") as f:
         try:
             return next(csv.reader(f, delimiter=delimiter))
         except StopIteration:
@@ -45,12 +47,45 @@ def _read_header(path, delimiter):
             raise RuntimeError(f"Invalid csv file {path}: cannot parse its header line: {exc}") from exc
 
 
+def _check_quotes(path, delimiter):
+    """A RuntimeError, as MindSpore 2.10 raises (measured), where a quote is not part of a
+    whole quoted field: a quote inside an unquoted field (``a,1"2``, ``a, "1"``), text after a
+    closing quote (``"1"2``), or a quoted field the file ends inside. pyarrow would read the
+    first two as text (``1"2``, `` "1"``, ``12``)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if b'"' not in data:
+        return
+    d = re.escape(delimiter.encode("utf-8"))
+    # a whole quoted field: it starts a field (the file's start, or after a delimiter or line
+    # end) and ends one; what remains of the quotes once they are gone is in the wrong place
+    field = re.compile(rb'(?:(?<=^)|(?<=' + d + rb')|(?<=[\r\n]))"(?:[^"]|"")*"(?=' + d +
+                       rb'|[\r\n]|\Z)')
+    stray = field.sub(b"", data).find(b'"')
+    if stray < 0:
+        return
+    # the stray quote's line: count the line ends before it in the file itself
+    remaining, position = 0, 0
+    for match in field.finditer(data):
+        if match.start() - position + remaining > stray:
+            break
+        remaining += match.start() - position
+        position = match.end()
+    at = position + (stray - remaining)
+    line = data[:at].count(b"\n") + 1
+    raise RuntimeError(f"Invalid file, failed to parse csv file: {path} at line {line}. Error "
+                       f"message: Invalid csv file, a quote that does not enclose a whole field "
+                       f"(a quote inside an unquoted field, text after a closing quote, or a "
+                       f"quoted field the file ends in): {data[max(0, at - 20):at + 20]!r}.")
+
+
 def _read_table(path, names, skip_header, delimiter):
     """The file's fields as pyarrow string arrays, one per column (empty fields are '')."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
     if os.path.getsize(path) == 0:
         return [pa.array([], type=pa.string()) for _ in names]
+    _check_quotes(path, delimiter)
     # Generated names keep duplicates or odd header texts from confusing pyarrow; all columns are
     # read as strings so that our own conversion (defaults, int32/float32) decides every value.
     generated = [f"c{i}" for i in range(len(names))]
@@ -68,27 +103,72 @@ def _read_table(path, names, skip_header, delimiter):
     return [table.column(g).combine_chunks() for g in generated]
 
 
+# What a number column reads (after the spaces around it): decimal integers, and decimal floats,
+# inf, infinity and nan (any case). MindSpore 2.10 reads a number at the start of the field and
+# drops what follows ('1e3' -> 1 and '12abc' -> 12 in an int column, measured): refused here.
+_INT_TEXT = r"^[+-]?[0-9]+$"
+_FLOAT_TEXT = (r"^[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[iI][nN][fF]([iI][nN][iI][tT]"
+               r"[yY])?|[nN][aA][nN])$")
+_SPACES = " \t\n\v\f\r"        # what C's isspace() skips, as MindSpore's stoi/stof
+_FLOAT32_TINY = float(np.finfo(np.float32).tiny)
+
+
+def _first(mask):
+    """The index of the first True of a pyarrow boolean array, or -1."""
+    flags = mask.to_numpy(zero_copy_only=False)
+    return int(np.argmax(flags)) if flags.any() else -1
+
+
 def _convert(column, kind, default, path, name):
-    """pyarrow string array -> numpy array of the column's type (an empty field of a number
-    column is MindSpore's RuntimeError)."""
+    """pyarrow string array -> numpy array of the column's type. An empty field of a number
+    column, or one that is not a number of its type, is MindSpore's RuntimeError ("type does
+    not match"); a number outside the type's range too ("value out of range"), as MindSpore
+    2.10 measured: int32 past its bounds, and a float32 that overflows to inf or underflows
+    below the smallest normal float32 (1e40, 1e-40)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     if kind is str:
         return np.asarray(column.to_pylist(), dtype=object)
-    column = pc.utf8_trim_whitespace(column)
+    column = pc.utf8_trim(column, _SPACES)
+    type_name = _KINDS[kind][0]
     empty = pc.index(column, "").as_py()
     if empty >= 0:
         raise RuntimeError(f"Invalid csv, csv file: {path} parse failed at data line {empty + 1}, "
                            f"type does not match: column '{name}' is empty, where a value of "
-                           f"type {_KINDS[kind][0]} is expected (column_defaults gives the type, "
+                           f"type {type_name} is expected (column_defaults gives the type, "
                            f"not a value for empty fields)")
-    target = pa.int32() if kind is int else pa.float32()
-    try:
-        return pc.cast(column, target).to_numpy(zero_copy_only=False)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise RuntimeError(f"Invalid csv, csv file: {path} parse failed, type does not match: "
-                           f"column '{name}' must hold {_KINDS[kind][0]} values (its "
-                           f"column_defaults entry is {default!r}): {exc}") from exc
+    bad = _first(pc.invert(pc.match_substring_regex(column, _INT_TEXT if kind is int
+                                                    else _FLOAT_TEXT)))
+    if bad >= 0:
+        raise RuntimeError(f"Invalid csv, csv file: {path} parse failed at data line {bad + 1}, "
+                           f"type does not match: column '{name}' holds "
+                           f"{column[bad].as_py()!r}, which is not a number of type {type_name} "
+                           f"(its column_defaults entry is {default!r}).")
+
+    def out_of_range(index):
+        return RuntimeError(f"Invalid csv, {path} parse failed at data line {index + 1} : value "
+                            f"out of range: column '{name}' holds {column[index].as_py()!r}, "
+                            f"outside the range of {type_name}.")
+    if kind is int:
+        column = pc.replace_substring_regex(column, r"^\+", "")
+        # past 10 digits (leading zeros aside) an int is past int32, and maybe past int64
+        digits = pc.utf8_length(pc.replace_substring_regex(column, r"^-?0*", ""))
+        long = _first(pc.greater(digits, 10))
+        if long >= 0:
+            raise out_of_range(long)
+        wide = pc.cast(column, pa.int64()).to_numpy(zero_copy_only=False)
+        outside = (wide < -2 ** 31) | (wide > 2 ** 31 - 1)
+        if outside.any():
+            raise out_of_range(int(np.argmax(outside)))
+        return wide.astype(np.int32)
+    values = pc.cast(column, pa.float32()).to_numpy(zero_copy_only=False)
+    exact = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+    with np.errstate(invalid="ignore"):
+        outside = (np.isinf(values) & np.isfinite(exact)) | (
+            (np.abs(values) < _FLOAT32_TINY) & (exact != 0))
+    if outside.any():
+        raise out_of_range(int(np.argmax(outside)))
+    return values
 
 
 def _duplicate_names(names):
@@ -163,6 +243,9 @@ class CSVDataset(SourceDataset):
         type_check(field_delim, (str,), "field delim")
         if field_delim in ['"', '\r', '\n'] or len(field_delim) != 1:
             raise ValueError("field_delim is invalid.")
+        if not field_delim.isascii():   # MindSpore 2.10 takes 'é' and never splits on it
+            raise ValueError(f"field_delim is invalid: {field_delim!r} is not an ASCII "
+                             f"character (UTF-8 files split on one byte).")
         if column_defaults is not None:
             if not isinstance(column_defaults, list):
                 raise TypeError("column_defaults should be type of list.")
@@ -175,6 +258,12 @@ class CSVDataset(SourceDataset):
                 raise TypeError("column_names should be a list of str.")
             if not column_names:
                 raise ValueError("column_names should not be empty.")
+            if len(column_defaults or []) > len(column_names):
+                # MindSpore 2.10 raises this when the pipeline is built (get_col_names, measured)
+                raise RuntimeError(f"Invalid parameter, the size of column_names should be equal "
+                                   f"to the size of 'column_defaults', but got size of "
+                                   f"'column_defaults': {len(column_defaults)}, size of "
+                                   f"column_names: {len(column_names)}.")
         check_sampling_args(num_samples, num_parallel_workers, shuffle, None, num_shards, shard_id)
         # MindSpore's public attributes.
         self.dataset_files, self.field_delim = files, field_delim

@@ -151,3 +151,26 @@ def test_data_errors_name_the_file_line_and_key(tmp_path):
     assert ds.CLUEDataset(str(tmp_path / "empty.json")).get_dataset_size() == 0   # MindSpore 2.10
     with pytest.raises(RuntimeError, match="can't read the data file"):
         _rows(ds.CLUEDataset(str(tmp_path / "empty.json")))
+
+
+# --- found by tools/text_sources_vs_mindspore.py against MindSpore 2.10 (measured there)
+
+
+def test_a_bom_before_a_line_is_skipped(tmp_path):
+    # MindSpore 2.10 reads a BOM before the first line's object, and before any other line's
+    line = json.dumps({"sentence1": "a", "sentence2": "b", "label": "1"}).encode()
+    path = tmp_path / "a.json"
+    path.write_bytes(b"\xef\xbb\xbf" + line + b"\n\xef\xbb\xbf" + line + b"\n")
+    data = ds.CLUEDataset(str(path), task="AFQMC", usage="train", shuffle=False)
+    assert [{k: str(v) for k, v in row.items()} for row in _rows(data)] == \
+        [{"label": "1", "sentence1": "a", "sentence2": "b"}] * 2
+
+
+@pytest.mark.parametrize("value", ['"a\\ud800"', '["x", "\\udc00"]'])
+def test_a_lone_surrogate_escape_is_an_error(tmp_path, value):
+    # MindSpore 2.10 raises RuntimeError; json.loads alone gives a str no encoding can write
+    path = tmp_path / "a.json"
+    path.write_text('{"sentence1": "a", "sentence2": %s, "label": "1"}\n' % value)
+    data = ds.CLUEDataset(str(path), task="AFQMC", usage="train", shuffle=False)
+    with pytest.raises(RuntimeError, match="surrogate"):
+        _rows(data)

@@ -41,7 +41,8 @@ import pipelines_vs_mindspore as pipelines                          # noqa: E402
 CASE_TIMEOUT_S = 60         # a case of the reference interpreter that runs longer hangs
 KINDS = ("celeba", "svhn", "stl10", "fashion_mnist", "kmnist", "emnist", "qmnist", "usps",
          "semeion", "caltech256", "places365", "flowers102", "kitti", "wider_face",
-         "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397")
+         "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397", "lfw", "div2k",
+         "lsun", "flickr", "sbu")
 CLASS_OF = {"celeba": "CelebADataset", "svhn": "SVHNDataset", "stl10": "STL10Dataset",
             "fashion_mnist": "FashionMnistDataset", "kmnist": "KMnistDataset",
             "emnist": "EMnistDataset", "qmnist": "QMnistDataset", "usps": "USPSDataset",
@@ -50,10 +51,12 @@ CLASS_OF = {"celeba": "CelebADataset", "svhn": "SVHNDataset", "stl10": "STL10Dat
             "kitti": "KITTIDataset", "wider_face": "WIDERFaceDataset",
             "caltech101": "Caltech101Dataset", "cityscapes": "CityscapesDataset",
             "sbd": "SBDataset", "omniglot": "OmniglotDataset", "food101": "Food101Dataset",
-            "sun397": "SUN397Dataset"}
+            "sun397": "SUN397Dataset", "lfw": "LFWDataset", "div2k": "DIV2KDataset",
+            "lsun": "LSUNDataset", "flickr": "FlickrDataset", "sbu": "SBUDataset"}
 # the kinds that take decode, and those whose images are files (names drawn)
 DECODED = ("celeba", "caltech256", "places365", "flowers102", "kitti", "wider_face",
-           "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397")
+           "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397", "lfw", "div2k",
+           "lsun", "flickr", "sbu")
 NAMES = ["a", "b0", "img_7", "ζeta", "x.y", "Z", "日本"]
 
 # --- random cases ------------------------------------------------------------------------------
@@ -110,7 +113,22 @@ def random_case(r, kinds=KINDS):
         kwargs["task"] = r.choice(["Boundaries", "Segmentation"])
     if kind == "omniglot" and r.random() < 0.7:
         kwargs["background"] = r.choice([True, False])
+    if kind == "lfw":
+        for name, values in (("task", ["people", "pairs"]),
+                             ("image_set", ["original", "funneled", "deepfunneled"])):
+            if r.random() < 0.8:
+                kwargs[name] = r.choice(values)
+    if kind == "div2k":
+        kwargs["downgrade"] = r.choice(["bicubic", "unknown", "mild", "difficult", "wild"])
+        kwargs["scale"] = 4 if kwargs["downgrade"] in ("mild", "difficult", "wild") else \
+            r.choice([2, 3, 4] + [8] * (kwargs["downgrade"] == "bicubic"))
+    if kind == "lsun" and r.random() < 0.5:
+        kwargs["classes"] = r.sample(LSUN_CLASSES[:4], r.randint(1, 3))
     return case
+
+
+LSUN_CLASSES = ["bedroom", "bridge", "church_outdoor", "classroom", "conference_room",
+                "dining_room", "kitchen", "living_room", "restaurant", "tower"]
 
 
 USAGES = {"celeba": [None, "all", "train", "valid", "test"],
@@ -122,7 +140,9 @@ USAGES = {"celeba": [None, "all", "train", "valid", "test"],
                                                    "val"],
           "flowers102": ["train", "valid", "test", "all"], "kitti": [None, "train", "test"],
           "wider_face": [None, "train", "valid", "test", "all"],
-          "sbd": ["train", "val", "train_noval", "all"], "food101": [None, "train", "test", "all"]}
+          "sbd": ["train", "val", "train_noval", "all"], "food101": [None, "train", "test", "all"],
+          "lfw": [None, "train", "test", "all", "10fold"], "div2k": ["train", "valid", "all"],
+          "lsun": [None, "train", "valid", "test", "all"]}
 FAULTS = {"celeba": ["no partition file", "attr not a number", "short attr line",
                      "missing image", "count off", "image not partitioned"],
           "svhn": ["label 11"], "stl10": ["labels short"],
@@ -137,7 +157,9 @@ FAULTS = {"celeba": ["no partition file", "attr not a number", "short attr line"
           "wider_face": ["count not a number", "no annotation file"],
           "caltech101": ["missing annotation file"], "cityscapes": ["missing annotation"],
           "sbd": ["missing cls file", "id listed twice"], "food101": ["missing image"],
-          "sun397": ["class not listed"]}
+          "sun397": ["class not listed"], "lfw": ["person not named", "count too big"],
+          "div2k": ["missing lr image"], "flickr": ["missing image", "no tab"],
+          "sbu": ["captions short"]}
 
 
 def cases(seed, count, kinds=KINDS):
@@ -527,6 +549,118 @@ def write_sun397(root, case, rng):
     return root
 
 
+LFW_PEOPLE = ["Ann_Lee", "Bo_Ma", "Cé_Dü", "Zed_Q"]
+
+
+def write_lfw(root, case, rng):
+    images = {name: int(rng.integers(1, 4)) for name in LFW_PEOPLE}
+    for folder in ("lfw", "lfw_funneled", "lfw-deepfunneled"):
+        for name, count in images.items():
+            for k in range(1, count + 1):
+                _image(rng, os.path.join(root, folder, name, "%s_%04d.jpg" % (name, k)))
+    named = LFW_PEOPLE[1:] if case["fault"] == "person not named" else LFW_PEOPLE
+    _text(os.path.join(root, "lfw-names.txt"), "".join(
+        "%s\t%d\n" % (name, images[name]) for name in named))
+    extra = 1 if case["fault"] == "count too big" else 0
+
+    def people():
+        chosen = rng.choice(LFW_PEOPLE, int(rng.integers(1, 4)), replace=False).tolist()
+        return ["%d" % (len(chosen) + extra)] + ["%s\t%d" % (name, images[name])
+                                                   for name in chosen]
+
+    def pairs(count):
+        lines = []
+        for _ in range(count):
+            name = LFW_PEOPLE[int(rng.integers(0, 4))]
+            lines.append("%s\t%d\t%d" % (name, int(rng.integers(1, images[name] + 1)),
+                                        int(rng.integers(1, images[name] + 1))))
+        for _ in range(count):
+            one, two = rng.choice(LFW_PEOPLE, 2, replace=False).tolist()
+            lines.append("%s\t%d\t%s\t%d" % (one, int(rng.integers(1, images[one] + 1)), two,
+                                             int(rng.integers(1, images[two] + 1))))
+        return lines
+
+    for suffix in ("DevTrain", "DevTest"):
+        _text(os.path.join(root, "people%s.txt" % suffix), "\n".join(people()) + "\n")
+        count = int(rng.integers(1, 3))
+        _text(os.path.join(root, "pairs%s.txt" % suffix),
+              "\n".join(["%d" % (count + extra)] + pairs(count)) + "\n")
+    # 10fold: the number of folds first (pairs: and the pairs of each kind in a fold)
+    _text(os.path.join(root, "people.txt"),
+          "\n".join(["2"] + people() + people()) + "\n")
+    count = int(rng.integers(1, 3))
+    _text(os.path.join(root, "pairs.txt"),
+          "\n".join(["2\t%d" % (count + extra)] + pairs(count) + pairs(count)) + "\n")
+    return root
+
+
+def write_div2k(root, case, rng):
+    downgrade, scale = case["kwargs"]["downgrade"], case["kwargs"]["scale"]
+    for usage, first in (("train", 1), ("valid", 801)):
+        for number in range(first, first + int(rng.integers(1, case["rows"] + 1))):
+            _image(rng, os.path.join(root, "DIV2K_%s_HR" % usage, "%04d.png" % number))
+            if case["fault"] == "missing lr image" and number == first:
+                continue
+            if scale == 8:
+                lr = os.path.join("DIV2K_%s_LR_x8" % usage, "%04dx8.png" % number)
+            elif downgrade in ("bicubic", "unknown"):
+                lr = os.path.join("DIV2K_%s_LR_%s" % (usage, downgrade), "X%d" % scale,
+                                  "%04dx%d.png" % (number, scale))
+            else:
+                lr = os.path.join("DIV2K_%s_LR_%s" % (usage, downgrade),
+                                  "%04dx4%s.png" % (number, downgrade[0]))
+            _image(rng, os.path.join(root, lr))
+    return root
+
+
+def write_lsun(root, case, rng):
+    chosen = rng.choice(LSUN_CLASSES[:4], int(rng.integers(1, 4)), replace=False).tolist()
+    folders = ["%s_%s" % (name, part) for name in chosen for part in ("train", "val")]
+    for folder in folders + ["test"]:
+        for i in range(int(rng.integers(0, case["rows"] + 1))):
+            _image(rng, os.path.join(root, folder, "%08x.jpg" % int(rng.integers(0, 1 << 30))))
+        os.makedirs(os.path.join(root, folder), exist_ok=True)
+    return root
+
+
+def write_flickr(root, case, rng):
+    lines = []
+    names = ["%d_%s.jpg" % (int(rng.integers(1000, 9999)), tag) for tag in ("a", "b", "ζ")]
+    for number, name in enumerate(names[:int(rng.integers(1, 4))]):
+        if not (case["fault"] == "missing image" and number == 0):
+            _image(rng, os.path.join(root, "images", name))
+        for k in range(int(rng.integers(1, 4))):
+            caption = ["A dog runs .", "Two people , one ball", "日本 text", "x"][
+                int(rng.integers(0, 4))]
+            tab = " " if case["fault"] == "no tab" and number == 0 else "\t"
+            lines.append("%s#%d%s%s" % (name, k, tab, caption))
+        if rng.random() < 0.2:
+            lines.append("")
+    order = rng.permutation(len(lines)).tolist()
+    _text(os.path.join(root, "captions.txt"), "\n".join(lines[k] for k in order) + "\n")
+    _text(os.path.join(root, "images", "notes.jpg"), "not an image\n")
+    return root
+
+
+def write_sbu(root, case, rng):
+    urls, captions = [], []
+    for i in range(case["rows"] + 1):
+        url = "http://static.flickr.com/%d/%d_%s.jpg" % (
+            int(rng.integers(1000, 9999)), i, "abcdef"[i % 6])
+        urls.append(url)
+        captions.append(["a photo of a cat ", "the sky  ", "über alles", "x"][i % 4])
+        if rng.random() < 0.8:
+            name = url[23:].replace("/", "_")
+            _image(rng, os.path.join(root, "sbu_images", name))
+    os.makedirs(os.path.join(root, "sbu_images"), exist_ok=True)
+    if case["fault"] == "captions short":
+        captions = captions[:-1]
+    _text(os.path.join(root, "SBU_captioned_photo_dataset_urls.txt"), "\n".join(urls) + "\n")
+    _text(os.path.join(root, "SBU_captioned_photo_dataset_captions.txt"),
+          "\n".join(captions) + "\n")
+    return root
+
+
 WRITERS = {"celeba": write_celeba, "svhn": write_svhn, "stl10": write_stl10,
            "fashion_mnist": write_mnist_like, "kmnist": write_mnist_like,
            "emnist": write_mnist_like, "qmnist": write_mnist_like, "usps": write_usps,
@@ -534,7 +668,8 @@ WRITERS = {"celeba": write_celeba, "svhn": write_svhn, "stl10": write_stl10,
            "places365": write_places365, "flowers102": write_flowers102, "kitti": write_kitti,
            "wider_face": write_wider_face, "caltech101": write_caltech101,
            "cityscapes": write_cityscapes, "sbd": write_sbd, "omniglot": write_omniglot,
-           "food101": write_food101, "sun397": write_sun397}
+           "food101": write_food101, "sun397": write_sun397, "lfw": write_lfw,
+           "div2k": write_div2k, "lsun": write_lsun, "flickr": write_flickr, "sbu": write_sbu}
 
 
 def write_files(case, directory):
@@ -552,6 +687,9 @@ def library(name):
 
 def build(ds, case, root):
     kwargs = pipelines.source_kwargs(ds, case["kwargs"])
+    if case["kind"] == "flickr":
+        return ds.FlickrDataset(os.path.join(root, "images"), os.path.join(root, "captions.txt"),
+                                **kwargs)
     return getattr(ds, CLASS_OF[case["kind"]])(root, **kwargs)
 
 
@@ -700,6 +838,9 @@ def documented(case, item, ours, theirs):
         (kind == "places365" and case["fault"] == "label not a number"
          and mine.get(item, ("",))[0] == "error",
          "Places365 refuses a label that is not a number (MindSpore reads 0)"),
+        (kind == "lfw" and case["fault"] == "person not named"
+         and mine.get(item, ("",))[0] == "error",
+         "LFW refuses a person missing from lfw-names.txt (MindSpore: label 0)"),
         (kind == "usps" and case["fault"] == "pixel out of range" and item in rows_items,
          "USPS pixel values outside [-1, 1] are clipped (MindSpore wraps them: 1.5 -> 62)"),
         (kind == "usps" and "num_shards" in kwargs,

@@ -197,3 +197,12 @@ def test_more_column_defaults_than_column_names_is_an_error_when_built(tmp_path)
     f = _write(tmp_path / "a.csv", "1\n")
     with pytest.raises(RuntimeError, match="the size of column_names should be equal"):
         CSVDataset(f, column_defaults=[1, 2], column_names=["x"])
+
+
+def test_a_header_with_no_line_break_after_it_is_a_file_with_no_rows(tmp_path):
+    # MindSpore 2.10 (measured): [b"c0,c1\n1,2\n", b"c0,c1"] gives the one row ('1', '2');
+    # pyarrow failed to skip the header line here before
+    a = _write(tmp_path / "a.csv", "c0,c1\n1,2\n")
+    b = _write(tmp_path / "b.csv", "c0,c1")
+    src = CsvSource([a, b], ",", None, None)
+    assert _values(src) == [("1", "2")] and src.file_row_ranges() == [(0, 1), (1, 1)]

@@ -24,6 +24,7 @@ MindSpore interpreter runs this file alone (it never imports this package).
 import argparse
 import faulthandler
 import importlib
+import io
 import json
 import os
 import pickle
@@ -42,7 +43,7 @@ CASE_TIMEOUT_S = 60         # a case of the reference interpreter that runs long
 KINDS = ("celeba", "svhn", "stl10", "fashion_mnist", "kmnist", "emnist", "qmnist", "usps",
          "semeion", "caltech256", "places365", "flowers102", "kitti", "wider_face",
          "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397", "lfw", "div2k",
-         "lsun", "flickr", "sbu")
+         "lsun", "flickr", "sbu", "photo_tour", "fake_image")
 CLASS_OF = {"celeba": "CelebADataset", "svhn": "SVHNDataset", "stl10": "STL10Dataset",
             "fashion_mnist": "FashionMnistDataset", "kmnist": "KMnistDataset",
             "emnist": "EMnistDataset", "qmnist": "QMnistDataset", "usps": "USPSDataset",
@@ -52,7 +53,8 @@ CLASS_OF = {"celeba": "CelebADataset", "svhn": "SVHNDataset", "stl10": "STL10Dat
             "caltech101": "Caltech101Dataset", "cityscapes": "CityscapesDataset",
             "sbd": "SBDataset", "omniglot": "OmniglotDataset", "food101": "Food101Dataset",
             "sun397": "SUN397Dataset", "lfw": "LFWDataset", "div2k": "DIV2KDataset",
-            "lsun": "LSUNDataset", "flickr": "FlickrDataset", "sbu": "SBUDataset"}
+            "lsun": "LSUNDataset", "flickr": "FlickrDataset", "sbu": "SBUDataset",
+            "photo_tour": "PhotoTourDataset", "fake_image": "FakeImageDataset"}
 # the kinds that take decode, and those whose images are files (names drawn)
 DECODED = ("celeba", "caltech256", "places365", "flowers102", "kitti", "wider_face",
            "caltech101", "cityscapes", "sbd", "omniglot", "food101", "sun397", "lfw", "div2k",
@@ -122,6 +124,11 @@ def random_case(r, kinds=KINDS):
         kwargs["downgrade"] = r.choice(["bicubic", "unknown", "mild", "difficult", "wild"])
         kwargs["scale"] = 4 if kwargs["downgrade"] in ("mild", "difficult", "wild") else \
             r.choice([2, 3, 4] + [8] * (kwargs["downgrade"] == "bicubic"))
+    if kind == "photo_tour":
+        kwargs["name"] = r.choice(["notredame", "yosemite", "liberty", "notredame_harris"])
+    if kind == "fake_image":
+        kwargs.update(num_images=rows + 1, image_size=r.choice([(2, 3, 3), (4, 4, 1), (1, 5)]),
+                      num_classes=r.choice([1, 3, 10]), base_seed=r.randrange(100))
     if kind == "lsun" and r.random() < 0.5:
         kwargs["classes"] = r.sample(LSUN_CLASSES[:4], r.randint(1, 3))
     return case
@@ -142,7 +149,7 @@ USAGES = {"celeba": [None, "all", "train", "valid", "test"],
           "wider_face": [None, "train", "valid", "test", "all"],
           "sbd": ["train", "val", "train_noval", "all"], "food101": [None, "train", "test", "all"],
           "lfw": [None, "train", "test", "all", "10fold"], "div2k": ["train", "valid", "all"],
-          "lsun": [None, "train", "valid", "test", "all"]}
+          "lsun": [None, "train", "valid", "test", "all"], "photo_tour": [None, "train", "test"]}
 FAULTS = {"celeba": ["no partition file", "attr not a number", "short attr line",
                      "missing image", "count off", "image not partitioned"],
           "svhn": ["label 11"], "stl10": ["labels short"],
@@ -159,7 +166,7 @@ FAULTS = {"celeba": ["no partition file", "attr not a number", "short attr line"
           "sbd": ["missing cls file", "id listed twice"], "food101": ["missing image"],
           "sun397": ["class not listed"], "lfw": ["person not named", "count too big"],
           "div2k": ["missing lr image"], "flickr": ["missing image", "no tab"],
-          "sbu": ["captions short"]}
+          "sbu": ["captions short"], "photo_tour": ["info line short"]}
 
 
 def cases(seed, count, kinds=KINDS):
@@ -171,11 +178,27 @@ def cases(seed, count, kinds=KINDS):
 
 
 def _image(rng, path):
-    """A small RGB PNG image written at ``path`` (whatever its name's extension)."""
+    """A small PNG image written at ``path`` (whatever its name's extension): RGB mostly, else
+    grey, grey with alpha, RGBA, palette or 16-bit grey, or a BMP."""
+    from PIL import Image
     os.makedirs(os.path.dirname(path), exist_ok=True)
     height, width = int(rng.integers(2, 7)), int(rng.integers(2, 7))
+    mode = rng.choice(["RGB"] * 12 + ["L", "LA", "RGBA", "P", "I;16", "BMP"])
+    pixels = rng.integers(0, 256, (height, width, 4)).astype(np.uint8)
+    if mode == "RGB":
+        data = pipelines.file_sources._png(pixels[:, :, :3])
+    else:
+        image = {"L": lambda: Image.fromarray(pixels[:, :, 0]),
+                 "LA": lambda: Image.fromarray(pixels[:, :, :2].copy(), "LA"),
+                 "RGBA": lambda: Image.fromarray(pixels),
+                 "P": lambda: Image.fromarray(pixels[:, :, :3]).quantize(5),
+                 "I;16": lambda: Image.fromarray(pixels[:, :, 0].astype(np.uint16) * 257),
+                 "BMP": lambda: Image.fromarray(pixels[:, :, :3])}[mode]()
+        buffer = io.BytesIO()
+        image.save(buffer, "BMP" if mode == "BMP" else "PNG")
+        data = buffer.getvalue()
     with open(path, "wb") as f:
-        f.write(pipelines.file_sources._png(rng.integers(0, 256, (height, width, 3)).astype(np.uint8)))
+        f.write(data)
     return height, width
 
 
@@ -361,14 +384,16 @@ def write_places365(root, case, rng):
 
 def write_flowers102(root, case, rng):
     import scipy.io
-    count = case["rows"] + 1
+    count = case["rows"] + 2
     for i in range(1, count + 1):
         _image(rng, os.path.join(root, "jpg", "image_%05d.jpg" % i))
         _image(rng, os.path.join(root, "segmim", "segmim_%05d.jpg" % i))
     labels = rng.integers(1, 103, (1, count)).astype(np.uint8)
     labels[0, 0] = rng.choice([1, 102])
     ids = rng.permutation(np.arange(1, count + 1))
-    cut = sorted(rng.integers(0, count + 1, 2).tolist())
+    # splits of one image or more mostly (an empty one now and then: MindSpore refuses it)
+    cut = sorted(rng.choice(np.arange(1, count), 2, replace=False).tolist()) \
+        if rng.random() < 0.9 else sorted(rng.integers(0, count + 1, 2).tolist())
     splits = {"trnid": ids[:cut[0]], "valid": ids[cut[0]:cut[1]], "tstid": ids[cut[1]:]}
     if case["fault"] == "id past the labels":
         splits = {name: np.append(split, count + 1) for name, split in splits.items()}
@@ -472,8 +497,12 @@ def write_cityscapes(root, case, rng):
                 for suffix in ("instanceIds.png", "labelIds.png", "color.png"):
                     _image(rng, target + suffix)
                 polygons = {"imgHeight": 4, "imgWidth": 5, "objects": [
-                    {"label": ["road", "car", "ζ"][int(rng.integers(0, 3))],
-                     "polygon": rng.integers(0, 9, (3, 2)).tolist()}
+                    {"label": ["road", "car", "ζ", "a\"b/c", "\u0007"][int(rng.integers(0, 5))],
+                     "polygon": rng.integers(0, 9, (3, 2)).tolist() if rng.random() < 0.6
+                     else [[float(v) for v in rng.choice(
+                         [0.5, 1.0, 0.1, 1e-7, 123456789.25, -3.0, 2.5e20], 2)]],
+                     "deleted": int(rng.integers(0, 2)), "date": None,
+                     "verified": bool(rng.integers(0, 2))}
                     for _ in range(int(rng.integers(0, 3)))]}
                 _text(target + "polygons.json", json.dumps(polygons, indent=2))
             _text(os.path.join(root, "leftImg8bit", usage, city, "notes.txt"), "ignored\n")
@@ -498,7 +527,8 @@ def write_sbd(root, case, rng):
                 "Segmentation": rng.integers(0, 21, (height, width)).astype(np.uint8),
                 "CategoriesPresent": np.array([[1]], np.uint8)}})
     order = rng.permutation(len(ids)).tolist()
-    cut = int(rng.integers(0, len(ids) + 1))
+    # an empty list now and then (MindSpore refuses it)
+    cut = int(rng.integers(1, len(ids))) if rng.random() < 0.9 else int(rng.choice([0, len(ids)]))
     train, val = [ids[k] for k in order[:cut]], [ids[k] for k in order[cut:]]
     if case["fault"] == "id listed twice" and train:
         val.append(train[0])
@@ -661,6 +691,30 @@ def write_sbu(root, case, rng):
     return root
 
 
+def write_photo_tour(root, case, rng):
+    from PIL import Image
+    folder = os.path.join(root, case["kwargs"]["name"])
+    os.makedirs(folder)
+    patches = case["rows"] + 3
+    sheet = rng.integers(0, 256, (1024, 1024)).astype(np.uint8)
+    Image.fromarray(sheet).save(os.path.join(folder, "patches0000.bmp"))
+    points = rng.integers(0, 3, patches)
+    info = ["%d 0" % point for point in points]
+    if case["fault"] == "info line short":
+        info[-1] = "%d" % points[-1]
+    _text(os.path.join(folder, "info.txt"), "\n".join(info) + "\n")
+    matches = []
+    for _ in range(case["rows"]):
+        one, two = rng.integers(0, patches, 2).tolist()
+        matches.append("%d %d 0 %d %d 0 0" % (one, points[one], two, points[two]))
+    _text(os.path.join(folder, "m50_100000_100000_0.txt"), "\n".join(matches) + "\n")
+    return root
+
+
+def write_nothing(root, case, rng):
+    return root
+
+
 WRITERS = {"celeba": write_celeba, "svhn": write_svhn, "stl10": write_stl10,
            "fashion_mnist": write_mnist_like, "kmnist": write_mnist_like,
            "emnist": write_mnist_like, "qmnist": write_mnist_like, "usps": write_usps,
@@ -669,7 +723,8 @@ WRITERS = {"celeba": write_celeba, "svhn": write_svhn, "stl10": write_stl10,
            "wider_face": write_wider_face, "caltech101": write_caltech101,
            "cityscapes": write_cityscapes, "sbd": write_sbd, "omniglot": write_omniglot,
            "food101": write_food101, "sun397": write_sun397, "lfw": write_lfw,
-           "div2k": write_div2k, "lsun": write_lsun, "flickr": write_flickr, "sbu": write_sbu}
+           "div2k": write_div2k, "lsun": write_lsun, "flickr": write_flickr, "sbu": write_sbu,
+           "photo_tour": write_photo_tour, "fake_image": write_nothing}
 
 
 def write_files(case, directory):
@@ -687,10 +742,19 @@ def library(name):
 
 def build(ds, case, root):
     kwargs = pipelines.source_kwargs(ds, case["kwargs"])
+    if case["kind"] == "fake_image":
+        return ds.FakeImageDataset(**kwargs)
     if case["kind"] == "flickr":
         return ds.FlickrDataset(os.path.join(root, "images"), os.path.join(root, "captions.txt"),
                                 **kwargs)
     return getattr(ds, CLASS_OF[case["kind"]])(root, **kwargs)
+
+
+def drawn(value):
+    """A random value as compared: its dtype and shape (FakeImageDataset's values come from
+    another generator than MindSpore's, as the README says)."""
+    dtype, shape, data = pipelines.plain(value)
+    return dtype, shape, None
 
 
 def run_case(ds, case, directory):
@@ -700,8 +764,9 @@ def run_case(ds, case, directory):
     if built[0] == "error":
         return [("build", built)]
     data = built[1]
-    tuple_row = lambda row: [pipelines.plain(v) for v in row]                    # noqa: E731
-    dict_row = lambda row: [(k, pipelines.plain(v)) for k, v in row.items()]    # noqa: E731
+    plain = drawn if case["kind"] == "fake_image" else pipelines.plain
+    tuple_row = lambda row: [plain(v) for v in row]                    # noqa: E731
+    dict_row = lambda row: [(k, plain(v)) for k, v in row.items()]    # noqa: E731
     outcomes = [
         ("get_dataset_size", pipelines.attempt(data.get_dataset_size)),
         ("get_col_names", pipelines.attempt(lambda: list(data.get_col_names()))),
@@ -807,6 +872,41 @@ def rows_after(ours, theirs, item, change):
     return rows_changed(ours, theirs, item, each_value(change))
 
 
+# the sources MindSpore 2.10 reads in Python, decoding images with PIL
+PIL_READ = ("flowers102", "caltech101", "sbd")
+
+
+def rows_alike(ours, theirs, item, alike):
+    """Whether both have the same rows of ``item`` but for values ``alike(ours, theirs)``
+    says are alike."""
+    mine, reference = dict(ours).get(item), dict(theirs).get(item)
+    if not (mine and reference and mine[0] == reference[0] == "ok"
+            and len(mine[1]) == len(reference[1])):
+        return False
+    for row, other in zip(mine[1], reference[1]):
+        if len(row) != len(other):
+            return False
+        for value, expected in zip(row, other):
+            if item == "dict iterator":
+                if value[0] != expected[0]:
+                    return False
+                value, expected = value[1], expected[1]
+            if value != expected and not alike(value, expected):
+                return False
+    return True
+
+
+def sixteen_bit_clipped(value, expected):
+    """Whether a decoded image differs only where a 16-bit grey value's high byte (here) met
+    PIL's clipping to 255 (MindSpore's Python-read sources): theirs 255, or ours 0 (a value
+    under 256)."""
+    if value[:2] != expected[:2] or value[0] != "|u1" or len(value[1]) != 3:
+        return False
+    ours, theirs = (np.frombuffer(v[2], np.uint8) for v in (value, expected))
+    differ = ours != theirs
+    return bool(((theirs[differ] == 255) | (ours[differ] == 0)).all())
+
+
 def unwrapped_label(column, value):
     """An idx label byte 128-255 as this package reads it (MindSpore 2.10 reads the byte as
     signed: 255 becomes 4294967295)."""
@@ -838,6 +938,14 @@ def documented(case, item, ours, theirs):
         (kind == "places365" and case["fault"] == "label not a number"
          and mine.get(item, ("",))[0] == "error",
          "Places365 refuses a label that is not a number (MindSpore reads 0)"),
+        (kind == "celeba" and case["fault"] == "short attr line"
+         and mine.get(item, ("",))[0] == "error",
+         "CelebA refuses an attribute line shorter than the others (MindSpore serves a shorter "
+         "attr)"),
+        (kind in PIL_READ and kwargs.get("decode") and item in rows_items
+         and rows_alike(ours, theirs, item, sixteen_bit_clipped),
+         "a 16-bit PNG decodes to its high bytes (MindSpore's sources read through PIL clip it "
+         "to 255)"),
         (kind == "lfw" and case["fault"] == "person not named"
          and mine.get(item, ("",))[0] == "error",
          "LFW refuses a person missing from lfw-names.txt (MindSpore: label 0)"),
@@ -857,8 +965,9 @@ def documented(case, item, ours, theirs):
         (sampler[0] == "SubsetSampler" and reference.get("get_dataset_size", ("",))[0] == "ok"
          and reference["get_dataset_size"][1] < len(sampler[1]["indices"]),
          "SubsetSampler with more indices than rows"),
-        (kind == "flowers102" and case["fault"] and mine.get(item, ("",))[0] == "error",
-         "a damaged file is an error (MindSpore: when the damaged row is read)"),
+        (kind in ("flowers102", "photo_tour") and case["fault"]
+         and mine.get(item, ("",))[0] == "error",
+         "a damaged file is an error (MindSpore: when the damaged row is read, or never)"),
         (item == "get_dataset_size" and (served(mine, mine) or iteration_fails and
                                          mine.get(item) == ("ok", 0))
          and (iteration_fails or served(mine, reference)),

@@ -68,3 +68,17 @@ def test_wider_face_columns_moved_by_mindspore_are_documented():
     theirs = [("tuple iterator", ("ok", [row(0, 1, 2)]))]        # fields 7, 8, 9
     assert tool.wider_face_fields_moved(ours, theirs, "tuple iterator")
     assert not tool.wider_face_fields_moved(ours, ours, "tuple iterator")
+
+
+def test_a_sixteen_bit_png_clipped_by_pil_is_documented_only_for_pil_read_sources():
+    # measured in MindSpore 2.10: Flowers102Dataset and Caltech101Dataset (read in Python with
+    # PIL) decode a 16-bit grey PNG of 0, 5000, 10000 as 0, 255, 255; Caltech256Dataset (C++,
+    # OpenCV) as 0, 19, 39, as this package does for every source
+    pixels = bytes([0] * 3 + [19] * 3 + [39] * 3)
+    ours = [("tuple iterator", ("ok", [[("|u1", (1, 3, 3), pixels)]]))]
+    theirs = [("tuple iterator", ("ok", [[("|u1", (1, 3, 3), bytes([0] * 3 + [255] * 6))]]))]
+    case = {"kind": "flowers102", "kwargs": {"decode": True}, "fault": None, "rows": 1}
+    assert tool.classify(case, ours, theirs)[0] == "documented"
+    assert tool.classify(dict(case, kind="caltech256"), ours, theirs)[0] == "different"
+    wrong = [("tuple iterator", ("ok", [[("|u1", (1, 3, 3), bytes([0] * 3 + [18] * 6))]]))]
+    assert tool.classify(case, ours, wrong)[0] == "different"

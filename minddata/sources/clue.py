@@ -45,6 +45,34 @@ def _keys(task, usage):
 _INT32_MIN, _UINT32_MAX = -2 ** 31, 2 ** 32 - 1
 
 
+class _Signed(int):
+    """A JSON integer written with a minus sign: int32 even when it is -0, as MindSpore 2.10
+    types it (measured: "label": -0 is an int32 0, "label": 0 a uint32 0)."""
+
+
+def _json_int(text):
+    return _Signed(text) if text.startswith("-") else int(text)
+
+
+def _json_float(text):
+    value = float(text)
+    if value in (float("inf"), float("-inf")):     # 1e309: MindSpore 2.10's "number overflow"
+        raise ValueError(f"number overflow parsing {text!r}")
+    return value
+
+
+def _json_constant(name):
+    # NaN, Infinity and -Infinity are no JSON (Python's json reads them; MindSpore 2.10 fails)
+    raise ValueError(f"{name} is no JSON value")
+
+
+def _loads(text):
+    """A line's JSON object, read as MindSpore 2.10 reads it (see the hooks above); a BOM
+    before it is skipped, as MindSpore does (measured)."""
+    return json.loads(text[1:] if text.startswith("\ufeff") else text, parse_int=_json_int,
+                      parse_float=_json_float, parse_constant=_json_constant)
+
+
 def _value(value, where):
     """A JSON value -> the Python value a row keeps for it (converted to numpy on read)."""
     if isinstance(value, str):
@@ -61,7 +89,7 @@ def _value(value, where):
         if not _INT32_MIN <= value <= _UINT32_MAX:
             raise RuntimeError(f"Invalid json file, {where} is {value}, outside the range of "
                                f"int32 / uint32 that CLUEDataset reads integers into.")
-        return np.uint32(value) if value >= 0 else np.int32(value)
+        return np.int32(value) if isinstance(value, _Signed) else np.uint32(value)
     if isinstance(value, float):
         return np.float32(value)
     if not all(isinstance(v, str) for v in value):
@@ -80,8 +108,7 @@ class ClueSource(TextLinesRowSource):
 
         def parse(path, number, text):
             try:
-                # a BOM before a line's object is skipped, as MindSpore 2.10 does (measured)
-                obj = json.loads(text[1:] if text.startswith("\ufeff") else text)
+                obj = _loads(text)
             except ValueError as exc:
                 raise RuntimeError(f"Invalid json, failed to parse {path}, line {number}: "
                                    f"{exc}") from exc

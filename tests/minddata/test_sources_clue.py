@@ -174,3 +174,19 @@ def test_a_lone_surrogate_escape_is_an_error(tmp_path, value):
     data = ds.CLUEDataset(str(path), task="AFQMC", usage="train", shuffle=False)
     with pytest.raises(RuntimeError, match="surrogate"):
         _rows(data)
+
+
+def test_numbers_as_mindspore_types_them(tmp_path):
+    # MindSpore 2.10 (measured): -0 is an int32 0 (written with a minus), 0 a uint32 0, -0.0 a
+    # float32 -0.0; 1e309 fails ("number overflow parsing '1e309'"), where json.loads gave inf,
+    # and so do NaN and Infinity, which are no JSON, even under a key no column reads
+    path = tmp_path / "a.json"
+    path.write_text('{"sentence1": -0, "sentence2": -0.0, "label": 0}\n')
+    row = _rows(ds.CLUEDataset(str(path), task="AFQMC", usage="train", shuffle=False))[0]
+    assert row["sentence1"].dtype == np.int32 and row["label"].dtype == np.uint32
+    assert row["sentence2"].dtype == np.float32 and np.signbit(row["sentence2"])
+    for extra in ('"label": 1e309', '"label": "1", "other": -1e309', '"label": "1", "x": NaN',
+                  '"label": Infinity'):
+        path.write_text('{"sentence1": "a", "sentence2": "b", %s}\n' % extra)
+        with pytest.raises(RuntimeError, match="Invalid json"):
+            _rows(ds.CLUEDataset(str(path), task="AFQMC", usage="train", shuffle=False))

@@ -36,15 +36,22 @@ def _kind_of(default):
 
 
 def _read_header(path, delimiter):
-    # utf-8-sig: a BOM before the header is no part of its first name (MindSpore keeps it there)
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        try:
-            return next(csv.reader(f, delimiter=delimiter))
-        except StopIteration:
-            raise RuntimeError(f"Invalid csv file {path}: it is empty, so it has no header line "
-                               f"(pass column_names to read headerless files).") from None
-        except (csv.Error, UnicodeDecodeError) as exc:
-            raise RuntimeError(f"Invalid csv file {path}: cannot parse its header line: {exc}") from exc
+    """The first row of the file (its header), decoding no more of the file than it spans."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data.startswith(b"\xef\xbb\xbf"):    # a BOM is no part of the first name (MindSpore
+        data = data[3:]                     # 2.10 keeps it there: a deviation)
+
+    def lines():
+        for raw in data.splitlines(keepends=True):
+            yield raw.decode("utf-8")
+    try:
+        return next(csv.reader(lines(), delimiter=delimiter))
+    except StopIteration:
+        raise RuntimeError(f"Invalid csv file {path}: it is empty, so it has no header line "
+                           f"(pass column_names to read headerless files).") from None
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise RuntimeError(f"Invalid csv file {path}: cannot parse its header line: {exc}") from exc
 
 
 def _check_quotes(path, delimiter):

@@ -206,3 +206,13 @@ def test_a_header_with_no_line_break_after_it_is_a_file_with_no_rows(tmp_path):
     b = _write(tmp_path / "b.csv", "c0,c1")
     src = CsvSource([a, b], ",", None, None)
     assert _values(src) == [("1", "2")] and src.file_row_ranges() == [(0, 1), (1, 1)]
+
+
+def test_the_header_is_read_from_the_first_line_only(tmp_path):
+    # bytes that are not UTF-8 in a later line are that line's error, not the header's (the
+    # header was decoded with a chunk of the file before)
+    path = tmp_path / "a.csv"
+    path.write_bytes(b"c0\n7\xe2\x82\n")
+    with pytest.raises(RuntimeError, match="invalid UTF8") as caught:
+        CsvSource([str(path)], ",", [0], None)
+    assert "cannot parse its header line" not in str(caught.value)

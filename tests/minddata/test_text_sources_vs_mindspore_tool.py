@@ -82,7 +82,10 @@ def test_documented_rules_read_the_case_and_both_outcomes():
     assert tool.classify(case, mine, [("rows", ok([text("a"), text("c")]))])[0] == "different"
     # a one-field last line without a line break: MindSpore drops it
     unended = dict(CSV, files=[("part0.csv", b"1\n2")])
-    assert tool.last_line_dropped(unended, ok([["1"], ["2"]]), ok([["1"]]))
-    assert not tool.last_line_dropped(unended, ok([["1"], ["2"]]), ok([["2"], ["3"]]))
+    assert tool.drop_unended_field(unended)["files"] == [("part0.csv", b"1\n")]
+    assert tool.drop_unended_field(dict(CSV, files=[("part0.csv", b"1\n2,3")])) is None
+    one = [("<i4", (), b"\x01\x00\x00\x00")]
+    assert tool.last_line_dropped(unended, "rows", dict([("rows", ok([one]))]))
+    assert not tool.last_line_dropped(unended, "rows", dict([("rows", ok([one, one]))]))
     assert tool.header_quirk(b"a,b\rc,d\n") == "lone CR"
     assert tool.header_quirk(b'"a",b\n') == "quote" and tool.header_quirk(b"a,b\n") is None

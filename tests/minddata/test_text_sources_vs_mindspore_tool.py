@@ -85,7 +85,13 @@ def test_documented_rules_read_the_case_and_both_outcomes():
     assert tool.drop_unended_field(unended)["files"] == [("part0.csv", b"1\n")]
     assert tool.drop_unended_field(dict(CSV, files=[("part0.csv", b"1\n2,3")])) is None
     one = [("<i4", (), b"\x01\x00\x00\x00")]
-    assert tool.last_line_dropped(unended, "rows", dict([("rows", ok([one]))]))
-    assert not tool.last_line_dropped(unended, "rows", dict([("rows", ok([one, one]))]))
+    assert tool.same_as_ours(tool.mindspore_drops(unended, ""), "rows", {"rows": ok([one])})
+    assert not tool.same_as_ours(tool.mindspore_drops(unended, ""), "rows",
+                                 {"rows": ok([one, one])})
+    quoted = dict(CSV, files=[("part0.csv", b"1\n"), ("part1.csv", b'1"2\n3\n')])
+    message = ("Invalid file, failed to parse csv file: /t/part1.csv at line 1. Error message: "
+               "Invalid csv file, a quote that does not enclose a whole field")
+    assert tool.mindspore_drops(quoted, message)["files"] == [("part0.csv", b"1\n")]
+    assert tool.mindspore_drops(quoted, "") is None
     assert tool.header_quirk(b"a,b\rc,d\n") == "lone CR"
     assert tool.header_quirk(b'"a",b\n') == "quote" and tool.header_quirk(b"a,b\n") is None

@@ -131,6 +131,13 @@ def random_case(r, kinds=KINDS):
                       num_classes=r.choice([1, 3, 10]), base_seed=r.randrange(100))
     if kind == "lsun" and r.random() < 0.5:
         kwargs["classes"] = r.sample(LSUN_CLASSES[:4], r.randint(1, 3))
+    if r.random() < 0.06:                   # an argument out of its range or of a wrong type
+        name, value = r.choice([("usage", "bogus"), ("decode", "yes"), ("num_samples", -1),
+                                ("shuffle", "no"), ("num_shards", 2), ("shard_id", 4),
+                                ("num_parallel_workers", 0), ("sampler", ("list", [0, 0]))])
+        if name != "decode" or kind in DECODED:
+            kwargs[name] = value
+            case["fault"] = "argument %s=%r" % (name, value)
     return case
 
 
@@ -949,6 +956,9 @@ def documented(case, item, ours, theirs):
         (kind == "places365" and case["fault"] == "label not a number"
          and mine.get(item, ("",))[0] == "error",
          "Places365 refuses a label that is not a number (MindSpore reads 0)"),
+        (kind == "lsun" and kwargs.get("usage") == "test"
+         and item in ("num_classes", "get_dataset_size") and reference.get(item) == ("ok", 0),
+         "LSUNDataset with usage 'test' reports its real size and one class (MindSpore: 0)"),
         (kind in ("caltech101", "flowers102") and item == "num_classes"
          and reference.get(item) == ("ok", None),
          "num_classes() of Caltech101 and Flowers102 counts their classes (MindSpore: None)"),

@@ -396,7 +396,12 @@ def test_cut_files_and_other_colour_codings_never_reach_the_gpu_decoder():
     datas = [good[0], cmyk, good[1]]
     assert torch.equal(run(datas, [[0] * 3] * 2), want(datas, [[0] * 3] * 2))
     assert given == [good[0].tobytes(), good[1].tobytes()]
-    cut = good[1][:-2].copy()                       # its EOI marker gone
+    # its EOI marker gone: every pixel is there, the CPU's Decode gives them (as MindSpore 2.10)
+    no_end = good[1][:-2].copy()
+    given.clear()
+    assert torch.equal(run([good[0], no_end], [[0] * 2] * 2), want(datas[::2], [[0] * 2] * 2))
+    assert given == [good[0].tobytes()]
+    cut = good[1][:-12].copy()                      # cut in its scan
     given.clear()
     with pytest.raises(RowError, match="row 1 of the batch failed in Decode") as info:
         run([good[0], cut], [[0] * 2] * 2)

@@ -105,7 +105,7 @@ def test_the_planes_are_the_files_as_coded():
     planes, factors = jpeg_planes(gray, LIMIT)
     assert [p.shape for p in planes] == [(9, 11)] and factors == [(1, 1)]
     with pytest.raises(RuntimeError, match="Premature end of JPEG file"):
-        jpeg_planes(_sampled(0, 40, 40)[:-2].copy(), LIMIT)
+        jpeg_planes(_sampled(0, 40, 40)[:-12].copy(), LIMIT)
     with pytest.raises(RuntimeError, match="no SOI marker"):
         jpeg_planes(np.zeros(10, np.uint8), LIMIT)
     with pytest.raises(RuntimeError, match="outside the accepted range"):

@@ -184,3 +184,86 @@ def test_decode_to_pil_raises_pillows_value_error():
             Decode(to_pil=True)(data)
         with pytest.raises(RuntimeError):
             Decode()(data)
+
+
+def _random_jpeg(progressive, height=40, width=24):
+    from PIL import Image
+    pixels = np.random.default_rng(3).integers(0, 255, (height, width, 3)).astype(np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "JPEG", quality=90, progressive=progressive)
+    return buffer.getvalue()
+
+
+def test_a_jpeg_without_its_eoi_marker_decodes_when_every_pixel_is_there():
+    # measured in MindSpore 2.10: Decode gives a baseline JPEG cut just before its EOI marker
+    # the whole file's pixels, and raises for a progressive one (its scans may be missing)
+    whole = _random_jpeg(False)
+    no_end = np.frombuffer(whole[:-2], np.uint8)
+    assert np.array_equal(Decode()(no_end), Decode()(np.frombuffer(whole, np.uint8)))
+    # ... also through a region decode that reads the last rows
+    region = np.empty((8, 24, 3), np.uint8)
+    _native.jpeg_decode_into(no_end, 1, 0, 32, region, 1 << 28)
+    assert np.array_equal(region, Decode()(no_end)[32:])
+    with pytest.raises(RuntimeError, match="Premature end of JPEG file"):
+        Decode()(np.frombuffer(_random_jpeg(True)[:-2], np.uint8))
+
+
+@pytest.mark.parametrize("progressive", [False, True])
+def test_a_jpeg_whose_scan_ends_early_raises(progressive):
+    # measured in MindSpore 2.10: a baseline JPEG cut a few bytes into its last MCU row (EOI
+    # gone too), or cut and closed with an EOI marker, decodes "successfully" there with its
+    # last rows grey or garbage (served silently); here it raises, as MindSpore does for the
+    # progressive ones
+    whole = _random_jpeg(progressive)
+    for data in (whole[:-3], whole[:-12], whole[:-32] + b"\xff\xd9"):
+        with pytest.raises(RuntimeError, match="Premature end|premature end of data segment"):
+            Decode()(np.frombuffer(data, np.uint8))
+
+
+def _cmyk_jpeg(adobe):
+    """A CMYK JPEG (Pillow's, with its Adobe marker or without) and its stored ink values."""
+    from PIL import Image
+    inks = np.random.default_rng(1).integers(0, 256, (16, 16, 4)).astype(np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(inks, "CMYK").save(buffer, "JPEG", quality=100)
+    data = buffer.getvalue()
+    # Pillow reads an Adobe file's inverted inks back upright: the stored values are 255 - them
+    stored = 255 - np.asarray(Image.open(io.BytesIO(data))).astype(np.int64)
+    if not adobe:
+        start = data.index(b"\xff\xee")
+        data = data[:start] + data[start + 2 + int.from_bytes(data[start + 2:start + 4], "big"):]
+    return np.frombuffer(data, np.uint8), stored
+
+
+def test_cmyk_jpeg_colours_are_mindspores():
+    # measured in MindSpore 2.10 (on Pillow-written 32x32 files of random inks): Decode gives
+    # floor(C * K / 255) of the stored values with an Adobe marker (inverted inks) and
+    # floor((255 - C) * (255 - K) / 255) without one; read_image (OpenCV's imread) gives
+    # K - ((255 - C) * K >> 8) either way. Here Decode rounded, and read the inks of a file
+    # without an Adobe marker as inverted (every value off by up to 255).
+    from transforms_c.vision.decode import decode_jpeg
+    for adobe in (True, False):
+        data, stored = _cmyk_jpeg(adobe)
+        ink, k = stored[..., :3], stored[..., 3:]
+        want = ink * k // 255 if adobe else (255 - ink) * (255 - k) // 255
+        assert np.array_equal(Decode()(data), want)
+        assert np.array_equal(decode_jpeg(data, cmyk_rule=1), k - (((255 - ink) * k) >> 8))
+
+
+def test_decode_to_pil_is_pillows_decode():
+    # measured in MindSpore 2.10: Decode(to_pil=True) decodes with Pillow (Image.open(...)
+    # .convert("RGB")): a PNG cut one byte short (its pixels whole) decodes there, where
+    # Decode() raises; an RGBA TIFF keeps its colours there (OpenCV's Decode() differs); a
+    # GIF's first frame
+    from PIL import Image
+    rgba = np.random.default_rng(4).integers(0, 255, (6, 5, 4)).astype(np.uint8)
+    for fmt, cut in (("PNG", 1), ("TIFF", 0), ("GIF", 0)):
+        buffer = io.BytesIO()
+        image = Image.fromarray(rgba, "RGBA")
+        (image.convert("RGB").quantize(8) if fmt == "GIF" else image).save(buffer, fmt)
+        data = buffer.getvalue()[:len(buffer.getvalue()) - cut]
+        out = Decode(to_pil=True)(np.frombuffer(data, np.uint8))
+        assert out.mode == "RGB"
+        assert np.array_equal(np.asarray(out),
+                              np.asarray(Image.open(io.BytesIO(data)).convert("RGB")))
+    assert np.asarray(out).astype(np.int64).sum() == 12540      # the GIF, as MindSpore measured

@@ -22,6 +22,7 @@ struct ErrorManager {
     jpeg_error_mgr pub;
     std::jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    bool eof = false;   // the data ran out (libjpeg went on with a fake EOI marker)
 };
 
 // libjpeg's default error_exit calls exit(); jump back to the decoder instead.
@@ -31,18 +32,48 @@ struct ErrorManager {
     std::longjmp(manager->jump, 1);
 }
 
-// Warnings are silent, except a premature end of file: libjpeg would fill the rest of the image
-// with grey and report success, which would hide a truncated file.
+// Warnings are silent, except those that mean pixels were not in the file. libjpeg reports
+// success and fills what is missing with grey (zero coefficients), which would hide a truncated
+// or damaged file. Running out of data (JWRN_JPEG_EOF) is noted, not fatal by itself: a file
+// cut just after its last entropy-coded byte (its EOI marker missing) has every pixel; the
+// entropy decoder then needs bits that are not there (JWRN_HIT_MARKER: the rest of the scan
+// would be grey), which is an error, and so is the end of the data in a file of several scans
+// (check_complete: the scans after it are missing).
 void on_emit_message(j_common_ptr cinfo, int level) {
-    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
-        auto* manager = reinterpret_cast<ErrorManager*>(cinfo->err);
+    if (level >= 0) return;
+    auto* manager = reinterpret_cast<ErrorManager*>(cinfo->err);
+    const int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF) {
+        manager->eof = true;
+    } else if (code == JWRN_HIT_MARKER) {
+        if (manager->eof) {
+            cinfo->err->msg_code = JWRN_JPEG_EOF;    // "Premature end of JPEG file"
+        }
         (*cinfo->err->format_message)(cinfo, manager->message);
         std::longjmp(manager->jump, 1);
     }
 }
 
+bool is_single_scan(const jpeg_decompress_struct& cinfo) {
+    return !cinfo.progressive_mode && !cinfo.arith_code &&
+           cinfo.comps_in_scan == cinfo.num_components;
+}
+
 void set_error(char* err, size_t err_len, const char* text) {
     if (err && err_len) std::snprintf(err, err_len, "%s", text);
+}
+
+// Whether a file that ran out of data still gave every pixel: only a single-scan file (its
+// first scan codes every component, so no other scan follows) whose entropy decoder never
+// lacked bits (on_emit_message jumps out then). `single_scan` is read after the header
+// (an arithmetic-coded scan that runs out of data gives no warning: it counts as several).
+bool check_complete(const ErrorManager& manager, bool single_scan, char* err,
+                    size_t err_len) {
+    if (manager.eof && !single_scan) {
+        set_error(err, err_len, "Premature end of JPEG file");
+        return false;
+    }
+    return true;
 }
 
 bool has_soi(const uint8_t* data, size_t size, char* err, size_t err_len) {
@@ -135,13 +166,27 @@ bool on_header(const uint8_t* data, size_t size, char* err, size_t err_len, Read
     return ok;
 }
 
-// Adobe CMYK JPEGs store inverted ink values: R = C * K / 255 with C, K as stored.
-void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width) {
+// CMYK (or YCCK, converted to CMYK by libjpeg) rows to RGB, as MindSpore 2.10 converts them
+// (measured on Pillow-written files with and without their Adobe marker):
+// kDecodeCmyk, Decode's: a file with an Adobe marker stores inverted inks (Photoshop's
+//   convention), R = floor(C * K / 255) of the stored values; without it the inks are plain,
+//   R = floor((255 - C) * (255 - K) / 255);
+// kOpenCvCmyk, read_image's (OpenCV's imread): R = K - ((255 - C) * K >> 8), either way.
+void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width, int rule, bool adobe) {
     for (int i = 0; i < width; ++i) {
         const int k = src[4 * i + 3];
-        dst[3 * i + 0] = static_cast<uint8_t>((src[4 * i + 0] * k + 127) / 255);
-        dst[3 * i + 1] = static_cast<uint8_t>((src[4 * i + 1] * k + 127) / 255);
-        dst[3 * i + 2] = static_cast<uint8_t>((src[4 * i + 2] * k + 127) / 255);
+        for (int c = 0; c < 3; ++c) {
+            const int ink = src[4 * i + c];
+            int value;
+            if (rule == kOpenCvCmyk) {
+                value = k - (((255 - ink) * k) >> 8);
+            } else if (adobe) {
+                value = ink * k / 255;
+            } else {
+                value = (255 - ink) * (255 - k) / 255;
+            }
+            dst[3 * i + c] = static_cast<uint8_t>(value);
+        }
     }
 }
 
@@ -196,6 +241,7 @@ bool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& plan
         jpeg_destroy_decompress(&cinfo);
         return false;
     }
+    const bool single_scan = is_single_scan(cinfo);
     cinfo.raw_data_out = TRUE;
     jpeg_start_decompress(&cinfo);
     // Each read gives one iMCU row: v_samp_factor * DCTSIZE rows of each component, each row
@@ -251,7 +297,7 @@ bool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& plan
     std::free(rows);
     rows = nullptr;
     jpeg_destroy_decompress(&cinfo);
-    return ok;
+    return ok && check_complete(manager, single_scan, err, err_len);
 }
 
 void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out_height) {
@@ -261,7 +307,7 @@ void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out
 
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
-                        size_t err_len, int room, int* first_col) {
+                        size_t err_len, int room, int* first_col, int cmyk_rule) {
     if (first_col != nullptr) *first_col = 0;
     if (!has_soi(data, size, err, err_len)) return false;
     if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
@@ -284,6 +330,8 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
         jpeg_destroy_decompress(&cinfo);
         return false;
     }
+    const bool single_scan = is_single_scan(cinfo);
+    const bool adobe = cinfo.saw_Adobe_marker;
     const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
     cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.scale_num = 1;
@@ -343,7 +391,8 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
         }
         if (!target || direct) continue;
         if (cmyk) {
-            cmyk_to_rgb(row_buffer + static_cast<size_t>(offset) * 4, target, w);
+            cmyk_to_rgb(row_buffer + static_cast<size_t>(offset) * 4, target, w, cmyk_rule,
+                        adobe);
         } else {
             std::memcpy(target, row_buffer + static_cast<size_t>(offset) * 3,
                         static_cast<size_t>(w) * 3);
@@ -353,7 +402,7 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
     row_buffer = nullptr;
     // Abandoning the rest of the image is allowed: destroy releases everything.
     jpeg_destroy_decompress(&cinfo);
-    return true;
+    return check_complete(manager, single_scan, err, err_len);
 }
 
 }  // namespace mdt

@@ -24,16 +24,25 @@ bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* 
 // Size of the image decoded at 1/denom (libjpeg rounds up).
 void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out_height);
 
+// How CMYK and YCCK JPEGs become RGB (jpeg_decode_region's cmyk_rule).
+constexpr int kDecodeCmyk = 0;
+constexpr int kOpenCvCmyk = 1;
+
 // Decodes the rectangle [x, x+w) x [y, y+h) of the image decoded at 1/denom (denom in 1,2,4,8),
 // as RGB, into `out` (h rows of w*3 bytes, consecutive rows `out_stride` bytes apart).
 // Images with more than max_pixels declared pixels are refused before anything is allocated.
-// A truncated file is an error (libjpeg would otherwise pad it with grey).
+// A truncated file is an error (libjpeg would otherwise pad it with grey) when a pixel decoded
+// lies in the missing part, or the file has several scans (progressive); a single-scan file cut
+// after its last entropy-coded byte (no EOI marker) has every pixel and decodes.
+// CMYK and YCCK files are converted to RGB by `cmyk_rule` (kDecodeCmyk: as MindSpore's Decode,
+// by the Adobe marker; kOpenCvCmyk: as OpenCV's imread, MindSpore's read_image).
 // With `first_col`, rows of `out` have room for `room` >= w pixels: libjpeg's cropped rows (which
 // start a little left of x, at an iMCU boundary) are then decoded straight into `out` when they
 // fit, and *first_col says where column x lies in each row (0 when the rows were copied).
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
-                        size_t err_len, int room = 0, int* first_col = nullptr);
+                        size_t err_len, int room = 0, int* first_col = nullptr,
+                        int cmyk_rule = kDecodeCmyk);
 
 // The planes a JPEG codes, as a raw decode (jpeg_decode_planes) gives them: up to four
 // components, each heights[c] x widths[c] samples (downsampled: for 4:2:0, the chroma planes are
@@ -53,7 +62,7 @@ bool jpeg_read_planes(const uint8_t* data, size_t size, JpegPlanes* planes, long
 
 // Decodes the image's planes as coded (libjpeg's raw data output: no upsampling, no colour
 // conversion) into out[c] (planes->heights[c] rows of planes->widths[c] samples each, from
-// jpeg_read_planes). A truncated file is an error.
+// jpeg_read_planes). A truncated file is an error, as in jpeg_decode_region.
 bool jpeg_decode_planes(const uint8_t* data, size_t size, const JpegPlanes& planes,
                         uint8_t* const out[4], long long max_pixels, char* err, size_t err_len);
 

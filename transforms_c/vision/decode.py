@@ -172,14 +172,37 @@ def stage_jpegs(datas, out):
     return _native.stage_jpegs(rows.addresses, rows.sizes, out, settings.get_max_image_pixels())
 
 
-def decode_jpeg(data, op_name="Decode"):
+def decode_jpeg(data, op_name="Decode", cmyk_rule=0):
+    """RGB pixels of a JPEG; a CMYK or YCCK one's colours as MindSpore's Decode converts them
+    (``cmyk_rule`` 0: by its Adobe marker) or as OpenCV's imread (1: MindSpore's read_image)."""
     width, height = jpeg_size(data, op_name)
     out = np.empty((height, width, 3), np.uint8)
     try:
-        _native.jpeg_decode_into(data, 1, 0, 0, out, settings.get_max_image_pixels())
+        _native.jpeg_decode_into(data, 1, 0, 0, out, settings.get_max_image_pixels(), cmyk_rule)
     except RuntimeError as exc:
         raise RuntimeError(f"{op_name}: image decode failed. {exc}") from None
     return out
+
+
+def decode_pil(data, op_name="Decode"):
+    """Decode(to_pil=True): an RGB PIL image decoded by Pillow, as MindSpore 2.10 decodes there
+    (its Python path: Pillow's pixels and formats, GIF and WebP included; a PNG whose pixels
+    are whole but whose last chunk is cut short decodes; RGBA TIFF keeps its colours where
+    OpenCV's differ), after the size the header declares is checked (image_limits). Failures
+    are ValueError "Failed to decode given image." as there (measured on empty, unrecognised
+    and truncated data)."""
+    import io
+    from PIL import Image
+    try:
+        data = encoded_bytes(data, op_name)
+        if is_jpeg(data):
+            jpeg_size(data, op_name)
+        else:
+            check_declared_size(data, op_name)
+        with Image.open(io.BytesIO(data.tobytes())) as image:
+            return image.convert("RGB")
+    except (RuntimeError, OSError, SyntaxError, ValueError) as exc:
+        raise ValueError(f"Failed to decode given image. {exc}") from None
 
 
 def decode_image(data, op_name="Decode"):
@@ -213,10 +236,4 @@ class Decode(NativeOperation):
     def _compute(self, img, rng):
         if not self.to_pil:
             return decode_image(img, "Decode")
-        from PIL import Image
-        try:
-            return Image.fromarray(decode_image(img, "Decode"))
-        except RuntimeError as exc:
-            # MindSpore 2.10 decodes with Pillow here: its ValueError and words (measured on
-            # empty, unrecognised and truncated data)
-            raise ValueError(f"Failed to decode given image. {exc}") from None
+        return decode_pil(img, "Decode")

@@ -289,7 +289,8 @@ def _decode_file_bytes(data, mode):
     if not is_jpeg(data) or mode == ImageReadMode.GRAYSCALE:
         # JPEG's grey is libjpeg's luma, which OpenCV gives (RGB -> grey would differ by 1)
         return _opencv_decode(data, mode)
-    pixels = decode_jpeg(data, "ReadImage")
+    # (a CMYK JPEG's colours as OpenCV's imread converts them, as MindSpore's read_image)
+    pixels = decode_jpeg(data, "ReadImage", cmyk_rule=1)
     if mode == ImageReadMode.COLOR:
         return np.ascontiguousarray(_UPRIGHT[jpeg_orientation(data)](pixels))
     if _native.jpeg_info(data)[2] == 1:                 # UNCHANGED: a grey JPEG stays grey

@@ -4,8 +4,10 @@ Each non-empty line of ``dataset_files`` (paths or glob patterns, the matches so
 object and one row. The columns depend on ``task`` and ``usage`` (``_KEYS``) and come in
 alphabetical order, as MindSpore orders them; a column of WSC reads a key inside the
 ``target`` object. A value's type follows the JSON value, as in MindSpore: a string is a 0-d
-string array, a non-negative integer 0-d ``uint32``, a negative one 0-d ``int32``, a number
-with a fraction or exponent 0-d ``float32``, a list of strings a 1-D string array.
+string array, an integer 0-d ``uint32``, or ``int32`` where it is written with a minus sign
+(even ``-0``), a number with a fraction or exponent 0-d ``float32``, a list of strings a 1-D
+string array. What MindSpore 2.10 fails on fails here (a number past float64, ``NaN``, a lone
+surrogate escape), and so do values it has no right value for (see ``_value``).
 
 The files are read whole when the pipeline opens the source, so rows are random-access and
 shard like the other sources here (round robin, see the README's "Reading files").

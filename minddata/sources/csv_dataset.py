@@ -6,7 +6,10 @@ every line is data. ``column_defaults`` gives each column's type by the Python t
 (int -> int32, float -> float32, str -> string; columns past the list are strings). As MindSpore
 2.10 does (measured), an empty field of a string column is '' and one of an int or float column
 is a RuntimeError naming the file and line: the defaults fill nothing in. Every value comes out
-as a 0-d array.
+as a 0-d array. A number field is a decimal int (``+5``, `` 12``) or float (``1e3``, ``.5``,
+``inf``, ``nan``) in the type's range, else the RuntimeError (MindSpore 2.10 raises for values
+past the range too, but reads the number at the start of ``1e3`` or ``12abc`` in an int column:
+refused here); a quote that does not enclose a whole field is one too, as in MindSpore.
 
 Files are read whole when the pipeline opens the source, so rows are random-access (and shard
 like any other source, see the deviation noted in the README, "Reading files").

@@ -262,7 +262,7 @@ def clue_case(r):
     hot = draw_heat(r)
     files = []
     for i in range(r.randint(1, 3)):
-        ends = r.choice([["\n"], ["\n"], ["\r\n"], ["\n", "\r\n"]])
+        ends = r.choice([["\n"], ["\n"], ["\r\n"], ["\n", "\r\n"], ["\n", "\r"]])
         lines = [clue_line(r, task, hot) for _ in range(r.randint(0, 5))]
         text = "".join(line + r.choice(ends) for line in lines)
         if lines and r.random() < 0.3:

@@ -15,13 +15,17 @@ an epoch (dtype, shape and values exactly), or both raise. Rows are compared in 
 both read in file order (one worker, no shuffle), else as sorted multisets (several files read
 by several workers, ``shuffle=True``, the rows of all shards together: MindSpore splits the
 files by row ranges, this package round robin), or only counted (``shuffle=True`` with
-``num_samples``: a random subset). Counted apart: differences the README documents (the
-``documented()`` rules), two errors of other types ("error type"), a ``get_dataset_size()``
-that raises on one side only where iterating raises on both ("error elsewhere"), and cases that
-kill MindSpore's interpreter or hang it ("MindSpore crashed").
+``num_samples``, shards with ``num_samples`` or ``shuffle=True``: other subsets). Under
+``num_samples`` all rows of the files are read too ("whole"). Counted apart: differences the
+README documents (the ``documented()`` rules; some read the case again here without what
+MindSpore drops, and compare), two errors of other types ("error type"), column names or a
+size that differ where iterating raises on both sides ("error elsewhere": here the files are
+parsed when the pipeline starts), and cases that kill MindSpore's interpreter or hang it
+("MindSpore crashed").
 
     .venv/bin/python tools/text_sources_vs_mindspore.py [--seed 1] [--cases 200]
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
+        [--show-documented] [--case N ...]
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).

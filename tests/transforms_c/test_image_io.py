@@ -443,3 +443,37 @@ def test_names_and_enum():
                  "write_file", "write_jpeg", "write_png"):
         assert getattr(vision, name) is getattr(native, name) is getattr(vision_utils, name)
         assert name in native.__all__ and name in vision_utils.__all__
+
+
+def test_read_image_of_a_jpeg_cut_short_raises_in_every_mode(tmp_path):
+    # measured in MindSpore 2.10 (tools/decoders_vs_mindspore.py): its read_image (OpenCV's
+    # imread) decodes a JPEG cut in its scan with the missing part grey; here every mode
+    # raises, as Decode does (GRAYSCALE, whose pixels OpenCV gives, checks the file first)
+    import io
+    buffer = io.BytesIO()
+    Image.fromarray(pattern(40, 24)).save(buffer, "JPEG", quality=90)
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(buffer.getvalue()[:-12])
+    for mode in (MODES.UNCHANGED, MODES.GRAYSCALE, MODES.COLOR):
+        with pytest.raises(RuntimeError, match="Premature end of JPEG file"):
+            read_image(str(path), mode)
+    path.write_bytes(buffer.getvalue()[:-2])    # only its EOI marker gone: every pixel there
+    whole = tmp_path / "whole.jpg"
+    whole.write_bytes(buffer.getvalue())
+    for mode in (MODES.UNCHANGED, MODES.GRAYSCALE, MODES.COLOR):
+        assert np.array_equal(read_image(str(path), mode), read_image(str(whole), mode))
+
+
+def test_read_image_converts_cmyk_as_opencvs_imread(tmp_path):
+    # measured in MindSpore 2.10: read_image gives a CMYK JPEG's R = K - ((255 - C) * K >> 8)
+    # of its stored inks, with or without an Adobe marker (Decode differs: test_jpeg_decode)
+    import io
+    inks = np.random.default_rng(1).integers(0, 256, (16, 16, 4)).astype(np.uint8)
+    buffer = io.BytesIO()
+    Image.fromarray(inks, "CMYK").save(buffer, "JPEG", quality=100)
+    stored = 255 - np.asarray(Image.open(io.BytesIO(buffer.getvalue()))).astype(np.int64)
+    path = tmp_path / "cmyk.jpg"
+    path.write_bytes(buffer.getvalue())
+    ink, k = stored[..., :3], stored[..., 3:]
+    for mode in (MODES.UNCHANGED, MODES.COLOR):
+        assert np.array_equal(read_image(str(path), mode), k - (((255 - ink) * k) >> 8))

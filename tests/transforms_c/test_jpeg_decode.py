@@ -267,3 +267,28 @@ def test_decode_to_pil_is_pillows_decode():
         assert np.array_equal(np.asarray(out),
                               np.asarray(Image.open(io.BytesIO(data)).convert("RGB")))
     assert np.asarray(out).astype(np.int64).sum() == 12540      # the GIF, as MindSpore measured
+
+
+def _restart_jpeg():
+    """A grey baseline JPEG with restart markers every 2 MCUs, and where its scan starts."""
+    pixels = np.random.default_rng(5).integers(0, 255, (48, 48)).astype(np.uint8)
+    data = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, 90,
+                                         cv2.IMWRITE_JPEG_RST_INTERVAL, 2])[1].tobytes()
+    sos = data.index(b"\xff\xda")
+    return data, sos + 2 + int.from_bytes(data[sos + 2:sos + 4], "big")
+
+
+def test_a_bad_huffman_code_raises_a_restart_marker_out_of_place_does_not():
+    # measured in MindSpore 2.10: with stuffed 0xFF bytes (no valid Huffman code) in the middle
+    # of its scan, this file decodes there "successfully" with 128 pixels up to 224 levels off
+    # (libjpeg zeroes the rest of the block): here it raises. With its first restart marker
+    # renumbered (RST4 for RST1) libjpeg resynchronises and both give the whole file's pixels.
+    data, start = _restart_jpeg()
+    whole = Decode()(np.frombuffer(data, np.uint8))
+    middle = start + (len(data) - start) // 2
+    bad_code = data[:middle] + b"\xff\x00" * 3 + data[middle + 6:]
+    with pytest.raises(RuntimeError, match="bad Huffman code"):
+        Decode()(np.frombuffer(bad_code, np.uint8))
+    marker = data.index(b"\xff\xd1", start)
+    renumbered = data[:marker + 1] + b"\xd4" + data[marker + 2:]
+    assert np.array_equal(Decode()(np.frombuffer(renumbered, np.uint8)), whole)

@@ -38,14 +38,18 @@ struct ErrorManager {
 // cut just after its last entropy-coded byte (its EOI marker missing) has every pixel; the
 // entropy decoder then needs bits that are not there (JWRN_HIT_MARKER: the rest of the scan
 // would be grey), which is an error, and so is the end of the data in a file of several scans
-// (check_complete: the scans after it are missing).
+// (check_complete: the scans after it are missing). A bad Huffman code (damaged entropy-coded
+// data: libjpeg zeroes the rest of the block and goes on) is an error too. Other warnings leave
+// every pixel decoded or end in one of these: bytes before a marker, a restart marker out of
+// place (libjpeg resynchronises; a segment lost shows as JWRN_HIT_MARKER), odd progression
+// parameters.
 void on_emit_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     auto* manager = reinterpret_cast<ErrorManager*>(cinfo->err);
     const int code = cinfo->err->msg_code;
     if (code == JWRN_JPEG_EOF) {
         manager->eof = true;
-    } else if (code == JWRN_HIT_MARKER) {
+    } else if (code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE) {
         if (manager->eof) {
             cinfo->err->msg_code = JWRN_JPEG_EOF;    // "Premature end of JPEG file"
         }

@@ -53,7 +53,8 @@ def test_documented_rules():
     jpeg_cut = ("jpeg", "JPEG pillow q75 cut at 300 of 900", b"", None, 75)
     webp = ("webp", "WEBP RGB lossy", b"", None, 75)
     here = "raises RuntimeError here only: Premature end of JPEG file"
-    assert tool.documented(jpeg_cut, "Decode", here).startswith("a JPEG cut short or whose scan is damaged raises")
+    assert tool.documented(jpeg_cut, "Decode", here).startswith(
+        "a JPEG cut short or whose scan is damaged raises")
     assert tool.documented(jpeg_cut, "Decode", "largest difference 3 (1 of 9 values)") is None
     there = "raises RuntimeError in MindSpore only: Unsupported image type [webp]"
     assert tool.documented(webp, "Decode", there).startswith("GIF and WebP are decoded")

@@ -19,14 +19,46 @@ def _as_column(values):
             and all(isinstance(v, (bytes, bytearray)) for v in values)):
         return [np.array(bytes(v), dtype=f"S{max(len(v), 1)}") for v in values]
     try:
-        return np.asarray(values)
-    except ValueError:
+        column = np.asarray(values)
+    except (ValueError, UnicodeDecodeError):
         if not isinstance(values, (list, tuple)):
             raise
-    rows = [np.asarray(v) for v in values]      # ragged: one array per row
-    if any(r.dtype == object for r in rows):
-        raise TypeError("a ragged column's rows must be numeric or string arrays")
+        column = None       # ragged, or bytes that are not ASCII beside strs
+    if column is not None and column.dtype != object and not _converted_apart(values, column):
+        return column
+    # One array per row, each value converted alone as MindSpore converts it (measured in
+    # MindSpore 2.10): ragged rows; the items of an object array ('a', 2.5 and 1 give a str, a
+    # float64 and an int64 row); values of a list numpy would change (see _converted_apart);
+    # dicts, which stay dicts (a Python object column, as GeneratorDataset's).
+    rows = [v if isinstance(v, dict) else np.asarray(v) for v in values]
+    if any(not isinstance(r, dict) and r.dtype == object for r in rows):
+        raise TypeError("a ragged column's rows (an object array's items) must be numeric or "
+                        "string arrays")
     return rows
+
+
+def _converted_apart(values, column):
+    """Whether the rows of a list or tuple ``values`` must be converted one by one, as
+    MindSpore converts them, because numpy's one array ``column`` of them changes values: a
+    str column of values not all str (numpy writes 1 as '1', True as 'True', b'a' as 'a'; in
+    MindSpore 2.10 they stay an int64, a bool and a bytes row), a bytes column of values not all
+    bytes (1 as b'1'), a float column of Python ints only (ints no one integer dtype holds:
+    2**63 - 1 and 2**63 give an int64 and a uint64 row, not two rounded floats)."""
+    if not isinstance(values, (list, tuple)) or column.dtype.kind not in "USf":
+        return False
+    wanted = {"U": str, "S": bytes}.get(column.dtype.kind)
+    if wanted is not None:
+        return not _leaves_are(values, lambda v: isinstance(v, wanted) or isinstance(
+            v, np.ndarray) and v.dtype.kind == column.dtype.kind)
+    return _leaves_are(values, lambda v: isinstance(v, int) and not isinstance(v, bool))
+
+
+def _leaves_are(values, test):
+    """Whether every leaf of ``values`` (nested lists and tuples; there is one at least)
+    passes ``test``."""
+    if isinstance(values, (list, tuple)):
+        return bool(values) and all(_leaves_are(v, test) for v in values)
+    return test(values)
 
 
 def _columns_of(data, column_names):
@@ -66,9 +98,6 @@ def _columns_of(data, column_names):
         if c.ndim == 0:
             raise ValueError(f"column {name!r} is a scalar; NumpySlicesDataset slices along the "
                              f"first dimension")
-        if c.dtype == object:
-            raise TypeError(f"column {name!r} is ragged or holds Python objects; give arrays of "
-                            f"one shape and a numeric or string dtype")
     lengths = {len(c) for c in cols}
     if len(lengths) != 1:
         raise ValueError(f"Data length in each column is not equal: "

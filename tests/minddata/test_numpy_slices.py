@@ -52,3 +52,51 @@ def test_a_list_of_bytes_gives_a_0d_bytes_array_per_row():
                                                                  ("|S1", ())]
     assert [r["b"].tobytes() for r in rows[:2]] == [b"abc", b"ab\0\0"]
     assert rows[2]["b"].item() == b""
+
+
+def _typed_rows(data):
+    return [[(v.dtype.str, v.tolist()) for v in row] for row in
+            ds.NumpySlicesDataset(data, shuffle=False).create_tuple_iterator(output_numpy=True)]
+
+
+def test_python_ints_no_one_integer_dtype_holds_keep_their_values():
+    """Measured in MindSpore 2.10 (each row converted alone): 2**63 - 1 then 2**63 give an
+    int64 and a uint64 row; numpy would make the column float64 and round 2**63 - 1."""
+    assert _typed_rows([2 ** 63 - 1, 2 ** 63]) == [[("<i8", 2 ** 63 - 1)], [("<u8", 2 ** 63)]]
+    assert _typed_rows({"a": [[-1], [2 ** 63]]}) == [[("<i8", [-1])], [("<u8", [2 ** 63])]]
+    assert _typed_rows([2 ** 62, 2 ** 62 + 1]) == [[("<i8", 2 ** 62)], [("<i8", 2 ** 62 + 1)]]
+
+
+def test_an_object_array_is_converted_item_by_item():
+    """Measured in MindSpore 2.10: a str, a float64 and an int64 row; an item numpy cannot
+    convert (None) fails (there when the row is read)."""
+    assert _typed_rows(np.array(["a", 2.5, 1], dtype=object)) == [
+        [("<U1", "a")], [("<f8", 2.5)], [("<i8", 1)]]
+    with pytest.raises(TypeError, match="ragged column"):
+        ds.NumpySlicesDataset(np.array(["a", None], dtype=object))
+
+
+def test_a_list_of_dicts_is_a_dict_column():
+    """Measured in MindSpore 2.10: each row is its dict (output_types object), leaves as numpy
+    arrays; batch(2) stacks them key by key."""
+    data = ds.NumpySlicesDataset([{"a": 1, "b": [1, 2]}, {"a": 2, "b": [3, 4]}], shuffle=False)
+    assert data.output_types() == [np.dtype(object)]
+    rows = [row[0] for row in data.create_tuple_iterator(output_numpy=True)]
+    assert [(r["a"].tolist(), [b.tolist() for b in r["b"]]) for r in rows] == [
+        (1, [1, 2]), (2, [3, 4])]
+    batch = next(data.batch(2).create_tuple_iterator(output_numpy=True))[0]
+    assert batch["a"].tolist() == [1, 2] and batch["b"].tolist() == [[1, 2], [3, 4]]
+
+
+def test_a_list_mixing_strings_with_other_values_keeps_each_value():
+    """Measured in MindSpore 2.10 (each row converted alone): numpy's one str or bytes array
+    would serve 1 as '1', True as 'True', b'a' as 'a', 1 as b'1'."""
+    assert _typed_rows([1, "a"]) == [[("<i8", 1)], [("<U1", "a")]]
+    assert _typed_rows([True, "x"]) == [[("|b1", True)], [("<U1", "x")]]
+    assert _typed_rows([b"a", "b"]) == [[("|S1", b"a")], [("<U1", "b")]]
+    assert _typed_rows([b"\xff", "b"]) == [[("|S1", b"\xff")], [("<U1", "b")]]
+    assert _typed_rows([b"a", 1]) == [[("|S1", b"a")], [("<i8", 1)]]
+    assert _typed_rows(["a", 1.5]) == [[("<U1", "a")], [("<f8", 1.5)]]
+    # within a row numpy converts as MindSpore does: ['1', 'a'] (MindSpore's width: U1)
+    assert [[(kind[1], value) for kind, value in row] for row in _typed_rows(
+        [[1, "a"], [2, "b"]])] == [[("U", ["1", "a"])], [("U", ["2", "b"])]]

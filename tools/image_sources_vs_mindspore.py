@@ -1,22 +1,25 @@
 """The further image-dataset sources against MindSpore 2.10, on small random datasets.
 
-Each case draws a source kind (CelebADataset, SVHNDataset, STL10Dataset, FashionMnist/KMnist/
-EMnist/QMnistDataset, USPSDataset, SemeionDataset, Caltech256Dataset, Places365Dataset,
-Flowers102Dataset, KITTIDataset, WIDERFaceDataset), a tiny dataset in that source's layout
-(PNG images, or the binary, MATLAB and text files the dataset uses; random labels, attributes
-and boxes, usages and splits; sometimes unusual but valid content: labels at the edges of
-their range, images without objects, unicode file names, extra files to be ignored; sometimes
-a malformed file: a missing annotation or partition file, a label that is not a number, a
-short line) and random arguments (usage, decode, num_samples, shards, a sampler, extensions).
-Both interpreters write the same files from the case's numbers (numpy, Pillow and scipy
-only), then record get_dataset_size, get_col_names, output_types, get_class_indexing where
-the source has it, and every row of an epoch of a tuple iterator and a dict iterator. The
-outcomes are compared item by item as tools/pipelines_vs_mindspore.py compares them (its
-helpers are used here): dtype, shape and values exactly, both raise or neither (an error of
+Each case draws a source kind (CelebA, SVHN, STL10, Fashion/K/E/QMNIST, USPS, Semeion,
+Caltech101/256, Places365, Flowers102, KITTI, WIDERFace, Cityscapes, SBD, Omniglot, Food101,
+SUN397, LFW, DIV2K, LSUN, Flickr, SBU, PhotoTour, FakeImage: dtypes and shapes only), a tiny
+dataset in that source's layout (PNG images in every mode, or the binary, MATLAB and text files
+the dataset uses; random labels, attributes, boxes, usages and splits; sometimes unusual but
+valid content: labels at the edges of their range, images without objects, unicode file names,
+extra files to be ignored, numbers in other notations, CRLF line ends; sometimes a malformed
+file: a missing annotation or partition file, a label that is not a number, a short line, a
+cut file) and random arguments (usage, decode, num_samples, shards, a sampler, extensions,
+the source's own options; now and then one out of range or of a wrong type). Both
+interpreters write the same files from the case's numbers (numpy, Pillow and scipy only), then
+record get_dataset_size, get_col_names, output_types, get_class_indexing where MindSpore has it,
+num_classes, and every row of an epoch of a tuple iterator and a dict iterator. The outcomes
+are compared item by item as tools/pipelines_vs_mindspore.py compares them (its helpers are
+used here): dtype, shape and values exactly, both raise or neither (an error of
 another type counted apart). A case that kills MindSpore's interpreter is recorded as a crash.
 
     .venv/bin/python tools/image_sources_vs_mindspore.py [--seed 1] [--cases 200]
         [--mindspore-python /work/msvenv/bin/python] [--kinds celeba,svhn]
+        [--show-documented] [--show-error-types]
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is any. The
 MindSpore interpreter runs this file alone (it never imports this package).

@@ -73,9 +73,9 @@ def test_wider_face_columns_moved_by_mindspore_are_documented():
 
 
 def test_a_sixteen_bit_png_clipped_by_pil_is_documented_only_for_pil_read_sources():
-    # measured in MindSpore 2.10: Flowers102Dataset and Caltech101Dataset (read in Python with
-    # PIL) decode a 16-bit grey PNG of 0, 5000, 10000 as 0, 255, 255; Caltech256Dataset (C++,
-    # OpenCV) as 0, 19, 39, as this package does for every source
+    # measured in MindSpore 2.10: Flowers102Dataset, Caltech101Dataset and SBDataset (read in
+    # Python with PIL) decode a 16-bit grey PNG of 0, 5000, 10000 as 0, 255, 255;
+    # Caltech256Dataset (C++, OpenCV) as 0, 19, 39, as this package does for every source
     pixels = bytes([0] * 3 + [19] * 3 + [39] * 3)
     ours = [("tuple iterator", ("ok", [[("|u1", (1, 3, 3), pixels)]]))]
     theirs = [("tuple iterator", ("ok", [[("|u1", (1, 3, 3), bytes([0] * 3 + [255] * 6))]]))]

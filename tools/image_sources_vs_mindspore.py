@@ -93,6 +93,8 @@ def random_case(r, kinds=KINDS):
     kwargs = case["kwargs"]
     if kind in DECODED:
         kwargs["decode"] = r.random() < 0.5
+    if r.random() < 0.15:
+        kwargs["num_parallel_workers"] = 2      # rows in the same order
     usages = USAGES.get(kind)
     if usages:
         usage = r.choice(usages)

@@ -56,6 +56,10 @@ def test_documented_rules():
     assert tool.documented(jpeg_cut, "Decode", here).startswith(
         "a JPEG cut short or whose scan is damaged raises")
     assert tool.documented(jpeg_cut, "Decode", "largest difference 3 (1 of 9 values)") is None
+    flipped = ("jpeg", "JPEG 440 q90 restart 0 with bytes changed", b"", None, 75)
+    assert tool.documented(flipped, "Decode", "largest difference 250 (6 of 5952 values)") \
+        .startswith("a JPEG damaged where libjpeg notices nothing")
+    assert tool.documented(flipped, "encode_jpeg", "largest difference 250") is None
     there = "raises RuntimeError in MindSpore only: Unsupported image type [webp]"
     assert tool.documented(webp, "Decode", there).startswith("GIF and WebP are decoded")
     assert tool.documented(webp, "Decode(to_pil)", there) is None

@@ -33,7 +33,9 @@ def test_cases_repeat_for_a_seed_and_draw_every_kind():
 def test_each_kind_writes_files_that_this_package_reads(tmp_path):
     import minddata
     for number, kind in enumerate(tool.KINDS):
-        case = next(case for case in tool.cases(11, 400, (kind,)) if not case["fault"])
+        # (an image_size of two numbers is drawn for both to refuse)
+        case = next(case for case in tool.cases(11, 400, (kind,)) if not case["fault"]
+                    and len(case["kwargs"].get("image_size", "hwc")) == 3)
         case = dict(case, kwargs={k: v for k, v in case["kwargs"].items()
                                   if k not in ("num_samples", "num_shards", "shard_id",
                                                "sampler")})

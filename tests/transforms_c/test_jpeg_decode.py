@@ -292,3 +292,26 @@ def test_a_bad_huffman_code_raises_a_restart_marker_out_of_place_does_not():
     marker = data.index(b"\xff\xd1", start)
     renumbered = data[:marker + 1] + b"\xd4" + data[marker + 2:]
     assert np.array_equal(Decode()(np.frombuffer(renumbered, np.uint8)), whole)
+
+
+def test_decode_to_pil_of_a_gif_whose_first_frame_is_whole():
+    # measured in MindSpore 2.10 (the decoders tool's seed 13): a two-frame GIF cut in its
+    # second frame's header decodes with Decode(to_pil=True) to its first frame (Pillow's);
+    # here it raised, the cut header failing the size check of every frame
+    from PIL import Image
+    frames = [Image.fromarray(np.full((17, 3), v, np.uint8)).convert("P") for v in (5, 200)]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, "GIF", save_all=True, append_images=frames[1:])
+    data = buffer.getvalue()
+    cut = data[:data.index(b"\x2c", data.index(b"\x21\xf9", 20)) + 3]   # second descriptor
+    out = Decode(to_pil=True)(np.frombuffer(cut, np.uint8))
+    assert out.mode == "RGB" and out.size == (3, 17)
+    assert np.array_equal(np.asarray(out), np.full((17, 3, 3), 5, np.uint8))
+    from transforms_c import settings
+    limit = settings.get_max_image_pixels()
+    settings.set_max_image_pixels(17 * 3 - 1)
+    try:
+        with pytest.raises(ValueError, match="outside the accepted range"):
+            Decode(to_pil=True)(np.frombuffer(data, np.uint8))
+    finally:
+        settings.set_max_image_pixels(limit)

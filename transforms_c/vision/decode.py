@@ -187,19 +187,17 @@ def decode_jpeg(data, op_name="Decode", cmyk_rule=0):
 def decode_pil(data, op_name="Decode"):
     """Decode(to_pil=True): an RGB PIL image decoded by Pillow, as MindSpore 2.10 decodes there
     (its Python path: Pillow's pixels and formats, GIF and WebP included; a PNG whose pixels
-    are whole but whose last chunk is cut short decodes; RGBA TIFF keeps its colours where
-    OpenCV's differ), after the size the header declares is checked (image_limits). Failures
-    are ValueError "Failed to decode given image." as there (measured on empty, unrecognised
-    and truncated data)."""
+    are whole but whose last chunk is cut short decodes; so does a GIF whose first frame is
+    whole, what follows it cut short; RGBA TIFF keeps its colours where OpenCV's differ), after
+    the size Pillow reads from the header (the frame it decodes) is checked against the pixel
+    limit. Failures are ValueError "Failed to decode given image." as there (measured on
+    empty, unrecognised and truncated data)."""
     import io
     from PIL import Image
     try:
         data = encoded_bytes(data, op_name)
-        if is_jpeg(data):
-            jpeg_size(data, op_name)
-        else:
-            check_declared_size(data, op_name)
         with Image.open(io.BytesIO(data.tobytes())) as image:
+            check_pixels(*image.size, op_name)
             return image.convert("RGB")
     except (RuntimeError, OSError, SyntaxError, ValueError) as exc:
         raise ValueError(f"Failed to decode given image. {exc}") from None

@@ -182,11 +182,21 @@ def make_row(item, names, types, where):
                             f"{item_words} or its converted Numpy array is expected to be int "
                             f"or float or str, but got {type(v).__name__} (object); wrap other "
                             f"Python objects in a dict")
+        refuse_unknown_dtype(a, f"GeneratorDataset: {where} column {names[k]!r}")
         if want is not None and not _type_matches(a, want):
             raise _type_error(names, k, where, type(a), f"{want} (the value's dtype is "
                                                         f"{a.dtype})")
         out.append(a)
     return tuple(out)
+
+
+def refuse_unknown_dtype(a, where):
+    """MindSpore's error for a value of a dtype its tensors have no type for: dates, time
+    spans, structured records (measured in MindSpore 2.10: a RuntimeError when the row is
+    read)."""
+    if a.dtype.kind in "MmV":
+        raise RuntimeError(f"{where}: Failed to create tensor from numpy array, data type is "
+                           f"unknown: {a.dtype} (numbers, bool, str and bytes are)")
 
 
 def describe_source(source, types):

@@ -3,6 +3,7 @@ import numpy as np
 
 from .cache.identity import Deferred, describe_arrays
 from .dataset import check_columns, check_num_parallel_workers
+from .generator import refuse_unknown_dtype
 from .graph.checks import wrong_type
 from .ops.source import SourceDataset
 from .samplers import user_source_sampling
@@ -93,7 +94,10 @@ def _columns_of(data, column_names):
     if not cols:
         raise ValueError("data must contain at least one column")
     for name, c in zip(names, cols):
-        if isinstance(c, list):     # bytes values, ragged rows
+        for array in c if isinstance(c, list) else [c]:
+            if not isinstance(array, dict):
+                refuse_unknown_dtype(array, f"NumpySlicesDataset: column {name!r}")
+        if isinstance(c, list):     # bytes values, ragged rows, dicts
             continue
         if c.ndim == 0:
             raise ValueError(f"column {name!r} is a scalar; NumpySlicesDataset slices along the "

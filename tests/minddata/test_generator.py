@@ -117,3 +117,15 @@ def test_sizes():
 def test_empty_source():
     assert rows(ds.GeneratorDataset(Access(0), ["a", "b"])) == []
     assert rows(ds.GeneratorDataset(lambda: iter(()), ["a"])) == []
+
+
+@pytest.mark.parametrize("value", [np.datetime64("2020-01-02"), np.timedelta64(3, "s")])
+def test_values_of_no_tensor_type_are_refused(value):
+    """Measured in MindSpore 2.10: a RuntimeError when the row is read ("Failed to create
+    tensor from numpy array, data type is unknown"); they were served as numpy's dates."""
+    with pytest.raises(RuntimeError, match="data type is unknown"):
+        rows(ds.GeneratorDataset([(value,)], ["a"], shuffle=False))
+    with pytest.raises(RuntimeError, match="data type is unknown"):
+        rows(ds.PaddedDataset([{"a": value}]))
+    with pytest.raises(RuntimeError, match="data type is unknown"):
+        rows(ds.NumpySlicesDataset({"a": np.array([value])}, shuffle=False))

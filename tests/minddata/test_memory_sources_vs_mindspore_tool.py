@@ -36,7 +36,8 @@ def test_cases_repeat_for_a_seed_and_draw_every_source_and_form():
     assert {case["kind"] for case in first} == {"numpy", "generator", "padded"}
     assert {case["after"] for case in first} == {None, "batch", "map"}
     generators = [case for case in first if case["kind"] == "generator"]
-    assert {case["form"] for case in generators} == {"function", "random access", "iterable"}
+    assert {case["form"] for case in generators} == {"function", "random access", "iterable",
+                                                     "list"}
     assert {case["shaping"] for case in generators} == {"tuple", "list", "dict", "single",
                                                         "wrong length"}
     assert any("column_types" in case["kwargs"] for case in generators)

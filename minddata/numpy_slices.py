@@ -63,36 +63,42 @@ def _leaves_are(values, test):
 
 
 def _columns_of(data, column_names):
-    """(names, list of columns) from a list, tuple, dict or numpy array."""
+    """(names, list of columns) from a list, tuple, dict or numpy array. The lengths and the
+    names are checked before the values are converted, in MindSpore's order."""
     if isinstance(data, (list, tuple, dict, np.ndarray)) and len(data) == 0:
         raise ValueError("Argument data cannot be empty")
     if isinstance(data, dict):
         names = [str(k) for k in data]
-        cols = [_as_column(v) for v in data.values()]
+        raw = list(data.values())
     elif isinstance(data, tuple):
         if not isinstance(data[0], (list, tuple, np.ndarray)):
             # MindSpore's check (it also refuses a tuple, which is taken here as a list)
             raise wrong_type("data[0]", data[0], list, np.ndarray)
-        cols = [_as_column(v) for v in data]
-        names = [f"column_{i}" for i in range(len(cols))]
+        raw = list(data)
+        names = [f"column_{i}" for i in range(len(raw))]
     elif isinstance(data, (list, np.ndarray)):
-        cols = [_as_column(data)]
+        raw = [data]
         names = ["column_0"]
     else:
         # MindSpore's words (a type check of the argument 'data').
         raise TypeError(f"Argument data with value {str(data)[:200]} is not of type "
                         f"[<class 'list'>, <class 'tuple'>, <class 'dict'>, "
                         f"<class 'numpy.ndarray'>], but got {type(data)}.")
+    if not raw:
+        raise ValueError("data must contain at least one column")
+    lengths = [len(c) for c in raw]
+    if len(set(lengths)) != 1:
+        raise ValueError(f"Data length in each column is not equal: "
+                         f"{dict(zip(names, lengths))}")
     if column_names is not None:
         column_names = check_columns("column_names", column_names)
-        if len(column_names) != len(cols):
+        if len(column_names) != len(raw):
             # MindSpore's words; it says "as data is list" for a list or an array (one column)
             as_list = " as data is list" if isinstance(data, (list, np.ndarray)) else ""
             raise ValueError(f"Num of input column names is {len(column_names)}, but required "
-                             f"is {len(cols)}{as_list}.")
+                             f"is {len(raw)}{as_list}.")
         names = column_names
-    if not cols:
-        raise ValueError("data must contain at least one column")
+    cols = [_as_column(v) for v in raw]
     for name, c in zip(names, cols):
         for array in c if isinstance(c, list) else [c]:
             if not isinstance(array, dict):
@@ -102,10 +108,6 @@ def _columns_of(data, column_names):
         if c.ndim == 0:
             raise ValueError(f"column {name!r} is a scalar; NumpySlicesDataset slices along the "
                              f"first dimension")
-    lengths = {len(c) for c in cols}
-    if len(lengths) != 1:
-        raise ValueError(f"Data length in each column is not equal: "
-                         f"{dict(zip(names, (len(c) for c in cols)))}")
     return names, cols
 
 

@@ -100,3 +100,14 @@ def test_a_list_mixing_strings_with_other_values_keeps_each_value():
     # within a row numpy converts as MindSpore does: ['1', 'a'] (MindSpore's width: U1)
     assert [[(kind[1], value) for kind, value in row] for row in _typed_rows(
         [[1, "a"], [2, "b"]])] == [[("U", ["1", "a"])], [("U", ["2", "b"])]]
+
+
+def test_lengths_and_names_are_checked_before_the_values_are_converted():
+    """Measured in MindSpore 2.10: a ValueError for the lengths or the names count, whatever
+    the values (2**64 fits no integer dtype: a TypeError only once those pass)."""
+    with pytest.raises(ValueError, match="Data length in each column is not equal"):
+        ds.NumpySlicesDataset(([[1, 2 ** 64]], [1, 2]))
+    with pytest.raises(ValueError, match="Num of input column names is 2"):
+        ds.NumpySlicesDataset([[1, 2 ** 64]], column_names=["a", "b"])
+    with pytest.raises(TypeError):
+        ds.NumpySlicesDataset([[1, 2 ** 64]], column_names=["a"])

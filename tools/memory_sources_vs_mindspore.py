@@ -16,7 +16,7 @@ rows or not, ``column_types`` (MindSpore's types or numpy's) or a ``schema`` giv
 by one worker, two threads or two processes. PaddedDataset: a list of dicts of such values, a
 later dict's keys sometimes in another order, or one too many or too few. A case then reads the
 dataset as it is, through ``batch(2)`` (which stacks Python scalars) or through a ``map`` of an
-identity function, and records the column names, ``output_types()``, ``output_shapes()``,
+identity function (on 2 processes too), and records the column names, ``output_types()``, ``output_shapes()``,
 ``get_dataset_size()`` and every row of an epoch of a tuple iterator and of a dict iterator
 (``output_numpy=True``; sometimes a tuple iterator of Tensors too, compared by ``asnumpy()``
 and the type of each item). The same cases run here and in MindSpore's own interpreter
@@ -281,7 +281,8 @@ def padded_case(r):
 def random_case(r):
     case = r.choice([numpy_case, numpy_case, generator_case, generator_case, generator_case,
                      padded_case])(r)
-    case["after"] = r.choice([None, None, None, "batch", "batch", "map"])
+    case["after"] = r.choice([None, None, None, "batch", "batch", "map", "map",
+                              "map on 2 processes"])
     case["tensors"] = r.random() < 0.3
     return case
 
@@ -359,8 +360,11 @@ class Library:
             data = ds.GeneratorDataset(source, **kwargs)
         if case["after"] == "batch":
             data = data.batch(2)
-        elif case["after"] == "map":
-            data = data.map(identity, input_columns=[data.get_col_names()[0]])
+        elif case["after"] in ("map", "map on 2 processes"):
+            processes = case["after"] != "map"
+            data = data.map(identity, input_columns=[data.get_col_names()[0]],
+                            num_parallel_workers=2 if processes else 1,
+                            python_multiprocessing=processes)
         return data
 
 
@@ -634,7 +638,8 @@ def describe(case, limit=300):
     else:
         text = (f"GeneratorDataset({case['form']} of {case['shaping']} rows "
                 f"{case['table']!r:.{limit}}, {case['kwargs']})")
-    return text + {None: "", "batch": ".batch(2)", "map": ".map(identity)"}[case["after"]]
+    return text + {None: "", "batch": ".batch(2)", "map": ".map(identity)",
+                   "map on 2 processes": ".map(identity, on 2 processes)"}[case["after"]]
 
 
 def main():

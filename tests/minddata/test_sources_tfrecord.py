@@ -82,14 +82,14 @@ def test_schema_types_and_shapes(tmp_path):
     s.add_column("label", "int32", [])
     s.add_column("grid", "int16", [-1, 3])
     s.add_column("text", "string")
-    s.add_column("raw", "int8")
+    s.add_column("raw", "uint8")
     s.add_column("vec", "float32", [2, 3])
     row = _rows(TFRecordDataset(str(tmp_path / "a.tfrecord"), schema=s))[0]
     label, grid, text, raw, vec = row
     assert label.dtype == np.int32 and label.shape == () and label == 7
     assert grid.dtype == np.int16 and grid.tolist() == [[0, 1, 2], [3, 4, 5]]
     assert text.dtype.kind == "U" and text.tolist() == ["hello", "wörld"]
-    assert raw.dtype == np.int8 and raw.tolist() == [1, -1]
+    assert raw.dtype == np.uint8 and raw.tolist() == [1, 255]
     assert vec.shape == (2, 3) and vec[1, 2] == 5
 
 
@@ -153,7 +153,7 @@ def test_columns_list_not_in_schema(tmp_path):
 @pytest.mark.parametrize("column, kind, message", [
     ("score", "int64", "should be float32, but got int64"),
     ("label", "float32", "should be uint64, int64, .* or int8, but got float32"),
-    ("image", "int32", "should be int8, uint8 or string, but got int32"),
+    ("image", "int32", "should be uint8 or string, but got int32"),
     ("missing", "int64", "column name: missing does not exist"),
 ])
 def test_feature_and_column_type_mismatch(tmp_path, column, kind, message):

@@ -23,7 +23,8 @@ def fails(message, kind="RuntimeError"):
 
 def plain_case(**kwargs):
     return {"files": [("part0.tfrecord", b"")], "kwargs": dict({"shuffle": False}, **kwargs),
-            "damaged": None, "packed": True, "compressed": "", "empty bytes": False}
+            "damaged": None, "packed": True, "compressed": "", "empty bytes": False,
+            "no records": [False]}
 
 
 def test_this_package_against_itself_has_no_difference():

@@ -220,6 +220,13 @@ def _column_value(column, feature, where):
         flat = np.array(values, dtype=np.float32)     # a private, writable copy
     elif kind == "bytes":
         if kind_wanted == "string":
+            if not values and column.get("shape") is not None:
+                # MindSpore 2.10 raises for an empty bytes_list in a string column with any
+                # shape, [0] included (measured: "Requested shape has an invalid element
+                # count! Number elements: 0, number elements of shape: 0").
+                raise RuntimeError(f"{where}: column '{name}' holds no values, which do not "
+                                   f"fill its shape {column['shape']}: Requested shape has an "
+                                   f"invalid element count! Number elements: 0.")
             try:
                 flat = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
             except UnicodeDecodeError as exc:

@@ -127,3 +127,14 @@ def test_add_column_refuses_bytes_as_mindspore_does():
     assert schema.to_json() == ds.Schema().to_json()
     schema.from_json({"columns": [{"name": "a", "type": "bytes"}]})
     assert "bytes" in schema.to_json()
+
+
+@pytest.mark.parametrize("shape", [[0], [1, 0]])
+def test_empty_list_in_a_shaped_string_column_raises(tmp_path, shape):
+    # MindSpore 2.10: "Requested shape has an invalid element count! Number elements: 0,
+    # number elements of shape: 0" for an empty bytes_list read as string with shape [0] or
+    # [1, 0]; empty str arrays were served here.
+    path = _empty_feature_file(tmp_path / "a.tfrecord", 1)
+    data = ds.TFRecordDataset(path, schema=_schema("f", "string", shape), shuffle=False)
+    with pytest.raises(RuntimeError, match="Number elements: 0"):
+        _rows(data)

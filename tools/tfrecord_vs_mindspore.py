@@ -566,6 +566,14 @@ def documented(case, item, ours, theirs):
         ("holds no features" in ours_error,
          "TFRecord: a first record without features (so no columns) raises when iterated too "
          "(MindSpore 2.10 serves an epoch of no rows)"),
+        ("has a value of more than" in ours_error and there[0] == "ok",
+         "TFRecord: a uint8 column shaped [-1, d] refuses a bytes value longer than d "
+         "(MindSpore 2.10 ignores a uint8 column's shape and lays the values end to end)"),
+        (item == "rows" and "shards" in case and not case["kwargs"]["shard_equal_rows"] and
+         case["kwargs"].get("shuffle") == "FILES" and order(case) == "counted",
+         "TFRecord: shards by file keep the files k, k+N, ... under Shuffle.FILES (MindSpore "
+         "2.10 shuffles the file list before splitting it: other files, so other row counts "
+         "under a cap)"),
         (item == "output_types" and order(case) != "as read" and
          (here[0] == "error") != (there[0] == "error") and
          mine.get("rows") == reference.get("rows"),

@@ -40,12 +40,19 @@ def _as_column(values):
 
 def _converted_apart(values, column):
     """Whether the rows of a list or tuple ``values`` must be converted one by one, as
-    MindSpore converts them, because numpy's one array ``column`` of them changes values: a
+    MindSpore converts them, because numpy's one array ``column`` of them changes dtypes or
+    values: numpy values of another dtype than the column's, a
     str column of values not all str (numpy writes 1 as '1', True as 'True', b'a' as 'a'; in
     MindSpore 2.10 they stay an int64, a bool and a bytes row), a bytes column of values not all
     bytes (1 as b'1'), a float column of Python ints only (ints no one integer dtype holds:
     2**63 - 1 and 2**63 give an int64 and a uint64 row, not two rounded floats)."""
-    if not isinstance(values, (list, tuple)) or column.dtype.kind not in "USf":
+    if not isinstance(values, (list, tuple)):
+        return False
+    if any(isinstance(v, (np.ndarray, np.generic)) and v.dtype != column.dtype for v in values):
+        # numpy values of other dtypes: numpy would promote them all (an int8 and an int16
+        # array, a float16 and a float32 scalar); MindSpore 2.10 keeps each row's dtype
+        return True
+    if column.dtype.kind not in "USf":
         return False
     wanted = {"U": str, "S": bytes}.get(column.dtype.kind)
     if wanted is not None:
@@ -68,7 +75,10 @@ def _columns_of(data, column_names):
     if isinstance(data, (list, tuple, dict, np.ndarray)) and len(data) == 0:
         raise ValueError("Argument data cannot be empty")
     if isinstance(data, dict):
-        names = [str(k) for k in data]
+        names = list(data)
+        for k, name in enumerate(names):
+            if not isinstance(name, str):
+                raise wrong_type(f"column_names[{k}]", name, str)     # MindSpore's words
         raw = list(data.values())
     elif isinstance(data, tuple):
         if not isinstance(data[0], (list, tuple, np.ndarray)):

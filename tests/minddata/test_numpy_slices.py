@@ -111,3 +111,20 @@ def test_lengths_and_names_are_checked_before_the_values_are_converted():
         ds.NumpySlicesDataset([[1, 2 ** 64]], column_names=["a", "b"])
     with pytest.raises(TypeError):
         ds.NumpySlicesDataset([[1, 2 ** 64]], column_names=["a"])
+
+
+def test_numpy_values_of_several_dtypes_keep_each_row_s_dtype():
+    """Measured in MindSpore 2.10: each row keeps its own dtype; numpy's one array would
+    promote them all (float16 to float32, int32 to int64, int8 to int16)."""
+    assert _typed_rows([np.float16(1.5), np.float32(2)]) == [[("<f2", 1.5)], [("<f4", 2.0)]]
+    assert _typed_rows([np.int32(1), np.int64(2)]) == [[("<i4", 1)], [("<i8", 2)]]
+    assert _typed_rows([np.array([1, 2], np.int8), np.array([3, 4], np.int16)]) == [
+        [("|i1", [1, 2])], [("<i2", [3, 4])]]
+    # one dtype: one array, as before
+    assert _typed_rows([np.int8(1), np.int8(2)]) == [[("|i1", 1)], [("|i1", 2)]]
+
+
+def test_a_dict_key_that_is_no_str_is_refused():
+    # measured in MindSpore 2.10: its words for column_names
+    with pytest.raises(TypeError, match=r"Argument column_names\[0\] with value 1 is not of type"):
+        ds.NumpySlicesDataset({1: [1, 2], "b": [3, 4]})

@@ -34,7 +34,7 @@ def test_cases_repeat_for_a_seed_and_draw_every_source_and_form():
     first = tool.cases(3, 200)
     assert repr(first) == repr(tool.cases(3, 200)) != repr(tool.cases(4, 200))
     assert {case["kind"] for case in first} == {"numpy", "generator", "padded"}
-    assert {case["after"] for case in first} == {None, "batch", "map"}
+    assert {case["after"] for case in first} == {None, "batch", "map", "map on 2 processes"}
     generators = [case for case in first if case["kind"] == "generator"]
     assert {case["form"] for case in generators} == {"function", "random access", "iterable",
                                                      "list"}

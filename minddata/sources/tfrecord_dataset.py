@@ -179,17 +179,18 @@ def _materialize_shape(column, count, where):
 
 
 def _bytes_value(column, values, where):
-    """A bytes_list as uint8: the values padded to one length and laid end to end."""
+    """A bytes_list as uint8: the values laid end to end, as MindSpore 2.10 lays them with a
+    schema (measured: b"ab", b"c" -> [97, 98, 99]; a shape [2] column refuses b"\x00", b"");
+    with an item shape [-1, d1, ...] each value is first padded with zeros to d1 * ... bytes."""
     shape = column.get("shape")
-    width = max((len(v) for v in values), default=0)
-    if shape is not None and len(shape) >= 2 and shape[0] == -1:
-        # [-1, d1, ...]: every value is padded to d1 * ... elements.
-        width = int(np.prod(shape[1:], dtype=np.int64))
-        if any(len(v) > width for v in values):
-            raise RuntimeError(f"{where}: column '{column['name']}' has a value of more than "
-                               f"{width} bytes, the size of one item of its shape {shape}.")
+    if shape is None or len(shape) < 2 or shape[0] != -1:
+        return np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
+    width = int(np.prod(shape[1:], dtype=np.int64))
+    if any(len(v) > width for v in values):
+        raise RuntimeError(f"{where}: column '{column['name']}' has a value of more than "
+                           f"{width} bytes, the size of one item of its shape {shape}.")
     if all(len(v) == width for v in values):
-        # The common case (one image, or equal lengths): one copy, into a writable buffer.
+        # Values of the item size: one copy, into a writable buffer.
         flat = np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
     else:
         flat = np.zeros(len(values) * width, dtype=np.uint8)

@@ -138,3 +138,24 @@ def test_empty_list_in_a_shaped_string_column_raises(tmp_path, shape):
     data = ds.TFRecordDataset(path, schema=_schema("f", "string", shape), shuffle=False)
     with pytest.raises(RuntimeError, match="Number elements: 0"):
         _rows(data)
+
+
+def test_several_bytes_values_are_laid_end_to_end(tmp_path):
+    # MindSpore 2.10 with a schema (object or file): b"ab", b"c" as uint8 -> [97, 98, 99], and
+    # a shape [2] column refuses b"\x00", b"" ("Column shape of f defined in schema does not
+    # match the shape actually load"); here the values were padded with zeros to the longest
+    # ([97, 98, 99, 0]), which made the second fit.
+    write_tfrecord(str(tmp_path / "a.tfrecord"), [{"f": [b"ab", b"c"]}])
+    write_tfrecord(str(tmp_path / "b.tfrecord"), [{"f": [b"\x00", b""]}])
+    for source in (None, _schema("f", "uint8")):
+        (value,) = _rows(ds.TFRecordDataset(str(tmp_path / "a.tfrecord"), schema=source,
+                                            shuffle=False))
+        assert value.dtype == np.uint8 and value.tolist() == [97, 98, 99]
+    data = ds.TFRecordDataset(str(tmp_path / "b.tfrecord"), schema=_schema("f", "uint8", [2]),
+                              shuffle=False)
+    with pytest.raises(RuntimeError, match="1 elements but its schema shape"):
+        _rows(data)
+    # an item shape [-1, d] pads each value to d bytes (MindSpore ignores that shape)
+    (padded,) = _rows(ds.TFRecordDataset(str(tmp_path / "a.tfrecord"),
+                                         schema=_schema("f", "uint8", [-1, 3]), shuffle=False))
+    assert padded.tolist() == [[97, 98, 0], [99, 0, 0]]

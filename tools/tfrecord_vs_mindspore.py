@@ -586,6 +586,15 @@ def documented(case, item, ours, theirs):
          "TFRecord: shards by file keep the files k, k+N, ... under Shuffle.FILES (MindSpore "
          "2.10 shuffles the file list before splitting it: other files, so other row counts "
          "under a cap)"),
+        (case.get("glob") and "the actual number of files is 1 " in theirs_error and
+         here[0] == "ok",
+         "TFRecord: files named by a glob pattern are counted after it is expanded (MindSpore "
+         "2.10's check of compression_type against num_shards counts the pattern as one "
+         "file)"),
+        (item in ("output_types", "output_shapes") and there[0] == "error" and
+         mine.get("rows", ("",))[0] == reference.get("rows", ("",))[0] == "ok",
+         "TFRecord: MindSpore 2.10's output_types can raise where its rows are served "
+         "(measured: naming a column its schema does not have)"),
         (item == "output_types" and order(case) != "as read" and
          (here[0] == "error") != (there[0] == "error") and
          mine.get("rows") == reference.get("rows"),

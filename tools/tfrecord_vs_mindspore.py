@@ -602,9 +602,9 @@ def documented(case, item, ours, theirs):
          "shuffle"),
         (item in ("rows", "whole", "output_shapes") and bytes_layout_only(
             mine, reference, "whole" if item == "whole" else "rows"),
-         "TFRecord: several bytes values read as uint8 are padded with zeros to the longest "
-         "and shaped by the schema (MindSpore 2.10 lays them end to end with a schema, pads "
-         "them with spaces without one, and ignores a uint8 column's shape)"),
+         "TFRecord: several bytes values read as uint8 are laid end to end, and padded with "
+         "zeros to d bytes each under an item shape [-1, d] (MindSpore 2.10 pads them with "
+         "spaces to the longest without a schema, and ignores a [-1, d] shape)"),
         (item == "rows" and text_sources.same_rows_other_shards(
             case, loosely(mine.get(item)), loosely(reference.get(item))),
          "TFRecord: shard_equal_rows=True gives shard k the rows k, k+N, ... (MindSpore: a "

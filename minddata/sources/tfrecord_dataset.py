@@ -178,25 +178,11 @@ def _materialize_shape(column, count, where):
     return tuple(shape)
 
 
-def _bytes_value(column, values, where):
-    """A bytes_list as uint8: the values laid end to end, as MindSpore 2.10 lays them with a
-    schema (measured: b"ab", b"c" -> [97, 98, 99]; a shape [2] column refuses b"\x00", b"");
-    with an item shape [-1, d1, ...] each value is first padded with zeros to d1 * ... bytes."""
-    shape = column.get("shape")
-    if shape is None or len(shape) < 2 or shape[0] != -1:
-        return np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
-    width = int(np.prod(shape[1:], dtype=np.int64))
-    if any(len(v) > width for v in values):
-        raise RuntimeError(f"{where}: column '{column['name']}' has a value of more than "
-                           f"{width} bytes, the size of one item of its shape {shape}.")
-    if all(len(v) == width for v in values):
-        # Values of the item size: one copy, into a writable buffer.
-        flat = np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
-    else:
-        flat = np.zeros(len(values) * width, dtype=np.uint8)
-        for i, v in enumerate(values):
-            flat[i * width:i * width + len(v)] = np.frombuffer(v, dtype=np.uint8)
-    return flat
+def _bytes_value(values):
+    """A bytes_list as uint8: the values laid end to end, as MindSpore 2.10 lays them
+    (measured: b"ab", b"c" -> [97, 98, 99]; a shape [2] column refuses b"\x00", b""; a shape
+    [-1, 4] column refuses b"a"); the column's shape then applies to the bytes."""
+    return np.frombuffer(bytearray(b"".join(values)), dtype=np.uint8)
 
 
 def _column_value(column, feature, where):
@@ -240,7 +226,7 @@ def _column_value(column, feature, where):
             # raise there too (measured, with a schema object and a schema file alike).
             raise RuntimeError(f"{where}: Invalid column type, the column type of {name} should "
                                f"be uint8 or string, but got {kind_wanted}.")
-        flat = _bytes_value(column, values, where)
+        flat = _bytes_value(values)
     else:
         raise RuntimeError(f"{where}: Unrecognized datatype, column type in tfrecord file must "
                            f"be uint8, int64 or float32, check tfrecord file (feature {name} "

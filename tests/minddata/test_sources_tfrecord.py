@@ -93,12 +93,21 @@ def test_schema_types_and_shapes(tmp_path):
     assert vec.shape == (2, 3) and vec[1, 2] == 5
 
 
-def test_bytes_values_padded_to_item_shape(tmp_path):
-    write_tfrecord(str(tmp_path / "a.tfrecord"), [{"b": [b"ab", b"c", b""]}])
+def test_bytes_values_laid_end_to_end_then_shaped(tmp_path):
+    # MindSpore 2.10 measured: the bytes values are laid end to end and the column's shape
+    # applies to the bytes: b"ab", b"cd" as [-1, 2] -> [[97, 98], [99, 100]]; b"ab", b"c", b""
+    # as [-1, 4] raises ("Requested shape has an invalid element count"), where each value
+    # used to be padded here to 4 bytes.
+    write_tfrecord(str(tmp_path / "a.tfrecord"), [{"b": [b"ab", b"cd"]}])
+    write_tfrecord(str(tmp_path / "b.tfrecord"), [{"b": [b"ab", b"c", b""]}])
+    s = Schema()
+    s.add_column("b", "uint8", [-1, 2])
+    (b,) = _rows(TFRecordDataset(str(tmp_path / "a.tfrecord"), schema=s))[0]
+    assert b.tolist() == [[97, 98], [99, 100]]
     s = Schema()
     s.add_column("b", "uint8", [-1, 4])
-    (b,) = _rows(TFRecordDataset(str(tmp_path / "a.tfrecord"), schema=s))[0]
-    assert b.tolist() == [[97, 98, 0, 0], [99, 0, 0, 0], [0, 0, 0, 0]]
+    with pytest.raises(RuntimeError, match="do not fill its shape"):
+        _rows(TFRecordDataset(str(tmp_path / "b.tfrecord"), schema=s))
 
 
 def test_int_values_are_cast_like_cpp(tmp_path):

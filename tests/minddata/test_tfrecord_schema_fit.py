@@ -155,7 +155,14 @@ def test_several_bytes_values_are_laid_end_to_end(tmp_path):
                               shuffle=False)
     with pytest.raises(RuntimeError, match="1 elements but its schema shape"):
         _rows(data)
-    # an item shape [-1, d] pads each value to d bytes (MindSpore ignores that shape)
-    (padded,) = _rows(ds.TFRecordDataset(str(tmp_path / "a.tfrecord"),
+    # the shape applies to the bytes: [-1, 3] is one item of 3 (MindSpore 2.10 the same);
+    # b"a" in a [-1, 4] column raises there ("Number elements: 1, number elements of shape:
+    # 4"), where it used to be padded to 4 bytes here
+    (shaped,) = _rows(ds.TFRecordDataset(str(tmp_path / "a.tfrecord"),
                                          schema=_schema("f", "uint8", [-1, 3]), shuffle=False))
-    assert padded.tolist() == [[97, 98, 0], [99, 0, 0]]
+    assert shaped.tolist() == [[97, 98, 99]]
+    write_tfrecord(str(tmp_path / "c.tfrecord"), [{"f": [b"a"]}])
+    data = ds.TFRecordDataset(str(tmp_path / "c.tfrecord"), schema=_schema("f", "uint8", [-1, 4]),
+                              shuffle=False)
+    with pytest.raises(RuntimeError, match="do not fill its shape"):
+        _rows(data)

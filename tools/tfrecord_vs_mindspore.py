@@ -12,19 +12,21 @@ read with random arguments: ``schema`` as a ``Schema`` object, as a JSON schema 
 ``numRows``, ranks and shapes) or None (types inferred), columns of every type with shapes
 that fit or not; ``columns_list``; ``num_samples``; ``num_shards``/``shard_id`` (all shards
 read) with ``shard_equal_rows`` True or False; ``shuffle`` False, ``Shuffle.FILES`` or the
-default; ``compression_type`` matching the files or not.
+default; ``compression_type`` matching the files or not; ``num_parallel_workers``; the files
+named by a glob pattern.
 
 The cases are drawn here and handed to MindSpore's interpreter (``--mindspore-python``) in a
 file; each side writes the case's bytes to its own folder and records: the column names,
 ``output_types``, ``output_shapes`` (where the first row is the first record), each shard's
 ``get_dataset_size()`` and every row (dtype, shape and values exactly), or the error. Rows
-are compared in order where both read in file order (one file, no shuffle, no shards), else
-sorted (several files: MindSpore interleaves them; shuffled; all shards together), or only
-counted where ``num_samples`` keeps a subset that depends on that order; under ``num_samples``
-every row of the files is compared too ("whole"). Counted apart: differences the README
-documents (``documented()``), errors of other types ("error type"), metadata that differ
-where iterating raises on both sides ("error elsewhere"), and cases that kill or hang
-MindSpore's interpreter ("MindSpore crashed").
+are compared in order where both read in file order (no shuffle, no shards, one file or one
+worker), else sorted (several files: MindSpore's readers interleave them; shuffled; all
+shards together), or only counted where ``num_samples`` or ``numRows`` keeps a subset that
+depends on that order, and then every row of the files is compared too ("whole"). Counted
+apart: differences the README documents (``documented()``), errors of other types ("error
+type"), metadata that differ where iterating raises on both sides ("error elsewhere"), and
+cases that kill or hang MindSpore's interpreter ("MindSpore crashed": it runs with its address
+space capped, as a garbage record length makes MindSpore 2.10 allocate what it announces).
 
     .venv/bin/python tools/tfrecord_vs_mindspore.py [--seed 1] [--cases 150]
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]

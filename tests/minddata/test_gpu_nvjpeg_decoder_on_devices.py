@@ -180,7 +180,7 @@ def test_workers_decoding_at_once_keep_their_own_pixels(on):
 def test_a_cut_file_fails_the_batch_naming_its_row(on):
     """As on the CPU: the file without its end never reaches the GPU decoder, which might
     fill it with grey."""
-    datas = [_jpeg(0, 40, 40), _jpeg(1, 40, 40)[:-2].copy(), _jpeg(2, 40, 40)]
+    datas = [_jpeg(0, 40, 40), _jpeg(1, 40, 40)[:-12].copy(), _jpeg(2, 40, 40)]   # cut in its scan
     with pytest.raises(RowError, match="row 1 of the batch failed in Decode") as info:
         with on.stream():
             GpuRun(OPS, on.device, on.decoder)(datas, _seeds(3))

@@ -7,6 +7,7 @@ import gc
 import os
 import signal
 import threading
+import tracemalloc
 import weakref
 
 import numpy as np
@@ -148,9 +149,14 @@ def test_rows_larger_than_a_slot_do_not_deadlock_the_pipe():
 def test_workers_do_not_copy_the_parents_objects():
     # A full collection in a worker writes to every object it visits: without the freeze at
     # fork time, each worker copies every page of the parent's objects.
-    before_rss = rss()
-    heap = [{"k": i, "v": [i]} for i in range(400_000)]
-    heap_bytes = rss() - before_rss
+    # The objects' size is traced rather than read from the RSS, which does not grow where
+    # they reuse memory earlier tests freed.
+    tracemalloc.start()
+    try:
+        heap = [{"k": i, "v": [i]} for i in range(400_000)]
+        heap_bytes = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
     assert heap_bytes > 40 * MB
 
     def collect(x):

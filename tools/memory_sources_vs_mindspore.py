@@ -26,9 +26,8 @@ and the type of each item). The same cases run here and in MindSpore's own inter
 "error type"), or the same dtype, shape and values exactly (dicts key by key). Counted apart:
 differences the README documents as deviations ("documented"), errors raised at another step
 ("error elsewhere": when built here, when iterated there, or metadata of a pipeline whose rows
-fail on both sides), cases that kill MindSpore's interpreter or hang it ("MindSpore crashed":
-tried once more in a new process), and differences this package is known to be wrong in, not
-fixed yet ("open", see ``known_open``).
+fail on both sides), and cases that kill MindSpore's interpreter or hang it ("MindSpore
+crashed": tried once more in a new process).
 
     .venv/bin/python tools/memory_sources_vs_mindspore.py [--seed 1] [--cases 300]
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
@@ -498,35 +497,11 @@ def classify(case, ours, theirs):
     found = case_differences(ours, theirs)
     hard = [difference for difference in found if difference[0] == "different"]
     for kind, item, why in hard:
-        if not documented(case, item, ours, theirs) and not known_open(case):
+        if not documented(case, item, ours, theirs):
             return kind, item, why
-    if hard and all(documented(case, item, ours, theirs) for _, item, _ in hard):
-        return ("documented", hard[0][1], documented(case, hard[0][1], ours, theirs))
     if hard:
-        return ("open", hard[0][1], known_open(case))
+        return ("documented", hard[0][1], documented(case, hard[0][1], ours, theirs))
     return found[0] if found else (None, None, None)
-
-
-def known_open(case):
-    """A difference this package is wrong in, known and not fixed yet (counted apart as
-    "open", printed with --show-documented), or None."""
-    if batch_mixes_strings(case):
-        return ("OPEN: batch stacks a str or bytes row with rows of another kind by numpy's "
-                "promotion (MindSpore 2.10: the first row's kind, UTF-8 encoded or decoded)")
-    return None
-
-
-def batch_mixes_strings(case):
-    """Whether a batch(2) of the case stacks, in one column, a str or bytes row with a row of
-    another kind after it."""
-    if case["after"] != "batch":
-        return False
-    for column in row_values(case):
-        kinds = [value_kind(value) for value in column]
-        if any(first in "US" and second != first for first, second in zip(kinds[0::2],
-                                                                              kinds[1::2])):
-            return True
-    return False
 
 
 def row_values(case):
@@ -688,11 +663,11 @@ def main():
                   f"MindSpore: {theirs}")
         if kind in ("different", "MindSpore crashed") or (
                 kind in ("error type", "error elsewhere") and args.show_error_types) or (
-                kind in ("documented", "open") and args.show_documented):
+                kind == "documented" and args.show_documented):
             print(f"case {number}: {describe(case)}\n    {item}: {why}")
     print(f"{args.cases} cases, seed {args.seed}: " + ", ".join(
         f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "error type", "error elsewhere",
-                                            "MindSpore crashed", "open", "different")))
+                                            "MindSpore crashed", "different")))
     return 1 if counts.get("different") else 0
 
 

@@ -88,6 +88,25 @@ def test_strings_of_different_widths():
     assert values(d) == [["a", "bcd", "ef"]]
 
 
+def test_string_rows_of_both_kinds_take_the_first_rows_kind():
+    # MindSpore 2.10 (measured): [b'a', 'b'] batches as bytes, ['a', b'b'] as str (UTF-8);
+    # numpy's promotion served the bytes batch as str here
+    def batch_of(*cells):
+        gen = lambda: ((np.array(c),) for c in cells)  # noqa: E731
+        return list(ds.GeneratorDataset(gen, ["s"], shuffle=False).batch(len(cells))
+                    .create_tuple_iterator(output_numpy=True))[0][0]
+    got = batch_of(b"a", "b")
+    assert got.dtype.kind == "S" and got.tolist() == [b"a", b"b"]
+    got = batch_of("a", "\u00e9".encode("utf-8"))
+    assert got.dtype.kind == "U" and got.tolist() == ["a", "\u00e9"]
+    assert batch_of(b"\xff", "b").tolist() == [b"\xff", b"b"]
+    # a number after a string ('a', 5 gave '5' here; MindSpore 2.10 crashes) and bytes that
+    # are not UTF-8 after a str are refused
+    for cells in (("a", 5), (b"a", 5), ("a", b"\xff")):
+        with pytest.raises(RuntimeError, match="row 1"):
+            batch_of(*cells)
+
+
 def test_batch_then_repeat_and_repeat_then_batch():
     assert [len(b) for b in values(numbers(5).batch(2).repeat(2))] == [2, 2, 1, 2, 2, 1]
     assert [len(b) for b in values(numbers(5).repeat(2).batch(2))] == [2, 2, 2, 2, 2]

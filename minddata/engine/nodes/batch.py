@@ -39,7 +39,7 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
     n = len(values)
     if first.dtype.kind in "US" and pad is None:
         # String widths differ row to row; numpy picks the widest.
-        arrs = [np.asarray(v) for v in values]
+        arrs = _string_rows(name, values, op_name)
         _check_same_shapes(name, arrs, op_name)
         return np.array(arrs)
     if pad is None:
@@ -63,6 +63,26 @@ def stack_column(name, values, pad=None, op_name="Batch", empty=np.empty):
         cut = tuple(slice(0, min(s, t)) for s, t in zip(a.shape, target))
         out[(i,) + cut] = a[cut]
     return out
+
+
+def _string_rows(name, values, op_name):
+    """The rows of a string column as arrays of the first row's kind, as MindSpore 2.10
+    batches them (measured): a str row after a bytes one is UTF-8 encoded, a bytes row after a
+    str one UTF-8 decoded; a row of another type is refused (numpy's promotion served 5 after
+    'a' as '5', and 'b' after b'a' as str)."""
+    arrs = [np.asarray(v) for v in values]
+    kind = arrs[0].dtype.kind
+    for i, a in enumerate(arrs):
+        if a.dtype.kind == kind:
+            continue
+        if a.dtype.kind not in "US":
+            raise different_types(op_name, name, arrs[0].dtype, a.dtype, i)
+        try:
+            arrs[i] = np.char.encode(a, "utf-8") if kind == "S" else np.char.decode(a, "utf-8")
+        except UnicodeDecodeError:
+            raise RuntimeError(f"{op_name}: column {name!r} row {i} holds bytes that are not "
+                               f"UTF-8, which a batch of str rows cannot take") from None
+    return arrs
 
 
 def _pad_target(name, arrs, pad_shape, op_name):

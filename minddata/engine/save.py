@@ -17,7 +17,9 @@ def _field_spec(name, a):
     kind, ndim = a.dtype.kind, a.ndim
     # One string or bytes value per field (a MindRecord bytes field reads back as shape (1,)).
     if kind == "U":
-        if a.size != 1:
+        # MindSpore 2.10 (measured) refuses a str array of any rank above 0, one of shape (1,)
+        # too, where it takes bytes of shape (1,).
+        if a.ndim != 0:
             raise RuntimeError(f"save: column {name!r} is an array of strings; MindRecord "
                                f"stores one string per field. Invalid data, mindrecord can not "
                                f"support multi-dimensional string tensor.")
@@ -51,8 +53,8 @@ def _convert(name, a, spec, how):
     if not np.can_cast(a.dtype, how, casting="same_kind"):
         raise RuntimeError(f"save: column {name!r} is {how} in the first row and {a.dtype} in "
                            f"a later one; MindRecord stores one type per field")
-    if a.ndim == 0:
-        return a.item()
+    if a.ndim == 0:        # a bool or float16 scalar as the field's type (MindSpore saves them)
+        return a.astype(how).item()
     if a.shape[1:] != tuple(spec.get("shape", [None])[1:]):
         raise RuntimeError(f"save: column {name!r} has rows of shapes {a.shape} and "
                            f"{spec.get('shape')} (-1: any). Tensor with dynamic shape do not "
@@ -80,8 +82,16 @@ def _check_save_args(file_name, num_files, file_type):
 
 
 def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
-    from mindrecord import FileWriter
+    from mindrecord import MindRecordException
     _check_save_args(file_name, num_files, file_type)
+    try:
+        _save(ds, file_name, num_files)
+    except MindRecordException as exc:      # MindSpore raises RuntimeError for these
+        raise RuntimeError(f"save: {exc}") from exc
+
+
+def _save(ds, file_name, num_files):
+    from mindrecord import FileWriter
     names = ds.get_col_names()
     it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
     writer = None

@@ -29,3 +29,31 @@ def test_save_validation(tmp_path):
         data.save(str(tmp_path / "x.mindrecord"), num_files=0)
     with pytest.raises(RuntimeError, match="no rows"):
         data.skip(2).save(str(tmp_path / "y.mindrecord"))
+
+
+def test_save_scalar_bool_and_float16(tmp_path):
+    # MindSpore 2.10 (measured by tools/save_vs_mindspore.py) saves 0-d bool as int32 and 0-d
+    # float16 as float32; this package refused the bool (a Python bool is no int32 value).
+    data = ds.NumpySlicesDataset({"flag": np.array([False, True]),
+                                  "half": np.array([1.5, -2.25], np.float16)}, shuffle=False)
+    path = str(tmp_path / "s.mindrecord")
+    data.save(path)
+    rows = list(ds.MindDataset(path, shuffle=False).create_dict_iterator(num_epochs=1,
+                                                                          output_numpy=True))
+    assert [(r["flag"].dtype, r["flag"].shape, int(r["flag"])) for r in rows] == [
+        (np.int32, (), 0), (np.int32, (), 1)]
+    assert [(r["half"].dtype, float(r["half"])) for r in rows] == [(np.float32, 1.5),
+                                                                   (np.float32, -2.25)]
+
+
+def test_save_refuses_as_mindspore(tmp_path):
+    # MindSpore 2.10 (measured): a str array of shape (1,) is refused ("mindrecord can not
+    # support multi-dimensional string tensor"), and a schema MindRecord refuses (a dimension
+    # of 0) is a RuntimeError, not the writer's own error type.
+    strings = ds.GeneratorDataset(lambda: iter([(np.array(["a"]),)]), ["s"], shuffle=False)
+    with pytest.raises(RuntimeError, match="multi-dimensional string"):
+        strings.save(str(tmp_path / "a.mindrecord"))
+    empty = ds.GeneratorDataset(lambda: iter([(np.zeros((2, 0), np.int32),)]), ["e"],
+                                shuffle=False)
+    with pytest.raises(RuntimeError):
+        empty.save(str(tmp_path / "b.mindrecord"))

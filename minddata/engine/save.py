@@ -46,10 +46,9 @@ def _field_spec(name, a):
 def _convert(name, a, spec, how):
     """A value of the column as FileWriter takes it; a row that does not fit the schema the
     first row gave is refused, not reshaped or reinterpreted."""
-    if how == "string":
-        return str(a.item())
-    if how == "bytes":
-        return bytes(a.item())
+    if how in ("string", "bytes"):
+        _field_spec(name, a)      # a later row of several values is refused as the first one
+        return str(a.item()) if how == "string" else bytes(a.item())
     if not np.can_cast(a.dtype, how, casting="same_kind"):
         raise RuntimeError(f"save: column {name!r} is {how} in the first row and {a.dtype} in "
                            f"a later one; MindRecord stores one type per field")

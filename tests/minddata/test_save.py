@@ -57,3 +57,12 @@ def test_save_refuses_as_mindspore(tmp_path):
                                 shuffle=False)
     with pytest.raises(RuntimeError):
         empty.save(str(tmp_path / "b.mindrecord"))
+
+
+def test_save_refuses_a_later_row_of_several_bytes(tmp_path):
+    # MindSpore 2.10 (measured): a bytes field whose later row holds several values is a
+    # RuntimeError ("multi-dimensional bytes cannot be converted"); numpy's ValueError leaked.
+    rows = [(np.array(b"ab"),), (np.array([[b"xy", b"\x00b"]]),)]
+    data = ds.GeneratorDataset(lambda: iter(rows), ["b"], shuffle=False)
+    with pytest.raises(RuntimeError, match="multi-dimensional bytes"):
+        data.save(str(tmp_path / "c.mindrecord"))

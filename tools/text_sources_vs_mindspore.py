@@ -31,19 +31,17 @@ Prints each undocumented difference and a count per outcome; exits 1 if there is
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
 import argparse
-import faulthandler
 import importlib
 import json
 import os
-import pickle
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
 import pipelines_vs_mindspore as pipelines                          # noqa: E402
 
 CASE_TIMEOUT_S = 30         # a case of the reference interpreter that runs longer hangs
@@ -388,37 +386,14 @@ def outcomes(library_name, seed, count, start=0):
             yield run_case(ds, case, directory)
 
 
-CRASH = [("crash", ("error", "crash", "killed by a signal or hung", ("crash",)))]
+CRASH = differential_reference.CRASH
 
 
 def reference_outcomes(args):
-    """The reference interpreter's outcomes; a case that kills or hangs it is tried once more in
-    a new process, then recorded as a crash and the run goes on after it."""
-    results, retried = [], set()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "reference.pkl")
-        env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))) if args.reference == "minddata" else "")
-        while len(results) < args.cases:
-            done = subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--seed",
-                                   str(args.seed), "--cases", str(args.cases), "--start",
-                                   str(len(results)), "--emit", args.reference, path],
-                                  env=env, stderr=subprocess.DEVNULL)
-            before = len(results)
-            with open(path, "rb") as f:
-                while True:
-                    try:
-                        results.append(pickle.load(f))
-                    except (EOFError, pickle.UnpicklingError):
-                        break
-            if done.returncode != 0 and not results:
-                raise SystemExit(f"{args.mindspore_python} failed on the first case "
-                                 f"(exit status {done.returncode}): is {args.reference} there?")
-            if done.returncode != 0 and len(results) < args.cases:
-                if len(results) in retried or len(results) == before:
-                    results.append(CRASH)
-                retried.add(len(results))
-    return results
+    """The reference interpreter's outcomes (differential_reference.reference_outcomes)."""
+    return differential_reference.reference_outcomes(
+        __file__, args, args.cases, lambda path: ["--seed", str(args.seed), "--cases",
+                                                  str(args.cases), "--emit", args.reference, path])
 
 
 # --- comparing -----------------------------------------------------------------------------------
@@ -694,32 +669,12 @@ def main():
     parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.emit:                       # the reference interpreter's part
-        with open(args.emit[1], "wb") as f, open(os.devnull, "w") as quiet:
-            faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
-            for outcome in outcomes(args.emit[0], args.seed, args.cases, args.start):
-                pickle.dump(outcome, f)
-                f.flush()
-                faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
+        differential_reference.emit_outcomes(outcomes(args.emit[0], args.seed, args.cases,
+                                                      args.start), args.emit[1], CASE_TIMEOUT_S)
         return 0
-    reference = reference_outcomes(args)
-    counts = {}
-    for number, (case, mine, theirs) in enumerate(zip(cases(args.seed, args.cases),
-                                                      outcomes("minddata", args.seed, args.cases),
-                                                      reference)):
-        kind, item, why = classify(case, mine, theirs)
-        kind = kind or "same"
-        counts[kind] = counts.get(kind, 0) + 1
-        if number in (args.case or ()):
-            print(f"case {number}: {describe(case, None)}\n    here: {mine}\n    "
-                  f"MindSpore: {theirs}")
-        if kind in ("different", "MindSpore crashed") or (
-                kind == "error type" and args.show_error_types) or (
-                kind == "documented" and args.show_documented):
-            print(f"case {number}: {describe(case)}\n    {item}: {why}")
-    print(f"{args.cases} cases, seed {args.seed}: " + ", ".join(
-        f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "error type", "error elsewhere",
-                                            "MindSpore crashed", "different")))
-    return 1 if counts.get("different") else 0
+    return differential_reference.print_report(
+        args, cases(args.seed, args.cases), outcomes("minddata", args.seed, args.cases),
+        reference_outcomes(args), classify, describe)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ Prints each undocumented difference and a count per outcome; exits 1 if there is
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
 import argparse
-import faulthandler
 import gzip
 import importlib
 import json
@@ -45,7 +44,6 @@ import pickle
 import random
 import resource
 import struct
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -54,6 +52,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
 import pipelines_vs_mindspore as pipelines                          # noqa: E402
 import text_sources_vs_mindspore as text_sources                    # noqa: E402
 
@@ -415,7 +414,7 @@ def outcomes(library_name, all_cases, start=0):
             yield run_case(ds, case, directory)
 
 
-CRASH = text_sources.CRASH
+CRASH = differential_reference.CRASH
 
 
 def limit_memory():
@@ -425,36 +424,15 @@ def limit_memory():
 
 
 def reference_outcomes(args, all_cases):
-    """The reference interpreter's outcomes of ``all_cases`` (handed over in a file); a case
-    that kills or hangs it is tried once more in a new process, then recorded as a crash and
-    the run goes on after it."""
-    results, tried = [], set()
+    """The reference interpreter's outcomes of ``all_cases``, handed over in a file
+    (differential_reference.reference_outcomes), its address space capped."""
     with tempfile.TemporaryDirectory() as tmp:
-        cases_path, path = os.path.join(tmp, "cases.pkl"), os.path.join(tmp, "reference.pkl")
+        cases_path = os.path.join(tmp, "cases.pkl")
         with open(cases_path, "wb") as f:
             pickle.dump(all_cases, f)
-        env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))) if args.reference == "minddata" else "")
-        while len(results) < len(all_cases):
-            start = len(results)
-            done = subprocess.run([args.mindspore_python, os.path.abspath(__file__),
-                                   "--start", str(start), "--emit", args.reference, cases_path,
-                                   path], env=env, stderr=subprocess.DEVNULL,
-                                  preexec_fn=limit_memory)
-            with open(path, "rb") as f:
-                while True:
-                    try:
-                        results.append(pickle.load(f))
-                    except (EOFError, pickle.UnpicklingError):
-                        break
-            if done.returncode != 0 and not results:
-                raise SystemExit(f"{args.mindspore_python} failed on the first case "
-                                 f"(exit status {done.returncode}): is {args.reference} there?")
-            if done.returncode != 0 and len(results) < len(all_cases):
-                if len(results) in tried:
-                    results.append(CRASH)
-                tried.add(len(results))
-    return results
+        return differential_reference.reference_outcomes(
+            __file__, args, len(all_cases),
+            lambda path: ["--emit", args.reference, cases_path, path], preexec_fn=limit_memory)
 
 
 def emit(library_name, cases_path, out_path, start):
@@ -462,15 +440,8 @@ def emit(library_name, cases_path, out_path, start):
     pickled to ``out_path`` as it is done (a case that runs past CASE_TIMEOUT_S ends it)."""
     with open(cases_path, "rb") as f:
         all_cases = pickle.load(f)
-    with open(out_path, "wb") as f, open(os.devnull, "w") as quiet:
-        faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
-        for outcome in outcomes(library_name, all_cases, start):
-            pickle.dump(outcome, f)
-            f.flush()
-            faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
-
-
-# --- comparing -----------------------------------------------------------------------------------
+    differential_reference.emit_outcomes(outcomes(library_name, all_cases, start), out_path,
+                                         CASE_TIMEOUT_S)
 
 
 def case_differences(ours, theirs):
@@ -683,24 +654,9 @@ def main():
         emit(args.emit[0], args.emit[1], args.emit[2], args.start)
         return 0
     all_cases = cases(args.seed, args.cases)
-    reference = reference_outcomes(args, all_cases)
-    counts = {}
-    for number, (case, mine, theirs) in enumerate(zip(all_cases, outcomes("minddata", all_cases),
-                                                      reference)):
-        kind, item, why = classify(case, mine, theirs)
-        kind = kind or "same"
-        counts[kind] = counts.get(kind, 0) + 1
-        if number in (args.case or ()):
-            print(f"case {number}: {describe(case, None)}\n    here: {mine}\n    "
-                  f"MindSpore: {theirs}")
-        if kind in ("different", "MindSpore crashed") or (
-                kind == "error type" and args.show_error_types) or (
-                kind == "documented" and args.show_documented):
-            print(f"case {number}: {describe(case)}\n    {item}: {why}")
-    print(f"{args.cases} cases, seed {args.seed}: " + ", ".join(
-        f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "error type", "error elsewhere",
-                                            "MindSpore crashed", "different")))
-    return 1 if counts.get("different") else 0
+    return differential_reference.print_report(
+        args, all_cases, outcomes("minddata", all_cases), reference_outcomes(args, all_cases),
+        classify, describe)
 
 
 if __name__ == "__main__":

@@ -46,8 +46,14 @@ def _read_header(path, delimiter):
         data = data[3:]                     # 2.10 keeps it there: a deviation)
 
     def lines():
-        for raw in data.splitlines(keepends=True):
-            yield raw.decode("utf-8")
+        # lazily, so that only the header's lines are split off and decoded (the lines bytes'
+        # splitlines() gives, without listing the whole file's)
+        start = 0
+        for end in re.finditer(rb"\r\n|\r|\n", data):
+            yield data[start:end.end()].decode("utf-8")
+            start = end.end()
+        if start < len(data):
+            yield data[start:].decode("utf-8")
     try:
         return next(csv.reader(lines(), delimiter=delimiter))
     except StopIteration:

@@ -8,6 +8,7 @@ and line.
 import pyarrow as pa
 import pyarrow.csv as pcsv
 
+from ..errors import MRMInvalidSchemaError
 from .arrow_rows import table_schema
 from .arrow_table_to_mr import ArrowTableToMR
 from .bad_input import BadItem, ConversionError
@@ -49,8 +50,25 @@ class CsvToMR(ArrowTableToMR):
             raise ConversionError(f"{self.source}: cannot read: {exc}") from None
         return table, bad_lines
 
+    def _check_header(self, header):
+        """The names of the columns converted as MindSpore 2.10 refuses them: a name starting
+        with a digit (ValueError; the index database could not name it), a name twice in the
+        header (pandas renames the second ``a.1``, which MindRecord refuses:
+        MRMInvalidSchemaError)."""
+        names = self.columns_list or header
+        for name in names:
+            if name[:1].isdigit():
+                raise ValueError(f"{self.source}: the first line content: {name} of the CSV "
+                                 "file is used as a column name and does not allow starting "
+                                 "with a number.")
+        for name in names:
+            if header.count(name) > 1:
+                raise MRMInvalidSchemaError(f"{self.source}: column name {name!r} appears "
+                                            f"{header.count(name)} times in the header")
+
     def _build_specs(self):
         table, bad_lines = self._read()
+        self._check_header(table.column_names)
         table, schema = table_schema(table, self.source, self.columns_list)
         # Physical line of each table row: header is line 1; skipped lines shift the rest.
         skipped = sorted(n for n, _ in bad_lines if n is not None)

@@ -40,16 +40,17 @@ def check_partition_number(partition_number):
     if isinstance(partition_number, bool) or not isinstance(partition_number, int):
         raise ValueError("The parameter partition_number must be int")
     if not 1 <= partition_number <= 1000:
-        raise ValueError(f"The parameter partition_number must be in [1, 1000], "
-                         f"got {partition_number}")
+        # MindSpore's FileWriter refuses it with ParamValueError (a ValueError here)
+        raise ParamValueError(f"The parameter partition_number must be in [1, 1000], "
+                              f"got {partition_number}")
     return partition_number
 
 
 def check_columns_list(columns_list, name="columns_list"):
-    if columns_list is None:
+    """None or a list of str; an empty list means every column, as in MindSpore 2.10."""
+    if columns_list is None or (isinstance(columns_list, list) and not columns_list):
         return None
-    if not isinstance(columns_list, list) or not columns_list \
-            or not all(isinstance(c, str) for c in columns_list):
+    if not isinstance(columns_list, list) or not all(isinstance(c, str) for c in columns_list):
         raise ValueError(f"The parameter {name} must be list of str.")
     return columns_list
 

@@ -19,6 +19,7 @@ from .graph.checks import PipelineArgumentError, out_of_range, wrong_type
 logger = logging.getLogger("minddata")
 
 _INT32_MAX = 2 ** 31 - 1
+_INT64_MAX = 2 ** 63 - 1
 
 
 class Shuffle(str, enum.Enum):
@@ -43,8 +44,8 @@ def _check_num_samples(num_samples):
         return
     if isinstance(num_samples, bool) or not isinstance(num_samples, int):
         raise wrong_type('num_samples', num_samples, int)
-    if num_samples < 0 or num_samples > _INT32_MAX:
-        raise out_of_range("num_samples", num_samples, 0, _INT32_MAX,
+    if num_samples < 0 or num_samples > _INT64_MAX:
+        raise out_of_range("num_samples", num_samples, 0, _INT64_MAX,
                            "num_samples exceeds the boundary between 0 and "
                            "9223372036854775807(INT64_MAX)!")
 
@@ -71,6 +72,8 @@ def _check_indices(indices):
     if isinstance(indices, np.ndarray) and indices.ndim == 1 and \
             np.issubdtype(indices.dtype, np.integer):
         return indices.astype(np.int64)     # (no per-element check for a big id array)
+    if isinstance(indices, int) and not isinstance(indices, bool):
+        indices = [indices]             # one row id, as MindSpore takes it
     if isinstance(indices, (str, bytes)) or not hasattr(indices, "__iter__"):
         raise TypeError(f"Unsupported sampler object of type ({type(indices)}): indices must "
                         f"be a list or numpy array of int")
@@ -116,7 +119,12 @@ class Sampler:
         that keeps per-epoch state."""
 
     def get_num_samples(self):
-        return self.num_samples
+        """MindSpore's rule: this sampler's num_samples, capped by (or, when None, taken from)
+        its child's get_num_samples(); None where neither gives one."""
+        child = self.child_sampler.get_num_samples() if self.child_sampler is not None else None
+        if self.num_samples is None:
+            return child
+        return self.num_samples if child is None else min(self.num_samples, child)
 
     def parse(self):
         """MindSpore's parse() builds the engine's own copy of the sampler, checking what the
@@ -307,10 +315,15 @@ def as_sampler(sampler, num_samples=None):
     if isinstance(sampler, int) and not isinstance(sampler, bool):
         return SubsetSampler([sampler])
     try:
-        iter(sampler)
+        first = iter(sampler)
     except TypeError:
         raise TypeError(f"Unsupported sampler object of type ({type(sampler)}): a sampler must "
                         f"be a ds.Sampler, a list of row ids or an iterable of row ids") from None
+    if first is sampler:
+        # a generator or other iterator yields its ids once: the next epoch (or the count of
+        # get_dataset_size) would find it empty (MindSpore 2.10 fails to copy it: TypeError)
+        raise TypeError(f"sampler: a {type(sampler).__name__} yields its row ids only once; "
+                        f"give a list of row ids or an iterable whose iter() starts again")
     return IterSampler(sampler, num_samples)
 
 
@@ -329,6 +342,11 @@ def user_source_sampling(num_samples, sampler, shuffle, num_shards, shard_id):
     (sampler, shuffle, num_shards, shard_id) for SourceDataset. As in MindSpore, a sampler
     that is not a ds.Sampler (a list of ids, an iterable) overrides shuffle and sharding,
     which are then ignored with a warning."""
+    _check_num_samples(num_samples)
+    if shuffle is not None and not isinstance(shuffle, bool):
+        # MindSpore's type check: a Shuffle member is no bool here either
+        raise TypeError(f"Argument shuffle with value {shuffle} is not of type [<class 'bool'>], "
+                        f"but got {type(shuffle)}.")
     if (num_shards is None) != (shard_id is None):
         raise ValueError("num_shards and shard_id need to be passed in together.")
     if num_shards is not None:
@@ -483,6 +501,11 @@ class SubsetSampler(Sampler):
     def _count(self, n):
         return len(self.indices)
 
+    def get_num_samples(self):
+        """As in MindSpore: the number of indices, capped by num_samples (and the child's)."""
+        limit = super().get_num_samples()
+        return len(self.indices) if limit is None else min(len(self.indices), limit)
+
     def _describe_args(self):
         return f"indices={self.indices.tolist()[:8]}..., num_samples={self.num_samples}"
 
@@ -516,9 +539,6 @@ class WeightedRandomSampler(Sampler):
         if w.sum() <= 0:
             raise ValueError("weights must contain at least one positive value")
         _check_bool("replacement", replacement)
-        if not replacement and num_samples is not None and num_samples > int((w > 0).sum()):
-            raise ValueError("num_samples exceeds the number of positive weights while "
-                             "replacement is False")
         self.weights = w
         self.replacement = replacement
 
@@ -534,6 +554,19 @@ class WeightedRandomSampler(Sampler):
         # As in MindSpore 2.10: num_samples (default: every row) is capped at the number of
         # rows, and ids are drawn among the first len(weights) rows.
         k = min(self.num_samples or n, n)
+        if not self.replacement:
+            if k > len(self.weights):
+                raise PipelineArgumentError(
+                    f"Invalid parameter, without replacement, weight size must be greater than "
+                    f"or equal to num_samples, but got weight size: {len(self.weights)}, "
+                    f"num_samples: {k}")
+            positive = int((self.weights > 0).sum())
+            if k > positive:
+                # MindSpore 2.10 serves rows of weight 0 once the others are drawn; here a row
+                # of weight 0 is never served
+                raise PipelineArgumentError(
+                    f"WeightedRandomSampler: {k} samples without replacement, but only "
+                    f"{positive} weights are positive (a row of weight 0 is never drawn)")
         p = self.weights / self.weights.sum()
         return rng.choice(len(p), size=k, replace=self.replacement, p=p)
 

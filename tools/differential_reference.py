@@ -83,3 +83,70 @@ def print_report(args, all_cases, ours, reference, classify, describe, soft=("er
     print(f"{args.cases} cases, seed {args.seed}: " + ", ".join(
         f"{counts.get(k, 0)} {k}" for k in KINDS))
     return 1 if counts.get("different") else 0
+
+
+def first_undocumented(case, ours, theirs, found, documented):
+    """(kind, item, why) of a case whose differences are ``found`` ([(kind, item, why)], hard
+    ones first): the first "different" one ``documented(case, item, ours, theirs)`` does not
+    explain, else "documented" where every one is, else the first soft one; (None, None,
+    None) if the same."""
+    hard = [difference for difference in found if difference[0] == "different"]
+    for kind, item, why in hard:
+        if not documented(case, item, ours, theirs):
+            return kind, item, why
+    if hard:
+        return ("documented", hard[0][1], documented(case, hard[0][1], ours, theirs))
+    return found[0] if found else (None, None, None)
+
+
+def run_tool(description, default_cases, script, cases, outcomes, classify, describe,
+             case_timeout_s, soft=("error type", "error elsewhere"), full=2000):
+    """A differential tool's command line: --seed, --cases, --mindspore-python, --reference,
+    --show-error-types, --show-documented, --case N; run by the reference interpreter with
+    --emit (its outcomes pickled case by case). ``cases(seed, count)`` and
+    ``outcomes(library_name, seed, count, start)`` are the tool's. Returns the exit status."""
+    import argparse
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=default_cases)
+    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
+    parser.add_argument("--reference", default="mindspore",
+                        help="the library the reference interpreter runs (minddata: a self-check)")
+    parser.add_argument("--show-error-types", action="store_true",
+                        help="also print the cases where both raise, with other error types or at "
+                        "other steps")
+    parser.add_argument("--show-documented", action="store_true",
+                        help="also print the cases whose differences the README documents")
+    parser.add_argument("--case", type=int, action="append",
+                        help="print this case's data and both outcomes in full")
+    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.emit:                       # the reference interpreter's part
+        emit_outcomes(outcomes(args.emit[0], args.seed, args.cases, args.start), args.emit[1],
+                      case_timeout_s)
+        return 0
+    reference = reference_outcomes(script, args, args.cases, lambda path: [
+        "--seed", str(args.seed), "--cases", str(args.cases), "--emit", args.reference, path])
+    return print_report(args, cases(args.seed, args.cases),
+                        outcomes("minddata", args.seed, args.cases), reference, classify,
+                        describe, soft=soft, full=full)
+
+
+def item_differences(pairs, rows, difference, keep=()):
+    """[(kind, item, why)] of ``pairs`` ([(item, ours, theirs)] outcomes) that differ by
+    ``difference(ours, theirs)`` -> (kind, why), hard ones first. A difference in an item that
+    is no row item (``rows``) nor in ``keep``, where every row item fails on both sides (one
+    missing counts as failing), is an error at another step ("error elsewhere")."""
+    found = []
+    sides = ({label: mine for label, mine, _ in pairs}, {label: theirs for label, _, theirs in
+                                                          pairs})
+    for label, mine, theirs in pairs:
+        kind, why = difference(mine, theirs)
+        if kind == "different" and label not in rows and label not in keep and all(
+                side.get(item, ("error",))[0] == "error" for side in sides for item in rows):
+            kind = "error elsewhere"
+        if kind:
+            found.append((kind, label, why))
+    found.sort(key=lambda item: ("different", "error type", "error elsewhere").index(item[0]))
+    return found

@@ -36,7 +36,6 @@ crashed": tried once more in a new process).
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
-import argparse
 import importlib
 import os
 import random
@@ -421,12 +420,6 @@ def outcomes(library_name, seed, count, start=0):
 CRASH = differential_reference.CRASH
 
 
-def reference_outcomes(args):
-    """The reference interpreter's outcomes (differential_reference.reference_outcomes)."""
-    return differential_reference.reference_outcomes(
-        __file__, args, args.cases, lambda path: ["--seed", str(args.seed), "--cases",
-                                                  str(args.cases), "--emit", args.reference, path])
-
 
 # --- comparing -----------------------------------------------------------------------------------
 
@@ -451,31 +444,17 @@ def case_differences(ours, theirs):
         labels = [label for label in ITEMS if label in mine or label in reference] or ["build"]
         mine = {label: mine.get(label, mine.get("build")) for label in labels}
         reference = {label: reference.get(label, reference.get("build")) for label in labels}
-    found = []
-    for label, outcome in mine.items():
-        kind, why = pipelines.difference(outcome, reference[label])
-        if kind == "different" and label not in ROWS and all(
-                side.get(item, ("error",))[0] == "error" for side in (mine, reference)
-                for item in ROWS):
-            kind = "error elsewhere"
-        if kind:
-            found.append((kind, label, why))
-    found.sort(key=lambda item: ("different", "error type", "error elsewhere").index(item[0]))
-    return found
+    return differential_reference.item_differences(
+        [(label, outcome, reference[label]) for label, outcome in mine.items()], ROWS,
+        pipelines.difference)
 
 
 def classify(case, ours, theirs):
     """(kind, item, why): the first undocumented hard difference ("different"), else
     "documented" where every hard one is, else the first soft one; (None, None, None) if the
     same."""
-    found = case_differences(ours, theirs)
-    hard = [difference for difference in found if difference[0] == "different"]
-    for kind, item, why in hard:
-        if not documented(case, item, ours, theirs):
-            return kind, item, why
-    if hard:
-        return ("documented", hard[0][1], documented(case, hard[0][1], ours, theirs))
-    return found[0] if found else (None, None, None)
+    return differential_reference.first_undocumented(case, ours, theirs,
+                                                     case_differences(ours, theirs), documented)
 
 
 def row_values(case):
@@ -600,30 +579,9 @@ def describe(case, limit=300):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=300)
-    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
-    parser.add_argument("--reference", default="mindspore",
-                        help="the library the reference interpreter runs (minddata: a self-check)")
-    parser.add_argument("--show-error-types", action="store_true",
-                        help="also print the cases where both raise, with other error types or at "
-                        "other steps")
-    parser.add_argument("--show-documented", action="store_true",
-                        help="also print the cases whose differences the README documents")
-    parser.add_argument("--case", type=int, action="append",
-                        help="print this case's data and both outcomes in full")
-    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.emit:                       # the reference interpreter's part
-        differential_reference.emit_outcomes(outcomes(args.emit[0], args.seed, args.cases,
-                                                      args.start), args.emit[1], CASE_TIMEOUT_S)
-        return 0
-    return differential_reference.print_report(
-        args, cases(args.seed, args.cases), outcomes("minddata", args.seed, args.cases),
-        reference_outcomes(args), classify, describe, soft=("error type", "error elsewhere"),
-        full=2000)
+    return differential_reference.run_tool(__doc__.split("\n\n")[0], 300, __file__, cases,
+                                           outcomes, classify, describe,
+                                           CASE_TIMEOUT_S)
 
 
 if __name__ == "__main__":

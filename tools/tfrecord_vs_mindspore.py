@@ -470,14 +470,8 @@ def classify(case, ours, theirs):
     """(kind, item, why): the first undocumented hard difference ("different"), else
     "documented" where every hard one is, else the first soft one; (None, None, None) if
     the same."""
-    found = case_differences(ours, theirs)
-    hard = [difference for difference in found if difference[0] == "different"]
-    for kind, item, why in hard:
-        if not documented(case, item, ours, theirs):
-            return kind, item, why
-    if hard:
-        return ("documented", hard[0][1], documented(case, hard[0][1], ours, theirs))
-    return found[0] if found else (None, None, None)
+    return differential_reference.first_undocumented(case, ours, theirs,
+                                                     case_differences(ours, theirs), documented)
 
 
 def documented(case, item, ours, theirs):

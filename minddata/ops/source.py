@@ -35,6 +35,9 @@ class SourceDataset(Source, Dataset):
         top and keeps that one's child: a part of ``split`` keeps its rows, which
         ``new_sampler`` samples from."""
         new_sampler = _checked_sampler(new_sampler)
+        if new_sampler.get_child() is not None:
+            # MindSpore gives it the replaced sampler's child (even none): refused alike
+            raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
         child = self.sampler.get_child() if self.sampler is not None else None
         if child is not None:
             new_sampler.add_child(child)

@@ -266,6 +266,10 @@ class MindDataset(SourceDataset):
                                         Shuffle.BLOCKS),
                          column_names=columns_list, shuffle_block_rows=shuffle_block_rows,
                          shuffle_window_rows=shuffle_window_rows)
+        if num_samples and shuffle in (Shuffle.FILES, Shuffle.INFILE):
+            # MindSpore's check (these levels read whole files: no row count to stop at)
+            raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' "
+                             "cannot be specified at the same time.")
         if num_padded and num_shards is not None:
             # Whether rows + num_padded split evenly over the shards is in the file's header:
             # an invalid num_shards fails here, not when iterating (MindSpore finds it when

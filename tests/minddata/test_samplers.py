@@ -110,3 +110,94 @@ def test_unseeded_shuffled_shards_still_partition_the_rows():
     # Each rank builds its own pipeline; without set_seed they must agree on the permutation.
     parts = [values(numbers(12, shuffle=True, num_shards=3, shard_id=k)) for k in range(3)]
     assert sorted(v for p in parts for v in p) == list(range(12))
+
+
+# --- found by tools/samplers_vs_mindspore.py, values measured in MindSpore 2.10 ---------------
+
+
+def test_get_num_samples_follows_the_child_and_subset_indices():
+    assert ds.SubsetSampler([8, 3, 2, 4, 6]).get_num_samples() == 5
+    assert ds.SubsetSampler([1, 2, 3], num_samples=9).get_num_samples() == 3
+    assert ds.SubsetRandomSampler((0, 0, 0)).get_num_samples() == 3
+    parent = ds.RandomSampler()
+    parent.add_child(ds.SequentialSampler(num_samples=4))
+    assert parent.get_num_samples() == 4
+    parent = ds.SequentialSampler(num_samples=6)
+    parent.add_child(ds.SubsetSampler([0, 1]))
+    assert parent.get_num_samples() == 2
+    assert ds.DistributedSampler(2, 0).get_num_samples() is None
+
+
+def test_subset_sampler_takes_one_int_index():
+    assert values(numbers(6, sampler=ds.SubsetSampler(4))) == [4]
+    with pytest.raises(TypeError):
+        ds.SubsetSampler("01")
+
+
+def test_num_samples_past_int32_is_taken():
+    # MindSpore's bound is INT64_MAX, for the samplers and the sources
+    assert ds.SequentialSampler(num_samples=2 ** 31).get_num_samples() == 2 ** 31
+    data = ds.NumpySlicesDataset({"a": np.arange(3)}, shuffle=False, num_samples=2 ** 31)
+    assert values(data) == [0, 1, 2]
+    with pytest.raises(ValueError):
+        ds.SequentialSampler(num_samples=2 ** 63)
+
+
+@pytest.mark.parametrize("make", [
+    lambda shuffle: ds.NumpySlicesDataset({"a": np.arange(3)}, shuffle=shuffle),
+    lambda shuffle: ds.GeneratorDataset([(1,), (2,)], ["a"], shuffle=shuffle)])
+def test_shuffle_of_memory_sources_is_a_bool(make):
+    # MindSpore 2.10: TypeError "Argument shuffle with value Shuffle.GLOBAL is not of type
+    # [<class 'bool'>] ..." (this package served a shuffle for Shuffle.GLOBAL/ADAPTIVE)
+    for shuffle in (ds.Shuffle.GLOBAL, ds.Shuffle.ADAPTIVE, ds.Shuffle.FILES, 1):
+        with pytest.raises(TypeError, match="shuffle"):
+            make(shuffle)
+
+
+def test_a_generator_as_sampler_is_refused():
+    # it yields its ids once: this package served no row in any epoch while get_dataset_size
+    # said 2 (MindSpore 2.10: TypeError "cannot pickle 'generator' object")
+    with pytest.raises(TypeError, match="only once"):
+        numbers(5, sampler=(i for i in [3, 1]))
+    assert values(numbers(5, sampler=ds.SubsetSampler(i for i in [3, 1]))) == [3, 1]
+
+
+def test_weighted_sampler_without_replacement_caps_num_samples_at_the_rows():
+    # MindSpore 2.10: 5 rows for num_samples=8 over 5 rows and 5 weights; a RuntimeError when
+    # the rows are more than the weights
+    data = numbers(5, sampler=ds.WeightedRandomSampler([1] * 5, 8, replacement=False))
+    assert sorted(values(data)) == [0, 1, 2, 3, 4]
+    data = numbers(8, sampler=ds.WeightedRandomSampler([1] * 5, 8, replacement=False))
+    with pytest.raises(RuntimeError, match="weight size must be greater than or equal"):
+        values(data)
+    # a row of weight 0 is never served (MindSpore serves it once the others are drawn)
+    data = numbers(5, sampler=ds.WeightedRandomSampler([1, 0, 0, 1, 1], 4, replacement=False))
+    with pytest.raises(RuntimeError, match="weight 0"):
+        values(data)
+
+
+@pytest.mark.parametrize("level", ["FILES", "INFILE"])
+def test_mind_dataset_files_shuffle_refuses_num_samples(tmp_path, level):
+    from mindrecord import FileWriter
+    path = str(tmp_path / "a.mindrecord")
+    writer = FileWriter(path, shard_num=1)
+    writer.add_schema({"id": {"type": "int64"}}, "rows")
+    writer.write_raw_data([{"id": i} for i in range(3)])
+    writer.commit()
+    # MindSpore 2.10's ValueError (this package served the rows)
+    with pytest.raises(ValueError, match="cannot be specified at the same time"):
+        ds.MindDataset(path, shuffle=getattr(ds.Shuffle, level), num_samples=2)
+    assert len(values(ds.MindDataset(path, shuffle=getattr(ds.Shuffle, level),
+                                      num_samples=0))) == 3
+
+
+def test_use_sampler_refuses_a_sampler_with_a_child():
+    # MindSpore 2.10 gives the new sampler the replaced one's child: a RuntimeError when the
+    # new one has a child already (this package served the chain)
+    sampler = ds.SequentialSampler(num_samples=3)
+    sampler.add_child(ds.SubsetSampler([4, 2, 0, 1]))
+    data = numbers(6)
+    with pytest.raises(RuntimeError, match="already has a child"):
+        data.use_sampler(sampler)
+    data.add_sampler(ds.SequentialSampler(num_samples=2))
+    assert values(data) == [0, 1]

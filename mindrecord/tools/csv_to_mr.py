@@ -6,6 +6,7 @@ header 16 MiB, pages 64 MiB. A line with the wrong number of fields is bad input
 and line.
 """
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
 from ..errors import MRMInvalidSchemaError
@@ -27,7 +28,7 @@ class CsvToMR(ArrowTableToMR):
     source_kind = "file"
     desc = "csv_schema"
 
-    def _read(self):
+    def _read(self, column_types=None):
         bad_lines = []
 
         def on_invalid_row(row):
@@ -41,13 +42,29 @@ class CsvToMR(ArrowTableToMR):
             # One thread: row numbers are known, so messages can name the line.
             table = pcsv.read_csv(
                 self.source, read_options=pcsv.ReadOptions(use_threads=False),
-                parse_options=pcsv.ParseOptions(invalid_row_handler=on_invalid_row))
+                parse_options=pcsv.ParseOptions(invalid_row_handler=on_invalid_row),
+                convert_options=pcsv.ConvertOptions(column_types=column_types or {}))
         except pa.ArrowInvalid as exc:
             if bad_lines:
                 raise ConversionError(f"bad input: {bad_lines[-1][1]}") from None
             raise ConversionError(f"{self.source}: cannot parse as CSV: {exc}") from None
         except OSError as exc:
             raise ConversionError(f"{self.source}: cannot read: {exc}") from None
+        if column_types is None:
+            return self._hex_as_text(table, bad_lines)
+        return table, bad_lines
+
+    def _hex_as_text(self, table, bad_lines):
+        """pyarrow reads ``0x10`` as the integer 16; pandas (so MindSpore) keeps such a column
+        as text. Integer columns holding a hex number are read again as strings."""
+        ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+        if not ints or not _holds(self.source, (b"0x", b"0X")):
+            return table, bad_lines
+        text, _ = self._read({name: pa.string() for name in ints})
+        for name in ints:
+            column = text.column(name)
+            if pc.any(pc.match_substring_regex(column, r"^\s*[+-]?0[xX]")).as_py():
+                table = table.set_column(table.column_names.index(name), name, column)
         return table, bad_lines
 
     def _check_header(self, header):
@@ -81,3 +98,16 @@ class CsvToMR(ArrowTableToMR):
             line += 1
         return self.table_specs(table, schema, lines,
                                 pre_skipped=[(b.where, b.reason) for _, b in bad_lines])
+
+
+def _holds(path, needles, chunk=1 << 20):
+    """Whether the file holds one of ``needles`` (2 bytes each), read a chunk at a time."""
+    tail = b""
+    with open(path, "rb") as f:
+        while True:
+            data = f.read(chunk)
+            if not data:
+                return False
+            data, tail = tail + data, data[-1:]
+            if any(needle in data for needle in needles):
+                return True

@@ -122,3 +122,16 @@ def test_partition_number_out_of_range_is_a_param_value_error(tmp_path):
     for number in (0, -1, 1001):
         with pytest.raises(ParamValueError, match="partition_number"):
             CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), None, number)
+
+
+def test_a_column_holding_a_hex_number_stays_text(tmp_path):
+    # MindSpore 2.10 (pandas): a column of 0, -5, 0x10 is a string column whose last value is
+    # "0x10"; pyarrow read it as the int64 16 here
+    (tmp_path / "a.csv").write_text("a,b\n0,1\n-5,2\n0x10,0X1f\n")
+    CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+    with ShardReader(str(tmp_path / "a.mr")) as reader:
+        assert reader.schema == {"a": {"type": "string"}, "b": {"type": "string"}}
+    assert [row["a"] for row in read_rows(str(tmp_path / "a.mr"))] == ["0", "-5", "0x10"]
+    (tmp_path / "b.csv").write_text("a,b\n0,1\n-5,2\n16,x0x\n")
+    CsvToMR(str(tmp_path / "b.csv"), str(tmp_path / "b.mr")).transform()
+    assert read_rows(str(tmp_path / "b.mr"))[2] == {"a": 16, "b": "x0x"}

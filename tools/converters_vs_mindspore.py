@@ -707,6 +707,8 @@ def documented(case, item, why, ours=None, theirs=None):
         return "CSV: MindSpore drops rows pandas upcasts or reads as NaN"
     if case["kind"] == "mnist" and case["perturb"] == "image size":
         return "MNIST: images take the size the idx header gives (MindSpore: 28 x 28)"
+    if case["kind"] == "imagenet" and case["perturb"] == "extra spaces":
+        return "ImageNet: map lines split on any whitespace"
     if case["kind"] == "imagenet" and case["perturb"] == "label twice":
         return "ImageNet: MindSpore keeps one folder per label"
     return None

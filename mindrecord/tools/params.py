@@ -47,8 +47,9 @@ def check_partition_number(partition_number):
 
 
 def check_columns_list(columns_list, name="columns_list"):
-    """None or a list of str; an empty list means every column, as in MindSpore 2.10."""
-    if columns_list is None or (isinstance(columns_list, list) and not columns_list):
+    """None or a list of str; an empty value ([], "") means every column, as in MindSpore
+    2.10."""
+    if not columns_list:
         return None
     if not isinstance(columns_list, list) or not all(isinstance(c, str) for c in columns_list):
         raise ValueError(f"The parameter {name} must be list of str.")

@@ -108,11 +108,13 @@ def test_a_header_name_twice_is_an_invalid_schema(tmp_path):
 
 
 def test_an_empty_columns_list_converts_every_column(tmp_path):
-    # MindSpore 2.10 takes columns_list=[] as None (every column); ValueError here before
+    # MindSpore 2.10 takes columns_list=[] or "" as None (every column); ValueError here before
     (tmp_path / "a.csv").write_text(CSV)
-    CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), []).transform()
-    assert read_rows(str(tmp_path / "a.mr"))[0] == {"flag": 1, "id": 1, "name": "ann",
-                                                    "score": 0.5}
+    for empty in ([], ""):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), empty).transform(
+            overwrite=True)
+        assert read_rows(str(tmp_path / "a.mr"))[0] == {"flag": 1, "id": 1, "name": "ann",
+                                                        "score": 0.5}
 
 
 def test_partition_number_out_of_range_is_a_param_value_error(tmp_path):

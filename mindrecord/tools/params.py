@@ -23,9 +23,9 @@ def check_destination_arg(destination):
     if not isinstance(destination, str) or not destination:
         raise ValueError(f"Parameter destination must be a non-empty str, got {destination!r}.")
     base = os.path.basename(destination)
-    if not base:
-        raise ValueError(f"Parameter destination: file name {destination!r} should not be "
-                         f"empty.")
+    if not base:                        # MindSpore: ParamValueError, "can not end with '/'"
+        raise ParamValueError(f"Parameter destination: file name {destination!r} should not "
+                              f"be empty (it can not end with '/').")
     # MindSpore's ParamValueError and words (a ValueError too)
     if set('\\/:*?"<>|`&;\'') & set(base):
         raise ParamValueError(f"File name should not contains \\/:*?\\\"<>|`&;\\' "

@@ -124,6 +124,9 @@ def test_partition_number_out_of_range_is_a_param_value_error(tmp_path):
     for number in (0, -1, 1001):
         with pytest.raises(ParamValueError, match="partition_number"):
             CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), None, number)
+    # and for a destination ending with "/" (MindSpore: "File path can not end with '/'")
+    with pytest.raises(ParamValueError, match="destination"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path) + "/")
 
 
 def test_a_column_holding_a_hex_number_stays_text(tmp_path):

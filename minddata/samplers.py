@@ -440,9 +440,21 @@ class DistributedSampler(Sampler):
     and epoch), so shards are disjoint except for the wrapped tail."""
 
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
-        super().__init__(num_samples)
+        # MindSpore's order: the types (num_shards, shard_id, shuffle, num_samples, offset),
+        # then the ranges (MindSpore checks those when the pipeline is built)
         for name, v in (("num_shards", num_shards), ("shard_id", shard_id)):
             _check_int(name, v)
+        if isinstance(shuffle, Shuffle):
+            # MindSpore takes Shuffle.FALSE and Shuffle.GLOBAL (ADAPTIVE: its default for
+            # True); the file-level modes are MindDataset's own and not sampled here
+            if shuffle not in (Shuffle.FALSE, Shuffle.GLOBAL, Shuffle.ADAPTIVE):
+                raise RuntimeError(f"The shuffle mode: {shuffle} is not supported with current "
+                                   f"dataset.")
+            shuffle = shuffle != Shuffle.FALSE
+        if not isinstance(shuffle, bool):
+            raise _type_error("shuffle", shuffle, "a boolean value or valid shuffle mode")
+        super().__init__(num_samples)
+        _check_int("offset", offset)
         if num_shards < 1:
             raise PipelineArgumentError(
                 f"num_shards {num_shards} is not within the required interval of "
@@ -453,9 +465,6 @@ class DistributedSampler(Sampler):
                 f"shard_id {shard_id} is not within the required interval of "
                 f"[0, {num_shards - 1}]. [ERROR] DistributedSampler: shard_id must be in range "
                 f"[0, {num_shards}), but got: {shard_id}")
-        if not isinstance(shuffle, bool):
-            raise _type_error("shuffle", shuffle, "a boolean value or valid shuffle mode")
-        _check_int("offset", offset)
         self.num_shards = num_shards
         self.shard_id = shard_id
         self.shuffle = shuffle
@@ -524,21 +533,29 @@ class WeightedRandomSampler(Sampler):
     """num_samples ids drawn with probability proportional to ``weights[id]``."""
 
     def __init__(self, weights, num_samples=None, replacement=True):
-        super().__init__(num_samples)
+        if isinstance(weights, numbers.Number) and not isinstance(weights, bool):
+            weights = [weights]         # one weight, as MindSpore takes it
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__len__"):
             raise TypeError(f"weights must be a list of numbers, got {type(weights).__name__}")
         for i, w in enumerate(weights):
             if isinstance(w, bool) or not isinstance(w, numbers.Number):
                 raise TypeError(f"type of weights element must be number, but got w[{i}]: {w}, "
                                 f"type: {type(w)}.")
+        super().__init__(num_samples)
+        _check_bool("replacement", replacement)
+        # MindSpore finds these when the pipeline is built (RuntimeError, its words): here when
+        # the sampler is, an error that is a ValueError too
         w = np.asarray(weights, dtype=np.float64).reshape(-1)
         if w.size == 0:
-            raise ValueError("weights must not be empty")
-        if (w < 0).any() or not np.isfinite(w).all():
-            raise ValueError("weights must be finite and non-negative")
+            raise PipelineArgumentError("WeightedRandomSampler: weights vector must not be empty")
+        bad = np.flatnonzero((w < 0) | ~np.isfinite(w))
+        if bad.size:
+            raise PipelineArgumentError(
+                f"WeightedRandomSampler: weights vector must not contain negative numbers, got: "
+                f"weights[{bad[0]}] = {w[bad[0]]} (nor NaN or infinity)")
         if w.sum() <= 0:
-            raise ValueError("weights must contain at least one positive value")
-        _check_bool("replacement", replacement)
+            raise PipelineArgumentError(
+                "WeightedRandomSampler: elements of weights vector must not be all zero")
         self.weights = w
         self.replacement = replacement
 

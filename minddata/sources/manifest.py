@@ -155,10 +155,10 @@ class ManifestDataset(SourceDataset):
                  shuffle=None, sampler=None, class_indexing=None, decode=False, num_shards=None,
                  shard_id=None, cache=None):
         dataset_file = check_file(dataset_file, "dataset_file")
-        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
-        if shuffle is not None:
+        if shuffle is not None:     # MindSpore's type checks come before the conflicts
             type_check(shuffle, (bool,), "shuffle")
         type_check(decode, (bool,), "decode")
+        check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         type_check(usage, (str,), "usage")
         if usage not in USAGES:
             raise RuntimeError(f"ManifestDataset: usage {usage!r} does not match any mode in "

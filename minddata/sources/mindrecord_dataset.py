@@ -252,6 +252,8 @@ class MindDataset(SourceDataset):
             type_check(num_padded, (int,), "num_padded")
         check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         check_padding(columns_list, padded_sample, num_padded)
+        if isinstance(sampler, (str, bytes)):
+            raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
         if sampler is not None and type(sampler).__name__ not in SUPPORTED_SAMPLERS:
             raise ValueError("The sampler is not supported yet.")
         self.dataset_files = files

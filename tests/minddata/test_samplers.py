@@ -201,3 +201,51 @@ def test_use_sampler_refuses_a_sampler_with_a_child():
         data.use_sampler(sampler)
     data.add_sampler(ds.SequentialSampler(num_samples=2))
     assert values(data) == [0, 1]
+
+
+def test_weighted_sampler_weights_errors_are_mindspores_runtime_errors():
+    # MindSpore 2.10 raises these RuntimeErrors when the pipeline is built; here when the
+    # sampler is, as errors that are ValueErrors too
+    for weights, words in (([], "must not be empty"), ([1, -1], "negative numbers"),
+                           ([0, 0.0], "must not be all zero")):
+        with pytest.raises(RuntimeError, match=words) as caught:
+            ds.WeightedRandomSampler(weights)
+        assert isinstance(caught.value, ValueError)
+    assert values(numbers(3, sampler=ds.WeightedRandomSampler(2.0, 1))) == [0]
+
+
+def test_distributed_sampler_checks_types_first_and_takes_shuffle_members():
+    # MindSpore 2.10: TypeError for shuffle=1 even where num_shards is out of range
+    with pytest.raises(TypeError, match="shuffle"):
+        ds.DistributedSampler(-1, 1, shuffle=1)
+    split = [values(numbers(5, sampler=ds.DistributedSampler(2, k, shuffle=ds.Shuffle.FALSE)))
+             for k in range(2)]
+    assert split == [[0, 2, 4], [1, 3, 0]]
+    assert ds.DistributedSampler(2, 0, shuffle=ds.Shuffle.GLOBAL).is_shuffled()
+    with pytest.raises(RuntimeError, match="not supported"):
+        ds.DistributedSampler(2, 0, shuffle=ds.Shuffle.FILES)
+
+
+def test_mind_dataset_refuses_a_str_sampler_with_a_type_error(tmp_path):
+    from mindrecord import FileWriter
+    path = str(tmp_path / "a.mindrecord")
+    writer = FileWriter(path, shard_num=1)
+    writer.add_schema({"id": {"type": "int64"}}, "rows")
+    writer.write_raw_data([{"id": 0}])
+    writer.commit()
+    with pytest.raises(TypeError, match="Unsupported sampler object"):
+        ds.MindDataset(path, sampler="012")
+
+
+def test_manifest_checks_shuffle_type_before_the_sampler_conflict(tmp_path):
+    import json
+    from PIL import Image
+    Image.new("RGB", (2, 2)).save(tmp_path / "a.png")
+    manifest = tmp_path / "data.manifest"
+    manifest.write_text(json.dumps({"source": str(tmp_path / "a.png"), "usage": "train",
+                                    "annotation": [{"type": "label", "name": "x"}]}) + "\n")
+    # MindSpore 2.10: the TypeError of shuffle's type (this package: the conflict's
+    # RuntimeError)
+    with pytest.raises(TypeError, match="shuffle"):
+        ds.ManifestDataset(str(manifest), shuffle=ds.Shuffle.FILES,
+                           sampler=ds.SequentialSampler())

@@ -649,7 +649,7 @@ REFUSED_HERE = [
     (None, None, "outside the class list", "a label outside the class list is bad input"),
     (None, None, "outside the int32 range", "an int32 value out of range is refused (FileWriter)"),
     ("cifar", "fewer labels", "labels for", "CIFAR: as many labels as images"),
-    ("cifar", "int64 data", "must be N x 3072 uint8", "CIFAR: data must be N x 3072 uint8"),
+    ("cifar", None, "must be N x 3072 uint8", "CIFAR: data must be N x 3072 uint8"),
     ("cifar", "meta", "class names", "CIFAR: the class names of batches.meta/meta are used"),
     ("mnist", None, "idx", "MNIST: idx headers are checked"),
     ("mnist", None, " has ", "MNIST: idx headers are checked"),

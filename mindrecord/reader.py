@@ -53,9 +53,14 @@ class FileReader:
                 raise RuntimeError(f"[ERROR] Invalid data, column name: {unknown[0]} can not "
                                    f"found in schema. Please check the 'column_list'. Schema of "
                                    f"{self._reader.files[0]}: {self._reader.column_names}.")
-        # MindSpore's order: raw fields (sorted), then blob fields (sorted).
-        order = self._reader.raw_fields + self._reader.blob_fields
-        self._columns = [c for c in order if columns is None or c in columns]
+        # MindSpore's order: raw fields (sorted), then blob fields (sorted, or in the order
+        # `columns` names them).
+        if columns is None:
+            self._columns = self._reader.raw_fields + self._reader.blob_fields
+        else:
+            blobs = set(self._reader.blob_fields)
+            self._columns = [c for c in self._reader.raw_fields if c in columns] + [
+                c for c in dict.fromkeys(columns) if c in blobs]
 
     def get_next(self):
         """Yields every row, in global order, as a dict. As MindSpore's: after ``close()`` it

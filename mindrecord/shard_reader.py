@@ -92,6 +92,7 @@ class _Shard:
         self.columns = {}       # numeric raw field -> 1-D array (int64 for int32 with overflow)
         self.strings = {}       # string raw field -> (offsets, lengths)
         self.int32_overflow = set()
+        self.stored_floats = {}     # float32 raw field -> its values as stored (float64)
         slots = [0, 0, 0]
         for name, kind in zip(fields, kinds):
             slot = slots[kind]
@@ -109,6 +110,10 @@ class _Shard:
             elif kind == native.KIND_FLOAT:
                 with np.errstate(over="ignore", invalid="ignore"):  # float32 narrowing -> inf
                     self.columns[name] = floats[slot].astype(dtype)
+                if dtype == "float32":
+                    # FileReader gives the stored value, as MindSpore's does: a Python float
+                    # that is no float32 value is stored as a double (0.1 reads back as 0.1)
+                    self.stored_floats[name] = floats[slot]
             else:
                 self.strings[name] = (strings[2 * slot], strings[2 * slot + 1])
         blobs = self.schema.blob_fields
@@ -199,7 +204,7 @@ class _Shard:
         out = {}
         rows = range(start, stop)
         for name in columns:
-            col = self.columns.get(name)
+            col = self.stored_floats.get(name, self.columns.get(name))
             if col is not None:
                 out[name] = col[start:stop].tolist()
             elif name in self.strings:

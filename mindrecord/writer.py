@@ -160,6 +160,7 @@ class FileWriter:
         self._shards = None            # ShardState per shard once files are open
         self._append = False
         self._state = "open"           # open -> committed | failed
+        self._parallel_mode = None     # parallel_writer of the first write_raw_data call
         self._files = FileSet()
         self._pending = collections.deque()   # futures of write-behind calls
         # Calls from several threads are serialised (the page layout is one sequence).
@@ -333,10 +334,14 @@ class FileWriter:
             self._write(raw_data, parallel_writer, False, list(rows_per_shard))
 
     def _write(self, raw_data, parallel_writer, skip_bad_rows, split):
-        if not isinstance(raw_data, list):
-            raise ParamTypeError("'raw_data' expect list type.")
         if not isinstance(parallel_writer, bool):
             raise ParamTypeError("'parallel_writer' expect bool type.")
+        if self._parallel_mode is None:
+            self._parallel_mode = parallel_writer
+        if self._parallel_mode != parallel_writer:     # MindSpore 2.10's rule and words
+            raise RuntimeError("The parameter `parallel_writer` must be consistent during use.")
+        if not isinstance(raw_data, list):
+            raise ParamTypeError("'raw_data' expect list type.")
         if self._state == "committed":
             raise RuntimeError(_AFTER_COMMIT)
         if self._state == "failed":

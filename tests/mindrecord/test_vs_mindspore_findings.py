@@ -1,6 +1,7 @@
 """What tools/mindrecord_vs_mindspore.py found this package doing otherwise than MindSpore 2.10,
 each pinned to the value measured in MindSpore."""
 import numpy as np
+import pytest
 
 from mindrecord import FileReader, FileWriter, MindPage
 
@@ -45,3 +46,25 @@ def test_a_float32_field_reads_back_the_stored_double(tmp_path):
     page = MindPage(path)
     page.category_field = "s"
     assert page.read_at_page_by_name("x", 0, 1)[0]["a"] == 0.1
+
+
+def test_parallel_writer_must_stay_the_same_in_a_session(tmp_path):
+    # MindSpore 2.10: write_raw_data(rows, False), write_raw_data([], False) (RuntimeError: no
+    # valid data), then write_raw_data(rows, True): RuntimeError "The parameter
+    # `parallel_writer` must be consistent during use."; commit() still writes the first rows
+    path = str(tmp_path / "p.mindrecord")
+    writer = FileWriter(path)
+    writer.add_schema({"a": {"type": "int32"}}, None)
+    writer.write_raw_data([{"a": 1}], False)
+    with pytest.raises(RuntimeError, match="There is no valid data"):
+        writer.write_raw_data([], False)
+    with pytest.raises(RuntimeError, match="`parallel_writer` must be consistent during use"):
+        writer.write_raw_data([{"a": 2}], True)
+    writer.commit()
+    with FileReader(path) as reader:
+        assert [row["a"] for row in reader.get_next()] == [1]
+    appending = FileWriter.open_for_append(path)     # a new session chooses again
+    appending.write_raw_data([{"a": 3}], True)
+    appending.commit()
+    with FileReader(path) as reader:
+        assert [row["a"] for row in reader.get_next()] == [1, 3]

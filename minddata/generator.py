@@ -423,6 +423,22 @@ class GeneratorDataset(SourceDataset):
     def _is_random_self(self):
         return self.random_access and super()._is_random_self()
 
+    def use_sampler(self, new_sampler):
+        self._refuse_sampler_of_stream()
+        super().use_sampler(new_sampler)
+
+    def add_sampler(self, new_sampler):
+        self._refuse_sampler_of_stream()
+        super().add_sampler(new_sampler)
+
+    def _refuse_sampler_of_stream(self):
+        # as sampler= is refused (MindSpore's ValueError); MindSpore 2.10 ignores a sampler
+        # added later and serves the rows (measured: num_samples=6 then
+        # add_sampler(SequentialSampler(2)) gives rows 0-5), this package served every row
+        if not self.random_access:
+            raise ValueError("sampler is not supported if source does not have attribute "
+                             "'__getitem__'.")
+
 
 class _RunStream:
     """The stream of one run: opens the rows of each of its epochs."""

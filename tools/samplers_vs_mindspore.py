@@ -568,15 +568,21 @@ def view(case, epochs, source_rows):
         return ("rows", epochs)
     allowed = allowed_rows(case, source_rows) | {row for epoch in epochs for row in epoch
                                                  if row[0] == PADDED_ID}
-    found = {"rows per epoch": [len(epoch) for epoch in epochs],
-             "of the allowed rows": all(row in allowed for epoch in epochs for row in epoch)}
+    found = {"rows per epoch": [len(epoch) for epoch in epochs]}
+    cifar = case["source"]["kind"] == "cifar10"     # (only its first rows are read whole)
+    if not cifar:
+        found["of the allowed rows"] = all(row in allowed for epoch in epochs for row in epoch)
     randoms = [i for i, kind in enumerate(kinds) if kind != "exact"]
     if randoms == [len(kinds) - 1] and kinds[-1] == "permutation":
         found["sorted"] = [sorted(epoch) for epoch in epochs]
     if randoms == [len(kinds) - 1] and kinds[-1] == "pk":
         found["labels"] = [sorted(label_of(row) for row in epoch) for epoch in epochs]
-    if not {"replacement", "pk"} & set(kinds) and case["source"]["kind"] != "cifar10":
-        # (CIFAR's rows repeat: the file holds 64 images over and over)
+    twice = any(len(set(ids)) < len(ids) for ids, _ in subsets(case)) or any(
+        spec[0] == "PKSampler" for top in (case.get("kwargs", {}).get("sampler"),
+                                           case.get("sampler")) for spec in chain(top))
+    if not {"replacement", "pk"} & set(kinds) and not cifar and not twice:
+        # (CIFAR's rows repeat: the file holds 64 images over and over; a list of ids or a
+        # PKSampler may name a row twice)
         real = [[row for row in epoch if row[0] != PADDED_ID] for epoch in epochs]
         found["distinct"] = [len(set(epoch)) == len(epoch) for epoch in real]
     return ("properties", sorted(found.items()))
@@ -770,7 +776,8 @@ def documented(case, item, ours, theirs):
              for spec in chain(top)]
     rules = [
         (any(s["rows"] == 0 for s in (case["source"], case.get("other", {"rows": 1}))) and (
-            "must not be 0" in failed or "There are no samples" in failed),
+            "must not be 0" in failed or "There are no samples" in failed or
+            case["source"]["kind"] == "mindrecord" and "should be positive" in failed),
          "a pipeline with no rows iterates as empty (MindSpore 2.10 refuses a source of no "
          "rows)"),
         (item in ("rows", "all shards") and shuffled_with_num_samples(case) and
@@ -848,11 +855,31 @@ def documented(case, item, ours, theirs):
              for spec in specs),
          "SubsetSampler(num_samples=0) takes every index, 0 meaning all as for every sampler "
          "(MindSpore 2.10 keeps none: no rows, or a crash)"),
+        (case["source"]["kind"] == "mindrecord" and case["mode"] in (
+            "use_sampler", "add_sampler") and "parse_for_minddataset" in failed,
+         "MindDataset.use_sampler/add_sampler take a WeightedRandomSampler (MindSpore 2.10: "
+         "AttributeError when iterated)"),
+        ("only once" in str(mine.get("build")) and any(
+            spec[0] == "ids" and spec[1][0] == "generator" for spec in specs),
+         "a generator given as sampler is refused: it yields its ids once (MindSpore 2.10 reads "
+         "on in it from epoch to epoch, or fails to copy it)"),
+        (case["source"].get("form") in ("iterable", "function") and case["mode"] in (
+            "use_sampler", "add_sampler") and (mine.get("sampler") or mine.get("build", (
+                "ok",)))[0] == "error",
+         "use_sampler/add_sampler on a GeneratorDataset without __getitem__ is refused "
+         "(MindSpore 2.10 ignores the sampler)"),
+        (str(mine.get("sampler", ("",))[1:2]) == "('PipelineArgumentError',)" and not any(
+            outcome[0] == "error" for outcome in reference.values()),
+         "a DistributedSampler or SequentialSampler argument out of range fails when the "
+         "sampler is built (MindSpore 2.10: when the pipeline is, never where use_sampler "
+         "replaced that sampler first)"),
+        ("indices element" in str(mine.get("sampler")) and any(
+            isinstance(spec[1], dict) and spec[1].get("num_samples") for spec in specs),
+         "SubsetSampler checks every index (MindSpore 2.10 only the first num_samples)"),
         (any(spec[0] == "DistributedSampler" and spec[1].get("offset", -1) != -1
              for spec in specs),
          "DistributedSampler(offset=...) is checked and otherwise ignored"),
-        (missing_class_folder(case) and "doesn't exist" in str(
-            mine.get(item, mine.get("build"))),
+        (missing_class_folder(case) and "doesn't exist" in str(mine),
          "ImageFolderDataset: a class_indexing naming a folder that does not exist is a "
          "RuntimeError (MindSpore reads the other folders)"),
     ]

@@ -249,3 +249,14 @@ def test_manifest_checks_shuffle_type_before_the_sampler_conflict(tmp_path):
     with pytest.raises(TypeError, match="shuffle"):
         ds.ManifestDataset(str(manifest), shuffle=ds.Shuffle.FILES,
                            sampler=ds.SequentialSampler())
+
+
+def test_a_sampler_for_a_generator_without_getitem_is_refused_later_too():
+    def rows():
+        yield from ((np.array(i),) for i in range(7))
+    for method in ("use_sampler", "add_sampler"):
+        data = ds.GeneratorDataset(rows, ["a"], num_samples=6)
+        # MindSpore 2.10 ignores it (rows 0-5); this package served all 7 rows
+        with pytest.raises(ValueError, match="__getitem__"):
+            getattr(data, method)(ds.SequentialSampler(2))
+        assert values(data) == [0, 1, 2, 3, 4, 5]

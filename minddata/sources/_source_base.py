@@ -5,5 +5,5 @@
 through this one module keeps every source module's imports the same if the core moves them.
 """
 from ..ops.source import SourceDataset  # noqa: F401
-from ..samplers import Shuffle  # noqa: F401
+from ..samplers import Sampler, Shuffle  # noqa: F401
 from .base import RowSource  # noqa: F401

@@ -21,7 +21,7 @@ import os
 
 import numpy as np
 
-from ._source_base import RowSource, Shuffle, SourceDataset
+from ._source_base import RowSource, Sampler, Shuffle, SourceDataset
 from .native_access import EncodedBytes
 from ._validation import check_file_list, check_sampling_args, type_check
 
@@ -252,9 +252,11 @@ class MindDataset(SourceDataset):
             type_check(num_padded, (int,), "num_padded")
         check_sampling_args(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         check_padding(columns_list, padded_sample, num_padded)
-        if isinstance(sampler, (str, bytes)):
-            raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
         if sampler is not None and type(sampler).__name__ not in SUPPORTED_SAMPLERS:
+            if not isinstance(sampler, (Sampler, int)) and (
+                    isinstance(sampler, (str, bytes)) or not hasattr(sampler, "__iter__")):
+                # MindSpore's words for what is no sampler, list or iterable
+                raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
             raise ValueError("The sampler is not supported yet.")
         self.dataset_files = files
         # One listing of a remote set per dataset: every open of the source shares it.

@@ -233,8 +233,9 @@ def test_mind_dataset_refuses_a_str_sampler_with_a_type_error(tmp_path):
     writer.add_schema({"id": {"type": "int64"}}, "rows")
     writer.write_raw_data([{"id": 0}])
     writer.commit()
-    with pytest.raises(TypeError, match="Unsupported sampler object"):
-        ds.MindDataset(path, sampler="012")
+    for sampler in ("012", 2.5):
+        with pytest.raises(TypeError, match="Unsupported sampler object"):
+            ds.MindDataset(path, sampler=sampler)
 
 
 def test_manifest_checks_shuffle_type_before_the_sampler_conflict(tmp_path):

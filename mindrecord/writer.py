@@ -245,6 +245,9 @@ class FileWriter:
         self._check_configurable("add_index")
         current = list(self._index_fields or [])
         for field in index_fields:
+            if field not in self._schema or field in current:
+                # as MindSpore's: the fields named before the bad one stay index fields
+                self._index_fields = current or self._index_fields
             if field not in self._schema:
                 raise RuntimeError(
                     f"[ERROR] Invalid input, 'index_fields': {field} can not found in schema: "

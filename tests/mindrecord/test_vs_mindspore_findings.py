@@ -68,3 +68,39 @@ def test_parallel_writer_must_stay_the_same_in_a_session(tmp_path):
     appending.commit()
     with FileReader(path) as reader:
         assert [row["a"] for row in reader.get_next()] == [1, 3]
+
+
+@pytest.mark.parametrize("fields, measured", [
+    # MindSpore 2.10: the RuntimeError of an unknown or repeated field keeps the fields named
+    # before it (the index fields of the header after a further add_index(["b"]) are these)
+    (["label", "label"], ["label", "b"]),
+    (["label", "zz"], ["label", "b"]),
+    (["label", "label2", "label"], ["label", "label2", "b"]),
+    (["zz"], ["b"]),
+    (["label", "data"], ["b"]),          # refused before any is added (a blob field)
+])
+def test_a_failed_add_index_keeps_the_fields_before_the_bad_one(tmp_path, fields, measured):
+    path = str(tmp_path / "i.mindrecord")
+    writer = FileWriter(path)
+    writer.add_schema({"label": {"type": "int64"}, "label2": {"type": "int32"},
+                       "b": {"type": "float32"}, "data": {"type": "bytes"}}, None)
+    with pytest.raises(Exception):      # RuntimeError, or MRMDefineIndexError
+        writer.add_index(fields)
+    writer.add_index(["b"])
+    writer.write_raw_data([{"label": 1, "label2": 2, "b": 0.5, "data": b"x"}])
+    writer.commit()
+    page = MindPage(path)
+    assert page.candidate_fields == measured
+
+
+def test_a_repeated_index_field_alone_keeps_the_first(tmp_path):
+    # MindSpore 2.10: add_index(["label", "label"]) raises and the header's index_fields are
+    # [label] (not the default of every scalar field)
+    path = str(tmp_path / "r.mindrecord")
+    writer = FileWriter(path)
+    writer.add_schema({"label": {"type": "int64"}, "b": {"type": "float32"}}, None)
+    with pytest.raises(RuntimeError, match="added repeatedly"):
+        writer.add_index(["label", "label"])
+    writer.write_raw_data([{"label": 1, "b": 0.5}])
+    writer.commit()
+    assert MindPage(path).candidate_fields == ["label"]

@@ -59,7 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling
 import differential_reference                                        # noqa: E402
 import pipelines_vs_mindspore as pipelines                          # noqa: E402
 
-CASE_TIMEOUT_S = 15         # a case of the reference interpreter that runs longer hangs
+CASE_TIMEOUT_S = 10         # a case of the reference interpreter that runs longer hangs
 SCALARS = ["int32", "int64", "float32", "float64", "string", "bytes"]
 NUMERIC = ["int32", "int64", "float32", "float64"]
 SHAPES = [[-1], [2], [2, 2], [-1, 2], [2, -1], [3], [1], [1, -1, 2]]
@@ -102,7 +102,7 @@ BAD_SCHEMAS = [
     ("no type", lambda s: dict(s, bad={"shape": [2]})),
     ("nested dict", lambda s: dict(s, bad={"type": {"type": "int32"}})),
     ("nested fields", lambda s: dict(s, bad={"inner": {"type": "int32"}})),
-    ("int name", lambda s: dict(s, **{1: {"type": "int32"}})),
+    ("int name", lambda s: {**s, 1: {"type": "int32"}}),
 ]
 
 
@@ -182,7 +182,7 @@ def bad_value(r, spec):
 
 def draw_row(r, fields, marks):
     row = {name: good_value(r, spec) for name, spec in fields.items()}
-    if r.random() < 0.08 and row:
+    if r.random() < 0.05 and row:
         name = r.choice(sorted(row))
         mark, row[name] = bad_value(r, fields[name])
         marks.add(mark)
@@ -235,7 +235,7 @@ def draw_ops(r):
     index = draw_index(r, fields)
     if index is not None:
         ops.append(("index", index))
-    parallel = r.random() < 0.2
+    parallel = r.random() < 0.12
     for _ in range(r.choice([1, 1, 2, 3])):
         ops.append(draw_write(r, fields, parallel if r.random() < 0.97 else not parallel, marks))
     if r.random() < 0.9:
@@ -262,7 +262,7 @@ def random_case(r):
     ops, fields, marks = draw_ops(r)
     names = sorted(fields)
     return {"ops": ops, "fields": fields, "marks": sorted(marks),
-            "existing": r.choice([None, None, None, "data", "db", "both"]),
+            "existing": r.choice([None] * 12 + ["data", "db", "both"]),
             "columns": None if r.random() < 0.6 else r.sample(names, r.randint(1, len(names))) +
             (["zz"] if r.random() < 0.05 else []),
             "num_consumer": r.choice(["default", 1, 1, 2, 2, 0, "2"]),
@@ -544,6 +544,8 @@ def differences(case, ours, theirs):
         return [("MindSpore crashed", "crash", theirs[0][1][2])]
     (calls_here, read_here, files), (calls_there, read_there) = ours, theirs
     found = []
+    if calls_here[0][1][0] == "error" and calls_there[0][1][0] == "ok":
+        calls_here, calls_there = calls_here[:1], calls_there[:1]   # nothing more to compare
     for (label, mine), (_, reference) in zip(calls_here, calls_there):
         kind, why = pipelines.difference(mine[:4] if mine[0] == "error" else mine, reference)
         if kind:
@@ -622,8 +624,9 @@ def one_blob_field_empty(case):
     blobs = [name for name, spec in case["fields"].items()
              if "shape" in spec or spec["type"] == "bytes"]
     return len(blobs) == 1 and any(
-        isinstance(row, dict) and blobs[0] in row and np.size(row[blobs[0]]) == 0 and
-        isinstance(row[blobs[0]], (bytes, np.ndarray))
+        isinstance(row, dict) and isinstance(row.get(blobs[0]), (bytes, np.ndarray)) and
+        len(row[blobs[0]].reshape(-1) if isinstance(row[blobs[0]], np.ndarray) else
+            row[blobs[0]]) == 0
         for op in case["ops"] if op[0] == "write" for row in op[1])
 
 
@@ -708,6 +711,22 @@ def documented(case, item, ours, theirs):
          "Failed to get Page" in str(reads_of(ours, theirs, item)[1]),
          "MindSpore's MindPage.read_at_page_by_id/_by_name raise 'Failed to get Page' for "
          "rows of a shard other than the first"),
+        (item.startswith(("MindDataset ", "FileReader ")) and "in MindSpore" in item and
+         case["columns"] and all(name in case["fields"] and "shape" not in case["fields"][name]
+                                 and case["fields"][name]["type"] != "bytes"
+                                 for name in case["columns"]),
+         "FileReader and MindDataset read the data pages (MindSpore's, given columns of index "
+         "fields only, read their values from the .db: 0.1 in a float32 field as "
+         "0.10000000149011612, -0.0 as 0, a string cut at a NUL, an int32 out of range as "
+         "2147483647)"),
+        (item.startswith("call ") and item.endswith(" write") and any(
+            op[0] == "append" for op in case["ops"][:int(item.split()[1])]) and
+         "already exist" in str(calls_there.get(item[5:])),
+         "open_for_append, then write_raw_data(parallel_writer=True) appends (MindSpore 2.10: "
+         "RuntimeError 'mindrecord files already exist')"),
+        ("scalar" in marks,
+         "a numpy scalar for an array field is an MRMValidateDataError naming the row (MindSpore "
+         "2.10 refuses the whole call: TypeError \"object of type 'numpy.int32' has no len()\")"),
         (item.startswith("MindDataset ") and "in MindSpore" in item and any(
             np.size(v) == 0 for v in row_values(case, np.ndarray)),
          "MindSpore's MindDataset reads an empty array field as a 0-d value of memory it "

@@ -596,7 +596,10 @@ class PKSampler(Sampler):
         super().__init__(num_samples)
         _check_int("num_val", num_val)
         if num_val < 1:
-            raise ValueError(f"num_val {num_val} must be positive")
+            # MindSpore finds it when the pipeline is built (RuntimeError)
+            raise PipelineArgumentError(f"num_val {num_val} must be positive. [ERROR] PKSampler: "
+                                        f"'num_elements' should be greater than 0, but got: "
+                                        f"{num_val}")
         if num_class is not None:
             raise NotImplementedError("Not supported to specify num_class for PKSampler.")
         _check_bool("shuffle", shuffle)

@@ -261,3 +261,12 @@ def test_a_sampler_for_a_generator_without_getitem_is_refused_later_too():
         with pytest.raises(ValueError, match="__getitem__"):
             getattr(data, method)(ds.SequentialSampler(2))
         assert values(data) == [0, 1, 2, 3, 4, 5]
+
+
+def test_pk_sampler_num_val_below_one_is_both_error_types():
+    # MindSpore 2.10: RuntimeError "'num_elements' should be greater than 0" when the pipeline
+    # is built; here when the sampler is
+    for num_val in (0, -1):
+        with pytest.raises(RuntimeError, match="greater than 0") as caught:
+            ds.PKSampler(num_val)
+        assert isinstance(caught.value, ValueError)

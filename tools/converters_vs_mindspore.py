@@ -23,7 +23,8 @@ hold a path hold the same one) and converts them. Compared: the constructor and 
 (raised or not, the error's type), which files exist afterwards, then every MindRecord file
 read alone (``FileReader([file])``: its shard's rows) by this package's reader and by
 MindSpore's: the schema, ``len()``, ``MindPage.candidate_fields`` (the index fields) and every
-row in order (bytes exactly: both libraries' OpenCV encode JPEG alike, measured byte-identical).
+row in order (bytes exactly: both libraries' OpenCV encode JPEG alike, measured byte-identical);
+and where one file holds every row in input order, the data files' bytes (MD5).
 Each reader reads both libraries' files, and both readers read each file. Rows are compared
 without their order (and CIFAR ids) where the input order is the directory's (several CIFAR
 training batches, several images in a folder): MindSpore takes files in directory order, this
@@ -41,6 +42,7 @@ MindSpore interpreter runs this file alone (numpy only: it never imports this pa
 """
 import argparse
 import gzip
+import hashlib
 import importlib
 import os
 import pickle
@@ -471,6 +473,16 @@ def files_after(base):
     return sorted(found)
 
 
+def digests(base):
+    """The MD5 of each MindRecord data file written (where one file holds every row in input
+    order, both libraries write the same bytes)."""
+    out = {}
+    for name in mindrecord_files(files_after(base)):
+        with open(os.path.join(base, name), "rb") as f:
+            out[name] = hashlib.md5(f.read()).hexdigest()
+    return out
+
+
 def mindrecord_files(files):
     return [f for f in files if not f.endswith(".db") and not f.endswith(".txt")
             and f not in ()]
@@ -488,7 +500,8 @@ def converted(all_cases, folder):
     for number, case in enumerate(all_cases):
         base = case_folder(folder, "minddata", number)
         init, done = convert(library, case, base)
-        yield {"init": init, "transform": done, "files": files_after(base)}
+        yield {"init": init, "transform": done, "files": files_after(base),
+               "digests": digests(base)}
 
 
 def reads(library, case, folder, number):
@@ -516,7 +529,8 @@ def emitted_as_reference(library_name, all_cases, folder, start):
     for number, case in enumerate(all_cases[start:], start):
         base = case_folder(folder, "mindspore", number)
         init, done = convert(library, case, base)
-        outcome = {"init": init, "transform": done, "files": files_after(base)}
+        outcome = {"init": init, "transform": done, "files": files_after(base),
+                   "digests": digests(base)}
         outcome["reads"] = reads(library, case, folder, number)
         yield outcome
 
@@ -629,6 +643,10 @@ def differences(case, ours, theirs):
         found.append(("different", "files", f"{ours['files']} here, {theirs['files']} in "
                                             "MindSpore"))
         return found
+    if not found and ours.get("digests") != theirs.get("digests") and not unordered(case) \
+            and case["partition"] in (1, "absent"):
+        found.append(("different", "file bytes", f"{ours.get('digests')} here, "
+                                                 f"{theirs.get('digests')} in MindSpore"))
     found += compare_reads(case, ours["reads"]["minddata"], ours["reads"]["mindspore"],
                            "read here (files here vs MindSpore's)")
     found += compare_reads(case, theirs["reads"]["minddata"], theirs["reads"]["mindspore"],

@@ -251,6 +251,13 @@ def imagenet_case(r):
     return out, perturb, empty_dirs
 
 
+#: cells pandas and pyarrow may read differently, put among numbers
+TRICKY = ["NA", "null", "None", "N/A", "inf", "-inf", "Infinity", "+5", ".5", "5.", "1_000",
+          "TRUE", "true", "false", "9223372036854775808", "-9223372036854775809", " 1.5 ",
+          "00012", "1e400", "0b1", "0o7", "\u0661\u0662", "nan", "NaN", "-0", "1.0e+2",
+          "1d5", "$5", "5%", "#N/A", "n/a", "<NA>", "1/2"]
+
+
 def csv_cell(r, kind):
     if kind == "int":
         return str(r.choice([0, 1, -5, 42, 2 ** 40, -2 ** 63]))
@@ -269,7 +276,7 @@ def csv_case(r):
     perturb = r.choice([None] * 6 + ["empty cells", "short line", "long line", "digit header",
                                      "only header", "mixed column", "quoted newline",
                                      "duplicate header", "empty header", "no final newline",
-                                     "spaces after comma", "crlf"])
+                                     "spaces after comma", "crlf"] + ["tricky cell"] * 4)
     width = r.randint(1, 4)
     names = r.sample(["id", "score", "name", "flag", "text", "n_2"], width)
     if perturb == "digit header":
@@ -286,6 +293,12 @@ def csv_case(r):
     elif rows and perturb == "mixed column":
         rows[r.randrange(len(rows))][r.randrange(width)] = csv_cell(
             r, r.choice(["int", "float", "bool", "word"]))
+    elif rows and perturb == "tricky cell":
+        column = r.randrange(width)
+        kind = r.choice(["int", "float", "bool"])
+        for row in rows:
+            row[column] = csv_cell(r, kind)
+        rows[r.randrange(len(rows))][column] = r.choice(TRICKY)
     elif rows and perturb == "quoted newline":
         rows[r.randrange(len(rows))][r.randrange(width)] = '"two\nlines"'
     elif rows and perturb == "short line" and width > 1:

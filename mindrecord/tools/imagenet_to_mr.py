@@ -87,7 +87,9 @@ class ImageNetToMR(Converter):
             raise ConversionError(f"no folder named in map_file {self.map_file} exists "
                                   f"in image_dir {self.image_dir}")
         # MindSpore 2.10 asks for 64 MiB pages but writes with parallel_writer=True, which
-        # keeps the default 32 MiB: its files have 32 MiB pages, and so do ours.
+        # keeps the default 32 MiB: its files have 32 MiB pages, and so do ours; where there is
+        # no image it never writes, and its header keeps the 64 MiB asked for.
         return [ConversionSpec(self.destination, IMAGE_SCHEMA, "imagenet_schema", items,
                                ImageFileLoader(self.verify), self.partition_number,
-                               IMAGE_INDEX_FIELDS, header_size=1 << 24)]
+                               IMAGE_INDEX_FIELDS, header_size=1 << 24,
+                               page_size=None if items else 1 << 26)]

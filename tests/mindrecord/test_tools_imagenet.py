@@ -51,3 +51,16 @@ def test_map_file_naming_no_existing_folder(tmp_path):
 def test_missing_map_file_fails_at_construction(tmp_path):
     with pytest.raises(ValueError, match="map_file"):
         ImageNetToMR(str(tmp_path / "none.txt"), str(tmp_path), str(tmp_path / "o.mr"))
+
+
+def test_folders_without_images_give_an_empty_file_with_mindspores_page_size(tmp_path):
+    # Measured against MindSpore 2.10 (tools/converters_vs_mindspore.py): with no image its
+    # ImageNetToMR never writes, and the header keeps the 64 MiB pages it asked for (32 MiB
+    # once rows are written); the files are byte-identical.
+    from mindrecord.tools.shard_set import read_header
+    os.makedirs(tmp_path / "img" / "n01")
+    (tmp_path / "map.txt").write_text("n01 4\n")
+    ImageNetToMR(str(tmp_path / "map.txt"), str(tmp_path / "img"),
+                 str(tmp_path / "d.mr")).transform()
+    assert read_header(str(tmp_path / "d.mr"))[0]["page_size"] == 1 << 26
+    assert read_rows(str(tmp_path / "d.mr")) == []

@@ -55,16 +55,31 @@ class CsvToMR(ArrowTableToMR):
         return table, bad_lines
 
     def _hex_as_text(self, table, bad_lines):
-        """pyarrow reads ``0x10`` as the integer 16; pandas (so MindSpore) keeps such a column
-        as text. Integer columns holding a hex number are read again as strings."""
+        """Columns pyarrow types otherwise than pandas (so MindSpore) does: it reads ``0x10``
+        as the integer 16 (pandas keeps such a column as text) and ``+5`` as a float (pandas:
+        an integer). Those columns are read again as strings and retyped."""
         ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
-        if not ints or not _holds(self.source, (b"0x", b"0X")):
+        floats = [f.name for f in table.schema if pa.types.is_float64(f.type)]
+        ints = ints if ints and _holds(self.source, (b"0x", b"0X")) else []
+        floats = floats if floats and _holds(self.source, (b"+",)) else []
+        if not ints and not floats:
             return table, bad_lines
-        text, _ = self._read({name: pa.string() for name in ints})
-        for name in ints:
-            column = text.column(name)
-            if pc.any(pc.match_substring_regex(column, r"^\s*[+-]?0[xX]")).as_py():
-                table = table.set_column(table.column_names.index(name), name, column)
+        text, _ = self._read({name: pa.string() for name in ints + floats})
+        for name in ints + floats:
+            column, at = text.column(name), table.column_names.index(name)
+            if name in ints:
+                if pc.any(pc.match_substring_regex(column, r"^\s*[+-]?0[xX]")).as_py():
+                    table = table.set_column(at, name, column)
+                continue
+            digits = pc.utf8_trim_whitespace(column)
+            if column.null_count or not pc.all(pc.match_substring_regex(
+                    digits, r"^[+-]?[0-9]+$")).as_py():
+                continue
+            try:
+                table = table.set_column(at, name, pc.cast(pc.replace_substring_regex(
+                    digits, r"^\+", ""), pa.int64()))
+            except pa.ArrowInvalid:         # past int64: pandas reads a float too
+                pass
         return table, bad_lines
 
     def _check_header(self, header):

@@ -140,3 +140,16 @@ def test_a_column_holding_a_hex_number_stays_text(tmp_path):
     (tmp_path / "b.csv").write_text("a,b\n0,1\n-5,2\n16,x0x\n")
     CsvToMR(str(tmp_path / "b.csv"), str(tmp_path / "b.mr")).transform()
     assert read_rows(str(tmp_path / "b.mr"))[2] == {"a": 16, "b": "x0x"}
+
+
+def test_a_column_of_signed_integers_is_int64(tmp_path):
+    # MindSpore 2.10 (pandas): "+5" is the int64 5, so the column is int64; pyarrow read it as
+    # a float64 column here (the schema differed, and so did the file's bytes)
+    (tmp_path / "a.csv").write_text("score,text,name\n0.5,False,+5\n1.5,True, -3\n")
+    CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr")).transform()
+    with ShardReader(str(tmp_path / "a.mr")) as reader:
+        assert reader.schema["name"] == {"type": "int64"}
+    assert [row["name"] for row in read_rows(str(tmp_path / "a.mr"))] == [5, -3]
+    (tmp_path / "b.csv").write_text("a\n+5\n+1.5\n")          # a float stays a float
+    CsvToMR(str(tmp_path / "b.csv"), str(tmp_path / "b.mr")).transform()
+    assert [row["a"] for row in read_rows(str(tmp_path / "b.mr"))] == [5.0, 1.5]

@@ -12,7 +12,8 @@ map file and folders of small JPEGs (missing, empty and unicode-named folders, f
 not images, empty files, other suffixes, map lines with extra spaces, tabs, blank lines, CRLF,
 a label twice, a label that is not an int), or a CSV file (ints, floats, bools, words, empty
 cells, quoted commas and quotes, a header starting with a digit, a line with too few or too
-many fields, only a header), with random arguments: the destination (its folder missing, a
+many fields, only a header, a cell pandas and pyarrow may read otherwise among numbers: NA
+words, inf, ``+5``, hex, past int64), with random arguments: the destination (its folder missing, a
 forbidden character, an output file already there), ``partition_number`` 1 to 4 or invalid
 (0, True, "2", None), ``columns_list`` (a subset, a missing column, an empty list, not a
 list), the CIFAR ``transform(fields)`` (valid and invalid index fields, not a list).

@@ -4,6 +4,7 @@ outcomes it pickled case by case, and going on past a case that kills or hangs i
 import faulthandler
 import os
 import pickle
+import signal
 import subprocess
 import tempfile
 
@@ -33,9 +34,8 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "reference.pkl")
         while len(results) < count:
-            done = subprocess.run([args.mindspore_python, os.path.abspath(script), "--start",
-                                   str(len(results))] + emit_args(path), env=env,
-                                  stderr=subprocess.DEVNULL, preexec_fn=preexec_fn)
+            done = _run_as_group([args.mindspore_python, os.path.abspath(script), "--start",
+                                  str(len(results))] + emit_args(path), env, preexec_fn)
             results.extend(_pickled(path))
             if done.returncode != 0 and not results:
                 raise SystemExit(f"{args.mindspore_python} failed on the first case "
@@ -45,6 +45,24 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
                     results.append(CRASH)
                 tried.add(len(results))
     return results
+
+
+def _run_as_group(command, env, preexec_fn):
+    """Runs ``command`` in a session of its own and, once it has ended, kills what it left in
+    that session: a reference run ended by its hang timeout (or a crash) leaves the worker
+    processes MindSpore forked (its parallel writer's, its converters') spinning on their queues
+    for ever."""
+    process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL,
+                               preexec_fn=preexec_fn, start_new_session=True)
+    try:
+        process.wait()
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+    return process
 
 
 def _pickled(path):

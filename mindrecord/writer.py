@@ -47,6 +47,18 @@ _NO_VALID_DATA = ("There is no valid data which can be written by 'write_raw_dat
                   "file. Please check the abnormal input data indicated in the warning log above.")
 
 
+def _check_indexable(field, why):
+    """The .db names an index field's column ``<field>_0`` without quotes, as MindSpore writes
+    it; SQLite cannot parse a name that starts with a digit. MindSpore 2.10 fails at commit()
+    (RuntimeError) and leaves its data files half-written: refused here before anything is
+    written."""
+    if field[:1].isdigit():
+        raise RuntimeError(
+            f"Invalid index field '{field}' {why}: a field whose name starts with a digit cannot "
+            f"be indexed (its .db column '{field}_0' is no SQL name); leave it out with "
+            f"add_index([...]) or rename it.")
+
+
 def _size_check(value, what, low, high):
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise TypeError(f"set_{what.replace(' ', '_')}(): incompatible function arguments: "
@@ -256,6 +268,7 @@ class FileWriter:
             if field in current:
                 raise RuntimeError(f"[ERROR] The 'index_fields': {field} is added repeatedly. "
                                    f"Please remove the redundant 'add_index' function.")
+            _check_indexable(field, "(named by add_index)")
             current.append(field)
         self._index_fields = current
 
@@ -280,7 +293,11 @@ class FileWriter:
     # ---- writing ---------------------------------------------------------------------------
     def _index_list(self):
         if self._index_fields is None:
-            return schema_mod.default_index_fields(self._schema)
+            fields = schema_mod.default_index_fields(self._schema)
+            for field in fields:
+                _check_indexable(field, "(every scalar field is an index field without "
+                                        "add_index)")
+            return fields
         return self._index_fields
 
     def _open_files(self):

@@ -20,13 +20,10 @@ files, and the two readers on each file. Counted apart: differences the README d
 Prints each undocumented difference and a count per outcome; exits 1 if there is one.
 """
 import argparse
-import faulthandler
 import glob
 import importlib
 import os
-import pickle
 import random
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -34,6 +31,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
 import memory_sources_vs_mindspore as memory                        # noqa: E402
 import pipelines_vs_mindspore as pipelines                          # noqa: E402
 
@@ -129,42 +127,18 @@ def emit(library_name, seed, count, folder, start=0):
                       for writer in WRITERS}
 
 
-def pickled(path):
-    """The outcomes a reference process wrote, up to where it stopped."""
-    with open(path, "rb") as f:
-        while True:
-            try:
-                yield pickle.load(f)
-            except (EOFError, pickle.UnpicklingError):
-                return
-
-
 def reference_outcomes(args, folder):
-    """The reference interpreter's outcomes; a case that kills or hangs it twice running is
-    recorded as "crash", and a new process goes on after it."""
-    results, retried, path = [], None, os.path.join(folder, "reference.pkl")
-    env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))) if args.reference == "minddata" else "")
-    while len(results) < args.cases:
-        command = [args.mindspore_python, os.path.abspath(__file__), "--seed", str(args.seed),
-                   "--cases", str(args.cases), "--start", str(len(results)), "--emit",
-                   args.reference, path, folder]
-        status = subprocess.run(command, env=env, stderr=subprocess.DEVNULL,
-                                timeout=CASE_TIMEOUT_S * (args.cases + 2)).returncode
-        results += pickled(path)
-        if status and not results:
-            raise SystemExit(f"{args.mindspore_python} failed on the first case "
-                             f"(exit status {status}): is {args.reference} there?")
-        if status and len(results) < args.cases:
-            if retried == len(results):
-                results.append("crash")
-            retried = len(results)
-    return results
+    """The reference interpreter's outcomes (differential_reference's run: a case that kills or
+    hangs it twice running is recorded as a crash, and a new process goes on after it)."""
+    return differential_reference.reference_outcomes(
+        __file__, args, args.cases,
+        lambda path: ["--seed", str(args.seed), "--cases", str(args.cases), "--emit",
+                      args.reference, path, folder])
 
 
 def differences(ours, theirs):
     """[(kind, item, why)]: the saves, each reader on both files, both readers on each file."""
-    if theirs == "crash":
+    if theirs == differential_reference.CRASH:
         return [("MindSpore crashed", "crash", "killed by a signal or hung")]
     (saved_here, read_here), (saved_there, read_there) = ours, theirs
     found = [("save",) + pipelines.difference(saved_here, saved_there)]
@@ -227,12 +201,8 @@ def main():
     args = parser.parse_args()
     if args.emit:                       # the reference interpreter's part
         library, path, folder = args.emit
-        with open(path, "wb") as f, open(os.devnull, "w") as quiet:
-            faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
-            for outcome in emit(library, args.seed, args.cases, folder, args.start):
-                pickle.dump(outcome, f)
-                f.flush()
-                faulthandler.dump_traceback_later(CASE_TIMEOUT_S, exit=True, file=quiet)
+        differential_reference.emit_outcomes(
+            emit(library, args.seed, args.cases, folder, args.start), path, CASE_TIMEOUT_S)
         return 0
     counts = {}
     with tempfile.TemporaryDirectory() as folder:

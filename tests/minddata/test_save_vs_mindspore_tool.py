@@ -36,6 +36,6 @@ def test_differences_and_documented():
     found = tool.differences(same, garbage)
     assert [kind for kind, _, _ in found] == ["different", "different"]   # reader and file
     assert tool.classify(case, same, garbage)[0] == "documented"
-    assert tool.differences(same, "crash")[0][0] == "MindSpore crashed"
+    assert tool.differences(same, tool.differential_reference.CRASH)[0][0] == "MindSpore crashed"
     failed = (("error", "RuntimeError", "x", ("RuntimeError",)), same[1])
     assert [item for _, item, _ in tool.differences(failed, same)] == ["save"]

@@ -135,20 +135,26 @@ class Batch(LogicalNode):
                  per_batch_map: Optional[Callable[..., Any]] = None, input_columns: Any = None,
                  output_columns: Any = None, python_multiprocessing: bool = False,
                  max_rowsize: Optional[int] = None, pad_info: Any = None) -> None:
+        # the arguments are checked in MindSpore 2.10's order (its check_batch): the size, the
+        # workers, drop_remainder, max_rowsize, input_columns without a per_batch_map, the
+        # columns, python_multiprocessing
+        size = _check_batch_size(batch_size)
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
-        self.batch_size = _check_batch_size(batch_size)
+        self.batch_size = size
         if not isinstance(drop_remainder, bool):
             raise wrong_type('drop_remainder', drop_remainder, bool)
-        if not isinstance(python_multiprocessing, bool):
-            raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
+        self.max_rowsize = check_max_rowsize(max_rowsize)
+        if per_batch_map is None and input_columns is not None:
+            raise ValueError("input_columns can be specified only when per_batch_map is set.")
         in_cols = check_columns("input_columns", input_columns)
-        out_cols = check_columns("output_columns", output_columns)
         _check_per_batch_map(per_batch_map, in_cols)
+        out_cols = check_columns("output_columns", output_columns)
         if per_batch_map is None and out_cols is not None:
             # MindSpore ignores them without a word (see README: deviations).
             raise ValueError("output_columns can be specified only when per_batch_map is set.")
+        if not isinstance(python_multiprocessing, bool):
+            raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
         self.python_multiprocessing = python_multiprocessing
-        self.max_rowsize = check_max_rowsize(max_rowsize)
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map
         child_cols = child.col_names()

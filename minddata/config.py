@@ -400,6 +400,10 @@ def set_sending_batches(batch_num):
     what is sent ahead here."""
     if isinstance(batch_num, bool) or not isinstance(batch_num, int):
         raise TypeError(f"batch_num must be an int dtype, but got {type(batch_num).__name__}")
+    if not -2 ** 63 <= batch_num < 2 ** 63:
+        # MindSpore 2.10 hands it to C++ as an int64: pybind11's TypeError
+        raise TypeError(f"set_sending_batches(): incompatible function arguments. The batch_num "
+                        f"{batch_num} is out of int64's range.")
     _state["sending_batches"] = batch_num
 
 

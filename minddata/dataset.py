@@ -79,6 +79,9 @@ class Dataset(LogicalNode):
         elif not isinstance(datasets, tuple):
             raise TypeError(f"datasets must be a Dataset or a tuple of Datasets, got "
                             f"{type(datasets).__name__}")
+        if not datasets:
+            # MindSpore 2.10 fails when the pipeline starts: a RuntimeError
+            raise _no_datasets("ZipNode: input datasets are not specified.")
         return ZipDataset((self,) + tuple(datasets))
 
     def concat(self, datasets):
@@ -88,6 +91,9 @@ class Dataset(LogicalNode):
         elif not isinstance(datasets, list):
             raise TypeError(f"datasets must be a Dataset or a list of Datasets, got "
                             f"{type(datasets).__name__}")
+        if not datasets:
+            # MindSpore 2.10 fails when the pipeline starts: a RuntimeError
+            raise _no_datasets("Concat: concatenated datasets are not specified.")
         return ConcatDataset([self] + list(datasets))
 
     def flat_map(self, func):
@@ -356,3 +362,10 @@ def _served(ds, service):
         raise TypeError(f"service must be a minddata.service.RayService, got "
                         f"{type(service).__name__}")
     return service.ship(ds)
+
+
+def _no_datasets(message):
+    """zip(()) and concat([]): refused when built (MindSpore 2.10 fails when the pipeline
+    starts, a RuntimeError; this error is one too)."""
+    from .graph.checks import PipelineArgumentError
+    return PipelineArgumentError(message)

@@ -32,9 +32,9 @@ def _int_list(name: str, value: Any) -> List[int]:
 
 
 def _check_boundaries(boundaries: Any) -> None:
-    _int_list("bucket_boundaries", boundaries)
-    if not boundaries:
+    if isinstance(boundaries, list) and not boundaries:
         raise ValueError("bucket_boundaries cannot be empty.")
+    _int_list("bucket_boundaries", boundaries)
     if any(b <= 0 for b in boundaries):
         raise ValueError(f"bucket_boundaries must only contain positive numbers, got "
                          f"{boundaries}.")
@@ -62,21 +62,28 @@ class BucketBatch(LogicalNode):
                  pad_info: Any = None, pad_to_bucket_boundary: bool = False,
                  drop_remainder: bool = False) -> None:
         super().__init__([child])
+        # MindSpore 2.10's order (its check_bucket_batch_by_length): the three lists' types,
+        # the two bools, the column names, the length function, the boundaries, the sizes;
+        # an unknown column last (MindSpore: when the pipeline starts)
+        for name, v in (("column_names", column_names), ("bucket_boundaries", bucket_boundaries),
+                        ("bucket_batch_sizes", bucket_batch_sizes)):
+            if not isinstance(v, list):
+                raise wrong_type(name, v, list)
+        for name, v in (("pad_to_bucket_boundary", pad_to_bucket_boundary),
+                        ("drop_remainder", drop_remainder)):
+            if not isinstance(v, bool):
+                raise wrong_type(name, v, bool)
         cols = _check_column_names(column_names)
-        have = child.col_names()
-        check_known_columns("bucket_batch_by_length", "column_names", cols, have)
-        _check_boundaries(bucket_boundaries)
-        _check_batch_sizes(bucket_batch_sizes, bucket_boundaries)
         if element_length_function is None and len(cols) != 1:
             raise ValueError("element_length_function is required when column_names has more "
                              "than one column")
         if element_length_function is not None and not callable(element_length_function):
             raise TypeError(f"element_length_function object is not callable: "
                             f"{element_length_function!r}")
-        for name, v in (("pad_to_bucket_boundary", pad_to_bucket_boundary),
-                        ("drop_remainder", drop_remainder)):
-            if not isinstance(v, bool):
-                raise wrong_type(name, v, bool)
+        _check_boundaries(bucket_boundaries)
+        _check_batch_sizes(bucket_batch_sizes, bucket_boundaries)
+        have = child.col_names()
+        check_known_columns("bucket_batch_by_length", "column_names", cols, have)
         self.length_columns = cols
         self.index = [have.index(c) for c in cols]
         self.boundaries = [int(b) for b in bucket_boundaries]

@@ -27,3 +27,20 @@ def test_sending_batches_past_int64_is_a_type_error():
             ds.config.set_sending_batches(value)
     ds.config.set_sending_batches(2 ** 63 - 1)      # accepted there too
     ds.config.set_sending_batches(0)
+
+
+@pytest.mark.parametrize("args, kwargs, error, words", [
+    # each MindSpore 2.10's error, measured
+    (("b", [2], [1, 2]), {}, TypeError, "Argument column_names with value b is not of type"),
+    (([""], [2], [1, 2]), {}, ValueError, "column_names"),
+    ((["b"], "x", None), {}, TypeError, "Argument bucket_boundaries with value x"),
+    ((["b"], [1.5], None), {}, TypeError, "Argument bucket_batch_sizes with value None"),
+    ((["b"], [3], [1, 2, 3]), {"element_length_function": "x"}, TypeError,
+     "element_length_function object is not callable"),
+    ((["zz"], [2, 4], [1, 2]), {"pad_to_bucket_boundary": 1}, TypeError,
+     "Argument pad_to_bucket_boundary with value 1"),
+    ((["b"], [], [1]), {}, ValueError, "bucket_boundaries cannot be empty"),
+])
+def test_bucket_batch_by_length_checks_in_mindspore_s_order(args, kwargs, error, words):
+    with pytest.raises(error, match=words):
+        data().bucket_batch_by_length(*args, **kwargs)

@@ -121,25 +121,28 @@ class Map(LogicalNode):
         super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         if kwargs:
             raise TypeError(f"map() got unexpected keyword arguments {sorted(kwargs)}")
-        self.operations = tuple(_flatten_ops(operations))
-        self._op_error = _op_argument_error(self.operations)
-        child_cols = child.col_names()
-        in_cols = check_columns("input_columns", input_columns)
-        if in_cols is None:
-            in_cols = [child_cols[0]]
-        check_known_columns("map", "input_columns", in_cols, child_cols)
-        out_cols = check_columns("output_columns", output_columns)
-        if out_cols is None:
-            out_cols = list(in_cols)
+        # MindSpore 2.10's order (its check_map, then Map's own): the workers,
+        # python_multiprocessing, the cache's type, max_rowsize, offload, the columns' types,
+        # then the operations; an unknown input column last
         if not isinstance(python_multiprocessing, bool):
             raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
+        if cache is not None and not hasattr(cache, "open_stage"):
+            raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
+        max_rowsize = check_max_rowsize(max_rowsize)
         if offload is not None and not isinstance(offload, bool):
             # Checked as MindSpore does; there is no device to offload to, so it changes nothing.
             raise wrong_type('offload', offload, bool)
-        max_rowsize = check_max_rowsize(max_rowsize)
+        in_cols = check_columns("input_columns", input_columns)
+        out_cols = check_columns("output_columns", output_columns)
+        self.operations = tuple(_flatten_ops(operations))
+        self._op_error = _op_argument_error(self.operations)
+        child_cols = child.col_names()
+        if in_cols is None:
+            in_cols = [child_cols[0]]
+        check_known_columns("map", "input_columns", in_cols, child_cols)
+        if out_cols is None:
+            out_cols = list(in_cols)
         if cache is not None:
-            if not hasattr(cache, "open_stage"):
-                raise TypeError(f"cache must be a DatasetCache, got {type(cache).__name__}")
             check_independent_mode("Dataset Cache")
             # Looks into Compose-like containers and fused plans too (their inner ops).
             # Imported here: minddata.cache (and LMDB) load only for pipelines that cache.

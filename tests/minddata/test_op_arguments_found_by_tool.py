@@ -44,3 +44,22 @@ def test_sending_batches_past_int64_is_a_type_error():
 def test_bucket_batch_by_length_checks_in_mindspore_s_order(args, kwargs, error, words):
     with pytest.raises(error, match=words):
         data().bucket_batch_by_length(*args, **kwargs)
+
+
+def identity(x):
+    return x
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    # each MindSpore 2.10's TypeError, measured: the other arguments before the operations
+    ({"operations": "x", "output_columns": [["a"]]}, "Argument output_columns\\[0\\] with value"),
+    ({"operations": [identity, "x"], "python_multiprocessing": 0},
+     "Argument python_multiprocessing with value 0"),
+    ({"operations": [1], "output_columns": 1}, "Argument output_columns with value 1"),
+    ({"operations": [], "max_rowsize": [1, 2, 3]}, "max_rowsize should be a single integer"),
+    ({"operations": identity, "input_columns": ["zz"], "max_rowsize": 1.5},
+     "Argument max_rowsize with value 1.5"),
+])
+def test_map_checks_its_other_arguments_before_the_operations(kwargs, words):
+    with pytest.raises(TypeError, match=words):
+        data().map(**kwargs)

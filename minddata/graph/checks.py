@@ -70,7 +70,7 @@ def check_columns(name: str, cols: Any, allow_none: bool = True) -> Optional[Lis
     if cols is None:
         if allow_none:
             return None
-        raise TypeError(f"{name} must not be None")
+        raise wrong_type(name, cols, list, str)
     if isinstance(cols, str):
         if not cols:
             raise ValueError(f"{name} should not be an empty str.")

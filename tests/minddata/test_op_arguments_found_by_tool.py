@@ -63,3 +63,16 @@ def identity(x):
 def test_map_checks_its_other_arguments_before_the_operations(kwargs, words):
     with pytest.raises(TypeError, match=words):
         data().map(**kwargs)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda d: d.rename(None, "x"), "input_columns"),
+    (lambda d: d.rename("a", None), "output_columns"),
+    (lambda d: d.project(None), "columns"),
+])
+def test_columns_none_where_required_is_mindspore_s_type_error(call, name):
+    # MindSpore 2.10: "Argument input_columns with value None is not of type [<class 'list'>,
+    # <class 'str'>], but got <class 'NoneType'>."
+    with pytest.raises(TypeError, match=f"Argument {name} with value None is not of type "
+                       r"\[<class 'list'>, <class 'str'>\], but got <class 'NoneType'>"):
+        call(data())

@@ -282,6 +282,16 @@ def plain(value):
     return pipelines.plain(value)
 
 
+def attempt(function):
+    """pipelines.attempt, an error's whole message (on one line) kept after the rest: this
+    package's messages put MindSpore's words after its own, past the "[ERROR] " that
+    pipelines.error cuts at."""
+    try:
+        return ("ok", function())
+    except Exception as exc:            # an outcome to compare, like a value
+        return pipelines.error(exc) + (" ".join(str(exc).split())[:600],)
+
+
 def epoch(case, result):
     """The rows of one epoch of what the op gave (sorted after a shuffle)."""
     op = case["op"]
@@ -303,16 +313,16 @@ def run_case(library, case):
     if case["kind"] == "config":
         return run_setting(library, case)
     data = library.source()
-    built = pipelines.attempt(lambda: library.apply(case, data))
+    built = attempt(lambda: library.apply(case, data))
     if built[0] == "error":
         return [("build", built)]
     result = built[1]
-    found = [("build", ("ok", None)), ("rows", pipelines.attempt(lambda: epoch(case, result)))]
+    found = [("build", ("ok", None)), ("rows", attempt(lambda: epoch(case, result)))]
     sized = result if case["op"] not in ("create_tuple_iterator", "create_dict_iterator") \
         else data
     size = (lambda: [part.get_dataset_size() for part in sized]) if case["op"] == "split" \
         else sized.get_dataset_size
-    found.append(("size", pipelines.attempt(size)))
+    found.append(("size", attempt(size)))
     return found
 
 
@@ -325,10 +335,10 @@ def run_setting(library, case):
     getter, _, _ = SETTINGS[case["setter"]]
     before = getattr(config, getter)() if getter else 0
     try:
-        found = [("set", pipelines.attempt(lambda: getattr(config, case["setter"])(
+        found = [("set", attempt(lambda: getattr(config, case["setter"])(
             library.resolve(case["value"], None)) and None))]
         if getter:
-            found.append(("get", pipelines.attempt(lambda: read_back(getattr(config, getter)()))))
+            found.append(("get", attempt(lambda: read_back(getattr(config, getter)()))))
     finally:
         getattr(config, case["setter"])(before)
     return found
@@ -357,6 +367,7 @@ COMMON_WORDS = {"with", "value", "the", "but", "got", "must", "should", "class",
 
 def key_words(message):
     """The words of an error message that carry its meaning: names, values, bounds."""
+    message = re.sub(r"<[^<>]* object at 0x[0-9a-fA-F]+>", "", message)    # an address
     words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+", message.lower())
     return {word for word in words if word not in COMMON_WORDS and len(word) > 1}
 
@@ -364,7 +375,7 @@ def key_words(message):
 def missing_words(ours, theirs):
     """MindSpore's key words that our message lacks, where more than half of them do."""
     wanted = key_words(theirs[2])
-    missing = sorted(wanted - key_words(ours[2]))
+    missing = sorted(wanted - key_words(ours[4] if len(ours) > 4 else ours[2]))
     return missing if wanted and len(missing) * 2 > len(wanted) else []
 
 

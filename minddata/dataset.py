@@ -156,16 +156,16 @@ class Dataset(LogicalNode):
         from .iterators import TupleIterator
         return TupleIterator(_served(self, service), columns=columns, num_epochs=num_epochs,
                              state=state,
-                             output_numpy=check_bool("output_numpy", output_numpy),
-                             do_copy=check_bool("do_copy", do_copy))
+                             output_numpy=_bool_or_none("output_numpy", output_numpy),
+                             do_copy=_bool_or_none("do_copy", do_copy))
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False,
                              state=None, service=None):
         """Iterator of rows as dicts column name -> value (as create_tuple_iterator's)."""
         from .iterators import DictIterator
         return DictIterator(_served(self, service), num_epochs=num_epochs, state=state,
-                            output_numpy=check_bool("output_numpy", output_numpy),
-                            do_copy=check_bool("do_copy", do_copy))
+                            output_numpy=_bool_or_none("output_numpy", output_numpy),
+                            do_copy=_bool_or_none("do_copy", do_copy))
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
@@ -369,3 +369,9 @@ def _no_datasets(message):
     starts, a RuntimeError; this error is one too)."""
     from .graph.checks import PipelineArgumentError
     return PipelineArgumentError(message)
+
+
+def _bool_or_none(name, value):
+    """An iterator's output_numpy or do_copy: a bool, or None for False (MindSpore 2.10 takes
+    None and refuses any other value that is no bool)."""
+    return False if value is None else check_bool(name, value)

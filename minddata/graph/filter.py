@@ -13,10 +13,10 @@ class Filter(LogicalNode):
 
     def __init__(self, child: LogicalNode, predicate: Callable[..., Any], input_columns: Any = None,
                  num_parallel_workers: Optional[int] = None) -> None:
-        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
-        if not callable(predicate):
+        if not callable(predicate):         # before the workers, as MindSpore 2.10 checks
             raise TypeError(f"Predicate should be a Python function or a callable Python "
                             f"object, got {type(predicate).__name__}.")
+        super().__init__([child], check_num_parallel_workers(num_parallel_workers))
         cols = check_columns("input_columns", input_columns)
         have = child.col_names()
         if cols is not None:

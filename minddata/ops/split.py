@@ -65,6 +65,9 @@ def _is_sharded(ds):
 
 
 def split_dataset(ds, sizes, randomize=True):
+    # MindSpore 2.10's order (its check_split): the types of sizes and randomize, then sizes
+    if isinstance(sizes, (list, tuple)) and not isinstance(randomize, bool):
+        raise wrong_type('randomize', randomize, bool)
     check_sizes(sizes)
     if not isinstance(randomize, bool):
         raise wrong_type('randomize', randomize, bool)

@@ -76,3 +76,33 @@ def test_columns_none_where_required_is_mindspore_s_type_error(call, name):
     with pytest.raises(TypeError, match=f"Argument {name} with value None is not of type "
                        r"\[<class 'list'>, <class 'str'>\], but got <class 'NoneType'>"):
         call(data())
+
+
+def test_iterators_take_none_for_output_numpy_and_do_copy():
+    # MindSpore 2.10 takes None for both (Tensors, as False) and refuses 1 or "x": TypeError
+    for make in (lambda d, **k: d.create_tuple_iterator(**k),
+                 lambda d, **k: d.create_dict_iterator(**k)):
+        assert len(list(make(data(), num_epochs=1, output_numpy=None, do_copy=None))) == 5
+        with pytest.raises(TypeError, match="Argument do_copy with value 1 is not of type"):
+            make(data(), do_copy=1)
+        with pytest.raises(TypeError, match="Argument output_numpy with value x is not of type"):
+            make(data(), output_numpy="x")
+
+
+def test_filter_checks_the_predicate_before_the_workers():
+    # MindSpore 2.10: TypeError 'Predicate should be a Python function or a callable Python
+    # object.'
+    with pytest.raises(TypeError, match="Predicate should be a Python function"):
+        data().filter(1, num_parallel_workers=[2])
+    with pytest.raises(TypeError, match="Predicate should be a Python function"):
+        data().filter([identity], num_parallel_workers=0)
+
+
+def test_split_checks_randomize_s_type_before_the_sizes():
+    # MindSpore 2.10: TypeError 'Argument randomize with value 1.0 is not of type [<class
+    # 'bool'>], but got <class 'float'>.'
+    for sizes in ([0.0, 1.0], [-1, 6]):
+        with pytest.raises(TypeError, match="Argument randomize with value 1.0 is not of type"):
+            data().split(sizes, randomize=1.0)
+    with pytest.raises(TypeError, match="sizes"):
+        data().split("x", randomize=1)

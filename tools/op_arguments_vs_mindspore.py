@@ -432,11 +432,6 @@ def documented(case, item, ours, theirs):
         (any(isinstance(args.get(name), tuple) for name in COLUMN_ARGUMENTS) and
          "is not of type" in failed,
          "a tuple of column names is taken as a list (MindSpore 2.10: TypeError)"),
-        (case.get("op", "").startswith("create_") and any(
-            not isinstance(args.get(name, False), bool) for name in ("output_numpy", "do_copy"))
-         and "is not of type [<class 'bool'>]" in failed_here,
-         "an iterator's output_numpy and do_copy must be bools (MindSpore 2.10 takes any value "
-         "for its truth)"),
         (case.get("op") == "bucket_batch_by_length" and item in ("rows", "size") and
          args.get("element_length_function") is None and args.get("column_names") != ["a"],
          "bucket_batch_by_length without an element_length_function measures the first "

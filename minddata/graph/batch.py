@@ -149,11 +149,12 @@ class Batch(LogicalNode):
         in_cols = check_columns("input_columns", input_columns)
         _check_per_batch_map(per_batch_map, in_cols)
         out_cols = check_columns("output_columns", output_columns)
-        if per_batch_map is None and out_cols is not None:
-            # MindSpore ignores them without a word (see README: deviations).
-            raise ValueError("output_columns can be specified only when per_batch_map is set.")
         if not isinstance(python_multiprocessing, bool):
             raise wrong_type('python_multiprocessing', python_multiprocessing, bool)
+        if per_batch_map is None and out_cols is not None:
+            # MindSpore ignores them without a word (see README: deviations): refused after
+            # every check MindSpore makes
+            raise ValueError("output_columns can be specified only when per_batch_map is set.")
         self.python_multiprocessing = python_multiprocessing
         self.drop_remainder = drop_remainder
         self.per_batch_map = per_batch_map

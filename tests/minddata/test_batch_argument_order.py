@@ -30,3 +30,10 @@ def test_batch_size_is_checked_before_num_parallel_workers():
     # MindSpore 2.10 checks batch_size first: 'batch_size should either be an int or a callable.'
     with pytest.raises(TypeError, match="batch_size"):
         data().batch("2", num_parallel_workers=0)
+
+
+def test_python_multiprocessing_s_type_comes_before_output_columns_without_per_batch_map():
+    # MindSpore 2.10: TypeError 'Argument python_multiprocessing with value 1.0 is not of type
+    # [<class 'bool'>], but got <class 'float'>.' (it ignores output_columns without a map)
+    with pytest.raises(TypeError, match="Argument python_multiprocessing with value 1.0"):
+        data().batch(5, output_columns=["x", "y"], python_multiprocessing=1.0)

@@ -76,7 +76,8 @@ class BucketBatch(LogicalNode):
         cols = _check_column_names(column_names)
         if element_length_function is None and len(cols) != 1:
             raise ValueError("element_length_function is required when column_names has more "
-                             "than one column")
+                             "than one column: if element_length_function is not specified, "
+                             "exactly one column name should be passed.")
         if element_length_function is not None and not callable(element_length_function):
             raise TypeError(f"element_length_function object is not callable: "
                             f"{element_length_function!r}")

@@ -106,3 +106,11 @@ def test_split_checks_randomize_s_type_before_the_sizes():
             data().split(sizes, randomize=1.0)
     with pytest.raises(TypeError, match="sizes"):
         data().split("x", randomize=1)
+
+
+def test_bucket_batch_by_length_of_two_columns_without_a_length_function_in_mindspore_s_words():
+    # MindSpore 2.10: ValueError 'If element_length_function is not specified, exactly one
+    # column name should be passed.'
+    with pytest.raises(ValueError, match="(?i)if element_length_function is not specified, "
+                       "exactly one column name should be passed"):
+        data().bucket_batch_by_length(["a", "b"], [2], [1, 2])

@@ -432,6 +432,10 @@ def documented(case, item, ours, theirs):
         (any(isinstance(args.get(name), tuple) for name in COLUMN_ARGUMENTS) and
          "is not of type" in failed,
          "a tuple of column names is taken as a list (MindSpore 2.10: TypeError)"),
+        (case.get("op") == "batch" and "per_batch_map must be callable" in failed_here and
+         args.get("python_multiprocessing") is True,
+         "a per_batch_map that is not callable is a TypeError when the batch is built (MindSpore "
+         "2.10 with python_multiprocessing=True serves the batches without it)"),
         (case.get("op") == "map" and "would duplicate the existing column" in failed_here,
          "map: an output named like a column kept beside the outputs is a ValueError when the "
          "map is built (MindSpore 2.10 keeps both columns under one name and loses the "

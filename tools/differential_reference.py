@@ -1,6 +1,8 @@
-"""The reference interpreter's side of the differential tools (text sources, memory sources,
-TFRecord): running a tool again in MindSpore's interpreter (``--emit``), reading back the
-outcomes it pickled case by case, and going on past a case that kills or hangs it."""
+"""What the differential tools that run MindSpore case by case share (text, memory, TFRecord
+sources, samplers, MindRecord, converters, save, op arguments): their command line, running a
+tool again in MindSpore's interpreter (``--emit``), reading back the outcomes it pickled case by
+case, going on past a case that kills or hangs it, and the report."""
+import argparse
 import faulthandler
 import os
 import pickle
@@ -118,13 +120,10 @@ def first_undocumented(case, ours, theirs, found, documented):
     return found[0] if found else (None, None, None)
 
 
-def run_tool(description, default_cases, script, cases, outcomes, classify, describe,
-             case_timeout_s, soft=("error type", "error elsewhere"), full=2000):
-    """A differential tool's command line: --seed, --cases, --mindspore-python, --reference,
-    --show-error-types, --show-documented, --case N; run by the reference interpreter with
-    --emit (its outcomes pickled case by case). ``cases(seed, count)`` and
-    ``outcomes(library_name, seed, count, start)`` are the tool's. Returns the exit status."""
-    import argparse
+def command_line(description, default_cases, emit=("LIBRARY", "FILE")):
+    """The differential tools' arguments, parsed: --seed, --cases, --mindspore-python,
+    --reference, --show-error-types, --show-documented, --case N, and the reference
+    interpreter's hidden --start and --emit (``emit`` names its values)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=default_cases)
@@ -139,8 +138,17 @@ def run_tool(description, default_cases, script, cases, outcomes, classify, desc
     parser.add_argument("--case", type=int, action="append",
                         help="print this case's data and both outcomes in full")
     parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--emit", nargs=2, metavar=("LIBRARY", "FILE"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument("--emit", nargs=len(emit), metavar=emit, help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def run_tool(description, default_cases, script, cases, outcomes, classify, describe,
+             case_timeout_s, soft=("error type", "error elsewhere"), full=2000):
+    """A differential tool's command line: --seed, --cases, --mindspore-python, --reference,
+    --show-error-types, --show-documented, --case N; run by the reference interpreter with
+    --emit (its outcomes pickled case by case). ``cases(seed, count)`` and
+    ``outcomes(library_name, seed, count, start)`` are the tool's. Returns the exit status."""
+    args = command_line(description, default_cases)
     if args.emit:                       # the reference interpreter's part
         emit_outcomes(outcomes(args.emit[0], args.seed, args.cases, args.start), args.emit[1],
                       case_timeout_s)

@@ -38,7 +38,6 @@ call of the session ("error elsewhere"), and cases that kill or hang MindSpore's
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
-import argparse
 import gc
 import hashlib
 import importlib
@@ -781,23 +780,8 @@ def reference_outcomes(args, folder):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=300)
-    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
-    parser.add_argument("--reference", default="mindspore",
-                        help="the library the reference interpreter runs (minddata: a self-check)")
-    parser.add_argument("--show-error-types", action="store_true",
-                        help="also print the cases where both raise, with other error types or in "
-                        "other calls")
-    parser.add_argument("--show-documented", action="store_true",
-                        help="also print the cases whose differences the README documents")
-    parser.add_argument("--case", type=int, action="append",
-                        help="print this case's calls and both outcomes in full")
-    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "FILE", "FOLDER"),
-                        help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = differential_reference.command_line(__doc__.split("\n\n")[0], 300,
+                                               ("LIBRARY", "FILE", "FOLDER"))
     if args.emit:                       # the reference interpreter's part
         library, path, folder = args.emit
         differential_reference.emit_outcomes(emit(library, args.seed, args.cases, folder,

@@ -19,7 +19,6 @@ files, and the two readers on each file. Counted apart: differences the README d
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is one.
 """
-import argparse
 import glob
 import importlib
 import os
@@ -186,19 +185,8 @@ def describe(case, limit=300):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reference", default="mindspore",
-                        help="the library the reference interpreter runs (minddata: a self-check)")
-    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=100)
-    for shown in ("error-types", "documented"):
-        parser.add_argument("--show-" + shown, action="store_true")
-    parser.add_argument("--case", type=int, action="append")
-    parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
-    parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "FILE", "FOLDER"),
-                        help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = differential_reference.command_line(__doc__.split("\n\n")[0], 100,
+                                               ("LIBRARY", "FILE", "FOLDER"))
     if args.emit:                       # the reference interpreter's part
         library, path, folder = args.emit
         differential_reference.emit_outcomes(

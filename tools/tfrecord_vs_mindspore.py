@@ -35,7 +35,6 @@ space capped, as a garbage record length makes MindSpore 2.10 allocate what it a
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
-import argparse
 import gzip
 import importlib
 import json
@@ -632,18 +631,8 @@ def describe(case, limit=120):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    for flag, default in (("--seed", 1), ("--cases", 150), ("--start", 0)):
-        parser.add_argument(flag, type=int, default=default,
-                            **({"help": argparse.SUPPRESS} if flag == "--start" else {}))
-    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
-    parser.add_argument("--reference", default="mindspore", help="minddata: a self-check")
-    for shown in ("error-types", "documented"):
-        parser.add_argument("--show-" + shown, action="store_true",
-                            help=f"also print the cases counted as {shown.replace('-', ' ')}")
-    parser.add_argument("--case", type=int, action="append", help="print this case in full")
-    parser.add_argument("--emit", nargs=3, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = differential_reference.command_line(__doc__.split("\n\n")[0], 150,
+                                               ("LIBRARY", "CASES", "FILE"))
     if args.emit:
         emit(args.emit[0], args.emit[1], args.emit[2], args.start)
         return 0

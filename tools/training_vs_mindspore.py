@@ -274,8 +274,17 @@ def layer_case(d):
                   "gamma": d.floats((ch,), np.float32), "beta": d.floats((ch,), np.float32)}
         x = d.floats((n, ch, 3, 4), np.float32)
     elif name in ("MaxPool2d", "AvgPool2d"):
-        args = (c([1, 2, 3]), c([1, 2, 3]))
-        kwargs = {"pad_mode": c(["valid", "same"])}
+        args = (c([1, 2, 3, (3, 2)]), c([1, 2, 3]))
+        kwargs = {"pad_mode": c(["valid", "same", "pad", "pad"])}
+        # the options, each now and then, some where MindSpore refuses them (another pad mode,
+        # padding past half the kernel, wrong types)
+        options = {"padding": [1, (1, 0), 2, 1.0], "ceil_mode": [True, 1]}
+        options.update({"dilation": [2, (1, 2), 0], "return_indices": [True]}
+                       if name == "MaxPool2d" else
+                       {"count_include_pad": [False], "divisor_override": [2, 0, 1.5]})
+        for option, values in options.items():
+            if d.r.random() < 0.3:
+                kwargs[option] = c(values)
         x = d.floats((n, c([1, 3]), c([4, 7]), c([5, 6])), np.float32)
     else:
         args = (0.2,) if name == "LeakyReLU" else ()

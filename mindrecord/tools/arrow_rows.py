@@ -31,7 +31,7 @@ FIELD_NAME = re.compile(r"^[0-9a-zA-Z_]+$")
 _NUMPY = {"int32": np.int32, "int64": np.int64, "float32": np.float32, "float64": np.float64}
 
 
-def _field_type(arrow_type, has_nulls):
+def _field_type(arrow_type):
     t = arrow_type
     if pa.types.is_boolean(t) or (pa.types.is_integer(t) and t.bit_width <= 16) \
             or pa.types.is_int32(t):
@@ -45,7 +45,7 @@ def _field_type(arrow_type, has_nulls):
     if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
         return "bytes"
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-        inner = _field_type(t.value_type, False)
+        inner = _field_type(t.value_type)
         if inner not in _NUMPY:
             return None
         return ("array", inner)
@@ -54,7 +54,7 @@ def _field_type(arrow_type, has_nulls):
     return "string"
 
 
-def table_schema(table, source, columns_list=None, bool_as_int=True):
+def table_schema(table, source, columns_list=None):
     """(table restricted/cast for writing, MindRecord schema) for ``table`` read from ``source``."""
     if columns_list:
         for col in columns_list:
@@ -69,7 +69,7 @@ def table_schema(table, source, columns_list=None, bool_as_int=True):
         if not FIELD_NAME.match(name):
             raise ConversionError(f"{source}: column name {name!r} is not a valid MindRecord "
                                   "field name (letters, digits and '_' only)")
-        ftype = _field_type(column.type, column.null_count > 0)
+        ftype = _field_type(column.type)
         if ftype is None:
             raise ConversionError(f"{source}: column {name!r} has type {column.type}, which "
                                   "MindRecord cannot store")

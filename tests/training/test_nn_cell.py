@@ -77,3 +77,25 @@ def test_forward_hook_sees_inputs_and_outputs():
     handle.remove()
     dense(Tensor(np.ones((5, 3), np.float32)))
     assert seen == [(5, 2)]
+
+
+def test_with_eval_cell_add_cast_fp32_casts_float_outputs_and_labels():
+    """add_cast_fp32 was once accepted and ignored: a float16 network's outputs reached the
+    metrics as float16. As MindSpore's WithEvalCell, float outputs and labels become float32;
+    integer labels stay as they are."""
+    import training
+    from training import ops
+
+    class Half(nn.Cell):
+        def construct(self, x):
+            return ops.cast(x, training.float16)
+
+    data = Tensor(np.ones((2, 2), np.float32))
+    for label, cast_label in ((np.array([1.0, 2.0], np.float16), np.float32),
+                              (np.array([1, 2], np.int32), np.int32)):
+        _, outputs, out_label = nn.WithEvalCell(Half(), None, add_cast_fp32=True)(data,
+                                                                                   Tensor(label))
+        assert outputs.asnumpy().dtype == np.float32
+        assert out_label.asnumpy().dtype == cast_label
+    _, outputs, _ = nn.WithEvalCell(Half(), None)(data, Tensor(label))
+    assert outputs.asnumpy().dtype == np.float16

@@ -35,6 +35,21 @@ def test_adam_first_step_is_lr_times_sign():
     np.testing.assert_allclose(params[0].data, [1.0 - 0.01, -2.0 + 0.01], rtol=1e-4)
 
 
+@pytest.mark.parametrize("use_amsgrad, expected", [
+    (True, [0.6977221, -1.7139481, 0.2211813]),
+    (False, [0.6975167, -1.7138251, 0.2211813])])
+def test_adam_amsgrad_divides_by_the_largest_second_moment(use_amsgrad, expected):
+    """One large gradient then four small ones: AMSGrad keeps dividing by the large second
+    moment. Expected values measured in MindSpore 2.10 (the same gradients into nn.Adam,
+    lr 0.1); use_amsgrad was once accepted and ignored."""
+    params = _params((1.0, -2.0, 0.5))
+    opt = nn.Adam(params, learning_rate=0.1, use_amsgrad=use_amsgrad, use_nesterov=use_amsgrad)
+    for gradient in [[10.0, -10.0, 3.0]] + [[0.1, 0.2, -0.1]] * 4:
+        opt([np.array(gradient, np.float32)])
+    np.testing.assert_allclose(params[0].data, expected, atol=1e-5)
+    assert [s.name for s in getattr(opt, "vhat", [])] == (["vhat.w"] if use_amsgrad else [])
+
+
 def test_weight_decay_skips_batchnorm_gamma_beta():
     w = Parameter(np.array([1.0], np.float32), name="fc.weight")
     gamma = Parameter(np.array([1.0], np.float32), name="bn.gamma")

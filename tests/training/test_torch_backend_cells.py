@@ -100,6 +100,7 @@ OPTIMIZERS = {
     "nesterov": lambda p: nn.Momentum(p, [0.05, 0.04, 0.03], 0.9, use_nesterov=True),
     "sgd": lambda p: nn.SGD(p, 0.05, momentum=0.8, dampening=0.1),
     "adam": lambda p: nn.Adam(p, 0.01, weight_decay=1e-4),
+    "amsgrad": lambda p: nn.Adam(p, 0.01, use_amsgrad=True),
     "rmsprop": lambda p: nn.RMSProp(p, 0.01, momentum=0.5, centered=True, weight_decay=1e-3),
     "adagrad": lambda p: nn.Adagrad(p, learning_rate=0.05, weight_decay=1e-3),
     "adamweightdecay": lambda p: nn.AdamWeightDecay(p, 0.01, weight_decay=0.01),

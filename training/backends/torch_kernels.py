@@ -50,25 +50,37 @@ def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding):
     return out[:, :, top:out.shape[2] - bottom, left:out.shape[3] - right]
 
 
-def max_pool2d(x, kernel, stride, pad_mode, padding):
-    pads = pads_for(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, (1, 1))
-    if any(pads):
-        top, bottom, left, right = pads
+def _symmetric(pad_mode, padding):
+    """A pooling layer's (H, W) padding ('pad' mode's pair) as torch's pooling takes it."""
+    return tuple(padding) if pad_mode == "pad" else (0, 0)
+
+
+def max_pool2d(x, kernel, stride, pad_mode, padding, dilation=(1, 1), ceil_mode=False,
+               return_indices=False):
+    if pad_mode != "same":  # 'pad' and 'valid' are torch's own rule (symmetric padding)
+        return F.max_pool2d(x, kernel, stride, _symmetric(pad_mode, padding), dilation,
+                            ceil_mode, return_indices)
+    top, bottom, left, right = pads_for(pad_mode, padding, tuple(x.shape[2:]), kernel, stride,
+                                        (1, 1))
+    if any((top, bottom, left, right)):
         x = F.pad(x, (left, right, top, bottom), value=float("-inf"))
     return F.max_pool2d(x, kernel, stride)
 
 
-def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True):
+def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_mode=False,
+               divisor_override=None):
+    if pad_mode != "same":  # 'pad' and 'valid' are torch's own rule (symmetric padding)
+        return F.avg_pool2d(x, kernel, stride, _symmetric(pad_mode, padding), ceil_mode,
+                            count_include_pad, divisor_override)
     pads = pads_for(pad_mode, padding, tuple(x.shape[2:]), kernel, stride, (1, 1))
-    if not any(pads):
-        return F.avg_pool2d(x, kernel, stride)
     top, bottom, left, right = pads
-    out = F.avg_pool2d(F.pad(x, (left, right, top, bottom)), kernel, stride)
-    if pad_mode == "same" or not count_include_pad:
-        # divide by the number of real (unpadded) elements under each window
-        ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-        out = out / F.avg_pool2d(F.pad(ones, (left, right, top, bottom)), kernel, stride)
-    return out
+    out = F.avg_pool2d(F.pad(x, (left, right, top, bottom)), kernel, stride,
+                       divisor_override=divisor_override)
+    if divisor_override or not any(pads) or (ceil_mode and count_include_pad):
+        return out
+    # divide by the number of real (unpadded) elements under each window
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+    return out / F.avg_pool2d(F.pad(ones, (left, right, top, bottom)), kernel, stride)
 
 
 def dense(x, weight, bias):

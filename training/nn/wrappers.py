@@ -5,6 +5,7 @@ from training import profiling
 from training.backends.dispatch import is_torch
 from training.nn.cell import Cell
 from training.nn.optim.optimizer import Optimizer
+from training.ops.array_kernels import cast
 from training.tensor import Tensor, as_array, grad_of, is_grad_enabled
 
 
@@ -26,15 +27,27 @@ class WithLossCell(Cell):
         return self._loss_fn(self._backbone(data), label)
 
 
+def _float32(value):
+    """A floating tensor as float32; anything else as it is."""
+    if is_torch(value):
+        return value.float() if value.is_floating_point() else value
+    if isinstance(value, Tensor) and value.data.dtype.kind == "f":
+        return cast(value, np.float32)
+    return value
+
+
 class WithEvalCell(Cell):
     """(loss, outputs, label) for Model.eval's metrics."""
 
     def __init__(self, network, loss_fn, add_cast_fp32=False):
         super().__init__(auto_prefix=False)
         self._network, self._loss_fn = network, loss_fn
+        self.add_cast_fp32 = add_cast_fp32
 
     def construct(self, data, label):
         outputs = self._network(data)
+        if self.add_cast_fp32:  # (a float16 network's outputs and labels, as MindSpore casts them)
+            outputs, label = _float32(outputs), _float32(label)
         loss = self._loss_fn(outputs, label) if self._loss_fn is not None else None
         return loss, outputs, label
 

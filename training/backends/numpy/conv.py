@@ -106,13 +106,32 @@ def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
     return Tensor.from_op(np.ascontiguousarray(result), (x, weight, bias), backward)
 
 
-def max_pool2d(x, kernel, stride, pad_mode, padding):
+def pool_pads(pad_mode, padding, size, kernel, stride, dilation, ceil_mode):
+    """(top, bottom, left, right) padding of a pooling window: the pad mode's, plus, with
+    `ceil_mode`, the rows/columns at the bottom/right that a last window started inside the
+    input (or its top/left padding) reaches past it (torch's and MindSpore's rule)."""
+    pads = list(pads_for(pad_mode, padding, size, kernel, stride, dilation))
+    if ceil_mode and pad_mode != "same":
+        for axis, (n, k, s, d) in enumerate(zip(size, kernel, stride, dilation)):
+            before, after = pads[2 * axis], pads[2 * axis + 1]
+            span = n + before + after - (k - 1) * d - 1
+            out = -(-span // s) + 1
+            if (out - 1) * s >= n + before:
+                out -= 1
+            pads[2 * axis + 1] += max((out - 1) * s + (k - 1) * d + 1 - (n + before + after), 0)
+    return tuple(pads)
+
+
+def max_pool2d(x, kernel, stride, pad_mode, padding, dilation=(1, 1), ceil_mode=False,
+               return_indices=False):
+    """Max over each window; with `return_indices` also each maximum's position as a flat
+    index into its input plane (H * W), int64, as torch and MindSpore give it."""
     xd = x.data
-    pads = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
+    pads = pool_pads(pad_mode, padding, xd.shape[2:], kernel, stride, dilation, ceil_mode)
     xp = _pad(xd, pads, value=-np.inf)
     n, c = xd.shape[:2]
-    if not any(pads) and kernel == stride and xd.shape[2] % kernel[0] == 0 \
-            and xd.shape[3] % kernel[1] == 0:
+    if not any(pads) and kernel == stride and dilation == (1, 1) and not return_indices \
+            and xd.shape[2] % kernel[0] == 0 and xd.shape[3] % kernel[1] == 0:
         # Non-overlapping windows that tile the input: one gather into (..., kh*kw) windows,
         # argmax once; the backward pass scatters through a one-hot of that argmax (ties go to
         # the first maximum, as an argmax does).
@@ -128,7 +147,7 @@ def max_pool2d(x, kernel, stride, pad_mode, padding):
             dx = onehot.reshape(n, c, oh, ow, kernel[0], kernel[1]).transpose(0, 1, 2, 4, 3, 5)
             return (dx.reshape(xd.shape).astype(xd.dtype, copy=False),)
         return Tensor.from_op(out, (x,), backward_tiled)
-    win = _windows(xp, kernel, stride, (1, 1))
+    win = _windows(xp, kernel, stride, dilation)
     oh, ow = win.shape[2:4]
     flat = win.reshape(n, c, oh, ow, -1)
     idx = flat.argmax(axis=-1)
@@ -137,21 +156,37 @@ def max_pool2d(x, kernel, stride, pad_mode, padding):
     def backward(grad):
         gw = np.zeros((n, c, oh, ow, kernel[0] * kernel[1]), dtype=xd.dtype)
         np.put_along_axis(gw, idx[..., None], grad[..., None], axis=-1)
-        dxp = _scatter_windows(gw.reshape(n, c, oh, ow, *kernel), xp.shape, kernel, stride, (1, 1))
+        dxp = _scatter_windows(gw.reshape(n, c, oh, ow, *kernel), xp.shape, kernel, stride,
+                               dilation)
         return (_crop(dxp, pads),)
-    return Tensor.from_op(out, (x,), backward)
+    result = Tensor.from_op(out, (x,), backward)
+    if not return_indices:
+        return result
+    rows = (np.arange(oh) * stride[0] - pads[0])[:, None] + (idx // kernel[1]) * dilation[0]
+    cols = (np.arange(ow) * stride[1] - pads[2])[None, :] + (idx % kernel[1]) * dilation[1]
+    return result, Tensor(rows * xd.shape[3] + cols, dtype=np.int64)
 
 
-def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True):
+def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_mode=False,
+               divisor_override=None):
+    """Mean over each window: divided by `divisor_override` when given, else by the window's
+    elements inside the input and its padding (`count_include_pad`: the explicit padding in
+    'pad' mode, the padding of 'same' with `ceil_mode` too, as MindSpore 2.10 counts them) or
+    inside the input only; rows/columns `ceil_mode` adds are never counted."""
     xd = x.data
-    pads = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
+    pads = pool_pads(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1), ceil_mode)
     xp = _pad(xd, pads)
     win = _windows(xp, kernel, stride, (1, 1))
     oh, ow = win.shape[2:4]
-    if any(pads) and (pad_mode == "same" or not count_include_pad):
-        # Divide by the number of real (unpadded) elements under each window.
-        ones = _pad(np.ones((1, 1) + xd.shape[2:], dtype=xd.dtype), pads)
-        counts = _windows(ones, kernel, stride, (1, 1)).sum(axis=(-1, -2))
+    counted = (0, 0, 0, 0)      # the padding under a window that counts
+    if count_include_pad and (pad_mode == "pad" or (pad_mode == "same" and ceil_mode)):
+        counted = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
+    if divisor_override:
+        counts = np.asarray(divisor_override, dtype=xd.dtype)
+    elif counted != pads:
+        ones = _pad(np.ones((1, 1) + xd.shape[2:], dtype=xd.dtype), counted)
+        uncounted = tuple(p - q for p, q in zip(pads, counted))
+        counts = _windows(_pad(ones, uncounted), kernel, stride, (1, 1)).sum(axis=(-1, -2))
     else:
         counts = np.asarray(kernel[0] * kernel[1], dtype=xd.dtype)
     out = win.sum(axis=(-1, -2)) / counts

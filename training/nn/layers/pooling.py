@@ -5,8 +5,17 @@ from training.nn.cell import Cell
 from training.ops.array_kernels import concat
 
 
+def _is_zero(padding):
+    """Whether `padding` is the default: 0, or zeros in a tuple or list."""
+    values = padding if isinstance(padding, (tuple, list)) else (padding,)
+    return all(not isinstance(v, bool) and v == 0 for v in values)
+
+
 class _Pool2d(Cell):
-    def __init__(self, kernel_size, stride, pad_mode, padding, data_format):
+    dilation = (1, 1)       # (MaxPool2d's own may differ; AvgPool2d's windows are contiguous)
+
+    def __init__(self, kernel_size, stride, pad_mode, data_format):
+        # (padding and ceil_mode are checked by each subclass, in MindSpore's order)
         super().__init__()
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.stride = _pair(stride, "stride")
@@ -15,37 +24,105 @@ class _Pool2d(Cell):
                              f"but got {pad_mode!r}")
         if data_format != "NCHW":
             raise ValueError(f"For '{self.cls_name}', only data_format 'NCHW' is supported")
-        self.pad_mode, self.padding = str(pad_mode).lower(), padding
+        self.pad_mode = str(pad_mode).lower()
+
+    def _padding_pair(self, padding):
+        if isinstance(padding, bool) or not isinstance(padding, (int, tuple, list)):
+            raise TypeError(f"For '{self.cls_name}', the type of 'padding' should be one of "
+                            f"'['int', 'tuple', 'list']', but got type "
+                            f"'{type(padding).__name__}'.")
+        pair = (padding, padding) if isinstance(padding, int) else tuple(padding) * (
+            2 if len(padding) == 1 else 1)
+        if len(pair) != 2 or not all(isinstance(p, int) and not isinstance(p, bool)
+                                     for p in pair):
+            raise ValueError(f"For {self.cls_name}, the padding must be an int or a tuple/list of "
+                             f"1 or 2 ints, but got {padding!r}.")
+        if min(pair) < 0:
+            raise ValueError(f"For {self.cls_name}, the padding must be >= 0, but got {padding!r}.")
+        return pair
+
+    def _flag(self, value, name):
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{self.cls_name}', the type of '{name}' should be 'bool', but "
+                            f"got type '{type(value).__name__}'.")
+        return value
 
     def _check(self, x):
         self.check_input(x, x.ndim == 4, "(N, C, H, W)")
-        if self.pad_mode == "valid":
-            self.check_input(x, x.shape[2] >= self.kernel_size[0] and x.shape[3] >= self.kernel_size[1],
-                             f"(N, C, H >= {self.kernel_size[0]}, W >= {self.kernel_size[1]})")
+        if self.pad_mode != "same":     # the (dilated) window fits in the (padded) input
+            least = [(k - 1) * d + 1 - 2 * p for k, d, p in
+                     zip(self.kernel_size, self.dilation, self.padding)]
+            self.check_input(x, x.shape[2] >= least[0] and x.shape[3] >= least[1],
+                             f"(N, C, H >= {least[0]}, W >= {least[1]}) for an output of at "
+                             f"least one element")
 
 
 class MaxPool2d(_Pool2d):
+    """Max pooling; `padding`, `dilation`, `return_indices` (then (output, int64 flat indices
+    into each input plane)) and `ceil_mode` with pad_mode 'pad', as in MindSpore 2.x."""
+
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False, data_format="NCHW"):
-        super().__init__(kernel_size, stride, pad_mode, padding, data_format)
+        super().__init__(kernel_size, stride, pad_mode, data_format)
+        if self.pad_mode != "pad" and (not _is_zero(padding) or dilation not in (1, (1, 1))
+                                       or return_indices or ceil_mode):
+            raise ValueError(f"For {self.cls_name}, the parameter 'padding', 'dilation', "
+                             f"'return_indices', 'ceil_mode' can not be set to non-default value "
+                             f"when pad_mode is not 'pad', but got pad_mode:{self.pad_mode}.")
+        self.padding = self._padding_pair(padding)
+        self.dilation = _pair(dilation, "dilation") if not isinstance(dilation, (tuple, list)) \
+            or len(dilation) != 1 else _pair(dilation[0], "dilation")
+        if min(self.dilation) <= 0:
+            raise ValueError(f"For '{self.cls_name}', the parameter 'dilation' must be a positive "
+                             f"int or a tuple of positive ints, but got {dilation!r}")
+        self.return_indices = bool(return_indices)
+        self.ceil_mode = self._flag(ceil_mode, "ceil_mode")
+        if any(2 * p > k for p, k in zip(self.padding, self.kernel_size)):
+            raise ValueError(f"For {self.cls_name}, pads should be less equal to the half of "
+                             f"ksize, but got kernel_size {self.kernel_size} and padding "
+                             f"{self.padding}")
 
     def construct(self, x):
         self._check(x)
         kernel = torch_kernels().max_pool2d if is_torch(x) else max_pool2d
-        return kernel(x, self.kernel_size, self.stride, self.pad_mode, self.padding)
+        return kernel(x, self.kernel_size, self.stride, self.pad_mode, self.padding,
+                      self.dilation, self.ceil_mode, self.return_indices)
 
 
 class AvgPool2d(_Pool2d):
+    """Average pooling; `ceil_mode`, `count_include_pad` and `divisor_override` as in
+    MindSpore 2.10 and torch with pad_mode 'pad' or 'valid'. With 'same' the output size is
+    the pad mode's and each window is divided by its elements inside the input, or by
+    `divisor_override`, or with `ceil_mode` and `count_include_pad` by the kernel's size (what
+    MindSpore 2.10 computes there)."""
+
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None, data_format="NCHW"):
-        super().__init__(kernel_size, stride, pad_mode, padding, data_format)
-        self.count_include_pad = count_include_pad
+        super().__init__(kernel_size, stride, pad_mode, data_format)
+        if isinstance(divisor_override, (int, float)) and divisor_override <= 0:
+            raise ValueError(f"For '{self.cls_name}', the 'divisor_override' must be > 0, but "
+                             f"got {divisor_override}.")
+        self.padding = self._padding_pair(padding)
+        if self.pad_mode != "pad" and self.padding != (0, 0):
+            raise ValueError(f"For '{self.cls_name}', 'padding' must be 0 when 'pad_mode' is not "
+                             f"'pad', but got padding {padding!r} and pad_mode {pad_mode!r}")
+        self.ceil_mode = self._flag(ceil_mode, "ceil_mode")
+        self.count_include_pad = self._flag(count_include_pad, "count_include_pad")
+        if divisor_override is not None and (isinstance(divisor_override, bool)
+                                             or not isinstance(divisor_override, int)):
+            raise TypeError(f"For '{self.cls_name}', the 'divisor_override' must be int, but "
+                            f"got '{type(divisor_override).__name__}'")
+        self.divisor_override = divisor_override
+        if any(2 * p > k for p, k in zip(self.padding, self.kernel_size)):
+            raise ValueError(f"For '{self.cls_name}', the sum of the pads in the two directions "
+                             f"should be less than or equal to the corresponding kernel size, "
+                             f"but got kernel_size {self.kernel_size} and padding {self.padding}")
 
     def construct(self, x):
         self._check(x)
         kernel = torch_kernels().avg_pool2d if is_torch(x) else avg_pool2d
         return kernel(x, self.kernel_size, self.stride, self.pad_mode, self.padding,
-                      self.count_include_pad)
+                      self.count_include_pad, self.ceil_mode, self.divisor_override)
 
 
 class AdaptiveAvgPool2d(Cell):

@@ -1,4 +1,6 @@
-"""Adam with bias correction folded into the step size, as MindSpore's Adam."""
+"""Adam with bias correction folded into the step size, as MindSpore's Adam; with
+`use_amsgrad`, AMSGrad (the step divides by the largest second moment seen so far, state
+"vhat"; MindSpore then ignores `use_nesterov`, and so does this)."""
 import numpy as np
 
 from training.nn.optim.optimizer import Optimizer
@@ -25,9 +27,15 @@ class Adam(Optimizer):
                 raise ValueError(f"For 'Adam', '{name}' must be in (0, 1), but got {value}")
         if eps <= 0:
             raise ValueError(f"For 'Adam', 'eps' must be > 0, but got {eps}")
-        self.beta1, self.beta2, self.eps, self.use_nesterov = beta1, beta2, eps, use_nesterov
+        if not isinstance(use_amsgrad, bool):
+            raise TypeError(f"For 'Adam', the type of 'use_amsgrad' should be bool, but got "
+                            f"{type(use_amsgrad).__name__}")
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self.use_nesterov, self.use_amsgrad = use_nesterov and not use_amsgrad, use_amsgrad
         self._register_states("moment1", self.clone_state("moment1"))
         self._register_states("moment2", self.clone_state("moment2"))
+        if use_amsgrad:
+            self._register_states("vhat", self.clone_state("vhat"))
         self.beta1_power = Parameter(np.array([1.0], np.float32), name="beta1_power",
                                      requires_grad=False)
         self.beta2_power = Parameter(np.array([1.0], np.float32), name="beta2_power",
@@ -38,11 +46,16 @@ class Adam(Optimizer):
         self.beta1_power.data *= b1
         self.beta2_power.data *= b2
         step_size = lr * np.sqrt(1 - self.beta2_power.data[0]) / (1 - self.beta1_power.data[0])
-        for p, g, m, v in zip(self.parameters, gradients, self.moment1, self.moment2):
+        largest = self.vhat if self.use_amsgrad else self.moment2
+        for p, g, m, v, vhat in zip(self.parameters, gradients, self.moment1, self.moment2,
+                                    largest):
             m.data[...] = b1 * m.data + (1 - b1) * g
             v.data[...] = b2 * v.data + (1 - b2) * g * g
+            if vhat is not v:
+                np.maximum(vhat.data, v.data, out=vhat.data)
             direction = (b1 * m.data + (1 - b1) * g) if self.use_nesterov else m.data
-            p.data -= (step_size * direction / (np.sqrt(v.data) + self.eps)).astype(p.dtype, copy=False)
+            p.data -= (step_size * direction / (np.sqrt(vhat.data) + self.eps)).astype(
+                p.dtype, copy=False)
 
     def apply_gradients_torch(self, params, grads, lr):
         import torch
@@ -59,6 +72,10 @@ class Adam(Optimizer):
         if self.use_nesterov:
             direction = torch._foreach_mul(m, b1)
             torch._foreach_add_(direction, grads, alpha=1 - b1)
+        if self.use_amsgrad:
+            vhat = self.state_tensors(self.vhat, params)
+            torch._foreach_maximum_(vhat, v)
+            v = vhat
         denominator = torch._foreach_sqrt(v)
         torch._foreach_add_(denominator, self.eps)
         torch._foreach_addcdiv_(params, direction, denominator, value=-step_size)

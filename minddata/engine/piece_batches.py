@@ -9,9 +9,14 @@ BatchIter(MapIter(SourceIter)) states, so a state saved from either resumes in t
 Row ``first + i`` of a piece is row ``first + i`` of the epoch for the seeds, so the rows are
 those of the general nodes whatever runs them.
 
+The last rows of an epoch that ``drop_remainder`` drops are still a piece, whose batch is never
+served: MindSpore maps every row before its batch op drops them, so an error in one of them (a
+broken image, a function that fails) ends the epoch with that error as it does there.
+
 Subclasses implement ``_start(ids, first)`` (submit one piece; returns an object with ``ids`` and
 ``first``), ``_finish(piece)`` (wait for it; the batch's columns) and ``_discard(piece)`` (wait for
-it and drop it).
+it and drop it); ``_start_dropped``/``_finish_dropped`` submit and wait for the dropped rows'
+piece (by default a piece like the others, its batch thrown away).
 """
 import collections
 
@@ -41,6 +46,7 @@ class PieceBatchIter(IterNode):
         self.exhausted = False  # every row of the epoch is submitted
         self.world = None
         self.horizon = None     # rows past which nothing is submitted ahead of time
+        self.dropped = None     # the piece of the rows drop_remainder drops, once submitted
 
     # -- protocol ------------------------------------------------------------------------
     def start(self, epoch):
@@ -96,6 +102,10 @@ class PieceBatchIter(IterNode):
         if not self.inflight:
             return None
         piece = self.inflight.popleft()
+        if piece is self.dropped:
+            self.dropped = None
+            self._finish_dropped(piece)     # their errors raise; the epoch ends
+            return None
         batch = self._finish(piece)
         n = len(piece.ids)
         self.returned = piece.first + n
@@ -116,7 +126,12 @@ class PieceBatchIter(IterNode):
                 break
             first = self.submitted
             ids = self.ids[first:first + size]
-            if not len(ids) or (len(ids) < size and self.ds.drop_remainder):
+            if not len(ids):
+                self.exhausted = True
+                break
+            if len(ids) < size and self.ds.drop_remainder:
+                self.dropped = self._start_dropped(ids, first)
+                self.inflight.append(self.dropped)
                 self.exhausted = True
                 break
             self.inflight.append(self._start(ids, first))
@@ -125,8 +140,17 @@ class PieceBatchIter(IterNode):
                 self.exhausted = True     # the last, partial batch
                 break
 
+    def _start_dropped(self, ids, first):
+        """Submits the rows ``drop_remainder`` drops (their batch is never served)."""
+        return self._start(ids, first)
+
+    def _finish_dropped(self, piece):
+        """Waits for the dropped rows' piece: raises their error, if one failed."""
+        self._finish(piece)
+
     def _drain(self):
         """Waits for the pieces in flight and drops them (a new epoch or a reset)."""
+        self.dropped = None
         while self.inflight:
             self._discard(self.inflight.popleft())
 

@@ -43,7 +43,7 @@ class BatchPieceTask:
         self.src = None
 
     def __call__(self, meta, rows_in, arena=None):
-        epoch, first, batch_num, ids = meta
+        epoch, first, batch_num, ids, served = meta
         if self.src is None:
             self.src = self.source_factory()
         rows = self.src.read_rows(ids)
@@ -55,6 +55,8 @@ class BatchPieceTask:
                 e._minddata_row = k
                 raise
             out.append(tuple(res[j] if src == "out" else row[j] for src, j in self.place))
+        if not served:      # rows drop_remainder drops: mapped (their errors raise), not batched
+            return []
         empty = arena.empty if arena is not None else np.empty
         return [self.builder.build(out, BatchInfo(batch_num, epoch), empty)]
 
@@ -72,19 +74,30 @@ class ProcessBatchIter(PieceBatchIter):
         self.pool = ProcessPool(workers, task, name="Batch", max_rowsize=map_ds.max_rowsize or
                                 _ROW_MB, rows_per_task=batch_ds.batch_size)
 
-    def _start(self, ids, first):
+    def _start(self, ids, first, served=True):
         piece = _Piece(ids, first)
         batch_num = self.batch_num + len(self.inflight)
-        self.pool.submit((self.epoch, first, batch_num, np.asarray(ids)), (), context=piece)
+        self.pool.submit((self.epoch, first, batch_num, np.asarray(ids), served), (),
+                         context=piece)
         return piece
 
+    def _start_dropped(self, ids, first):
+        return self._start(ids, first, served=False)
+
     def _finish(self, piece):
+        return self._result(piece)[0]
+
+    def _finish_dropped(self, piece):
+        self._result(piece)
+
+    def _result(self, piece):
+        """The task's result: [the batch], or [] for the dropped rows."""
         try:
             rows, _ = self.pool.result()
         except BaseException as e:
             err = self._wrap(e, piece, getattr(e, "_minddata_task", None))
             raise err from err.__cause__    # the user's exception, not the pool's traceback
-        return rows[0]
+        return rows
 
     def _discard(self, piece):
         try:

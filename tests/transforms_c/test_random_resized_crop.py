@@ -1,11 +1,12 @@
 """RandomResizedCrop / RandomCropDecodeResize: window bounds, shapes, seeding, arguments."""
 import math
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from transforms_c import settings as tc_settings
+from transforms_c import compile_operations, settings as tc_settings
 from transforms_c._rng import Rng
 from transforms_c.vision import (Decode, Inter, RandomCropDecodeResize, RandomResizedCrop,
                                  Resize)
@@ -125,3 +126,22 @@ def test_area_scale_statistics():
     assert 0.45 < np.mean(areas) < 0.6  # uniform area in [0.08, 1] truncated by the bounds
     assert min(areas) < 0.15 and max(areas) > 0.9
     assert not math.isnan(np.std(areas))
+
+
+@pytest.mark.parametrize("height, width, rows, top", [(25, 26, 19, 3), (124, 62, 46, 39)])
+def test_fallback_window_takes_the_ratio_as_a_c_float(height, width, rows, top):
+    """MindSpore 2.10's kernel holds the ratio bounds as C floats: no window of ratio 4/3 fits
+    at scale 1, and the centred fallback of a 26-wide image is 26 / float32(4/3) = 19.4999...
+    -> 19 rows (the double 19.5 gave 20), of a 62-wide one 46 (not 47). Measured in MindSpore
+    2.10: the output of the window's own size is rows 3..21, and 39..84. The eager op, a fused
+    plan (its native step) and the native batch draws (windows) take the same window."""
+    img = np.zeros((height, width, 3), np.uint8)
+    img[:, :, 0] = np.arange(height)[:, None]
+    img[:, :, 1] = np.arange(width)[None, :]
+    op = RandomResizedCrop((rows, width), scale=(1.0, 1.0), ratio=(4 / 3, 4 / 3))
+    np.testing.assert_array_equal(op(img), img[top:top + rows])
+    png = cv2.imencode(".png", img[:, :, ::-1])[1]
+    plan = compile_operations([Decode(), op])[0]
+    np.testing.assert_array_equal(plan.apply((png,), 5)[0], img[top:top + rows])
+    boxes = op.windows(np.array([height]), np.array([width]), np.array([5], np.uint64))
+    assert boxes.tolist() == [[top, 0, rows, width]]

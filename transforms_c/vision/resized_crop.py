@@ -28,6 +28,13 @@ def window_draws(area, scale, ratio, max_attempts, rng):
         yield target, math.exp(rng.uniform(log_lo, log_hi))
 
 
+def kernel_bounds(pair):
+    """A (low, high) scale or ratio as MindSpore's RandomCropAndResize kernel holds it: C floats
+    (its fallback window of ratio 4/3 on a 26-wide image is 19 rows, 26 / float32(4/3) =
+    19.49999..., where the double 19.5 rounds to 20)."""
+    return tuple(float(np.float32(value)) for value in pair)
+
+
 def _round_half_up(value):
     """C's round() of a non-negative value (halves away from zero), as MindSpore rounds."""
     return int(math.floor(value + 0.5))
@@ -88,8 +95,10 @@ class RandomResizedCrop(NativeOperation):
 
     # approximate: the plan may decode the JPEG at a coarser DCT scale (allows_approximate_decode).
     schema = OpSchema(params=(OUTPUT_SIZE,
-                              Param("scale", PAIR, 0, MAX_SIZE, native=("scale",)),
-                              Param("ratio", PAIR, 0, MAX_SIZE, low_open=True, native=("ratio",)),
+                              Param("scale", PAIR, 0, MAX_SIZE, native=("scale",),
+                                    to_native=lambda pair: (kernel_bounds(pair),)),
+                              Param("ratio", PAIR, 0, MAX_SIZE, low_open=True, native=("ratio",),
+                                    to_native=lambda pair: (kernel_bounds(pair),)),
                               INTERPOLATION,
                               Param("max_attempts", INT, 1, INT32_MAX, native=("max_attempts",))),
                       phase=folding.PHASE_GEOMETRY, step="random_resized_crop",
@@ -117,15 +126,16 @@ class RandomResizedCrop(NativeOperation):
         return super().apply(arrays, seed)
 
     def window(self, height, width, rng):
-        return random_resized_crop_box(height, width, self.scale, self.ratio, self.max_attempts,
-                                       rng)
+        return random_resized_crop_box(height, width, kernel_bounds(self.scale),
+                                       kernel_bounds(self.ratio), self.max_attempts, rng)
 
     def windows(self, heights, widths, seeds):
         """(N, 4) int64: window() of every row (heights, widths, seeds: one per row) drawn at
         once in native code, the same rule step for step, with the GIL released."""
         return _native.random_resized_crop_boxes(
             np.ascontiguousarray(heights, np.int64), np.ascontiguousarray(widths, np.int64),
-            np.ascontiguousarray(seeds, np.uint64), self.scale, self.ratio, self.max_attempts)
+            np.ascontiguousarray(seeds, np.uint64), kernel_bounds(self.scale),
+            kernel_bounds(self.ratio), self.max_attempts)
 
     def output_hw(self):
         return size_hw(self.size)

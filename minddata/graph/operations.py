@@ -18,6 +18,23 @@ def op_name(op: object) -> str:
     return getattr(op, "__name__", None) or type(op).__name__
 
 
+def takes_pil(op: Any) -> bool:
+    """Whether a map hands a PIL image to ``op`` as it is: an op with a Pillow path, a Python op
+    or callable (a fused plan: its first op); an op MindSpore runs in C++ only (``pil_input``
+    "array": ToTensor) gets an array."""
+    first = op.ops[0] if isinstance(op, FusedPlanLike) else op
+    return getattr(first, "pil_input", "own") != "array"
+
+
+def may_give_pil(op: Any) -> bool:
+    """Whether an op of a map may give a PIL image: ToPIL, Decode(to_pil=True), the PIL path's
+    ops (each declares ``gives_pil``), or a Compose holding one."""
+    members = getattr(op, "transforms", None)
+    if isinstance(members, (list, tuple)):
+        return any(may_give_pil(member) for member in members)
+    return bool(getattr(op, "gives_pil", False))
+
+
 def compile_operations(ops: Iterable[Any]) -> List[Any]:
     """The ops with each run of fusable native ops replaced by one fused plan."""
     return list(transforms_c.compile_operations(list(ops)))

@@ -45,6 +45,7 @@ class PyTensorOperation(FusionDefaults):
     the rest)."""
 
     is_random = False
+    gives_pil = True    # the PIL path's ops may give PIL images (minddata's map fusion looks)
 
     def __call__(self, img):
         seed = eager_seed() if self.is_random else 0

@@ -2,11 +2,13 @@
 when the plan runs: map fusion, auto-shard, the plan as data."""
 import threading
 
+import cv2
 import numpy as np
 import psutil
 import pytest
 
 import minddata as ds
+import minddata.transforms as transforms
 import minddata.vision as vision
 from minddata.graph import Map, Source
 from minddata.planner import PlanOptions, plan, rewrite_graph
@@ -85,6 +87,34 @@ def test_map_fusion_says_why_not(second, why):
     graph, decisions = rewrite_graph(data, options())
     assert isinstance(graph.children[0], Map)
     assert any(d.rule == "map_fusion" and not d.fired and why in d.why for d in decisions)
+
+
+def png_column():
+    rng = np.random.default_rng(1)
+    png = cv2.imencode(".png", rng.integers(0, 256, (40, 50, 3), dtype=np.uint8))[1]
+    return ds.NumpySlicesDataset({"image": png[None]}, shuffle=False)
+
+
+@pytest.mark.parametrize("gives_pil", [[vision.Decode(), vision.ToPIL()],
+                                       [vision.Decode(to_pil=True)],
+                                       [transforms.Compose([vision.Decode(to_pil=True)])]])
+def test_a_map_that_gives_pil_images_is_not_merged_with_the_next(gives_pil):
+    """MindSpore 2.10 hands a map's PIL output to the next map as an array (measured: Decode,
+    ToPIL, then a map of Resize(17, BICUBIC) gives OpenCV's bicubic pixels, up to 138 levels
+    from Pillow's); merged, the Resize took its Pillow path."""
+    data = png_column().map(gives_pil, "image").map(
+        [vision.Resize(17, vision.Inter.BICUBIC)], "image")
+    graph, decisions = rewrite_graph(data, options())
+    assert isinstance(graph.children[0], Map)
+    assert any(d.rule == "map_fusion" and not d.fired and "PIL" in d.why for d in decisions)
+    row = next(data.create_tuple_iterator(output_numpy=True))[0]
+    decoded = next(png_column().map(vision.Decode(), "image").create_tuple_iterator(
+        output_numpy=True))[0]
+    np.testing.assert_array_equal(row, vision.Resize(17, vision.Inter.BICUBIC)(decoded))
+    # a next map that takes arrays only (ToTensor) still merges
+    _, decisions = rewrite_graph(png_column().map(gives_pil, "image").map(
+        [vision.ToTensor()], "image"), options())
+    assert any(d.rule == "map_fusion" and d.fired for d in decisions)
 
 
 def test_fused_maps_give_the_rows_of_the_maps_one_by_one():

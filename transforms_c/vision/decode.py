@@ -231,6 +231,11 @@ class Decode(NativeOperation):
     def fusion_phase(self, position):
         return None if self.to_pil else super().fusion_phase(position)
 
+    @property
+    def gives_pil(self):
+        """Whether its output is a PIL image (minddata's map fusion looks at it)."""
+        return self.to_pil
+
     def _compute(self, img, rng):
         if not self.to_pil:
             return decode_image(img, "Decode")

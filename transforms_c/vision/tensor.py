@@ -102,6 +102,7 @@ class ToPIL(TensorOperation):
     -> PIL image; a PIL image is returned as it is. MindSpore's error types and words."""
 
     pil_input = "own"       # a PIL image is returned as it is
+    gives_pil = True        # its output is a PIL image (minddata's map fusion looks at it)
 
     def __call__(self, img):
         return self.apply((img,), 0)[0]

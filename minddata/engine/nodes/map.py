@@ -16,7 +16,7 @@ from transforms_c.contract import FusedPlanLike, Operation
 
 from ... import config, seeds
 from ...graph.map import placement
-from ...graph.operations import compile_operations, op_name
+from ...graph.operations import compile_operations, op_name, takes_pil
 from ...state_check import CHILD, COUNT, check_node_state
 from ..callback_runner import runner_for
 from ..errors import wrap_error
@@ -52,7 +52,7 @@ class OpRunner:
         # taking PIL images, a Python op or callable; a fused plan runs its ops one by one on
         # it), and as an array to an op MindSpore has in C++ only (pil_input "array": ToTensor
         # then computes as in its pipelines).
-        self.pil_to_next = [k + 1 < len(ops) and _takes_pil(ops[k + 1]) for k in range(len(ops))]
+        self.pil_to_next = [k + 1 < len(ops) and takes_pil(ops[k + 1]) for k in range(len(ops))]
 
     def bases(self, epoch):
         """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
@@ -115,11 +115,6 @@ class OpRunner:
                                f"returned in 'map' operations: {len(args)}, the number of "
                                f"'output_columns': {self.n_out}.")
         return args
-
-
-def _takes_pil(op):
-    first = op.ops[0] if isinstance(op, FusedPlanLike) else op
-    return getattr(first, "pil_input", "own") != "array"
 
 
 def _to_array(value, name):

@@ -325,10 +325,12 @@ class OneHot(_DataOperation):
             out = np.full(labels.shape + (self.num_classes,), low, np.float64)
             np.put_along_axis(out, labels[..., None].astype(np.int64),
                               1.0 - self.smoothing_rate + low, axis=-1)
-            return out
-        out = np.zeros(labels.shape + (self.num_classes,), labels.dtype)
-        np.put_along_axis(out, labels[..., None].astype(np.int64), 1, axis=-1)
-        return out
+        else:
+            out = np.zeros(labels.shape + (self.num_classes,), labels.dtype)
+            np.put_along_axis(out, labels[..., None].astype(np.int64), 1, axis=-1)
+        # MindSpore drops dimensions of 1 from the output too: one class has no class axis
+        # (a label gives a scalar, n labels n values)
+        return out.reshape(labels.shape) if self.num_classes == 1 else out
 
 
 def _kind_name(dtype):

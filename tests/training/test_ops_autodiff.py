@@ -35,6 +35,7 @@ CASES = [
     ("Sqrt", lambda x: ops.Sqrt()(x * x + 1.0)),
     ("Maximum", lambda x: ops.Maximum()(x, Tensor(np.zeros(3)))),
     ("Cast", lambda x: ops.Cast()(x, ms.float32) * 1.0),
+    ("Flatten", lambda x: ops.Flatten()(ops.ExpandDims()(x, 2) * 2.0) * x),
 ]
 
 
@@ -68,6 +69,24 @@ def test_primitive_values():
     with pytest.raises(ValueError, match="indices"):
         ops.Gather()(x, Tensor(np.array([5])), 1)
     assert ops.operations.Cast is ops.Cast and ops.functional.cast is ops.cast
+
+
+def test_flatten_keeps_the_first_dimension():
+    # Shapes measured with MindSpore 2.10's ops.Flatten() (the dataset unit test
+    # test_generator_mixed_operator calls it inside a GeneratorDataset source).
+    def flat(shape, dtype=np.float32):
+        return ops.Flatten()(Tensor(np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)))
+
+    out = flat((2, 3, 4))
+    assert out.shape == (2, 12)
+    np.testing.assert_array_equal(out.asnumpy()[1], np.arange(12, 24))
+    assert flat((2, 3)).shape == (2, 3)
+    assert flat((4,)).shape == (4, 1)
+    assert flat((2, 1, 1)).shape == (2, 1)
+    assert flat((0, 3)).shape == (0, 3)
+    assert flat((2, 3, 4), np.int32).dtype == np.int32
+    with pytest.raises(RuntimeError, match="The shape should not be empty"):
+        ops.Flatten()(Tensor(np.float32(3)))
     assert ops.composite.GradOperation is ops.GradOperation
 
 

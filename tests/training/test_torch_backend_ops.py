@@ -20,6 +20,7 @@ IDX = np.array([2, 0], np.int32)
 CASES = [
     ("Cast", lambda a: P.Cast()(a, ms.float16), [A]),
     ("Reshape", lambda a: P.Reshape()(a, (6, 4)), [A]),
+    ("Flatten", lambda a: P.Flatten()(a), [A]),
     ("Transpose", lambda a: P.Transpose()(a, (2, 0, 1)), [A]),
     ("ExpandDims", lambda a: P.ExpandDims()(a, 1), [A]),
     ("Squeeze", lambda a: P.Squeeze(1)(P.ExpandDims()(a, 1)), [A]),

@@ -39,6 +39,18 @@ class Reshape(Primitive):
         return F.reshape(input_x, input_shape)
 
 
+class Flatten(Primitive):
+    """(N, ...) -> (N, product of the other dimensions), as MindSpore's primitive: a 1-D input
+    of N gives (N, 1), an empty dimension stays (0, 3); a 0-D input is refused."""
+
+    def __call__(self, input_x):
+        shape = tuple(input_x.shape)
+        if not shape:
+            raise RuntimeError("For 'Flatten', unsupported input shape dimension. "
+                               "The shape should not be empty.")
+        return F.reshape(input_x, (shape[0], int(np.prod(shape[1:], dtype=np.int64))))
+
+
 class Shape(Primitive):
     def __call__(self, input_x):
         return F.shape(input_x)

@@ -112,6 +112,9 @@ class Map(LogicalNode):
     callbacks: List[Any]
     #: map(device=...): "GPU" places every op on the GPU, "CPU" none, None leaves each op's own
     device: Optional[str]
+    #: where the maps that map fusion merged into this one ended (op counts): a PIL image
+    #: leaving one of them still becomes an array there (graph/operations.py pil_boundaries)
+    map_ends: Tuple[int, ...]
 
     def __init__(self, child: LogicalNode, operations: Any, input_columns: Any = None,
                  output_columns: Any = None, num_parallel_workers: Optional[int] = None,
@@ -157,6 +160,7 @@ class Map(LogicalNode):
         self.callbacks = check_callbacks(callbacks)
         check_independent_mode("Dataset Callbacks", bool(self.callbacks))
         self.device = _check_device(device, self.operations)
+        self.map_ends = ()
 
     def col_names(self) -> List[str]:
         if self._op_error is not None:

@@ -9,7 +9,7 @@ import numpy as np
 
 import transforms_c
 from transforms_c import _batch
-from transforms_c.contract import FusableOperation, FusedPlanLike, NativeStep
+from transforms_c.contract import FusableOperation, FusedPlanLike, NativeStep, Operation
 
 
 def op_name(op: object) -> str:
@@ -38,6 +38,33 @@ def may_give_pil(op: Any) -> bool:
 def compile_operations(ops: Iterable[Any]) -> List[Any]:
     """The ops with each run of fusable native ops replaced by one fused plan."""
     return list(transforms_c.compile_operations(list(ops)))
+
+
+def pil_boundaries(operations: Sequence[Any], map_ends: Sequence[int]) -> List[int]:
+    """The ends among ``map_ends`` (the op counts at which the maps merged into one ended)
+    where a PIL image may arrive: an op since the end before may give one (a plain Python
+    callable may too). There a PIL image becomes an array, as MindSpore hands a map's output
+    to the next map; elsewhere only arrays cross an end, and fusing across it is exact."""
+    boundaries, start = [], 0
+    for end in sorted(e for e in set(map_ends) if 0 < e < len(operations)):
+        if any(may_give_pil(op) or not isinstance(op, Operation)
+               for op in operations[start:end]):
+            boundaries.append(end)
+        start = end
+    return boundaries
+
+
+def compile_segments(operations: Sequence[Any], boundaries: Sequence[int]
+                     ) -> Tuple[List[Any], List[bool]]:
+    """compile_operations over the parts between ``boundaries``, so that no fused plan runs
+    across one; with, per compiled op, whether a part ends after it."""
+    ops: List[Any] = []
+    ends: List[bool] = []
+    for start, stop in zip([0, *boundaries], [*boundaries, len(operations)]):
+        part = compile_operations(operations[start:stop])
+        ops += part
+        ends += [False] * (len(part) - 1) + [stop < len(operations)]
+    return ops, ends
 
 
 def compile_map_operations(operations: Sequence[Any]) -> Optional[FusedPlanLike]:

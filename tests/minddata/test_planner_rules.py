@@ -6,11 +6,13 @@ import cv2
 import numpy as np
 import psutil
 import pytest
+from PIL import Image
 
 import minddata as ds
 import minddata.transforms as transforms
 import minddata.vision as vision
 from minddata.graph import Map, Source
+from minddata.graph.operations import compile_segments, pil_boundaries
 from minddata.planner import PlanOptions, plan, rewrite_graph
 
 from .native_batch_helpers import (MEAN, STD, assert_same_batches, collect, jpeg_bytes,
@@ -95,26 +97,50 @@ def png_column():
     return ds.NumpySlicesDataset({"image": png[None]}, shuffle=False)
 
 
+def _gives_pil_image(image):
+    """A script's own function giving a PIL image."""
+    return Image.fromarray(image)
+
+
 @pytest.mark.parametrize("gives_pil", [[vision.Decode(), vision.ToPIL()],
                                        [vision.Decode(to_pil=True)],
-                                       [transforms.Compose([vision.Decode(to_pil=True)])]])
-def test_a_map_that_gives_pil_images_is_not_merged_with_the_next(gives_pil):
+                                       [transforms.Compose([vision.Decode(to_pil=True)])],
+                                       [vision.Decode(), _gives_pil_image]])
+def test_a_merged_map_hands_a_pil_image_on_as_an_array_where_a_map_ended(gives_pil):
     """MindSpore 2.10 hands a map's PIL output to the next map as an array (measured: Decode,
     ToPIL, then a map of Resize(17, BICUBIC) gives OpenCV's bicubic pixels, up to 138 levels
-    from Pillow's); merged, the Resize took its Pillow path."""
+    from Pillow's); merged into one list, the Resize took its Pillow path. The maps still
+    merge: the merged map makes the image an array where the first map ended."""
     data = png_column().map(gives_pil, "image").map(
         [vision.Resize(17, vision.Inter.BICUBIC)], "image")
-    graph, decisions = rewrite_graph(data, options())
-    assert isinstance(graph.children[0], Map)
-    assert any(d.rule == "map_fusion" and not d.fired and "PIL" in d.why for d in decisions)
-    row = next(data.create_tuple_iterator(output_numpy=True))[0]
+    assert data.plan().fired("map_fusion")
     decoded = next(png_column().map(vision.Decode(), "image").create_tuple_iterator(
         output_numpy=True))[0]
-    np.testing.assert_array_equal(row, vision.Resize(17, vision.Inter.BICUBIC)(decoded))
-    # a next map that takes arrays only (ToTensor) still merges
-    _, decisions = rewrite_graph(png_column().map(gives_pil, "image").map(
-        [vision.ToTensor()], "image"), options())
-    assert any(d.rule == "map_fusion" and d.fired for d in decisions)
+    expected = vision.Resize(17, vision.Inter.BICUBIC)(decoded)
+    previous = ds.config.get_num_parallel_workers()
+    for workers in (1, 2):
+        ds.config.set_num_parallel_workers(workers)
+        try:
+            row = next(data.create_tuple_iterator(output_numpy=True))[0]
+        finally:
+            ds.config.set_num_parallel_workers(previous)
+        np.testing.assert_array_equal(row, expected)
+    # within one map the image goes on as a PIL image (Pillow's resize), as in MindSpore
+    one_map = png_column().map(list(gives_pil) + [vision.Resize(17, vision.Inter.BICUBIC)],
+                               "image")
+    pillow = np.asarray(Image.fromarray(decoded).resize((21, 17), Image.BICUBIC))
+    np.testing.assert_array_equal(next(one_map.create_tuple_iterator(output_numpy=True))[0],
+                                  pillow)
+
+
+def test_maps_of_arrays_still_fuse_their_native_ops_across_the_maps():
+    """Where no PIL image can cross (native ops only) the merged map's ops fuse into one
+    native plan, as before."""
+    data = png_column().map([vision.Decode()], "image").map(
+        [vision.Resize(17), vision.HWC2CHW()], "image")
+    ops, ends = compile_segments(rewrite_graph(data, options())[0].operations, [])
+    assert len(ops) == 1 and ends == [False]
+    assert pil_boundaries(rewrite_graph(data, options())[0].operations, (1,)) == []
 
 
 def test_fused_maps_give_the_rows_of_the_maps_one_by_one():

@@ -16,7 +16,7 @@ from transforms_c.contract import FusedPlanLike, Operation
 
 from ... import config, seeds
 from ...graph.map import placement
-from ...graph.operations import compile_operations, op_name, takes_pil
+from ...graph.operations import compile_segments, op_name, pil_boundaries, takes_pil
 from ...state_check import CHILD, COUNT, check_node_state
 from ..callback_runner import runner_for
 from ..errors import wrap_error
@@ -34,7 +34,8 @@ _perf = time.perf_counter
 class OpRunner:
     """Runs the op list on one row's input columns; picklable state for worker processes."""
 
-    def __init__(self, ops, n_out, seed, positions, seed_py, debug=False, hooks=()):
+    def __init__(self, ops, n_out, seed, positions, seed_py, debug=False, hooks=(),
+                 ends_map=None):
         self.ops = ops
         self.n_out = n_out
         self.seed = seed
@@ -51,8 +52,11 @@ class OpRunner:
         # As MindSpore, a PIL image goes on as it is to a next op with a Pillow path (an op
         # taking PIL images, a Python op or callable; a fused plan runs its ops one by one on
         # it), and as an array to an op MindSpore has in C++ only (pil_input "array": ToTensor
-        # then computes as in its pipelines).
-        self.pil_to_next = [k + 1 < len(ops) and takes_pil(ops[k + 1]) for k in range(len(ops))]
+        # then computes as in its pipelines). Where one of the maps merged into this one
+        # ended (``ends_map``, per op), it becomes an array as at the end of any map.
+        ends_map = ends_map or [False] * len(ops)
+        self.pil_to_next = [k + 1 < len(ops) and takes_pil(ops[k + 1]) and not ends_map[k]
+                            for k in range(len(ops))]
 
     def bases(self, epoch):
         """Per compiled op: the stage base of its position, or a list of them (fused plan)."""
@@ -169,11 +173,12 @@ def op_runner(ds, ctx, workers):
     seed position taken from `ctx` in build order (after the map's input)."""
     positions = [ctx.position() for _ in ds.operations]
     # Debug mode runs the same (fused) operations, so it shows the values training sees.
-    ops = compile_operations(ds.operations)
+    ops, ends_map = compile_segments(ds.operations,
+                                     pil_boundaries(ds.operations, ds.map_ends))
     positions = _compiled_positions(ds.operations, ops, positions)
     return OpRunner(ops, len(ds.out_cols), ctx.seed, positions,
                     seed_py=config._seed_is_set() and (workers == 1 or ds.python_multiprocessing),
-                    debug=ctx.debug, hooks=tuple(ctx.hooks))
+                    debug=ctx.debug, hooks=tuple(ctx.hooks), ends_map=ends_map)
 
 
 

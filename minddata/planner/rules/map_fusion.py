@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Union, cast
 
 from ...graph.map import Map
-from ...graph.operations import may_give_pil, takes_pil
 from ...graph.node import LogicalNode
 from ..options import PlanOptions
 from ..rule import GraphRule, Skip
@@ -39,17 +38,18 @@ class MapFusion(GraphRule):
             why = "the maps ask for different numbers of workers"
         elif node.device != inner.device:
             why = "the maps are placed on different devices (map(device=...))"
-        elif any(may_give_pil(op) for op in inner.operations) and node.operations and \
-                takes_pil(node.operations[0]):
-            # MindSpore hands a map's PIL output to the next map as an array: merged, the
-            # next op would take its Pillow path (measured in MindSpore 2.10: Decode, ToPIL,
-            # then a map of Resize(17, BICUBIC) is OpenCV's resize, 138 levels from Pillow's)
-            why = "the first map may give a PIL image, which the second takes as an array"
         if why is not None:
             return Skip(why)
         sizes = [s for s in (inner.max_rowsize, node.max_rowsize) if s is not None]
+        # Where the first map ended is kept: MindSpore hands a map's PIL output to the next
+        # map as an array, so the merged map turns a PIL image into one there (measured in
+        # MindSpore 2.10: Decode, ToPIL, then a map of Resize(17, BICUBIC) is OpenCV's resize,
+        # up to 138 levels from the Pillow path a merged list would take).
+        first = len(inner.operations)
         return node.replace(children=inner.children,
                             operations=tuple(inner.operations) + tuple(node.operations),
+                            map_ends=(*inner.map_ends, first,
+                                      *(first + end for end in node.map_ends)),
                             max_rowsize=max(sizes) if sizes else None)
 
     def explain(self, old: LogicalNode, new: LogicalNode) -> str:

@@ -194,9 +194,12 @@ class Dataset(LogicalNode):
             self.col_names()    # MindSpore builds the pipeline to answer: its mistakes raise
             n = self.row_count()
             if n is None:
+                from .callback import muted
                 from .graph.repeat import one_pass
                 from .graph.sync_wait import waits_open
-                with waits_open():      # no sync_update comes during a count
+                # No sync_update comes during a count, and MindSpore runs no map callbacks
+                # for it (a WaitedDSCallback would wait for a training step that never ends).
+                with waits_open(), muted():
                     it = one_pass(self).create_tuple_iterator(num_epochs=1)
                 try:
                     n = sum(1 for _ in it)

@@ -83,6 +83,7 @@ class _IteratorBase:
 
     def close(self):
         """Stop the pipeline and release every resource (also done on garbage collection)."""
+        self._run.stopped_by_user = True
         self._finalizer()
 
     stop = close

@@ -215,8 +215,9 @@ class PipelineRun:
         """The next row, or None at the end of an epoch; the pipeline's errors otherwise.
         Reading on after the last epoch ended raises MindSpore's RuntimeError, and after
         ``close()`` an IteratorStoppedError (both an AttributeError, as in MindSpore, and a
-        RuntimeError)."""
-        if self._finished:
+        RuntimeError), also when every epoch was read first (MindSpore checks for a stopped
+        iterator first)."""
+        if self._finished and not self.stopped_by_user:
             raise RuntimeError(f"{PAST_LAST_EPOCH} This iterator was created with num_epochs="
                                f"{self.num_epochs} and all of them were read; pass a larger "
                                f"num_epochs (-1: no limit) or create a new iterator")
@@ -255,6 +256,7 @@ class PipelineRun:
 
     _inline_started = False
     _failed = None      # the first line of the error that stopped the run
+    stopped_by_user = False     # set by the iterator's stop()/close()
     owner = "Iterator"  # the class name of the iterator reading this run, for its errors
 
     def _fail(self, exc):
@@ -289,6 +291,11 @@ class PipelineRun:
                 return
             self._closed = True
         self._stop.set()
+        # Wake a producer waiting for the consumer (the next epoch, room in the queue) now
+        # rather than at its next 0.1 s poll: every closed iterator waited for that poll.
+        for cv in (self._epoch_cv, self._queued_cv):
+            with cv:
+                cv.notify_all()
         t = self._thread
         if t is not None and t is not threading.current_thread():
             # Unblock a producer waiting on a full queue, then wait for it.

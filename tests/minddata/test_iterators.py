@@ -95,3 +95,16 @@ def test_the_next_epoch_starts_only_when_it_is_read():
     assert [int(r[0]) for r in it] == [0, 1, 2]     # the second epoch, when asked for
     assert calls == [0, 1, 2, 0, 1, 2]
     it.stop()
+
+
+def test_stopping_an_iterator_waits_for_no_poll():
+    """A producer waiting for the next epoch is woken when the iterator stops: each stop
+    used to wait for the producer's 0.1 s poll (MindSpore's own unit tests build hundreds of
+    short pipelines; one of its files took 11.7 s here against 0.9 s in MindSpore 2.10)."""
+    import time
+    start = time.perf_counter()
+    for _ in range(10):
+        it = ds.NumpySlicesDataset([1, 2, 3], shuffle=False).create_tuple_iterator()
+        assert len(list(it)) == 3
+        it.stop()
+    assert time.perf_counter() - start < 0.5      # 10 polls alone took 1.0 s

@@ -9,6 +9,7 @@ import pickle
 import signal
 import subprocess
 import tempfile
+import warnings
 
 CRASH = [("crash", ("error", "crash", "killed by a signal or hung", ("crash",)))]
 
@@ -160,6 +161,18 @@ def run_tool(description, default_cases, script, cases, outcomes, classify, desc
                         describe, soft=soft, full=full)
 
 
+def case_by_case(make_library, cases, run_case):
+    """A tool's ``outcomes(library_name, seed, count, start=0)``: each case's
+    ``run_case(library, case)`` from case ``start`` on, in the library
+    ``make_library(library_name)`` (a generator: a crash loses no case before it)."""
+    def outcomes(library_name, seed, count, start=0):
+        warnings.simplefilter("ignore")
+        library = make_library(library_name)
+        for case in cases(seed, count)[start:]:
+            yield run_case(library, case)
+    return outcomes
+
+
 def item_differences(pairs, rows, difference, keep=()):
     """[(kind, item, why)] of ``pairs`` ([(item, ours, theirs)] outcomes) that differ by
     ``difference(ours, theirs)`` -> (kind, why), hard ones first. A difference in an item that
@@ -175,5 +188,6 @@ def item_differences(pairs, rows, difference, keep=()):
             kind = "error elsewhere"
         if kind:
             found.append((kind, label, why))
-    found.sort(key=lambda item: ("different", "error type", "error elsewhere").index(item[0]))
+    order = ("different", "error type", "error elsewhere")     # a tool's own soft kinds last
+    found.sort(key=lambda item: order.index(item[0]) if item[0] in order else len(order))
     return found

@@ -201,8 +201,8 @@ def documented(case, item, ours, theirs):
         (item in ROWS and case["recipe"] == "imagenet" and case["train"] and not case["pil"]
          and -(-case["height"] // 2) >= case["size"] and -(-case["width"] // 2) >= case["size"],
          "approximate (DCT-scaled) decode inside random crop ops, on by default: "
-         "RandomCropDecodeResize of a window at least twice the output decodes it at 1/2 scale "
-         "or less"),
+         "RandomCropDecodeResize (or RandomResizedCrop after Decode) of a window at least twice "
+         "the output decodes it at 1/2 scale or less"),
     ]
     return next((reason for applies, reason in rules if applies), None)
 

@@ -320,8 +320,11 @@ class MapIter(NestedState, IterNode):
         return tuple(out[j] if src == "out" else row[j] for src, j in self.place)
 
     def _wrap(self, e, prov, index):
+        """``e`` named with this map and the row: ``index`` of the epoch (None: no one row, as
+        when a worker process died) and its provenance ``prov``."""
         prov = format_provenance(prov)
-        where = f"row {index} of epoch {self.epoch}"
+        where = f"a row of epoch {self.epoch}" if index is None else \
+            f"row {index} of epoch {self.epoch}"
         if prov:
             where = f"{prov} ({where})"
         name = f"Map({', '.join(self.runner.names)})"
@@ -417,7 +420,7 @@ class MapIter(NestedState, IterNode):
         if info is not None:
             task, k = info
             return self._wrap(e, task.provs[k], task.first + k)
-        return self._wrap(e, None, "?")
+        return self._wrap(e, None, None)
 
     def _close_self(self):
         if self._pool is not None:

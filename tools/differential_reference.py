@@ -38,7 +38,7 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
         path = os.path.join(tmp, "reference.pkl")
         while len(results) < count:
             done = _run_as_group([args.mindspore_python, os.path.abspath(script), "--start",
-                                  str(len(results))] + emit_args(path), env, preexec_fn)
+                                  str(len(results))] + emit_args(path), env, preexec_fn, tmp)
             results.extend(_pickled(path))
             if done.returncode != 0 and not results:
                 raise SystemExit(f"{args.mindspore_python} failed on the first case "
@@ -50,12 +50,13 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
     return results
 
 
-def _run_as_group(command, env, preexec_fn):
-    """Runs ``command`` in a session of its own and, once it has ended, kills what it left in
-    that session: a reference run ended by its hang timeout (or a crash) leaves the worker
-    processes MindSpore forked (its parallel writer's, its converters') spinning on their queues
-    for ever."""
-    process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL,
+def _run_as_group(command, env, preexec_fn, directory):
+    """Runs ``command`` in a session of its own, in ``directory`` (MindSpore's Decode leaves
+    an ``abnormal_image.jpg`` in its working directory for every image it cannot decode), and,
+    once it has ended, kills what it left in that session: a reference run ended by its hang
+    timeout (or a crash) leaves the worker processes MindSpore forked (its parallel writer's,
+    its converters') spinning on their queues for ever."""
+    process = subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL, cwd=directory,
                                preexec_fn=preexec_fn, start_new_session=True)
     try:
         process.wait()

@@ -9,8 +9,9 @@ to use from many threads at once.
 array (eager calls and Compose, not the engine, which hands ops arrays only):
 - a PIL image (`pil_input`): ops that MindSpore also implements with Pillow give back a PIL image
   of the input's mode, the others an array (np.asarray of the image, as MindSpore does);
-- a batch <..., H, W, C> (`batched`): the op runs on each image of it with the same draws (one
-  call, one draw, as MindSpore) and the results are stacked back to the leading dimensions.
+- a batch <..., H, W, C> (`batched`): the op runs on each image of it and the results are
+  stacked back to the leading dimensions; a random op draws once for the batch (every image gets
+  the same flip or window), or for each image in turn where MindSpore does (`draws_per_image`).
 """
 import functools
 import inspect
@@ -38,6 +39,9 @@ class TensorOperation(FusionDefaults):
     pil_input = "array"
     #: True for ops that MindSpore applies to each image of a <..., H, W, C> batch.
     batched = False
+    #: True for the batched random ops whose draws MindSpore makes for each image of a batch
+    #: (RandomCrop: a window each), not once for the batch (the flips, RandomResizedCrop).
+    draws_per_image = False
     #: Interpolations MindSpore refuses on a PIL image (TypeError), and the attribute naming it.
     pil_refused_interpolations = ()
     interpolation_attr = "interpolation"
@@ -129,13 +133,16 @@ class TensorOperation(FusionDefaults):
 
     def _apply_batch(self, batch, seed):
         """Each (H, W, C) image of a <..., H, W, C> batch through `_compute`, every one with the
-        same draws, stacked back to the batch's leading dimensions."""
+        same draws (or, `draws_per_image`, drawing in turn from one stream), stacked back to
+        the batch's leading dimensions."""
         lead = batch.shape[:-3]
         images = batch.reshape((-1,) + batch.shape[-3:])
         if images.shape[0] == 0:
             raise RuntimeError(f"{type(self).__name__}: the input batch of shape {batch.shape} "
                                f"holds no image")
-        outs = [self._compute(image, Rng(seed) if self.is_random else None)
+        shared = Rng(seed) if self.is_random and self.draws_per_image else None
+        outs = [self._compute(image, shared if shared is not None
+                              else Rng(seed) if self.is_random else None)
                 for image in images]
         return np.stack(outs).reshape(lead + outs[0].shape)
 

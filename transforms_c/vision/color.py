@@ -81,6 +81,15 @@ def _rank_2_or_3(ndim):
     return f"image rank should be 2 or 3,  but got: {ndim}"
 
 
+def check_at_most_4_channels(img, words):
+    """AutoContrast's and Equalize's limit: MindSpore 2.10 takes 1 or 3 channels, this package
+    2 and 4 too (a README deviation); more are refused, with MindSpore's ``words`` (an
+    N x H x W batch of gray images would otherwise be equalised across its images, pixel
+    column by column)."""
+    if np.ndim(img) == 3 and img.shape[2] > 4:
+        raise RuntimeError(f"{words}, but got: {img.shape[2]}")
+
+
 def _rgb_image(img, op_name, dtypes=(np.uint8,)):
     """An RGB image (H, W, 3) of one of dtypes, else MindSpore's words for the rank, channels
     or type."""
@@ -357,6 +366,7 @@ class AutoContrast(TensorOperation):
             raise wrong_type("ignore", ignore, list, tuple, int)
 
     def _compute(self, img, rng):
+        check_at_most_4_channels(img, "AutoContrast: channel of input image should be 1 or 3")
         image_hwc(img, "AutoContrast", allow_float=False, rank_words=_rank_2_or_3)
         return autocontrast(img, self.cutoff, self.ignore)
 
@@ -371,6 +381,7 @@ class Equalize(TensorOperation):
     pil_input = "image"     # a PIL image in, a PIL image out (as MindSpore)
 
     def _compute(self, img, rng):
+        check_at_most_4_channels(img, "Equalize: channel of input image should be 1 or 3")
         image_hwc(img, "Equalize", allow_float=False, rank_words=_rank_2_or_3)
         return equalize(img)
 

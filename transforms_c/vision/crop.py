@@ -269,8 +269,9 @@ def _check_random_crop_rank(img):
 
 class RandomCrop(NativeOperation):
     """RandomCrop(size, padding=None, pad_if_needed=False, fill_value=0,
-    padding_mode=Border.CONSTANT). A batch <..., H, W, C> is cropped at one window; an op that
-    may pad is not fused (its native step is the crop alone)."""
+    padding_mode=Border.CONSTANT). Each image of a batch <..., H, W, C> is cropped at a window
+    of its own, as MindSpore 2.10 draws them; an op that may pad is not fused (its native step
+    is the crop alone)."""
 
     schema = OpSchema(params=(OUTPUT_SIZE,
                               Param("padding", PADDING, 0, INT32_MAX, optional=True),
@@ -282,6 +283,7 @@ class RandomCrop(NativeOperation):
     is_random = True
     pil_input = "image"
     batched = True
+    draws_per_image = True
     multi_input = True
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,

@@ -54,9 +54,12 @@ class RandomHorizontalFlip(NativeOperation):
 
 
 class RandomVerticalFlip(RandomHorizontalFlip):
-    """RandomVerticalFlip(prob=0.5): mirrors top-bottom with probability prob."""
+    """RandomVerticalFlip(prob=0.5): mirrors top-bottom with probability prob; unlike
+    RandomHorizontalFlip and VerticalFlip it refuses a batch <..., H, W, C>, as MindSpore 2.10
+    does (its documented RuntimeError)."""
 
     _axis = 1
+    batched = False
 
     def _compute(self, img, rng):
         image_hwc(img, type(self).__name__)

@@ -55,6 +55,10 @@ class SlicePatches(TensorOperation):
             raise RuntimeError(f"SlicePatches: The op is OneToN, can only accept one tensor as "
                                f"input. Got {len(arrays)} input columns.")
         img = np.asarray(arrays[0])
+        if img.ndim > 3 and img.size and (self.num_height, self.num_width) == (1, 1):
+            # MindSpore 2.10 hands a batch <..., H, W, C> back whole as the one patch of a
+            # 1 x 1 grid (its type kept), and refuses it for any other grid
+            return (img,)
         if img.dtype == np.bool_:
             img = img.astype(np.uint8)      # MindSpore's patches of a bool image are uint8
         image_hwc(img, "SlicePatches", rank_words=_rank_words)

@@ -7,7 +7,8 @@ projected in double precision, then cut to 1/32 pixel (rounded) whose fraction p
 fixed-point weights; nearest neighbour rounds to the closest pixel. Bicubic is computed here
 from OpenCV 4's tables because OpenCV 5's remap weighs some pixels otherwise. Measured against
 MindSpore 2.10: pixel-exact for every interpolation on uint8, uint16, int16, float32, float64,
-1 to 4 channels, and for the PIL path."""
+1 to 4 channels, and for the PIL path; more channels (an N x H x W batch is an image of W) are
+warped 4 at a time, nearest or bilinear, as MindSpore's OpenCV does."""
 import cv2
 import numpy as np
 
@@ -137,8 +138,14 @@ def warp_perspective_array(img, matrix, interpolation, op_name="Perspective"):
         raise RuntimeError(f"{op_name}: OpenCV's remap does not support images of type "
                            f"{img.dtype} (supported: uint8, uint16, int16, float32, float64)")
     if img.ndim == 3 and img.shape[2] > 4:
-        raise RuntimeError(f"{op_name}: the image should have at most 4 channels to be "
-                           f"warped (OpenCV's remap), got {img.shape[2]}")
+        if interpolation == Inter.BICUBIC:      # (MindSpore's OpenCV refuses it too)
+            raise RuntimeError(f"{op_name}: the image should have at most 4 channels to be "
+                               f"warped bicubically (OpenCV's remap), got {img.shape[2]}")
+        # OpenCV's remap takes 4 channels at most: the channels 4 at a time, as MindSpore's
+        # warpPerspective gives them (outside black in each)
+        return np.concatenate([warp_perspective_array(img[:, :, c:c + 4], matrix,
+                                                      interpolation, op_name)
+                               for c in range(0, img.shape[2], 4)], axis=2)
     height, width = img.shape[:2]
     if interpolation == Inter.NEAREST:
         src_x, src_y = _source_coords(matrix, width, height, 1.0)

@@ -82,6 +82,8 @@ class RandomEqualize(_WithProbability):
             hint = ". You may need to perform Decode first." if img.ndim == 1 else ""
             raise RuntimeError(f"RandomEqualize: input tensor is not in shape of <H,W> or "
                                f"<H,W,C>, but got rank: {img.ndim}{hint}")
+        color.check_at_most_4_channels(img, "RandomEqualize: input image is not in channel of "
+                                            "1 or 3")
         if img.dtype != np.uint8:
             raise RuntimeError(f"RandomEqualize: input image is not in type of uint8, but got: "
                                f"{img.dtype}")

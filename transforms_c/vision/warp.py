@@ -16,10 +16,14 @@ from transforms_c.vision.resize import UNSUPPORTED_INTERPOLATION, check_array_in
 
 
 def _border_value(fill_value, img):
+    """One value per channel: the fill's (then 0 for a fourth channel), as OpenCV's 4-value
+    border scalar; past 4 channels OpenCV repeats that scalar (channel c gets its value c % 4),
+    as MindSpore 2.10 gives (an image of 5 or more channels: an N x H x W batch is one)."""
     channels = 1 if img.ndim == 2 else img.shape[2]
     if channels == 1:
         return fill_value[0]
-    return tuple(fill_value[:channels]) + (0,) * max(0, channels - 3)
+    scalar = tuple(fill_value) + (0,)      # (fill_value: 3 values)
+    return tuple(scalar[c % 4] for c in range(channels))
 
 
 # Warps sample their source as OpenCV 4 (MindSpore's build) does: coordinates in 1/1024 pixel,

@@ -17,8 +17,41 @@ def test_this_package_against_itself_has_no_difference():
                            "--mindspore-python", sys.executable, "--reference", "minddata"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().endswith(
-        "80 same, 0 documented, 0 different (0 of the same raise other exception types)")
+    assert "80 same, 0 documented, 0 different (0 of the same raise other exception types)" \
+        in done.stdout
+    assert done.stdout.strip().endswith("random ops on batches of one image: 14 of 14 draw alike")
+
+
+def test_batches_are_drawn_for_the_ops_that_take_them():
+    made = tool.cases(7, 300)
+    batches = [(op[0], inputs[0]) for op, inputs in made
+               if len(inputs) == 1 and getattr(inputs[0], "ndim", 0) >= 4]
+    assert {value.ndim for _, value in batches} == {4, 5}
+    assert all(name in tool.BATCHED and "nhwc" in tool.BATCHED[name] for name, _ in batches)
+    # each image of a batch is made of the case's image, with content of its own
+    import random
+    image = tool.random_image(random.Random(1), "hwc3", (7, 9))
+    for kind, shape in (("nhwc", (7, 9, 3)), ("nhw", (7, 9)), ("video", (7, 9, 3))):
+        stacked = tool.batch_of(random.Random(2), image, kind)
+        images = stacked.reshape((-1,) + shape)
+        assert stacked.dtype == np.uint8 and len(images) in (2, 3, 4, 6)
+        assert np.array_equal(images[0], image if kind != "nhw" else image[:, :, 0])
+        assert all(not np.array_equal(images[0], other) for other in images[1:])
+
+
+def test_how_a_random_op_draws_for_a_batch_is_compared(capsys):
+    image = np.zeros((9, 11, 3), np.uint8)
+    ours = tool.independence("minddata", image)
+    cases = tool.independence_cases(image)
+    # (an image of zeros: a flip changes nothing, a crop only the shape)
+    assert ours[cases.index(("RandomHorizontalFlip(0.5,)", "3 x (9, 11, 3)"))][:2] == \
+        ("ok", "no change")
+    assert ours[cases.index(("RandomCrop(5,)", "3 x (9, 11, 3)"))][:2] == ("ok", "per batch")
+    assert tool.draws_alike(image, ours)
+    flipped_per_image = [("ok", "per image", outcome[2]) if outcome[0] == "ok" else outcome
+                         for outcome in ours]
+    assert not tool.draws_alike(image, flipped_per_image)
+    assert "per image" in capsys.readouterr().out
 
 
 def one(array, kind="array"):

@@ -264,8 +264,10 @@ def shape_only(name, args, kwargs, img):
             or name in ("MixUpBatch", "CutMixBatch") and kwargs.get("prob") != 0.0
             and not (img.ndim == 4 and len(img) == 1)
             # (not the size of the image, or of the images of a batch: an interpolation drawn)
-            or name == "RandomResize" and args[0] != (img.shape[-3:-1] if img.ndim > 3
-                                                      else img.shape[:2])
+            or name == "RandomResize" and args[0] != image_size(img)
+            # (an N x H x W batch's image, N x H, is not the image the window was made for)
+            or name == "RandomCrop" and pair(args[0]) != padded_size(image_size(img),
+                                                                     kwargs["padding"])
             # (RandomColorAdjust's Pillow path: each of its four steps runs, the identity ones
             # too, in the order it draws, which changes pixels)
             or name == "RandomColorAdjust" and isinstance(img, PilImage))
@@ -292,15 +294,29 @@ def hwc_or_chw(r, img, name, args, kwargs=None):
             (np.ascontiguousarray(img.transpose(2, 0, 1)) if chw else img,))
 
 
+def image_size(img):
+    """(height, width) of ``img``, or of the images of a batch of rank 4 or 5, as the ops read
+    them."""
+    return img.shape[-3:-1] if img.ndim > 3 else img.shape[:2]
+
+
+def pair(size):
+    return size if isinstance(size, tuple) else (size, size)
+
+
+def padded_size(size, padding):
+    """(height, width) of an image of ``size`` padded by RandomCrop's ``padding``."""
+    left, top, right, bottom = {None: (0,) * 4, 2: (2,) * 4, (1, 3): (1, 3, 1, 3)}.get(
+        padding, padding)
+    return size[0] + top + bottom, size[1] + left + right
+
+
 def random_crop(r, img, name):
     """RandomCrop(WithBBox) whose window is the whole padded image."""
     padding = r.choice([None, 2, (1, 3), (0, 4, 2, 1)])
-    left, top, right, bottom = {None: (0,) * 4, 2: (2,) * 4, (1, 3): (1, 3, 1, 3)}.get(
-        padding, padding)
-    height, width = img.shape[0] + top + bottom, img.shape[1] + left + right
     # pad_if_needed pads a smaller image on both sides by what it lacks, then crops at random:
     # drawn, but with nothing to add
-    size = (height, width)
+    size = padded_size(img.shape[:2], padding)
     return (name, (size if size[0] != size[1] or r.random() < 0.5 else size[0],),
             {"padding": padding, "pad_if_needed": r.choice([False, True]),
              "fill_value": r.choice([0, 6, (1, 2, 3)]),

@@ -22,7 +22,7 @@ class Dataset(LogicalNode):
 
     def __init__(self, children=(), num_parallel_workers=None):
         super().__init__(children, num_parallel_workers)
-        self._init_step = 0
+        self._init_step = None     # set_init_step's; None: this dataset's input's
         self._size_cache = None
 
     def _forget_memos(self):
@@ -172,16 +172,20 @@ class Dataset(LogicalNode):
 
     def set_init_step(self, init_step):
         """Start the iterators created afterwards ``init_step`` steps (rows or batches) into
-        the run: ``init_step // dataset_size`` epochs are skipped, then the remainder."""
-        if isinstance(init_step, bool) or not isinstance(init_step, int):
-            raise TypeError(f"init_step must be of type int, but got {type(init_step).__name__}")
-        if init_step < 0:
-            raise ValueError(f"init_step {init_step} must be >= 0")
+        the run: ``init_step // dataset_size`` epochs are skipped, then the remainder. As in
+        MindSpore 2.10 the value is checked when an iterator starts from it (a bool is the int
+        it is), and None takes it back (the input's init step counts again)."""
         self._init_step = init_step
 
     def get_init_step(self):
-        """The step ``set_init_step`` set (0 when none)."""
-        return self._init_step
+        """The step ``set_init_step`` set; without one, as MindSpore 2.10, that of this
+        dataset's only input (so a pipeline built on a dataset that has an init step starts
+        there too, counting its own steps), 0 for a source or an op of several inputs."""
+        if self._init_step is not None:
+            return self._init_step
+        if len(self.children) == 1 and hasattr(self.children[0], "get_init_step"):
+            return self.children[0].get_init_step()
+        return 0
 
     def reset(self):
         """Datasets hold no iteration state; kept for compatibility (no-op)."""
@@ -196,11 +200,12 @@ class Dataset(LogicalNode):
             if n is None:
                 from .callback import muted
                 from .graph.repeat import one_pass
+                from .iterators import rows_from_start
                 from .graph.sync_wait import waits_open
                 # No sync_update comes during a count, and MindSpore runs no map callbacks
                 # for it (a WaitedDSCallback would wait for a training step that never ends).
                 with waits_open(), muted():
-                    it = one_pass(self).create_tuple_iterator(num_epochs=1)
+                    it = rows_from_start(one_pass(self))
                 try:
                     n = sum(1 for _ in it)
                 finally:
@@ -275,7 +280,8 @@ class Dataset(LogicalNode):
 
     def save(self, file_name, num_files=1, file_type="mindrecord"):
         from .engine.save import save_dataset
-        save_dataset(self, file_name, num_files, file_type)
+        from .iterators import rows_from_start
+        save_dataset(self, file_name, num_files, file_type, rows=rows_from_start)
 
     def sync_wait(self, condition_name, num_batch=1, callback=None):
         """Hold rows back until the training loop calls ``sync_update(condition_name)``:
@@ -315,8 +321,9 @@ class Dataset(LogicalNode):
 def _estimated_shapes(ds):
     """The shape of each column over one epoch, None where rows differ; rows of another rank
     are an error (MindSpore's RuntimeError and words)."""
+    from .iterators import rows_from_start
     shapes = None
-    it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    it = rows_from_start(ds)
     try:
         for row in it:
             current = [_shape_of(a) for a in row]

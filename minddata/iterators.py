@@ -12,25 +12,46 @@ from .state_check import check_state
 from .tensor import to_output
 
 
-def _start_at(ds):
+def _start_at(ds, num_epochs):
     """(epoch, items to skip) of ``Dataset.set_init_step``: whole epochs are skipped by
-    number, the rest item by item."""
-    init_step = getattr(ds, "_init_step", 0)
+    number, the rest item by item. A step the run does not reach is refused when the
+    iterator is made, as MindSpore 2.10 refuses it (but with num_epochs=-1, which MindSpore
+    refuses for every step but 0)."""
+    init_step = ds.get_init_step() if hasattr(ds, "get_init_step") else 0
+    if not isinstance(init_step, int):
+        raise TypeError(f"init_step must be of type int, but got {type(init_step).__name__} "
+                        f"(set_init_step({init_step!r}))")
     if not init_step:
         return None
+    _check_reset_step(init_step, 1, -1)     # its sign, before the size is counted
     size = ds.get_dataset_size()
-    return divmod(init_step, size) if size else None
+    if not size:
+        raise RuntimeError("Cannot reset the pipeline, dataset size is undefined (the "
+                           f"pipeline has no rows, init step {init_step})")
+    _check_reset_step(init_step, size, num_epochs)
+    return divmod(init_step, size)
+
+
+def _check_reset_step(step, dataset_size, num_epochs):
+    """MindSpore's refusals of a step to start (or reset) a run at, in its words."""
+    if step < 0:
+        raise RuntimeError(f"Cannot reset the pipeline, reset step must be >= 0. (got {step})")
+    # (a num_epochs of the wrong type or range is refused when the run is made)
+    if isinstance(num_epochs, int) and num_epochs > 0 and step >= dataset_size * num_epochs:
+        raise RuntimeError(f"Cannot reset the pipeline, reset step must be less than "
+                           f"dataset_size * num_epochs. (got {step}, dataset_size "
+                           f"{dataset_size}, num_epochs {num_epochs})")
 
 
 class _IteratorBase:
     """Common part of the tuple and dict iterators: one epoch per ``for`` loop."""
 
-    def __init__(self, ds, num_epochs, state):
+    def __init__(self, ds, num_epochs, state, from_init_step=True):
         # The pipeline's signature: checked against ``state``, stamped on the states it saves.
         self._pipeline = check_state(state, ds)
         bind_sync_waits(ds)
-        self._start(PipelineRun(ds, num_epochs=num_epochs, state=state,
-                                start_at=_start_at(ds) if state is None else None))
+        start_at = _start_at(ds, num_epochs) if state is None and from_init_step else None
+        self._start(PipelineRun(ds, num_epochs=num_epochs, state=state, start_at=start_at))
         self.dataset = ds
         track(self)     # mindspore.dataset.engine.iterators' list of live iterators
 
@@ -44,13 +65,7 @@ class _IteratorBase:
         next row is the one after ``step`` rows of ``dataset_size`` per epoch (epoch
         ``step // dataset_size``), the rows a run from the start gives there."""
         num_epochs = self._run.num_epochs
-        if step < 0:
-            raise RuntimeError(f"Cannot reset the pipeline, reset step must be >= 0. "
-                               f"(got {step})")
-        if num_epochs != -1 and step >= dataset_size * num_epochs:
-            raise RuntimeError(f"Cannot reset the pipeline, reset step must be less than "
-                               f"dataset_size * num_epochs. (got {step}, dataset_size "
-                               f"{dataset_size}, num_epochs {num_epochs})")
+        _check_reset_step(step, dataset_size, num_epochs)
         self._finalizer()
         self._start(PipelineRun(self.dataset, num_epochs=num_epochs,
                                 start_at=divmod(step, dataset_size)))
@@ -107,11 +122,11 @@ def _copy_state(st):
 
 class TupleIterator(_IteratorBase):
     def __init__(self, ds, columns=None, num_epochs=-1, state=None, output_numpy=True,
-                 do_copy=False):
+                 do_copy=False, from_init_step=True):
         cols = check_columns("columns", columns)
         self._output_numpy = output_numpy
         self._do_copy = do_copy
-        super().__init__(ds, num_epochs, state)
+        super().__init__(ds, num_epochs, state, from_init_step)
         self._index = _shown_columns(self._run.column_names)
         self._columns = cols
         if cols is not None:
@@ -158,6 +173,13 @@ def _shown_columns(names):
     if not any(n.startswith(_META) for n in names):
         return None
     return [i for i, n in enumerate(names) if not n.startswith(_META)]
+
+
+def rows_from_start(ds):
+    """A one-epoch iterator of numpy rows that starts at the first row whatever
+    ``set_init_step`` says: the passes a pipeline makes for itself (its size, its shapes, a
+    save) read a whole epoch, as MindSpore's getters and consumers do."""
+    return TupleIterator(ds, num_epochs=1, output_numpy=True, from_init_step=False)
 
 
 def first_row(ds):

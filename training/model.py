@@ -128,8 +128,12 @@ class Model:
         dataset_size = _check_dataset(dataset, "train_dataset")
         self._col_names = dataset.get_col_names() if hasattr(dataset, "get_col_names") else None
         steps_per_epoch = sink_size if (sink and sink_size > 0) else dataset_size
-        n_epochs = epoch - initial_epoch
-        data_epochs = math.ceil(n_epochs * steps_per_epoch / dataset_size) if sink else n_epochs
+        # As MindSpore's, the iterator is made for the whole run from epoch 0, `epoch` epochs
+        # (of sink_size steps in sink mode): a dataset's init step (set_init_step, say
+        # initial_epoch * dataset_size to resume) then starts it at that step, and the epochs
+        # from initial_epoch on are what is left of it. Without an init step the training
+        # epochs from initial_epoch on read the data from its start (MindSpore's too).
+        data_epochs = math.ceil(epoch * steps_per_epoch / dataset_size) if sink else epoch
 
         cb = CallbackParams(
             train_network=self._train_network, network=self._network, loss_fn=self._loss_fn,

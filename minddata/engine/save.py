@@ -80,19 +80,22 @@ def _check_save_args(file_name, num_files, file_type):
                          f"supported.")
 
 
-def save_dataset(ds, file_name, num_files=1, file_type="mindrecord"):
+def save_dataset(ds, file_name, num_files=1, file_type="mindrecord", rows=None):
+    """Writes one epoch of ``ds``, read by ``rows(ds)`` (an iterator of numpy rows; the
+    dataset gives one that starts at its first row whatever set_init_step says, as
+    MindSpore 2.10 saves every row)."""
     from mindrecord import MindRecordException
     _check_save_args(file_name, num_files, file_type)
     try:
-        _save(ds, file_name, num_files)
+        _save(ds, file_name, num_files, rows)
     except MindRecordException as exc:      # MindSpore raises RuntimeError for these
         raise RuntimeError(f"save: {exc}") from exc
 
 
-def _save(ds, file_name, num_files):
+def _save(ds, file_name, num_files, rows):
     from mindrecord import FileWriter
     names = ds.get_col_names()
-    it = ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    it = rows(ds) if rows else ds.create_tuple_iterator(num_epochs=1, output_numpy=True)
     writer = None
     try:
         schema, hows = {}, []

@@ -303,7 +303,9 @@ class TorchBackend:
             arr = arr.astype(np.int64)
         if arr.dtype.kind in "US":
             return value  # strings stay host-side
-        arr = np.ascontiguousarray(arr)
+        # np.require, not np.ascontiguousarray: that one makes a 0-d row (a scalar column)
+        # 1-d, and the network would get shape (1,) where MindSpore gives a 0-d Tensor.
+        arr = np.require(arr, requirements="C")
         if not arr.flags.writeable:  # a view of a read-only file map: torch may write into it
             arr = arr.copy()
         return torch.from_numpy(arr)

@@ -263,7 +263,8 @@ def to_device(value, device):
         return type(value)(to_device(v, device) for v in value)
     if is_host_data(value):
         array = value if isinstance(value, np.ndarray) else value.asnumpy()
-        return torch.from_numpy(np.ascontiguousarray(array)).to(device)
+        # (np.require keeps a 0-d array 0-d; np.ascontiguousarray would make it 1-d)
+        return torch.from_numpy(np.require(array, requirements="C")).to(device)
     return value
 
 
@@ -280,7 +281,7 @@ def torch_arguments(args, kwargs):
         if isinstance(value, Parameter):
             return bind(value, device)
         if isinstance(value, Tensor):
-            return torch.from_numpy(np.ascontiguousarray(value.data)).to(device)
+            return torch.from_numpy(np.require(value.data, requirements="C")).to(device)
         return value
     return convert(args), {k: convert(v) for k, v in kwargs.items()}
 

@@ -188,6 +188,13 @@ class Library:
         return self.ds.NumpySlicesDataset({column: np.arange(first, first + rows,
                                                              dtype=np.int64)}, shuffle=shuffle)
 
+    def columns(self, rows, names, first):
+        """Rows of numbers from ``first`` in columns ``names`` (what a concat appends)."""
+        data = self.numbers(rows, names[0], first)
+        for name in names[1:]:
+            data = data.zip(self.numbers(rows, name, first))
+        return data
+
     def build(self, case, directory, workers=None):
         """(the pipeline, its source); ``workers`` replaces the ops' (workers, processes)."""
         data = source = self.source(case["source"], directory)
@@ -213,8 +220,7 @@ class Library:
             elif kind == "project":
                 data = data.project(list(reversed(data.get_col_names())))
             elif kind == "concat":
-                data = data.concat(self.numbers(op["rows"], data.get_col_names()[0], 1000)
-                                   .project(data.get_col_names()[:1]))
+                data = data.concat(self.columns(op["rows"], data.get_col_names(), 1000))
             else:
                 data = data.zip(self.numbers(op["rows"], "z%d" % len(data.get_col_names()),
                                              2000))

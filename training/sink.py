@@ -64,7 +64,9 @@ def iterate_epochs(dataset, num_epochs, figures=None):
     decode time when the iterator ends."""
     it = dataset.create_tuple_iterator(num_epochs=num_epochs, output_numpy=False)
     try:
-        for epoch in range(num_epochs):
+        # An iterator that starts at a later epoch (set_init_step) has that many passes
+        # fewer: asking for one more would raise past its last epoch.
+        for epoch in range(num_epochs - _first_epoch(dataset)):
             produced = False
             for row in it:
                 produced = True
@@ -87,6 +89,14 @@ def iterate_epochs(dataset, num_epochs, figures=None):
             if decode is not None:
                 figures["device_decode_s"] = figures.get("device_decode_s", 0.0) + decode
         _close_iterator(it)
+
+
+def _first_epoch(dataset):
+    """The epoch a dataset's iterators start at (``set_init_step``), 0 for other datasets."""
+    step = dataset.get_init_step() if hasattr(dataset, "get_init_step") else 0
+    if not isinstance(step, int) or step <= 0:
+        return 0
+    return step // dataset.get_dataset_size()
 
 
 class _End:

@@ -134,6 +134,8 @@ class Model:
         # from initial_epoch on are what is left of it. Without an init step the training
         # epochs from initial_epoch on read the data from its start (MindSpore's too).
         data_epochs = math.ceil(epoch * steps_per_epoch / dataset_size) if sink else epoch
+        _check_init_step(dataset, dataset_size, data_epochs, steps_per_epoch if sink else None,
+                         initial_epoch, epoch)
 
         cb = CallbackParams(
             train_network=self._train_network, network=self._network, loss_fn=self._loss_fn,
@@ -380,3 +382,27 @@ class Model:
         self._backend.set_train(self._network, False)
         with self._backend.compute_scope():
             return self._backend.predict(self._network, predict_data)
+
+
+def _check_init_step(dataset, dataset_size, data_epochs, sink_steps, initial_epoch, epoch):
+    """Refuses, before any step, a dataset whose init step (``set_init_step``) leaves its
+    iterator, made for the whole run (``data_epochs`` passes), too little data for epochs
+    initial_epoch+1..epoch: fewer passes than those epochs, or in sink mode fewer steps than
+    ``sink_steps`` each (MindSpore 2.10 raises its end-of-data error when the data runs out;
+    here an epoch boundary could also end training early without a word). A step inside the
+    epoch training resumes at resumes it part-way, as MindSpore does."""
+    step = dataset.get_init_step() if hasattr(dataset, "get_init_step") else 0
+    if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
+        return      # (a wrong one is refused when the iterator starts)
+    epochs = epoch - initial_epoch
+    if sink_steps is None:
+        short = data_epochs - step // dataset_size < epochs
+    else:
+        short = data_epochs * dataset_size - step < epochs * sink_steps
+    if short:
+        per_epoch = sink_steps or dataset_size
+        raise RuntimeError(
+            f"For 'Model.train', the training dataset starts at its init step {step} "
+            f"(set_init_step), which leaves its data too short for the {epochs} epochs "
+            f"{initial_epoch + 1} to {epoch}: it would run out before the last one; to resume "
+            f"at initial_epoch {initial_epoch}, set_init_step({initial_epoch * per_epoch})")

@@ -71,3 +71,20 @@ def test_a_resume_inside_the_last_epoch_ends_with_the_run():
     data = ds.NumpySlicesDataset({"id": np.arange(29, dtype=np.int64)}, shuffle=False)
     data.set_init_step(2 * 29 + 8)
     assert trained(data, 3, initial_epoch=2) == list(range(8, 29))
+
+
+@pytest.mark.parametrize("sink", [False, True])
+def test_an_init_step_past_the_resumed_epoch_is_refused_before_any_step(sink):
+    """set_init_step(8) is epoch 3 of 4 batches; resuming at initial_epoch=1 would train 3
+    epochs on 2 passes of data: MindSpore 2.10 raises its end-of-data error when the data runs
+    out; here the run is refused before its first step, naming the step to set (an epoch
+    boundary could otherwise end training early without a word)."""
+    data = tagged()
+    data.set_init_step(8)
+    network = Recorder()
+    with pytest.raises(RuntimeError, match=r"set_init_step\(4\)"):
+        Model(network).train(4, data, initial_epoch=1, dataset_sink_mode=sink)
+    assert network.seen == []
+    if not sink:                        # inside epoch 3: resumed part-way at initial_epoch=2
+        data.set_init_step(9)
+        assert trained(data, 4, initial_epoch=2)[:2] == [[2002, 2003], [2004, 2005]]

@@ -43,9 +43,9 @@ def test_conv2d_transpose(pad_mode, padding, output_padding, torch_padding):
     if torch_padding is None:  # 'same': H * stride, cropping (k - stride) = 2 -> 1 each side
         fn = lambda t: torch.nn.functional.conv_transpose2d(t, w, b, stride=2, padding=1)  # noqa
         assert layer(Tensor(x)).shape == (2, 4, 10, 12)
-    else:
-        fn = lambda t: torch.nn.functional.conv_transpose2d(  # noqa: E731
-            t, w, b, stride=2, padding=torch_padding, output_padding=output_padding)
+    else:   # MindSpore's output_padding: rows and columns of zeros (torch's has values there)
+        fn = lambda t: torch.nn.functional.pad(torch.nn.functional.conv_transpose2d(  # noqa
+            t, w, b, stride=2, padding=torch_padding), (0, output_padding, 0, output_padding))
     _compare(layer, fn, x, [(layer.weight, w), (layer.bias, b)])
 
 

@@ -97,7 +97,8 @@ def _train(backend, optimizer_fn, sink=False, epochs=2, **model_kwargs):
 
 OPTIMIZERS = {
     "momentum": lambda p: nn.Momentum(p, 0.05, 0.9, weight_decay=1e-3),
-    "nesterov": lambda p: nn.Momentum(p, [0.05, 0.04, 0.03], 0.9, use_nesterov=True),
+    "nesterov": lambda p: nn.Momentum(p, [0.05, 0.04, 0.03] + [0.02] * 5, 0.9,
+                                      use_nesterov=True),  # a rate for each of the 8 steps
     "sgd": lambda p: nn.SGD(p, 0.05, momentum=0.8, dampening=0.1),
     "adam": lambda p: nn.Adam(p, 0.01, weight_decay=1e-4),
     "amsgrad": lambda p: nn.Adam(p, 0.01, use_amsgrad=True),

@@ -41,10 +41,10 @@ def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
     return F.conv2d(x, w, param(bias), stride, inner, dilation, group)
 
 
-def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding):
+def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding, group=1):
     """The adjoint of conv2d, then `pads` (top, bottom, left, right) cropped and
     `output_padding` rows/columns added at the bottom/right (as the numpy kernel)."""
-    out = F.conv_transpose2d(x, param(weight), param(bias), stride, 0, output_padding, 1,
+    out = F.conv_transpose2d(x, param(weight), param(bias), stride, 0, output_padding, group,
                              dilation)
     top, bottom, left, right = pads
     return out[:, :, top:out.shape[2] - bottom, left:out.shape[3] - right]

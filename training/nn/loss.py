@@ -127,5 +127,9 @@ class CrossEntropyLoss(LossBase):
             target = target * (1 - self.label_smoothing) + self.label_smoothing / classes
         per_sample = -(log_prob * (target * weight * counted[:, None])).sum(axis=1)
         if self.reduction == "mean":
-            return per_sample.sum() * (1.0 / max(denominator, 1e-12))
+            if not denominator:     # nothing counted (every label ignored, or zero weights):
+                # 0 / 0, NaN as in MindSpore and torch, not a loss of 0 that would look like
+                # a perfect fit; its gradient stays 0, as MindSpore's
+                return per_sample.sum() + float("nan")
+            return per_sample.sum() * (1.0 / denominator)
         return per_sample.sum() if self.reduction == "sum" else per_sample

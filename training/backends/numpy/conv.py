@@ -198,17 +198,22 @@ def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, cei
     return Tensor.from_op(out.astype(xd.dtype, copy=False), (x,), backward)
 
 
-def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding):
+def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding, group=1):
     """Transposed convolution (the adjoint of conv2d) of `x` (N, Cin, H, W) with `weight`
-    (Cin, Cout, kh, kw): every input pixel scatters weight * value into its output window;
-    `pads` (top, bottom, left, right) are then cropped from the full result, and
-    `output_padding` rows/columns are added at the bottom/right."""
+    (Cin, Cout / group, kh, kw): every input pixel scatters weight * value into its output
+    window (input channels of group g into output channels of group g); `pads` (top, bottom,
+    left, right) are then cropped from the full result, and `output_padding` rows/columns are
+    added at the bottom/right."""
     xd, wd = x.data, weight.data
     n, cin, h, w = xd.shape
-    _, cout, kh, kw = wd.shape
+    _, cout_per_group, kh, kw = wd.shape
+    cout = cout_per_group * group
     full = (n, cout, (h - 1) * stride[0] + (kh - 1) * dilation[0] + 1 + output_padding[0],
             (w - 1) * stride[1] + (kw - 1) * dilation[1] + 1 + output_padding[1])
-    cols = np.einsum("nchw,cokl->nohwkl", xd, wd, optimize=True)
+    grouped_x = xd.reshape(n, group, cin // group, h, w)
+    grouped_w = wd.reshape(group, cin // group, cout_per_group, kh, kw)
+    cols = np.einsum("ngchw,gcokl->ngohwkl", grouped_x, grouped_w, optimize=True).reshape(
+        n, cout, h, w, kh, kw)
     out = _crop(_scatter_windows(cols, full, (kh, kw), stride, dilation), pads)
     if bias is not None:
         out = out + bias.data.reshape(1, -1, 1, 1)
@@ -217,9 +222,10 @@ def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding):
         top, bottom, left, right = pads
         padded = np.zeros(full, dtype=grad.dtype)
         padded[:, :, top:full[2] - bottom, left:full[3] - right] = grad
-        win = _windows(padded, (kh, kw), stride, dilation)[:, :, :h, :w]
-        dx = np.einsum("nohwkl,cokl->nchw", win, wd, optimize=True)
-        dw = np.einsum("nchw,nohwkl->cokl", xd, win, optimize=True)
+        win = _windows(padded, (kh, kw), stride, dilation)[:, :, :h, :w].reshape(
+            n, group, cout_per_group, h, w, kh, kw)
+        dx = np.einsum("ngohwkl,gcokl->ngchw", win, grouped_w, optimize=True).reshape(xd.shape)
+        dw = np.einsum("ngchw,ngohwkl->gcokl", grouped_x, win, optimize=True).reshape(wd.shape)
         db = grad.sum(axis=(0, 2, 3)) if bias is not None else None
         return dx.astype(xd.dtype, copy=False), dw.astype(wd.dtype, copy=False), db
     return Tensor.from_op(np.ascontiguousarray(out, dtype=xd.dtype), (x, weight, bias), backward)

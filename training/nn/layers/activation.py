@@ -33,6 +33,9 @@ class Softmax(Cell):
         self.axis = axis
 
     def construct(self, x):
+        if is_torch(x) and isinstance(self.axis, (tuple, list)):
+            # over several axes at once, as documented (torch's softmax takes one)
+            return (x - x.logsumexp(tuple(self.axis), keepdim=True)).exp()
         return x.softmax(self.axis) if is_torch(x) else F.softmax(x, self.axis)
 
 

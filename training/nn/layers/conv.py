@@ -5,10 +5,11 @@ import math
 import numpy as np
 
 from training.backends.dispatch import is_torch, torch_kernels
-from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d
+from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d, pads_for
 from training.nn import initializer
+from training.nn.layers.basic import Pad
 from training.nn.cell import Cell
-from training.tensor import Parameter
+from training.tensor import Parameter, Tensor, as_array
 
 PAD_MODES = ("same", "valid", "pad")
 
@@ -47,6 +48,20 @@ class _Conv(Cell):
         else:
             self.bias = None
 
+    def check_window(self, x, size, kernel, stride, dilation, padding):
+        """A ValueError naming the layer where the dilated kernel is larger than the padded
+        input (MindSpore's for an undilated one; with dilation MindSpore gives an empty
+        output: README)."""
+        top, bottom, left, right = pads_for(self.pad_mode, padding, size, kernel, stride,
+                                            dilation)
+        padded = (size[0] + top + bottom, size[1] + left + right)
+        window = tuple((k - 1) * d + 1 for k, d in zip(kernel, dilation))
+        if padded[0] < window[0] or padded[1] < window[1]:
+            raise ValueError(f"For '{self.cls_name}' layer '{self.scope_name()}', the input "
+                             f"after padding must be at least as large as the dilated kernel "
+                             f"{window[-1] if len(size) == 1 else window}, but got input shape "
+                             f"{tuple(x.shape)} (padded {padded})")
+
     def extend_repr(self):
         return f"input_channels={self.in_channels}, output_channels={self.out_channels}, " \
                f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
@@ -67,11 +82,8 @@ class Conv2d(_Conv):
     def construct(self, x):
         self.check_input(x, x.ndim == 4 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, H, W)")
-        kh = (self.kernel_size[0] - 1) * self.dilation[0] + 1
-        kw = (self.kernel_size[1] - 1) * self.dilation[1] + 1
-        if self.pad_mode == "valid":
-            self.check_input(x, x.shape[2] >= kh and x.shape[3] >= kw,
-                             f"(N, {self.in_channels}, H >= {kh}, W >= {kw})")
+        self.check_window(x, tuple(x.shape[2:]), self.kernel_size, self.stride, self.dilation,
+                          self.padding)
         kernel = torch_kernels().conv2d if is_torch(x) else conv2d
         return kernel(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                       self.dilation, self.group)
@@ -92,6 +104,13 @@ class Conv1d(_Conv):
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
                  bias_init=None, dtype=np.float32):
         kernel = _int(kernel_size, "kernel_size", "Conv1d")
+        if isinstance(weight_init, (Tensor, np.ndarray)):
+            # given as MindSpore takes it: (out_channels, in_channels / group, kernel_size)
+            if np.ndim(weight_init) != 3:
+                raise ValueError(f"For 'Conv1d', a 'weight_init' array must be 3-D (out_channels, "
+                                 f"in_channels / group, kernel_size), but got shape "
+                                 f"{tuple(np.shape(weight_init))}")
+            weight_init = np.expand_dims(as_array(weight_init), 2)
         super().__init__(in_channels, out_channels, kernel, _int(stride, "stride", "Conv1d"),
                          pad_mode, padding, _int(dilation, "dilation", "Conv1d"), group, has_bias,
                          weight_init, bias_init, (out_channels, in_channels // group, 1, kernel),
@@ -101,6 +120,8 @@ class Conv1d(_Conv):
         self.check_input(x, x.ndim == 3 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, L)")
         padding = self.padding if isinstance(self.padding, int) else self.padding[0]
+        self.check_window(x, (1, x.shape[2]), (1, self.kernel_size), (1, self.stride),
+                          (1, self.dilation), (0, 0, padding, padding))
         kernel = torch_kernels().conv2d if is_torch(x) else conv2d
         out = kernel(x.reshape(x.shape[:2] + (1, x.shape[2])), self.weight, self.bias,
                      (1, self.stride), self.pad_mode, (0, 0, padding, padding),
@@ -110,20 +131,20 @@ class Conv1d(_Conv):
 
 class Conv2dTranspose(_Conv):
     """Transposed 2-D convolution; weight (in_channels, out_channels, kh, kw). Output size:
-    'same' H * stride, 'valid' (H - 1) * stride + dilation * (k - 1) + 1, 'pad' the 'valid'
-    size - padding (top + bottom) + output_padding."""
+    'same' H * stride, 'valid' (H - 1) * stride + dilation * (k - 1) + 1 (H * stride where
+    that is more), 'pad' (H - 1) * stride + dilation * (k - 1) + 1 - padding (top + bottom),
+    then output_padding rows and columns of zeros."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
                  weight_init=None, bias_init=None, dtype=np.float32):
         kernel = _pair(kernel_size, "kernel_size")
-        if group != 1:
-            raise ValueError(f"For 'Conv2dTranspose', only group=1 is provided, but got {group!r}")
         super().__init__(in_channels, out_channels, kernel, _pair(stride, "stride"), pad_mode,
                          padding, _pair(dilation, "dilation"), group, has_bias, weight_init,
-                         bias_init, (in_channels, out_channels) + kernel,
-                         out_channels * math.prod(kernel), dtype)
-        self.output_padding = _pair(output_padding, "output_padding")
+                         bias_init, (in_channels, out_channels // group) + kernel,
+                         out_channels // group * math.prod(kernel), dtype)
+        self.output_padding = _output_padding(output_padding, pad_mode, self.stride,
+                                              self.dilation)
 
     def _pads(self, size):
         if self.pad_mode == "valid":
@@ -140,7 +161,32 @@ class Conv2dTranspose(_Conv):
     def construct(self, x):
         self.check_input(x, x.ndim == 4 and x.shape[1] == self.in_channels,
                          f"(N, {self.in_channels}, H, W)")
-        output_padding = self.output_padding if self.pad_mode == "pad" else (0, 0)
+        extra = (0, 0)
+        if self.pad_mode != "pad":  # MindSpore's output is at least H * stride: a dilated
+            # kernel shorter than the stride leaves rows and columns of bias alone at the
+            # bottom and right
+            extra = tuple(max(s - (k - 1) * d - 1, 0) for k, s, d in
+                          zip(self.kernel_size, self.stride, self.dilation))
         kernel = torch_kernels().conv_transpose2d if is_torch(x) else conv_transpose2d
-        return kernel(x, self.weight, self.bias, self.stride, self._pads(tuple(x.shape[2:])),
-                      self.dilation, output_padding)
+        out = kernel(x, self.weight, self.bias, self.stride, self._pads(tuple(x.shape[2:])),
+                     self.dilation, extra, self.group)
+        if any(self.output_padding):    # MindSpore's: rows and columns of zeros (no bias) at
+            # the bottom and right, not torch's (the transposed convolution's own values there)
+            out = Pad(((0, 0), (0, 0), (0, self.output_padding[0]),
+                       (0, self.output_padding[1])))(out)
+        return out
+
+
+def _output_padding(output_padding, pad_mode, stride, dilation):
+    """Conv2dTranspose's output_padding, refused as MindSpore refuses it: outside 'pad' mode,
+    or not below the larger of stride and dilation."""
+    pair = _pair(output_padding, "output_padding")
+    if any(pair) and pad_mode != "pad":
+        raise ValueError(f"For 'Conv2dTranspose', when output_padding is not zero, pad_mode "
+                         f"must be 'pad', but got {pad_mode!r}")
+    for value, s, d in zip(pair, stride, dilation):
+        if not 0 <= value < max(s, d):
+            raise ValueError(f"For 'Conv2dTranspose', output_padding must be in range of "
+                             f"[0, max(stride, dilation)) = [0, {max(s, d)}), but got "
+                             f"{output_padding!r}")
+    return pair

@@ -11,7 +11,7 @@ class Adagrad(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         if accum < 0:
             raise ValueError(f"For 'Adagrad', 'accum' must be >= 0, but got {accum}")
-        self.update_slots = update_slots
+        self.update_slots = self.check_bool("update_slots", update_slots)
         self._register_states("accum", self.clone_state("accum", fill=accum))
 
     def apply_gradients(self, gradients, lr):

@@ -11,10 +11,10 @@ def update_moments_torch(m, v, grads, beta1, beta2):
     """Adam's moment updates on torch tensor lists, in place: m = b1*m + (1-b1)*g and
     v = b2*v + (1-b2)*g*g (Adam and AdamWeightDecay share them)."""
     import torch
-    torch._foreach_mul_(m, beta1)
-    torch._foreach_add_(m, grads, alpha=1 - beta1)
-    torch._foreach_mul_(v, beta2)
-    torch._foreach_addcmul_(v, grads, grads, value=1 - beta2)
+    torch._foreach_mul_(m, float(beta1))
+    torch._foreach_add_(m, grads, alpha=float(1 - beta1))
+    torch._foreach_mul_(v, float(beta2))
+    torch._foreach_addcmul_(v, grads, grads, value=float(1 - beta2))
 
 
 class Adam(Optimizer):
@@ -27,25 +27,27 @@ class Adam(Optimizer):
                 raise ValueError(f"For 'Adam', '{name}' must be in (0, 1), but got {value}")
         if eps <= 0:
             raise ValueError(f"For 'Adam', 'eps' must be > 0, but got {eps}")
-        if not isinstance(use_amsgrad, bool):
-            raise TypeError(f"For 'Adam', the type of 'use_amsgrad' should be bool, but got "
-                            f"{type(use_amsgrad).__name__}")
-        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self.check_bool("use_nesterov", use_nesterov)
+        self.check_bool("use_amsgrad", use_amsgrad)
+        # float32, as MindSpore's: 1 - beta2 in float32 is 0.00100004673 for 0.999, and the
+        # step follows its square root
+        self.beta1, self.beta2, self.eps = np.float32(beta1), np.float32(beta2), eps
         self.use_nesterov, self.use_amsgrad = use_nesterov and not use_amsgrad, use_amsgrad
         self._register_states("moment1", self.clone_state("moment1"))
         self._register_states("moment2", self.clone_state("moment2"))
         if use_amsgrad:
             self._register_states("vhat", self.clone_state("vhat"))
-        self.beta1_power = Parameter(np.array([1.0], np.float32), name="beta1_power",
+        # 0-d, as MindSpore's (a checkpoint's shapes match)
+        self.beta1_power = Parameter(np.array(1.0, np.float32), name="beta1_power",
                                      requires_grad=False)
-        self.beta2_power = Parameter(np.array([1.0], np.float32), name="beta2_power",
+        self.beta2_power = Parameter(np.array(1.0, np.float32), name="beta2_power",
                                      requires_grad=False)
 
     def apply_gradients(self, gradients, lr):
         b1, b2 = self.beta1, self.beta2
-        self.beta1_power.data *= b1
-        self.beta2_power.data *= b2
-        step_size = lr * np.sqrt(1 - self.beta2_power.data[0]) / (1 - self.beta1_power.data[0])
+        self.beta1_power.data = self.beta1_power.data * b1
+        self.beta2_power.data = self.beta2_power.data * b2
+        step_size = lr * np.sqrt(1 - self.beta2_power.data) / (1 - self.beta1_power.data)
         largest = self.vhat if self.use_amsgrad else self.moment2
         for p, g, m, v, vhat in zip(self.parameters, gradients, self.moment1, self.moment2,
                                     largest):
@@ -61,17 +63,17 @@ class Adam(Optimizer):
         import torch
         b1, b2 = self.beta1, self.beta2
         # the powers stay host values (assigned, so a bound copy is written back too)
-        self.beta1_power.data = self.beta1_power.data * np.float32(b1)
-        self.beta2_power.data = self.beta2_power.data * np.float32(b2)
-        step_size = float(np.float32(lr) * np.sqrt(1 - self.beta2_power.data[0])
-                          / (1 - self.beta1_power.data[0]))
+        self.beta1_power.data = self.beta1_power.data * b1
+        self.beta2_power.data = self.beta2_power.data * b2
+        step_size = float(np.float32(lr) * np.sqrt(1 - self.beta2_power.data)
+                          / (1 - self.beta1_power.data))
         m = self.state_tensors(self.moment1, params)
         v = self.state_tensors(self.moment2, params)
         update_moments_torch(m, v, grads, b1, b2)
         direction = m
         if self.use_nesterov:
-            direction = torch._foreach_mul(m, b1)
-            torch._foreach_add_(direction, grads, alpha=1 - b1)
+            direction = torch._foreach_mul(m, float(b1))
+            torch._foreach_add_(direction, grads, alpha=float(1 - b1))
         if self.use_amsgrad:
             vhat = self.state_tensors(self.vhat, params)
             torch._foreach_maximum_(vhat, v)

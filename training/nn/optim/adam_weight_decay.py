@@ -16,7 +16,8 @@ class AdamWeightDecay(Optimizer):
                                  f"{value}")
         if eps <= 0:
             raise ValueError(f"For 'AdamWeightDecay', 'eps' must be > 0, but got {eps}")
-        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        # float32, as MindSpore's (1 - beta2 rounds there: see Adam)
+        self.beta1, self.beta2, self.eps = np.float32(beta1), np.float32(beta2), eps
         self._register_states("moments1", self.clone_state("adam_m"))
         self._register_states("moments2", self.clone_state("adam_v"))
 

@@ -9,7 +9,8 @@ class Momentum(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         if not isinstance(momentum, (int, float)) or momentum < 0:
             raise ValueError(f"For 'Momentum', 'momentum' must be a float >= 0, but got {momentum!r}")
-        self.momentum, self.use_nesterov = float(momentum), use_nesterov
+        self.momentum = float(momentum)
+        self.use_nesterov = self.check_bool("use_nesterov", use_nesterov)
         self._register_states("moments", self.clone_state("moments"))
 
     def apply_gradients(self, gradients, lr):

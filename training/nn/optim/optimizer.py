@@ -73,6 +73,13 @@ class Optimizer(Cell):
             params = order
         return params, decay
 
+    def check_bool(self, name, value):
+        """A TypeError for a flag that is not a bool, in MindSpore's words (1 is no bool)."""
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{self.cls_name}', the type of '{name}' should be 'bool', but "
+                            f"got type '{type(value).__name__}'.")
+        return value
+
     def clone_state(self, prefix, fill=0.0):
         """One state Parameter per optimized parameter, filled with `fill`, named
         "<prefix>.<param name>"."""
@@ -93,6 +100,17 @@ class Optimizer(Cell):
         if callable(self._schedule):
             return float(self._schedule(step))
         return float(self._schedule[min(step, len(self._schedule) - 1)])
+
+    def _step_lr(self):
+        """The learning rate of the step about to run; a per-step list that has no rate for it
+        is a RuntimeError, as in MindSpore (whose Gather refuses the index), not its last rate
+        again. (get_lr, which callbacks read after the last step too, keeps the last.)"""
+        step = int(self.global_step.data[0])
+        if isinstance(self._schedule, np.ndarray) and step >= len(self._schedule):
+            raise RuntimeError(f"For '{self.cls_name}', the learning rate list has "
+                               f"{len(self._schedule)} values, but step {step} (counted from 0) "
+                               f"needs one more: give a rate for every step")
+        return self.get_lr()
 
     def _decay(self, param):
         if self._group_decay is not None:
@@ -129,7 +147,7 @@ class Optimizer(Cell):
         if len(gradients) != len(self.parameters):
             raise ValueError(f"For '{self.cls_name}', got {len(gradients)} gradients for "
                              f"{len(self.parameters)} parameters")
-        lr = self.get_lr()
+        lr = self._step_lr()
         self.learning_rate.data[...] = lr
         self.apply_gradients(self.preprocess(gradients), np.float32(lr))
         self.global_step.data[0] += 1
@@ -142,7 +160,7 @@ class Optimizer(Cell):
     def step_torch(self, params, grads):
         """construct()'s update on the torch backend: `params` are the bound torch tensors of
         self.parameters, `grads` their gradients (called under torch.no_grad())."""
-        lr = self.get_lr()
+        lr = self._step_lr()
         self.learning_rate.data = np.asarray(lr, np.float32)
         if self.apply_gradients_torch is None:
             # No torch rule: the numpy rule on host copies, written back through Parameter.data.

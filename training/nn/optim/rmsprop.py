@@ -11,13 +11,14 @@ class RMSProp(Optimizer):
     def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10,
                  use_locking=False, centered=False, loss_scale=1.0, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        if not 0 <= decay <= 1:
-            raise ValueError(f"For 'RMSProp', 'decay' must be in [0, 1], but got {decay}")
+        if decay < 0:    # (MindSpore takes a decay above 1 too)
+            raise ValueError(f"For 'RMSProp', 'decay' must be >= 0, but got {decay}")
         if momentum < 0:
             raise ValueError(f"For 'RMSProp', 'momentum' must be >= 0, but got {momentum}")
         if epsilon <= 0:
             raise ValueError(f"For 'RMSProp', 'epsilon' must be > 0, but got {epsilon}")
-        self.decay, self.momentum, self.epsilon, self.centered = decay, momentum, epsilon, centered
+        self.decay, self.momentum, self.epsilon = decay, momentum, epsilon
+        self.centered = self.check_bool("centered", centered)
         if centered:
             self._register_states("mean_grad", self.clone_state("mean_grad"))
         self._register_states("mean_square", self.clone_state("mean_square", fill=1.0))

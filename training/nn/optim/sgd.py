@@ -8,6 +8,10 @@ class SGD(Optimizer):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         if momentum < 0:
             raise ValueError(f"For 'SGD', 'momentum' must be >= 0, but got {momentum}")
+        if dampening < 0:
+            raise ValueError(f"For 'SGD', the argument 'dampening' must be at least 0.0, but got "
+                             f"'dampening' {dampening}")
+        self.check_bool("nesterov", nesterov)
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("For 'SGD', nesterov needs momentum > 0 and dampening 0")
         self.momentum, self.dampening, self.nesterov = momentum, dampening, nesterov

@@ -8,16 +8,23 @@ float32/float64/int types, or Tensors; ties, zeros, rows that do not match) and 
 learning-rate function of ``nn`` (``piecewise_constant_lr`` ... ``warmup_lr``) on random
 arguments, some wrong; a LearningRateSchedule cell (ExponentialDecayLR ... WarmUpLR) at random
 global steps; a loss (CrossEntropyLoss, SoftmaxCrossEntropyWithLogits, L1Loss, MSELoss) on random
-inputs and options; a layer (Dense, Conv2d, BatchNorm2d in eval mode, pooling, Flatten,
-activations, Dropout in eval mode) on fixed random weights. The cases are made here once and run
-in this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each pair of
-outcomes is compared: both raise (the exception types are counted apart), or both give the same
-structure (numbers, arrays, Tensors of the same dtype, lists of as many) with the same shapes and
-values (floats within 1e-5 of the largest magnitude, NaN where the other has NaN). Differences
-the README documents as deviations (MindSpore wrong) are counted apart.
+inputs and options, then its gradient with respect to the logits; a layer of ``nn`` (every one
+``training.nn`` has: convolutions, normalizations in training or eval mode, pooling, Embedding,
+Pad, activations, ...) with every argument drawn, forward, gradients and parameters after; an
+optimizer (SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Adagrad) stepped 2-5 times on given
+gradients, every parameter and state by name after each step (training_nn_cases.py draws and
+runs those two). The cases are made here once and run in this interpreter and in MindSpore's
+(its own venv: ``--mindspore-python``); here losses, layers and optimizers run twice, on the
+numpy backend and on torch tensors. Each outcome is compared with MindSpore's: both raise (the
+exception types are counted apart), or both give the same structure (numbers, arrays, Tensors
+of the same dtype, lists of as many, dicts of the same names) with the same shapes and values
+(floats within 1e-5 of the largest magnitude, NaN where the other has NaN); where the numpy
+backend's difference is documented the torch backend must give the numpy backend's outcome.
+Differences the README documents as deviations (MindSpore wrong) are counted apart.
 
     .venv/bin/python tools/training_vs_mindspore.py [--seed 1] [--cases 300]
         [--mindspore-python /work/msvenv/bin/python] [--show-documented] [--show-error-types]
+        [--case N]
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is any
 undocumented difference. The MindSpore interpreter runs this file alone (numpy only: it never
@@ -25,6 +32,7 @@ imports this package).
 """
 import argparse
 import importlib
+import importlib.util
 import os
 import pickle
 import random
@@ -35,7 +43,9 @@ import warnings
 
 import numpy as np
 
-TENSOR = "__tensor__"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
+from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
+                               output_weights, run_layer, run_optimizer, tensor)
 METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "MAE", "MSE", "Loss", "Dice",
            "ConfusionMatrix", "ROC", "Perplexity", "CosineSimilarity"]
@@ -44,18 +54,6 @@ LR_FUNCTIONS = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_de
 LR_SCHEDULES = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
                 "PolynomialDecayLR", "WarmUpLR"]
 LOSSES = ["CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits", "L1Loss", "MSELoss"]
-LAYERS = ["Dense", "Conv2d", "BatchNorm2d", "MaxPool2d", "AvgPool2d", "Flatten", "ReLU",
-          "Sigmoid", "Softmax", "LeakyReLU", "GELU", "Dropout"]
-
-
-def tensor(array):
-    """An input made a Tensor in each library."""
-    return (TENSOR, array)
-
-
-def is_tensor(value):
-    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
-        and value[0] == TENSOR
 
 
 class Draw:
@@ -243,74 +241,34 @@ def loss_case(d):
     return ("loss", name, (), kwargs, (tensor(logits), tensor(labels)))
 
 
-def layer_case(d):
-    """(... args, kwargs, (parameters by name, input)): the parameters set after building."""
-    name = d.r.choice(LAYERS)
-    c = d.r.choice
-    n = c([1, 2])
-    params = {}
-    if name == "Dense":
-        cin, cout, bias = c([3, 5]), c([2, 4]), c([False, True])
-        args, kwargs = (cin, cout), {"has_bias": bias, "activation": c([None, "relu"])}
-        params["weight"] = d.floats((cout, cin), np.float32)
-        if bias:
-            params["bias"] = d.floats((cout,), np.float32)
-        x = d.floats((n, cin), np.float32)
-    elif name == "Conv2d":
-        cin, cout, k, bias = c([1, 3]), c([2, 4]), c([1, 2, 3]), c([False, True])
-        mode = c(["same", "valid", "pad"])
-        kwargs = {"stride": c([1, 2]), "pad_mode": mode, "has_bias": bias,
-                  "padding": c([0, 1]) if mode == "pad" else 0}
-        args = (cin, cout, k)
-        params["weight"] = d.floats((cout, cin, k, k), np.float32)
-        if bias:
-            params["bias"] = d.floats((cout,), np.float32)
-        x = d.floats((n, cin, c([5, 8]), c([5, 7])), np.float32)
-    elif name == "BatchNorm2d":
-        ch = c([1, 3])
-        args, kwargs = (ch,), {"eps": c([1e-5, 1e-3])}
-        params = {"moving_mean": d.floats((ch,), np.float32),
-                  "moving_variance": (d.rng.random(ch) + 0.1).astype(np.float32),
-                  "gamma": d.floats((ch,), np.float32), "beta": d.floats((ch,), np.float32)}
-        x = d.floats((n, ch, 3, 4), np.float32)
-    elif name in ("MaxPool2d", "AvgPool2d"):
-        args = (c([1, 2, 3, (3, 2)]), c([1, 2, 3]))
-        kwargs = {"pad_mode": c(["valid", "same", "pad", "pad"])}
-        # the options, each now and then, some where MindSpore refuses them (another pad mode,
-        # padding past half the kernel, wrong types)
-        options = {"padding": [1, (1, 0), 2, 1.0], "ceil_mode": [True, 1]}
-        options.update({"dilation": [2, (1, 2), 0], "return_indices": [True]}
-                       if name == "MaxPool2d" else
-                       {"count_include_pad": [False], "divisor_override": [2, 0, 1.5]})
-        for option, values in options.items():
-            if d.r.random() < 0.3:
-                kwargs[option] = c(values)
-        x = d.floats((n, c([1, 3]), c([4, 7]), c([5, 6])), np.float32)
-    else:
-        args = (0.2,) if name == "LeakyReLU" else ()
-        kwargs = {"p": c([0.0, 0.5])} if name == "Dropout" else \
-            {"axis": c([-1, 0])} if name == "Softmax" else {}
-        x = d.floats(c([(n, 5), (n, 2, 3)]), c([np.float32, np.float32, np.float16]))
-    if name in ("Dense", "Conv2d", "BatchNorm2d") and d.r.random() < 0.1:
-        x = np.concatenate([x, x], axis=1)      # one channel or feature count too many
-    return ("layer", name, args, kwargs, (params, tensor(x)))
-
-
 def cases(seed, count):
     r = random.Random(seed)
     makers = [metric_case] * 5 + [lr_function_case] * 2 + [lr_schedule_case] * 2 + \
-        [loss_case] * 2 + [layer_case]
+        [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 
-class Library:
-    """The modules of ``mindspore`` or of this package the cases call."""
+BOTH_BACKENDS = ("layer", "optimizer", "loss")     # run here on numpy Tensors and torch tensors
 
-    def __init__(self, name):
+
+class Library:
+    """The modules of ``mindspore`` or of this package the cases call. This package runs its
+    cells on the numpy backend, or with ``torch`` on the torch backend, the inputs of layers,
+    losses and optimizers then torch tensors."""
+
+    def __init__(self, name, torch=False):
         root = importlib.import_module(name)
-        self.Tensor = root.Tensor
+        if hasattr(root, "set_backend"):        # this package (else torch when installed)
+            root.set_backend("torch" if torch else "numpy")
+        self.Tensor, self.Parameter = root.Tensor, root.Parameter
+        self.value_and_grad = root.value_and_grad
         self.nn = importlib.import_module(f"{name}.nn")
         self.metrics = importlib.import_module(f"{name}.train")
+        self.torch = importlib.import_module("torch") if torch else None
+
+    def input(self, array):
+        """A layer's, loss's or gradient's input: a Tensor, or a torch tensor."""
+        return self.torch.tensor(array) if self.torch else self.Tensor(array)
 
     def resolve(self, value):
         if is_tensor(value):
@@ -323,11 +281,14 @@ class Library:
 
 
 def plain(value):
-    """A value given back as ("Tensor" | "array" | "number" | "list", ...)."""
+    """A value given back as ("Tensor" | "array" | "number" | "list" | "dict", ...), arrays
+    copied (a Parameter's array changes at the next step)."""
     if hasattr(value, "asnumpy"):
-        return ("Tensor", np.asarray(value.asnumpy()))
+        return ("Tensor", np.array(value.asnumpy()))
+    if hasattr(value, "detach"):        # a torch tensor: the torch backend's Tensor
+        return ("Tensor", value.detach().cpu().numpy().copy())
     if isinstance(value, np.ndarray):
-        return ("array", value)
+        return ("array", value.copy())
     if isinstance(value, (list, tuple)):
         return ("list", [plain(item) for item in value])
     if isinstance(value, (int, float, np.number, np.bool_)):
@@ -367,6 +328,8 @@ def run_case(lib, case):
     kind, name, args, kwargs, payload = case
     if kind == "metric":
         return run_metric(lib, name, kwargs, payload)
+    if kind in ("layer", "optimizer"):
+        return (run_layer if kind == "layer" else run_optimizer)(lib, case, plain, error)
     try:
         if kind == "lr_function":
             return [("ok", plain(getattr(lib.nn, name)(*args)))]
@@ -379,22 +342,34 @@ def run_case(lib, case):
                 except Exception as exc:
                     made.append(error(exc))
             return made
-        if kind == "loss":
-            return [("ok", plain(cell(*lib.resolve(payload))))]
-        params, x = payload
-        by_name = dict(cell.parameters_and_names())
-        for param, value in params.items():
-            by_name[param].set_data(lib.Tensor(value))
-        cell.set_train(False)
-        return [("ok", plain(cell(lib.resolve(x))))]
+        return run_loss(lib, cell, payload)
     except Exception as exc:
         return [error(exc)]
 
 
-def outcomes(library, cases_made):
+def run_loss(lib, cell, payload):
+    """The loss, then its gradient with respect to the logits (of sum(loss * fixed weights)
+    where the loss is not reduced)."""
+    made = []
+    try:
+        logits, labels = (lib.input(raw(value)) for value in payload)
+        loss = cell(logits, labels)
+        made.append(("ok", plain(loss)))
+        weights = lib.input(output_weights(tuple(loss.shape)).astype(raw(payload[0]).dtype))
+        _, grad = lib.value_and_grad(lambda z: (cell(z, labels) * weights).sum())(logits)
+        made.append(("ok", plain(grad)))
+    except Exception as exc:
+        made.append(error(exc))
+    return made
+
+
+def outcomes(library, cases_made, torch=False):
+    """Each case's outcome list; with ``torch`` only the BOTH_BACKENDS cases' (None for the
+    others)."""
     warnings.simplefilter("ignore")
-    lib = Library(library)
-    return [run_case(lib, case) for case in cases_made]
+    lib = Library(library, torch)
+    return [run_case(lib, case) if not torch or case[0] in BOTH_BACKENDS else None
+            for case in cases_made]
 
 
 def difference(ours, theirs, rtol=1e-5):
@@ -430,6 +405,15 @@ def value_difference(ours, theirs, rtol):
             if why:
                 return f"element {index}: {why}"
         return None
+    if kind == "dict":
+        for name in sorted(set(a) & set(b)):
+            why = value_difference(a[name], b[name], rtol)
+            if why:
+                return f"{name}: {why}"
+        only = [(sorted(set(x) - set(y)), where) for x, y, where in
+                ((a, b, "here"), (b, a, "in MindSpore")) if set(x) - set(y)]
+        return "; ".join(f"names only {where}: {', '.join(names)}" for names, where in only) \
+            or None
     if a.shape != b.shape or kind == "Tensor" and a.dtype != b.dtype:
         return f"{a.dtype}{a.shape} here, {b.dtype}{b.shape} in MindSpore"
     x, y = a.astype(np.float64), b.astype(np.float64)
@@ -491,6 +475,23 @@ def documented(case, why):
         (name == "SoftmaxCrossEntropyWithLogits" and theirs_only and
          raw(payload[0]).dtype == np.float16,
          "sparse SoftmaxCrossEntropyWithLogits takes float16 logits (MindSpore: TypeError)"),
+        (name == "Momentum" and kwargs.get("use_nesterov") is True and "largest difference" in
+         why, "Momentum(use_nesterov=True) applies the Nesterov update, as documented "
+         "(MindSpore's CPU kernel gives plain momentum)"),
+        (name == "Adagrad" and kwargs.get("update_slots") is False and "largest difference" in
+         why, "Adagrad(update_slots=False) keeps its accumulators, as documented (MindSpore's "
+         "CPU kernel updates them)"),
+        ((name == "Tanh" or kind == "layer" and kwargs.get("activation") == "tanh") and
+         "largest difference" in why,
+         "tanh is exact (MindSpore's is off by up to 1e-4)"),
+        (name == "Softmax" and isinstance(kwargs.get("axis"), tuple) and theirs_only,
+         "Softmax takes a tuple axis, as documented (MindSpore's CPU kernel: RuntimeError)"),
+        (name == "AvgPool2d" and kwargs.get("ceil_mode") is True and theirs_only and
+         "Unknown Error" in why, "AvgPool2d(ceil_mode=True) has a gradient (MindSpore's raises "
+         "RuntimeError 'Unknown Error!' with count_include_pad=False)"),
+        (name.startswith("Conv") and ours_only and "dilated kernel" in why,
+         "a dilated kernel larger than the padded input is a ValueError, as MindSpore's for an "
+         "undilated one (MindSpore gives an empty output)"),
     ]
     return next((word for applies, word in rules if applies), None)
 
@@ -516,8 +517,13 @@ def described(case):
         return f"{name}({kwargs}) {' '.join(steps)}"
     if kind in ("lr_function", "lr_schedule"):
         return f"{name}{args}" + (f" at {[int(s[1]) for s in payload]}" if payload else "")
-    inputs = payload if kind == "loss" else payload[1:]
-    return f"{name}{args} {kwargs} on {', '.join(map(described_input, inputs))}"
+    if kind == "optimizer":
+        params, groups, grads = payload
+        return f"{name} {kwargs} on {[(key, value.shape) for key, value in params]}" + \
+            (f" in groups {groups}" if groups else "") + f", {len(grads)} steps"
+    inputs = payload if kind == "loss" else payload[1:2]
+    mode = " in training mode" if kind == "layer" and payload[0] else ""
+    return f"{name}{args} {kwargs}{mode} on {', '.join(map(described_input, inputs))}"
 
 
 def described_input(value):
@@ -538,6 +544,8 @@ def main():
     parser.add_argument("--show-error-types", action="store_true",
                         help="print the cases both raise with other exception types (counted "
                              "as the same outcome)")
+    parser.add_argument("--case", type=int, action="append",
+                        help="print this case and both outcomes in full")
     parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "CASES", "OUTCOMES"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -560,10 +568,21 @@ def main():
         with open(path, "rb") as f:
             reference = pickle.load(f)
     ours = outcomes("training", made)
+    on_torch = outcomes("training", made, torch=True) if importlib.util.find_spec("torch") \
+        else [None] * len(made)
     counts, undocumented = {"other error type": 0}, 0
-    for case, mine, theirs in zip(made, ours, reference):
+    for number, (case, mine, torch_made, theirs) in enumerate(zip(made, ours, on_torch,
+                                                                  reference)):
         why = difference(mine, theirs)
         word = why and documented(case, why)
+        if torch_made is not None and (why is None or word):
+            # the torch backend against MindSpore, or where the numpy backend's difference is
+            # documented, against the numpy backend (the backends never differ on purpose)
+            torch_why = difference(torch_made, theirs if why is None else mine)
+            if torch_why:
+                why = f"torch backend: {torch_why}" if why is None else \
+                    f"torch backend against the numpy backend ('in MindSpore'): {torch_why}"
+                word = documented(case, why) if why.startswith("torch backend: ") else None
         kind = "same" if why is None else ("documented" if word else "different")
         counts[kind] = counts.get(kind, 0) + 1
         undocumented += kind == "different"
@@ -574,7 +593,11 @@ def main():
             why = f"{other[0][0][1]} here, {other[0][1][1]} in MindSpore: {other[0][1][2][:100]}"
         if kind == "different" or word and args.show_documented or \
                 other and args.show_error_types:
-            print(f"{described(case)}: {why}" + (f" [documented: {word}]" if word else ""))
+            print(f"case {number}: {described(case)}: {why}" +
+                  (f" [documented: {word}]" if word else ""))
+        if number in (args.case or ()):
+            print(f"case {number}: {described(case)}\n    here: {mine}\n    torch backend: "
+                  f"{torch_made}\n    MindSpore: {theirs}")
     print(f"{args.cases} cases, seed {args.seed}: " +
           ", ".join(f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "different"))
           + f" ({counts['other error type']} of the same raise other exception types)")

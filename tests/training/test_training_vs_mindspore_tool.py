@@ -1,10 +1,13 @@
 """tools/training_vs_mindspore.py: its plumbing (the reference interpreter's run, the step-by-step
-comparison) checked without MindSpore, this package standing in as the reference, and the
-comparison's rules on outcomes made here."""
+comparison, this package's numpy and torch backends) checked without MindSpore, this package
+standing in as the reference, and the comparison's rules on outcomes made here."""
 import subprocess
 import sys
 
 import numpy as np
+import pytest
+
+import training
 
 from tests.conftest import PROJECT_ROOT, load_script
 
@@ -42,6 +45,15 @@ def test_the_comparison_flags_what_differs():
     assert tool.difference([value, value], [value, error]) == \
         "step 1: raises ValueError in MindSpore only: bad shape"
     assert tool.difference([error], [value, value]) == "raises ValueError here only: bad shape"
+    # parameters and states by name: values first, then the names one side lacks
+    states = ("ok", ("dict", {"w": ("Tensor", np.ones(2, np.float32)),
+                              "moments.w": ("Tensor", np.zeros(2, np.float32))}))
+    moved = ("ok", ("dict", {"w": ("Tensor", np.full(2, 0.5, np.float32))}))
+    assert tool.difference([states], [states]) is None
+    assert tool.difference([states], [moved]).startswith("w: largest difference 0.5")
+    assert tool.difference([moved], [states]).startswith("w: largest difference 0.5")
+    assert tool.difference([states], [("ok", ("dict", {**states[1][1], "vhat.w": states[1][1][
+        "w"]}))]) == "names only in MindSpore: vhat.w"
     listed = ("ok", ("list", [("array", np.zeros(2)), ("array", np.ones(3))]))
     shorter = ("ok", ("list", [("array", np.zeros(2))]))
     assert tool.difference([listed], [shorter]) == "list of 2 here, list of 1 in MindSpore"
@@ -57,9 +69,43 @@ def test_documented_deviations_are_recognised():
     assert "p = step / decay_steps" in tool.documented(lr, "largest difference 0.01")
     assert tool.documented(("lr_schedule", "WarmUpLR", (0.1, 4), {}, []),
                            "largest difference 0.01") is None
+    adagrad = ("optimizer", "Adagrad", (), {"update_slots": False}, ([], None, []))
+    assert "keeps its accumulators" in tool.documented(adagrad, "step 0: accum.w: largest "
+                                                                "difference 1")
+    assert tool.documented(adagrad, "step 0: raises TypeError here only: x") is None
+    nesterov = ("optimizer", "Momentum", (), {"use_nesterov": True}, ([], None, []))
+    assert "Nesterov" in tool.documented(nesterov, "step 1: w: largest difference 0.1")
 
 
 def test_cases_repeat_for_a_seed():
     first, again = tool.cases(3, 60), tool.cases(3, 60)
     assert [tool.described(case) for case in first] == [tool.described(case) for case in again]
-    assert {case[0] for case in first} == {"metric", "lr_function", "lr_schedule", "loss", "layer"}
+    assert {case[0] for case in first} == {"metric", "lr_function", "lr_schedule", "loss", "layer",
+                                           "optimizer"}
+
+
+def _case(maker, kind, name):
+    """The first case ``maker`` draws of ``name``."""
+    return next(case for case in (maker(tool.Draw(seed)) for seed in range(2000))
+                if case[:2] == (kind, name) and "weight_init" not in case[3] and all(
+                    not isinstance(v, (int, float)) or v >= 0 for v in case[3].values()))
+
+
+@pytest.mark.parametrize("torch", [False, True])
+def test_layer_and_optimizer_cases_give_each_step(torch):
+    """A layer's output, gradients by name and parameters after; an optimizer's parameters and
+    states by name after each step; on the numpy backend and on torch tensors."""
+    library = tool.Library("training", torch)
+    try:
+        layer = tool.run_case(library, _case(tool.layer_case, "layer", "BatchNorm2d"))
+        assert [step[0] for step in layer] == ["ok", "ok", "ok"]
+        assert {"x", "gamma", "beta"} <= set(layer[1][1][1])
+        assert {"moving_mean", "moving_variance"} <= set(layer[2][1][1])
+        adam = _case(tool.optimizer_case, "optimizer", "Adam")
+        steps = tool.run_case(library, adam)
+        assert len(steps) == len(adam[4][2])
+        names = {key for key, _ in adam[4][0]}
+        assert {"beta1_power", *names, *(f"moment1.{key}" for key in names)} <= set(
+            steps[-1][1][1])
+    finally:
+        training.set_backend(None)

@@ -1,0 +1,315 @@
+"""tools/training_vs_mindspore.py's layer and optimizer cases: how they are drawn and run.
+
+A layer case builds one ``nn`` layer (every argument drawn, some wrong), sets its parameters to
+fixed values (or gives them as ``weight_init``/``bias_init`` arrays), runs it in training or eval
+mode and gives three steps: the output, the gradients of sum(output * fixed weights) with
+respect to the input and to each trainable parameter (by name), and every parameter after both
+calls (BatchNorm's moving statistics). An optimizer case builds one ``nn`` optimizer on fixed
+Parameters (plain or in groups; a float, per-step or scheduled learning rate; loss scale;
+weight decay over names with ``gamma``/``beta``; hyperparameters some of them wrong), calls it
+2-5 times with given gradients as ``opt(grads)`` and gives every parameter and optimizer state
+by name after each call. Run in MindSpore's interpreter this module imports numpy only."""
+import numpy as np
+
+TENSOR = "__tensor__"
+LAYERS = ["Dense", "Conv2d", "Conv1d", "Conv2dTranspose", "BatchNorm1d", "BatchNorm2d",
+          "LayerNorm", "GroupNorm", "Embedding", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
+          "Pad", "Flatten", "Dropout", "ReLU", "ReLU6", "Sigmoid", "Tanh", "HSwish", "HSigmoid",
+          "PReLU", "LeakyReLU", "GELU", "Softmax", "LogSoftmax"]
+OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad"]
+# optimizer parameters: MindSpore skips weight decay on names with "gamma" or "beta"
+PARAMETER_NAMES = ["fc.weight", "fc.bias", "bn.gamma", "bn.beta", "conv.weight", "ln.beta"]
+
+
+def tensor(array):
+    """An input made a Tensor in each library."""
+    return (TENSOR, array)
+
+
+def is_tensor(value):
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str) \
+        and value[0] == TENSOR
+
+
+def normal(d, shape):
+    """Continuous values: no ties, so a maximum's gradient has one place to go."""
+    return (d.rng.standard_normal(shape) * d.r.choice([1.0, 3.0])).astype(np.float32)
+
+
+def now_and_then(d, kwargs, options, chance=0.3):
+    """Adds each option (a name and the values to draw from) to ``kwargs`` with ``chance``."""
+    for option, values in options.items():
+        if d.r.random() < chance:
+            kwargs[option] = d.r.choice(values)
+
+
+def conv_case(d, name):
+    c = d.r.choice
+    group = c([1, 1, 2])
+    cin, cout = group * c([1, 2]), group * c([1, 2])
+    one_d = name == "Conv1d"
+    kernel = c([1, 2, 3]) if one_d else c([1, 2, 3, (2, 3)])
+    pair = (1, kernel) if one_d else (kernel, kernel) if isinstance(kernel, int) else kernel
+    mode = c(["same", "valid", "pad"])
+    kwargs = {"stride": c([1, 2] if one_d else [1, 2, (1, 2)]), "pad_mode": mode,
+              "has_bias": c([False, True]), "group": group,
+              "dilation": c([1, 2] if one_d else [1, 2, (2, 1)])}
+    if mode == "pad" or d.r.random() < 0.05:        # padding in another mode: refused
+        kwargs["padding"] = c([0, 1, 2] if one_d else [0, 1, (1, 0, 2, 1)])
+    if name == "Conv2dTranspose":   # (refused outside 'pad' mode, or not below the stride)
+        now_and_then(d, kwargs, {"output_padding": [1, (1, 0)]}, 0.5 if mode == "pad" else 0.05)
+        shape = (cin, cout // group) + pair
+    else:       # (Conv1d's weight_init is 3-D, its weight (out, in / group, 1, kernel))
+        shape = (cout, cin // group) + (pair[1:] if one_d else pair)
+    if d.r.random() < 0.4:      # the weights given as arrays (a wrong shape now and then)
+        kwargs["weight_init"] = tensor(normal(d, shape if d.r.random() < 0.9 else shape[::-1]))
+        if kwargs["has_bias"]:
+            kwargs["bias_init"] = tensor(normal(d, (cout,)))
+    size = c([4, 6]) if one_d else (c([4, 5]), c([4, 6]))
+    x = normal(d, (c([1, 2]), cin) + ((size,) if one_d else size))
+    return (cin, cout, kernel), kwargs, x
+
+
+def pooling_case(d, name):
+    c = d.r.choice
+    args = (c([1, 2, 3, (3, 2)]), c([1, 2, 3]))
+    kwargs = {"pad_mode": c(["valid", "same", "pad", "pad"])}
+    # the options, each now and then; now and then one MindSpore refuses (padding past half
+    # the kernel, wrong types, MaxPool2d's options outside 'pad' mode)
+    wrong = d.r.random() < 0.2
+    options = {"padding": [1, (1, 0)] + [2, 1.0] * wrong, "ceil_mode": [True] + [1] * wrong}
+    options.update({"dilation": [2, (1, 2)] + [0] * wrong, "return_indices": [True]}
+                   if name == "MaxPool2d" else
+                   {"count_include_pad": [False], "divisor_override": [2] + [0, 1.5] * wrong})
+    if name == "MaxPool2d" and kwargs["pad_mode"] != "pad" and not wrong:
+        options = {}
+    now_and_then(d, kwargs, options)
+    return args, kwargs, normal(d, (c([1, 2]), c([1, 3]), c([4, 7]), c([5, 6])))
+
+
+def normalization_case(d, name):
+    c = d.r.choice
+    n, ch = c([2, 3]), c([2, 3, 4])
+    if name.startswith("BatchNorm"):
+        kwargs = {"eps": c([1e-5, 1e-3]), "momentum": c([0.9, 0.5, 0.1])}
+        now_and_then(d, kwargs, {"affine": [False], "use_batch_statistics": [True, False]}, 0.2)
+        return (ch,), kwargs, normal(d, (n, ch) if name == "BatchNorm1d" else (n, ch, 3, 2))
+    if name == "GroupNorm":
+        groups = c([g for g in (1, 2, 4) if ch % g == 0] + [3])     # 3 of 2 or 4: refused
+        kwargs = {"eps": c([1e-5, 1e-2])}
+        now_and_then(d, kwargs, {"affine": [False]}, 0.2)
+        return (groups, ch), kwargs, normal(d, (n, ch, 2, 3))
+    shape = (n, ch, 3)
+    axis = c([-1, 1, 2])
+    params_axis = c([-1, 1, 2, axis])
+    kwargs = {"begin_norm_axis": axis, "begin_params_axis": params_axis,
+              "epsilon": c([1e-7, 1e-3])}
+    return (list(shape[params_axis:]) if params_axis != -1 else [shape[-1]],), kwargs, \
+        normal(d, shape)
+
+
+def activation_case(d, name):
+    c = d.r.choice
+    x = normal(d, c([(2, 5), (2, 3, 4), (1, 3, 2, 2)]))
+    args, kwargs = (), {}
+    if name == "LeakyReLU":
+        args = (c([0.2, 0.01, 1.5]),)
+    elif name == "GELU":
+        kwargs["approximate"] = c([True, False])
+    elif name in ("Softmax", "LogSoftmax"):
+        kwargs["axis"] = c([-1, 0, 1, (0, 1)] if name == "Softmax" else [-1, 0, 1])
+    elif name == "PReLU":
+        channels = x.shape[1]
+        kwargs = {"channel": c([1, channels, channels + 1]), "w": c([0.25, 0.0, -0.5])}
+    elif name == "Dropout":
+        kwargs = {"p": c([0.0, 0.5])}
+    elif name == "Flatten":
+        kwargs = {"start_dim": c([1, 0]), "end_dim": c([-1, 1])}
+    return args, kwargs, x
+
+
+def layer_case(d):
+    """("layer", name, args, kwargs, (train, input, salt)): the parameters that no
+    ``*_init`` array sets get fixed values made from ``salt``."""
+    name = d.r.choice(LAYERS)
+    c = d.r.choice
+    if name == "Dense":
+        cin, cout, bias = c([3, 5]), c([2, 4]), c([False, True])
+        args = (cin, cout)
+        kwargs = {"has_bias": bias, "activation": c([None, "relu", "tanh", "sigmoid"])}
+        if d.r.random() < 0.3:
+            kwargs["weight_init"] = tensor(normal(d, (cout, cin)))
+        x = normal(d, (c([1, 2]), cin))
+    elif name.startswith("Conv"):
+        args, kwargs, x = conv_case(d, name)
+    elif name in ("MaxPool2d", "AvgPool2d"):
+        args, kwargs, x = pooling_case(d, name)
+    elif name in ("BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"):
+        args, kwargs, x = normalization_case(d, name)
+    elif name == "Embedding":
+        vocab = c([4, 6])
+        args, kwargs = (vocab, c([2, 3])), {}
+        now_and_then(d, kwargs, {"use_one_hot": [True], "padding_idx": [0, 2, vocab]})
+        x = d.rng.integers(0, vocab, c([(3,), (2, 3)])).astype(np.int32)
+    elif name == "AdaptiveAvgPool2d":
+        args, kwargs = (c([1, 2, (2, 3), (None, 2), 3]),), {}
+        x = normal(d, (c([1, 2]), 2, c([4, 5]), c([3, 6])))
+    elif name == "Pad":
+        paddings = ((0, 0), (0, 0), (c([0, 1, 2]), c([0, 1])), (c([1, 2]), c([0, 1])))
+        args, kwargs = (paddings,), {"mode": c(["CONSTANT", "REFLECT", "SYMMETRIC"])}
+        x = normal(d, (1, 2, 3, 3))
+    else:
+        args, kwargs, x = activation_case(d, name)
+    if name in ("Dense", "Conv2d", "BatchNorm2d") and d.r.random() < 0.1:
+        x = np.concatenate([x, x], axis=1)      # one channel or feature count too many
+    train = d.r.random() < 0.5 if name in ("BatchNorm1d", "BatchNorm2d", "Dropout") else False
+    if name == "Dropout" and train:
+        kwargs["p"] = 0.0       # a training-mode dropout is random unless it drops nothing
+    return ("layer", name, args, kwargs, (train, tensor(x), d.r.randrange(100)))
+
+
+def fixed_values(name, shape, salt):
+    """A parameter's values, the same in both interpreters (no generator whose stream could
+    change between their numpy versions); variances stay positive."""
+    size = int(np.prod(shape, dtype=np.int64))
+    values = np.sin(np.arange(size) * 1.37 + salt + 3.1 * len(name)) * 1.5
+    if "variance" in name:
+        values = np.abs(values) + 0.2
+    return values.reshape(shape).astype(np.float32)
+
+
+def output_weights(shape):
+    return np.cos(np.arange(int(np.prod(shape, dtype=np.int64))) * 0.71).reshape(
+        shape).astype(np.float32)
+
+
+def run_layer(lib, case, plain, error):
+    """The layer's steps: output, gradients by name ("x" the input's), parameters after."""
+    _, name, args, kwargs, (train, x, salt) = case
+    made = []
+    try:
+        cell = getattr(lib.nn, name)(*args, **lib.resolve(kwargs))
+        given = {key[:-len("_init")] for key in kwargs if key.endswith("_init")}
+        for param_name, param in cell.parameters_and_names():
+            if param_name not in given:
+                param.set_data(lib.Tensor(fixed_values(param_name, param.shape, salt)))
+        cell.set_train(train)
+        inputs = lib.input(x[1])
+        out = cell(inputs)
+        made.append(("ok", plain(out)))
+        first = out[0] if isinstance(out, tuple) else out
+        weights = lib.input(output_weights(tuple(first.shape)))
+        trainable = cell.trainable_params()
+        position = 0 if x[1].dtype.kind == "f" else None
+        if position is not None or trainable:
+            def weighted_sum(value):
+                result = cell(value)
+                return ((result[0] if isinstance(result, tuple) else result) * weights).sum()
+            _, grads = lib.value_and_grad(weighted_sum, position, trainable or None)(inputs)
+            # by attribute path (a lone PReLU's Parameter is named "a" in MindSpore)
+            path = {id(p): key for key, p in cell.parameters_and_names()}
+            names = ["x"] * (position is not None) + [path[id(p)] for p in trainable]
+            if position is not None and trainable:
+                grads = (grads[0],) + tuple(grads[1])
+            elif position is not None:
+                grads = (grads,)
+            made.append(("ok", ("dict", {key: plain(g) for key, g in zip(names, grads)})))
+        made.append(("ok", ("dict", {key: plain(p) for key, p in cell.parameters_and_names()})))
+    except Exception as exc:         # an outcome to compare, like a value
+        made.append(error(exc))
+    return made
+
+
+def learning_rate(d, steps, wrong):
+    """A float (an int or a negative one if ``wrong``), a list or 1-D array with a rate per
+    step (one short now and then), or a LearningRateSchedule's name and arguments."""
+    c = d.r.choice
+    kind = c(["float", "float", "list", "array", "schedule"])
+    if kind == "float":
+        return c([0.1, 0.01, 0.5, 0.0] + [-0.1, 1] * wrong)
+    if kind == "schedule":
+        return ("schedule", c([("ExponentialDecayLR", (0.1, 0.9, 2)),
+                               ("CosineDecayLR", (0.01, 0.1, 3)), ("WarmUpLR", (0.1, 3))]))
+    rates = [round(d.r.uniform(0.0, 0.2), 3) for _ in range(steps + c([0, 0, 0, -1, 2]))]
+    return rates if kind == "list" else tensor(np.array(rates, np.float32))
+
+
+HYPERPARAMETERS = {     # name: {argument: values, the last ones wrong}
+    "SGD": {"momentum": [0.0, 0.9, 0.5, -0.1], "dampening": [0.0, 0.1, -0.5],
+            "nesterov": [False, True, 1]},
+    "Momentum": {"use_nesterov": [False, True, 1]},
+    "Adam": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0], "eps": [1e-8, 1e-3, 0.0],
+             "use_nesterov": [False, True, 1], "use_amsgrad": [False, True, 1]},
+    "AdamWeightDecay": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0],
+                        "eps": [1e-6, 1e-3, 0.0]},
+    "RMSProp": {"decay": [0.9, 0.5, -0.5], "momentum": [0.0, 0.9, -1.0],
+                "epsilon": [1e-10, 1e-3, 0.0], "centered": [False, True, 1]},
+    "Adagrad": {"accum": [0.1, 1.0, -0.1], "update_slots": [True, False, 1]},
+}
+
+
+def optimizer_case(d):
+    """("optimizer", name, (), kwargs, (parameters, groups, gradients per step)): parameters
+    as [(name, array)], groups as MindSpore's dicts naming them (or None)."""
+    c = d.r.choice
+    name = c(OPTIMIZERS)
+    names = d.r.sample(PARAMETER_NAMES, c([1, 2, 3]))
+    shapes = [c([(3,), (2, 3), (2, 1, 2)]) for _ in names]
+    params = [(key, normal(d, shape)) for key, shape in zip(names, shapes)]
+    steps = d.r.randint(2, 5)
+    wrong = d.r.random() < 0.15
+    kwargs = {"learning_rate": learning_rate(d, steps, wrong)}
+    if name == "Momentum":
+        kwargs["momentum"] = c([0.9, 0.0, 0.5] + [-0.1] * wrong)
+    for argument, values in HYPERPARAMETERS[name].items():
+        if d.r.random() < 0.5:
+            kwargs[argument] = c(values if wrong else values[:-1])
+    if d.r.random() < 0.5:
+        kwargs["weight_decay"] = c([0.01, 0.1, -0.1] if wrong else [0.01, 0.1])
+    if name != "AdamWeightDecay" and d.r.random() < 0.3:
+        kwargs["loss_scale"] = c([2.0, 128.0, 0.0] if wrong else [2.0, 128.0])
+    groups = None
+    if len(names) > 1 and d.r.random() < 0.35:
+        cut = d.r.randint(1, len(names) - 1)
+        groups = [{"params": names[:cut], "weight_decay": c([0.0, 0.05])},
+                  {"params": names[cut:]}]
+        if d.r.random() < 0.5:
+            groups.append({"order_params": d.r.sample(names, len(names))})
+    if name == "SGD" and kwargs.get("nesterov") is True and not wrong:
+        kwargs.update(momentum=0.9, dampening=0.0)     # (else refused)
+    # the gradients in the optimizer's order of the parameters (order_params' where given)
+    order = groups[-1]["order_params"] if groups and "order_params" in groups[-1] else names
+    grads = [[normal(d, shapes[names.index(key)]) for key in order] for _ in range(steps)]
+    return ("optimizer", name, (), kwargs, (params, groups, grads))
+
+
+# what MindSpore's optimizers keep as Parameters and this package as attributes (README): SGD's
+# first-step flags, the momentum, the learning rate (MindSpore: the per-step list, or nothing
+# for a schedule; here the current rate); the rate shows in the parameters all the same
+HELD_APART = ("stat.", "momentum", "learning_rate")
+
+
+def run_optimizer(lib, case, plain, error):
+    """Every parameter and optimizer state by name after each call (up to the first that
+    raises)."""
+    _, name, _, kwargs, (params, groups, grads) = case
+    made = []
+    try:
+        by_name = {key: lib.Parameter(lib.Tensor(value), name=key) for key, value in params}
+        chosen = list(by_name.values()) if groups is None else [
+            {key: [by_name[n] for n in value] if key in ("params", "order_params") else value
+             for key, value in group.items()} for group in groups]
+        kwargs = lib.resolve(kwargs)
+        rate = kwargs.get("learning_rate")
+        if isinstance(rate, tuple) and rate[0] == "schedule":
+            kwargs["learning_rate"] = getattr(lib.nn, rate[1][0])(*rate[1][1])
+        optimizer = getattr(lib.nn, name)(chosen, **kwargs)
+        for step in grads:
+            optimizer(tuple(lib.input(g) for g in step))
+            values = {key: plain(p) for key, p in by_name.items()}
+            values.update((key, plain(p)) for key, p in optimizer.parameters_and_names()
+                          if not key.startswith(HELD_APART))
+            made.append(("ok", ("dict", values)))
+    except Exception as exc:         # an outcome to compare, like a value
+        made.append(error(exc))
+    return made

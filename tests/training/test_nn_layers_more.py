@@ -8,6 +8,8 @@ from training.tensor import Tensor
 
 torch = pytest.importorskip("torch")
 R = np.random.default_rng(0)
+# the numpy backend against torch (a Tensor alone runs on torch where torch is installed)
+pytestmark = pytest.mark.usefixtures("numpy_backend")
 
 
 def _compare(layer, torch_fn, x, params=(), rtol=1e-4, atol=1e-5):

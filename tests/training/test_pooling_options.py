@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from training import Tensor, nn
+from training import Tensor, nn, set_backend
 from training.ops import value_and_grad
 
 torch = pytest.importorskip("torch")
@@ -18,10 +18,15 @@ PLANE = ((np.arange(30) * 7) % 11).astype(np.float32).reshape(1, 1, 6, 5)
 
 
 def _both_backends(cell):
-    """The cell's outputs on a numpy Tensor and on a torch tensor, as lists of arrays."""
+    """The cell's outputs on the numpy backend and on a torch tensor, as lists of arrays (a
+    Tensor alone runs on torch where it is installed: the numpy backend is chosen)."""
     results = []
     for x in (Tensor(PLANE), torch.tensor(PLANE)):
-        out = cell(x)
+        set_backend("numpy" if isinstance(x, Tensor) else None)
+        try:
+            out = cell(x)
+        finally:
+            set_backend(None)
         out = out if isinstance(out, tuple) else (out,)
         results.append([o.asnumpy() if hasattr(o, "asnumpy") else o.numpy() for o in out])
     return results
@@ -72,7 +77,8 @@ def _sweep():
 
 
 @pytest.mark.parametrize("kernel, stride, padding, ceil_mode", list(_sweep()))
-def test_numpy_pooling_equals_torch_values_and_gradients(kernel, stride, padding, ceil_mode):
+def test_numpy_pooling_equals_torch_values_and_gradients(kernel, stride, padding, ceil_mode,
+                                                         numpy_backend):
     rng = np.random.default_rng(7)
     x = rng.standard_normal((2, 3, 7, 6)).astype(np.float32)
     pad_mode = "pad" if padding != 0 else "valid"      # (MaxPool2d takes its options in 'pad')

@@ -183,8 +183,9 @@ def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, cei
         counted = pads_for(pad_mode, padding, xd.shape[2:], kernel, stride, (1, 1))
     if divisor_override:
         counts = np.asarray(divisor_override, dtype=xd.dtype)
-    elif counted != pads:
-        ones = _pad(np.ones((1, 1) + xd.shape[2:], dtype=xd.dtype), counted)
+    elif counted != pads:   # ones over the input and the padding that counts, zeros past it
+        top, bottom, left, right = counted
+        ones = np.ones((1, 1, xd.shape[2] + top + bottom, xd.shape[3] + left + right), xd.dtype)
         uncounted = tuple(p - q for p, q in zip(pads, counted))
         counts = _windows(_pad(ones, uncounted), kernel, stride, (1, 1)).sum(axis=(-1, -2))
     else:

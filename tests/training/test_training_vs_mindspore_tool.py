@@ -75,6 +75,10 @@ def test_documented_deviations_are_recognised():
     assert tool.documented(adagrad, "step 0: raises TypeError here only: x") is None
     nesterov = ("optimizer", "Momentum", (), {"use_nesterov": True}, ([], None, []))
     assert "Nesterov" in tool.documented(nesterov, "step 1: w: largest difference 0.1")
+    pool = ("layer", "AvgPool2d", (2, 2), {"count_include_pad": False, "divisor_override": 2},
+            (False, None, 0))
+    assert "forward's gradient" in tool.documented(pool, "step 1: x: largest difference 1.5")
+    assert tool.documented(pool, "step 0: largest difference 1.5") is None      # the forward
 
 
 def test_cases_repeat_for_a_seed():

@@ -266,3 +266,15 @@ def test_rows_of_changing_dtype_without_column_types():
             num_epochs=1, output_numpy=True)]
         assert [a.dtype.str for a in out] == ["<i4", "<i8", "<f8", "<U1", "|S1", "<i4"]
         assert [a.tolist() for a in out] == [[1, 2], [1, 2], [1.5], "s", b"b", [[1]]]
+
+
+def test_output_types_read_the_first_row_alone():
+    """A row after the first that cannot become a tensor does not fail output_types(): the
+    metadata pass reads row by row, as MindSpore 2.10's (measured: [uint32, float64, <U] here);
+    iterating still raises at that row."""
+    rows = [(np.uint32(83), [1.0], np.str_("np")), (np.uint32(1), [2.0], np.timedelta64(3, "s"))]
+    data = ds.GeneratorDataset(rows, ["a", "b", "c"], shuffle=False)
+    assert [np.dtype(t) for t in data.output_types()] == [np.uint32, np.float64, np.dtype("<U")]
+    assert data.output_shapes() == [[], [1], []]
+    with pytest.raises(RuntimeError, match="data type is unknown"):
+        list(data.create_tuple_iterator(output_numpy=True))

@@ -52,8 +52,11 @@ class SourceIter(IterNode):
         # Rows read through another node are read in this process (a cache's store cannot be
         # used in a forked child).
         processes = ds.process_workers and rows_through is None and workers > 1
-        # Rows per read task: process tasks cost a pipe round trip, so they get bigger ones.
-        self._chunk = ds.chunk_rows or (64 if workers <= 1 or processes else 16)
+        # Rows per read task: process tasks cost a pipe round trip, so they get bigger ones. A
+        # pass reading the pipeline's metadata reads row by row, as MindSpore's does: a later
+        # row that cannot be read must not fail output_types() of the first.
+        self._chunk = 1 if ctx.inline else \
+            ds.chunk_rows or (64 if workers <= 1 or processes else 16)
         task = _SourceTask(ds.source_factory) if processes else self._read_task
         self._pool = make_executor(workers, task, self.name, processes=processes,
                                    budget=ctx.threads, max_rowsize=ds.max_rowsize)

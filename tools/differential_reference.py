@@ -162,15 +162,20 @@ def run_tool(description, default_cases, script, cases, outcomes, classify, desc
                         describe, soft=soft, full=full)
 
 
-def case_by_case(make_library, cases, run_case):
+def case_by_case(make_library, cases, run_case, in_directory=False):
     """A tool's ``outcomes(library_name, seed, count, start=0)``: each case's
     ``run_case(library, case)`` from case ``start`` on, in the library
-    ``make_library(library_name)`` (a generator: a crash loses no case before it)."""
+    ``make_library(library_name)`` (a generator: a crash loses no case before it); with
+    ``in_directory``, ``run_case(library, case, directory)`` in a new temporary directory each."""
     def outcomes(library_name, seed, count, start=0):
         warnings.simplefilter("ignore")
         library = make_library(library_name)
         for case in cases(seed, count)[start:]:
-            yield run_case(library, case)
+            if not in_directory:
+                yield run_case(library, case)
+                continue
+            with tempfile.TemporaryDirectory() as directory:
+                yield run_case(library, case, directory)
     return outcomes
 
 

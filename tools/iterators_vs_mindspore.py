@@ -41,7 +41,6 @@ import logging
 import os
 import random
 import sys
-import warnings
 
 import numpy as np
 
@@ -325,6 +324,7 @@ class Library:
         self.ds = importlib.import_module("mindspore.dataset" if name == "mindspore"
                                           else "minddata")
         self.hooks, self.synced = callback_classes(self.ds)
+        logging.getLogger("minddata").setLevel(logging.ERROR)   # a skipped row's warning
 
     def source(self, spec):
         count, columns = spec["rows"], spec["columns"]
@@ -537,14 +537,7 @@ def run_case(library, case):
             ("compared", ("ok", hook_comparison(case, recording.events)))]
 
 
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcomes from case ``start`` on (a generator: a crash loses no case before
-    it)."""
-    warnings.simplefilter("ignore")
-    logging.getLogger("minddata").setLevel(logging.ERROR)   # a skipped row's warning
-    library = Library(library_name)
-    for case in cases(seed, count)[start:]:
-        yield run_case(library, case)
+outcomes = differential_reference.case_by_case(Library, cases, run_case)
 
 
 CRASH = differential_reference.CRASH

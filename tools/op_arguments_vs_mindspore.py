@@ -34,7 +34,6 @@ import os
 import random
 import re
 import sys
-import warnings
 
 import numpy as np
 
@@ -344,13 +343,7 @@ def run_setting(library, case):
     return found
 
 
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcomes from case ``start`` on (a generator: a crash loses no case before
-    it)."""
-    warnings.simplefilter("ignore")
-    library = Library(library_name)
-    for case in cases(seed, count)[start:]:
-        yield run_case(library, case)
+outcomes = differential_reference.case_by_case(Library, cases, run_case)
 
 
 CRASH = differential_reference.CRASH

@@ -47,8 +47,6 @@ import io
 import os
 import random
 import sys
-import tempfile
-import warnings
 
 import numpy as np
 
@@ -713,14 +711,8 @@ def run_case(library, case, directory):
     return found
 
 
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcomes from case ``start`` on (a generator: a crash loses no case before
-    it)."""
-    warnings.simplefilter("ignore")
-    library = Library(library_name)
-    for case in cases(seed, count)[start:]:
-        with tempfile.TemporaryDirectory() as directory:
-            yield run_case(library, case, directory)
+outcomes = differential_reference.case_by_case(Library, cases, run_case,
+                                               in_directory=True)
 
 
 CRASH = differential_reference.CRASH

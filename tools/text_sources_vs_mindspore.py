@@ -37,7 +37,6 @@ import random
 import re
 import sys
 import tempfile
-import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
@@ -375,14 +374,8 @@ def library(name):
     return importlib.import_module("mindspore.dataset" if name == "mindspore" else "minddata")
 
 
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcomes from case ``start`` on (a generator: a crash loses no case before
-    it)."""
-    warnings.simplefilter("ignore")
-    ds = library(library_name)
-    for case in cases(seed, count)[start:]:
-        with tempfile.TemporaryDirectory() as directory:
-            yield run_case(ds, case, directory)
+outcomes = differential_reference.case_by_case(library, cases, run_case,
+                                               in_directory=True)
 
 
 CRASH = differential_reference.CRASH

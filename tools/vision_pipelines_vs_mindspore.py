@@ -45,8 +45,6 @@ import math
 import os
 import random
 import sys
-import tempfile
-import warnings
 
 import numpy as np
 
@@ -585,17 +583,9 @@ def seeded_runs_agree(library, case, images, directory, rows):
     return ("ok", None)
 
 
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcomes from case ``start`` on, each in a directory of its own (a
-    generator: a crash loses no case before it)."""
-    warnings.simplefilter("ignore")
-    library = Library(library_name)
-    return (in_new_directory(run_case, library, case) for case in cases(seed, count)[start:])
-
-
-def in_new_directory(function, *args):
-    with tempfile.TemporaryDirectory() as directory:
-        return function(*args, directory)
+# (each case in a directory of its own)
+outcomes = differential_reference.case_by_case(Library, cases, run_case,
+                                               in_directory=True)
 
 
 # --- comparing ----------------------------------------------------------------------------------

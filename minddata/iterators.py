@@ -98,7 +98,7 @@ class _IteratorBase:
 
     def close(self):
         """Stop the pipeline and release every resource (also done on garbage collection)."""
-        self._run.stopped_by_user = True
+        self._run.stop_by_user()
         self._finalizer()
 
     stop = close

@@ -256,7 +256,7 @@ class PipelineRun:
 
     _inline_started = False
     _failed = None      # the first line of the error that stopped the run
-    stopped_by_user = False     # set by the iterator's stop()/close()
+    stopped_by_user = False     # stop_by_user() was called
     owner = "Iterator"  # the class name of the iterator reading this run, for its errors
 
     def _fail(self, exc):
@@ -285,6 +285,12 @@ class PipelineRun:
             return self._pending.popleft()
 
     # -- shutdown -------------------------------------------------------------------------
+    def stop_by_user(self):
+        """The iterator's stop()/close(): the run closes, and reading on raises the stopped
+        iterator's error even where every epoch had been read."""
+        self.stopped_by_user = True
+        self.close()
+
     def close(self):
         with self._lock:
             if self._closed:

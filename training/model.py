@@ -12,7 +12,7 @@ from training.backends.base import select_backend
 from training.callbacks.callback import CallbackList, CallbackParams, RunContext
 from training.amp import LossScaleManager
 from training.metrics import Loss, get_metrics
-from training.sink import InlineFeeder, SinkFeeder, TrainStats
+from training.sink import InlineFeeder, SinkFeeder, TrainStats, init_step_of
 
 logger = logging.getLogger("training.model")
 AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
@@ -391,9 +391,9 @@ def _check_init_step(dataset, dataset_size, data_epochs, sink_steps, initial_epo
     ``sink_steps`` each (MindSpore 2.10 raises its end-of-data error when the data runs out;
     here an epoch boundary could also end training early without a word). A step inside the
     epoch training resumes at resumes it part-way, as MindSpore does."""
-    step = dataset.get_init_step() if hasattr(dataset, "get_init_step") else 0
-    if isinstance(step, bool) or not isinstance(step, int) or step <= 0:
-        return      # (a wrong one is refused when the iterator starts)
+    step = init_step_of(dataset)
+    if not step:
+        return
     epochs = epoch - initial_epoch
     if sink_steps is None:
         short = data_epochs - step // dataset_size < epochs

@@ -91,12 +91,17 @@ def iterate_epochs(dataset, num_epochs, figures=None):
         _close_iterator(it)
 
 
+def init_step_of(dataset):
+    """The step a dataset's iterators start at (``set_init_step``; a bool is the int it is, as
+    in MindSpore): 0 for other datasets and for a value that is no positive int (a wrong one
+    is refused when the iterator starts)."""
+    step = dataset.get_init_step() if hasattr(dataset, "get_init_step") else 0
+    return int(step) if isinstance(step, int) and step > 0 else 0
+
+
 def _first_epoch(dataset):
     """The epoch a dataset's iterators start at (``set_init_step``), 0 for other datasets."""
-    step = dataset.get_init_step() if hasattr(dataset, "get_init_step") else 0
-    if not isinstance(step, int) or step <= 0:
-        return 0
-    return step // dataset.get_dataset_size()
+    return init_step_of(dataset) // dataset.get_dataset_size()
 
 
 class _End:

@@ -259,6 +259,14 @@ class Cell:
         """The cell's attribute path in its network ("features.conv1"), for messages."""
         return self._scope or self.cls_name
 
+    def check_bool(self, name, value):
+        """``value``, or a TypeError for a flag argument that is not a bool, in MindSpore's
+        words (1 is no bool)."""
+        if not isinstance(value, bool):
+            raise TypeError(f"For '{self.cls_name}', the type of '{name}' should be 'bool', but "
+                            f"got type '{type(value).__name__}'.")
+        return value
+
     def check_input(self, x, condition, expected):
         """Raise ValueError naming this layer, the expected and the received shape."""
         if not condition:

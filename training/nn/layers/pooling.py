@@ -41,12 +41,6 @@ class _Pool2d(Cell):
             raise ValueError(f"For {self.cls_name}, the padding must be >= 0, but got {padding!r}.")
         return pair
 
-    def _flag(self, value, name):
-        if not isinstance(value, bool):
-            raise TypeError(f"For '{self.cls_name}', the type of '{name}' should be 'bool', but "
-                            f"got type '{type(value).__name__}'.")
-        return value
-
     def _check(self, x):
         self.check_input(x, x.ndim == 4, "(N, C, H, W)")
         if self.pad_mode != "same":     # the (dilated) window fits in the (padded) input
@@ -76,7 +70,7 @@ class MaxPool2d(_Pool2d):
             raise ValueError(f"For '{self.cls_name}', the parameter 'dilation' must be a positive "
                              f"int or a tuple of positive ints, but got {dilation!r}")
         self.return_indices = bool(return_indices)
-        self.ceil_mode = self._flag(ceil_mode, "ceil_mode")
+        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode)
         if any(2 * p > k for p, k in zip(self.padding, self.kernel_size)):
             raise ValueError(f"For {self.cls_name}, pads should be less equal to the half of "
                              f"ksize, but got kernel_size {self.kernel_size} and padding "
@@ -106,8 +100,8 @@ class AvgPool2d(_Pool2d):
         if self.pad_mode != "pad" and self.padding != (0, 0):
             raise ValueError(f"For '{self.cls_name}', 'padding' must be 0 when 'pad_mode' is not "
                              f"'pad', but got padding {padding!r} and pad_mode {pad_mode!r}")
-        self.ceil_mode = self._flag(ceil_mode, "ceil_mode")
-        self.count_include_pad = self._flag(count_include_pad, "count_include_pad")
+        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode)
+        self.count_include_pad = self.check_bool("count_include_pad", count_include_pad)
         if divisor_override is not None and (isinstance(divisor_override, bool)
                                              or not isinstance(divisor_override, int)):
             raise TypeError(f"For '{self.cls_name}', the 'divisor_override' must be int, but "

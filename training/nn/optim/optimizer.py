@@ -73,13 +73,6 @@ class Optimizer(Cell):
             params = order
         return params, decay
 
-    def check_bool(self, name, value):
-        """A TypeError for a flag that is not a bool, in MindSpore's words (1 is no bool)."""
-        if not isinstance(value, bool):
-            raise TypeError(f"For '{self.cls_name}', the type of '{name}' should be 'bool', but "
-                            f"got type '{type(value).__name__}'.")
-        return value
-
     def clone_state(self, prefix, fill=0.0):
         """One state Parameter per optimized parameter, filled with `fill`, named
         "<prefix>.<param name>"."""

@@ -101,7 +101,8 @@ def init_step_of(dataset):
 
 def _first_epoch(dataset):
     """The epoch a dataset's iterators start at (``set_init_step``), 0 for other datasets."""
-    return init_step_of(dataset) // dataset.get_dataset_size()
+    step = init_step_of(dataset)
+    return step // dataset.get_dataset_size() if step else 0
 
 
 class _End:

@@ -3,7 +3,9 @@
 CIFAR-10/100, Caltech 101/256, Food-101, SUN397, Places365, Omniglot, LFW, DIV2K,
 STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
-CSV, TFRecord (with its Schema), text files and CLUE; PaddedDataset and
+CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
+Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
+EnWik9); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
@@ -15,6 +17,8 @@ from .cityscapes import CityscapesDataset
 from .cifar import Cifar10Dataset, Cifar100Dataset
 from .clue import CLUEDataset
 from .coco import CocoDataset
+from .csv_corpora import (AGNewsDataset, AmazonReviewDataset, DBpediaDataset, SogouNewsDataset,
+                          SST2Dataset, YahooAnswersDataset, YelpReviewDataset)
 from .csv_dataset import CSVDataset
 from .div2k import DIV2KDataset
 from .fake_image import FakeImageDataset
@@ -24,6 +28,7 @@ from .food101 import Food101Dataset
 from .image_folder import ImageFolderDataset
 from .kitti import KITTIDataset
 from .lfw import LFWDataset
+from .line_corpora import EnWik9Dataset, PennTreebankDataset, WikiTextDataset
 from .lsun import LSUNDataset
 from .manifest import ManifestDataset
 from .mindrecord_dataset import MindDataset, OBSMindDataset
@@ -56,7 +61,10 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "Places365Dataset", "OmniglotDataset", "LFWDataset", "DIV2KDataset",
            "STL10Dataset", "SVHNDataset", "Flowers102Dataset", "PhotoTourDataset",
            "LSUNDataset", "SBUDataset", "FlickrDataset",
-           "SBDataset", "CityscapesDataset", "KITTIDataset", "WIDERFaceDataset"]
+           "SBDataset", "CityscapesDataset", "KITTIDataset", "WIDERFaceDataset",
+           "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
+           "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
+           "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset"]
 
 
 def __getattr__(name):

@@ -42,12 +42,13 @@ class MultiFileRowSource(RowSource):
         return [(int(a), int(b)) for a, b in zip(self._starts[:-1], self._starts[1:])]
 
 
-def text_lines(path, api):
+def text_lines(path, api, blank_lines=False):
     """``(line number, text)`` of every non-blank line of a UTF-8 text file, in file order.
 
     Lines end at ``\\n``; the ``\\r`` of a CRLF ending is dropped (a CR with no LF after it is
     text). Blank lines (empty, or only the CR of a CRLF) are no rows, as MindSpore skips empty
-    lines. A file that is not UTF-8 is a
+    lines, unless ``blank_lines`` (EnWik9, measured: every line a row, but for the nothing
+    after a final line break). A file that is not UTF-8 is a
     ``RuntimeError`` naming ``api``, the file and the line."""
     try:
         with open(path, "rb") as f:
@@ -56,12 +57,15 @@ def text_lines(path, api):
         raise RuntimeError(f"Invalid file, failed to open {path} for {api}: {exc}") from exc
     out = []
     pieces = data.split(b"\n")
+    unended = len(pieces)       # the number of the piece with no LF after it
+    if blank_lines and pieces[-1] == b"":
+        pieces.pop()
     for number, raw in enumerate(pieces, 1):
         # only a CRLF ending loses its CR: the file's last piece has no LF after it, so a CR
         # there is text (MindSpore 2.10 serves b"a\r" as 'a\r', measured)
-        if raw.endswith(b"\r") and number < len(pieces):
+        if raw.endswith(b"\r") and number < unended:
             raw = raw[:-1]
-        if not raw:
+        if not raw and not blank_lines:
             continue
         try:
             out.append((number, raw.decode("utf-8")))
@@ -75,14 +79,14 @@ class TextLinesRowSource(FailsWhenReadIfEmpty, MultiFileRowSource):
     """A MultiFileRowSource whose rows are the non-blank lines of text files (TextFile, CLUE),
     each parsed once at open; a row's provenance is its file and line number."""
 
-    def _read_lines(self, files, api, parse, no_data):
+    def _read_lines(self, files, api, parse, no_data, blank_lines=False):
         """Set the files, the row ranges and ``parse(path, line number, text)`` of every
-        non-blank line, in file order; with none, no row and the RuntimeError ``no_data``
-        (MindSpore's words) naming the files when a pass starts."""
+        non-blank line (every line with ``blank_lines``), in file order; with none, no row and
+        the RuntimeError ``no_data`` (MindSpore's words) naming the files when a pass starts."""
         self._files = files
         values, numbers, counts = [], [], []
         for path in files:
-            lines = text_lines(path, api)
+            lines = text_lines(path, api, blank_lines)
             for number, text in lines:
                 values.append(parse(path, number, text))
                 numbers.append(number)

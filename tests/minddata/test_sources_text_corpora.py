@@ -1,0 +1,138 @@
+"""The text corpora read from a folder by usage (csv_corpora.py, line_corpora.py): columns,
+string values, the files each usage reads and their order, and errors, as measured in
+MindSpore 2.10 on the same synthetic folders."""
+import os
+
+import numpy as np
+import pytest
+
+import minddata as ds
+
+CSV_CORPORA = {
+    "AGNewsDataset": ["index", "title", "description"],
+    "AmazonReviewDataset": ["label", "title", "content"],
+    "DBpediaDataset": ["class", "title", "content"],
+    "SogouNewsDataset": ["index", "title", "content"],
+    "YahooAnswersDataset": ["class", "title", "content", "answer"],
+    "YelpReviewDataset": ["label", "text"],
+}
+
+
+def rows(data):
+    return [[v.item() for v in row] for row in
+            data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def csv_lines(split, width):
+    """Two CSV lines of ``width`` fields: an index, a quoted field with a comma, words."""
+    return "".join(",".join([str(i + 1), f'"{split}{i} a, b"'] + [f"x {i}"] * (width - 2)) + "\n"
+                   for i in range(2)).encode()
+
+
+@pytest.fixture
+def csv_folder(tmp_path):
+    for split in ("train", "test"):
+        write(tmp_path / f"{split}.csv", csv_lines(split, 3))
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(CSV_CORPORA))
+def test_csv_corpus_columns_usages_and_order(tmp_path, name):
+    columns = CSV_CORPORA[name]
+    for split in ("train", "test"):
+        write(tmp_path / f"{split}.csv", csv_lines(split, len(columns)))
+    data = getattr(ds, name)(str(tmp_path), shuffle=False, num_parallel_workers=1)
+    assert data.get_col_names() == columns and data.get_dataset_size() == 4
+    served = list(data.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    assert all(v.dtype.kind == "U" and v.shape == () for row in served for v in row)
+    # test.csv before train.csv (MindSpore sorts the paths)
+    assert [row[:2] for row in rows(data)] == [["1", "test0 a, b"], ["2", "test1 a, b"],
+                                              ["1", "train0 a, b"], ["2", "train1 a, b"]]
+    assert all(row[2:] == [f"x {int(row[0]) - 1}"] * (len(columns) - 2) for row in rows(data))
+    train = getattr(ds, name)(str(tmp_path), usage="train", shuffle=False)
+    assert train.get_dataset_size() == 2 and rows(train)[0][1] == "train0 a, b"
+
+
+def test_yelp_two_columns(tmp_path):
+    write(tmp_path / "train.csv", b'"1","good"\n"2","so ""so"""\n')
+    data = ds.YelpReviewDataset(str(tmp_path), usage="train", shuffle=False)
+    assert rows(data) == [["1", "good"], ["2", 'so "so"']]
+
+
+def test_csv_corpus_bad_usage_and_folder(csv_folder):
+    with pytest.raises(ValueError, match=r"\['train', 'test', 'all'\]"):
+        ds.AGNewsDataset(csv_folder, usage="valid")
+    with pytest.raises(TypeError):
+        ds.AGNewsDataset(csv_folder, usage=1)
+    with pytest.raises(ValueError, match="does not exist or is not a directory"):
+        ds.DBpediaDataset(os.path.join(csv_folder, "nope"))
+
+
+def test_csv_corpus_missing_file_fails_when_read(csv_folder):
+    # MindSpore 2.10: built, size 0, "Invalid file path, ... does not exist." when read
+    os.remove(os.path.join(csv_folder, "test.csv"))
+    data = ds.AGNewsDataset(csv_folder, usage="test")
+    assert data.get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match="test.csv does not exist"):
+        rows(ds.AGNewsDataset(csv_folder, usage="all", shuffle=False))
+
+
+def test_sst2_usages_and_header_columns(tmp_path):
+    write(tmp_path / "train.tsv", b"sentence\tlabel\nhello world\t1\nbye\t0\n")
+    write(tmp_path / "dev.tsv", b"sentence\tlabel\ndev one\t1\n")
+    write(tmp_path / "test.tsv", b"index\tsentence\n0\ttest one\n1\ttest two\n")
+    data = ds.SST2Dataset(str(tmp_path), shuffle=False)          # usage None: train
+    assert data.get_col_names() == ["sentence", "label"]
+    assert rows(data) == [["hello world", "1"], ["bye", "0"]]
+    assert rows(ds.SST2Dataset(str(tmp_path), usage="dev", shuffle=False)) == [["dev one", "1"]]
+    test = ds.SST2Dataset(str(tmp_path), usage="test", shuffle=False)
+    assert test.get_col_names() == ["sentence"]
+    assert rows(test) == [["test one"], ["test two"]]
+    with pytest.raises(ValueError, match=r"\['train', 'test', 'dev'\]"):
+        ds.SST2Dataset(str(tmp_path), usage="all")
+
+
+@pytest.mark.parametrize("name,pattern", [("PennTreebankDataset", "ptb.{}.txt"),
+                                          ("WikiTextDataset", "wiki.{}.tokens")])
+def test_split_line_corpora(tmp_path, name, pattern):
+    for split in ("train", "test", "valid"):
+        write(tmp_path / pattern.format(split), f"{split}\n\n  \nend".encode())
+    source = getattr(ds, name)
+    data = source(str(tmp_path), shuffle=False)
+    assert data.get_col_names() == ["text"] and data.get_dataset_size() == 9
+    # empty lines are no rows; usage 'all' reads test, train, valid
+    assert [r[0] for r in rows(data)] == ["test", "  ", "end", "train", "  ", "end",
+                                          "valid", "  ", "end"]
+    assert [r[0] for r in rows(source(str(tmp_path), usage="valid", shuffle=False))] == \
+        ["valid", "  ", "end"]
+    with pytest.raises(ValueError, match=r"\['train', 'valid', 'test', 'all'\]"):
+        source(str(tmp_path), usage="dev")
+    # a split file that is not there: 'all' reads the others, the split alone fails when read
+    os.remove(tmp_path / pattern.format("valid"))
+    assert source(str(tmp_path), shuffle=False).get_dataset_size() == 6
+    with pytest.raises(RuntimeError):
+        rows(source(str(tmp_path), usage="valid"))
+
+
+def test_enwik9_keeps_empty_lines(tmp_path):
+    write(tmp_path / "enwik9", b"x\n\ny\n\n")
+    data = ds.EnWik9Dataset(str(tmp_path), shuffle=False)
+    assert data.get_dataset_size() == 4
+    assert [r[0] for r in rows(data)] == ["x", "", "y", ""]
+    assert ds.EnWik9Dataset(str(tmp_path)).shuffle_level != ds.Shuffle.FALSE   # shuffle=True
+    write(tmp_path / "enwik9", b"")
+    with pytest.raises(RuntimeError):
+        rows(ds.EnWik9Dataset(str(tmp_path), shuffle=False))
+
+
+def test_corpus_shards_cover_rows_once(csv_folder):
+    shards = [rows(ds.AmazonReviewDataset(csv_folder, shuffle=False, num_shards=2, shard_id=i))
+              for i in range(2)]
+    assert sorted(map(tuple, shards[0] + shards[1])) == sorted(
+        map(tuple, rows(ds.AmazonReviewDataset(csv_folder, shuffle=False))))
+    assert np.array([len(s) for s in shards]).tolist() == [2, 2]

@@ -5,6 +5,41 @@ import numpy as np
 from training.tensor import Tensor, _unbroadcast, as_array
 
 
+def torch_of(*values):
+    """The torch module when any value (or item of a list or tuple) is a torch tensor, else
+    None: torch is imported only then."""
+    for value in values:
+        if isinstance(value, (list, tuple)):
+            found = torch_of(*value)
+            if found is not None:
+                return found
+        elif type(value).__module__.startswith("torch"):
+            import torch
+            return torch
+    return None
+
+
+def np_dtype_of(value):
+    """The numpy dtype of a Tensor, numpy array or torch tensor (None for anything else)."""
+    if isinstance(value, (Tensor, np.ndarray, np.generic)):
+        return value.dtype
+    if torch_of(value):
+        import torch
+        return torch.empty(0, dtype=value.dtype).numpy().dtype
+    return None
+
+
+def host_array(value):
+    """The values of a Tensor, array or torch tensor as a numpy array (a host copy for torch)."""
+    if torch_of(value):
+        return value.detach().cpu().numpy()
+    return np.asarray(as_array(value))
+
+
+def torch_dtype(torch, dtype):
+    return torch.from_numpy(np.empty(0, dtype)).dtype
+
+
 def as_tensor(value, dtype=None):
     if isinstance(value, Tensor):
         return value if dtype is None else cast(value, dtype)
@@ -112,3 +147,35 @@ def one_hot(indices, depth, on_value, off_value, axis):
     off = np.asarray(as_array(off_value))
     hot = np.moveaxis(np.arange(depth) == idx[..., None], -1, axis)
     return Tensor(np.where(hot, on, off).astype(np.result_type(on, off)))
+
+
+def positions(shape):
+    """Each element's flat position in an array of `shape`: data-movement ops (flip, roll,
+    pad, gather_d, ...) compute where each output element comes from by moving these."""
+    return np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64).reshape(shape)
+
+
+def arrange(x, where_from, fill=0):
+    """The elements of `x` (a Tensor or a torch tensor) at the flat positions `where_from`
+    (an int64 array; -1 gives `fill`). The gradient adds each output's back at its source, so
+    every op made this way is differentiable on both backends."""
+    where_from = np.asarray(where_from, np.int64)
+    torch = torch_of(x)
+    if torch:
+        index = torch.as_tensor(where_from, device=x.device)
+        taken = x.reshape(-1)[index.clamp(min=0)]
+        if (where_from >= 0).all():
+            return taken
+        return torch.where(index >= 0, taken, torch.as_tensor(fill, dtype=x.dtype,
+                                                              device=x.device))
+    x = as_tensor(x)
+    inside = where_from >= 0
+    out = np.where(inside, x.data.reshape(-1)[np.where(inside, where_from, 0)],
+                   np.asarray(fill, x.dtype)).astype(x.dtype, copy=False)
+    shape = x.shape
+
+    def backward(g):
+        full = np.zeros(int(np.prod(shape, dtype=np.int64)), g.dtype)
+        np.add.at(full, where_from[inside], g[inside])
+        return (full.reshape(shape),)
+    return Tensor.from_op(out, (x,), backward)

@@ -1,6 +1,8 @@
 """`mindspore.ops` functions (`ops.functional`, imported as F in model code), with MindSpore 2.x
 signatures. Each works on numpy-backend Tensors (recording gradients) and on torch tensors
 (calling torch, so autograd and devices work as usual): the backend is chosen by the inputs."""
+import builtins
+
 import numpy as np
 
 from training.backends.numpy import functional as NF
@@ -8,17 +10,7 @@ from training.ops import array_kernels as K
 from training.tensor import Tensor, as_array
 
 
-def _torch_of(*values):
-    """The torch module when any value is a torch tensor, else None."""
-    for value in values:
-        if isinstance(value, (list, tuple)):
-            found = _torch_of(*value)
-            if found is not None:
-                return found
-        elif type(value).__module__.startswith("torch"):
-            import torch
-            return torch
-    return None
+_torch_of = K.torch_of
 
 
 def _as_torch(torch, value, *like):
@@ -38,7 +30,7 @@ def _np_dtype(dtype):
 
 
 def _torch_dtype(torch, dtype):
-    return torch.from_numpy(np.empty(0, _np_dtype(dtype))).dtype
+    return K.torch_dtype(torch, _np_dtype(dtype))
 
 
 def _axes(axis):
@@ -209,7 +201,7 @@ def _extreme(input, axis, keepdims, which):  # noqa: A002
     """Max or min ('max' / 'min') over `axis` (every axis for None or ())."""
     axis = _axes(axis)
     if _torch_of(input):
-        every = tuple(range(input.ndim))
+        every = tuple(builtins.range(input.ndim))
         return getattr(input, "a" + which)(dim=every if axis is None else axis, keepdim=keepdims)
     return getattr(K.as_tensor(input), which)(axis=axis, keepdims=keepdims)
 
@@ -392,3 +384,12 @@ def select(cond, x, y):
 def __getattr__(name):
     from training.compat.names import missing_attribute
     raise missing_attribute("mindspore.ops.functional", name)
+# element-wise math, reductions and searches, indexing and creation (MindSpore 2.10's names)
+from training.ops.elementwise import *  # noqa: E402,F401,F403
+from training.ops.elementwise import round  # noqa: E402,F401,A004
+from training.ops.reductions import *  # noqa: E402,F401,F403
+from training.ops.reductions import all, any, max, min  # noqa: E402,F401,A004
+from training.ops.indexing import *  # noqa: E402,F401,F403
+from training.ops.indexing import range, slice  # noqa: E402,F401,A004
+
+

@@ -357,6 +357,9 @@ class Select(Primitive):
         return F.select(cond, x, y)
 
 
+from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, ops.GatherD, ...)
+
+
 def __getattr__(name):
     from training.compat.names import missing_attribute
     raise missing_attribute("mindspore.ops.operations", name)

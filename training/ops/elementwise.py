@@ -1,0 +1,321 @@
+"""Element-wise `mindspore.ops` math, comparison and logic functions on both backends, with
+MindSpore 2.10's type rules (measured on its CPU kernels):
+
+- the result type of tensors of several types is the highest kind's (bool < int < float), the
+  wider of that kind: int32 with float16 gives float16 (numpy's float64);
+- a Python number does not widen a tensor of its kind or higher; a float with an integer or
+  bool tensor gives float32;
+- each op takes some kinds of the result type only (`KINDS`): Sin of an int32 tensor is a
+  TypeError, Sqrt of one computes in float32.
+
+`elementwise` does this once for every op: numpy-backend Tensors record the gradient the op's
+derivative gives (MindSpore's: zero for steps such as Floor), torch tensors go to torch."""
+import math
+
+import numpy as np
+
+from training.ops.array_kernels import np_dtype_of, torch_dtype, torch_of
+from training.tensor import Tensor, _unbroadcast
+
+#: the result kinds an op takes: "float" only floats (TypeError else); "to_float" computes
+#: integers and bools in float32; "number" refuses bools; "integer" refuses floats; "any".
+KINDS = ("float", "to_float", "number", "integer", "any")
+_RANK = {"b": 0, "i": 1, "u": 1, "f": 2}
+_WEAK = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float32)}
+
+
+def _dtype_and_weakness(value, op):
+    if isinstance(value, (bool, int, float)):
+        return _WEAK[type(value)], True
+    dtype = np_dtype_of(value)
+    if dtype is None:
+        raise TypeError(f"For '{op}', the inputs must be Tensors or numbers, but got "
+                        f"{type(value).__name__}")
+    return dtype, False
+
+
+def result_dtype(values, op):
+    """MindSpore's type of an element-wise result of `values` (tensors and Python numbers)."""
+    typed = [_dtype_and_weakness(v, op) for v in values]
+    strong = [d for d, weak in typed if not weak] or [d for d, _ in typed]
+    rank = max(_RANK[d.kind] for d in strong)
+    dtype = np.result_type(*[d for d in strong if _RANK[d.kind] == rank])
+    weak_rank = max((_RANK[d.kind] for d, weak in typed if weak), default=-1)
+    if weak_rank > rank:
+        dtype = np.dtype(np.float32) if weak_rank == 2 else np.dtype(np.int64)
+    return dtype
+
+
+def check_kind(dtype, kind, op):
+    """The dtype the op computes in, for a result type `dtype`; TypeError where refused."""
+    refused = {"float": "biu", "number": "b", "integer": "f"}.get(kind, "")
+    if dtype.kind in refused:
+        raise TypeError(f"For '{op}', the type of the input must be in "
+                        f"{_ALLOWED[kind]}, but got {dtype}")
+    if kind == "to_float" and dtype.kind in "biu":
+        return np.dtype(np.float32)
+    return dtype
+
+
+_ALLOWED = {"float": "[float16, float32, float64]", "number": "[int, uint, float]",
+            "integer": "[bool, int, uint]"}
+
+
+def elementwise(op, values, forward, derivatives=None, kind="any", torch_forward=None,
+                out_dtype=None):
+    """`forward(*arrays)` of `values` (tensors and numbers broadcast together) in the dtype
+    `check_kind` gives; `out_dtype` (bool for comparisons) overrides the result's dtype.
+    `derivatives(g, *arrays, out)` gives each input's gradient (None: no gradient flows);
+    `torch_forward(*torch tensors)` (default `forward`, a torch function too) on torch."""
+    dtype = check_kind(result_dtype(values, op), kind, op)
+    torch = torch_of(*values)
+    if torch:
+        like = next(v for v in values if torch_of(v))
+        args = [torch.as_tensor(v, dtype=torch_dtype(torch, dtype), device=like.device)
+                if not torch_of(v) or v.dtype != torch_dtype(torch, dtype) else v
+                for v in values]
+        out = (torch_forward or forward)(*args)
+        return out if out_dtype is None else out.to(torch_dtype(torch, out_dtype))
+    arrays = [np.asarray(v.data if isinstance(v, Tensor) else v, dtype) for v in values]
+    with np.errstate(all="ignore"):
+        out = np.asarray(forward(*arrays))
+    out = out.astype(out_dtype if out_dtype is not None else dtype, copy=False)
+    if derivatives is None or dtype.kind != "f":
+        return Tensor(out)
+
+    def backward(g):
+        with np.errstate(all="ignore"):
+            grads = derivatives(g, *arrays, out)
+        return tuple(None if grad is None or not isinstance(v, Tensor) else
+                     _unbroadcast(np.broadcast_to(grad, g.shape), v.shape).astype(v.dtype)
+                     for v, grad in zip(values, grads))
+    return Tensor.from_op(out, values, backward)
+
+
+def _unary(name, forward, derivative=None, kind="float", torch_name=None, out_dtype=None):
+    """A one-input function (MindSpore's argument `input`); derivative(x, out) is d out/d x;
+    None for a bool output, "zero" for a step function."""
+    def function(input):  # noqa: A002  (MindSpore's argument name)
+        if derivative == "zero":
+            derivatives = lambda g, x, out: (np.zeros_like(x),)  # noqa: E731
+        elif derivative is not None:
+            derivatives = lambda g, x, out: (g * derivative(x, out),)  # noqa: E731
+        else:
+            derivatives = None
+        torch = torch_of(input)
+        torch_forward = getattr(torch, torch_name or name) if torch else None
+        return elementwise(_PRIMITIVE.get(name, name.capitalize()), [input], forward,
+                           derivatives, kind, torch_forward, out_dtype)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+_erf_float64 = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _erf(x):
+    return _erf_float64(x).astype(x.dtype)
+
+
+# MindSpore's primitive names where they are not the function's capitalized
+_PRIMITIVE = {"asin": "Asin", "acos": "ACos", "atan": "Atan", "asinh": "Asinh",
+              "acosh": "Acosh", "atanh": "Atanh", "rsqrt": "Rsqrt", "expm1": "Expm1",
+              "log1p": "Log1p", "isnan": "IsNan", "isinf": "IsInf", "isfinite": "IsFinite",
+              "logical_not": "LogicalNot"}
+
+ceil = _unary("ceil", np.ceil, "zero")
+floor = _unary("floor", np.floor, "zero")
+sign = _unary("sign", np.sign, "zero", kind="number")
+sin = _unary("sin", np.sin, lambda x, out: np.cos(x))
+cos = _unary("cos", np.cos, lambda x, out: -np.sin(x))
+tan = _unary("tan", np.tan, lambda x, out: 1 + out * out)
+asin = _unary("asin", np.arcsin, lambda x, out: 1 / np.sqrt(1 - x * x))
+acos = _unary("acos", np.arccos, lambda x, out: -1 / np.sqrt(1 - x * x))
+atan = _unary("atan", np.arctan, lambda x, out: 1 / (1 + x * x))
+sinh = _unary("sinh", np.sinh, lambda x, out: np.cosh(x))
+cosh = _unary("cosh", np.cosh, lambda x, out: np.sinh(x))
+asinh = _unary("asinh", np.arcsinh, lambda x, out: 1 / np.sqrt(1 + x * x))
+acosh = _unary("acosh", np.arccosh, lambda x, out: 1 / np.sqrt(x * x - 1))
+atanh = _unary("atanh", np.arctanh, lambda x, out: 1 / (1 - x * x))
+rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x), lambda x, out: -0.5 * out * out * out)
+reciprocal = _unary("reciprocal", lambda x: 1 / x, lambda x, out: -out * out, kind="to_float")
+erf = _unary("erf", _erf, lambda x, out: 2 / np.sqrt(np.pi) * np.exp(-x * x))
+erfc = _unary("erfc", lambda x: 1 - _erf(x), lambda x, out: -2 / np.sqrt(np.pi) * np.exp(-x * x))
+expm1 = _unary("expm1", np.expm1, lambda x, out: out + 1)
+log1p = _unary("log1p", np.log1p, lambda x, out: 1 / (1 + x))
+isnan = _unary("isnan", np.isnan, kind="any", out_dtype=np.bool_)
+isinf = _unary("isinf", np.isinf, out_dtype=np.bool_)
+isfinite = _unary("isfinite", np.isfinite, kind="any", out_dtype=np.bool_)
+logical_not = _unary("logical_not", np.logical_not, kind="any", out_dtype=np.bool_)
+arcsin, arccos, arctan = asin, acos, atan
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+
+def round(input, *, decimals=0):  # noqa: A001,A002  (MindSpore's names)
+    """Half to even, as MindSpore's (and numpy's)."""
+    torch = torch_of(input)
+    return elementwise("Round", [input], lambda x: np.round(x, decimals),
+                       lambda g, x, out: (np.zeros_like(x),), "number",
+                       torch and (lambda x: torch.round(x, decimals=decimals)))
+
+
+def _binary(name, primitive, forward, derivatives=None, kind="any", torch_name=None,
+            out_dtype=None, names=("input", "other")):
+    """A two-input function with MindSpore's argument names; `derivatives(g, x, y, out)`."""
+    def function(*args, **kwargs):
+        x, y = _two_arguments(name, names, args, kwargs)
+        torch = torch_of(x, y)
+        torch_forward = getattr(torch, torch_name or name) if torch and torch_name != "" \
+            else None
+        return elementwise(primitive, [x, y], forward, derivatives, kind, torch_forward,
+                           out_dtype)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+def _two_arguments(name, names, args, kwargs):
+    values = list(args) + [kwargs.pop(n) for n in names[len(args):] if n in kwargs]
+    if kwargs or len(values) != 2:
+        raise TypeError(f"{name}() takes the arguments {names}, but got {len(args)} "
+                        f"positional and {sorted(kwargs) or 'no other'} keyword arguments")
+    return values
+
+
+def _zero(g, x, y, out):
+    return np.zeros_like(x), np.zeros_like(y)
+
+
+def _atan2_grads(g, x, y, out):
+    r2 = x * x + y * y
+    return g * y / r2, -g * x / r2
+
+
+def _xlogy(x, y):
+    return np.where(x == 0, 0, x * np.log(y))
+
+
+atan2 = _binary("atan2", "Atan2", np.arctan2, _atan2_grads, "float")
+arctan2 = atan2
+floor_divide = _binary("floor_divide", "FloorDiv", np.floor_divide, _zero)
+floor_div = _binary("floor_div", "FloorDiv", np.floor_divide, _zero, names=("x", "y"),
+                    torch_name="floor_divide")
+floor_mod = _binary("floor_mod", "FloorMod", np.mod, lambda g, x, y, out: (
+    g, -g * np.floor_divide(x, y)), "number", names=("x", "y"), torch_name="remainder")
+remainder = _binary("remainder", "FloorMod", np.mod, lambda g, x, y, out: (
+    g, -g * np.floor_divide(x, y)))
+fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)))
+xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
+    g * np.where(x == 0, 0, np.log(y)), g * np.where(x == 0, 0, x / y)), "float")
+not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
+greater_equal = _binary("greater_equal", "GreaterEqual", np.greater_equal, out_dtype=np.bool_)
+less_equal = _binary("less_equal", "LessEqual", np.less_equal, out_dtype=np.bool_)
+ne, ge, le = not_equal, greater_equal, less_equal
+bitwise_and = _binary("bitwise_and", "BitwiseAnd", np.bitwise_and, kind="integer")
+bitwise_or = _binary("bitwise_or", "BitwiseOr", np.bitwise_or, kind="integer")
+bitwise_xor = _binary("bitwise_xor", "BitwiseXor", np.bitwise_xor, kind="integer")
+
+
+def _logical(name, primitive, forward):
+    """MindSpore's logical ops take tensors of any type, and bool numbers only."""
+    compare = _binary(name, primitive, forward, out_dtype=np.bool_)
+
+    def function(input, other):  # noqa: A002
+        for value in (input, other):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                raise TypeError(f"For '{primitive}', the inputs must be Tensors or bools, but "
+                                f"got {type(value).__name__}")
+        return compare(input, other)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+logical_and = _logical("logical_and", "LogicalAnd", np.logical_and)
+logical_or = _logical("logical_or", "LogicalOr", np.logical_or)
+logical_xor = _logical("logical_xor", "LogicalXor", np.logical_xor)
+
+
+def div_no_nan(x, y):
+    """x / y, 0 where y is 0 (the primitive DivNoNan)."""
+    torch = torch_of(x, y)
+    safe = lambda y: np.where(y == 0, 1, y)  # noqa: E731
+    return elementwise("DivNoNan", [x, y], lambda x, y: np.where(y == 0, 0, x / safe(y)),
+                       lambda g, x, y, out: (np.where(y == 0, 0, g / safe(y)),
+                                             np.where(y == 0, 0, -g * out / safe(y))),
+                       "to_float", torch and (lambda x, y: torch.where(
+                           y == 0, torch.zeros_like(x), x / torch.where(y == 0, 1, y))))
+
+
+def mul_no_nan(x, y):
+    """x * y, 0 where y is 0 even where x is inf or NaN (the primitive MulNoNan)."""
+    torch = torch_of(x, y)
+    return elementwise("MulNoNan", [x, y], lambda x, y: np.where(y == 0, 0, x * y),
+                       lambda g, x, y, out: (np.where(y == 0, 0, g * y), g * x), "number",
+                       torch and (lambda x, y: torch.where(y == 0, torch.zeros_like(x * y),
+                                                           x * y)))
+
+
+def squared_difference(x, y):
+    return elementwise("SquaredDifference", [x, y], lambda x, y: (x - y) * (x - y),
+                       lambda g, x, y, out: (2 * g * (x - y), -2 * g * (x - y)), "number")
+
+
+def lerp(input, end, weight):  # noqa: A002
+    """input + weight * (end - input)."""
+    return elementwise("Lerp", [input, end, weight], lambda s, e, w: s + w * (e - s),
+                       lambda g, s, e, w, out: (g * (1 - w), g * w, g * (e - s)), "float")
+
+
+def addcmul(input, tensor1, tensor2, value=1):  # noqa: A002
+    return elementwise("Addcmul", [input, tensor1, tensor2, value],
+                       lambda x, a, b, v: x + v * a * b,
+                       lambda g, x, a, b, v, out: (g, g * v * b, g * v * a, g * a * b), "number")
+
+
+def addcdiv(input, tensor1, tensor2, value=1):  # noqa: A002
+    return elementwise("Addcdiv", [input, tensor1, tensor2, value],
+                       lambda x, a, b, v: x + v * a / b,
+                       lambda g, x, a, b, v, out: (g, g * v / b, -g * v * a / (b * b),
+                                                   g * a / b), "float")
+
+
+def clamp(input, min=None, max=None):  # noqa: A001,A002  (MindSpore's names)
+    """input limited to [min, max] (either may be None, not both); the gradient flows where the
+    input is inside."""
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
+    bounds = [b for b in (min, max) if b is not None]
+    low = (lambda x, *b: x) if min is None else (lambda x, *b: np.maximum(x, b[0]))
+    high = (lambda x, *b: x) if max is None else (lambda x, *b: np.minimum(x, b[-1]))
+
+    def derivatives(g, x, *rest):
+        bound, out = rest[:-1], rest[-1]
+        inside = out == x
+        return (g * inside,) + tuple(g * ((out == b) & ~inside) for b in bound)
+    torch = torch_of(input, *bounds)
+    return elementwise("clamp", [input, *bounds], lambda x, *b: high(low(x, *b), *b),
+                       derivatives, "number", torch and (lambda x, *b: torch.clamp(
+                           x, b[0] if min is not None else None, b[-1] if max is not None
+                           else None)))
+
+
+clip = clamp
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    return clamp(x, clip_value_min, clip_value_max)
+
+
+def addn(x):
+    """The sum of a list or tuple of tensors of one shape and dtype."""
+    if not isinstance(x, (list, tuple)) or not x:
+        raise TypeError(f"For 'AddN', 'x' must be a non-empty list or tuple of Tensors, but got "
+                        f"{type(x).__name__}")
+    total = x[0]
+    for item in x[1:]:
+        total = total + item
+    return total
+
+
+__all__ = [name for name, value in globals().items() if callable(value) and not name.startswith(
+    "_") and getattr(value, "__module__", None) == __name__ and name not in (
+    "elementwise", "result_dtype", "check_kind")]

@@ -5,8 +5,7 @@ the hand-over to the core as a file source read like CSVDataset / TextFileDatase
 ``Shuffle.GLOBAL``, ``FILES`` or ``INFILE``; shards and ``num_samples`` as theirs).
 
 MindSpore lists a corpus's files when the dataset is built; a file of the usage that is missing
-then is no error until a pipeline reads it (``get_dataset_size()`` is 0, measured in MindSpore
-2.10), which ``MissingFileSource`` stands for.
+then is an error or not, at one step or another, as each corpus does (``open_files``).
 """
 import os
 
@@ -33,9 +32,34 @@ class MissingFileSource(FailsWhenReadIfEmpty, RowSource):
         return f"MissingFile({self._path})"
 
 
-def first_missing(paths):
-    """The first of ``paths`` that is no file, or None."""
-    return next((path for path in paths if not os.path.isfile(path)), None)
+def open_files(files, open_present, column_names, missing="fails before rows"):
+    """``open_present(paths)``'s RowSource over those of ``files`` that are there; a missing
+    one, as each corpus of MindSpore 2.10 does (measured), ``missing``:
+
+    - "fails before rows": fails when read where a file with rows comes after it (the reader
+      reaches it and raises), not where only files without rows follow it (the reader stops
+      at the last row first);
+    - "skipped": no error;
+    - "fails": the RuntimeError at once (``get_dataset_size()`` too).
+
+    With none of them there, no row and the error when read."""
+    there = [path for path in files if os.path.isfile(path)]
+    if missing == "fails" and len(there) < len(files):
+        raise RuntimeError(MissingFileSource(column_names, first_absent(files))._no_rows)
+    if not there:
+        return MissingFileSource(column_names, files[0])
+    source = open_present(there)
+    if missing == "fails before rows":
+        rows = {path: end - start for path, (start, end) in zip(there, source.file_row_ranges())}
+        for k, path in enumerate(files):
+            if path not in rows and any(rows.get(after, 0) for after in files[k + 1:]):
+                source._no_rows = MissingFileSource(column_names, path)._no_rows
+                break
+    return source
+
+
+def first_absent(paths):
+    return next(path for path in paths if not os.path.isfile(path))
 
 
 class CorpusFolderDataset(SourceDataset):

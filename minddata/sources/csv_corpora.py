@@ -4,14 +4,16 @@ a string), and SST-2 (``train.tsv`` / ``dev.tsv`` / ``test.tsv``, tab-separated,
 named by the file's header line; ``test.tsv``'s first column, the sentence's index, is dropped).
 
 As in MindSpore 2.10 (measured): ``usage='all'`` (the default but for SST-2, whose default is
-``'train'``) reads ``test.csv`` before ``train.csv`` (the paths sorted); every value is a 0-d
-string array. The files are parsed by CSVDataset's reader (csv_dataset.py), so quoting, line
-ends and sharding are CSVDataset's, with the differences from MindSpore the README lists for it.
+``'train'``) reads ``test.csv`` before ``train.csv`` (the paths sorted; Sogou News and Yelp
+Review read train.csv first); every value is a 0-d string array; a missing file fails at one
+step or another, or is skipped, as each corpus of MindSpore does (``MISSING``). The files are
+parsed by CSVDataset's reader (csv_dataset.py), so quoting, line ends and sharding are
+CSVDataset's, with the differences from MindSpore the README lists for it.
 """
 import functools
 import os
 
-from ._corpus_folder import CorpusFolderDataset, MissingFileSource, first_missing
+from ._corpus_folder import CorpusFolderDataset, open_files
 from ._source_base import Shuffle
 from .csv_dataset import CsvSource
 
@@ -26,23 +28,28 @@ class FirstColumnDroppedSource(CsvSource):
         self._columns = self._columns[1:]
 
 
-def open_csv_corpus(files, field_delim, column_names, drop_first_column=False):
-    """The RowSource of a CSV corpus's ``files``; column_names None: the header line's."""
-    missing = first_missing(files)
-    if missing is not None:
-        return MissingFileSource(column_names, missing)
+def open_csv_corpus(files, field_delim, column_names, missing, drop_first_column=False):
+    """The RowSource of a CSV corpus's ``files``; column_names None: the header line's;
+    ``missing``: what a missing file does (``open_files``)."""
     if drop_first_column:
-        return FirstColumnDroppedSource(files, field_delim)
-    return CsvSource(files, field_delim, None, column_names)
+        return open_files(files, lambda there: FirstColumnDroppedSource(there, field_delim),
+                          column_names, missing)
+    return open_files(files, lambda there: CsvSource(there, field_delim, None, column_names),
+                      column_names, missing)
 
 
 class _TrainTestCsvDataset(CorpusFolderDataset):
-    """``train.csv`` and ``test.csv`` of a folder, no header, the columns ``COLUMNS``."""
+    """``train.csv`` and ``test.csv`` of a folder, no header, the columns ``COLUMNS``; usage
+    'all' reads them sorted (test first) or, ``TRAIN_FIRST``, train first; a missing one does
+    what ``MISSING`` says (``_corpus_folder.open_files``): each as MindSpore 2.10's (measured)."""
+    TRAIN_FIRST = False
+    MISSING = "fails before rows"
 
     def _source_factory(self, dataset_dir, usage):
         names = ["train.csv", "test.csv"] if usage == "all" else [usage + ".csv"]
-        files = sorted(os.path.join(dataset_dir, name) for name in names)
-        return functools.partial(open_csv_corpus, files, ",", list(self.COLUMNS))
+        files = [os.path.join(dataset_dir, name) for name in names]
+        return functools.partial(open_csv_corpus, files if self.TRAIN_FIRST else sorted(files),
+                                 ",", list(self.COLUMNS), self.MISSING)
 
 
 class AGNewsDataset(_TrainTestCsvDataset):
@@ -55,23 +62,27 @@ class AmazonReviewDataset(_TrainTestCsvDataset):
     """Amazon Review (polarity or full): columns ``label``, ``title``, ``content`` (strings),
     as ``mindspore.dataset.AmazonReviewDataset``."""
     COLUMNS = ["label", "title", "content"]
+    MISSING = "fails"
 
 
 class DBpediaDataset(_TrainTestCsvDataset):
     """DBpedia: columns ``class``, ``title``, ``content`` (strings), as
     ``mindspore.dataset.DBpediaDataset``."""
     COLUMNS = ["class", "title", "content"]
+    MISSING = "skipped"
 
 
 class YahooAnswersDataset(_TrainTestCsvDataset):
     """Yahoo Answers: columns ``class``, ``title``, ``content``, ``answer`` (strings), as
     ``mindspore.dataset.YahooAnswersDataset``."""
     COLUMNS = ["class", "title", "content", "answer"]
+    MISSING = "skipped"
 
 
 class _WorkersLastCsvDataset(_TrainTestCsvDataset):
     """MindSpore's signature of Sogou News and Yelp Review: ``num_parallel_workers`` after
-    ``shard_id``."""
+    ``shard_id``; usage 'all' reads train.csv first."""
+    TRAIN_FIRST = True
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
@@ -84,6 +95,7 @@ class SogouNewsDataset(_WorkersLastCsvDataset):
     """Sogou News: columns ``index``, ``title``, ``content`` (strings), as
     ``mindspore.dataset.SogouNewsDataset``."""
     COLUMNS = ["index", "title", "content"]
+    MISSING = "skipped"
 
 
 class YelpReviewDataset(_WorkersLastCsvDataset):
@@ -101,4 +113,4 @@ class SST2Dataset(CorpusFolderDataset):
 
     def _source_factory(self, dataset_dir, usage):
         return functools.partial(open_csv_corpus, [os.path.join(dataset_dir, usage + ".tsv")],
-                                 "\t", None, usage == "test")
+                                 "\t", None, "fails before rows", usage == "test")

@@ -3,8 +3,8 @@
 EnWik9 (the one file ``enwik9``); one column ``text``, a 0-d string array.
 
 As in MindSpore 2.10 (measured): Penn Treebank and WikiText read lines as TextFileDataset does
-(an empty line is no row); ``usage='all'`` (the default) reads the files of the three splits
-that are there, sorted (test, train, valid), and fails when none is. EnWik9 serves every line,
+(an empty line is no row); ``usage='all'`` (the default) reads the files of the three splits,
+sorted (test, train, valid), a missing one failing as ``_corpus_folder.open_files`` says. EnWik9 serves every line,
 an empty one too (but for the nothing after the file's last line break), and shuffles by
 default (``shuffle=True``). The lines are TextFileDataset's (text_file.py), with its
 differences from MindSpore (a CRLF ending loses its ``\\r``).
@@ -12,7 +12,7 @@ differences from MindSpore (a CRLF ending loses its ``\\r``).
 import functools
 import os
 
-from ._corpus_folder import CorpusFolderDataset, MissingFileSource
+from ._corpus_folder import CorpusFolderDataset, open_files
 from ._file_rows import FileOrderSampling, TextLinesRowSource, file_stamps
 from .text_file import TextFileSource
 
@@ -33,11 +33,8 @@ class CorpusLinesSource(TextFileSource):
 
 
 def open_line_corpus(files, api, blank_lines=False):
-    """The RowSource of the ``files`` that are there; none: MindSpore's error when read."""
-    there = [path for path in files if os.path.isfile(path)]
-    if not there:
-        return MissingFileSource(["text"], files[0])
-    return CorpusLinesSource(there, api, blank_lines)
+    """The RowSource of a line corpus's ``files`` (those missing as ``open_files`` says)."""
+    return open_files(files, lambda there: CorpusLinesSource(there, api, blank_lines), ["text"])
 
 
 class _SplitFilesDataset(FileOrderSampling, CorpusFolderDataset):

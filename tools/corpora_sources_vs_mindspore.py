@@ -1,0 +1,287 @@
+"""The text corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
+YelpReview, SST2, PennTreebank, WikiText, EnWik9) against MindSpore 2.10, on random folders.
+
+Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
+``train.tsv`` / ``dev.tsv`` / ``test.tsv`` with their header lines; ``ptb.{split}.txt``,
+``wiki.{split}.tokens``, ``enwik9``), each file now and then missing, with the hostile contents
+of tools/text_sources_vs_mindspore.py (quoted fields, line ends inside quotes, CRLF and lone CR,
+empty lines and fields, fewer or more fields than columns, a BOM, bytes that are not UTF-8), and
+reads it with a random ``usage`` (an invalid one too) and the sampling arguments of that tool
+(``num_samples``, shards, ``shuffle``, ``num_parallel_workers``). The same cases run here and
+in MindSpore's own interpreter (``--mindspore-python``); the column names,
+``get_dataset_size()`` and every row of an epoch (dtype, shape and values exactly), or the
+errors, are compared in order, sorted or counted as that tool does. The corpora read their
+files with CSVDataset's and TextFileDataset's readers, so a difference the README documents for
+those is documented here too (the text tool's ``documented()`` rules, asked about the files the
+case's usage reads); differences of the corpora alone are this tool's own rules.
+
+    .venv/bin/python tools/corpora_sources_vs_mindspore.py [--seed 1] [--cases 200]
+        [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
+        [--show-documented] [--case N ...]
+
+Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
+MindSpore interpreter runs this file alone (numpy only: it never imports this package).
+"""
+import importlib
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
+import pipelines_vs_mindspore as pipelines                          # noqa: E402
+import text_sources_vs_mindspore as text                            # noqa: E402
+
+CASE_TIMEOUT_S = 30
+
+CSV_CORPORA = {
+    "AGNewsDataset": ["index", "title", "description"],
+    "AmazonReviewDataset": ["label", "title", "content"],
+    "DBpediaDataset": ["class", "title", "content"],
+    "SogouNewsDataset": ["index", "title", "content"],
+    "YahooAnswersDataset": ["class", "title", "content", "answer"],
+    "YelpReviewDataset": ["label", "text"],
+}
+TRAIN_FIRST = ("SogouNewsDataset", "YelpReviewDataset")
+LINE_CORPORA = {"PennTreebankDataset": "ptb.{}.txt", "WikiTextDataset": "wiki.{}.tokens"}
+SST2_HEADERS = {"train": ["sentence", "label"], "dev": ["sentence", "label"],
+                "test": ["index", "sentence"]}
+USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
+          **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
+          **{name: ["train", "test", "all", None] for name in CSV_CORPORA}}
+INVALID_USAGES = ["valid", "dev", "all", "eval", "TRAIN", 1]
+
+
+def present(r):
+    """Whether a file of the layout is written (now and then one is missing)."""
+    return r.random() > 0.07
+
+
+def csv_folder(r, name):
+    heat, columns = text.draw_heat(r), CSV_CORPORA[name]
+    return [(split + ".csv", text.csv_file(r, ["str"] * len(columns), ",", False, columns,
+                                           heat)) for split in ("train", "test") if present(r)]
+
+
+def sst2_folder(r):
+    heat = text.draw_heat(r)
+    return [(split + ".tsv", text.csv_file(r, ["str", "str"], "\t", True, SST2_HEADERS[split],
+                                           heat)) for split in ("train", "dev", "test")
+            if present(r)]
+
+
+def line_folder(r, name):
+    heat = text.draw_heat(r)
+    if name == "EnWik9Dataset":
+        return [("enwik9", text.text_file(r, heat))] if present(r) else []
+    return [(LINE_CORPORA[name].format(split), text.text_file(r, heat))
+            for split in ("train", "test", "valid") if present(r)]
+
+
+def random_case(r):
+    name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
+                    ["EnWik9Dataset"] * 2)
+    if name in CSV_CORPORA:
+        files = csv_folder(r, name)
+    elif name == "SST2Dataset":
+        files = sst2_folder(r)
+    else:
+        files = line_folder(r, name)
+    kwargs = {}
+    if USAGES[name]:
+        usage = r.choice(USAGES[name]) if r.random() > 0.04 else r.choice(INVALID_USAGES)
+        if usage is not None:
+            kwargs["usage"] = usage
+    return text.sampling(r, {"name": name, "files": files, "kwargs": kwargs})
+
+
+def cases(seed, count):
+    r = random.Random(seed)
+    return [random_case(r) for _ in range(count)]
+
+
+def files_read(case):
+    """The files of the case's folder its usage reads, in MindSpore's order (paths sorted, but
+    for Sogou News and Yelp Review: train.csv first)."""
+    name, usage = case["name"], case["kwargs"].get("usage")
+    if name == "EnWik9Dataset":
+        wanted = ["enwik9"]
+    elif name == "SST2Dataset":
+        wanted = [f"{usage or 'train'}.tsv"]
+    elif name in LINE_CORPORA:
+        splits = ["train", "test", "valid"] if usage in (None, "all") else [usage]
+        wanted = [LINE_CORPORA[name].format(split) for split in splits]
+    else:
+        wanted = ["train.csv", "test.csv"] if usage in (None, "all") else [f"{usage}.csv"]
+    if case["name"] not in TRAIN_FIRST:
+        wanted.sort()
+    return sorted(((file_name, data) for file_name, data in case["files"] if file_name in wanted),
+                  key=lambda item: wanted.index(item[0]))
+
+
+def as_text_case(case):
+    """The case as tools/text_sources_vs_mindspore.py would read the files its usage reads
+    (CSVDataset or TextFileDataset over part0, part1, ... in order), for that tool's rules."""
+    kwargs = {key: value for key, value in case["kwargs"].items() if key != "usage"}
+    if case["name"] in CSV_CORPORA:
+        kind, suffix, kwargs["column_names"] = "csv", ".csv", CSV_CORPORA[case["name"]]
+    elif case["name"] == "SST2Dataset":
+        kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
+    else:
+        kind, suffix = "text", ".txt"
+    files = [(f"part{i}{suffix}", data) for i, (_, data) in enumerate(files_read(case))]
+    if case["name"] == "SST2Dataset" and case["kwargs"].get("usage") == "test":
+        files = [(file_name, index_skipped(data)) for file_name, data in files]
+    return dict(case, kind=kind, files=files, kwargs=kwargs, glob=False)
+
+
+def index_skipped(data):
+    """SST-2's test.tsv as MindSpore 2.10 parses it: after the header line (whose first name
+    it drops), every byte up to the first tab after each LF is skipped (the index column); a
+    line without a tab skips on into the next."""
+    header, newline, rest = data.partition(b"\n")
+    out, skipping = bytearray(header.partition(b"\t")[2] + newline), True
+    for byte in rest:
+        if skipping:
+            skipping = byte != ord("\t")
+            continue
+        out.append(byte)
+        skipping = byte == ord("\n")
+    return bytes(out)
+
+
+def index_skip_reads_otherwise(data):
+    """Whether skipping test.tsv's index bytes (MindSpore) reads other fields than dropping
+    the first column of the parsed file (here): a line without a tab, a lone CR line end, a
+    quote before a line's first tab, or nothing after it (an empty line, no row there)."""
+    lines = data.split(b"\n")[1:]
+    return any(line and (b"\t" not in line or b'"' in line.split(b"\t")[0] or
+                         b"\r" in line.rstrip(b"\r") or
+                         not line.partition(b"\t")[2].rstrip(b"\r")) for line in lines)
+
+
+def missing_and_files_shuffled(case, item, ours, theirs):
+    """Whether a file the usage reads is missing, the files are shuffled, and one side
+    raises in ``item``."""
+    read = {file_name for file_name, _ in files_read(case)}
+    wanted = len(read) < {"EnWik9Dataset": 1, "SST2Dataset": 1}.get(
+        case["name"], 3 if case["name"] in LINE_CORPORA else 2) and case["kwargs"].get(
+            "usage") in (None, "all")
+    sides = [dict(ours).get(item, ("",))[0], dict(theirs).get(item, ("",))[0]]
+    return wanted and case["kwargs"].get("shuffle") is True and sides.count("error") == 1
+
+
+def nonempty_line_sizes(case):
+    """MindSpore 2.10's get_dataset_size() of an EnWik9 case: it counts the non-empty lines
+    only (its rows are every line), per shard and under num_samples."""
+    data = dict(case["files"]).get("enwik9", b"")
+    lines = data.split(b"\n")
+    count = sum(1 for line in (lines[:-1] if lines[-1] == b"" else lines) if line)
+    shards = case.get("shards", 1)
+    per = -(-count // shards)
+    return [min(per, case["kwargs"].get("num_samples") or per)] * shards
+
+
+# --- running a case in one library ---------------------------------------------------------------
+
+
+def run_case(ds, case, directory):
+    """[(item, outcome)]: "build", or "get_col_names", "get_dataset_size", "rows" (with shards:
+    each shard's size and all shards' rows together) and, under num_samples, "whole"."""
+    for file_name, data in case["files"]:
+        with open(os.path.join(directory, file_name), "wb") as f:
+            f.write(data)
+    source = getattr(ds, case["name"])
+    shards = case.get("shards")
+    built = pipelines.attempt(lambda: [
+        source(directory, **case["kwargs"], **({"num_shards": shards, "shard_id": i} if shards
+                                               else {})) for i in range(shards or 1)])
+    if built[0] == "error":
+        return [("build", built)]
+    datasets = built[1]
+
+    def read(data):
+        return [[pipelines.plain(v) for v in row] for row in
+                data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    found = [("get_col_names", pipelines.attempt(lambda: list(datasets[0].get_col_names()))),
+             ("get_dataset_size", pipelines.attempt(
+                 lambda: [data.get_dataset_size() for data in datasets])),
+             ("rows", pipelines.attempt(lambda: pipelines.in_order(
+                 [row for data in datasets for row in read(data)],
+                 text.order(as_text_case(case)))))]
+    if "num_samples" in case["kwargs"]:     # every row of the files, in order
+        whole = dict(case["kwargs"], shuffle=False, num_parallel_workers=1)
+        del whole["num_samples"]
+        found.append(("whole", pipelines.attempt(lambda: read(source(directory, **whole)))))
+    return found
+
+
+def library(name):
+    return importlib.import_module("mindspore.dataset" if name == "mindspore" else "minddata")
+
+
+outcomes = differential_reference.case_by_case(library, cases, run_case, in_directory=True)
+CRASH = differential_reference.CRASH
+
+
+# --- comparing -----------------------------------------------------------------------------------
+
+
+def classify(case, ours, theirs):
+    return differential_reference.first_undocumented(
+        case, ours, theirs, text.case_differences(ours, theirs), documented)
+
+
+def documented(case, item, ours, theirs):
+    """The README's word for a difference in ``item``, or None: the text tool's rules for
+    CSVDataset and TextFileDataset, over the files the usage reads, and the corpora's own."""
+    reference = dict(theirs)
+    rules = [
+        (case["name"] == "EnWik9Dataset" and item == "get_dataset_size" and
+         reference.get(item) == ("ok", nonempty_line_sizes(case)),
+         "EnWik9: get_dataset_size() counts every row served, empty lines too (MindSpore 2.10 "
+         "counts the non-empty lines only, fewer than it serves)"),
+        (case["name"] == "SST2Dataset" and case["kwargs"].get("usage") == "test" and any(
+            index_skip_reads_otherwise(data) for file_name, data in case["files"]
+            if file_name == "test.tsv"),
+         "SST2 test.tsv: the index column is dropped from the parsed rows (MindSpore skips the "
+         "bytes up to each line's first tab before parsing: a line without a tab, a lone CR "
+         "line end or a quoted index reads other fields there, an empty sentence no row)"),
+        (item in ("rows", "whole") and missing_and_files_shuffled(case, item, ours, theirs),
+         "a corpus file missing where usage 'all' shuffles the files: it fails or not by the "
+         "sorted order of the files (MindSpore: by their shuffled order)"),
+    ]
+    return next((reason for applies, reason in rules if applies), None) or text.documented(
+        as_text_case(case), item, renamed(case, ours), theirs)
+
+
+def renamed(case, outcomes):
+    """``outcomes`` with the files the usage reads named in error messages as in
+    ``as_text_case`` (part0.csv, ...), which the text tool's rules read."""
+    names = {f"/{file_name}": f"/{part}" for (file_name, _), (part, _) in
+             zip(files_read(case), as_text_case(case)["files"])}
+
+    def rename(outcome):
+        if outcome[0] != "error":
+            return outcome
+        message = outcome[2]
+        for old, new in names.items():
+            message = message.replace(old, new)
+        return outcome[:2] + (message,) + outcome[3:]
+    return [(item, rename(outcome)) for item, outcome in outcomes]
+
+
+def describe(case, limit=300):
+    files = ", ".join(f"{name}={data[:limit]!r}" for name, data in case["files"])
+    extra = f" shards={case['shards']}" if "shards" in case else ""
+    return f"{case['name']}({case['kwargs']}){extra} over {files or 'an empty folder'}"
+
+
+def main():
+    return differential_reference.run_tool(__doc__.split("\n\n")[0], 200, __file__, cases,
+                                           outcomes, classify, describe, CASE_TIMEOUT_S,
+                                           soft=("error type", "error elsewhere"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -77,6 +77,7 @@ _LAZY = {
     "PennTreebankDataset": "minddata.sources",
     "WikiTextDataset": "minddata.sources",
     "EnWik9Dataset": "minddata.sources",
+    "IMDBDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

@@ -1,9 +1,11 @@
 """The text corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
-YelpReview, SST2, PennTreebank, WikiText, EnWik9) against MindSpore 2.10, on random folders.
+YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB) against MindSpore 2.10, on random
+folders.
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
 ``train.tsv`` / ``dev.tsv`` / ``test.tsv`` with their header lines; ``ptb.{split}.txt``,
-``wiki.{split}.tokens``, ``enwik9``), each file now and then missing, with the hostile contents
+``wiki.{split}.tokens``, ``enwik9``; IMDB's ``{train,test}/{pos,neg,unsup}/`` review files
+under odd names, of one line or several, empty, CRLF), each file or folder now and then missing, with the hostile contents
 of tools/text_sources_vs_mindspore.py (quoted fields, line ends inside quotes, CRLF and lone CR,
 empty lines and fields, fewer or more fields than columns, a BOM, bytes that are not UTF-8), and
 reads it with a random ``usage`` (an invalid one too) and the sampling arguments of that tool
@@ -25,6 +27,7 @@ MindSpore interpreter runs this file alone (numpy only: it never imports this pa
 import importlib
 import os
 import random
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
@@ -47,6 +50,7 @@ LINE_CORPORA = {"PennTreebankDataset": "ptb.{}.txt", "WikiTextDataset": "wiki.{}
 SST2_HEADERS = {"train": ["sentence", "label"], "dev": ["sentence", "label"],
                 "test": ["index", "sentence"]}
 USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
+          "IMDBDataset": ["train", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
           **{name: ["train", "test", "all", None] for name in CSV_CORPORA}}
 INVALID_USAGES = ["valid", "dev", "all", "eval", "TRAIN", 1]
@@ -78,10 +82,42 @@ def line_folder(r, name):
             for split in ("train", "test", "valid") if present(r)]
 
 
+REVIEW_NAMES = ["0_9.txt", "1_7.txt", "10_2.txt", "2_10.txt", "b.txt", "A.txt", "_x.txt",
+                "r\u00e9v.txt", "note.md", "12_3"]
+
+
+def review(r, heat):
+    """A review file's bytes: one line most often, else lines, line breaks, nothing."""
+    roll = r.random() / heat
+    if roll < 0.05:
+        return r.choice([b"", b"\n", b"\r\n"])
+    if roll < 0.15:
+        lines = [" ".join(text.word(r) for _ in range(r.randint(0, 3)))
+                 for _ in range(r.randint(2, 4))]
+        return text.mangle(r, r.choice(["\n", "\r\n"]).join(lines).encode(), heat)
+    line = " ".join(text.word(r) for _ in range(r.randint(1, 6))) + r.choice(["", "", "\n"])
+    return text.mangle(r, line.encode(), heat)
+
+
+def imdb_folder(r):
+    """{train,test}/{pos,neg,unsup}/ folders (``None`` data: a folder), now and then one
+    missing, with a few reviews each."""
+    heat, files = text.draw_heat(r), []
+    for split in ("train", "test"):
+        for folder in ("pos", "neg", "unsup"):
+            if present(r):
+                files.append((f"{split}/{folder}", None))
+                files += [(f"{split}/{folder}/{name}", review(r, heat))
+                          for name in r.sample(REVIEW_NAMES, r.randint(0, 3))]
+    return files
+
+
 def random_case(r):
     name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
-                    ["EnWik9Dataset"] * 2)
-    if name in CSV_CORPORA:
+                    ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6)
+    if name == "IMDBDataset":
+        files = imdb_folder(r)
+    elif name in CSV_CORPORA:
         files = csv_folder(r, name)
     elif name == "SST2Dataset":
         files = sst2_folder(r)
@@ -104,6 +140,10 @@ def files_read(case):
     """The files of the case's folder its usage reads, in MindSpore's order (paths sorted, but
     for Sogou News and Yelp Review: train.csv first)."""
     name, usage = case["name"], case["kwargs"].get("usage")
+    if name == "IMDBDataset":
+        splits = ["train", "test"] if usage in (None, "all") else [usage]
+        return [(file_name, data) for file_name, data in case["files"] if data is not None and
+                file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
     if name == "EnWik9Dataset":
         wanted = ["enwik9"]
     elif name == "SST2Dataset":
@@ -160,6 +200,17 @@ def index_skip_reads_otherwise(data):
                          not line.partition(b"\t")[2].rstrip(b"\r")) for line in lines)
 
 
+def mindspore_review(data):
+    """The text MindSpore 2.10 serves for a review file: its last non-empty line (measured),
+    or None (it fails) where there is none."""
+    lines = [line for line in data.split(b"\n") if line]
+    return lines[-1] if lines else None
+
+
+def our_review(data):
+    return re.sub(rb"(\r?\n)+\Z", b"", data)
+
+
 def missing_and_files_shuffled(case, item, ours, theirs):
     """Whether a file the usage reads is missing, the files are shuffled, and one side
     raises in ``item``."""
@@ -189,6 +240,9 @@ def run_case(ds, case, directory):
     """[(item, outcome)]: "build", or "get_col_names", "get_dataset_size", "rows" (with shards:
     each shard's size and all shards' rows together) and, under num_samples, "whole"."""
     for file_name, data in case["files"]:
+        if data is None:
+            os.makedirs(os.path.join(directory, file_name))
+            continue
         with open(os.path.join(directory, file_name), "wb") as f:
             f.write(data)
     source = getattr(ds, case["name"])
@@ -237,6 +291,10 @@ def documented(case, item, ours, theirs):
     CSVDataset and TextFileDataset, over the files the usage reads, and the corpora's own."""
     reference = dict(theirs)
     rules = [
+        (case["name"] == "IMDBDataset" and any(
+            mindspore_review(data) != our_review(data) for _, data in files_read(case)),
+         "IMDB: a review file is served whole but for the line breaks that end it (MindSpore "
+         "2.10: its last non-empty line only, with a CRLF's CR; an empty file fails)"),
         (case["name"] == "EnWik9Dataset" and item == "get_dataset_size" and
          reference.get(item) == ("ok", nonempty_line_sizes(case)),
          "EnWik9: get_dataset_size() counts every row served, empty lines too (MindSpore 2.10 "
@@ -272,7 +330,8 @@ def renamed(case, outcomes):
 
 
 def describe(case, limit=300):
-    files = ", ".join(f"{name}={data[:limit]!r}" for name, data in case["files"])
+    files = ", ".join(f"{name}={data[:limit]!r}" for name, data in case["files"]
+                      if data is not None)
     extra = f" shards={case['shards']}" if "shards" in case else ""
     return f"{case['name']}({case['kwargs']}){extra} over {files or 'an empty folder'}"
 

@@ -5,7 +5,7 @@ STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
-EnWik9); PaddedDataset and
+EnWik9, IMDb); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
@@ -26,6 +26,7 @@ from .flickr import FlickrDataset
 from .flowers102 import Flowers102Dataset
 from .food101 import Food101Dataset
 from .image_folder import ImageFolderDataset
+from .imdb import IMDBDataset
 from .kitti import KITTIDataset
 from .lfw import LFWDataset
 from .line_corpora import EnWik9Dataset, PennTreebankDataset, WikiTextDataset
@@ -64,7 +65,7 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "SBDataset", "CityscapesDataset", "KITTIDataset", "WIDERFaceDataset",
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
            "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
-           "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset"]
+           "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset"]
 
 
 def __getattr__(name):

@@ -157,3 +157,44 @@ def test_corpus_shards_cover_rows_once(csv_folder):
     assert sorted(map(tuple, shards[0] + shards[1])) == sorted(
         map(tuple, rows(ds.AmazonReviewDataset(csv_folder, shuffle=False))))
     assert np.array([len(s) for s in shards]).tolist() == [2, 2]
+
+
+def imdb_folder(tmp_path, layout):
+    for path, data in layout.items():
+        os.makedirs(tmp_path / os.path.dirname(path), exist_ok=True)
+        write(tmp_path / path, data)
+    return str(tmp_path)
+
+
+def test_imdb_order_labels_and_text(tmp_path):
+    layout = {f"{split}/{folder}/{name}": f"{split} {folder} {name}  ".encode()
+              for split in ("train", "test") for folder in ("pos", "neg", "unsup")
+              for name in ("10_7.txt", "1_3.txt", "b.md")}
+    folder = imdb_folder(tmp_path, layout)
+    data = ds.IMDBDataset(folder, shuffle=False)
+    assert data.get_col_names() == ["text", "label"] and data.get_dataset_size() == 12
+    served = list(data.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    # MindSpore 2.10: label int32 (1 pos, 0 neg), train before test, pos before neg, every
+    # file in the byte order of the names, the text as it is (spaces kept)
+    assert all(label.dtype == np.int32 and label.shape == () for _, label in served)
+    assert [(str(t), int(label)) for t, label in served][:4] == [
+        ("train pos 10_7.txt  ", 1), ("train pos 1_3.txt  ", 1), ("train pos b.md  ", 1),
+        ("train neg 10_7.txt  ", 0)]
+    assert str(served[6][0]).startswith("test pos")
+    assert ds.IMDBDataset(folder, usage="test").get_dataset_size() == 6
+    with pytest.raises(ValueError, match=r"\['train', 'test', 'all'\]"):
+        ds.IMDBDataset(folder, usage="valid")
+
+
+def test_imdb_missing_folder_fails_when_counted(tmp_path):
+    folder = imdb_folder(tmp_path, {"train/pos/a.txt": b"a", "train/neg/b.txt": b"b",
+                                    "test/pos/c.txt": b"c"})
+    assert ds.IMDBDataset(folder, usage="train").get_dataset_size() == 2
+    with pytest.raises(RuntimeError, match="test/neg"):
+        ds.IMDBDataset(folder).get_dataset_size()
+
+
+def test_imdb_serves_the_whole_review(tmp_path):
+    # MindSpore serves the last non-empty line ('b\r'); a review is served whole here
+    folder = imdb_folder(tmp_path, {"train/pos/a.txt": b"a\r\nb\r\n\r\n", "train/neg/b.txt": b""})
+    assert rows(ds.IMDBDataset(folder, usage="train", shuffle=False)) == [["a\r\nb", 1], ["", 0]]

@@ -87,6 +87,7 @@ _LAZY = {
     "serialize": "minddata.serialization",
     "deserialize": "minddata.serialization",
     "show": "minddata.serialization",
+    "compare": "minddata.serialization",
 }
 _SUBPACKAGES = ("vision", "transforms", "sources", "cache", "bench", "engine", "ops", "callback",
                 "tensor", "mstype")

@@ -34,7 +34,7 @@ from .graph.node import LogicalNode
 
 logger = logging.getLogger("minddata")
 
-__all__ = ["serialize", "deserialize", "show"]
+__all__ = ["serialize", "deserialize", "show", "compare"]
 
 _ALLOWED_MODULES = ("minddata.", "transforms_c.")
 _UNSERIALIZABLE = "__unserializable__"
@@ -436,3 +436,9 @@ def show(dataset, indentation=2):
         raise TypeError(f"indentation must be of type int or None, but got "
                         f"{type(indentation).__name__}")
     logger.info("\n%s", json.dumps(serialize(dataset), indent=indentation))
+
+
+def compare(pipeline1, pipeline2):
+    """Whether two pipelines are the same (``mindspore.dataset.compare``): their JSON
+    (``to_json()``) is equal; something that is no dataset: AttributeError, as in MindSpore."""
+    return pipeline1.to_json() == pipeline2.to_json()

@@ -1,5 +1,5 @@
-"""``mindspore.dataset.engine.serializer_deserializer``: ``serialize``, ``deserialize`` and
-``show`` (minddata/serialization.py)."""
+"""``mindspore.dataset.engine.serializer_deserializer``: ``serialize``, ``deserialize``,
+``show`` and ``compare`` (minddata/serialization.py)."""
 from minddata.compat_layout import reexport
 
-reexport(globals(), ("serialize", "deserialize", "show"), source="minddata.serialization")
+reexport(globals(), ("serialize", "deserialize", "show", "compare"), source="minddata.serialization")

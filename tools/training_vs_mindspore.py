@@ -44,6 +44,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
+from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn  # noqa: E402
 from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
                                output_weights, run_layer, run_optimizer, tensor)
 METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
@@ -241,14 +242,16 @@ def loss_case(d):
     return ("loss", name, (), kwargs, (tensor(logits), tensor(labels)))
 
 
-def cases(seed, count):
+def cases(seed, count, only=None):
+    """`count` cases; with `only` ("rnn", "layer", ...) of that kind alone."""
     r = random.Random(seed)
     makers = [metric_case] * 5 + [lr_function_case] * 2 + [lr_schedule_case] * 2 + \
-        [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3
+        [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3 + [rnn_case] * 2
+    makers = [m for m in makers if m.__name__ == f"{only}_case"] if only else makers
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 
-BOTH_BACKENDS = ("layer", "optimizer", "loss")     # run here on numpy Tensors and torch tensors
+BOTH_BACKENDS = ("layer", "optimizer", "loss", "rnn")     # run here on numpy Tensors and torch tensors
 
 
 class Library:
@@ -328,6 +331,8 @@ def run_case(lib, case):
     kind, name, args, kwargs, payload = case
     if kind == "metric":
         return run_metric(lib, name, kwargs, payload)
+    if kind == "rnn":
+        return run_rnn(lib, case, plain, error)
     if kind in ("layer", "optimizer"):
         return (run_layer if kind == "layer" else run_optimizer)(lib, case, plain, error)
     try:
@@ -433,6 +438,8 @@ def value_difference(ours, theirs, rtol):
 def documented(case, why):
     """The README's word for a difference it lists as a deviation, or None."""
     kind, name, args, kwargs, payload = case
+    if kind == "rnn":
+        return documented_rnn(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \
         if kind == "metric" else []
     ours_only = "raises" in why and "here only" in why      # (at any step)
@@ -516,6 +523,8 @@ def raw(value):
 
 def described(case):
     kind, name, args, kwargs, payload = case
+    if kind == "rnn":
+        return described_rnn(case)
     if kind == "metric":
         steps = [step[0] if step[0] != "update" else "update(" + ", ".join(
             map(described_input, step[1])) + ")" for step in payload]
@@ -549,6 +558,9 @@ def main():
     parser.add_argument("--show-error-types", action="store_true",
                         help="print the cases both raise with other exception types (counted "
                              "as the same outcome)")
+    parser.add_argument("--only", choices=["metric", "lr_function", "lr_schedule", "loss",
+                                           "layer", "optimizer", "rnn"],
+                        help="draw only cases of this kind")
     parser.add_argument("--case", type=int, action="append",
                         help="print this case and both outcomes in full")
     parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "CASES", "OUTCOMES"),
@@ -560,7 +572,7 @@ def main():
         with open(args.emit[2], "wb") as f:
             pickle.dump(outcomes(args.emit[0], made), f)
         return 0
-    made = cases(args.seed, args.cases)
+    made = cases(args.seed, args.cases, args.only)
     with tempfile.TemporaryDirectory() as tmp:
         cases_path, path = os.path.join(tmp, "cases.pkl"), os.path.join(tmp, "reference.pkl")
         with open(cases_path, "wb") as f:

@@ -8,3 +8,4 @@ from training.nn.layers.embedding import Embedding  # noqa: F401
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
                                               LayerNorm)
 from training.nn.layers.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: F401
+from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401

@@ -45,6 +45,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
 from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn  # noqa: E402
+from training_layer_cases import MORE_LAYERS, documented_layer  # noqa: E402
 from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
                                output_weights, run_layer, run_optimizer, tensor)
 METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
@@ -438,6 +439,8 @@ def value_difference(ours, theirs, rtol):
 def documented(case, why):
     """The README's word for a difference it lists as a deviation, or None."""
     kind, name, args, kwargs, payload = case
+    if kind == "layer" and name in MORE_LAYERS:
+        return documented_layer(case, why)
     if kind == "rnn":
         return documented_rnn(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \

@@ -8,6 +8,7 @@ import numpy as np
 from training.backends.numpy import functional as NF
 from training.ops import array_kernels as K
 from training.tensor import Tensor, as_array
+from training.ops.activations import *  # noqa: F401,F403  (ops.elu, ops.silu, ...: its __all__)
 
 
 _torch_of = K.torch_of

@@ -360,6 +360,9 @@ class Select(Primitive):
 from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, ops.GatherD, ...)
 
 
+from training.ops.activation_primitives import *  # noqa: E402,F401,F403  (ops.Elu, ...: needs Primitive)
+
+
 def __getattr__(name):
     from training.compat.names import missing_attribute
     raise missing_attribute("mindspore.ops.operations", name)

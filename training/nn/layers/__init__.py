@@ -1,7 +1,10 @@
 """Layers of the numpy backend, one family per module."""
 from training.nn.layers.activation import (GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax,  # noqa: F401
                                            PReLU, ReLU, ReLU6, Sigmoid, Softmax, Tanh)
-from training.nn.layers.basic import Dense, Dropout, Flatten, Pad  # noqa: F401
+from training.nn.layers.activation import (CELU, ELU, GLU, FastGelu, Hardtanh, HShrink,  # noqa: F401
+                                           LogSigmoid, Mish, RReLU, SeLU, SiLU, Softmax2d, Softmin,
+                                           SoftShrink, Softsign, Tanhshrink, Threshold)
+from training.nn.layers.basic import Dense, Dropout, Flatten, Identity, Pad  # noqa: F401
 from training.nn.layers.container import CellList, SequentialCell  # noqa: F401
 from training.nn.layers.conv import Conv1d, Conv2d, Conv2dTranspose  # noqa: F401
 from training.nn.layers.embedding import Embedding  # noqa: F401

@@ -4,7 +4,8 @@ import numpy as np
 from training.backends.dispatch import is_torch
 from training.backends.numpy import functional as F
 from training.nn.cell import Cell
-from training.tensor import Parameter, Tensor
+from training.ops import activations as A
+from training.tensor import Parameter
 
 
 def _torch_f():
@@ -45,10 +46,7 @@ class LeakyReLU(Cell):
         self.alpha = alpha
 
     def construct(self, x):
-        if is_torch(x):  # alpha * x where x <= 0, for any alpha (as the numpy kernel)
-            return x.where(x > 0, x * self.alpha)
-        scale = np.where(x.data > 0, 1.0, self.alpha).astype(x.dtype)
-        return Tensor.from_op(x.data * scale, (x,), lambda g: (g * scale,))
+        return A.leaky_relu(x, self.alpha)
 
 
 class GELU(Cell):
@@ -57,60 +55,34 @@ class GELU(Cell):
 
     def __init__(self, approximate=True):
         super().__init__()
+        if not isinstance(approximate, bool):
+            raise TypeError(f"For 'GELU', the 'approximate' must be a bool, but got "
+                            f"{type(approximate).__name__}.")
         self.approximate = approximate
 
     def construct(self, x):
-        if is_torch(x):
-            return _torch_f().gelu(x, approximate="tanh" if self.approximate else "none")
-        if not self.approximate:
-            return _exact_gelu(x)
-        c = np.sqrt(2 / np.pi).astype(x.dtype)
-        inner = c * (x + 0.044715 * x * x * x)
-        return 0.5 * x * (1.0 + F.tanh(inner))
-
-
-def _erf(z):
-    """erf to 1.5e-7 (Abramowitz and Stegun 7.1.26): below float32's resolution."""
-    t = 1.0 / (1.0 + 0.3275911 * np.abs(z))
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027
-                                                                          + t * 1.061405429))))
-    return np.sign(z) * (1.0 - poly * np.exp(-z * z))
-
-
-def _exact_gelu(x):
-    xd = x.data.astype(np.float64)
-    cdf = 0.5 * (1.0 + _erf(xd / np.sqrt(2.0)))
-    pdf = np.exp(-0.5 * xd * xd) / np.sqrt(2 * np.pi)
-    grad = (cdf + xd * pdf).astype(x.dtype)
-    return Tensor.from_op((xd * cdf).astype(x.dtype), (x,), lambda g: (g * grad,))
-
-
-def _relu6(x):
-    if is_torch(x):
-        return _torch_f().relu6(x)
-    mask = (x.data > 0) & (x.data < 6)
-    return Tensor.from_op(np.clip(x.data, 0, 6), (x,), lambda g: (g * mask,))
+        return A.gelu(x, "tanh" if self.approximate else "none")
 
 
 class ReLU6(Cell):
     """min(max(x, 0), 6)."""
 
     def construct(self, x):
-        return _relu6(x)
+        return A.relu6(x)
 
 
 class HSwish(Cell):
     """x * ReLU6(x + 3) / 6."""
 
     def construct(self, x):
-        return x * _relu6(x + 3.0) * (1.0 / 6)
+        return A.hardswish(x)
 
 
 class HSigmoid(Cell):
     """ReLU6(x + 3) / 6."""
 
     def construct(self, x):
-        return _relu6(x + 3.0) * (1.0 / 6)
+        return A.hardsigmoid(x)
 
 
 class PReLU(Cell):
@@ -140,3 +112,90 @@ class PReLU(Cell):
 class LogSoftmax(Softmax):
     def construct(self, x):
         return x.log_softmax(self.axis) if is_torch(x) else F.log_softmax(x, self.axis)
+
+
+class Softmin(Softmax):
+    """softmax(-x) over `axis`."""
+
+    def construct(self, x):
+        return A.softmin(x, self.axis)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channels of (C, H, W) or (N, C, H, W)."""
+
+    def construct(self, x):
+        return A.softmax2d(x)
+
+
+def _layer(name, function, doc, **arguments):
+    """An activation layer keeping `arguments` (MindSpore's names and defaults, in order) and
+    calling `function(x, *their values)`."""
+    def __init__(self, *values, **named):
+        Cell.__init__(self)
+        given = dict(arguments, **dict(zip(arguments, values)), **named)
+        unknown = set(given) - set(arguments)
+        if unknown or len(values) > len(arguments):
+            raise TypeError(f"{name}.__init__() got unexpected arguments "
+                            f"{sorted(unknown) or values[len(arguments):]}")
+        for key, value in given.items():
+            setattr(self, key, value)
+
+    def construct(self, x):
+        return function(x, *(getattr(self, key) for key in arguments))
+    return type(name, (Cell,), {"__init__": __init__, "construct": construct, "__doc__": doc,
+                                "__module__": __name__})
+
+
+ELU = _layer("ELU", A.elu, "x where x > 0, else alpha * (exp(x) - 1) (alpha 1.0 only, as "
+             "MindSpore 2.10).", alpha=1.0)
+CELU = _layer("CELU", A.celu, "max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).", alpha=1.0)
+SeLU = _layer("SeLU", A.selu, "scale * ELU(x) with SeLU's fixed scale and alpha.")
+SiLU = _layer("SiLU", A.silu, "x * sigmoid(x).")
+Mish = _layer("Mish", A.mish, "x * tanh(softplus(x)).")
+Softsign = _layer("Softsign", A.softsign, "x / (1 + |x|).")
+LogSigmoid = _layer("LogSigmoid", A.logsigmoid, "log(sigmoid(x)).")
+Tanhshrink = _layer("Tanhshrink", A.tanhshrink, "x - tanh(x).")
+FastGelu = _layer("FastGelu", A.fast_gelu, "x * sigmoid(1.702 x).")
+HShrink = _layer("HShrink", A.hardshrink, "x where |x| > lambd, else 0.", lambd=0.5)
+SoftShrink = _layer("SoftShrink", A.softshrink, "x - lambd above lambd, x + lambd below "
+                    "-lambd, else 0.", lambd=0.5)
+GLU = _layer("GLU", A.glu, "a * sigmoid(b), a and b the halves of x along `axis`.", axis=-1)
+
+
+class Threshold(Cell):
+    """x where x > threshold, else value."""
+
+    def __init__(self, threshold, value):
+        super().__init__()
+        self.threshold, self.value = threshold, value
+
+    def construct(self, x):
+        return A.threshold(x, self.threshold, self.value)
+
+
+class Hardtanh(Cell):
+    """x clipped to [min_val, max_val]."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0):
+        super().__init__()
+        if min_val >= max_val:
+            raise ValueError(f"For Hardtanh, min_val should be less than max_val,but got "
+                             f"{min_val} and {max_val}")
+        self.min_val, self.max_val = min_val, max_val
+
+    def construct(self, x):
+        return A.hardtanh(x, self.min_val, self.max_val)
+
+
+class RReLU(Cell):
+    """x where x >= 0, else alpha * x with alpha drawn from U(lower, upper) per element at
+    every call, in training and evaluation alike (MindSpore 2.10's); seeds: ops.rrelu."""
+
+    def __init__(self, lower=1 / 8, upper=1 / 3):
+        super().__init__()
+        A.check_rrelu_bounds(lower, upper)
+        self.lower, self.upper = lower, upper
+
+    def construct(self, x):
+        return A.rrelu(x, self.lower, self.upper)

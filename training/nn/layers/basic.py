@@ -66,6 +66,16 @@ class Flatten(Cell):
         return x.reshape(new) if isinstance(x, Tensor) or is_torch(x) else np.reshape(x, new)
 
 
+class Identity(Cell):
+    """Gives its input back; its arguments are taken and ignored (as MindSpore's)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def construct(self, x):
+        return x
+
+
 class Dropout(Cell):
     """Zeroes elements with probability p = 1 - keep_prob in training, scaling the rest by
     1/keep_prob; identity in evaluation."""

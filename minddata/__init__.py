@@ -78,6 +78,8 @@ _LAZY = {
     "WikiTextDataset": "minddata.sources",
     "EnWik9Dataset": "minddata.sources",
     "IMDBDataset": "minddata.sources",
+    "CoNLL2000Dataset": "minddata.sources",
+    "UDPOSDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

@@ -5,7 +5,7 @@ STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
-EnWik9, IMDb); PaddedDataset and
+EnWik9, IMDb, CoNLL2000, UDPOS); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
@@ -46,6 +46,7 @@ from .semeion import SemeionDataset
 from .stl10 import STL10Dataset
 from .sun397 import SUN397Dataset
 from .svhn import SVHNDataset
+from .tagged_corpora import CoNLL2000Dataset, UDPOSDataset
 from .text_file import TextFileDataset
 from .tfrecord_dataset import TFRecordDataset
 from .usps import USPSDataset
@@ -65,7 +66,8 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "SBDataset", "CityscapesDataset", "KITTIDataset", "WIDERFaceDataset",
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
            "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
-           "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset"]
+           "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
+           "CoNLL2000Dataset", "UDPOSDataset"]
 
 
 def __getattr__(name):

@@ -87,3 +87,15 @@ class CorpusFolderDataset(SourceDataset):
 
     def _source_factory(self, dataset_dir, usage):
         raise NotImplementedError(f"{type(self).__name__} must implement _source_factory")
+
+
+class WorkersLastSignature:
+    """Mixed in before a CorpusFolderDataset: MindSpore's signature of the corpora whose
+    ``num_parallel_workers`` comes after ``shard_id`` (Sogou News, Yelp Review, CoNLL2000,
+    UDPOS)."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        super().__init__(dataset_dir, usage=usage, num_samples=num_samples,
+                         num_parallel_workers=num_parallel_workers, shuffle=shuffle,
+                         num_shards=num_shards, shard_id=shard_id, cache=cache)

@@ -13,8 +13,7 @@ CSVDataset's, with the differences from MindSpore the README lists for it.
 import functools
 import os
 
-from ._corpus_folder import CorpusFolderDataset, open_files
-from ._source_base import Shuffle
+from ._corpus_folder import CorpusFolderDataset, WorkersLastSignature, open_files
 from .csv_dataset import CsvSource
 
 
@@ -79,28 +78,23 @@ class YahooAnswersDataset(_TrainTestCsvDataset):
     MISSING = "skipped"
 
 
-class _WorkersLastCsvDataset(_TrainTestCsvDataset):
-    """MindSpore's signature of Sogou News and Yelp Review: ``num_parallel_workers`` after
-    ``shard_id``; usage 'all' reads train.csv first."""
+class _WorkersLastCsvDataset(WorkersLastSignature, _TrainTestCsvDataset):
+    """Sogou News and Yelp Review: usage 'all' reads train.csv first."""
     TRAIN_FIRST = True
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
-        super().__init__(dataset_dir, usage=usage, num_samples=num_samples,
-                         num_parallel_workers=num_parallel_workers, shuffle=shuffle,
-                         num_shards=num_shards, shard_id=shard_id, cache=cache)
 
 
 class SogouNewsDataset(_WorkersLastCsvDataset):
     """Sogou News: columns ``index``, ``title``, ``content`` (strings), as
-    ``mindspore.dataset.SogouNewsDataset``."""
+    ``mindspore.dataset.SogouNewsDataset`` (whose ``num_parallel_workers`` comes after
+    ``shard_id``)."""
     COLUMNS = ["index", "title", "content"]
     MISSING = "skipped"
 
 
 class YelpReviewDataset(_WorkersLastCsvDataset):
     """Yelp Review (polarity or full): columns ``label``, ``text`` (strings), as
-    ``mindspore.dataset.YelpReviewDataset``."""
+    ``mindspore.dataset.YelpReviewDataset`` (whose ``num_parallel_workers`` comes after
+    ``shard_id``)."""
     COLUMNS = ["label", "text"]
 
 

@@ -19,7 +19,7 @@ CSV_CORPORA = {
 
 
 def rows(data):
-    return [[v.item() for v in row] for row in
+    return [[v.tolist() for v in row] for row in
             data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
 
 
@@ -212,3 +212,38 @@ def test_compare_pipelines(csv_folder):
     assert not ds.compare(agnews().repeat(2), agnews())
     with pytest.raises(AttributeError):
         ds.compare(agnews(), 1)
+
+
+@pytest.mark.parametrize("name,files,separator", [
+    ("CoNLL2000Dataset", {"train": "train.txt", "test": "test.txt"}, " "),
+    ("UDPOSDataset", {"train": "en-ud-tag.v2.train.txt", "valid": "en-ud-tag.v2.dev.txt",
+                      "test": "en-ud-tag.v2.test.txt"}, "\t")])
+def test_tagged_sentences(tmp_path, name, files, separator):
+    for usage, file_name in files.items():
+        lines = [f"{usage}{i}{separator}T{i}{separator}C{i}" for i in range(3)]
+        write(tmp_path / file_name, "\n".join(["", lines[0], lines[1], "", "  ", lines[2], ""])
+              .encode())
+    source = getattr(ds, name)
+    data = source(str(tmp_path), usage="train", shuffle=False)
+    served = list(data.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    # MindSpore 2.10: a sentence a row, each column a 1-D string array
+    assert data.get_col_names() == ({"CoNLL2000Dataset": ["word", "pos_tag", "chunk_tag"]}.get(
+        name, ["word", "universal", "stanford"]))
+    assert [[column.tolist() for column in row] for row in served] == [
+        [["train0", "train1"], ["T0", "T1"], ["C0", "C1"]], [["train2"], ["T2"], ["C2"]]]
+    assert all(column.dtype.kind == "U" and column.ndim == 1 for row in served for column in row)
+    # usage 'all': the files sorted (CoNLL2000 test, train; UDPOS dev, test, train)
+    firsts = [row[0][0] for row in rows(source(str(tmp_path), shuffle=False))][::2]
+    assert firsts == [usage + "0" for usage in sorted(files, key=lambda usage: files[usage])]
+    assert firsts[0] in ("test0", "valid0")
+
+
+def test_tagged_sentence_fields(tmp_path):
+    # MindSpore 2.10: spaces around a line stripped, a double space an empty field, fields past
+    # the third ignored; here the last sentence is a row though no empty line follows it
+    write(tmp_path / "train.txt", b"  A B C  \nD  E F\nG H I J\n\nK L M")
+    assert rows(ds.CoNLL2000Dataset(str(tmp_path), usage="train", shuffle=False)) == [
+        [["A", "D", "G"], ["B", "", "H"], ["C", "E", "I"]], [["K"], ["L"], ["M"]]]
+    write(tmp_path / "train.txt", b"A B\n")
+    with pytest.raises(RuntimeError, match="line 1"):
+        rows(ds.CoNLL2000Dataset(str(tmp_path), usage="train"))

@@ -18,10 +18,33 @@ def test_rows_grouped_by_length():
 
 
 def test_pad_to_bucket_boundary_and_drop():
-    d = seqs([1, 2, 1]).bucket_batch_by_length(["s"], [4], [2, 2], pad_info={"s": (None, -1)},
+    d = seqs([1, 2, 1]).bucket_batch_by_length(["s"], [4], [2, 2], pad_info={"s": ([None], -1)},
                                               pad_to_bucket_boundary=True, drop_remainder=True)
     out = rows(d)
     assert len(out) == 1 and out[0][0] == [[0, -1, -1], [0, 1, -1]]
+
+
+def bucketed(rows_, pad_info, boundaries=(4,)):
+    data = ds.GeneratorDataset(lambda: ((np.array(r, np.int32),) for r in rows_), ["a"],
+                               shuffle=False)
+    return [r[0].tolist() for r in data.bucket_batch_by_length(
+        ["a"], list(boundaries), [2] * (len(boundaries) + 1), pad_info=pad_info,
+        pad_to_bucket_boundary=True).create_tuple_iterator(output_numpy=True)]
+
+
+def test_pad_to_bucket_boundary_pads_only_the_shapes_none_dimensions():
+    # measured in MindSpore 2.10: a pad shape of None pads to the batch's largest row, in the
+    # last bucket too; each None inside a shape becomes the boundary minus 1, the last bucket
+    # then raising
+    assert bucketed([[1]], {"a": (None, -1)}) == [[[1]]]
+    assert bucketed([[1, 2, 3, 4]], {"a": (None, -1)}, (3,)) == [[[1, 2, 3, 4]]]
+    assert bucketed([[1]], {"a": ([None], -1)}) == [[[1, -1, -1]]]
+    assert bucketed([[[1]], [[1, 2]]], {"a": ([None, None], -1)}) == [
+        [[[1, -1, -1], [-1, -1, -1], [-1, -1, -1]], [[1, 2, -1], [-1, -1, -1], [-1, -1, -1]]]]
+    assert bucketed([[[1]], [[1, 2]]], {"a": ([2, None], -1)}) == [
+        [[[1, -1, -1], [-1, -1, -1]], [[1, 2, -1], [-1, -1, -1]]]]
+    with pytest.raises(RuntimeError, match="bucket index should be less than 2, but got 1"):
+        bucketed([[1, 2, 3, 4]], {"a": ([None], -1)}, (3,))
 
 
 def test_length_function():

@@ -58,19 +58,23 @@ class BucketBatchIter(ReplayNode):
             # largest row (pad value 0); with one, the columns it names.
             pad = ds.pad_info.get(name) if ds.pad_info else (None, None)
             if ds.pad_to_boundary and name in ds.pad_info:
-                shape, value = pad
-                if b >= len(ds.boundaries):
-                    raise RuntimeError(f"bucket_batch_by_length: pad_to_bucket_boundary cannot "
-                                       f"pad rows of the last bucket (longer than every "
-                                       f"boundary). Invalid data, requested to pad to bucket "
-                                       f"boundary failed, bucket index should be less than "
-                                       f"{len(ds.boundaries)}, but got {b}")
-                shape = list(shape) if shape is not None else [None] * np.ndim(cols[k][0])
-                if shape:
-                    shape[0] = ds.boundaries[b] - 1 if shape[0] is None else shape[0]
-                pad = (tuple(shape), value)
+                pad = self._to_boundary(pad, b)
             out.append(stack_column(name, cols[k], pad, "bucket_batch_by_length"))
         return tuple(out)
+
+    def _to_boundary(self, pad, b):
+        """A column's pad_info entry under pad_to_bucket_boundary, as MindSpore 2.10 reads it:
+        every None in the shape becomes the bucket's boundary minus 1 (the last bucket has
+        none: RuntimeError); a shape of None still pads to the batch's largest row."""
+        shape, value = pad
+        if shape is None or None not in shape:
+            return pad
+        if b >= len(self.ds.boundaries):
+            raise RuntimeError(f"bucket_batch_by_length: pad_to_bucket_boundary cannot pad rows "
+                               f"of the last bucket (longer than every boundary). Invalid data, "
+                               f"requested to pad to bucket boundary failed, bucket index should "
+                               f"be less than {len(self.ds.boundaries) + 1}, but got {b}")
+        return (tuple(self.ds.boundaries[b] - 1 if d is None else d for d in shape), value)
 
     def _next(self):
         ds = self.ds

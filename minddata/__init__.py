@@ -80,6 +80,7 @@ _LAZY = {
     "IMDBDataset": "minddata.sources",
     "CoNLL2000Dataset": "minddata.sources",
     "UDPOSDataset": "minddata.sources",
+    "SQuADDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

@@ -25,6 +25,7 @@ Prints each undocumented difference and a count per outcome; exits 1 if there is
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
 import importlib
+import json
 import os
 import random
 import re
@@ -56,6 +57,7 @@ SST2_HEADERS = {"train": ["sentence", "label"], "dev": ["sentence", "label"],
 USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "IMDBDataset": ["train", "test", "all", None],
           "CoNLL2000Dataset": ["train", "test", "all", None],
+          "SQuADDataset": ["train", "dev", "all", None],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
           **{name: ["train", "test", "all", None] for name in CSV_CORPORA}}
@@ -140,11 +142,54 @@ def tagged_file(r, separator, heat):
     return end.join(lines).encode() + (end.encode() if lines and r.random() > 0.1 else b"")
 
 
+SQUAD_FILES = ["train-v1.1.json", "train-v2.0.json", "dev-v1.1.json", "dev-v2.0.json"]
+
+
+def squad_answer(r, heat):
+    answer = {"text": text.word(r), "answer_start": r.choice([0, 3, 17])}
+    if r.random() < 0.05 * heat:
+        answer["answer_start"] = r.choice([-1, -7, "3", 2 ** 32 + 5, 1.5, None])
+    if r.random() < 0.03 * heat:
+        del answer[r.choice(["text", "answer_start"])]
+    return answer
+
+
+def squad_file(r, heat):
+    """A SQuAD JSON file: articles of paragraphs of questions, answered, impossible (no
+    answers, plausible ones), now and then a key missing or of another type."""
+    articles = []
+    for _ in range(r.randint(0, 2)):
+        paragraphs = []
+        for _ in range(r.randint(0, 2)):
+            qas = []
+            for _ in range(r.randint(0, 3)):
+                qa = {"question": text.word(r) + "?", "id": str(r.randint(0, 99)),
+                      "answers": [squad_answer(r, heat) for _ in range(r.choice([0, 1, 1, 2]))]}
+                if not qa["answers"] and r.random() < 0.5:
+                    qa.update(is_impossible=True, plausible_answers=[squad_answer(r, heat)])
+                if r.random() < 0.03 * heat:
+                    del qa[r.choice(["question", "answers"])]
+                qas.append(qa)
+            paragraph = {"context": " ".join(text.word(r) for _ in range(3)), "qas": qas}
+            if r.random() < 0.03 * heat:
+                paragraph["context"] = r.choice([None, 7, ["x"]])
+            paragraphs.append(paragraph)
+        articles.append({"title": text.word(r), "paragraphs": paragraphs})
+    data = json.dumps({"version": "v2.0", "data": articles},
+                      ensure_ascii=r.random() < 0.5).encode()
+    return data if r.random() > 0.02 * heat else data[:len(data) // 2]
+
+
 def random_case(r):
     name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
-                    ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(TAGGED_CORPORA) * 4)
+                    ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(TAGGED_CORPORA) * 4 +
+                    ["SQuADDataset"] * 6)
     if name == "IMDBDataset":
         files = imdb_folder(r)
+    elif name == "SQuADDataset":
+        heat = text.draw_heat(r)
+        files = [(file_name, squad_file(r, heat)) for file_name in SQUAD_FILES
+                 if r.random() < 0.6]
     elif name in TAGGED_CORPORA:
         heat, (separator, names) = text.draw_heat(r), TAGGED_CORPORA[name]
         files = [(file_name, tagged_file(r, separator, heat)) for file_name in names.values()
@@ -176,6 +221,12 @@ def files_read(case):
         splits = ["train", "test"] if usage in (None, "all") else [usage]
         return [(file_name, data) for file_name, data in case["files"] if data is not None and
                 file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
+    if name == "SQuADDataset":
+        splits = ["train", "dev"] if usage in (None, "all") else [usage]
+        wanted = [file_name for split in splits for file_name in SQUAD_FILES
+                  if file_name.startswith(split)]
+        return [(file_name, data) for file_name in wanted for found, data in case["files"]
+                if found == file_name]
     if name in TAGGED_CORPORA:
         names = TAGGED_CORPORA[name][1]
         wanted = list(names.values()) if usage in (None, "all") else [names[usage]]
@@ -202,6 +253,8 @@ def as_text_case(case):
         kind, suffix, kwargs["column_names"] = "csv", ".csv", CSV_CORPORA[case["name"]]
     elif case["name"] == "SST2Dataset":
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
+    elif case["name"] == "SQuADDataset":
+        kind, suffix = "json", ".json"
     else:
         kind, suffix = "text", ".txt"
     files = [(f"part{i}{suffix}", data) for i, (_, data) in enumerate(files_read(case))]

@@ -5,7 +5,7 @@ STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
-EnWik9, IMDb, CoNLL2000, UDPOS); PaddedDataset and
+EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
@@ -43,6 +43,7 @@ from .sbd import SBDataset
 from .sbu import SBUDataset
 from .schema import Schema
 from .semeion import SemeionDataset
+from .squad import SQuADDataset
 from .stl10 import STL10Dataset
 from .sun397 import SUN397Dataset
 from .svhn import SVHNDataset
@@ -67,7 +68,7 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
            "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
            "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
-           "CoNLL2000Dataset", "UDPOSDataset"]
+           "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
 
 
 def __getattr__(name):

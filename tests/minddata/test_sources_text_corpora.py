@@ -1,6 +1,7 @@
 """The text corpora read from a folder by usage (csv_corpora.py, line_corpora.py): columns,
 string values, the files each usage reads and their order, and errors, as measured in
 MindSpore 2.10 on the same synthetic folders."""
+import json
 import os
 
 import numpy as np
@@ -247,3 +248,33 @@ def test_tagged_sentence_fields(tmp_path):
     write(tmp_path / "train.txt", b"A B\n")
     with pytest.raises(RuntimeError, match="line 1"):
         rows(ds.CoNLL2000Dataset(str(tmp_path), usage="train"))
+
+
+def squad(tag, qas):
+    return json.dumps({"version": "v2.0", "data": [{"title": tag, "paragraphs": [
+        {"context": f"ctx {tag}", "qas": qas}]}]}).encode()
+
+
+def test_squad_questions(tmp_path):
+    write(tmp_path / "train-v1.1.json", squad("T", [
+        {"question": "q1", "id": "1", "answers": [{"text": "a1", "answer_start": 3},
+                                                  {"text": "a2", "answer_start": -2}]},
+        {"question": "q2", "id": "2", "answers": [], "is_impossible": True,
+         "plausible_answers": [{"text": "p", "answer_start": 2}]}]))
+    write(tmp_path / "dev-v2.0.json", squad("D", [
+        {"question": "dq", "id": "9", "answers": [{"text": "x", "answer_start": 1}]}]))
+    data = ds.SQuADDataset(str(tmp_path), shuffle=False, num_parallel_workers=1)
+    assert data.get_col_names() == ["context", "question", "text", "answer_start"]
+    served = list(data.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    # MindSpore 2.10: answer_start uint32 (-2 wraps), an impossible question the answer ''
+    # at 4294967295; usage 'all' reads the train files, then the dev files
+    assert [row[3].dtype for row in served] == [np.uint32] * 3
+    assert [[v.tolist() for v in row] for row in served] == [
+        ["ctx T", "q1", ["a1", "a2"], [3, 2 ** 32 - 2]], ["ctx T", "q2", [""], [2 ** 32 - 1]],
+        ["ctx D", "dq", ["x"], [1]]]
+    assert ds.SQuADDataset(str(tmp_path), usage="dev").get_dataset_size() == 1
+    os.remove(tmp_path / "dev-v2.0.json")
+    with pytest.raises(RuntimeError):
+        ds.SQuADDataset(str(tmp_path)).get_dataset_size()
+    with pytest.raises(ValueError, match=r"\['train', 'dev', 'all'\]"):
+        ds.SQuADDataset(str(tmp_path), usage="test")

@@ -72,7 +72,8 @@ class Tensor:
         if not isinstance(data, np.ndarray) and callable(getattr(data, "asnumpy", None)):
             data = data.asnumpy()  # minddata's Tensor (output_numpy=False), without a copy
         arr = np.asarray(data, dtype=dtype)
-        if dtype is None and arr.dtype == np.float64 and not isinstance(data, np.ndarray):
+        if dtype is None and arr.dtype == np.float64 and not isinstance(data, (np.ndarray,
+                                                                              np.generic)):
             arr = arr.astype(np.float32)  # Python floats become float32, as in MindSpore
         self.data = arr
         self.requires_grad = requires_grad
@@ -309,7 +310,7 @@ class Tensor:
         """max / min; the gradient is shared among the elements equal to the extreme."""
         a = self.data
         kept = reduce(a, axis=axis, keepdims=True)
-        mask = (a == kept).astype(a.dtype)
+        mask = (a == kept).astype(a.dtype if a.dtype.kind == "f" else np.float64)
         mask /= mask.sum(axis=axis, keepdims=True)
         out = kept if keepdims else reduce(a, axis=axis)
         return Tensor.from_op(np.asarray(out), (self,), lambda g: (

@@ -159,7 +159,7 @@ def arrange(x, where_from, fill=0):
     """The elements of `x` (a Tensor or a torch tensor) at the flat positions `where_from`
     (an int64 array; -1 gives `fill`). The gradient adds each output's back at its source, so
     every op made this way is differentiable on both backends."""
-    where_from = np.asarray(where_from, np.int64)
+    where_from = np.array(where_from, np.int64)     # a contiguous copy: torch refuses flipped views
     torch = torch_of(x)
     if torch:
         index = torch.as_tensor(where_from, device=x.device)

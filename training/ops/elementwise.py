@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from training.ops.array_kernels import np_dtype_of, torch_dtype, torch_of
+from training.ops.array_kernels import as_tensor, cast, np_dtype_of, torch_dtype, torch_of
 from training.tensor import Tensor, _unbroadcast
 
 #: the result kinds an op takes: "float" only floats (TypeError else); "to_float" computes
@@ -143,6 +143,11 @@ erf = _unary("erf", _erf, lambda x, out: 2 / np.sqrt(np.pi) * np.exp(-x * x))
 erfc = _unary("erfc", lambda x: 1 - _erf(x), lambda x, out: -2 / np.sqrt(np.pi) * np.exp(-x * x))
 expm1 = _unary("expm1", np.expm1, lambda x, out: out + 1)
 log1p = _unary("log1p", np.log1p, lambda x, out: 1 / (1 + x))
+exp = _unary("exp", np.exp, lambda x, out: out)
+log = _unary("log", np.log, lambda x, out: 1 / x)
+square = _unary("square", np.square, lambda x, out: 2 * x, kind="number")
+neg = _unary("neg", np.negative, lambda x, out: -np.ones_like(x), kind="number")
+negative = neg
 isnan = _unary("isnan", np.isnan, kind="any", out_dtype=np.bool_)
 isinf = _unary("isinf", np.isinf, out_dtype=np.bool_)
 isfinite = _unary("isfinite", np.isfinite, kind="any", out_dtype=np.bool_)
@@ -151,12 +156,26 @@ arcsin, arccos, arctan = asin, acos, atan
 arcsinh, arccosh, arctanh = asinh, acosh, atanh
 
 
+def abs(input):  # noqa: A001,A002
+    """Bools stay bools, as MindSpore's."""
+    torch = torch_of(input)
+    return elementwise("Abs", [input], np.abs, lambda g, x, out: (g * np.sign(x),), "any",
+                       torch and (lambda x: x if x.dtype == torch.bool else x.abs()))
+
+
+def sqrt(x):
+    """Integers and bools in float32."""
+    return elementwise("Sqrt", [x], np.sqrt, lambda g, x, out: (g * 0.5 / out,), "to_float",
+                       torch_forward=torch_of(x) and torch_of(x).sqrt)
+
+
 def round(input, *, decimals=0):  # noqa: A001,A002  (MindSpore's names)
     """Half to even, as MindSpore's (and numpy's)."""
     torch = torch_of(input)
     return elementwise("Round", [input], lambda x: np.round(x, decimals),
                        lambda g, x, out: (np.zeros_like(x),), "number",
-                       torch and (lambda x: torch.round(x, decimals=decimals)))
+                       torch and (lambda x: torch.round(x, decimals=decimals)
+                                  if x.is_floating_point() else x.clone()))
 
 
 def _binary(name, primitive, forward, derivatives=None, kind="any", torch_name=None,
@@ -165,10 +184,8 @@ def _binary(name, primitive, forward, derivatives=None, kind="any", torch_name=N
     def function(*args, **kwargs):
         x, y = _two_arguments(name, names, args, kwargs)
         torch = torch_of(x, y)
-        torch_forward = getattr(torch, torch_name or name) if torch and torch_name != "" \
-            else None
-        return elementwise(primitive, [x, y], forward, derivatives, kind, torch_forward,
-                           out_dtype)
+        return elementwise(primitive, [x, y], forward, derivatives, kind,
+                           torch and _torch_function(torch, torch_name or name), out_dtype)
     function.__name__ = function.__qualname__ = name
     return function
 
@@ -181,6 +198,32 @@ def _two_arguments(name, names, args, kwargs):
     return values
 
 
+def _integer_safe(torch_function):
+    """A torch division op giving 0 where an integer divisor is 0 (torch raises), as numpy."""
+    def divide(x, y):
+        if x.is_floating_point():
+            return torch_function(x, y)
+        import torch
+        if x.dtype == torch.bool:       # in uint8: torch has no bool kernel
+            return divide(x.byte(), y.byte()).bool()
+        zero = y == 0
+        return torch_function(x, y.masked_fill(zero, 1)).masked_fill(zero, 0)
+    return divide
+
+
+def _torch_function(torch, name):
+    """torch's function `name`; the divisions give 0 for an integer divisor 0, and floor
+    division of floats is floor(x / y) (torch's floor_divide has no gradient)."""
+    if name == "floor_divide":       # (a zero gradient, where torch has none)
+        return _integer_safe(lambda x, y: torch.where(torch.zeros((), dtype=torch.bool),
+                                                      x + y, torch.floor_divide(x.detach(),
+                                                                                y.detach()))
+                             if x.is_floating_point() else torch.floor_divide(x, y))
+    if name in ("remainder", "fmod"):
+        return _integer_safe(getattr(torch, name))
+    return getattr(torch, name)
+
+
 def _zero(g, x, y, out):
     return np.zeros_like(x), np.zeros_like(y)
 
@@ -191,7 +234,9 @@ def _atan2_grads(g, x, y, out):
 
 
 def _xlogy(x, y):
-    return np.where(x == 0, 0, x * np.log(y))
+    """0 where x is 0 and y is not NaN (torch's rule; MindSpore's CPU kernel gives NaN where
+    log(y) is not finite)."""
+    return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y))
 
 
 atan2 = _binary("atan2", "Atan2", np.arctan2, _atan2_grads, "float")
@@ -204,6 +249,8 @@ floor_mod = _binary("floor_mod", "FloorMod", np.mod, lambda g, x, y, out: (
 remainder = _binary("remainder", "FloorMod", np.mod, lambda g, x, y, out: (
     g, -g * np.floor_divide(x, y)))
 fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)))
+mod = _binary("mod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
+              "number", torch_name="fmod", names=("x", "y"))    # the primitive: no bools
 xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
     g * np.where(x == 0, 0, np.log(y)), g * np.where(x == 0, 0, x / y)), "float")
 not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
@@ -235,13 +282,13 @@ logical_xor = _logical("logical_xor", "LogicalXor", np.logical_xor)
 
 
 def div_no_nan(x, y):
-    """x / y, 0 where y is 0 (the primitive DivNoNan)."""
+    """x / y, 0 where y is 0 (the primitive DivNoNan); floats only."""
     torch = torch_of(x, y)
     safe = lambda y: np.where(y == 0, 1, y)  # noqa: E731
     return elementwise("DivNoNan", [x, y], lambda x, y: np.where(y == 0, 0, x / safe(y)),
                        lambda g, x, y, out: (np.where(y == 0, 0, g / safe(y)),
                                              np.where(y == 0, 0, -g * out / safe(y))),
-                       "to_float", torch and (lambda x, y: torch.where(
+                       "float", torch and (lambda x, y: torch.where(
                            y == 0, torch.zeros_like(x), x / torch.where(y == 0, 1, y))))
 
 
@@ -260,18 +307,45 @@ def squared_difference(x, y):
 
 
 def lerp(input, end, weight):  # noqa: A002
-    """input + weight * (end - input)."""
+    """input + weight * (end - input): input and end of one type, float16 or float32; weight a
+    float or a float tensor."""
+    types = [np_dtype_of(v) for v in (input, end)]
+    if types[0] != types[1] or types[0] not in (np.float16, np.float32) or not (
+            isinstance(weight, float) or getattr(np_dtype_of(weight), "kind", "") == "f"):
+        raise TypeError(f"For 'Lerp', 'input' and 'end' must be Tensors of one type, float16 or "
+                        f"float32, and 'weight' a float or a float Tensor, but got {types} and "
+                        f"{type(weight).__name__}")
+    weight = _in_type_of(weight, input)
     return elementwise("Lerp", [input, end, weight], lambda s, e, w: s + w * (e - s),
                        lambda g, s, e, w, out: (g * (1 - w), g * w, g * (e - s)), "float")
 
 
+def _in_type_of(value, like):
+    """A tensor `value` in the type of the tensor `like` (the gradient flowing back in its own
+    type): bounds and weights that do not widen the result, as MindSpore's."""
+    dtype = np_dtype_of(value)
+    if dtype is None or dtype == np_dtype_of(like):
+        return value
+    if torch_of(value):
+        return value.to(torch_dtype(torch_of(value), np_dtype_of(like)))
+    return cast(as_tensor(value), np_dtype_of(like))
+
+
+def _same_types(op, *tensors):
+    types = [np_dtype_of(t) for t in tensors]
+    if len(set(types)) != 1 or types[0] is None:
+        raise TypeError(f"For '{op}', the input type must be same, but got {types}")
+
+
 def addcmul(input, tensor1, tensor2, value=1):  # noqa: A002
+    _same_types("Addcmul", input, tensor1, tensor2)
     return elementwise("Addcmul", [input, tensor1, tensor2, value],
                        lambda x, a, b, v: x + v * a * b,
                        lambda g, x, a, b, v, out: (g, g * v * b, g * v * a, g * a * b), "number")
 
 
 def addcdiv(input, tensor1, tensor2, value=1):  # noqa: A002
+    _same_types("Addcdiv", input, tensor1, tensor2)
     return elementwise("Addcdiv", [input, tensor1, tensor2, value],
                        lambda x, a, b, v: x + v * a / b,
                        lambda g, x, a, b, v, out: (g, g * v / b, -g * v * a / (b * b),
@@ -279,30 +353,63 @@ def addcdiv(input, tensor1, tensor2, value=1):  # noqa: A002
 
 
 def clamp(input, min=None, max=None):  # noqa: A001,A002  (MindSpore's names)
-    """input limited to [min, max] (either may be None, not both); the gradient flows where the
-    input is inside."""
-    if min is None and max is None:
-        raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
-    bounds = [b for b in (min, max) if b is not None]
-    low = (lambda x, *b: x) if min is None else (lambda x, *b: np.maximum(x, b[0]))
-    high = (lambda x, *b: x) if max is None else (lambda x, *b: np.minimum(x, b[-1]))
-
-    def derivatives(g, x, *rest):
-        bound, out = rest[:-1], rest[-1]
-        inside = out == x
-        return (g * inside,) + tuple(g * ((out == b) & ~inside) for b in bound)
-    torch = torch_of(input, *bounds)
-    return elementwise("clamp", [input, *bounds], lambda x, *b: high(low(x, *b), *b),
-                       derivatives, "number", torch and (lambda x, *b: torch.clamp(
-                           x, b[0] if min is not None else None, b[-1] if max is not None
-                           else None)))
+    """input limited to [min, max] (either may be None, not both; both Tensors or both
+    numbers); the gradient flows where the input is inside."""
+    if len({np_dtype_of(b) is None for b in (min, max) if b is not None}) > 1:
+        raise TypeError("For 'clamp', 'min' and 'max' must both be Tensors or both numbers, "
+                        f"but got {type(min).__name__} and {type(max).__name__}")
+    return _clamp(input, min, max)
 
 
 clip = clamp
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    return clamp(x, clip_value_min, clip_value_max)
+    """clamp, a Tensor bound beside a number bound too."""
+    return _clamp(x, clip_value_min, clip_value_max)
+
+
+def _clamp(input, min, max):  # noqa: A002
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
+    if any(value is not None and (isinstance(value, bool) or getattr(
+            np_dtype_of(value), "kind", "") == "b") for value in (input, min, max)):
+        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
+    if np_dtype_of(input) is not None:
+        min, max = _in_type_of(min, input), _in_type_of(max, input)
+    bounds = [b for b in (min, max) if b is not None]
+    low = (lambda x, *b: x) if min is None else (lambda x, *b: np.maximum(x, b[0]))
+    high = (lambda x, *b: x) if max is None else (lambda x, *b: np.minimum(x, b[-1]))
+
+    def derivatives(g, x, *rest):
+        """max(x, min) then min(., max), each splitting a tie's gradient in halves as
+        MindSpore's (and torch's maximum/minimum)."""
+        bound = list(rest[:-1])
+        lowered = low(x, *bound)
+        grads = []
+        if max is not None:
+            top = bound.pop()
+            g, g_top = g * _step(top, lowered), g * _step(lowered, top)
+        if min is not None:
+            grads.append(g * _step(bound[0], x))
+            g = g * _step(x, bound[0])
+        return (g, *grads, *([g_top] if max is not None else []))
+    torch = torch_of(input, *bounds)
+    return elementwise("clamp", [input, *bounds], lambda x, *b: high(low(x, *b), *b),
+                       derivatives, "number", torch and (lambda x, *b: _torch_clamp(
+                           torch, x, b[0] if min is not None else None,
+                           b[-1] if max is not None else None)))
+
+
+def _step(a, b):
+    """d max(a, b) / d a: 1 where a > b, a half where equal."""
+    return (a > b) + 0.5 * (a == b)
+
+
+def _torch_clamp(torch, x, low, high):
+    """torch's maximum/minimum split ties in halves (its clamp gives them to x)."""
+    out = x if low is None else torch.maximum(x, low)
+    return out if high is None else torch.minimum(out, high)
 
 
 def addn(x):
@@ -318,4 +425,4 @@ def addn(x):
 
 __all__ = [name for name, value in globals().items() if callable(value) and not name.startswith(
     "_") and getattr(value, "__module__", None) == __name__ and name not in (
-    "elementwise", "result_dtype", "check_kind")]
+    "elementwise", "result_dtype", "check_kind", "mod")]

@@ -264,28 +264,6 @@ def tanh(input):  # noqa: A002
     return NF.tanh(K.as_tensor(input))
 
 
-def exp(input):  # noqa: A002
-    return input.exp() if _torch_of(input) else K.as_tensor(input).exp()
-
-
-def log(input):  # noqa: A002
-    return input.log() if _torch_of(input) else K.as_tensor(input).log()
-
-
-def abs(input):  # noqa: A001,A002
-    return input.abs() if _torch_of(input) else K.as_tensor(input).abs()
-
-
-def sqrt(x):
-    if _torch_of(x):
-        return x.sqrt()
-    return K.unary(K.as_tensor(x), np.sqrt, lambda a, out: 0.5 / out)
-
-
-def square(input):  # noqa: A002
-    return input * input if _torch_of(input) else K.as_tensor(input) * K.as_tensor(input)
-
-
 def maximum(input, other):  # noqa: A002
     torch = _torch_of(input, other)
     if torch:
@@ -314,10 +292,6 @@ def mul(input, other):  # noqa: A002
 
 def div(input, other):  # noqa: A002
     return input / other
-
-
-def neg(input):  # noqa: A002
-    return -input
 
 
 def pow(input, exponent):  # noqa: A001,A002
@@ -382,9 +356,6 @@ def select(cond, x, y):
     return K.maximum(x, y, lambda a, b: np.broadcast_to(mask, np.broadcast(a, b).shape))
 
 
-def __getattr__(name):
-    from training.compat.names import missing_attribute
-    raise missing_attribute("mindspore.ops.functional", name)
 # element-wise math, reductions and searches, indexing and creation (MindSpore 2.10's names)
 from training.ops.elementwise import *  # noqa: E402,F401,F403
 from training.ops.elementwise import round  # noqa: E402,F401,A004
@@ -394,3 +365,6 @@ from training.ops.indexing import *  # noqa: E402,F401,F403
 from training.ops.indexing import range, slice  # noqa: E402,F401,A004
 
 
+def __getattr__(name):
+    from training.compat.names import missing_attribute
+    raise missing_attribute("mindspore.ops.functional", name)

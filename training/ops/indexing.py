@@ -36,7 +36,7 @@ def _indices(indices, op, name="indices"):
 
 def _in_range(index, size, op, name="index"):
     if index.size and (index.min() < -size or index.max() >= size):
-        raise ValueError(f"For '{op}', each value of '{name}' must be in [{-size}, {size}), but "
+        raise RuntimeError(f"For '{op}', each value of '{name}' must be in [{-size}, {size}), but "
                          f"got values in [{index.min()}, {index.max()}]")
     return np.where(index < 0, index + size, index)
 
@@ -194,7 +194,9 @@ def roll(input, shifts, dims=None):  # noqa: A002
 
 def flip(input, dims):  # noqa: A002
     shape = _shape(input, "ReverseV2")
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(f"For 'flip', 'dims' must be a tuple or list of ints, but got {dims!r}")
+    dims = tuple(dims)
     return K.arrange(input, np.flip(K.positions(shape), tuple(
         _axis(d, len(shape), "ReverseV2", "dims") for d in dims)))
 
@@ -250,6 +252,10 @@ def pad(input_x, padding, mode="constant", value=None):
                          f"axes, but got {padding}")
     if mode not in _PAD_MODES:
         raise ValueError(f"For 'pad', 'mode' must be one of {list(_PAD_MODES)}, but got {mode!r}")
+    if mode != "constant" and len(shape) < len(padding) // 2 + 1:     # (a batch axis)
+        raise ValueError(f"For primitive[PadV3], the input dims for edge, reflect or circular "
+                         f"mode must be greater than or equal to {len(padding) // 2 + 1}, but "
+                         f"got {len(shape)}.")
     if mode != "constant" and value is not None:
         raise ValueError(f"For 'pad', 'value' is only used in 'constant' mode, but got mode "
                          f"{mode!r}")
@@ -348,7 +354,7 @@ def unbind(input, dim=0):  # noqa: A002
 def narrow(input, axis, start, length):  # noqa: A002
     shape = _shape(input, "narrow")
     axis = _axis(axis, len(shape), "narrow")
-    if not 0 <= start <= shape[axis] or not 0 <= length <= shape[axis] - start:
+    if not 0 <= start < shape[axis] or not 1 <= length <= shape[axis] - start:
         raise ValueError(f"For 'narrow', start ({start}) and length ({length}) must lie inside "
                          f"axis {axis} of size {shape[axis]}")
     return K.arrange(input, np.take(K.positions(shape), builtins.range(start, start + length), axis))
@@ -496,9 +502,8 @@ def linspace(start, end, steps):
 
 def full(size, fill_value, *, dtype=None):
     size = (size,) if isinstance(size, int) else tuple(size)
-    if dtype is None:
-        dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(
-            fill_value, int) else np.float32
+    if dtype is None:       # a bool is an int, as MindSpore's
+        dtype = np.int64 if isinstance(fill_value, int) else np.float32
     return Tensor(np.full(size, as_array(fill_value), _check_dtype(dtype, "full")))
 
 

@@ -24,7 +24,7 @@ _CALLING = {
     "Reciprocal": E.reciprocal, "Rsqrt": E.rsqrt, "Erf": E.erf, "Erfc": E.erfc,
     "Expm1": E.expm1, "Log1p": E.log1p, "IsNan": E.isnan, "IsInf": E.isinf,
     "IsFinite": E.isfinite, "LogicalNot": E.logical_not, "Atan2": E.atan2,
-    "FloorDiv": E.floor_div, "FloorMod": E.floor_mod, "Mod": E.fmod,
+    "FloorDiv": E.floor_div, "FloorMod": E.floor_mod, "Mod": E.mod,
     "DivNoNan": E.div_no_nan, "MulNoNan": E.mul_no_nan,
     "SquaredDifference": E.squared_difference, "Xlogy": E.xlogy, "NotEqual": E.not_equal,
     "GreaterEqual": E.greater_equal, "LessEqual": E.less_equal,
@@ -48,7 +48,7 @@ class Eye(Primitive):
 
 
 class ReduceProd(_Reduce):
-    function = staticmethod(R.prod)
+    function = staticmethod(R.reduce_prod)
 
 
 class ReduceAll(_Reduce):
@@ -60,7 +60,8 @@ class ReduceAny(_Reduce):
 
 
 class ArgMaxWithValue(Primitive):
-    """(int32 index, value) of the maximum along axis."""
+    """(int64 index, value) of the maximum along axis (int64 as measured; MindSpore's
+    documentation says int32)."""
     largest = True
 
     def __init__(self, axis=0, keep_dims=False):
@@ -69,7 +70,7 @@ class ArgMaxWithValue(Primitive):
 
     def __call__(self, x):
         values, index = R._with_index(x, self.axis, self.keep_dims, self.name, self.largest,
-                                      np.int32)
+                                      np.int64)
         return index, values
 
 
@@ -84,6 +85,9 @@ class Argmin(Primitive):
 
     def __call__(self, x):
         from training.ops.functional import _np_dtype
+        if not x.shape:
+            raise ValueError(f"For primitive[Argmin], the axis must be in [0,0), but got "
+                             f"{self.axis}.")
         return R._with_index(x, self.axis, False, "Argmin", False,
                              _np_dtype(self.output_type))[1]
 

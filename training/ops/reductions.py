@@ -38,6 +38,17 @@ def _dtype(x, op):
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
+    """The product over axis; integers multiply in int64, as MindSpore's function (its
+    primitive ReduceProd keeps the type)."""
+    if axis is None and keep_dims:
+        raise ValueError("For ProdExt, when axis is None, keep_dims can only set to false, but "
+                         "got keep_dims=True.")
+    if dtype is None and axis != () and getattr(K.np_dtype_of(input), "kind", "") in "iu":
+        dtype = np.int64        # (but not over axis (), as measured)
+    return reduce_prod(input, axis, keep_dims, dtype)
+
+
+def reduce_prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
     """The product over axis; the gradient is the product of the other elements."""
     op = "ReduceProd"
     check_kind(_dtype(input, op), "number", op)
@@ -47,12 +58,14 @@ def prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
         out = input
         for a in sorted(axes, reverse=True):
             out = out.prod(a, keepdim=keep_dims)
-        return out if dtype is None else out.to(K.torch_dtype(torch, np.dtype(dtype)))
+        return out.to(input.dtype if dtype is None else K.torch_dtype(torch, np.dtype(dtype)))
     x = K.as_tensor(input)
     data = x.data
     out = np.asarray(data.prod(axis=axes, keepdims=keep_dims)).astype(data.dtype)
 
     def backward(g):
+        if data.size == 0:
+            return (np.zeros_like(data),)
         moved = np.moveaxis(data, axes, builtins.range(-len(axes), 0))
         flat = moved.reshape(moved.shape[:moved.ndim - len(axes)] + (-1,))
         ones = np.ones_like(flat[..., :1])
@@ -119,12 +132,12 @@ def _with_index(input, axis, keep_dims, op, largest, index_dtype):  # noqa: A002
 
 
 def argmin(input, axis=None, keepdims=False):  # noqa: A002
-    """int64 indices; every element flattened for axis None."""
+    """int32 indices (int64 for a 0-d input, as measured); for axis None the flat index
+    (keepdims then unused), as MindSpore's."""
+    kind = np.int32 if input.shape else np.int64
     if axis is None:
-        flat = input.reshape((-1,))
-        _, index = _with_index(flat, 0, False, "Argmin", False, np.int64)
-        return index if not keepdims else index.reshape((1,) * len(input.shape))
-    return _with_index(input, axis, keepdims, "Argmin", False, np.int64)[1]
+        return _with_index(input.reshape((-1,)), 0, False, "Argmin", False, kind)[1]
+    return _with_index(input, axis, keepdims, "Argmin", False, kind)[1]
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):  # noqa: A001,A002
@@ -141,12 +154,8 @@ def _extreme_pair(input, axis, keepdims, initial, where, largest):  # noqa: A002
     op = "max" if largest else "min"
     if initial is not None or where is not None:
         raise ValueError(f"For '{op}', 'initial' and 'where' are not provided")
-    if axis is None:
-        values, index = _with_index(input.reshape((-1,)), 0, False, op, largest, np.int64)
-        if keepdims:
-            ones = (1,) * len(input.shape)
-            return values.reshape(ones), index.reshape(ones)
-        return values, index
+    if axis is None:        # keepdims unused, as MindSpore's
+        return _with_index(input.reshape((-1,)), 0, False, op, largest, np.int64)
     return _with_index(input, axis, keepdims, op, largest, np.int64)
 
 
@@ -155,6 +164,10 @@ def cumsum(x, axis, dtype=None):
 
 
 def cumprod(input, dim, dtype=None):  # noqa: A002
+    """Integers multiply in int64, as MindSpore's function (its primitive CumProd keeps the
+    type)."""
+    if dtype is None and getattr(K.np_dtype_of(input), "kind", "") in "iu":
+        dtype = np.int64
     return _scan(input, dim, dtype, "CumProd", False, False, np.cumprod)
 
 
@@ -162,7 +175,9 @@ def _scan(x, axis, dtype, op, exclusive, reverse, scan):
     """cumsum or cumprod along axis (exclusive: shifted by one; reverse: from the end)."""
     from training.ops.functional import cast
     shape = tuple(_shape_of(x, op))
-    axis = _axes(axis, len(shape), op)[0] if shape else 0
+    if not shape:
+        raise ValueError(f"For primitive[{op}], the rank of 'x' must be greater than 0, but got 0.")
+    axis = _axes(axis, len(shape), op)[0]
     if dtype is not None:
         x = cast(x, dtype)
     check_kind(K.np_dtype_of(x), "number", op)
@@ -173,7 +188,7 @@ def _scan(x, axis, dtype, op, exclusive, reverse, scan):
             pad = [0, 0] * (len(shape) - 1 - axis) + [1, 0]
             identity = 0 if scan is np.cumsum else 1
             y = torch.nn.functional.pad(y, pad, value=identity).narrow(axis, 0, shape[axis])
-        out = y.cumsum(axis) if scan is np.cumsum else y.cumprod(axis)
+        out = (y.cumsum(axis) if scan is np.cumsum else y.cumprod(axis)).to(x.dtype)
         return out.flip(axis) if reverse else out
     x = K.as_tensor(x)
     data = np.flip(x.data, axis) if reverse else x.data
@@ -207,7 +222,9 @@ def _shape_of(x, op):
 def sort(input_x, axis=-1, descending=False):
     """(sorted values, int32 indices) along axis, stable."""
     shape = tuple(_shape_of(input_x, "Sort"))
-    axis = _axes(axis, len(shape), "Sort")[0] if shape else 0
+    if not shape:
+        raise ValueError("For Sort, the input must have at least 1 dimension, but got 0.")
+    axis = _axes(axis, len(shape), "Sort")[0]
     data = K.host_array(input_x).reshape(shape or (1,))
     key = -data if descending and data.dtype.kind != "b" else data
     order = np.argsort(~key if data.dtype.kind == "b" and descending else key, axis=axis,
@@ -222,59 +239,131 @@ def sort(input_x, axis=-1, descending=False):
 def topk(input, k, dim=None, largest=True, sorted=True):  # noqa: A002
     """(the k largest (smallest) values along dim (the last axis for None), int32 indices)."""
     shape = tuple(_shape_of(input, "TopK"))
+    if not shape:
+        raise RuntimeError("For 'TopK', the dimension of input must be greater than 0, but got "
+                           "empty input.")
     dim = -1 if dim is None else dim
-    axis = _axes(dim, len(shape), "TopK")[0] if shape else 0
+    axis = _axes(dim, len(shape), "TopK")[0]
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"For 'TopK', 'k' must be an int, but got {k!r}")
-    size = shape[axis] if shape else 1
-    if not 0 <= k <= size:
-        raise ValueError(f"For 'TopK', 'k' must be in [0, {size}], but got {k}")
-    data = K.host_array(input).reshape(shape or (1,))
+    if not 0 < k <= shape[axis]:
+        raise ValueError(f"For primitive[TopK], the k must be in (0,{shape[axis]}], but got {k}.")
+    data = K.host_array(input)
     order = np.argsort(-data if largest else data, axis=axis, kind="stable")
     order = np.take(order, builtins.range(k), axis)
-    where = np.take_along_axis(K.positions(shape or (1,)), order, axis)
+    where = np.take_along_axis(K.positions(shape), order, axis)
     torch = K.torch_of(input)
     indices = order.astype(np.int32)
-    if not shape:
-        where, indices = where.reshape(()), indices.reshape(())
     return K.arrange(input, where), (torch.as_tensor(indices, device=input.device)
                                      if torch else Tensor(indices))
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N803
-    """Vector norms over dim (every element for None): ord None or 2 (Euclidean), inf, -inf,
-    0 (count of non-zeros), any other number p (sum |x|^p)^(1/p); 'fro' over two axes."""
+    """torch.linalg.norm's rules, as MindSpore's: a vector norm over an int dim, of every
+    element for ord None and dim None, or of a 1-D input; a matrix norm over two axes (a
+    2-tuple dim, or a 2-D input with ord given): 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."""
     from training.ops import functional as F
     if dtype is not None:
         A = F.cast(A, dtype)
-    check_kind(_dtype(A, "norm"), "float", "norm")
-    axes = _axes(dim, len(A.shape), "norm")
-    if ord == "fro" or ord is None:
+    ndim = len(A.shape)
+    matrix = isinstance(dim, (tuple, list)) and len(dim) == 2 or (
+        dim is None and ord is not None and ndim == 2)
+    if matrix:
+        return _matrix_norm(A, ord, (0, 1) if dim is None else tuple(dim), keepdim)
+    if dim is None and ord is not None and ndim > 2:
+        raise ValueError(f"For 'norm', an input of {ndim} dimensions needs 'dim' when 'ord' is "
+                         f"given")
+    if isinstance(ord, str) or ord is not None and (
+            not isinstance(ord, (int, float)) or isinstance(ord, bool)):
+        raise ValueError(f"For 'norm', a vector norm's 'ord' must be a number, but got {ord!r}")
+    axes = _axes(dim, ndim, "norm")
+    if ord == 0:        # a count of non-zeros, int64 for integers as MindSpore's
+        kind = _dtype(A, "norm")
+        return F.sum(F.cast(F.not_equal(A, 0), kind if kind.kind == "f" else np.int64), axes,
+                     keepdim)
+    if ord is None:
+        if _dtype(A, "norm").kind != "f":
+            A = F.cast(A, np.float32)
         ord = 2
-    if isinstance(ord, str) or not isinstance(ord, (int, float)) or isinstance(ord, bool):
-        raise ValueError(f"For 'norm', 'ord' must be None, 'fro' or a number (vector norms), "
-                         f"but got {ord!r}")
+    elif ord not in (float("inf"), float("-inf")) and _dtype(A, "norm") == np.float64:
+        raise TypeError("For primitive[LpNorm], the input argument[input] must be a type of "
+                        "{Tensor[Float16], Tensor[Float32]}, but got Tensor[Float64]")
+    if ord not in (float("inf"), float("-inf")):      # (the extremes keep integers)
+        check_kind(_dtype(A, "norm"), "float", "norm")
     magnitude = F.abs(A)
     if ord == float("inf"):
         return F.amax(magnitude, axes, keepdim)
     if ord == float("-inf"):
         return F.amin(magnitude, axes, keepdim)
-    if ord == 0:
-        return F.sum(F.cast(F.not_equal(A, 0), A.dtype), axes, keepdim)
     return F.pow(F.sum(F.pow(magnitude, ord), axes, keepdim), 1.0 / ord)
 
 
+_MATRIX_ORDS = ("fro", "nuc", float("inf"), float("-inf"), 1, -1, 2, -2)
+
+
+def _matrix_norm(A, ord, dim, keepdim):  # noqa: A002
+    from training.ops import functional as F
+    if ord not in _MATRIX_ORDS or isinstance(ord, bool):
+        raise ValueError(f"For norm, the ord mode must be in {list(_MATRIX_ORDS)}, but got "
+                         f"{ord!r}")
+    check_kind(_dtype(A, "norm"), "float", "norm")
+    rows, columns = _axes(dim, len(A.shape), "norm") if dim[0] != dim[1] else (None, None)
+    if rows is None:
+        raise ValueError(f"For 'norm', 'dim' must name two different axes, but got {dim}")
+    rows, columns = dim[0] % len(A.shape), dim[1] % len(A.shape)
+    magnitude = F.abs(A)
+    if ord == "fro":
+        return F.sqrt(F.sum(F.square(A), (rows, columns), keepdim))
+    if ord in (float("inf"), float("-inf"), 1, -1):
+        summed, over = (columns, rows) if ord in (float("inf"), float("-inf")) else \
+            (rows, columns)
+        pick = F.amax if ord > 0 else F.amin
+        out = pick(F.sum(magnitude, summed, True), over, True)
+        return out if keepdim else F.squeeze(out, (rows, columns))
+    return _singular_norm(A, ord, rows, columns, keepdim)
+
+
+def _singular_norm(A, ord, rows, columns, keepdim):  # noqa: A002
+    """The largest (2) or smallest (-2) singular value, or their sum ('nuc'), over the axes
+    rows and columns; the gradient u v^T of the singular vectors used."""
+    torch = K.torch_of(A)
+    if torch:
+        return torch.linalg.matrix_norm(A, ord, dim=(rows, columns), keepdim=keepdim)
+    x = K.as_tensor(A)
+    moved = np.moveaxis(x.data, (rows, columns), (-2, -1))
+    u, sigma, vh = np.linalg.svd(moved, full_matrices=False)
+    chosen = {2: builtins.slice(0, 1), -2: builtins.slice(-1, None),
+              "nuc": builtins.slice(None)}[ord]
+    out = sigma[..., chosen].sum(-1).astype(x.dtype)
+    if keepdim:
+        out = np.expand_dims(out, (rows, columns))
+
+    def backward(g):
+        g = g if not keepdim else np.squeeze(g, (rows, columns))
+        grad = u[..., :, chosen] @ vh[..., chosen, :] * g[..., None, None]
+        return (np.moveaxis(grad, (-2, -1), (rows, columns)).astype(x.dtype),)
+    return Tensor.from_op(np.asarray(out), (x,), backward)
+
+
 def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):  # noqa: A002
-    """The primitive LpNorm: (sum |x|^p)^(1/p) over axis (the gradient with epsilon)."""
+    """The primitive LpNorm: (sum |x|^p)^(1/p) over axis, float16 and float32 only."""
+    if _dtype(input, "LpNorm") not in (np.float16, np.float32):
+        raise TypeError(f"For primitive[LpNorm], the input argument[input] must be a type of "
+                        f"{{Tensor[Float16], Tensor[Float32]}}, but got {input.dtype}")
     return norm(input, p, axis, keep_dims)
 
 
 def l2_normalize(x, axis=0, epsilon=1e-4):
     """x / sqrt(max(sum(x^2) over axis, epsilon))."""
     from training.ops import functional as F
+    check_kind(_dtype(x, "L2Normalize"), "float", "L2Normalize")
+    if not x.shape:
+        raise TypeError("For 'L2Normalize', input shape size must be > 0.")
+    if np.asarray(epsilon, _dtype(x, "L2Normalize")) == 0:
+        raise RuntimeError("For 'L2Normalize', the parameter of 'epsilon' can not be zero.")
     axes = _axes(axis, len(x.shape), "L2Normalize")
     squared = F.sum(F.square(x), axes, True)
-    return x / F.sqrt(F.maximum(squared, epsilon))
+    return x / F.sqrt(F.clamp(squared, epsilon))
 
 
 __all__ = ["prod", "all", "any", "count_nonzero", "argmin", "max", "min", "cumsum", "cumprod",

@@ -1,0 +1,251 @@
+"""``training.ops`` (= ``mindspore.ops``) against MindSpore 2.10, on random arguments.
+
+Each case (tools/ops_cases.py) calls one element-wise math, comparison or logic function or
+primitive, a reduction or search, an indexing, shape or creation op, on random arguments,
+valid or not (broadcast and empty shapes; float16/32/64, int32/64 and bool tensors; Python
+numbers; axes, sizes and options in and out of range); then, where the result is a float
+tensor, takes the gradient of sum(result * fixed weights) with respect to every float tensor
+argument (``ms.grad`` in MindSpore's interpreter, ``training.ops.grad`` here). It runs in
+MindSpore's interpreter (``--mindspore-python``; PyNative synchronous, so that a failed op's
+error is not raised again by the next case) and here twice: on numpy-backend Tensors and on
+torch tensors. The outcomes are compared step by step as tools/training_vs_mindspore.py
+compares them: where it raises (another exception type counted apart as "error type"), the
+structure, dtypes, shapes and values (floats within 1e-5 of the largest magnitude, float16
+within two ulps). Differences the README documents as deviations are counted apart.
+
+    .venv/bin/python tools/ops_vs_mindspore.py [--seed 1] [--cases 300]
+        [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
+        [--show-documented] [--case N ...]
+
+Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
+MindSpore interpreter runs this file alone (numpy only: it never imports this package).
+"""
+import importlib
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
+from ops_cases import DTYPE, cases                                   # noqa: E402
+from training_nn_cases import is_tensor, output_weights              # noqa: E402
+from training_vs_mindspore import difference, error, plain           # noqa: E402
+
+CASE_TIMEOUT_S = 30
+
+
+class Library:
+    """``mindspore.ops`` or ``training.ops``; this package on the numpy backend or, with
+    ``torch``, its tensor arguments torch tensors."""
+
+    def __init__(self, name, torch=False):
+        self.root = importlib.import_module(name)
+        if hasattr(self.root, "set_backend"):       # this package
+            self.root.set_backend("torch" if torch else "numpy")
+        else:       # MindSpore: a failed op's error must not come back at the next op
+            self.root.set_context(pynative_synchronize=True)
+        self.ops = importlib.import_module(f"{name}.ops")
+        self.torch = importlib.import_module("torch") if torch else None
+
+    def resolve(self, value):
+        if is_tensor(value):
+            return self.torch.tensor(value[1]) if self.torch else self.root.Tensor(value[1])
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == DTYPE:
+            return getattr(self.root, value[1])
+        if isinstance(value, (tuple, list)):
+            return type(value)(self.resolve(item) for item in value)
+        return value
+
+
+def run_case(lib, case):
+    """[forward outcome] and, for a float tensor result, [..., gradients outcome]."""
+    form, name, init, args, kwargs = case
+    try:
+        op = getattr(lib.ops, name)
+        call = op(*lib.resolve(init)) if form == "primitive" else op
+        inputs, options = lib.resolve(args), lib.resolve(kwargs)
+        out = call(*inputs, **options)
+        made = [("ok", plain(out))]
+    except Exception as exc:            # an outcome to compare, like a value
+        return [error(exc)]
+    first = out[0] if isinstance(out, (tuple, list)) and out else out
+    dtype = str(getattr(first, "dtype", "")).lower()
+    positions = tuple(i for i, value in enumerate(args) if is_tensor(value) and
+                      value[1].dtype.kind == "f")
+    if "float" not in dtype or not positions or isinstance(out, (tuple, list)) and \
+            name in ("unstack", "unbind", "chunk", "meshgrid"):
+        return made
+    weights = lib.resolve(("__tensor__", output_weights(tuple(first.shape)).astype(
+        dtype.replace("torch.", "").replace("mindspore.", ""))))
+
+    def loss(*tensors):
+        given = list(inputs)
+        for position, value in zip(positions, tensors):
+            given[position] = value
+        result = call(*given, **options)
+        result = result[0] if isinstance(result, (tuple, list)) else result
+        return (result * weights).sum()
+    try:
+        grads = lib.ops.grad(loss, grad_position=tuple(range(len(positions))))(
+            *[inputs[p] for p in positions])
+        # (MindSpore gives one position's gradient bare, this package in a tuple)
+        made.append(("ok", plain(list(grads) if isinstance(grads, (tuple, list)) else [grads])))
+    except Exception as exc:
+        made.append(error(exc))
+    return made
+
+
+def outcomes(library_name, seed, count, start=0):
+    return differential_reference.case_by_case(lambda name: Library(name), cases, run_case)(
+        library_name, seed, count, start)
+
+
+def classify(case, ours, theirs):
+    """(kind, item, why) or (None, None, None); `ours` is (numpy backend, torch backend)."""
+    if theirs and theirs[0][0] == "crash":
+        return "MindSpore crashed", "crash", theirs[0][1][2]
+    for backend, mine in zip(("", "torch backend: "), ours):
+        if mine is None:
+            continue
+        steps = min(len(mine), len(theirs))
+        why = difference(mine, theirs) if mine[steps - 1][0] == "error" or theirs[
+            steps - 1][0] == "error" or len(mine) == len(theirs) else \
+            difference(mine[:1], theirs[:1]) or f"{len(mine)} steps here, {len(theirs)} in " \
+            f"MindSpore"
+        if why:
+            word = documented(case, backend + why)
+            return ("documented" if word else "different", "outcome", backend + why +
+                    (f" [documented: {word}]" if word else ""))
+    other = [(m, t) for m, t in zip(ours[0], theirs) if m[0] == t[0] == "error" and m[1] != t[1]]
+    if other:
+        return "error type", "outcome", f"{other[0][0][1]} here, {other[0][1][1]} in " \
+            f"MindSpore: {other[0][1][2][:120]}"
+    return None, None, None
+
+
+def documented(case, why):
+    """The README's word for a difference it lists as a deviation, or None."""
+    form, name, init, args, kwargs = case
+    arrays = [value[1] for value in args if is_tensor(value)]
+    theirs_only = "raises" in why and "in MindSpore only" in why
+    gradient = why.startswith("step 1:")
+    empty = any(a.size == 0 for a in arrays)
+    rules = [
+        (name in ("roll", "Roll") and "Roll unregistered" in why,
+         "roll has a CPU kernel (MindSpore 2.10's CPU build: RuntimeError 'The kernel Roll "
+         "unregistered')"),
+        (name in ("Mod", "fmod", "FloorMod", "floor_mod", "remainder", "FloorDiv", "floor_div")
+         and all(a.dtype.kind in "iub" for a in arrays) and "largest difference" in why,
+         "integer division and remainder by zero give 0 (MindSpore: undefined values)"),
+        (name in ("ReduceProd", "prod") and gradient and args[1] == (),
+         "ReduceProd over every axis (axis=()) has the product's gradient (MindSpore's is "
+         "ones)"),
+        (name in ("xlogy", "Xlogy") and "NaN at other places" in why,
+         "xlogy is 0 where x is 0 and y is not NaN, as documented (MindSpore's CPU kernel: "
+         "NaN where log(y) is not finite)"),
+        (name == "slice" and gradient and theirs_only and -1 in list(args[2]),
+         "slice with a size of -1 has a gradient (MindSpore: RuntimeError in SliceGrad)"),
+        (gradient and theirs_only and empty,
+         "the gradient of an op on an empty tensor is an empty tensor (MindSpore: errors in "
+         "sort's, L2Normalize's gradients)"),
+        (name in ("any", "all", "ReduceAny", "ReduceAll") and "largest difference" in why and
+         (empty or arrays[0].dtype.kind == "f"),
+         "any/all of an empty axis are False/True and of floats test for non-zero (MindSpore's "
+         "CPU kernel: any over an empty axis gives arbitrary values, any([[-0.5, 0.5, 0], "
+         "[-0., 0., 0.]], 0) gives [True, False, False])"),
+        (not gradient and empty and "largest difference" in why and name in (
+            "LpNorm", "norm", "prod", "ReduceProd", "max", "min", "count_nonzero"),
+         "a reduction over an empty axis gives its identity (MindSpore's LpNorm and "
+         "count_nonzero give arbitrary values)"),
+        (gradient and empty and "largest difference" in why,
+         "gradients through an empty tensor are zeros (MindSpore's where gives others)"),
+        (name in ("xlogy", "Xlogy") and any(isinstance(a, (int, float)) for a in args),
+         "Xlogy takes a Python number where xlogy does, and an integer tensor with a Python "
+         "int is refused as with an integer tensor (MindSpore computes it in float32)"),
+        (name in ("CumProd", "cumprod") and "step 1:" in why and "NaN at other places" in why,
+         "cumprod's gradient where the input holds zeros (MindSpore's: NaN at other places)"),
+        (name == "einsum" and theirs_only,
+         "einsum runs on the CPU (MindSpore 2.10's CPU build: RuntimeError)"),
+        ("largest difference inf" in why and any(np.signbit(a[a == 0]).any() for a in arrays),
+         "division by a negative zero gives -inf as IEEE 754 (MindSpore's CPU kernels of "
+         "addcdiv and of log's gradient divide as by +0)"),
+        (name in ("acosh", "Acosh") and gradient and "NaN at other places" in why,
+         "acosh's gradient below -1 (outside its domain) is 1 / sqrt(x^2 - 1), torch's "
+         "(MindSpore's: NaN)"),
+        (theirs_only and empty and not gradient,
+         "ops take empty tensors (MindSpore's CPU kernels of CumSum and Maximum: RuntimeError)"),
+        (name in ("atan2", "Atan2") and why.startswith("torch backend: step 1:") and
+         "NaN at other places" in why,
+         "atan2's gradient at (0, 0) is NaN on the numpy backend, as MindSpore's, and 0 on "
+         "torch tensors (torch's autograd)"),
+        (why.startswith("torch backend: step 1:") and "does not require grad" in why,
+         "the torch backend's grad of an output that does not depend on the input raises "
+         "(training.ops.autodiff; MindSpore and the numpy backend give zeros)"),
+        (name == "Mod" and gradient and "largest difference" in why,
+         "Mod's gradient with respect to y is -trunc(x / y), as ops.fmod's (MindSpore's "
+         "primitive Mod gives -floor(x / y))"),
+        (name in ("topk", "TopK") and "element 1: largest difference" in why and any(
+            len(np.unique(a)) < a.size for a in arrays),
+         "topk takes tied values in index order (MindSpore's CPU kernel may take another)"),
+        (name == "lerp" and gradient and " here, float" in why,
+         "lerp's gradients have their inputs' types (MindSpore's: float32 for float16 inputs, "
+         "float64 beside a float64 weight)"),
+        (name == "masked_fill" and theirs_only and "MaskedFill" in why,
+         "masked_fill takes float16 and float64 tensors (MindSpore's CPU kernel: TypeError)"),
+        (name == "norm" and ("NoneType in MindSpore" in why or kwargs.get("dim") is None and
+                             args[1] is not None and arrays[0].ndim > 2),
+         "norm of an input of more than 2 dimensions with ord and without dim is a ValueError, "
+         "as documented, and of a 0-d input with ord a number (MindSpore returns None)"),
+        (name == "full" and isinstance(args[1], float) and kwargs.get("dtype") is None,
+         "ops.full of a float fill_value without dtype is float32 (MindSpore 2.10: int64, the "
+         "value truncated)"),
+        (name in ("max", "min") and args[1:2] in ((None,), ()) and "largest difference" in why,
+         "ops.max/min with axis=None give the flat index of the extreme (MindSpore 2.10: 0)"),
+    ]
+    return next((word for applies, word in rules if applies), None)
+
+
+def describe(case, limit=300):
+    form, name, init, args, kwargs = case
+    shown = ", ".join([described(a) for a in args] + [f"{k}={described(v)}" for k, v in
+                                                      kwargs.items()])
+    text = f"ops.{name}({', '.join(map(described, init))})({shown})" if form == "primitive" \
+        else f"ops.{name}({shown})"
+    return text[:limit]
+
+
+def described(value):
+    if is_tensor(value):
+        return f"Tensor {value[1].dtype}{value[1].shape}"
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == DTYPE:
+        return value[1]
+    if isinstance(value, list) and value and is_tensor(value[0]):
+        return "[" + ", ".join(map(described, value)) + "]"
+    return repr(value)
+
+
+def main():
+    args = differential_reference.command_line(__doc__.split("\n\n")[0], 300)
+    if args.emit:                       # the reference interpreter's part
+        differential_reference.emit_outcomes(outcomes(args.emit[0], args.seed, args.cases,
+                                                      args.start), args.emit[1],
+                                             CASE_TIMEOUT_S)
+        return 0
+    reference = differential_reference.reference_outcomes(__file__, args, args.cases, lambda path: [
+        "--seed", str(args.seed), "--cases", str(args.cases), "--emit", args.reference, path])
+    ours = list(outcomes("training", args.seed, args.cases))
+    try:
+        on_torch = Library("training", torch=True)
+        on_torch = [run_case(on_torch, case) for case in cases(args.seed, args.cases)]
+    except ImportError:         # no torch here: the numpy backend only
+        on_torch = [None] * args.cases
+    finally:
+        importlib.import_module("training").set_backend(None)
+    return differential_reference.print_report(
+        args, cases(args.seed, args.cases), list(zip(ours, on_torch)), reference, classify,
+        describe)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -18,7 +18,9 @@ LAYERS = ["Dense", "Conv2d", "Conv1d", "Conv2dTranspose", "BatchNorm1d", "BatchN
           "LayerNorm", "GroupNorm", "Embedding", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
           "Pad", "Flatten", "Dropout", "ReLU", "ReLU6", "Sigmoid", "Tanh", "HSwish", "HSigmoid",
           "PReLU", "LeakyReLU", "GELU", "Softmax", "LogSoftmax"] + MORE_LAYERS
-OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad"]
+OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad", "AdaMax",
+              "Adadelta", "Lamb", "LARS", "Rprop", "ASGD", "FTRL", "ProximalAdagrad", "LazyAdam",
+              "AdamOffload"]
 # optimizer parameters: MindSpore skips weight decay on names with "gamma" or "beta"
 PARAMETER_NAMES = ["fc.weight", "fc.bias", "bn.gamma", "bn.beta", "conv.weight", "ln.beta"]
 
@@ -260,7 +262,32 @@ HYPERPARAMETERS = {     # name: {argument: values, the last ones wrong}
     "RMSProp": {"decay": [0.9, 0.5, -0.5], "momentum": [0.0, 0.9, -1.0],
                 "epsilon": [1e-10, 1e-3, 0.0], "centered": [False, True, 1]},
     "Adagrad": {"accum": [0.1, 1.0, -0.1], "update_slots": [True, False, 1]},
+    "AdaMax": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 1], "eps": [1e-8, 1e-3, 0.0]},
+    "Adadelta": {"rho": [0.9, 0.5, 1.5], "epsilon": [1e-6, 1e-3, -1.0]},
+    "Lamb": {"beta1": [0.9, 0.5, 0.0], "beta2": [0.999, 0.9, 1], "eps": [1e-6, 1e-3, 0.0]},
+    "LARS": {"epsilon": [1e-5, 1e-3, 1], "coefficient": [0.001, 0.02, 1],
+             "use_clip": [False, True, 1]},
+    "Rprop": {"etas": [(0.5, 1.2), (0.3, 1.5), (1.2, 0.5), [0.5, 1.2]],
+              "step_sizes": [(1e-6, 50.0), (0.01, 0.2), (1, 50.0), (0.2, 0.01)]},
+    "ASGD": {"lambd": [1e-4, 0.01, 1], "alpha": [0.75, 0.5, 1], "t0": [1e6, 2.0, 1]},
+    "FTRL": {"initial_accum": [0.1, 1.0, -0.1], "lr_power": [-0.5, -0.3, 0.5],
+             "l1": [0.0, 0.01, -1.0], "l2": [0.0, 0.1, 1], "use_locking": [False, 1]},
+    "ProximalAdagrad": {"accum": [0.1, 1.0, -0.1], "l1": [0.0, 0.01, 1], "l2": [0.0, 0.1, -0.1]},
+    "LazyAdam": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0], "eps": [1e-8, 1e-3, 0],
+                 "use_nesterov": [False, True, 1]},
+    "AdamOffload": {"beta1": [0.9, 0.5, 1.0], "eps": [1e-8, 1e-3, 0.0],
+                    "use_nesterov": [False, True, 1]},
 }
+NO_LOSS_SCALE = ("AdamWeightDecay", "Lamb", "LARS", "Rprop", "ASGD")
+# the optimizers LARS wraps in these cases
+LARS_WRAPPED = ["Momentum", "SGD", "Adam", "AdamWeightDecay"]
+
+
+def hyperparameters(d, kwargs, name, wrong):
+    """Each of the optimizer's hyperparameters now and then (a wrong value if ``wrong``)."""
+    for argument, values in HYPERPARAMETERS[name].items():
+        if d.r.random() < 0.5:
+            kwargs[argument] = d.r.choice(values if wrong else values[:-1])
 
 
 def optimizer_case(d):
@@ -274,15 +301,21 @@ def optimizer_case(d):
     steps = d.r.randint(2, 5)
     wrong = d.r.random() < 0.15
     kwargs = {"learning_rate": learning_rate(d, steps, wrong)}
-    if name == "Momentum":
+    if name == "FTRL" and not wrong:    # (a fixed float rate > 0, else refused)
+        kwargs["learning_rate"] = c([0.1, 0.01, 0.5])
+    wrapped = c(LARS_WRAPPED) if name == "LARS" else name
+    if wrapped == "Momentum":
         kwargs["momentum"] = c([0.9, 0.0, 0.5] + [-0.1] * wrong)
-    for argument, values in HYPERPARAMETERS[name].items():
-        if d.r.random() < 0.5:
-            kwargs[argument] = c(values if wrong else values[:-1])
+    hyperparameters(d, kwargs, wrapped, wrong)
     if d.r.random() < 0.5:
         kwargs["weight_decay"] = c([0.01, 0.1, -0.1] if wrong else [0.01, 0.1])
-    if name != "AdamWeightDecay" and d.r.random() < 0.3:
+    if wrapped not in NO_LOSS_SCALE and d.r.random() < 0.3:
         kwargs["loss_scale"] = c([2.0, 128.0, 0.0] if wrong else [2.0, 128.0])
+    if wrapped == "SGD" and kwargs.get("nesterov") is True and not wrong:
+        kwargs.update(momentum=0.9, dampening=0.0)     # (else refused)
+    if name == "LARS":      # the wrapped optimizer's arguments inside LARS's
+        kwargs = {"optimizer": (wrapped, kwargs)}
+        hyperparameters(d, kwargs, name, wrong)
     groups = None
     if len(names) > 1 and d.r.random() < 0.35:
         cut = d.r.randint(1, len(names) - 1)
@@ -290,8 +323,6 @@ def optimizer_case(d):
                   {"params": names[cut:]}]
         if d.r.random() < 0.5:
             groups.append({"order_params": d.r.sample(names, len(names))})
-    if name == "SGD" and kwargs.get("nesterov") is True and not wrong:
-        kwargs.update(momentum=0.9, dampening=0.0)     # (else refused)
     # the gradients in the optimizer's order of the parameters (order_params' where given)
     order = groups[-1]["order_params"] if groups and "order_params" in groups[-1] else names
     grads = [[normal(d, shapes[names.index(key)]) for key in order] for _ in range(steps)]
@@ -304,6 +335,14 @@ def optimizer_case(d):
 HELD_APART = ("stat.", "momentum", "learning_rate")
 
 
+def with_schedule(lib, kwargs):
+    """``kwargs`` with a drawn schedule's name and arguments made the library's schedule."""
+    rate = kwargs.get("learning_rate")
+    if isinstance(rate, tuple) and rate[0] == "schedule":
+        kwargs["learning_rate"] = getattr(lib.nn, rate[1][0])(*rate[1][1])
+    return kwargs
+
+
 def run_optimizer(lib, case, plain, error):
     """Every parameter and optimizer state by name after each call (up to the first that
     raises)."""
@@ -314,16 +353,19 @@ def run_optimizer(lib, case, plain, error):
         chosen = list(by_name.values()) if groups is None else [
             {key: [by_name[n] for n in value] if key in ("params", "order_params") else value
              for key, value in group.items()} for group in groups]
-        kwargs = lib.resolve(kwargs)
-        rate = kwargs.get("learning_rate")
-        if isinstance(rate, tuple) and rate[0] == "schedule":
-            kwargs["learning_rate"] = getattr(lib.nn, rate[1][0])(*rate[1][1])
-        optimizer = getattr(lib.nn, name)(chosen, **kwargs)
+        kwargs = with_schedule(lib, lib.resolve(kwargs))
+        if name == "LARS":
+            wrapped, inner = kwargs.pop("optimizer")
+            optimizer = lib.nn.LARS(getattr(lib.nn, wrapped)(chosen, **with_schedule(lib, inner)),
+                                    **kwargs)
+        else:
+            optimizer = getattr(lib.nn, name)(chosen, **kwargs)
         for step in grads:
             optimizer(tuple(lib.input(g) for g in step))
             values = {key: plain(p) for key, p in by_name.items()}
-            values.update((key, plain(p)) for key, p in optimizer.parameters_and_names()
-                          if not key.startswith(HELD_APART))
+            # by the states' names (LARS's keys of its wrapped optimizer's start with "opt.")
+            values.update((p.name, plain(p)) for _, p in optimizer.parameters_and_names()
+                          if not p.name.startswith(HELD_APART))
             made.append(("ok", ("dict", values)))
     except Exception as exc:         # an outcome to compare, like a value
         made.append(error(exc))

@@ -504,6 +504,12 @@ def documented(case, why):
          kwargs.get("count_include_pad") is False and "step 1: x: largest difference" in why,
          "AvgPool2d(count_include_pad=False, divisor_override=d) has its forward's gradient "
          "(MindSpore's is not: 2.0 where the output is x / 2)"),
+        (name == "FTRL" and kwargs.get("l1", 0.0) > 0 and "largest difference" in why,
+         "FTRL(l1 > 0) shrinks by sign(linear) * l1, as documented (MindSpore's CPU kernel takes "
+         "+l1 for every nonzero linear, the wrong sign for a negative one)"),
+        (name in ("Lamb", "LARS") and theirs_only,
+         "Lamb and LARS run on the CPU (MindSpore 2.10 has no CPU kernel for Lamb or "
+         "LARSUpdate, and its LARS cannot wrap AdamWeightDecay)"),
         (name.startswith("Conv") and ours_only and "dilated kernel" in why,
          "a dilated kernel larger than the padded input is a ValueError, as MindSpore's for an "
          "undilated one (MindSpore gives an empty output)"),

@@ -1,11 +1,14 @@
-"""The text corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
-YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB) against MindSpore 2.10, on random
-folders.
+"""The corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
+YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB, CoNLL2000, UDPOS, SQuAD, and the speech
+datasets YesNo, SpeechCommands, LJSpeech, CMUArctic) against MindSpore 2.10, on random folders.
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
 ``train.tsv`` / ``dev.tsv`` / ``test.tsv`` with their header lines; ``ptb.{split}.txt``,
 ``wiki.{split}.tokens``, ``enwik9``; IMDB's ``{train,test}/{pos,neg,unsup}/`` review files
-under odd names, of one line or several, empty, CRLF), each file or folder now and then missing, with the hostile contents
+under odd names, of one line or several, empty, CRLF; CoNLL2000/UDPOS sentences; SQuAD JSON
+with impossible questions, negative or fractional starts, keys missing; WAV files of every
+16-bit value, now and then with a LIST chunk, another sample format or cut short, with their
+metadata files), each file or folder now and then missing, with the hostile contents
 of tools/text_sources_vs_mindspore.py (quoted fields, line ends inside quotes, CRLF and lone CR,
 empty lines and fields, fewer or more fields than columns, a BOM, bytes that are not UTF-8), and
 reads it with a random ``usage`` (an invalid one too) and the sampling arguments of that tool
@@ -29,6 +32,7 @@ import json
 import os
 import random
 import re
+import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
@@ -58,6 +62,8 @@ USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "IMDBDataset": ["train", "test", "all", None],
           "CoNLL2000Dataset": ["train", "test", "all", None],
           "SQuADDataset": ["train", "dev", "all", None],
+          "SpeechCommandsDataset": ["train", "valid", "test", "all", None],
+          "YesNoDataset": [], "LJSpeechDataset": [], "CMUArcticDataset": [],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
           **{name: ["train", "test", "all", None] for name in CSV_CORPORA}}
@@ -180,11 +186,83 @@ def squad_file(r, heat):
     return data if r.random() > 0.02 * heat else data[:len(data) // 2]
 
 
+AUDIO = ("YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset")
+
+
+def wav(r, heat):
+    """A WAV file's bytes: 16-bit mono PCM with a 44-byte header most often; now and then a
+    LIST chunk before the data, another sample format, or the file cut short."""
+    samples = [r.choice([-32768, 32767, 0, 1, -1, r.randint(-32768, 32767)])
+               for _ in range(r.randint(0, 6))]
+    channels, width, extra = 1, 2, b""
+    roll = r.random() / heat
+    if roll < 0.03:
+        extra = b"LIST" + struct.pack("<I", 4) + b"abcd"
+    elif roll < 0.05:
+        channels, width = r.choice([(2, 2), (1, 1), (1, 4)])
+    data = b"".join(struct.pack("<h", v) for v in samples)
+    rate = r.choice([8000, 16000, 22050, 44100])
+    fmt = struct.pack("<4sIHHIIHH", b"fmt ", 16, 1, channels, rate, rate * channels * width,
+                      channels * width, 8 * width)
+    body = b"WAVE" + fmt + extra + b"data" + struct.pack("<I", len(data)) + data
+    out = b"RIFF" + struct.pack("<I", len(body)) + body
+    return out[:-1] if data and 0.05 <= roll < 0.07 else out
+
+
+def audio_folder(r, name):
+    heat, files = text.draw_heat(r), []
+    if name == "YesNoDataset":
+        for _ in range(r.randint(0, 4)):
+            bits = [str(r.randint(0, 1)) for _ in range(r.choice([8, 8, 8, 3]))]
+            files.append(("_".join(bits) + ".wav", wav(r, heat)))
+        if r.random() < 0.1:
+            files.append(("README.txt", b"yes no"))
+    elif name == "SpeechCommandsDataset":
+        lists, files = {"validation_list.txt": [], "testing_list.txt": []}, {}
+        for label in r.sample(["cat", "dog", "yes", "_background_noise_"], r.randint(1, 3)):
+            for _ in range(r.randint(0, 3)):
+                relative = f"{label}/{r.choice(['b433eff', 'a1', 'zz9'])}_nohash_" \
+                           f"{r.randint(0, 3)}.wav"
+                files[relative] = wav(r, heat)
+                roll = r.random()
+                if roll < 0.5:
+                    lists["validation_list.txt" if roll < 0.25 else "testing_list.txt"].append(
+                        relative)
+        files = sorted(files.items()) + [
+            (list_name, "".join(line + "\n" for line in lines).encode())
+            for list_name, lines in lists.items() if r.random() > 0.1]
+    elif name == "LJSpeechDataset":
+        lines = []
+        for k in range(r.randint(0, 4)):
+            utterance = f"LJ001-{k:04d}"
+            lines.append(f"{utterance}|{text.word(r)} {text.word(r)}|{text.word(r)}")
+            if r.random() > 0.05 * heat:
+                files.append((f"wavs/{utterance}.wav", wav(r, heat)))
+        if r.random() > 0.05:
+            files.append(("metadata.csv", "".join(line + "\n" for line in lines).encode()))
+    else:
+        lines, root = [], f"cmu_us_{r.choice(['aew', 'aew', 'bdl'])}_arctic"
+        for k in r.sample(range(1, 9), r.randint(0, 4)):
+            utterance = f"arctic_a{k:04d}"
+            lines.append(f'( {utterance} "{text.word(r)}, {text.word(r)}." )')
+            if r.random() > 0.05 * heat:
+                files.append((f"{root}/wav/{utterance}.wav", wav(r, heat)))
+        if r.random() > 0.05:
+            files.append((f"{root}/etc/txt.done.data",
+                          "".join(line + "\n" for line in lines).encode()))
+    return files
+
+
 def random_case(r):
     name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
                     ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(TAGGED_CORPORA) * 4 +
-                    ["SQuADDataset"] * 6)
-    if name == "IMDBDataset":
+                    ["SQuADDataset"] * 6 + list(AUDIO) * 5)
+    if name in AUDIO:
+        files = audio_folder(r, name)
+        if name == "CMUArcticDataset" and r.random() < 0.6:
+            return text.sampling(r, {"name": name, "files": files, "kwargs": {
+                "name": r.choice(["aew", "bdl", "xyz"])}})
+    elif name == "IMDBDataset":
         files = imdb_folder(r)
     elif name == "SQuADDataset":
         heat = text.draw_heat(r)
@@ -221,6 +299,8 @@ def files_read(case):
         splits = ["train", "test"] if usage in (None, "all") else [usage]
         return [(file_name, data) for file_name, data in case["files"] if data is not None and
                 file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
+    if name in AUDIO:
+        return sorted(case["files"])
     if name == "SQuADDataset":
         splits = ["train", "dev"] if usage in (None, "all") else [usage]
         wanted = [file_name for split in splits for file_name in SQUAD_FILES
@@ -253,7 +333,7 @@ def as_text_case(case):
         kind, suffix, kwargs["column_names"] = "csv", ".csv", CSV_CORPORA[case["name"]]
     elif case["name"] == "SST2Dataset":
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
-    elif case["name"] == "SQuADDataset":
+    elif case["name"] == "SQuADDataset" or case["name"] in AUDIO:
         kind, suffix = "json", ".json"
     else:
         kind, suffix = "text", ".txt"
@@ -321,6 +401,25 @@ def line_sizes(case, strip):
     return [min(per, case["kwargs"].get("num_samples") or per)] * shards
 
 
+def wav_unlike_mindspore(data):
+    """Whether MindSpore 2.10 reads a WAV file otherwise than by its chunks: its data does not
+    follow a 16-byte fmt chunk at byte 44, its samples are not 16-bit mono, or it is cut."""
+    if len(data) < 44 or data[36:40] != b"data":
+        return True
+    channels, width = struct.unpack("<H", data[22:24])[0], struct.unpack("<H", data[34:36])[0]
+    return channels != 1 or width != 16 or len(data) - 44 < struct.unpack("<I", data[40:44])[0]
+
+
+def speech_commands_sizes(case):
+    """MindSpore 2.10's get_dataset_size() of a SpeechCommands case: every WAV file's count
+    but _background_noise_'s, whatever the usage, per shard and under num_samples."""
+    count = sum(1 for file_name, _ in case["files"] if file_name.endswith(".wav") and
+                not file_name.startswith("_background_noise_/"))
+    shards = case.get("shards", 1)
+    per = -(-count // shards)
+    return [min(per, case["kwargs"].get("num_samples") or per)] * shards
+
+
 def nonempty_line_sizes(case):
     """MindSpore 2.10's get_dataset_size() of an EnWik9 case: it counts the non-empty lines
     only (its rows are every line), per shard and under num_samples."""
@@ -342,6 +441,7 @@ def run_case(ds, case, directory):
         if data is None:
             os.makedirs(os.path.join(directory, file_name))
             continue
+        os.makedirs(os.path.dirname(os.path.join(directory, file_name)), exist_ok=True)
         with open(os.path.join(directory, file_name), "wb") as f:
             f.write(data)
     source = getattr(ds, case["name"])
@@ -360,13 +460,23 @@ def run_case(ds, case, directory):
              ("get_dataset_size", pipelines.attempt(
                  lambda: [data.get_dataset_size() for data in datasets])),
              ("rows", pipelines.attempt(lambda: pipelines.in_order(
-                 [row for data in datasets for row in read(data)],
-                 text.order(as_text_case(case)))))]
+                 [row for data in datasets for row in read(data)], order(case))))]
     if "num_samples" in case["kwargs"]:     # every row of the files, in order
         whole = dict(case["kwargs"], shuffle=False, num_parallel_workers=1)
         del whole["num_samples"]
-        found.append(("whole", pipelines.attempt(lambda: read(source(directory, **whole)))))
+        found.append(("whole", pipelines.attempt(lambda: pipelines.in_order(
+            read(source(directory, **whole)), order(dict(case, kwargs=whole))))))
     return found
+
+
+def order(case):
+    """The text tool's order of the case's rows; YesNo's "sorted" at most, or "counted" where
+    num_samples or shards take some of its rows (MindSpore reads its folder in the order the
+    file system lists it)."""
+    found = text.order(as_text_case(case))
+    if case["name"] != "YesNoDataset" or found == "counted":
+        return found
+    return "counted" if "shards" in case or case["kwargs"].get("num_samples") else "sorted"
 
 
 def library(name):
@@ -392,6 +502,22 @@ def documented(case, item, ours, theirs):
     tagged = case["name"] in TAGGED_CORPORA
     read = [data for _, data in files_read(case)]
     rules = [
+        (case["name"] in AUDIO and any(wav_unlike_mindspore(data) for file_name, data in
+                                       case["files"] if file_name.endswith(".wav")),
+         "WAV files: the RIFF chunks are read as they are, a file not 16-bit mono PCM or cut "
+         "short raises (MindSpore 2.10 reads a fixed 44-byte header and serves what follows as "
+         "16-bit mono samples)"),
+        (case["name"] == "SpeechCommandsDataset" and "shards" in case and item == "rows" and
+         dict(ours).get(item) == ("ok", 0) and "num_samples must be greater than 0" in str(
+             reference.get(item)),
+         "SpeechCommands: a usage without files has an empty epoch, in shards too (MindSpore "
+         "2.10: its sharded sampler raises 'num_samples must be greater than 0')"),
+        (case["name"] == "SpeechCommandsDataset" and item == "get_dataset_size" and (
+            reference.get(item) == ("ok", speech_commands_sizes(case)) or
+            reference.get(item, ("",))[0] == "error" and case["kwargs"].get("usage") in (
+                "test", "valid")),
+         "SpeechCommands: get_dataset_size() counts the usage's files (MindSpore 2.10: every "
+         "file's, whatever the usage, and a RuntimeError where there is none)"),
         (tagged and item == "get_dataset_size" and reference.get(item) in (
             ("ok", line_sizes(case, strip)) for strip in (False, True)),
          "CoNLL2000/UDPOS: get_dataset_size() counts the sentences served (MindSpore 2.10 "
@@ -400,6 +526,10 @@ def documented(case, item, ours, theirs):
                                                       and data.strip() for data in read),
          "CoNLL2000/UDPOS: a file's last sentence is a row where no empty line follows it "
          "(MindSpore 2.10 drops it)"),
+        (tagged and any(0 < len(line.strip(b" ").split(TAGGED_CORPORA[case["name"]][0].encode()))
+                        < 3 for data in read for line in data.split(b"\n") if line.strip(b" ")),
+         "CoNLL2000/UDPOS: a line of fewer than three fields raises (MindSpore 2.10 reads past "
+         "its fields: a crash, garbage or an error)"),
         (tagged and any(b"\r" in data for data in read),
          "CoNLL2000/UDPOS: a CRLF line end loses its CR (MindSpore 2.10 fails on the line "
          "after it)"),

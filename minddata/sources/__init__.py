@@ -5,12 +5,15 @@ STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
-EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD); PaddedDataset and
+EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD); the speech datasets (YesNo, SpeechCommands,
+LJSpeech, CMUArctic); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
 that opens a ``RowSource`` (base.py) lazily, when a pipeline starts.
 """
+from .audio_folders import (CMUArcticDataset, LJSpeechDataset, SpeechCommandsDataset,
+                            YesNoDataset)
 from .caltech import Caltech101Dataset, Caltech256Dataset
 from .celeba import CelebADataset
 from .cityscapes import CityscapesDataset
@@ -68,7 +71,8 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "SogouNewsDataset",
            "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
            "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
-           "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset"]
+           "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset",
+           "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset"]
 
 
 def __getattr__(name):

@@ -4,8 +4,8 @@
 A row is a question: ``context`` and ``question`` (0-d strings), ``text`` (1-D strings, its
 answers) and ``answer_start`` (1-D uint32, where each answer starts in the context). As in
 MindSpore 2.10 (measured): a question without answers (SQuAD 2.0's impossible ones) has the one
-answer ``''`` starting at 4294967295 (-1 as uint32), and an ``answer_start`` below 0 wraps the
-same way; usage 'train' reads the train files of both versions that are there (1.1 first),
+answer ``''`` starting at 4294967295 (-1 as uint32), an ``answer_start`` below 0 wraps the
+same way and one with a fraction loses it; usage 'train' reads the train files of both versions that are there (1.1 first),
 'dev' the dev files, 'all' (the default) the train files then the dev files, and a usage none
 of whose files is there is a RuntimeError when the data is first counted. The questions come
 in file order, the files read whole when the pipeline opens the source (a key missing, a value
@@ -46,7 +46,7 @@ def _field(obj, key, kind, where):
     value = obj[key]
     if not isinstance(value, kind) or isinstance(value, bool):
         raise RuntimeError(f"Invalid data, SQuADDataset {where}: '{key}' is "
-                           f"{json.dumps(value)[:60]}, not a {kind.__name__}.")
+                           f"{json.dumps(value)[:60]}, not of the type it reads there.")
     return value
 
 
@@ -65,8 +65,8 @@ def questions(path):
                 question = _field(qa, "question", str, f"{path} question")
                 answers = _field(qa, "answers", list, f"{path} question {question!r}")
                 texts = [_field(a, "text", str, f"{path} answer") for a in answers]
-                starts = [_field(a, "answer_start", int, f"{path} answer") % 2 ** 32
-                          for a in answers]
+                starts = [int(_field(a, "answer_start", (int, float), f"{path} answer")) %
+                          2 ** 32 for a in answers]
                 found.append((context, question) + ((texts, starts) if answers else _NO_ANSWER))
     return found
 

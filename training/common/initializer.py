@@ -214,6 +214,33 @@ class Identity(Initializer):
         arr[...] = np.eye(*arr.shape)
 
 
+@_register("dirac")
+class Dirac(Initializer):
+    """Identity-preserving convolution weights (out, in, *kernel): in each of `groups` groups
+    of output channels, channel d of the group passes input channel d through the kernel's
+    centre (size // 2 in each dimension); zeros elsewhere."""
+
+    def __init__(self, groups=1):
+        super().__init__(groups=groups)
+        self.groups = groups
+
+    def _initialize(self, arr):
+        if arr.ndim not in (3, 4, 5):
+            raise ValueError(f"For Dirac initializer, only support to initialize tensor with "
+                             f"dimension of 3, 4 or 5, but got {arr.ndim}.")
+        out_channels = arr.shape[0]
+        if out_channels % self.groups:
+            raise ValueError(f"For Dirac initializer, the first dimension of the initialized "
+                             f"tensor must be divisible by groups, but got first dimension "
+                             f"{out_channels}, groups {self.groups}.")
+        per_group = out_channels // self.groups
+        centre = tuple(size // 2 for size in arr.shape[2:])
+        arr.fill(0)
+        for group in range(self.groups):
+            for channel in range(min(per_group, arr.shape[1])):
+                arr[(group * per_group + channel, channel) + centre] = 1
+
+
 @_register("orthogonal")
 class Orthogonal(Initializer):
     """A (semi-)orthogonal matrix of the flattened shape (rows = shape[0]), times gain."""

@@ -85,6 +85,7 @@ _LAZY = {
     "SpeechCommandsDataset": "minddata.sources",
     "LJSpeechDataset": "minddata.sources",
     "CMUArcticDataset": "minddata.sources",
+    "Multi30kDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

@@ -5,7 +5,7 @@ STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
 SBD, Cityscapes, KITTI, WIDER FACE,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
-EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD); the speech datasets (YesNo, SpeechCommands,
+EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD, Multi30k); the speech datasets (YesNo, SpeechCommands,
 LJSpeech, CMUArctic); PaddedDataset and
 RandomDataset.
 
@@ -38,6 +38,7 @@ from .manifest import ManifestDataset
 from .mindrecord_dataset import MindDataset, OBSMindDataset
 from .mnist import MnistDataset
 from .mnist_variants import EMnistDataset, FashionMnistDataset, KMnistDataset, QMnistDataset
+from .multi30k import Multi30kDataset
 from .omniglot import OmniglotDataset
 from .photo_tour import PhotoTourDataset
 from .places365 import Places365Dataset
@@ -72,7 +73,8 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "YahooAnswersDataset", "YelpReviewDataset", "SST2Dataset",
            "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
            "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset",
-           "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset"]
+           "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset",
+           "Multi30kDataset"]
 
 
 def __getattr__(name):

@@ -9,6 +9,10 @@ then is an error or not, at one step or another, as each corpus does (``open_fil
 """
 import os
 
+import numpy as np
+
+from . import _arrays
+from ._file_rows import MultiFileRowSource, file_stamps
 from ._no_rows import FailsWhenReadIfEmpty
 from ._source_base import RowSource, Shuffle, SourceDataset
 from ._validation import check_dir, check_sampling_args, check_usage
@@ -30,6 +34,34 @@ class MissingFileSource(FailsWhenReadIfEmpty, RowSource):
 
     def describe(self):
         return f"MissingFile({self._path})"
+
+
+class ParsedRowsSource(FailsWhenReadIfEmpty, MultiFileRowSource):
+    """A corpus's rows parsed at open, one entry per row (SQuAD's questions, CoNLL2000/UDPOS
+    sentences, Multi30k pairs); subclasses call ``_set_rows`` and give ``_arrays_of(entry)``,
+    the row's numpy values."""
+
+    def _set_rows(self, api, files, per_file, unit):
+        """``per_file``: each file's entries; with none, no row and MindSpore's error naming
+        the files (and ``unit``, what a row is) when a pass starts."""
+        self._api, self._files = api, files
+        self._entries = [entry for entries in per_file for entry in entries]
+        self._starts = np.cumsum([0] + [len(entries) for entries in per_file], dtype=np.int64)
+        if not self._entries:
+            self._no_rows = (f"Invalid data, {api} API can't read the data file (interface "
+                             f"mismatch or no data found). Check file path: {' '.join(files)} "
+                             f"(no {unit}).")
+
+    def __len__(self):
+        return len(self._entries)
+
+    def read_rows(self, ids):
+        ids = _arrays.as_int_ids(ids)
+        _arrays.check_ids(ids, len(self), f"{self._api} {self._files}")
+        return [self._arrays_of(self._entries[i]) for i in ids.tolist()]
+
+    def describe(self):
+        return f"{self._api}(files={file_stamps(self._files)})"
 
 
 def open_files(files, open_present, column_names, missing="fails before rows"):

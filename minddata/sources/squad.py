@@ -17,10 +17,8 @@ import os
 
 import numpy as np
 
-from . import _arrays
-from ._corpus_folder import CorpusFolderDataset
-from ._file_rows import FileOrderSampling, MultiFileRowSource, file_stamps
-from ._no_rows import FailsWhenReadIfEmpty
+from ._corpus_folder import CorpusFolderDataset, ParsedRowsSource
+from ._file_rows import FileOrderSampling
 
 VERSIONS = ("v1.1", "v2.0")
 _NO_ANSWER = ([""], [2 ** 32 - 1])
@@ -71,35 +69,20 @@ def questions(path):
     return found
 
 
-class SquadSource(FailsWhenReadIfEmpty, MultiFileRowSource):
+class SquadSource(ParsedRowsSource):
     """The questions of the files, read once at open."""
 
     column_names = ["context", "question", "text", "answer_start"]
     _row_unit = "question"
 
     def __init__(self, dataset_dir, usage):
-        self._files = squad_files(dataset_dir, usage)
-        per_file = [questions(path) for path in self._files]
-        self._questions = [q for found in per_file for q in found]
-        self._starts = np.cumsum([0] + [len(found) for found in per_file], dtype=np.int64)
-        if not self._questions:
-            self._no_rows = (f"Invalid data, SQuADDataset API can't read the data file "
-                             f"(interface mismatch or no data found). Check file path: "
-                             f"{' '.join(self._files)} (no question).")
+        files = squad_files(dataset_dir, usage)
+        self._set_rows("SQuADDataset", files, [questions(path) for path in files], "question")
 
-    def __len__(self):
-        return len(self._questions)
-
-    def read_rows(self, ids):
-        ids = _arrays.as_int_ids(ids)
-        _arrays.check_ids(ids, len(self), f"SQuADDataset {self._files}")
-        return [(np.array(context), np.array(question), np.array(texts, dtype=np.str_),
-                 np.array(starts, dtype=np.uint32))
-                for context, question, texts, starts in (self._questions[i] for i in
-                                                         ids.tolist())]
-
-    def describe(self):
-        return f"SQuADDataset(files={file_stamps(self._files)})"
+    def _arrays_of(self, entry):
+        context, question, texts, starts = entry
+        return (np.array(context), np.array(question), np.array(texts, dtype=np.str_),
+                np.array(starts, dtype=np.uint32))
 
 
 class SQuADDataset(FileOrderSampling, CorpusFolderDataset):

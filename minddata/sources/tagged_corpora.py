@@ -19,10 +19,9 @@ import os
 
 import numpy as np
 
-from . import _arrays
-from ._corpus_folder import CorpusFolderDataset, WorkersLastSignature, open_files
-from ._file_rows import FileOrderSampling, MultiFileRowSource, file_stamps, text_lines
-from ._no_rows import FailsWhenReadIfEmpty
+from ._corpus_folder import (CorpusFolderDataset, ParsedRowsSource, WorkersLastSignature,
+                             open_files)
+from ._file_rows import FileOrderSampling, text_lines
 
 
 def sentences(path, api, separator):
@@ -46,37 +45,20 @@ def sentences(path, api, separator):
     return found
 
 
-class TaggedSentencesSource(FailsWhenReadIfEmpty, MultiFileRowSource):
+class TaggedSentencesSource(ParsedRowsSource):
     """The sentences of the files, read once at open."""
 
     def __init__(self, files, api, separator, column_names):
-        self.column_names, self._api, self._separator = list(column_names), api, separator
-        self._files, self._sentences, counts = files, [], []
-        for path in files:
-            found = sentences(path, api, separator)
-            self._sentences += found
-            counts.append(len(found))
-        self._starts = np.cumsum([0] + counts, dtype=np.int64)
-        if not self._sentences:
-            self._no_rows = (f"Invalid data, {api} API can't read the data file (interface "
-                             f"mismatch or no data found). Check file path: {' '.join(files)} "
-                             f"(no sentence).")
+        self.column_names, self._separator = list(column_names), separator
+        self._set_rows(api, files, [sentences(path, api, separator) for path in files],
+                       "sentence")
 
-    def __len__(self):
-        return len(self._sentences)
-
-    def read_rows(self, ids):
-        ids = _arrays.as_int_ids(ids)
-        _arrays.check_ids(ids, len(self), f"{self._api} {self._files}")
-        return [tuple(np.array(column, dtype=np.str_) for column in self._sentences[i][1:])
-                for i in ids.tolist()]
+    def _arrays_of(self, entry):
+        return tuple(np.array(column, dtype=np.str_) for column in entry[1:])
 
     def provenance(self, row_id):
         k = int(np.searchsorted(self._starts, row_id, side="right")) - 1
-        return f"{self._files[k]} line {self._sentences[int(row_id)][0]}"
-
-    def describe(self):
-        return f"{self._api}(files={file_stamps(self._files)}, sep={self._separator!r})"
+        return f"{self._files[k]} line {self._entries[int(row_id)][0]}"
 
 
 def open_tagged_corpus(files, api, separator, column_names):

@@ -25,6 +25,7 @@ def rows(data):
 
 
 def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
 
@@ -278,3 +279,27 @@ def test_squad_questions(tmp_path):
         ds.SQuADDataset(str(tmp_path)).get_dataset_size()
     with pytest.raises(ValueError, match=r"\['train', 'dev', 'all'\]"):
         ds.SQuADDataset(str(tmp_path), usage="test")
+
+
+def test_multi30k_pairs(tmp_path):
+    for folder, stem in (("training", "train"), ("validation", "val"),
+                         ("mmt16_task1_test", "test")):
+        for language in ("en", "de"):
+            write(tmp_path / folder / f"{stem}.{language}",
+                  f"{stem} {language} 1\n\n{stem} {language} 2\n".encode())
+    data = ds.Multi30kDataset(str(tmp_path), shuffle=False, num_parallel_workers=1)
+    assert data.get_col_names() == ["text", "translation"] and data.get_dataset_size() == 6
+    # MindSpore 2.10: a pair of empty lines is no row; 'all' reads test, train, valid
+    assert rows(data)[:3] == [["test en 1", "test de 1"], ["test en 2", "test de 2"],
+                              ["train en 1", "train de 1"]]
+    assert rows(ds.Multi30kDataset(str(tmp_path), usage="valid", language_pair=("de", "en"),
+                                   shuffle=False)) == [["val de 1", "val en 1"],
+                                                       ["val de 2", "val en 2"]]
+    with pytest.raises(ValueError, match="language_pair can only be"):
+        ds.Multi30kDataset(str(tmp_path), language_pair=["de", "fr"])
+    with pytest.raises(ValueError, match="length 2"):
+        ds.Multi30kDataset(str(tmp_path), language_pair=["de"])
+    # files of other line counts raise (MindSpore stops at the shorter one)
+    write(tmp_path / "training" / "train.en", b"one\ntwo\n")
+    with pytest.raises(RuntimeError, match="pairs the lines"):
+        rows(ds.Multi30kDataset(str(tmp_path), usage="train"))

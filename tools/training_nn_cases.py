@@ -20,7 +20,7 @@ LAYERS = ["Dense", "Conv2d", "Conv1d", "Conv2dTranspose", "BatchNorm1d", "BatchN
           "PReLU", "LeakyReLU", "GELU", "Softmax", "LogSoftmax"] + MORE_LAYERS
 OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad", "AdaMax",
               "Adadelta", "Lamb", "LARS", "Rprop", "ASGD", "FTRL", "ProximalAdagrad", "LazyAdam",
-              "AdamOffload"]
+              "AdamOffload", "AdaFactor"]
 # optimizer parameters: MindSpore skips weight decay on names with "gamma" or "beta"
 PARAMETER_NAMES = ["fc.weight", "fc.bias", "bn.gamma", "bn.beta", "conv.weight", "ln.beta"]
 
@@ -277,6 +277,10 @@ HYPERPARAMETERS = {     # name: {argument: values, the last ones wrong}
                  "use_nesterov": [False, True, 1]},
     "AdamOffload": {"beta1": [0.9, 0.5, 1.0], "eps": [1e-8, 1e-3, 0.0],
                     "use_nesterov": [False, True, 1]},
+    "AdaFactor": {"eps": [(1e-30, 1e-3), (1e-20, 0.01), (1e-30,)],
+                  "clip_threshold": [1.0, 0.5, 1], "decay_rate": [0.8, 0.5, 1.0],
+                  "beta1": [0.9, 0.0, -0.5],
+                  "scale_parameter": [True, False, 1], "warmup_init": [False, True]},
 }
 NO_LOSS_SCALE = ("AdamWeightDecay", "Lamb", "LARS", "Rprop", "ASGD")
 # the optimizers LARS wraps in these cases
@@ -303,6 +307,10 @@ def optimizer_case(d):
     kwargs = {"learning_rate": learning_rate(d, steps, wrong)}
     if name == "FTRL" and not wrong:    # (a fixed float rate > 0, else refused)
         kwargs["learning_rate"] = c([0.1, 0.01, 0.5])
+    if name == "AdaFactor" and d.r.random() < 0.6:      # its own relative step (no rate)
+        kwargs = {}
+    elif name == "AdaFactor":
+        kwargs["relative_step"] = False
     wrapped = c(LARS_WRAPPED) if name == "LARS" else name
     if wrapped == "Momentum":
         kwargs["momentum"] = c([0.9, 0.0, 0.5] + [-0.1] * wrong)
@@ -331,8 +339,9 @@ def optimizer_case(d):
 
 # what MindSpore's optimizers keep as Parameters and this package as attributes (README): SGD's
 # first-step flags, the momentum, the learning rate (MindSpore: the per-step list, or nothing
-# for a schedule; here the current rate); the rate shows in the parameters all the same
-HELD_APART = ("stat.", "momentum", "learning_rate")
+# for a schedule; here the current rate; the rate shows in the parameters all the same), and
+# AdaFactor's placeholder first moment without beta1 (an unnamed "Parameter$1" in MindSpore)
+HELD_APART = ("stat.", "momentum", "learning_rate", "Parameter")
 
 
 def with_schedule(lib, kwargs):

@@ -42,6 +42,24 @@ MEASURED = {
                  [-0.190923, -0.555144, 0.675058]),
 }
 
+# AdaFactor after the first two steps in MindSpore 2.10
+ADAFACTOR = [
+    (dict(), [[0.497347, -1.498816, 1.998532], [1.002845, 0.246815, -0.752534]],
+     [0.099692, -0.200672, 0.300658]),
+    (dict(beta1=0.0), [[0.482655, -1.498422, 1.999999], [1.017672, 0.228286, -0.769505]],
+     [0.098874, -0.204792, 0.304646]),
+    # (the loss scale changes nothing: MindSpore's AdaFactor never unscales)
+    (dict(weight_decay=0.1, loss_scale=4.0),
+     [[0.496187, -1.49533, 1.993884], [1.000518, 0.246237, -0.750789]],
+     [0.099649, -0.200586, 0.300528]),
+    (dict(learning_rate=0.1, relative_step=False, scale_parameter=False),
+     [[0.477201, -1.489832, 1.987392], [1.024446, 0.222628, -0.771781]],
+     [0.08576, -0.231109, 0.330434]),
+    (dict(learning_rate=[0.1, 0.2], relative_step=False),
+     [[0.471, -1.498357, 2.00155], [1.029396, 0.213553, -0.783084]],
+     [0.09052, -0.243217, 0.341867]),
+]
+
 # every state's name and shape in MindSpore 2.10 (for the parameters fc.weight (2, 3) and
 # bn.gamma (3,)), besides learning_rate and global_step
 STATES = {
@@ -63,6 +81,11 @@ STATES = {
                  "moment2.bn.gamma": (3,)},
 }
 STATES["AdamOffload"] = STATES["LazyAdam"]
+STATES["AdaFactor"] = {
+    "exp_avg.fc.weight": (2, 3), "exp_avg.bn.gamma": (3,), "exp_avg_sq_row_fc.weight": (2,),
+    "exp_avg_sq_row_bn.gamma": (1,), "exp_avg_sq_col_fc.weight": (3,),
+    "exp_avg_sq_col_bn.gamma": (1,), "exp_avg_sq_fc.weight": (1,), "exp_avg_sq_bn.gamma": (3,),
+    "afactor_step": (1,)}
 
 
 @pytest.fixture(params=["numpy", "torch"])
@@ -97,6 +120,16 @@ def test_three_steps_as_mindspore(name, backend):
     np.testing.assert_allclose(params[0].asnumpy(), weight, atol=2e-6)
     np.testing.assert_allclose(params[1].asnumpy(), gamma, atol=2e-6)
     assert int(optimizer.global_step.asnumpy()[0]) == 3
+
+
+@pytest.mark.parametrize("kwargs, weight, gamma", ADAFACTOR)
+def test_adafactor_two_steps_as_mindspore(kwargs, weight, gamma, backend):
+    params = parameters()
+    optimizer = nn.AdaFactor(params, **kwargs)
+    for gradients in GRADIENTS[:2]:
+        step(optimizer, backend, gradients)
+    np.testing.assert_allclose(params[0].asnumpy(), weight, atol=2e-6)
+    np.testing.assert_allclose(params[1].asnumpy(), gamma, atol=2e-6)
 
 
 @pytest.mark.parametrize("name", sorted(STATES))
@@ -169,6 +202,11 @@ def test_lars_scales_the_wrapped_optimizers_gradients(backend):
     (lambda p: nn.LazyAdam(p, weight_decay=0), TypeError),
     (lambda p: nn.Lamb(p), TypeError),
     (lambda p: nn.LARS(nn.Momentum(p, 0.1, 0.9), epsilon=1), TypeError),
+    (lambda p: nn.AdaFactor(p, learning_rate=0.1), ValueError),     # with relative_step
+    (lambda p: nn.AdaFactor(p, relative_step=False), ValueError),   # and no rate
+    (lambda p: nn.AdaFactor(p, eps=(1e-30,)), ValueError),
+    (lambda p: nn.AdaFactor(p, decay_rate=1.0), ValueError),
+    (lambda p: nn.AdaFactor(p, scale_parameter=1, beta1=-0.5), TypeError),
 ])
 def test_argument_errors_as_mindspore(make, error):
     """Each measured in MindSpore 2.10."""

@@ -5,8 +5,8 @@ from training.nn.loss import (CrossEntropyLoss, L1Loss, LossBase, MSELoss,  # no
                               SoftmaxCrossEntropyWithLogits)
 from training.nn.optim import (SGD, Adagrad, Adam, AdamWeightDecay, Momentum,  # noqa: F401
                                Optimizer, RMSProp)
-from training.nn.optim import (ASGD, FTRL, LARS, AdaMax, Adadelta, AdamOffload,  # noqa: F401
-                               Lamb, LazyAdam, ProximalAdagrad, Rprop)
+from training.nn.optim import (ASGD, FTRL, LARS, AdaFactor, AdaMax, Adadelta,  # noqa: F401
+                               AdamOffload, Lamb, LazyAdam, ProximalAdagrad, Rprop)
 from training.nn.wrappers import TrainOneStepCell, WithEvalCell, WithLossCell  # noqa: F401
 from training.nn.loss_scale import (DynamicLossScaleUpdateCell,  # noqa: F401
                                     FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell)

@@ -4,6 +4,7 @@ from training.nn.optim.adagrad import Adagrad  # noqa: F401
 from training.nn.optim.adam import Adam  # noqa: F401
 from training.nn.optim.adam_weight_decay import AdamWeightDecay  # noqa: F401
 from training.nn.optim.adamax import AdaMax  # noqa: F401
+from training.nn.optim.adafactor import AdaFactor  # noqa: F401
 from training.nn.optim.asgd import ASGD  # noqa: F401
 from training.nn.optim.ftrl import FTRL  # noqa: F401
 from training.nn.optim.lamb import Lamb  # noqa: F401

@@ -15,6 +15,9 @@ def f32(value):
 
 class ElementwiseOptimizer(Optimizer):
     state_names = ()    # the attributes holding per-parameter state lists, in update()'s order
+    # True: the gradients reach update() as given (no loss-scale division, no weight decay
+    # added: the rule decays the parameters itself)
+    takes_raw_gradients = False
 
     def begin_step(self):
         """Before the parameters' updates of a step: shared scalars (bias-correction powers)."""
@@ -26,13 +29,19 @@ class ElementwiseOptimizer(Optimizer):
     def apply_gradients(self, gradients, lr):
         self.begin_step()
         for index, (p, g) in enumerate(zip(self.parameters, gradients)):
-            states = [getattr(self, name)[index].data for name in self.state_names]
+            states = [None if s is None else s.data
+                      for s in (getattr(self, name)[index] for name in self.state_names)]
             self.update(np, index, p.data, np.asarray(g, p.dtype), states, f32(lr))
+
+    def preprocess(self, gradients):
+        return list(gradients) if self.takes_raw_gradients else super().preprocess(gradients)
 
     def _preprocess_torch(self, params, grads):
         """preprocess() with numpy's roundings: g / loss_scale, then g + decay * param in two
         steps (torch's fused add with alpha rounds once, and a last bit that differs grows
         large where an update cancels, as FTRL's difference of square roots does)."""
+        if self.takes_raw_gradients:
+            return grads
         out = []
         for p_cell, p, g in zip(self.parameters, params, grads):
             if self.loss_scale != 1.0:
@@ -44,6 +53,8 @@ class ElementwiseOptimizer(Optimizer):
     def apply_gradients_torch(self, params, grads, lr):
         import torch
         self.begin_step()
-        states = [self.state_tensors(getattr(self, name), params) for name in self.state_names]
+        states = [self.state_tensors(getattr(self, name), params)
+                  if all(s is not None for s in getattr(self, name)) else [None] * len(params)
+                  for name in self.state_names]     # (None: a state the settings leave out)
         for index, (p, g) in enumerate(zip(params, grads)):
             self.update(torch, index, p, g, [s[index] for s in states], f32(lr))

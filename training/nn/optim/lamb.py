@@ -10,6 +10,7 @@ from training.nn.optim.elementwise import ElementwiseOptimizer, f32
 
 class Lamb(ElementwiseOptimizer):
     state_names = ("moments1", "moments2")
+    takes_raw_gradients = True      # the decay goes into the update
 
     def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6,
                  weight_decay=0.0):
@@ -18,12 +19,6 @@ class Lamb(ElementwiseOptimizer):
         self.beta1, self.beta2, self.eps = f32(beta1), f32(beta2), f32(eps)
         self._register_states("moments1", self.clone_state("lamb_m"))
         self._register_states("moments2", self.clone_state("lamb_v"))
-
-    def preprocess(self, gradients):
-        return list(gradients)      # the decay goes into the update
-
-    def _preprocess_torch(self, params, grads):
-        return grads
 
     def update(self, xp, index, param, grad, states, lr):
         m, v = states

@@ -11,9 +11,10 @@ global steps; a loss (CrossEntropyLoss, SoftmaxCrossEntropyWithLogits, L1Loss, M
 inputs and options, then its gradient with respect to the logits; a layer of ``nn`` (every one
 ``training.nn`` has: convolutions, normalizations in training or eval mode, pooling, Embedding,
 Pad, activations, ...) with every argument drawn, forward, gradients and parameters after; an
-optimizer (SGD, Momentum, Adam, AdamWeightDecay, RMSProp, Adagrad) stepped 2-5 times on given
-gradients, every parameter and state by name after each step (training_nn_cases.py draws and
-runs those two). The cases are made here once and run in this interpreter and in MindSpore's
+optimizer (every one MindSpore's nn has but Adasum and THOR: SGD, Momentum, Adam,
+AdamWeightDecay, RMSProp, Adagrad, AdaMax, Adadelta, Lamb, LARS around another, Rprop, ASGD, FTRL,
+ProximalAdagrad, LazyAdam, AdamOffload, AdaFactor) stepped 2-5 times on given gradients, every
+parameter and state by name after each step (training_nn_cases.py draws and runs those two). The cases are made here once and run in this interpreter and in MindSpore's
 (its own venv: ``--mindspore-python``); here losses, layers and optimizers run twice, on the
 numpy backend and on torch tensors. Each outcome is compared with MindSpore's: both raise (the
 exception types are counted apart), or both give the same structure (numbers, arrays, Tensors

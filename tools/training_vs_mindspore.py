@@ -47,8 +47,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
 from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn  # noqa: E402
 from training_layer_cases import MORE_LAYERS, documented_layer  # noqa: E402
+from training_loss_cases import (case_tolerance, documented_loss, loss_case,  # noqa: E402
+                                 run_loss)
 from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
-                               output_weights, run_layer, run_optimizer, tensor)
+                               run_layer, run_optimizer, tensor)
 METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "MAE", "MSE", "Loss", "Dice",
            "ConfusionMatrix", "ROC", "Perplexity", "CosineSimilarity"]
@@ -56,7 +58,6 @@ LR_FUNCTIONS = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_de
                 "inverse_decay_lr", "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]
 LR_SCHEDULES = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
                 "PolynomialDecayLR", "WarmUpLR"]
-LOSSES = ["CrossEntropyLoss", "SoftmaxCrossEntropyWithLogits", "L1Loss", "MSELoss"]
 
 
 class Draw:
@@ -210,40 +211,6 @@ def lr_schedule_case(d):
     return ("lr_schedule", name, args, {}, global_steps)
 
 
-def loss_case(d):
-    name = d.r.choice(LOSSES)
-    n, classes = d.r.choice([1, 3, 6]), d.r.choice([2, 5])
-    dtype = d.r.choice([np.float32, np.float32, np.float16])
-    logits = d.floats((n, classes), dtype)
-    kwargs = {}
-    if name in ("L1Loss", "MSELoss"):
-        kwargs["reduction"] = d.r.choice(["mean", "sum", "none"])
-        shape = d.r.choice([(n, classes), (n, 1, 2), (classes,)])
-        if d.r.random() < 0.1:
-            kwargs["reduction"] = d.r.choice(["avg", None, "Mean"])
-        other = shape if d.r.random() < 0.85 else d.r.choice([(1,), (classes, 1), (2, 7)])
-        return ("loss", name, (), kwargs, (tensor(d.floats(shape, dtype)),
-                                          tensor(d.floats(other, dtype))))
-    sparse = d.r.random() < 0.6
-    labels = d.labels(n, classes, np.int32)
-    if name == "SoftmaxCrossEntropyWithLogits":
-        kwargs.update(sparse=sparse, reduction=d.r.choice(["none", "mean", "sum"]))
-    else:
-        kwargs.update(reduction=d.r.choice(["mean", "sum", "none"]),
-                      label_smoothing=d.r.choice([0.0, 0.0, 0.1, 0.3]))
-        if d.r.random() < 0.3:
-            kwargs["ignore_index"] = d.r.choice([0, 1])
-        if d.r.random() < 0.3:
-            kwargs["weight"] = tensor((d.rng.random(classes) + 0.25).astype(dtype))
-    if not sparse:
-        labels = np.eye(classes, dtype=dtype)[labels]
-    if d.r.random() < 0.1:      # a wrong argument
-        key = d.r.choice(sorted(kwargs))
-        kwargs[key] = d.r.choice({"reduction": ["avg", None], "sparse": [1, "yes"],
-                                  "label_smoothing": [1.5, -0.1]}.get(key, [None]))
-    return ("loss", name, (), kwargs, (tensor(logits), tensor(labels)))
-
-
 def cases(seed, count, only=None):
     """`count` cases; with `only` ("rnn", "layer", ...) of that kind alone."""
     r = random.Random(seed)
@@ -253,7 +220,8 @@ def cases(seed, count, only=None):
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 
-BOTH_BACKENDS = ("layer", "optimizer", "loss", "rnn")     # run here on numpy Tensors and torch tensors
+BOTH_BACKENDS = ("layer", "optimizer", "loss", "loss_function",
+                 "rnn")     # run here on numpy Tensors and torch tensors
 
 
 class Library:
@@ -268,6 +236,7 @@ class Library:
         self.Tensor, self.Parameter = root.Tensor, root.Parameter
         self.value_and_grad = root.value_and_grad
         self.nn = importlib.import_module(f"{name}.nn")
+        self.ops = importlib.import_module(f"{name}.ops")
         self.metrics = importlib.import_module(f"{name}.train")
         self.torch = importlib.import_module("torch") if torch else None
 
@@ -337,37 +306,21 @@ def run_case(lib, case):
         return run_rnn(lib, case, plain, error)
     if kind in ("layer", "optimizer"):
         return (run_layer if kind == "layer" else run_optimizer)(lib, case, plain, error)
+    if kind in ("loss", "loss_function"):
+        return run_loss(lib, case, plain, error, raw)
     try:
         if kind == "lr_function":
             return [("ok", plain(getattr(lib.nn, name)(*args)))]
         cell = getattr(lib.nn, name)(*args, **lib.resolve(kwargs))
-        if kind == "lr_schedule":
-            made = []
-            for step in payload:
-                try:
-                    made.append(("ok", plain(cell(lib.resolve(step)))))
-                except Exception as exc:
-                    made.append(error(exc))
-            return made
-        return run_loss(lib, cell, payload)
+        made = []       # an lr_schedule: its value at each global step
+        for step in payload:
+            try:
+                made.append(("ok", plain(cell(lib.resolve(step)))))
+            except Exception as exc:
+                made.append(error(exc))
+        return made
     except Exception as exc:
         return [error(exc)]
-
-
-def run_loss(lib, cell, payload):
-    """The loss, then its gradient with respect to the logits (of sum(loss * fixed weights)
-    where the loss is not reduced)."""
-    made = []
-    try:
-        logits, labels = (lib.input(raw(value)) for value in payload)
-        loss = cell(logits, labels)
-        made.append(("ok", plain(loss)))
-        weights = lib.input(output_weights(tuple(loss.shape)).astype(raw(payload[0]).dtype))
-        _, grad = lib.value_and_grad(lambda z: (cell(z, labels) * weights).sum())(logits)
-        made.append(("ok", plain(grad)))
-    except Exception as exc:
-        made.append(error(exc))
-    return made
 
 
 def outcomes(library, cases_made, torch=False):
@@ -442,6 +395,8 @@ def documented(case, why):
     kind, name, args, kwargs, payload = case
     if kind == "layer" and name in MORE_LAYERS:
         return documented_layer(case, why)
+    if kind.startswith("loss"):
+        return documented_loss(case, why, raw)
     if kind == "rnn":
         return documented_rnn(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \
@@ -484,9 +439,6 @@ def documented(case, why):
          "and (2, 7), then WarmUpLR; Dense on too many features, then LogSoftmax)"),
         (ours_only and isinstance(kwargs.get("k"), bool),
          "a bool k is refused (MindSpore takes True as 1)"),
-        (name == "SoftmaxCrossEntropyWithLogits" and theirs_only and
-         raw(payload[0]).dtype == np.float16,
-         "sparse SoftmaxCrossEntropyWithLogits takes float16 logits (MindSpore: TypeError)"),
         (name == "Momentum" and kwargs.get("use_nesterov") is True and "largest difference" in
          why, "Momentum(use_nesterov=True) applies the Nesterov update, as documented "
          "(MindSpore's CPU kernel gives plain momentum)"),
@@ -545,7 +497,7 @@ def described(case):
         params, groups, grads = payload
         return f"{name} {kwargs} on {[(key, value.shape) for key, value in params]}" + \
             (f" in groups {groups}" if groups else "") + f", {len(grads)} steps"
-    inputs = payload if kind == "loss" else payload[1:2]
+    inputs = payload if kind.startswith("loss") else payload[1:2]
     mode = " in training mode" if kind == "layer" and payload[0] else ""
     return f"{name}{args} {kwargs}{mode} on {', '.join(map(described_input, inputs))}"
 
@@ -600,12 +552,13 @@ def main():
     counts, undocumented = {"other error type": 0}, 0
     for number, (case, mine, torch_made, theirs) in enumerate(zip(made, ours, on_torch,
                                                                   reference)):
-        why = difference(mine, theirs)
+        why = difference(mine, theirs, case_tolerance(case))
         word = why and documented(case, why)
         if torch_made is not None and (why is None or word):
             # the torch backend against MindSpore, or where the numpy backend's difference is
             # documented, against the numpy backend (the backends never differ on purpose)
-            torch_why = difference(torch_made, theirs if why is None else mine)
+            torch_why = difference(torch_made, theirs if why is None else mine,
+                                   case_tolerance(case))
             if torch_why:
                 why = f"torch backend: {torch_why}" if why is None else \
                     f"torch backend against the numpy backend ('in MindSpore'): {torch_why}"

@@ -1,8 +1,7 @@
 """`training.nn`: cells, layers, losses, optimizers and wrappers, as `mindspore.nn`."""
 from training.nn.cell import Cell  # noqa: F401
 from training.nn.layers import *  # noqa: F401,F403
-from training.nn.loss import (CrossEntropyLoss, L1Loss, LossBase, MSELoss,  # noqa: F401
-                              SoftmaxCrossEntropyWithLogits)
+from training.nn.loss import *  # noqa: F401,F403  (every loss cell: training.nn.loss's __all__)
 from training.nn.optim import (SGD, Adagrad, Adam, AdamWeightDecay, Momentum,  # noqa: F401
                                Optimizer, RMSProp)
 from training.nn.optim import (ASGD, FTRL, LARS, AdaFactor, AdaMax, Adadelta,  # noqa: F401

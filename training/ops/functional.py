@@ -8,6 +8,13 @@ import numpy as np
 from training.backends.numpy import functional as NF
 from training.ops import array_kernels as K
 from training.tensor import Tensor, as_array
+from training.ops.losses import (binary_cross_entropy,  # noqa: F401  (ops.nll_loss, ...)
+                                 binary_cross_entropy_with_logits, cosine_embedding_loss,
+                                 cross_entropy, gaussian_nll_loss, hinge_embedding_loss,
+                                 huber_loss, kl_div, l1_loss, margin_ranking_loss, mse_loss,
+                                 multi_margin_loss, multilabel_margin_loss,
+                                 multilabel_soft_margin_loss, nll_loss, smooth_l1_loss,
+                                 soft_margin_loss, triplet_margin_loss)
 from training.ops.activations import *  # noqa: F401,F403  (ops.elu, ops.silu, ...: its __all__)
 
 

@@ -361,6 +361,7 @@ from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, o
 
 
 from training.ops.activation_primitives import *  # noqa: E402,F401,F403  (ops.Elu, ...: needs Primitive)
+from training.ops.loss_primitives import *  # noqa: E402,F401,F403  (ops.NLLLoss, ...: its __all__)
 
 
 def __getattr__(name):

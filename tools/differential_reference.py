@@ -40,14 +40,23 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
             done = _run_as_group([args.mindspore_python, os.path.abspath(script), "--start",
                                   str(len(results))] + emit_args(path), env, preexec_fn, tmp)
             results.extend(_pickled(path))
-            if done.returncode != 0 and not results:
-                raise SystemExit(f"{args.mindspore_python} failed on the first case "
-                                 f"(exit status {done.returncode}): is {args.reference} there?")
+            if done.returncode != 0 and not results and not tried:
+                check_importable(args.mindspore_python, args.reference, env, done.returncode)
             if done.returncode != 0 and len(results) < count:
                 if len(results) in tried:
                     results.append(CRASH)
                 tried.add(len(results))
     return results
+
+
+def check_importable(python, reference, env, returncode):
+    """Ends the run where ``python`` failed on the first case (``returncode``) because it
+    cannot import ``reference``; a first case that crashes it is a crash like any other."""
+    imported = subprocess.run([python, "-c", f"import {reference}"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if imported.returncode != 0:
+        raise SystemExit(f"{python} failed on the first case (exit status {returncode}) and "
+                         f"cannot import {reference}")
 
 
 def _run_as_group(command, env, preexec_fn, directory):

@@ -1,10 +1,12 @@
 """The Dataset.save differential tool, with this package on both sides (no MindSpore needed):
 every case the same, and its pieces on a known case."""
+import argparse
 import os
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -39,3 +41,17 @@ def test_differences_and_documented():
     assert tool.differences(same, tool.differential_reference.CRASH)[0][0] == "MindSpore crashed"
     failed = (("error", "RuntimeError", "x", ("RuntimeError",)), same[1])
     assert [item for _, item, _ in tool.differences(failed, same)] == ["save"]
+
+
+def test_a_first_case_that_kills_the_reference_is_a_crash(tmp_path):
+    # (seed 2014 of the MindRecord tool: MindSpore 2.10 segfaulted in its first session, and
+    # the run ended as if MindSpore were missing)
+    script = tmp_path / "dies.py"
+    script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    reference = tool.differential_reference
+    args = argparse.Namespace(mindspore_python=sys.executable, reference="json")
+    assert reference.reference_outcomes(str(script), args, 1, lambda path: []) == [
+        reference.CRASH]
+    args.reference = "no_such_library_here"
+    with pytest.raises(SystemExit, match="cannot import no_such_library_here"):
+        reference.reference_outcomes(str(script), args, 1, lambda path: [])

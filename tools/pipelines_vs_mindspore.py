@@ -5,10 +5,15 @@ file FileWriter writes, TextFileDataset, CSVDataset, ImageFolderDataset over gen
 MnistDataset, Cifar10/100Dataset, ManifestDataset, VOCDataset and CocoDataset over files
 tools/pipeline_sources_for_differential.py writes, some with shuffle=True, whose rows are then
 compared sorted, or only counted where num_samples picks a random subset) with random
-arguments, then 1 to 6 random ops (batch, also on 2 workers, padded_batch,
-bucket_batch_by_length, repeat, skip, take, project, rename, map, on 2 threads or 2
-processes too, filter, concat, zip, use_sampler, add_sampler; a shuffle followed only by ops
-on single rows, whose rows are then compared sorted per epoch; split at the end). The same
+arguments, then 1 to 6 random ops (batch, also on 2 workers, a per_batch_map of one column
+or of two given back swapped under their own, each other's or new names, on threads or
+processes, padded_batch, bucket_batch_by_length with or without pad_info, repeat, skip, take,
+project, also reversing the columns, rename, map, on 2 threads or 2 processes too, a map of
+native and Python ops together (a list or a Compose) on threads or processes, filter of one,
+two or every column, concat and zip with children of other sizes, repeated, use_sampler,
+add_sampler; a shuffle followed only by ops on single rows, whose rows are then compared
+sorted per epoch; split at the end, with randomize=True sometimes: then the parts' sizes and
+all their rows together, sorted, are compared). The same
 cases run in this interpreter and in MindSpore's (its own venv: ``--mindspore-python``); each
 case records its metadata (size, columns, shapes, types, batch size, repeat count, classes)
 and every row of every epoch of a tuple iterator, a dict iterator (some made for more epochs
@@ -109,8 +114,14 @@ def length_of(column):
     return np.size(column)
 
 
+def swapped_batch(first, second, batch_info):
+    """Two batched columns given back the other way round (their names are output_columns')."""
+    return second, first
+
+
 FUNCTIONS = {f.__name__: f for f in (plus_one, twice, sizes_of, size_of, keep_even, keep_small,
-                                     doubled_batch, batch_and_sizes, batch_sizes, length_of)}
+                                     doubled_batch, batch_and_sizes, batch_sizes, length_of,
+                                     swapped_batch)}
 
 # --- sources: python objects GeneratorDataset reads -------------------------------------------
 
@@ -339,6 +350,10 @@ def random_op(r, first, source):
                            "num_parallel_workers": r.choice([1, 2])}),
         lambda: ("batch_map", {"batch_size": r.choice([1, 2, 3]), "column": r.randrange(3),
                                "outputs": r.choice([None, 1, 2])}),
+        # two input columns served swapped, under their own names, each other's or new ones
+        lambda: ("batch_swap", {"batch_size": r.choice([1, 2, 3]),
+                                "outputs": r.choice(["same", "crossed", "new"]),
+                                "workers": r.choice([1, 2, "processes"])}),
         lambda: ("padded_batch", {"batch_size": r.choice([1, 2, 3]),
                                   "drop_remainder": r.choice([False, True]),
                                   "column": r.randrange(3),
@@ -349,23 +364,30 @@ def random_op(r, first, source):
                                             "sizes": r.choice([2, 3]),
                                             "function": r.choice([None, "length_of"]),
                                             "pad_to_bucket_boundary": r.choice([False, True]),
-                                            "drop_remainder": r.choice([False, True])}),
+                                            "drop_remainder": r.choice([False, True]),
+                                            "pad": r.choice([None, None, (None, -1), ([None], -1),
+                                                             ([4], 7)])}),
         lambda: ("repeat", r.choice([1, 2, 3])),
         lambda: ("skip", r.choice([0, 1, 2, 5])),
         lambda: ("take", r.choice([-1, 1, 3, 7])),
         lambda: ("project", r.randrange(3)),
+        lambda: ("project", "reversed"),
         lambda: ("rename", r.randrange(3)),
         lambda: ("map", {"function": r.choice(["plus_one", "twice", "size_of"]),
                          "column": r.randrange(3),
                          "output": r.choice([None, "renamed"]),
                          "workers": r.choice([1, 1, 2, 2, "processes"])}),
         lambda: ("map_two", {"function": "sizes_of"}),
+        # native and Python ops in one map, on threads or processes
+        lambda: ("map_chain", {"column": r.randrange(3), "dtype": r.choice(["float64", "int16"]),
+                               "compose": r.choice([False, True]),
+                               "workers": r.choice([1, 2, "processes"])}),
         lambda: ("map_transform", {"op": r.choice(["TypeCast", "OneHot"]),
                                    "column": r.randrange(3),
                                    "dtype": r.choice(["float64", "int16", "int64"])}),
         lambda: ("filter", {"predicate": r.choice(["keep_even", "keep_small"]),
-                            "column": r.choice([None, 0, 1])}),
-        lambda: ("zip", {"rows": r.randint(1, 9)}),
+                            "column": r.choice([None, 0, 1, "two"])}),
+        lambda: ("zip", {"rows": r.randint(1, 9), "repeat": r.choice([1, 1, 2])}),
     ]
     if source["kind"] in ("images", "manifest", "voc", "coco"):
         makers += [lambda: ("map_vision", {"op": r.choice(["Decode", "Resize",
@@ -374,7 +396,8 @@ def random_op(r, first, source):
         makers += [lambda: ("map_vision", {"op": "Resize"})] * 2
     if first and source["kind"] not in ("text", "csv") and source.get("form") != "iterable":
         makers += [
-            lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1])}),
+            lambda: ("concat", {"plus": r.choice([False, True]), "skip": r.choice([0, 1, 3]),
+                                "repeat": r.choice([1, 1, 2])}),
             lambda: (r.choice(["use_sampler", "add_sampler"]),
                      sampler(r, 5, ("sequential", "subset", "distributed"))),
         ] * 2
@@ -401,6 +424,8 @@ def random_case(r):
             "iterate_epochs": r.choice([None, None, 1])}
     if r.random() < 0.12 and order(case) == "as read":
         case["split"] = r.choice([[2, 1], [0.5, 0.5], [0.3, 0.7], [1, 1, 1], [0.2, 0.2, 0.6]])
+        # randomize=True: the parts' sizes, and all their rows sorted together, are compared
+        case["randomize"] = r.random() < 0.4
     return case
 
 
@@ -522,6 +547,17 @@ def apply_op(ds, data, op, build_again):
         return data.batch(arguments["batch_size"], per_batch_map=batch_and_sizes if outputs == 2
                           else doubled_batch, input_columns=[column], output_columns=None
                           if outputs is None else [column + "_b", "sizes_b"][:outputs])
+    if name == "batch_swap":
+        if len(names) < 2:
+            return data
+        first, second = names[:2]
+        outputs = {"same": [first, second], "crossed": [second, first],
+                   "new": [first + "_s", second + "_s"]}[arguments["outputs"]]
+        workers = arguments["workers"]
+        return data.batch(arguments["batch_size"], per_batch_map=swapped_batch,
+                          input_columns=[first, second], output_columns=outputs,
+                          num_parallel_workers=2 if workers != 1 else 1,
+                          python_multiprocessing=workers == "processes")
     if name == "padded_batch":
         pad_info = {pick(names, arguments["column"]): (arguments["shape"], arguments["value"])}
         return data.padded_batch(arguments["batch_size"], arguments["drop_remainder"],
@@ -529,14 +565,19 @@ def apply_op(ds, data, op, build_again):
     if name == "bucket_batch_by_length":
         boundaries = arguments["bucket_boundaries"]
         function = FUNCTIONS.get(arguments["function"])
+        column = pick(names, arguments["column"])
+        pad = arguments.get("pad")
         return data.bucket_batch_by_length(
-            [pick(names, arguments["column"])], boundaries,
+            [column], boundaries,
             [arguments["sizes"]] * (len(boundaries) + 1), element_length_function=function,
+            pad_info=None if pad is None else {column: pad},
             pad_to_bucket_boundary=arguments["pad_to_bucket_boundary"],
             drop_remainder=arguments["drop_remainder"])
     if name in ("repeat", "skip", "take", "shuffle"):
         return getattr(data, name)(arguments)
     if name == "project":
+        if arguments == "reversed":
+            return data.project(names[::-1])
         return data.project(names[arguments % len(names):] or names)
     if name == "rename":
         old = pick(names, arguments)
@@ -556,6 +597,14 @@ def apply_op(ds, data, op, build_again):
         if len(names) < 2:
             return data
         return data.map(sizes_of, input_columns=names[:2], output_columns=["sizes"])
+    if name == "map_chain":
+        column = pick(names, arguments["column"])
+        chain = [ds.transforms.TypeCast(getattr(np, arguments["dtype"])), plus_one,
+                 ds.transforms.TypeCast(np.float32)]
+        workers = arguments["workers"]
+        return data.map(ds.transforms.Compose(chain) if arguments["compose"] else chain,
+                        input_columns=[column], num_parallel_workers=2 if workers != 1 else 1,
+                        python_multiprocessing=workers == "processes")
     if name == "map_transform":
         column = pick(names, arguments["column"])
         transform = (ds.transforms.TypeCast(getattr(np, arguments["dtype"]))
@@ -567,17 +616,19 @@ def apply_op(ds, data, op, build_again):
         return data.map(operations, input_columns=[names[0]])
     if name == "filter":
         column = arguments["column"]
-        return data.filter(FUNCTIONS[arguments["predicate"]],
-                           input_columns=None if column is None else [pick(names, column)])
+        columns = (None if column is None else names[:2] if column == "two"
+                   else [pick(names, column)])
+        return data.filter(FUNCTIONS[arguments["predicate"]], input_columns=columns)
     if name == "zip":
         other = ds.NumpySlicesDataset({"z" * (len(names) + 1): np.arange(arguments["rows"],
                                                                         dtype=np.int32)},
                                       shuffle=False)
-        return data.zip(other)
+        return data.zip(other.repeat(arguments.get("repeat", 1)))
     if name == "concat":
         other = build_again()
         if arguments["skip"]:
             other = other.skip(arguments["skip"])
+        other = other.repeat(arguments.get("repeat", 1))
         return data + other if arguments["plus"] else data.concat([other])
     if name in ("use_sampler", "add_sampler"):
         getattr(data, name)(make_sampler(ds, arguments))
@@ -698,12 +749,23 @@ def run_case(ds, file_writer, case, directory, shapes=True):
         outcomes.append(("num_classes", attempt(data.num_classes)))
     outcomes += rows(data, case["epochs"], rows_order, case.get("iterate_epochs"))
     if "split" in case:
-        parts = attempt(lambda: data.split(case["split"], randomize=False))
+        randomize = case.get("randomize", False)
+        parts = attempt(lambda: data.split(case["split"], randomize=randomize))
         outcomes.append(("split", ("ok", "parts") if parts[0] == "ok" else parts))
+        together = []
         for i, part in enumerate(parts[1] if parts[0] == "ok" else []):
             outcomes.append((f"split part {i} size", attempt(part.get_dataset_size)))
-            outcomes += [(f"split part {i} {label}", outcome)
-                         for label, outcome in rows(part, 1)[:1]]
+            part_rows = rows(part, 1)[:1]
+            if randomize:       # which rows each part gets is each library's own draw
+                together.append(part_rows[0][1])
+            else:
+                outcomes += [(f"split part {i} {label}", outcome)
+                             for label, outcome in part_rows]
+        if together:
+            outcomes.append(("split parts' rows together", ("ok", sorted(
+                (repr(row) for outcome in together if outcome[0] == "ok"
+                 for row in outcome[1][0]))) if all(outcome[0] == "ok" for outcome in together)
+                else next(outcome for outcome in together if outcome[0] != "ok")))
     return outcomes
 
 
@@ -901,8 +963,19 @@ def documented(case, item, ours, theirs):
         (source["kind"] == "mindrecord" and mine.get(item, ("ok",))[0] == "error" and any(
             arguments.get("start_index") for _, arguments in sequential_samplers(case)),
          "MindDataset's SequentialSampler with start_index past the rows raises"),
+        (item == "split parts' rows together" and partitions(mine),
+         "split(randomize=True): MindSpore 2.10 shuffles each part with its own unseeded "
+         "RandomSampler (the parts overlap and miss rows without ds.config.set_seed)"),
     ]
     return next((reason for applies, reason in rules if applies), None)
+
+
+def partitions(outcomes):
+    """Whether a random split's parts held together each row of an epoch once."""
+    together, rows = (dict(outcomes).get(label, ("error",)) for label in (
+        "split parts' rows together", "tuple iterator"))
+    return together[0] == rows[0] == "ok" and together[1] == sorted(
+        repr(row) for row in rows[1][0])
 
 
 def no_rows(outcomes):
@@ -986,7 +1059,8 @@ def describe(case):
     source = dict(case["source"])
     for bulky in ("columns", "samples", "images", "files", "seed"):
         source.pop(bulky, None)
-    extra = f" split {case['split']}" if "split" in case else ""
+    extra = (f" split {case['split']}{' randomized' if case.get('randomize') else ''}"
+             if "split" in case else "")
     return f"{source} | {case['ops']} | {case['epochs']} epochs{extra}"
 
 

@@ -86,6 +86,7 @@ _LAZY = {
     "LJSpeechDataset": "minddata.sources",
     "CMUArcticDataset": "minddata.sources",
     "Multi30kDataset": "minddata.sources",
+    "LibriTTSDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

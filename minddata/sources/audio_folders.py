@@ -1,5 +1,5 @@
-"""The speech datasets read from a folder of WAV files: YesNo, SpeechCommands, LJSpeech and
-CMUArctic. Each lists its files and their metadata when the pipeline opens the source and reads
+"""The speech datasets read from a folder of WAV files: YesNo, SpeechCommands, LJSpeech,
+CMUArctic and LibriTTS. Each lists its files and their metadata when the pipeline opens the source and reads
 a row's WAV file when the row is read (_wav.py: a float32 ``(1, N)`` waveform scaled as
 MindSpore scales it). Mappable sources, as MindSpore's: ``shuffle`` None or a bool, a
 ``sampler``, shards as the other mappable sources here.
@@ -22,8 +22,14 @@ As MindSpore 2.10 (measured):
   order, each ``wav/{id}.wav`` (its rate must be 16000); ``sample_rate`` uint32,
   ``utterance_id`` the id without ``arctic_``.
 
+- LibriTTS: each chapter's ``{speaker}_{chapter}.trans.tsv`` lines
+  (``utterance\toriginal\tnormalized``) in file order, each ``{utterance}.wav`` beside it;
+  usage one part (``dev-clean`` ... ``train-other-500``) or 'all' (None: the parts that are
+  there); its rate must be 24000; ``sample_rate``, ``speaker_id``, ``chapter_id`` uint32. Speakers and chapters in the
+  order of their names (MindSpore: the order the file system lists them in).
+
 A line of the metadata that does not parse, or a WAV file it names that is missing, is a
-RuntimeError when the data is first counted.
+RuntimeError when the data is first counted (LibriTTS: a missing WAV file when read).
 """
 import functools
 import os
@@ -205,6 +211,49 @@ def open_cmu_arctic(dataset_dir, name):
                            rate=16000)
 
 
+LIBRI_TTS_PARTS = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
+                   "train-clean-360", "train-other-500"]
+
+
+def _folders(path):
+    return sorted(name for name in os.listdir(path) if os.path.isdir(os.path.join(path, name)))
+
+
+def libri_tts_utterance(path, number, line):
+    """(wav path, metadata) of a ``{utterance}\\t{original}\\t{normalized}`` line of a
+    chapter's ``.trans.tsv``; the speaker and chapter are the utterance id's first parts."""
+    fields = line.split("\t")
+    parts = fields[0].split("_")
+    if len(fields) < 3 or len(parts) < 2 or not all(p.isdigit() and int(p) < 2 ** 32
+                                                      for p in parts[:2]):
+        raise RuntimeError(f"Invalid data, LibriTTSDataset {path} line {number}: {line!r} is "
+                           f"not '{{speaker}}_{{chapter}}_..\\t{{original}}\\t{{normalized}}'.")
+    wav = os.path.join(os.path.dirname(path), fields[0] + ".wav")
+    return wav, (fields[1], fields[2], np.uint32(parts[0]), np.uint32(parts[1]), fields[0])
+
+
+def open_libri_tts(dataset_dir, usage):
+    parts = LIBRI_TTS_PARTS if usage == "all" else [usage]
+    items = []
+    for part in parts:
+        root = os.path.join(dataset_dir, part)
+        if not os.path.isdir(root):
+            if usage == "all":
+                continue
+            raise RuntimeError(f"Invalid file, LibriTTSDataset: {root} does not exist.")
+        for speaker in _folders(root):
+            for chapter in _folders(os.path.join(root, speaker)):
+                path = os.path.join(root, speaker, chapter, f"{speaker}_{chapter}.trans.tsv")
+                if not os.path.isfile(path):
+                    continue
+                with open(path, encoding="utf-8", newline="") as f:
+                    lines = f.read().split("\n")
+                items += [libri_tts_utterance(path, number, line.rstrip("\r"))
+                          for number, line in enumerate(lines, 1) if line.rstrip("\r")]
+    return AudioRowsSource("LibriTTSDataset", LibriTTSDataset.COLUMNS, np.uint32, items,
+                           f"{dataset_dir} (usage {usage})", rate=24000)
+
+
 class _AudioFolderDataset(SourceDataset):
     """MindSpore's checks of a mappable audio dataset, then the hand-over of ``factory``."""
     COLUMNS = None
@@ -281,3 +330,19 @@ class CMUArcticDataset(_AudioFolderDataset):
         self.name = name
         self._start(functools.partial(open_cmu_arctic, self.dataset_dir, name), num_samples,
                     num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache)
+
+
+class LibriTTSDataset(_AudioFolderDataset):
+    """LibriTTS: columns ``waveform``, ``sample_rate`` (uint32), ``original_text``,
+    ``normalized_text``, ``speaker_id``, ``chapter_id`` (uint32), ``utterance_id``; as
+    ``mindspore.dataset.LibriTTSDataset``."""
+    COLUMNS = ["waveform", "sample_rate", "original_text", "normalized_text", "speaker_id",
+               "chapter_id", "utterance_id"]
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        self.dataset_dir = check_dir(dataset_dir)
+        self.usage = check_usage(usage, LIBRI_TTS_PARTS + ["all"])
+        self._start(functools.partial(open_libri_tts, self.dataset_dir, self.usage),
+                    num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id,
+                    cache)

@@ -113,3 +113,29 @@ def test_cmu_arctic(tmp_path):
         rows(ds.CMUArcticDataset(str(tmp_path), shuffle=False))
     with pytest.raises(ValueError, match="Input name is not within the valid set"):
         ds.CMUArcticDataset(str(tmp_path), name="xyz")
+
+
+def test_libri_tts(tmp_path):
+    for part, speaker, chapter in (("dev-clean", "116", "288045"), ("dev-clean", "1255", "90"),
+                                   ("train-clean-100", "19", "198")):
+        folder = tmp_path / part / speaker / chapter
+        utterances = [f"{speaker}_{chapter}_000003_000000", f"{speaker}_{chapter}_000001_000002"]
+        for utterance in utterances:
+            write(folder / f"{utterance}.wav", wav_bytes([5], rate=24000))
+        write(folder / f"{speaker}_{chapter}.trans.tsv", "".join(
+            f"{u}\torig {u}\tnorm {u}\n" for u in utterances).encode())
+    data = ds.LibriTTSDataset(str(tmp_path), usage="dev-clean", shuffle=False)
+    assert data.get_col_names() == ["waveform", "sample_rate", "original_text",
+                                    "normalized_text", "speaker_id", "chapter_id", "utterance_id"]
+    served = rows(data)
+    # MindSpore 2.10: the .trans.tsv lines in order; rate, speaker and chapter uint32
+    assert [str(row[6]) for row in served] == ["116_288045_000003_000000",
+                                               "116_288045_000001_000002",
+                                               "1255_90_000003_000000", "1255_90_000001_000002"]
+    assert [v.dtype.kind + str(v.dtype.itemsize) for v in served[0][1:]] == [
+        "u4", "U116", "U116", "u4", "u4", "U96"]
+    assert (str(served[0][2]), int(served[0][4]), int(served[0][5])) == (
+        "orig 116_288045_000003_000000", 116, 288045)
+    assert ds.LibriTTSDataset(str(tmp_path)).get_dataset_size() == 6
+    with pytest.raises(RuntimeError):
+        ds.LibriTTSDataset(str(tmp_path), usage="test-clean").get_dataset_size()

@@ -196,7 +196,9 @@ def run_layer(lib, case, plain, error):
     failed op's error again at a later op (measured: GLU on an odd axis, then Softmax2d), which
     the first run then took."""
     made = layer_steps(lib, case, plain, error)
-    if made[-1][0] == "error" and lib.nn.__name__.startswith("mindspore"):
+    for _ in range(2):      # (a stale error can come back at more than one op)
+        if made[-1][0] != "error" or not lib.nn.__name__.startswith("mindspore"):
+            break
         made = layer_steps(lib, case, plain, error)
     return made
 

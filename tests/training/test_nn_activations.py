@@ -6,10 +6,10 @@ import pytest
 import training as ms
 from training import nn, ops
 
+from tests.training.both_backends import as_input, backend, values  # noqa: F401
+
 X = np.array([[-2.5, -1.0, -0.3, 0.0, 0.2, 0.5, 1.0, 3.0]], np.float32)
 WEIGHTS = np.arange(1, 9, dtype=np.float32).reshape(1, 8)
-BACKENDS = ["numpy", pytest.param("torch", marks=pytest.mark.skipif(
-    not __import__("importlib").util.find_spec("torch"), reason="torch is not installed"))]
 
 # name: (layer, MindSpore 2.10's output on X, its gradient of sum(output * WEIGHTS))
 MEASURED = {
@@ -57,24 +57,6 @@ MEASURED = {
     "RReLU": (lambda: nn.RReLU(0.2, 0.2), [-0.5, -0.2, -0.06, 0, 0.2, 0.5, 1, 3],
               [0.2, 0.4, 0.6, 4, 5, 6, 7, 8]),
 }
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    ms.set_backend(request.param)
-    yield request.param
-    ms.set_backend(None)
-
-
-def as_input(backend, array):
-    if backend == "torch":
-        import torch
-        return torch.tensor(array)
-    return ms.Tensor(array)
-
-
-def values(tensor):
-    return tensor.asnumpy() if hasattr(tensor, "asnumpy") else tensor.detach().cpu().numpy()
 
 
 @pytest.mark.parametrize("name", sorted(MEASURED))

@@ -8,6 +8,7 @@ import numpy as np
 from training.backends.dispatch import is_torch
 from training.backends.numpy import functional as NF
 from training.ops import array_kernels as K
+from training.tensor import as_array
 
 SELU_SCALE, SELU_ALPHA = 1.0507009873554804934193349852946, 1.6732632423543772848170429916717
 FAST_GELU_SLOPE = 1.702
@@ -94,6 +95,11 @@ def celu(x, alpha=1.0):
 
 def selu(input_x):
     """scale * (x where x >= 0, else alpha * (exp(x) - 1)) with SeLU's fixed scale and alpha."""
+    if str(input_x.dtype).split(".")[-1] not in FLOATS:    # MindSpore's integer SeLU:
+        # scale * x truncated, 0 below zero
+        positive = input_x * (input_x > 0)
+        return (positive * SELU_SCALE).to(input_x.dtype) if is_torch(input_x) else \
+            K.as_tensor(np.trunc(as_array(positive) * SELU_SCALE).astype(input_x.dtype))
     if is_torch(input_x):     # (torch's selu takes the gradient below zero at 0)
         negative = SELU_ALPHA * input_x.clamp(max=0).expm1()
         return SELU_SCALE * input_x.where(input_x >= 0, negative)

@@ -11,4 +11,9 @@ from training.nn.layers.embedding import Embedding  # noqa: F401
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
                                               LayerNorm)
 from training.nn.layers.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: F401
+from training.nn.layers.pooling_nd import (AvgPool1d, AvgPool3d, LPPool1d, LPPool2d,  # noqa: F401
+                                           MaxPool1d, MaxPool3d)
+from training.nn.layers.adaptive_pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool3d,  # noqa: F401
+                                                 AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                                                 AdaptiveMaxPool3d)
 from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401

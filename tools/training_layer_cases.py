@@ -11,7 +11,10 @@ ACTIVATIONS = ["ELU", "SiLU", "Mish", "SeLU", "CELU", "Softsign", "LogSigmoid", 
 POOLS = ["MaxPool1d", "AvgPool1d", "MaxPool3d", "AvgPool3d", "LPPool1d", "LPPool2d"]
 ADAPTIVE_POOLS = ["AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
                   "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]
-MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS
+PADS = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "ReflectionPad1d",
+        "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+        "ReplicationPad3d"]
+MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS
 # the layers whose case runs in training mode now and then
 TRAINED = ()
 
@@ -105,6 +108,23 @@ def adaptive_pooling_case(d, name):
     return (c(sizes),), kwargs, normal_input(d, shape)
 
 
+def padding_case(d, name):
+    """An int or a tuple of (before, after) pairs (negative ones crop), now and then a wrong
+    one; inputs of one to five axes."""
+    c = d.r.choice
+    dims = int(name[-2])
+    if d.r.random() < 0.3:
+        padding = c([0, 1, 2, -1])
+    else:
+        padding = tuple(c([0, 1, 2, 2, -1]) for _ in range(2 * d.r.randint(1, dims)))
+    if d.r.random() < 0.05:
+        padding = c([1.0, (1, 2, 1), [1, 1]])
+    args = (padding,) if not name.startswith("Constant") else \
+        (padding, c([0.5, 0, -1.5, 2] + ["a"] * (d.r.random() < 0.05)))
+    rank = d.r.randint(max(dims - 1, 1), min(dims + 2, 5))
+    return args, {}, drawn_input(d, tuple(c([2, 3, 4]) for _ in range(rank)))
+
+
 def now_and_then(d, kwargs, options, chance=0.3):
     """training_nn_cases.now_and_then (imported at the call: that module imports this one)."""
     from training_nn_cases import now_and_then as adds
@@ -121,6 +141,8 @@ def more_layer_case(d, name):
         return pooling_case(d, name)
     if name in ADAPTIVE_POOLS:
         return adaptive_pooling_case(d, name)
+    if name in PADS:
+        return padding_case(d, name)
     return activation_case(d, name)
 
 

@@ -16,4 +16,8 @@ from training.nn.layers.pooling_nd import (AvgPool1d, AvgPool3d, LPPool1d, LPPoo
 from training.nn.layers.adaptive_pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool3d,  # noqa: F401
                                                  AdaptiveMaxPool1d, AdaptiveMaxPool2d,
                                                  AdaptiveMaxPool3d)
+from training.nn.layers.padding import (ConstantPad1d, ConstantPad2d, ConstantPad3d,  # noqa: F401
+                                        ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+                                        ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
+                                        ZeroPad2d)
 from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401

@@ -87,6 +87,7 @@ _LAZY = {
     "CMUArcticDataset": "minddata.sources",
     "Multi30kDataset": "minddata.sources",
     "LibriTTSDataset": "minddata.sources",
+    "RenderedSST2Dataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

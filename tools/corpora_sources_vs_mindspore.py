@@ -34,6 +34,7 @@ import random
 import re
 import struct
 import sys
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
@@ -65,6 +66,7 @@ USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "SpeechCommandsDataset": ["train", "valid", "test", "all", None],
           "Multi30kDataset": ["train", "valid", "test", "all", None],
           "LibriTTSDataset": ["dev-clean", "train-clean-100", "test-clean", "all", None],
+          "RenderedSST2Dataset": ["train", "val", "test", "all", None],
           "YesNoDataset": [], "LJSpeechDataset": [], "CMUArcticDataset": [],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
@@ -293,11 +295,48 @@ def multi30k_folder(r):
     return files
 
 
+def png(r, width, height):
+    """A small RGB PNG's bytes (zlib level 6 of random pixels: the same in both interpreters)."""
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body +
+                struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    rows = b"".join(b"\x00" + bytes(r.randrange(256) for _ in range(3 * width))
+                    for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0,
+                                                              0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+
+
+def rendered_sst2_folder(r):
+    """{train,valid,test}/{negative,positive,...}/*.png, now and then a split or class more or
+    missing, a file that is no PNG."""
+    files = []
+    for split in ("train", "valid", "test"):
+        if not present(r):
+            continue
+        classes = ["negative", "positive"] + (["neutral"] if r.random() < 0.1 else [])
+        for name in classes:
+            for k in range(r.randint(0, 2) if r.random() < 0.1 else r.randint(1, 2)):
+                files.append((f"{split}/{name}/{k}.png", png(r, r.randint(1, 3),
+                                                             r.randint(1, 3))))
+            if r.random() < 0.05:
+                files.append((f"{split}/{name}/notes.jpg", b"not a png"))
+            if not any(file_name.startswith(f"{split}/{name}/") for file_name, _ in files):
+                files.append((f"{split}/{name}", None))
+    return files
+
+
 def random_case(r):
     name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
                     ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(TAGGED_CORPORA) * 4 +
-                    ["SQuADDataset"] * 6 + list(AUDIO) * 5 + ["Multi30kDataset"] * 6)
-    if name == "Multi30kDataset":
+                    ["SQuADDataset"] * 6 + list(AUDIO) * 5 + ["Multi30kDataset"] * 6 +
+                    ["RenderedSST2Dataset"] * 5)
+    if name == "RenderedSST2Dataset":
+        files = rendered_sst2_folder(r)
+        if r.random() < 0.5:
+            return text.sampling(r, {"name": name, "files": files, "kwargs": {
+                "decode": True}})
+    elif name == "Multi30kDataset":
         files = multi30k_folder(r)
         if r.random() < 0.5:
             return text.sampling(r, {"name": name, "files": files, "kwargs": {
@@ -345,8 +384,8 @@ def files_read(case):
         splits = ["train", "test"] if usage in (None, "all") else [usage]
         return [(file_name, data) for file_name, data in case["files"] if data is not None and
                 file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
-    if name in AUDIO:
-        return sorted(case["files"])
+    if name in AUDIO or name == "RenderedSST2Dataset":
+        return sorted(item for item in case["files"] if item[1] is not None)
     if name == "Multi30kDataset":
         splits = sorted(MULTI30K) if usage in (None, "all") else [usage]
         return [(file_name, data) for split in splits for file_name, data in case["files"]
@@ -385,7 +424,7 @@ def as_text_case(case):
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
     elif case["name"] == "Multi30kDataset":
         kind, suffix = "text", ".txt"
-    elif case["name"] == "SQuADDataset" or case["name"] in AUDIO:
+    elif case["name"] in ("SQuADDataset", "RenderedSST2Dataset") or case["name"] in AUDIO:
         kind, suffix = "json", ".json"
     else:
         kind, suffix = "text", ".txt"
@@ -570,6 +609,13 @@ def documented(case, item, ours, theirs):
     tagged = case["name"] in TAGGED_CORPORA
     read = [data for _, data in files_read(case)]
     rules = [
+        (case["name"] == "RenderedSST2Dataset" and case["kwargs"].get("usage") in (None, "all")
+         and item in ("rows", "whole") and len({frozenset(
+             file_name.split("/")[1] for file_name, _ in case["files"]
+             if file_name.startswith(split + "/")) for split in ("train", "valid", "test")
+             if any(file_name.startswith(split + "/") for file_name, _ in case["files"])}) > 1,
+         "RenderedSST2 usage 'all': labels are the indices of the sorted class names of every "
+         "split (MindSpore numbers the classes as it meets them, folder by folder)"),
         (case["name"] == "Multi30kDataset" and multi30k_irregular(case),
          "Multi30k: the files of a split are paired line by line, files of other line counts "
          "raise (MindSpore 2.10 stops at the shorter one, and serves at most as many pairs as "

@@ -2,7 +2,7 @@
 (and Fashion-MNIST, KMNIST, EMNIST, QMNIST), USPS, Semeion, FakeImageDataset,
 CIFAR-10/100, Caltech 101/256, Food-101, SUN397, Places365, Omniglot, LFW, DIV2K,
 STL-10, SVHN, Flowers102, PhotoTour, LSUN, SBU, Flickr8k/30k,
-SBD, Cityscapes, KITTI, WIDER FACE,
+SBD, Cityscapes, KITTI, WIDER FACE, Rendered SST-2,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
 EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD, Multi30k); the speech datasets (YesNo, SpeechCommands,
@@ -43,6 +43,7 @@ from .omniglot import OmniglotDataset
 from .photo_tour import PhotoTourDataset
 from .places365 import Places365Dataset
 from .random_dataset import RandomDataset
+from .rendered_sst2 import RenderedSST2Dataset
 from .sbd import SBDataset
 from .sbu import SBUDataset
 from .schema import Schema
@@ -74,7 +75,7 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
            "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset",
            "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset",
-           "Multi30kDataset", "LibriTTSDataset"]
+           "Multi30kDataset", "LibriTTSDataset", "RenderedSST2Dataset"]
 
 
 def __getattr__(name):

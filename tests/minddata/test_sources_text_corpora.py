@@ -1,8 +1,11 @@
-"""The text corpora read from a folder by usage (csv_corpora.py, line_corpora.py): columns,
-string values, the files each usage reads and their order, and errors, as measured in
-MindSpore 2.10 on the same synthetic folders."""
+"""The text corpora read from a folder by usage (csv_corpora.py, line_corpora.py, imdb.py,
+tagged_corpora.py, squad.py, multi30k.py) and Rendered SST-2: columns, values, the files each
+usage reads and their order, and errors, as measured in MindSpore 2.10 on the same synthetic
+folders; and ``compare``."""
 import json
 import os
+import struct
+import zlib
 
 import numpy as np
 import pytest
@@ -303,3 +306,30 @@ def test_multi30k_pairs(tmp_path):
     write(tmp_path / "training" / "train.en", b"one\ntwo\n")
     with pytest.raises(RuntimeError, match="pairs the lines"):
         rows(ds.Multi30kDataset(str(tmp_path), usage="train"))
+
+
+def png_bytes(value):
+    """A 1x1 RGB PNG of one grey value."""
+    def chunk(kind, body):
+        return (struct.pack(">I", len(body)) + kind + body +
+                struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(b"\x00" + bytes([value] * 3))) + chunk(b"IEND", b""))
+
+
+def test_rendered_sst2(tmp_path):
+    for split, base in (("train", 10), ("valid", 100), ("test", 200)):
+        for k, name in enumerate(("negative", "positive")):
+            write(tmp_path / split / name / "b.png", png_bytes(base + k))
+            write(tmp_path / split / name / "a.png", png_bytes(base + k + 2))
+            write(tmp_path / split / name / "c.jpg", b"no png")
+    decoded = ds.RenderedSST2Dataset(str(tmp_path), usage="val", decode=True, shuffle=False)
+    assert decoded.get_col_names() == ["image", "label"]
+    # MindSpore 2.10: usage 'val' reads valid/, *.png in name order, label uint32 (class index)
+    served = rows(decoded)
+    assert [(image[0][0][0], label) for image, label in served] == [
+        (102, 0), (100, 0), (103, 1), (101, 1)]
+    assert rows(ds.RenderedSST2Dataset(str(tmp_path), shuffle=False))[0][0] == list(
+        png_bytes(202))     # 'all': test, train, valid
+    with pytest.raises(ValueError, match=r"\['val', 'all', 'train', 'test'\]"):
+        ds.RenderedSST2Dataset(str(tmp_path), usage="valid")

@@ -28,37 +28,21 @@ Prints each undocumented difference and a count per outcome; exits 1 if there is
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
 import importlib
-import json
 import os
 import random
 import re
 import struct
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
 import pipelines_vs_mindspore as pipelines                          # noqa: E402
 import text_sources_vs_mindspore as text                            # noqa: E402
+import corpora_folders_for_differential as folders                 # noqa: E402
 
 CASE_TIMEOUT_S = 30
 
-CSV_CORPORA = {
-    "AGNewsDataset": ["index", "title", "description"],
-    "AmazonReviewDataset": ["label", "title", "content"],
-    "DBpediaDataset": ["class", "title", "content"],
-    "SogouNewsDataset": ["index", "title", "content"],
-    "YahooAnswersDataset": ["class", "title", "content", "answer"],
-    "YelpReviewDataset": ["label", "text"],
-}
 TRAIN_FIRST = ("SogouNewsDataset", "YelpReviewDataset")
-LINE_CORPORA = {"PennTreebankDataset": "ptb.{}.txt", "WikiTextDataset": "wiki.{}.tokens"}
-TAGGED_CORPORA = {"CoNLL2000Dataset": (" ", {"train": "train.txt", "test": "test.txt"}),
-                  "UDPOSDataset": ("\t", {"train": "en-ud-tag.v2.train.txt",
-                                           "valid": "en-ud-tag.v2.dev.txt",
-                                           "test": "en-ud-tag.v2.test.txt"})}
-SST2_HEADERS = {"train": ["sentence", "label"], "dev": ["sentence", "label"],
-                "test": ["index", "sentence"]}
 USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "IMDBDataset": ["train", "test", "all", None],
           "CoNLL2000Dataset": ["train", "test", "all", None],
@@ -69,125 +53,9 @@ USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "RenderedSST2Dataset": ["train", "val", "test", "all", None],
           "YesNoDataset": [], "LJSpeechDataset": [], "CMUArcticDataset": [],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
-          **{name: ["train", "test", "valid", "all", None] for name in LINE_CORPORA},
-          **{name: ["train", "test", "all", None] for name in CSV_CORPORA}}
+          **{name: ["train", "test", "valid", "all", None] for name in folders.LINE_CORPORA},
+          **{name: ["train", "test", "all", None] for name in folders.CSV_CORPORA}}
 INVALID_USAGES = ["valid", "dev", "all", "eval", "TRAIN", 1]
-
-
-def present(r):
-    """Whether a file of the layout is written (now and then one is missing)."""
-    return r.random() > 0.07
-
-
-def csv_folder(r, name):
-    heat, columns = text.draw_heat(r), CSV_CORPORA[name]
-    return [(split + ".csv", text.csv_file(r, ["str"] * len(columns), ",", False, columns,
-                                           heat)) for split in ("train", "test") if present(r)]
-
-
-def sst2_folder(r):
-    heat = text.draw_heat(r)
-    return [(split + ".tsv", text.csv_file(r, ["str", "str"], "\t", True, SST2_HEADERS[split],
-                                           heat)) for split in ("train", "dev", "test")
-            if present(r)]
-
-
-def line_folder(r, name):
-    heat = text.draw_heat(r)
-    if name == "EnWik9Dataset":
-        return [("enwik9", text.text_file(r, heat))] if present(r) else []
-    return [(LINE_CORPORA[name].format(split), text.text_file(r, heat))
-            for split in ("train", "test", "valid") if present(r)]
-
-
-REVIEW_NAMES = ["0_9.txt", "1_7.txt", "10_2.txt", "2_10.txt", "b.txt", "A.txt", "_x.txt",
-                "r\u00e9v.txt", "note.md", "12_3"]
-
-
-def review(r, heat):
-    """A review file's bytes: one line most often, else lines, line breaks, nothing."""
-    roll = r.random() / heat
-    if roll < 0.05:
-        return r.choice([b"", b"\n", b"\r\n"])
-    if roll < 0.15:
-        lines = [" ".join(text.word(r) for _ in range(r.randint(0, 3)))
-                 for _ in range(r.randint(2, 4))]
-        return text.mangle(r, r.choice(["\n", "\r\n"]).join(lines).encode(), heat)
-    line = " ".join(text.word(r) for _ in range(r.randint(1, 6))) + r.choice(["", "", "\n"])
-    return text.mangle(r, line.encode(), heat)
-
-
-def imdb_folder(r):
-    """{train,test}/{pos,neg,unsup}/ folders (``None`` data: a folder), now and then one
-    missing, with a few reviews each."""
-    heat, files = text.draw_heat(r), []
-    for split in ("train", "test"):
-        for folder in ("pos", "neg", "unsup"):
-            if present(r):
-                files.append((f"{split}/{folder}", None))
-                files += [(f"{split}/{folder}/{name}", review(r, heat))
-                          for name in r.sample(REVIEW_NAMES, r.randint(0, 3))]
-    return files
-
-
-def tagged_file(r, separator, heat):
-    """Sentences of ``word tag tag`` lines between empty lines: now and then no empty line
-    after the last, CRLF line ends, spaces around a line, a field more or fewer."""
-    end, lines = "\r\n" if r.random() < 0.1 * heat else "\n", []
-    for _ in range(r.randint(0, 3)):
-        lines += [""] * r.choice([1, 1, 1, 2])
-        for _ in range(r.randint(1, 3)):
-            fields = [text.word(r).replace(" ", "_").replace("\t", "_") for _ in range(3)]
-            roll = r.random() / heat
-            if roll < 0.01:        # MindSpore 2.10 crashes on it (CoNLL2000) or fails
-                fields = fields[:r.choice([1, 2])]
-            elif roll < 0.1:
-                fields.append("extra")
-            elif roll < 0.15:
-                fields[1] = ""
-            line = separator.join(fields)
-            lines.append(" " + line + "  " if r.random() < 0.1 * heat else line)
-    if r.random() > 0.2:
-        lines.append("")
-    return end.join(lines).encode() + (end.encode() if lines and r.random() > 0.1 else b"")
-
-
-SQUAD_FILES = ["train-v1.1.json", "train-v2.0.json", "dev-v1.1.json", "dev-v2.0.json"]
-
-
-def squad_answer(r, heat):
-    answer = {"text": text.word(r), "answer_start": r.choice([0, 3, 17])}
-    if r.random() < 0.05 * heat:
-        answer["answer_start"] = r.choice([-1, -7, "3", 2 ** 32 + 5, 1.5, None])
-    if r.random() < 0.03 * heat:
-        del answer[r.choice(["text", "answer_start"])]
-    return answer
-
-
-def squad_file(r, heat):
-    """A SQuAD JSON file: articles of paragraphs of questions, answered, impossible (no
-    answers, plausible ones), now and then a key missing or of another type."""
-    articles = []
-    for _ in range(r.randint(0, 2)):
-        paragraphs = []
-        for _ in range(r.randint(0, 2)):
-            qas = []
-            for _ in range(r.randint(0, 3)):
-                qa = {"question": text.word(r) + "?", "id": str(r.randint(0, 99)),
-                      "answers": [squad_answer(r, heat) for _ in range(r.choice([0, 1, 1, 2]))]}
-                if not qa["answers"] and r.random() < 0.5:
-                    qa.update(is_impossible=True, plausible_answers=[squad_answer(r, heat)])
-                if r.random() < 0.03 * heat:
-                    del qa[r.choice(["question", "answers"])]
-                qas.append(qa)
-            paragraph = {"context": " ".join(text.word(r) for _ in range(3)), "qas": qas}
-            if r.random() < 0.03 * heat:
-                paragraph["context"] = r.choice([None, 7, ["x"]])
-            paragraphs.append(paragraph)
-        articles.append({"title": text.word(r), "paragraphs": paragraphs})
-    data = json.dumps({"version": "v2.0", "data": articles},
-                      ensure_ascii=r.random() < 0.5).encode()
-    return data if r.random() > 0.02 * heat else data[:len(data) // 2]
 
 
 AUDIO = ("YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset",
@@ -195,174 +63,43 @@ AUDIO = ("YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticD
 LISTED_IN_FOLDER_ORDER = ("YesNoDataset", "LibriTTSDataset")   # MindSpore: readdir's order
 
 
-def wav(r, heat):
-    """A WAV file's bytes: 16-bit mono PCM with a 44-byte header most often; now and then a
-    LIST chunk before the data, another sample format, or the file cut short."""
-    samples = [r.choice([-32768, 32767, 0, 1, -1, r.randint(-32768, 32767)])
-               for _ in range(r.randint(0, 6))]
-    channels, width, extra = 1, 2, b""
-    roll = r.random() / heat
-    if roll < 0.03:
-        extra = b"LIST" + struct.pack("<I", 4) + b"abcd"
-    elif roll < 0.05:
-        channels, width = r.choice([(2, 2), (1, 1), (1, 4)])
-    data = b"".join(struct.pack("<h", v) for v in samples)
-    rate = r.choice([8000, 16000, 16000, 22050, 24000, 24000, 44100])
-    fmt = struct.pack("<4sIHHIIHH", b"fmt ", 16, 1, channels, rate, rate * channels * width,
-                      channels * width, 8 * width)
-    body = b"WAVE" + fmt + extra + b"data" + struct.pack("<I", len(data)) + data
-    out = b"RIFF" + struct.pack("<I", len(body)) + body
-    return out[:-1] if data and 0.05 <= roll < 0.07 else out
-
-
-def audio_folder(r, name):
-    heat, files = text.draw_heat(r), []
-    if name == "YesNoDataset":
-        for _ in range(r.randint(0, 4)):
-            bits = [str(r.randint(0, 1)) for _ in range(r.choice([8, 8, 8, 3]))]
-            files.append(("_".join(bits) + ".wav", wav(r, heat)))
-        if r.random() < 0.1:
-            files.append(("README.txt", b"yes no"))
-    elif name == "SpeechCommandsDataset":
-        lists, files = {"validation_list.txt": [], "testing_list.txt": []}, {}
-        for label in r.sample(["cat", "dog", "yes", "_background_noise_"], r.randint(1, 3)):
-            for _ in range(r.randint(0, 3)):
-                relative = f"{label}/{r.choice(['b433eff', 'a1', 'zz9'])}_nohash_" \
-                           f"{r.randint(0, 3)}.wav"
-                files[relative] = wav(r, heat)
-                roll = r.random()
-                if roll < 0.5:
-                    lists["validation_list.txt" if roll < 0.25 else "testing_list.txt"].append(
-                        relative)
-        files = sorted(files.items()) + [
-            (list_name, "".join(line + "\n" for line in lines).encode())
-            for list_name, lines in lists.items() if r.random() > 0.1]
-    elif name == "LJSpeechDataset":
-        lines = []
-        for k in range(r.randint(0, 4)):
-            utterance = f"LJ001-{k:04d}"
-            lines.append(f"{utterance}|{text.word(r)} {text.word(r)}|{text.word(r)}")
-            if r.random() > 0.05 * heat:
-                files.append((f"wavs/{utterance}.wav", wav(r, heat)))
-        if r.random() > 0.05:
-            files.append(("metadata.csv", "".join(line + "\n" for line in lines).encode()))
-    elif name == "LibriTTSDataset":
-        for part in r.sample(["dev-clean", "train-clean-100"], r.randint(0, 2)):
-            for speaker, chapter in r.sample([("9", "5"), ("10", "40"), ("116", "7")],
-                                             r.randint(1, 2)):
-                folder, lines = f"{part}/{speaker}/{chapter}", []
-                for k in r.sample(range(1, 6), r.randint(0, 3)):
-                    utterance = f"{speaker}_{chapter}_{k:06d}_000000"
-                    lines.append(f"{utterance}\t{text.word(r)}\t{text.word(r)}")
-                    if r.random() > 0.05 * heat:
-                        files.append((f"{folder}/{utterance}.wav", wav(r, heat)))
-                files.append((f"{folder}/{speaker}_{chapter}.trans.tsv",
-                              "".join(line + "\n" for line in lines).encode()))
-    else:
-        lines, root = [], f"cmu_us_{r.choice(['aew', 'aew', 'bdl'])}_arctic"
-        for k in r.sample(range(1, 9), r.randint(0, 4)):
-            utterance = f"arctic_a{k:04d}"
-            lines.append(f'( {utterance} "{text.word(r)}, {text.word(r)}." )')
-            if r.random() > 0.05 * heat:
-                files.append((f"{root}/wav/{utterance}.wav", wav(r, heat)))
-        if r.random() > 0.05:
-            files.append((f"{root}/etc/txt.done.data",
-                          "".join(line + "\n" for line in lines).encode()))
-    return files
-
-
-MULTI30K = {"train": "training/train", "valid": "validation/val", "test": "mmt16_task1_test/test"}
-
-
-def multi30k_folder(r):
-    """Each split's English and German files, line-aligned, now and then an empty line in one
-    or both, CRLF ends, or a line more in one."""
-    heat, files = text.draw_heat(r), []
-    for stem in MULTI30K.values():
-        if not present(r):
-            continue
-        pairs = [[text.word(r), text.word(r)] for _ in range(r.randint(0, 4))]
-        for pair in pairs:
-            if r.random() < 0.1 * heat:
-                pair[r.choice([0, 1])] = ""
-            elif r.random() < 0.05 * heat:
-                pair[:] = ["", ""]
-        end = "\r\n" if r.random() < 0.1 * heat else "\n"
-        extra = r.random() < 0.05 * heat
-        for k, language in enumerate(("en", "de")):
-            lines = [pair[k] for pair in pairs] + (["more"] if extra and k else [])
-            files.append((f"{stem}.{language}", "".join(line + end for line in lines).encode()))
-    return files
-
-
-def png(r, width, height):
-    """A small RGB PNG's bytes (zlib level 6 of random pixels: the same in both interpreters)."""
-    def chunk(kind, body):
-        return (struct.pack(">I", len(body)) + kind + body +
-                struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
-    rows = b"".join(b"\x00" + bytes(r.randrange(256) for _ in range(3 * width))
-                    for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0,
-                                                              0, 0)) +
-            chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
-
-
-def rendered_sst2_folder(r):
-    """{train,valid,test}/{negative,positive,...}/*.png, now and then a split or class more or
-    missing, a file that is no PNG."""
-    files = []
-    for split in ("train", "valid", "test"):
-        if not present(r):
-            continue
-        classes = ["negative", "positive"] + (["neutral"] if r.random() < 0.1 else [])
-        for name in classes:
-            for k in range(r.randint(0, 2) if r.random() < 0.1 else r.randint(1, 2)):
-                files.append((f"{split}/{name}/{k}.png", png(r, r.randint(1, 3),
-                                                             r.randint(1, 3))))
-            if r.random() < 0.05:
-                files.append((f"{split}/{name}/notes.jpg", b"not a png"))
-            if not any(file_name.startswith(f"{split}/{name}/") for file_name, _ in files):
-                files.append((f"{split}/{name}", None))
-    return files
-
-
 def random_case(r):
-    name = r.choice(sorted(CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(LINE_CORPORA) * 2 +
-                    ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(TAGGED_CORPORA) * 4 +
+    name = r.choice(sorted(folders.CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(folders.LINE_CORPORA) * 2 +
+                    ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(folders.TAGGED_CORPORA) * 4 +
                     ["SQuADDataset"] * 6 + list(AUDIO) * 5 + ["Multi30kDataset"] * 6 +
                     ["RenderedSST2Dataset"] * 5)
     if name == "RenderedSST2Dataset":
-        files = rendered_sst2_folder(r)
+        files = folders.rendered_sst2_folder(r)
         if r.random() < 0.5:
             return text.sampling(r, {"name": name, "files": files, "kwargs": {
                 "decode": True}})
     elif name == "Multi30kDataset":
-        files = multi30k_folder(r)
+        files = folders.multi30k_folder(r)
         if r.random() < 0.5:
             return text.sampling(r, {"name": name, "files": files, "kwargs": {
                 "language_pair": r.choice([["en", "de"], ["de", "en"], ("de", "en"),
                                            ["de", "fr"]])}})
     elif name in AUDIO:
-        files = audio_folder(r, name)
+        files = folders.audio_folder(r, name)
         if name == "CMUArcticDataset" and r.random() < 0.6:
             return text.sampling(r, {"name": name, "files": files, "kwargs": {
                 "name": r.choice(["aew", "bdl", "xyz"])}})
     elif name == "IMDBDataset":
-        files = imdb_folder(r)
+        files = folders.imdb_folder(r)
     elif name == "SQuADDataset":
         heat = text.draw_heat(r)
-        files = [(file_name, squad_file(r, heat)) for file_name in SQUAD_FILES
+        files = [(file_name, folders.squad_file(r, heat)) for file_name in folders.SQUAD_FILES
                  if r.random() < 0.6]
-    elif name in TAGGED_CORPORA:
-        heat, (separator, names) = text.draw_heat(r), TAGGED_CORPORA[name]
-        files = [(file_name, tagged_file(r, separator, heat)) for file_name in names.values()
-                 if present(r)]
-    elif name in CSV_CORPORA:
-        files = csv_folder(r, name)
+    elif name in folders.TAGGED_CORPORA:
+        heat, (separator, names) = text.draw_heat(r), folders.TAGGED_CORPORA[name]
+        files = [(file_name, folders.tagged_file(r, separator, heat)) for file_name in names.values()
+                 if folders.present(r)]
+    elif name in folders.CSV_CORPORA:
+        files = folders.csv_folder(r, name)
     elif name == "SST2Dataset":
-        files = sst2_folder(r)
+        files = folders.sst2_folder(r)
     else:
-        files = line_folder(r, name)
+        files = folders.line_folder(r, name)
     kwargs = {}
     if USAGES[name]:
         usage = r.choice(USAGES[name]) if r.random() > 0.04 else r.choice(INVALID_USAGES)
@@ -387,25 +124,25 @@ def files_read(case):
     if name in AUDIO or name == "RenderedSST2Dataset":
         return sorted(item for item in case["files"] if item[1] is not None)
     if name == "Multi30kDataset":
-        splits = sorted(MULTI30K) if usage in (None, "all") else [usage]
+        splits = sorted(folders.MULTI30K) if usage in (None, "all") else [usage]
         return [(file_name, data) for split in splits for file_name, data in case["files"]
-                if file_name.rsplit(".", 1)[0] == MULTI30K[split]]
+                if file_name.rsplit(".", 1)[0] == folders.MULTI30K[split]]
     if name == "SQuADDataset":
         splits = ["train", "dev"] if usage in (None, "all") else [usage]
-        wanted = [file_name for split in splits for file_name in SQUAD_FILES
+        wanted = [file_name for split in splits for file_name in folders.SQUAD_FILES
                   if file_name.startswith(split)]
         return [(file_name, data) for file_name in wanted for found, data in case["files"]
                 if found == file_name]
-    if name in TAGGED_CORPORA:
-        names = TAGGED_CORPORA[name][1]
+    if name in folders.TAGGED_CORPORA:
+        names = folders.TAGGED_CORPORA[name][1]
         wanted = list(names.values()) if usage in (None, "all") else [names[usage]]
     elif name == "EnWik9Dataset":
         wanted = ["enwik9"]
     elif name == "SST2Dataset":
         wanted = [f"{usage or 'train'}.tsv"]
-    elif name in LINE_CORPORA:
+    elif name in folders.LINE_CORPORA:
         splits = ["train", "test", "valid"] if usage in (None, "all") else [usage]
-        wanted = [LINE_CORPORA[name].format(split) for split in splits]
+        wanted = [folders.LINE_CORPORA[name].format(split) for split in splits]
     else:
         wanted = ["train.csv", "test.csv"] if usage in (None, "all") else [f"{usage}.csv"]
     if case["name"] not in TRAIN_FIRST:
@@ -418,8 +155,8 @@ def as_text_case(case):
     """The case as tools/text_sources_vs_mindspore.py would read the files its usage reads
     (CSVDataset or TextFileDataset over part0, part1, ... in order), for that tool's rules."""
     kwargs = {key: value for key, value in case["kwargs"].items() if key != "usage"}
-    if case["name"] in CSV_CORPORA:
-        kind, suffix, kwargs["column_names"] = "csv", ".csv", CSV_CORPORA[case["name"]]
+    if case["name"] in folders.CSV_CORPORA:
+        kind, suffix, kwargs["column_names"] = "csv", ".csv", folders.CSV_CORPORA[case["name"]]
     elif case["name"] == "SST2Dataset":
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
     elif case["name"] == "Multi30kDataset":
@@ -475,7 +212,7 @@ def missing_and_files_shuffled(case, item, ours, theirs):
     raises in ``item``."""
     read = {file_name for file_name, _ in files_read(case)}
     wanted = len(read) < {"EnWik9Dataset": 1, "SST2Dataset": 1}.get(
-        case["name"], 3 if case["name"] in LINE_CORPORA else 2) and case["kwargs"].get(
+        case["name"], 3 if case["name"] in folders.LINE_CORPORA else 2) and case["kwargs"].get(
             "usage") in (None, "all")
     sides = [dict(ours).get(item, ("",))[0], dict(theirs).get(item, ("",))[0]]
     return wanted and case["kwargs"].get("shuffle") is True and sides.count("error") == 1
@@ -496,7 +233,7 @@ def multi30k_irregular(case):
     """Whether a split the case reads has files of other line counts, or an empty English line
     beside a German one."""
     read = dict(files_read(case))
-    for stem in MULTI30K.values():
+    for stem in folders.MULTI30K.values():
         english, german = (read.get(f"{stem}.{language}") for language in ("en", "de"))
         if english is None or german is None:
             continue
@@ -606,7 +343,7 @@ def documented(case, item, ours, theirs):
     """The README's word for a difference in ``item``, or None: the text tool's rules for
     CSVDataset and TextFileDataset, over the files the usage reads, and the corpora's own."""
     reference = dict(theirs)
-    tagged = case["name"] in TAGGED_CORPORA
+    tagged = case["name"] in folders.TAGGED_CORPORA
     read = [data for _, data in files_read(case)]
     rules = [
         (case["name"] == "RenderedSST2Dataset" and case["kwargs"].get("usage") in (None, "all")
@@ -657,7 +394,7 @@ def documented(case, item, ours, theirs):
                                                       and data.strip() for data in read),
          "CoNLL2000/UDPOS: a file's last sentence is a row where no empty line follows it "
          "(MindSpore 2.10 drops it)"),
-        (tagged and any(0 < len(line.strip(b" ").split(TAGGED_CORPORA[case["name"]][0].encode()))
+        (tagged and any(0 < len(line.strip(b" ").split(folders.TAGGED_CORPORA[case["name"]][0].encode()))
                         < 3 for data in read for line in data.split(b"\n") if line.strip(b" ")),
          "CoNLL2000/UDPOS: a line of fewer than three fields raises (MindSpore 2.10 reads past "
          "its fields: a crash, garbage or an error)"),

@@ -14,9 +14,11 @@ ADAPTIVE_POOLS = ["AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
 PADS = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "ReflectionPad1d",
         "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
         "ReplicationPad3d"]
-MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS
+DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
+REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
+MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING
 # the layers whose case runs in training mode now and then
-TRAINED = ()
+TRAINED = tuple(DROPOUTS)
 
 
 def drawn_input(d, shape):
@@ -125,6 +127,35 @@ def padding_case(d, name):
     return args, {}, drawn_input(d, tuple(c([2, 3, 4]) for _ in range(rank)))
 
 
+def dropout_case(d, name):
+    """p 0 or 1 (a training-mode dropout is random otherwise), now and then a wrong one;
+    inputs of 2 to 5 axes."""
+    c = d.r.choice
+    args = (c([0.0, 1.0, 1.0] + [1, 1.5] * (d.r.random() < 0.1)),)
+    return args, {}, normal_input(d, tuple(c([2, 3]) for _ in range(d.r.randint(2, 5))))
+
+
+def rearranging_case(d, name):
+    c = d.r.choice
+    if name in ("PixelShuffle", "PixelUnshuffle"):
+        r = c([1, 2, 3])
+        if name == "PixelShuffle":
+            shape = (c([1, 2]), c([1, 2]) * r * r * c([1, 1, 1, 2]) // c([1, 1, 1, 2]),
+                     c([2, 3]), c([1, 2]))
+        else:
+            shape = (c([1, 2]), c([1, 2]), r * c([1, 2]), r * c([1, 2, 3]) + c([0, 0, 0, 1]))
+        return (c([r, r, r, 0, 2.0]),), {}, normal_input(d, shape[d.r.random() < 0.2:])
+    if name == "ChannelShuffle":
+        groups = c([1, 2, 3])
+        shape = (c([1, 2]), groups * c([1, 2]) + c([0, 0, 0, 1])) + tuple(
+            c([2, 3]) for _ in range(d.r.randint(0, 2)))
+        return (c([groups] * 4 + [0, 2.0]),), {}, drawn_input(d, shape)
+    if name == "Unflatten":
+        x = normal_input(d, (2, 6, c([1, 4])))
+        return (c([1, 1, -2, 0, 3, 1.0]), c([(2, 3), (3, -1), [6], (-1, 2), (4, 2), 6])), {}, x
+    return (), {}, drawn_input(d, tuple(c([1, 2, 3, 4]) for _ in range(d.r.randint(1, 4))))
+
+
 def now_and_then(d, kwargs, options, chance=0.3):
     """training_nn_cases.now_and_then (imported at the call: that module imports this one)."""
     from training_nn_cases import now_and_then as adds
@@ -143,6 +174,10 @@ def more_layer_case(d, name):
         return adaptive_pooling_case(d, name)
     if name in PADS:
         return padding_case(d, name)
+    if name in DROPOUTS:
+        return dropout_case(d, name)
+    if name in REARRANGING:
+        return rearranging_case(d, name)
     return activation_case(d, name)
 
 
@@ -169,6 +204,10 @@ def documented_layer(case, why):
          kwargs.get("count_include_pad") is False and "step 1: x: largest difference" in why,
          "AvgPool3d(count_include_pad=False, divisor_override=d) has its forward's gradient "
          "(MindSpore's is not the derivative of its own output)"),
+        (name == "ChannelShuffle" and "raises ValueError here only" in why and
+         "divisible by groups" in why,
+         "ChannelShuffle refuses channels that groups does not divide (MindSpore reshapes with "
+         "C // groups: the input back unchanged, or a reshape error)"),
         (name == "Tanhshrink" and largest_difference(why) < 1e-3,
          "tanh is exact (MindSpore's is off by up to 1e-4)"),
     ]

@@ -5,7 +5,7 @@ from training.nn.layers.activation import (CELU, ELU, GLU, FastGelu, Hardtanh, H
                                            LogSigmoid, Mish, RReLU, SeLU, SiLU, Softmax2d, Softmin,
                                            SoftShrink, Softsign, Tanhshrink, Threshold)
 from training.nn.layers.basic import Dense, Dropout, Flatten, Identity, Pad  # noqa: F401
-from training.nn.layers.container import CellList, SequentialCell  # noqa: F401
+from training.nn.layers.container import CellDict, CellList, SequentialCell  # noqa: F401
 from training.nn.layers.conv import Conv1d, Conv2d, Conv2dTranspose  # noqa: F401
 from training.nn.layers.embedding import Embedding  # noqa: F401
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
@@ -20,4 +20,7 @@ from training.nn.layers.padding import (ConstantPad1d, ConstantPad2d, ConstantPa
                                         ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
                                         ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
                                         ZeroPad2d)
+from training.nn.layers.rearrange import (ChannelShuffle, PixelShuffle,  # noqa: F401
+                                          PixelUnshuffle, Tril, Triu, Unflatten)
+from training.nn.layers.dropout import Dropout1d, Dropout2d, Dropout3d  # noqa: F401
 from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401

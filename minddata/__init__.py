@@ -88,6 +88,7 @@ _LAZY = {
     "Multi30kDataset": "minddata.sources",
     "LibriTTSDataset": "minddata.sources",
     "RenderedSST2Dataset": "minddata.sources",
+    "GTZANDataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

@@ -153,7 +153,7 @@ def wav(r, heat):
     elif roll < 0.05:
         channels, width = r.choice([(2, 2), (1, 1), (1, 4)])
     data = b"".join(struct.pack("<h", v) for v in samples)
-    rate = r.choice([8000, 16000, 16000, 22050, 24000, 24000, 44100])
+    rate = r.choice([8000, 16000, 16000, 22050, 22050, 24000, 24000, 44100])
     fmt = struct.pack("<4sIHHIIHH", b"fmt ", 16, 1, channels, rate, rate * channels * width,
                       channels * width, 8 * width)
     body = b"WAVE" + fmt + extra + b"data" + struct.pack("<I", len(data)) + data
@@ -192,6 +192,12 @@ def audio_folder(r, name):
                 files.append((f"wavs/{utterance}.wav", wav(r, heat)))
         if r.random() > 0.05:
             files.append(("metadata.csv", "".join(line + "\n" for line in lines).encode()))
+    elif name == "GTZANDataset":
+        for genre in r.sample(["blues", "rock", "jazz", "mygenre"], r.randint(0, 3)):
+            for k in r.sample([0, 1, 3, 99, 100], r.randint(1, 3)):
+                files.append((f"{genre}/{genre}.{k:05d}.wav", wav(r, heat)))
+            if r.random() < 0.1:
+                files.append((f"{genre}/other.wav", wav(r, heat)))
     elif name == "LibriTTSDataset":
         for part in r.sample(["dev-clean", "train-clean-100"], r.randint(0, 2)):
             for speaker, chapter in r.sample([("9", "5"), ("10", "40"), ("116", "7")],

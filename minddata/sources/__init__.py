@@ -6,13 +6,13 @@ SBD, Cityscapes, KITTI, WIDER FACE, Rendered SST-2,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
 EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD, Multi30k); the speech datasets (YesNo, SpeechCommands,
-LJSpeech, CMUArctic, LibriTTS); PaddedDataset and
+LJSpeech, CMUArctic, LibriTTS, GTZAN); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
 that opens a ``RowSource`` (base.py) lazily, when a pipeline starts.
 """
-from .audio_folders import (CMUArcticDataset, LibriTTSDataset, LJSpeechDataset,
+from .audio_folders import (CMUArcticDataset, GTZANDataset, LibriTTSDataset, LJSpeechDataset,
                             SpeechCommandsDataset, YesNoDataset)
 from .caltech import Caltech101Dataset, Caltech256Dataset
 from .celeba import CelebADataset
@@ -75,7 +75,8 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "PennTreebankDataset", "WikiTextDataset", "EnWik9Dataset", "IMDBDataset",
            "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset",
            "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset",
-           "Multi30kDataset", "LibriTTSDataset", "RenderedSST2Dataset"]
+           "Multi30kDataset", "LibriTTSDataset", "RenderedSST2Dataset",
+           "GTZANDataset"]
 
 
 def __getattr__(name):

@@ -1,5 +1,5 @@
-"""The speech datasets read from a folder of WAV files: YesNo, SpeechCommands, LJSpeech,
-CMUArctic and LibriTTS. Each lists its files and their metadata when the pipeline opens the source and reads
+"""The speech and music datasets read from a folder of WAV files: YesNo, SpeechCommands,
+LJSpeech, CMUArctic, LibriTTS and GTZAN. Each lists its files and their metadata when the pipeline opens the source and reads
 a row's WAV file when the row is read (_wav.py: a float32 ``(1, N)`` waveform scaled as
 MindSpore scales it). Mappable sources, as MindSpore's: ``shuffle`` None or a bool, a
 ``sampler``, shards as the other mappable sources here.
@@ -27,6 +27,10 @@ As MindSpore 2.10 (measured):
   usage one part (``dev-clean`` ... ``train-other-500``) or 'all' (None: the parts that are
   there); its rate must be 24000; ``sample_rate``, ``speaker_id``, ``chapter_id`` uint32. Speakers and chapters in the
   order of their names (MindSpore: the order the file system lists them in).
+
+- GTZAN (usage 'all' only): ``{genre}/{genre}.*.wav`` of the ten genres (22050 Hz), genres
+  and files in name order (MindSpore: files in the order the file system lists them in);
+  ``sample_rate`` uint32, ``label`` the genre.
 
 A line of the metadata that does not parse, or a WAV file it names that is missing, is a
 RuntimeError when the data is first counted (LibriTTS: a missing WAV file when read).
@@ -211,6 +215,22 @@ def open_cmu_arctic(dataset_dir, name):
                            rate=16000)
 
 
+GTZAN_GENRES = ["blues", "classical", "country", "disco", "hiphop", "jazz", "metal", "pop",
+                "reggae", "rock"]
+
+
+def open_gtzan(dataset_dir):
+    """``{genre}/{genre}.*.wav`` of the ten genres (22050 Hz)."""
+    items = []
+    for genre in GTZAN_GENRES:
+        folder = os.path.join(dataset_dir, genre)
+        if os.path.isdir(folder):
+            items += [(os.path.join(folder, name), (genre,)) for name in wav_names(folder)
+                      if name.startswith(genre + ".")]
+    return AudioRowsSource("GTZANDataset", GTZANDataset.COLUMNS, np.uint32, items, dataset_dir,
+                           rate=22050)
+
+
 LIBRI_TTS_PARTS = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
                    "train-clean-360", "train-other-500"]
 
@@ -346,3 +366,22 @@ class LibriTTSDataset(_AudioFolderDataset):
         self._start(functools.partial(open_libri_tts, self.dataset_dir, self.usage),
                     num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id,
                     cache)
+
+
+class GTZANDataset(_AudioFolderDataset):
+    """GTZAN music genres: columns ``waveform``, ``sample_rate`` (uint32), ``label`` (the
+    genre); as ``mindspore.dataset.GTZANDataset`` with usage 'all' (None). Usage 'train',
+    'valid' and 'test' are MindSpore's fixed lists of the files of each split, which this
+    package does not carry: a ValueError."""
+    COLUMNS = ["waveform", "sample_rate", "label"]
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        self.dataset_dir = check_dir(dataset_dir)
+        self.usage = check_usage(usage, ["train", "valid", "test", "all"])
+        if self.usage != "all":
+            raise ValueError(f"GTZANDataset usage {usage!r}: MindSpore's train/valid/test "
+                             f"splits are fixed lists of file names this package does not "
+                             f"carry; read usage='all' and split its rows.")
+        self._start(functools.partial(open_gtzan, self.dataset_dir), num_samples,
+                    num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache)

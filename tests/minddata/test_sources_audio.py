@@ -139,3 +139,22 @@ def test_libri_tts(tmp_path):
     assert ds.LibriTTSDataset(str(tmp_path)).get_dataset_size() == 6
     with pytest.raises(RuntimeError):
         ds.LibriTTSDataset(str(tmp_path), usage="test-clean").get_dataset_size()
+
+
+def test_gtzan_all(tmp_path):
+    for genre in ("rock", "blues", "mygenre"):
+        for k in (3, 0, 100):
+            write(tmp_path / genre / f"{genre}.{k:05d}.wav", wav_bytes([k], rate=22050))
+    write(tmp_path / "blues" / "other.wav", wav_bytes([9], rate=22050))
+    data = ds.GTZANDataset(str(tmp_path), shuffle=False)
+    assert data.get_col_names() == ["waveform", "sample_rate", "label"]
+    served = rows(data)
+    # MindSpore 2.10: the ten genres' {genre}.*.wav (not 'mygenre', not other.wav), uint32 rate
+    assert [(str(label), round(float(w[0][0]) * 32767)) for w, _, label in served] == [
+        ("blues", 0), ("blues", 3), ("blues", 100), ("rock", 0), ("rock", 3), ("rock", 100)]
+    assert served[0][1].dtype == np.uint32 and int(served[0][1]) == 22050
+    with pytest.raises(ValueError, match="fixed lists"):
+        ds.GTZANDataset(str(tmp_path), usage="train")
+    write(tmp_path / "rock" / "rock.00000.wav", wav_bytes([1], rate=16000))
+    with pytest.raises(RuntimeError, match="22050"):
+        rows(ds.GTZANDataset(str(tmp_path), shuffle=False))

@@ -52,13 +52,14 @@ def test_engine_modules_re_export_the_project_objects(hook, module, names):
 
 
 def test_names_the_project_lacks_are_absent_not_stubbed(hook):
+    import mindspore.dataset.engine.datasets_text as text
     import mindspore.dataset.engine.datasets_vision as vision
-    with pytest.raises(AttributeError, match=r"mindspore.dataset.engine.datasets_vision."
-                                             r"RenderedSST2Dataset \(MindSpore API\) is not "
+    with pytest.raises(AttributeError, match=r"mindspore.dataset.engine.datasets_text."
+                                             r"IWSLT2016Dataset \(MindSpore API\) is not "
                                              r"provided"):
-        vision.RenderedSST2Dataset  # noqa: B018
-    assert not hasattr(vision, "RenderedSST2Dataset")
-    assert "RenderedSST2Dataset" not in vision.__all__
+        text.IWSLT2016Dataset  # noqa: B018
+    assert not hasattr(text, "IWSLT2016Dataset")
+    assert "IWSLT2016Dataset" not in text.__all__
     with pytest.raises(ImportError):
         from mindspore.dataset.engine.datasets import MappableDataset  # noqa: F401
     with pytest.raises(AttributeError, match="has no attribute 'NoSuchName'"):
@@ -198,3 +199,9 @@ def test_an_iterator_freed_while_the_registry_is_locked_does_not_deadlock():
     worker.start()
     worker.join(10)
     assert done.is_set()
+
+
+def test_audio_datasets_under_their_engine_module(hook):
+    import mindspore.dataset.engine.datasets_audio as audio
+    assert audio.YesNoDataset is minddata.YesNoDataset
+    assert "LJSpeechDataset" in audio.__all__ and "TedliumDataset" not in audio.__all__

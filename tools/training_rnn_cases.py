@@ -12,6 +12,7 @@ then each parameter's place and shape by name. Run in MindSpore's interpreter th
 only."""
 import numpy as np
 
+from training_attention_cases import gradients_and_places
 from training_nn_cases import fixed_values, now_and_then, output_weights, tensor
 
 LAYERS = ["LSTM", "GRU", "RNN"]
@@ -125,20 +126,8 @@ def run_rnn(lib, case, plain, error):
 
         def weighted_sum(*values):
             return sum((r * w).sum() for r, w in zip(call(*values), weights))
-        trainable = cell.trainable_params()
-        # (MindSpore gives a one-position tuple's gradient bare, this package a tuple)
-        positions = tuple(range(len(inputs))) if len(inputs) > 1 else 0
-        _, (input_grads, param_grads) = lib.value_and_grad(
-            weighted_sum, positions, trainable)(*inputs)
-        input_grads = input_grads if positions else (input_grads,)
-        path = {id(p): key for key, p in cell.parameters_and_names()}
-        names = ["x"] + [f"hx{i}" for i in range(len(inputs) - 1)] + \
-            [path[id(p)] for p in trainable]
-        grads = tuple(input_grads) + tuple(param_grads)
-        made.append(("ok", ("dict", {key: plain(g) for key, g in zip(names, grads)})))
-        made.append(("ok", ("dict", {key: ("array", np.asarray((order,) + p.shape, np.int64))
-                                     for order, (key, p) in
-                                     enumerate(cell.parameters_and_names())})))
+        made += gradients_and_places(lib, cell, weighted_sum, inputs, ["x"] + [
+            f"hx{i}" for i in range(len(inputs) - 1)], plain)
     except Exception as exc:         # an outcome to compare, like a value
         made.append(error(exc))
     return made

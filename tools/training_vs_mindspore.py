@@ -46,6 +46,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
 from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn  # noqa: E402
+from training_attention_cases import (ATTENTION_RTOL, attention_case,  # noqa: E402
+                                      described_attention, documented_attention,
+                                      run_attention)
 from training_layer_cases import MORE_LAYERS, documented_layer  # noqa: E402
 from training_loss_cases import (case_tolerance, documented_loss, loss_case,  # noqa: E402
                                  run_loss)
@@ -215,13 +218,14 @@ def cases(seed, count, only=None):
     """`count` cases; with `only` ("rnn", "layer", ...) of that kind alone."""
     r = random.Random(seed)
     makers = [metric_case] * 5 + [lr_function_case] * 2 + [lr_schedule_case] * 2 + \
-        [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3 + [rnn_case] * 2
+        [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3 + [rnn_case] * 2 + \
+        [attention_case] * 2
     makers = [m for m in makers if m.__name__ == f"{only}_case"] if only else makers
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 
-BOTH_BACKENDS = ("layer", "optimizer", "loss", "loss_function",
-                 "rnn")     # run here on numpy Tensors and torch tensors
+BOTH_BACKENDS = ("layer", "optimizer", "loss", "loss_function", "rnn",
+                 "attention")     # run here on numpy Tensors and torch tensors
 
 
 class Library:
@@ -304,6 +308,8 @@ def run_case(lib, case):
         return run_metric(lib, name, kwargs, payload)
     if kind == "rnn":
         return run_rnn(lib, case, plain, error)
+    if kind == "attention":
+        return run_attention(lib, case, plain, error)
     if kind in ("layer", "optimizer"):
         return (run_layer if kind == "layer" else run_optimizer)(lib, case, plain, error)
     if kind in ("loss", "loss_function"):
@@ -399,6 +405,8 @@ def documented(case, why):
         return documented_loss(case, why, raw)
     if kind == "rnn":
         return documented_rnn(case, why)
+    if kind == "attention":
+        return documented_attention(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \
         if kind == "metric" else []
     ours_only = "raises" in why and "here only" in why      # (at any step)
@@ -487,6 +495,8 @@ def described(case):
     kind, name, args, kwargs, payload = case
     if kind == "rnn":
         return described_rnn(case)
+    if kind == "attention":
+        return described_attention(case)
     if kind == "metric":
         steps = [step[0] if step[0] != "update" else "update(" + ", ".join(
             map(described_input, step[1])) + ")" for step in payload]
@@ -521,7 +531,7 @@ def main():
                         help="print the cases both raise with other exception types (counted "
                              "as the same outcome)")
     parser.add_argument("--only", choices=["metric", "lr_function", "lr_schedule", "loss",
-                                           "layer", "optimizer", "rnn"],
+                                           "layer", "optimizer", "rnn", "attention"],
                         help="draw only cases of this kind")
     parser.add_argument("--case", type=int, action="append",
                         help="print this case and both outcomes in full")
@@ -552,13 +562,13 @@ def main():
     counts, undocumented = {"other error type": 0}, 0
     for number, (case, mine, torch_made, theirs) in enumerate(zip(made, ours, on_torch,
                                                                   reference)):
-        why = difference(mine, theirs, case_tolerance(case))
+        rtol = ATTENTION_RTOL if case[0] == "attention" else case_tolerance(case)
+        why = difference(mine, theirs, rtol)
         word = why and documented(case, why)
         if torch_made is not None and (why is None or word):
             # the torch backend against MindSpore, or where the numpy backend's difference is
             # documented, against the numpy backend (the backends never differ on purpose)
-            torch_why = difference(torch_made, theirs if why is None else mine,
-                                   case_tolerance(case))
+            torch_why = difference(torch_made, theirs if why is None else mine, rtol)
             if torch_why:
                 why = f"torch backend: {torch_why}" if why is None else \
                     f"torch backend against the numpy backend ('in MindSpore'): {torch_why}"

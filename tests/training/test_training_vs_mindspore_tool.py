@@ -85,7 +85,7 @@ def test_cases_repeat_for_a_seed():
     first, again = tool.cases(3, 60), tool.cases(3, 60)
     assert [tool.described(case) for case in first] == [tool.described(case) for case in again]
     assert {case[0] for case in first} >= {"metric", "lr_function", "lr_schedule", "loss", "layer",
-                                           "optimizer", "rnn", "loss_function"}
+                                           "optimizer", "rnn", "loss_function", "attention"}
 
 
 def _case(maker, kind, name):

@@ -16,9 +16,11 @@ PADS = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "Reflect
         "ReplicationPad3d"]
 DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
 REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
-MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING
+NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
+    NORMALIZATIONS + ["Conv1dTranspose"]
 # the layers whose case runs in training mode now and then
-TRAINED = tuple(DROPOUTS)
+TRAINED = tuple(DROPOUTS + NORMALIZATIONS)
 
 
 def drawn_input(d, shape):
@@ -156,6 +158,37 @@ def rearranging_case(d, name):
     return (), {}, drawn_input(d, tuple(c([1, 2, 3, 4]) for _ in range(d.r.randint(1, 4))))
 
 
+def normalization_case(d, name):
+    c = d.r.choice
+    channels, rank = c([2, 3]), 5 if name.endswith("3d") else int(name[-2]) + 2
+    if name == "BatchNorm3d":
+        kwargs = {"eps": c([1e-5, 1e-3]), "momentum": c([0.9, 0.5, 0.1])}
+        now_and_then(d, kwargs, {"affine": [False], "use_batch_statistics": [True, False]}, 0.2)
+    else:
+        kwargs = {"eps": c([1e-5, 1e-3, 1]), "momentum": c([0.1, 0.5, 1.5])}
+        now_and_then(d, kwargs, {"affine": [False]}, 0.2)
+    # (spatial sizes of 3 or more: two elements normalize to -1 and 1 whatever they are, a
+    # gradient of float32 rounding noise)
+    shape = (c([2, 3]), channels + (d.r.random() < 0.1)) + tuple(
+        c([3, 4]) for _ in range(rank - 2 - (d.r.random() < 0.1)))
+    return (channels,), kwargs, normal_input(d, shape)
+
+
+def transposed_conv1d_case(d):
+    c = d.r.choice
+    group = c([1, 1, 2])
+    cin, cout, kernel = group * c([1, 2]), group * c([1, 2]), c([1, 2, 3])
+    mode = c(["same", "valid", "pad"])
+    kwargs = {"stride": c([1, 2]), "pad_mode": mode, "has_bias": c([False, True]),
+              "group": group, "dilation": c([1, 2])}
+    if mode == "pad" or d.r.random() < 0.05:
+        kwargs["padding"] = c([0, 1, 2])
+    if d.r.random() < 0.4:
+        from training_nn_cases import tensor
+        kwargs["weight_init"] = tensor(normal_input(d, (cin, cout // group, kernel)))
+    return (cin, cout, kernel), kwargs, normal_input(d, (c([1, 2]), cin, c([4, 6])))
+
+
 def now_and_then(d, kwargs, options, chance=0.3):
     """training_nn_cases.now_and_then (imported at the call: that module imports this one)."""
     from training_nn_cases import now_and_then as adds
@@ -178,6 +211,10 @@ def more_layer_case(d, name):
         return dropout_case(d, name)
     if name in REARRANGING:
         return rearranging_case(d, name)
+    if name in NORMALIZATIONS:
+        return normalization_case(d, name)
+    if name == "Conv1dTranspose":
+        return transposed_conv1d_case(d)
     return activation_case(d, name)
 
 
@@ -208,6 +245,9 @@ def documented_layer(case, why):
          "divisible by groups" in why,
          "ChannelShuffle refuses channels that groups does not divide (MindSpore reshapes with "
          "C // groups: the input back unchanged, or a reshape error)"),
+        (name.startswith("InstanceNorm") and "raises RuntimeError in MindSpore only" in why,
+         "InstanceNorm1d/2d/3d run (MindSpore 2.10's CPU has no InstanceNorm kernel: "
+         "RuntimeError)"),
         (name == "Tanhshrink" and largest_difference(why) < 1e-3,
          "tanh is exact (MindSpore's is off by up to 1e-4)"),
     ]

@@ -6,10 +6,12 @@ from training.nn.layers.activation import (CELU, ELU, GLU, FastGelu, Hardtanh, H
                                            SoftShrink, Softsign, Tanhshrink, Threshold)
 from training.nn.layers.basic import Dense, Dropout, Flatten, Identity, Pad  # noqa: F401
 from training.nn.layers.container import CellDict, CellList, SequentialCell  # noqa: F401
-from training.nn.layers.conv import Conv1d, Conv2d, Conv2dTranspose  # noqa: F401
+from training.nn.layers.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose  # noqa: F401,E501
 from training.nn.layers.embedding import Embedding  # noqa: F401
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
                                               LayerNorm)
+from training.nn.layers.normalization import (BatchNorm3d, InstanceNorm1d,  # noqa: F401
+                                              InstanceNorm2d, InstanceNorm3d)
 from training.nn.layers.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: F401
 from training.nn.layers.pooling_nd import (AvgPool1d, AvgPool3d, LPPool1d, LPPool2d,  # noqa: F401
                                            MaxPool1d, MaxPool3d)

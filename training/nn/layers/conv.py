@@ -95,6 +95,17 @@ def _int(value, name, cls):
     return value
 
 
+def _as_4d(weight_init, cls, channels):
+    """A 1-D convolution's weight_init array as MindSpore takes it, (`channels`, kernel_size),
+    with the height axis of its (.., 1, kernel_size) weight; any other weight_init as it is."""
+    if not isinstance(weight_init, (Tensor, np.ndarray)):
+        return weight_init
+    if np.ndim(weight_init) != 3:
+        raise ValueError(f"For '{cls}', a 'weight_init' array must be 3-D ({channels}, "
+                         f"kernel_size), but got shape {tuple(np.shape(weight_init))}")
+    return np.expand_dims(as_array(weight_init), 2)
+
+
 class Conv1d(_Conv):
     """1-D convolution over (N, C, L); weight (out_channels, in_channels / group, 1, kernel_size),
     MindSpore's shape (its checkpoints load as they are). Runs as a 2-D convolution over a
@@ -104,13 +115,7 @@ class Conv1d(_Conv):
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
                  bias_init=None, dtype=np.float32):
         kernel = _int(kernel_size, "kernel_size", "Conv1d")
-        if isinstance(weight_init, (Tensor, np.ndarray)):
-            # given as MindSpore takes it: (out_channels, in_channels / group, kernel_size)
-            if np.ndim(weight_init) != 3:
-                raise ValueError(f"For 'Conv1d', a 'weight_init' array must be 3-D (out_channels, "
-                                 f"in_channels / group, kernel_size), but got shape "
-                                 f"{tuple(np.shape(weight_init))}")
-            weight_init = np.expand_dims(as_array(weight_init), 2)
+        weight_init = _as_4d(weight_init, "Conv1d", "out_channels, in_channels / group")
         super().__init__(in_channels, out_channels, kernel, _int(stride, "stride", "Conv1d"),
                          pad_mode, padding, _int(dilation, "dilation", "Conv1d"), group, has_bias,
                          weight_init, bias_init, (out_channels, in_channels // group, 1, kernel),
@@ -190,3 +195,28 @@ def _output_padding(output_padding, pad_mode, stride, dilation):
                              f"[0, max(stride, dilation)) = [0, {max(s, d)}), but got "
                              f"{output_padding!r}")
     return pair
+
+
+class Conv1dTranspose(Conv2dTranspose):
+    """Transposed 1-D convolution over (N, C, L); weight (in_channels, out_channels / group,
+    1, kernel_size), MindSpore's shape. Runs as Conv2dTranspose over a height of one."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, dtype=np.float32):
+        for name, value in (("kernel_size", kernel_size), ("stride", stride),
+                            ("dilation", dilation), ("padding", padding)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"For 'Conv1dTranspose', the type of '{name}' should be 'int', "
+                                f"but got type '{type(value).__name__}'.")
+        weight_init = _as_4d(weight_init, "Conv1dTranspose", "in_channels, out_channels / group")
+        super().__init__(in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
+                         (0, 0, padding, padding), 0, (1, dilation), group, has_bias,
+                         weight_init, bias_init, dtype)
+
+    def construct(self, x):
+        if x.ndim != 3:
+            raise ValueError(f"For 'Conv1dTranspose', the dimension of input must be 3d, but "
+                             f"got {x.ndim}.")
+        out = super().construct(x.reshape(tuple(x.shape[:2]) + (1, x.shape[2])))
+        return out.reshape(tuple(out.shape[:2]) + (out.shape[3],))

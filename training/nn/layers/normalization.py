@@ -6,7 +6,22 @@ from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import functional as F
 from training.nn import initializer
 from training.nn.cell import Cell
-from training.tensor import Parameter
+from training.tensor import Parameter, Tensor
+
+
+def add_statistics_parameters(cell, channels, affine, gamma_init, beta_init, mean_init,
+                              variance_init, dtype):
+    """A batch or instance normalization's Parameters in MindSpore's order and names:
+    moving_mean, moving_variance (never trained), gamma, beta (trained if `affine`)."""
+    shape = (channels,)
+    cell.moving_mean = Parameter(initializer.initialize(mean_init, shape, dtype),
+                                 name="moving_mean", requires_grad=False)
+    cell.moving_variance = Parameter(initializer.initialize(variance_init, shape, dtype),
+                                     name="moving_variance", requires_grad=False)
+    cell.gamma = Parameter(initializer.initialize(gamma_init, shape, dtype), name="gamma",
+                           requires_grad=affine)
+    cell.beta = Parameter(initializer.initialize(beta_init, shape, dtype), name="beta",
+                          requires_grad=affine)
 
 
 class _BatchNorm(Cell):
@@ -24,15 +39,8 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{self.cls_name}', 'momentum' must be in [0, 1], got {momentum}")
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.use_batch_statistics = use_batch_statistics
-        shape = (num_features,)
-        self.moving_mean = Parameter(initializer.initialize(moving_mean_init, shape, dtype),
-                                     name="moving_mean", requires_grad=False)
-        self.moving_variance = Parameter(initializer.initialize(moving_var_init, shape, dtype),
-                                         name="moving_variance", requires_grad=False)
-        self.gamma = Parameter(initializer.initialize(gamma_init, shape, dtype), name="gamma",
-                               requires_grad=affine)
-        self.beta = Parameter(initializer.initialize(beta_init, shape, dtype), name="beta",
-                              requires_grad=affine)
+        add_statistics_parameters(self, num_features, affine, gamma_init, beta_init,
+                                  moving_mean_init, moving_var_init, dtype)
 
     def construct(self, x):
         self.check_input(x, x.ndim in self.expected_ndim and x.shape[1] == self.num_features,
@@ -125,3 +133,96 @@ class GroupNorm(Cell):
         out = _normalize(grouped, (2,), self.eps).reshape(x.shape)
         shape = (1, self.num_channels) + (1,) * (x.ndim - 2)
         return out * self.gamma.reshape(shape) + self.beta.reshape(shape)
+
+
+class BatchNorm3d(Cell):
+    """Batch normalization of (N, C, D, H, W): a BatchNorm2d (child `bn2d`, so the parameters
+    are bn2d.gamma ... as MindSpore names them) over (N, C, D, H * W)."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
+                 beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, dtype=np.float32):
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
+                                moving_mean_init, moving_var_init, use_batch_statistics,
+                                dtype=dtype)
+
+    def construct(self, x):
+        if x.ndim != 5:
+            raise ValueError(f"For 'BatchNorm3d', the in_shape must have 5 dims, but got "
+                             f"{x.ndim}.")
+        n, c, d, h, w = x.shape
+        return self.bn2d(x.reshape((n, c, d, h * w))).reshape((n, c, d, h, w))
+
+
+class _InstanceNorm(Cell):
+    """Normalizes each channel of each sample over its spatial axes, then scales and shifts
+    per channel; the input's statistics in training and evaluation alike (MindSpore's
+    InstanceNorm). In training the moving statistics (kept for checkpoints) follow
+    moving = (1 - momentum) * moving + momentum * the batch's mean of the instance statistics
+    (variance unbiased): MindSpore 2.10's CPU has no InstanceNorm kernel to measure it on."""
+    rank = 3
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=np.float32):
+        super().__init__()
+        if not isinstance(num_features, int) or isinstance(num_features, bool) or \
+                num_features <= 0:
+            raise ValueError(f"For '{self.cls_name}', 'num_features' must be a positive int, "
+                             f"but got {num_features!r}")
+        if not isinstance(eps, float):
+            raise TypeError(f"For '{self.cls_name}', the type of 'eps' should be 'float', but "
+                            f"got type '{type(eps).__name__}'.")
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or \
+                not 0 <= momentum <= 1:
+            raise ValueError(f"For '{self.cls_name}', the 'momentum' must be a number in range "
+                             f"[0, 1], but got {momentum}.")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        add_statistics_parameters(self, num_features, affine, gamma_init, beta_init, "zeros",
+                                  "ones", dtype)
+
+    def construct(self, x):
+        if x.ndim != self.rank:
+            raise ValueError(f"For '{self.cls_name}', the in_shape must have {self.rank} dims, "
+                             f"but got {x.ndim}.")
+        if x.shape[1] != self.num_features:
+            raise ValueError(f"For primitive[InstanceNorm], the gamma shape must be equal to "
+                             f"(C, ) which is {self.num_features} , but got {x.shape[1]}.")
+        if str(x.dtype).split(".")[-1] not in ("float16", "float32"):
+            raise TypeError(f"For primitive[InstanceNorm], the input argument[input_x] must be "
+                            f"a type of {{Tensor[Float16], Tensor[Float32]}}, but got {x.dtype}.")
+        axes = tuple(range(2, x.ndim))
+        shape = (1, self.num_features) + (1,) * (x.ndim - 2)
+        if self.training:
+            self._update_moving(x, axes)
+        if is_torch(x):
+            from training.backends.torch_cells import param
+            var, mean = __import__("torch").var_mean(x, axes, correction=0, keepdim=True)
+            out = (x - mean) * (var + self.eps).rsqrt()
+            return out * param(self.gamma).reshape(shape) + param(self.beta).reshape(shape)
+        out = _normalize(x, axes, self.eps)
+        return out * self.gamma.reshape(shape) + self.beta.reshape(shape)
+
+    def _update_moving(self, x, axes):
+        values = x.detach().cpu().numpy() if is_torch(x) else x.asnumpy()
+        count = int(np.prod(values.shape[2:]))
+        mean = values.mean(axis=axes).mean(axis=0)
+        var = (values.var(axis=axes) * count / max(count - 1, 1)).mean(axis=0)
+        m = self.momentum
+        for moving, batch in ((self.moving_mean, mean), (self.moving_variance, var)):
+            moving.set_data(Tensor(((1 - m) * moving.asnumpy() + m * batch).astype(
+                moving.asnumpy().dtype)))
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization of (N, C, L)."""
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization of (N, C, H, W)."""
+    rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of (N, C, D, H, W)."""
+    rank = 5

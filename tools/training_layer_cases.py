@@ -18,7 +18,7 @@ DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
 REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
 NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
-    NORMALIZATIONS + ["Conv1dTranspose"]
+    NORMALIZATIONS + ["Conv1dTranspose", "Upsample"]
 # the layers whose case runs in training mode now and then
 TRAINED = tuple(DROPOUTS + NORMALIZATIONS)
 
@@ -189,6 +189,24 @@ def transposed_conv1d_case(d):
     return (cin, cout, kernel), kwargs, normal_input(d, (c([1, 2]), cin, c([4, 6])))
 
 
+def upsample_case(d):
+    """A mode, a size (now and then a scale factor, align_corners) and an input of 3 to 5
+    axes (now and then one the mode does not take)."""
+    c = d.r.choice
+    mode = c(["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area"])
+    rank = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(mode, c([3, 4, 5]))
+    if d.r.random() < 0.1:
+        rank = c([3, 4, 5])
+    spatial = tuple(c([2, 3, 4]) for _ in range(rank - 2))
+    kwargs = {"mode": mode}
+    if d.r.random() < 0.2:
+        kwargs["scale_factor"] = c([2.0, (2.0,) * len(spatial), 0.5])
+    else:
+        kwargs["size"] = tuple(c([1, 2, 3, 5, 6]) for _ in spatial)
+    now_and_then(d, kwargs, {"align_corners": [True, False]}, 0.3)
+    return (), kwargs, normal_input(d, (c([1, 2]), c([1, 2])) + spatial)
+
+
 def now_and_then(d, kwargs, options, chance=0.3):
     """training_nn_cases.now_and_then (imported at the call: that module imports this one)."""
     from training_nn_cases import now_and_then as adds
@@ -215,6 +233,8 @@ def more_layer_case(d, name):
         return normalization_case(d, name)
     if name == "Conv1dTranspose":
         return transposed_conv1d_case(d)
+    if name == "Upsample":
+        return upsample_case(d)
     return activation_case(d, name)
 
 

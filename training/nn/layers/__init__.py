@@ -25,6 +25,7 @@ from training.nn.layers.padding import (ConstantPad1d, ConstantPad2d, ConstantPa
 from training.nn.layers.rearrange import (ChannelShuffle, PixelShuffle,  # noqa: F401
                                           PixelUnshuffle, Tril, Triu, Unflatten)
 from training.nn.layers.dropout import Dropout1d, Dropout2d, Dropout3d  # noqa: F401
+from training.nn.layers.upsampling import Upsample  # noqa: F401
 from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401
 from training.nn.layers.transformer import (MultiheadAttention, Transformer,  # noqa: F401
                                           TransformerDecoder, TransformerDecoderLayer,

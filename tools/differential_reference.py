@@ -37,7 +37,7 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "reference.pkl")
         while len(results) < count:
-            done = _run_as_group([args.mindspore_python, os.path.abspath(script), "--start",
+            done = run_as_group([args.mindspore_python, os.path.abspath(script), "--start",
                                   str(len(results))] + emit_args(path), env, preexec_fn, tmp)
             results.extend(_pickled(path))
             if done.returncode != 0 and not results and not tried:
@@ -59,7 +59,7 @@ def check_importable(python, reference, env, returncode):
                          f"cannot import {reference}")
 
 
-def _run_as_group(command, env, preexec_fn, directory):
+def run_as_group(command, env, preexec_fn, directory):
     """Runs ``command`` in a session of its own, in ``directory`` (MindSpore's Decode leaves
     an ``abnormal_image.jpg`` in its working directory for every image it cannot decode), and,
     once it has ended, kills what it left in that session: a reference run ended by its hang

@@ -41,14 +41,14 @@ import io
 import os
 import pickle
 import random
-import subprocess
 import sys
 import tempfile
 import warnings
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
 import pipeline_sources_for_differential as file_sources              # noqa: E402
 
 CASE_TIMEOUT_S = 30         # a case of the reference interpreter that runs longer hangs
@@ -789,11 +789,12 @@ def reference_outcomes(args):
         env = dict(os.environ, GLOG_v="3", PYTHONPATH=os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))) if args.reference == "minddata" else "")
         while len(results) < args.cases:
-            done = subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--seed",
-                                   str(args.seed), "--cases", str(args.cases), "--start",
-                                   str(len(results)), "--shapeless", str(shapeless), "--emit",
-                                   args.reference, path],
-                                  env=env, stderr=subprocess.DEVNULL)
+            # (in a session of its own, killed once it ends: a case that kills MindSpore or
+            # hangs it leaves the worker processes of its maps behind)
+            done = differential_reference.run_as_group(
+                [args.mindspore_python, os.path.abspath(__file__), "--seed", str(args.seed),
+                 "--cases", str(args.cases), "--start", str(len(results)), "--shapeless",
+                 str(shapeless), "--emit", args.reference, path], env, None, tmp)
             with open(path, "rb") as f:
                 while True:
                     try:

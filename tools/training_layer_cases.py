@@ -18,7 +18,7 @@ DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
 REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
 NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
-    NORMALIZATIONS + ["Conv1dTranspose", "Upsample"]
+    NORMALIZATIONS + ["Conv1dTranspose", "Upsample", "Norm", "OneHot"]
 # the layers whose case runs in training mode now and then
 TRAINED = tuple(DROPOUTS + NORMALIZATIONS)
 
@@ -219,6 +219,7 @@ def normal_input(d, shape):
 
 def more_layer_case(d, name):
     """(args, kwargs, input) of one layer of MORE_LAYERS."""
+    c = d.r.choice
     if name in POOLS:
         return pooling_case(d, name)
     if name in ADAPTIVE_POOLS:
@@ -235,6 +236,14 @@ def more_layer_case(d, name):
         return transposed_conv1d_case(d)
     if name == "Upsample":
         return upsample_case(d)
+    if name == "Norm":
+        return (), {"axis": c([(), 0, 1, (0, 1), -1, 1.0]), "keep_dims": c([False, True])}, \
+            drawn_input(d, (c([2, 3]), c([1, 3])))
+    if name == "OneHot":
+        kwargs = {"depth": c([1, 3, 4]), "axis": c([-1, 0, 1]), "on_value": c([1.0, 5.0]),
+                  "off_value": c([0.0, -1.0])}
+        indices = d.rng.integers(-1, 5, c([(3,), (2, 3)]))
+        return (), kwargs, indices.astype(c([np.int32, np.int64, np.int32, np.float32]))
     return activation_case(d, name)
 
 

@@ -88,7 +88,7 @@ class MultiheadAttention(Cell):
                 key_padding_mask = key_padding_mask.reshape((1,) + tuple(key_padding_mask.shape))
         tgt, batch, embed = query.shape
         self._check_inputs(query, key, value)
-        k_ = kernels._Kernels(is_torch(query))
+        k_ = kernels.Kernels(is_torch(query))
         mask = self._mask(attn_mask, key_padding_mask, tgt, key.shape[0], batch,
                           _dtype_of(query))
         bias_kv = None if self.bias_k is None else (k_.weight(self.bias_k), k_.weight(self.bias_v))

@@ -1,7 +1,7 @@
 """Multi-head attention's arithmetic, written once for both backends.
 
 The body uses only what numpy-backend Tensors and torch tensors share (`@`, `+`, `/`, `reshape`,
-slicing, `sum`) and a few per-backend kernels picked by `_Kernels` (linear, concatenation,
+slicing, `sum`) and a few per-backend kernels picked by `Kernels` (linear, concatenation,
 permutation, softmax, dropout), so the numpy backend records its gradients through the existing
 differentiable Tensor ops and the torch backend through autograd. Masks carry no gradient: they
 are worked on as arrays of the backend (numpy arrays or torch tensors) and added as constants.
@@ -19,7 +19,7 @@ from training.ops.array_kernels import concat
 from training.tensor import Tensor
 
 
-class _Kernels:
+class Kernels:
     """The few operations whose spelling differs between the backends."""
 
     def __init__(self, torch_inputs):
@@ -102,9 +102,10 @@ def _as_bool(mask):
 
 
 def combined_mask(attn_mask, key_padding_mask, batch, heads, dtype, extra_columns):
-    """The additive mask (of numpy `dtype`) of shape (1 or batch, 1 or heads, tgt or 1, src) or None, from an
-    attention mask of shape (tgt, src) or (batch * heads, tgt, src) and a key padding mask
-    of shape (batch, src), each extended by `extra_columns` unmasked key columns."""
+    """The additive mask (of numpy `dtype`) of shape (1 or batch, 1 or heads, tgt or 1, src)
+    or None, from an attention mask of shape (tgt, src) or (batch * heads, tgt, src) and a key
+    padding mask of shape (batch, src), each extended by `extra_columns` unmasked key
+    columns."""
     masks = []
     for mask in (attn_mask, key_padding_mask):
         if mask is not None:

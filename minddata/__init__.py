@@ -89,6 +89,7 @@ _LAZY = {
     "LibriTTSDataset": "minddata.sources",
     "RenderedSST2Dataset": "minddata.sources",
     "GTZANDataset": "minddata.sources",
+    "IWSLT2017Dataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

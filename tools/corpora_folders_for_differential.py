@@ -273,3 +273,45 @@ def rendered_sst2_folder(r):
             if not any(file_name.startswith(f"{split}/{name}/") for file_name, _ in files):
                 files.append((f"{split}/{name}", None))
     return files
+
+
+IWSLT_FOLDER = "texts/DeEnItNlRo/DeEnItNlRo/DeEnItNlRo-DeEnItNlRo"
+
+
+def iwslt_xml(segments, language):
+    """An IWSLT XML file of ``segments`` (a list of docs, each a list of seg texts)."""
+    docs = "".join(f'<doc docid="{k}" genre="lectures">\n<talkid>{k}</talkid>\n' +
+                   "".join(f'<seg id="{i}"> {text} </seg>\n' for i, text in enumerate(doc)) +
+                   "</doc>\n" for k, doc in enumerate(segments))
+    return (f'<mteval>\n<srcset setid="iwslt2017-dev2010" srclang="{language}">\n{docs}'
+            f"</srcset>\n</mteval>\n").encode()
+
+
+def iwslt2017_folder(r, pair):
+    """The train tag files and dev2010/tst2010 XML files of ``pair``, each now and then missing:
+    talk tags, spaces, now and then an empty line, CRLF ends or a line more; XML entities."""
+    heat, files, (src, tgt) = text.draw_heat(r), [], pair
+    words = lambda: " ".join(w for w in (text.word(r) for _ in range(2))         # noqa: E731
+                             if w.isprintable() and not set(w) & set("<&\t")) or "x"
+    if present(r):
+        lines = [["<url>http://ted.com/x</url>"] * 2, ["<title>T</title>"] * 2]
+        lines += [[words(), words()] for _ in range(r.randint(0, 4))]
+        if r.random() < 0.05 * heat:
+            lines.insert(r.randrange(len(lines) + 1), ["", words()])
+        end = "\r\n" if r.random() < 0.1 * heat else "\n"
+        for k, language in enumerate((src, tgt)):
+            rows = [line[k] for line in lines] + (["more"] if k and r.random() < 0.05 * heat
+                                                  else [])
+            files.append((f"{IWSLT_FOLDER}/train.tags.{src}-{tgt}.{language}",
+                          "".join(line + end for line in rows).encode()))
+    for name in ("dev2010", "tst2010"):
+        if not present(r):
+            continue
+        docs = [[(words(), words()) for _ in range(r.randint(1, 3))]
+                for _ in range(r.randint(1, 2))]
+        if r.random() < 0.1:
+            docs[0][0] = ("a &amp; b", "c &lt; d")
+        for k, language in enumerate((src, tgt)):
+            files.append((f"{IWSLT_FOLDER}/IWSLT17.TED.{name}.{src}-{tgt}.{language}.xml",
+                          iwslt_xml([[seg[k] for seg in doc] for doc in docs], language)))
+    return files

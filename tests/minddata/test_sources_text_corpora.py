@@ -333,3 +333,42 @@ def test_rendered_sst2(tmp_path):
         png_bytes(202))     # 'all': test, train, valid
     with pytest.raises(ValueError, match=r"\['val', 'all', 'train', 'test'\]"):
         ds.RenderedSST2Dataset(str(tmp_path), usage="valid")
+
+
+IWSLT = os.path.join("texts", "DeEnItNlRo", "DeEnItNlRo", "DeEnItNlRo-DeEnItNlRo")
+
+
+def iwslt_xml(language, docs):
+    body = "".join('<doc docid="%d">\n<talkid>1</talkid>\n%s</doc>\n' % (k, "".join(
+        '<seg id="%d"> %s </seg>\n' % (i, t) for i, t in enumerate(doc)))
+        for k, doc in enumerate(docs))
+    return (f'<mteval>\n<srcset setid="x" srclang="{language}">\n{body}</srcset>\n'
+            f'</mteval>\n').encode()
+
+
+def test_iwslt2017(tmp_path):
+    base = tmp_path / IWSLT
+    write(base / "train.tags.de-en.de",
+          b"<url>http://x</url>\n  Hallo Welt \nZwei\n<title>T</title>\n")
+    write(base / "train.tags.de-en.en",
+          b"<url>http://y</url>\nHello world\n  Two  \n<title>T</title>\n")
+    write(base / "IWSLT17.TED.dev2010.de-en.de.xml",
+          iwslt_xml("de", [["d1 &amp; x", "d2"], ["d3"]]))
+    write(base / "IWSLT17.TED.dev2010.de-en.en.xml", iwslt_xml("en", [["e1", "e2"], ["e3"]]))
+    write(base / "IWSLT17.TED.tst2010.de-en.de.xml", iwslt_xml("de", [["t1"]]))
+    write(base / "IWSLT17.TED.tst2010.de-en.en.xml", iwslt_xml("en", [["u1"]]))
+    data = ds.IWSLT2017Dataset(str(tmp_path), shuffle=False, num_parallel_workers=1)
+    assert data.get_col_names() == ["text", "translation"]
+    # MindSpore 2.10: tag lines left out, spaces stripped, entities decoded; train, valid, test
+    assert rows(data) == [["Hallo Welt", "Hello world"], ["Zwei", "Two"], ["d1 & x", "e1"],
+                          ["d2", "e2"], ["d3", "e3"], ["t1", "u1"]]
+    assert ds.IWSLT2017Dataset(str(tmp_path), usage="valid").get_dataset_size() == 3
+    assert sorted(os.listdir(base))[0] == "IWSLT17.TED.dev2010.de-en.de.xml"    # nothing written
+    with pytest.raises(ValueError, match="is not within the valid set"):
+        ds.IWSLT2017Dataset(str(tmp_path), language_pair=["de", "fr"])
+    with pytest.raises(ValueError, match="length 2"):
+        ds.IWSLT2017Dataset(str(tmp_path), language_pair=["de"])
+    write(base / "train.tags.de-en.de", b"eins\n\n")
+    write(base / "train.tags.de-en.en", b"one\ntwo\n")
+    with pytest.raises(RuntimeError, match="empty line"):
+        rows(ds.IWSLT2017Dataset(str(tmp_path), usage="train"))

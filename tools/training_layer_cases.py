@@ -18,7 +18,7 @@ DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
 REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
 NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
-    NORMALIZATIONS + ["Conv1dTranspose", "Upsample", "Norm", "OneHot"]
+    NORMALIZATIONS + ["Conv1dTranspose", "Conv3d", "Upsample", "Norm", "OneHot"]
 # the layers whose case runs in training mode now and then
 TRAINED = tuple(DROPOUTS + NORMALIZATIONS)
 
@@ -189,6 +189,24 @@ def transposed_conv1d_case(d):
     return (cin, cout, kernel), kwargs, normal_input(d, (c([1, 2]), cin, c([4, 6])))
 
 
+def conv3d_case(d):
+    c = d.r.choice
+    group = c([1, 1, 2])
+    cin, cout = group * c([1, 2]), group * c([1, 2])
+    kernel = c([1, 2, (2, 1, 2), 3])
+    mode = c(["same", "valid", "pad"])
+    kwargs = {"stride": c([1, 2, (1, 2, 1)]), "pad_mode": mode, "has_bias": c([False, True]),
+              "group": group, "dilation": c([1, (1, 2, 1)])}
+    if mode == "pad" or d.r.random() < 0.05:
+        kwargs["padding"] = c([0, 1, (1, 0, 1, 0, 0, 1)])
+    if d.r.random() < 0.4:
+        from training_nn_cases import tensor
+        sizes = (kernel,) * 3 if isinstance(kernel, int) else kernel
+        kwargs["weight_init"] = tensor(normal_input(d, (cout, cin // group) + sizes))
+    shape = (c([1, 2]), cin) + tuple(c([3, 4]) for _ in range(3))
+    return (cin, cout, kernel), kwargs, normal_input(d, shape[d.r.random() < 0.05:])
+
+
 def upsample_case(d):
     """A mode, a size (now and then a scale factor, align_corners) and an input of 3 to 5
     axes (now and then one the mode does not take)."""
@@ -236,6 +254,8 @@ def more_layer_case(d, name):
         return transposed_conv1d_case(d)
     if name == "Upsample":
         return upsample_case(d)
+    if name == "Conv3d":
+        return conv3d_case(d)
     if name == "Norm":
         return (), {"axis": c([(), 0, 1, (0, 1), -1, 1.0]), "keep_dims": c([False, True])}, \
             drawn_input(d, (c([2, 3]), c([1, 3])))

@@ -79,3 +79,41 @@ def test_conv1d_transpose_as_mindspore(backend, args, kwargs, weight, length, fi
     out = values(layer(as_input(backend, ROWS)))
     assert out.shape == (2, 4, length)
     np.testing.assert_allclose(out.ravel()[:6], first, atol=1e-4)
+
+
+CONV3D_WEIGHT = np.random.default_rng(1).standard_normal((3, 2, 2, 3, 2)).astype(np.float32)
+
+
+@pytest.mark.parametrize("kwargs, shape, first", [
+    ({}, (1, 3, 4, 5, 6), [1.5486, -1.3143, -4.6145, -2.7935, 0.0386, 0.314]),
+    ({"pad_mode": "valid"}, (1, 3, 3, 3, 5), [-3.3985, 2.2861, 4.5063, 0.721, 0.1089, 7.4298]),
+    ({"pad_mode": "pad", "padding": (1, 0, 1, 0, 0, 1)}, (1, 3, 4, 4, 6),
+     [-1.2453, -0.4695, -1.8261, -2.8531, -0.9526, 0.4741]),
+    ({"stride": 2, "dilation": (1, 1, 2), "pad_mode": "valid"}, (1, 3, 2, 2, 2),
+     [1.5689, 2.0796, -0.0192, -6.2736, 2.3477, 1.7304]),
+    ({"stride": 2}, (1, 3, 2, 3, 3), [1.5486, -4.6145, 0.0386, 7.4298, 3.6616, 4.9138]),
+    ({"has_bias": True, "bias_init": "ones"}, (1, 3, 4, 5, 6), [2.5486, -0.3143, -3.6145]),
+])
+def test_conv3d_as_mindspore(backend, kwargs, shape, first):
+    layer = nn.Conv3d(2, 3, (2, 3, 2), weight_init=ms.Tensor(CONV3D_WEIGHT), **kwargs)
+    out = values(layer(as_input(backend, VOLUME)))
+    assert out.shape == shape
+    np.testing.assert_allclose(out.ravel()[:len(first)], first, atol=1e-3)
+
+
+def test_conv3d_gradients_are_the_derivative():
+    ms.set_backend("numpy")
+    try:
+        layer = nn.Conv3d(2, 4, (2, 1, 2), stride=(1, 2, 1), pad_mode="pad", padding=1,
+                          group=2, has_bias=True)
+        x = VOLUME.astype(np.float64)
+        _, (gx, (gw, gb)) = ms.value_and_grad(lambda v: (layer(v) ** 2).sum(), 0,
+                                              layer.trainable_params())(ms.Tensor(x))
+        step = np.zeros_like(x)
+        step[0, 1, 2, 3, 4] = 1e-4
+        numeric = ((layer(ms.Tensor(x + step)) ** 2).sum().asnumpy()
+                   - (layer(ms.Tensor(x - step)) ** 2).sum().asnumpy()) / 2e-4
+        assert abs(numeric - gx.asnumpy()[0, 1, 2, 3, 4]) < 1e-3 * max(1, abs(numeric))
+        assert gw.shape == (4, 1, 2, 1, 2) and gb.shape == (4,)
+    finally:
+        ms.set_backend(None)

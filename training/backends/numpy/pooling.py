@@ -33,7 +33,7 @@ def pool_pads(pad_mode, padding, size, kernel, stride, dilation, ceil_mode=False
     return pads
 
 
-def _windows(xp, kernel, stride, dilation):
+def windows(xp, kernel, stride, dilation):
     """View (N, C, *out, *kernel) of the windows of a padded array."""
     axes = tuple(range(2, xp.ndim))
     spans = tuple((k - 1) * d + 1 for k, d in zip(kernel, dilation))
@@ -42,8 +42,8 @@ def _windows(xp, kernel, stride, dilation):
                + tuple(slice(None, None, d) for d in dilation)]
 
 
-def _scatter(grad_windows, padded_shape, kernel, stride, dilation):
-    """The adjoint of _windows: (N, C, *out, *kernel) window gradients added into a padded
+def scatter(grad_windows, padded_shape, kernel, stride, dilation):
+    """The adjoint of windows: (N, C, *out, *kernel) window gradients added into a padded
     array."""
     out = np.zeros(padded_shape, dtype=grad_windows.dtype)
     sizes = grad_windows.shape[2:2 + len(kernel)]
@@ -54,13 +54,13 @@ def _scatter(grad_windows, padded_shape, kernel, stride, dilation):
     return out
 
 
-def _pad(xd, pads, value=0.0):
+def pad(xd, pads, value=0.0):
     if not any(before or after for before, after in pads):
         return xd
     return np.pad(xd, ((0, 0), (0, 0)) + tuple(pads), constant_values=value)
 
 
-def _crop(xp, pads):
+def crop(xp, pads):
     return xp[(slice(None), slice(None)) + tuple(slice(b, n - a) for (b, a), n in
                                                  zip(pads, xp.shape[2:]))]
 
@@ -71,8 +71,8 @@ def max_pool(x, kernel, stride, pad_mode, padding, dilation, ceil_mode=False,
     maximum's flat position in its input's spatial volume (int64)."""
     xd = x.data
     pads = pool_pads(pad_mode, padding, xd.shape[2:], kernel, stride, dilation, ceil_mode)
-    xp = _pad(xd, pads, -np.inf)
-    win = _windows(xp, kernel, stride, dilation)
+    xp = pad(xd, pads, -np.inf)
+    win = windows(xp, kernel, stride, dilation)
     out_shape = win.shape[:-len(kernel)]
     flat = win.reshape(out_shape + (-1,))
     idx = flat.argmax(axis=-1)
@@ -81,7 +81,7 @@ def max_pool(x, kernel, stride, pad_mode, padding, dilation, ceil_mode=False,
     def backward(grad):
         gw = np.zeros(out_shape + (flat.shape[-1],), dtype=xd.dtype)
         np.put_along_axis(gw, idx[..., None], grad[..., None], axis=-1)
-        return (_crop(_scatter(gw.reshape(out_shape + tuple(kernel)), xp.shape, kernel, stride,
+        return (crop(scatter(gw.reshape(out_shape + tuple(kernel)), xp.shape, kernel, stride,
                                dilation), pads),)
     result = Tensor.from_op(out, (x,), backward)
     if not return_indices:
@@ -112,8 +112,8 @@ def avg_pool(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_
     xd = x.data
     size, ones_kernel = xd.shape[2:], (1,) * len(kernel)
     pads = pool_pads(pad_mode, padding, size, kernel, stride, ones_kernel, ceil_mode)
-    xp = _pad(xd, pads)
-    win = _windows(xp, kernel, stride, ones_kernel)
+    xp = pad(xd, pads)
+    win = windows(xp, kernel, stride, ones_kernel)
     window_axes = tuple(range(-len(kernel), 0))
     counted = [(0, 0)] * len(kernel)
     if counts_padding(pad_mode, count_include_pad, ceil_mode, same_counts_padding):
@@ -123,7 +123,7 @@ def avg_pool(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_
     elif counted != pads:   # ones over the input and the padding that counts, zeros past it
         ones = np.ones((1, 1) + tuple(n + b + a for n, (b, a) in zip(size, counted)), xd.dtype)
         uncounted = [(b - cb, a - ca) for (b, a), (cb, ca) in zip(pads, counted)]
-        counts = _windows(_pad(ones, uncounted), kernel, stride, ones_kernel).sum(
+        counts = windows(pad(ones, uncounted), kernel, stride, ones_kernel).sum(
             axis=window_axes)
     else:
         counts = np.asarray(np.prod(kernel), dtype=xd.dtype)
@@ -132,7 +132,7 @@ def avg_pool(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_
     def backward(grad):
         per = (grad / counts).reshape(grad.shape + ones_kernel)
         gw = np.broadcast_to(per, grad.shape + tuple(kernel))
-        return (_crop(_scatter(gw, xp.shape, kernel, stride, ones_kernel), pads),)
+        return (crop(scatter(gw, xp.shape, kernel, stride, ones_kernel), pads),)
     return Tensor.from_op(out.astype(xd.dtype, copy=False), (x,), backward)
 
 

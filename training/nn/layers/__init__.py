@@ -7,6 +7,7 @@ from training.nn.layers.activation import (CELU, ELU, GLU, FastGelu, Hardtanh, H
 from training.nn.layers.basic import Dense, Dropout, Flatten, Identity, Pad  # noqa: F401
 from training.nn.layers.container import CellDict, CellList, SequentialCell  # noqa: F401
 from training.nn.layers.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose  # noqa: F401,E501
+from training.nn.layers.conv import Conv3d  # noqa: F401
 from training.nn.layers.embedding import Embedding  # noqa: F401
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
                                               LayerNorm)

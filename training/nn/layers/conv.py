@@ -6,6 +6,8 @@ import numpy as np
 
 from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d, pads_for
+from training.backends.numpy.conv_nd import conv_nd, torch_conv_nd
+from training.backends.numpy.pooling import pool_pads
 from training.nn import initializer
 from training.nn.layers.basic import Pad
 from training.nn.cell import Cell
@@ -220,3 +222,58 @@ class Conv1dTranspose(Conv2dTranspose):
                              f"got {x.ndim}.")
         out = super().construct(x.reshape(tuple(x.shape[:2]) + (1, x.shape[2])))
         return out.reshape(tuple(out.shape[:2]) + (out.shape[3],))
+
+
+def _triple(value, name):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,) * 3
+    if isinstance(value, (tuple, list)) and len(value) == 3 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    raise TypeError(f"For 'Conv3d', '{name}' must be an int or a tuple of three ints, but got "
+                    f"{value!r}")
+
+
+class Conv3d(_Conv):
+    """3-D convolution over (N, C, D, H, W); weight (out_channels, in_channels / group, kd, kh,
+    kw); padding an int or (head, tail, top, bottom, left, right) in 'pad' mode."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, data_format="NCDHW", dtype=np.float32):
+        if data_format != "NCDHW":
+            raise ValueError(f"For 'Conv3d', only data_format 'NCDHW' is supported, got "
+                             f"{data_format!r}")
+        kernel = _triple(kernel_size, "kernel_size")
+        pads = padding if isinstance(padding, int) else tuple(padding)
+        if not isinstance(pads, int) and len(pads) != 6:
+            raise ValueError(f"For 'Conv3d', 'padding' must be an int or a tuple of six ints, "
+                             f"but got {padding!r}")
+        super().__init__(in_channels, out_channels, kernel, _triple(stride, "stride"), pad_mode,
+                         0 if pads in (0, (0,) * 6) else pads, _triple(dilation, "dilation"),
+                         group, has_bias, weight_init, bias_init,
+                         (out_channels, in_channels // group) + kernel,
+                         in_channels // group * math.prod(kernel), dtype)
+
+    def _pads(self, size):
+        if self.pad_mode == "pad":
+            p = self.padding
+            flat = (p,) * 6 if isinstance(p, int) else p
+            return [(flat[0], flat[1]), (flat[2], flat[3]), (flat[4], flat[5])]
+        return pool_pads(self.pad_mode, (0, 0, 0), size, self.kernel_size, self.stride,
+                         self.dilation)
+
+    def construct(self, x):
+        if x.ndim != 5:
+            raise ValueError(f"For primitive[Conv3D], the x shape size must be equal to 5, but "
+                             f"got {x.ndim}.")
+        self.check_input(x, x.shape[1] == self.in_channels, f"(N, {self.in_channels}, D, H, W)")
+        pads = self._pads(tuple(x.shape[2:]))
+        window = [(k - 1) * d + 1 for k, d in zip(self.kernel_size, self.dilation)]
+        padded = [n + b + a for n, (b, a) in zip(x.shape[2:], pads)]
+        if any(p < w for p, w in zip(padded, window)):
+            raise ValueError(f"For 'Conv3d' layer '{self.scope_name()}', the input after "
+                             f"padding must be at least as large as the dilated kernel "
+                             f"{tuple(window)}, but got input shape {tuple(x.shape)}")
+        kernel = torch_conv_nd if is_torch(x) else conv_nd
+        return kernel(x, self.weight, self.bias, self.stride, pads, self.dilation, self.group)

@@ -1,0 +1,54 @@
+"""3-D convolution (NCDHW) on the numpy backend, with gradients: the windows of the padded
+input (training.backends.numpy.pooling.windows) contracted with the weight per group."""
+import numpy as np
+
+from training.backends.numpy.pooling import crop, pad, scatter, windows
+from training.tensor import Tensor, needs_grad
+
+
+def conv_nd(x, weight, bias, stride, pads, dilation, group):
+    """Convolution of Tensor `x` (N, C, *spatial) with `weight` (O, C / group, *kernel);
+    `pads` [(before, after)] per spatial axis."""
+    xd, wd = x.data, weight.data
+    kernel = wd.shape[2:]
+    xp = pad(xd, pads)
+    win = windows(xp, kernel, stride, dilation)     # (N, C, *out, *kernel)
+    n, c = xd.shape[:2]
+    o, cg = wd.shape[:2]
+    out_shape = win.shape[2:2 + len(kernel)]
+    grouped_win = win.reshape((n, group, cg) + win.shape[2:])
+    grouped_w = wd.reshape((group, o // group, cg) + tuple(kernel))
+    # letters: n batch, g group, c channel in, o channel out, then spatial and kernel axes
+    spatial, taps = "defhij"[:len(kernel)], "klmpqr"[:len(kernel)]
+    rule = f"ngc{spatial}{taps},goc{taps}->ngo{spatial}"
+    out = np.einsum(rule, grouped_win, grouped_w, optimize=True).reshape((n, o) + out_shape)
+    if bias is not None:
+        out = out + bias.data.reshape((1, o) + (1,) * len(kernel))
+    x_needs_grad = needs_grad(x)
+
+    def backward(grad):
+        grouped_grad = grad.reshape((n, group, o // group) + out_shape)
+        dw = np.einsum(f"ngc{spatial}{taps},ngo{spatial}->goc{taps}", grouped_win,
+                       grouped_grad, optimize=True).reshape(wd.shape)
+        dx = None
+        if x_needs_grad:
+            dwin = np.einsum(f"ngo{spatial},goc{taps}->ngc{spatial}{taps}", grouped_grad,
+                             grouped_w, optimize=True).reshape(win.shape)
+            dx = crop(scatter(dwin, xp.shape, kernel, stride, dilation), pads).astype(
+                xd.dtype, copy=False)
+        db = grad.sum(axis=(0,) + tuple(range(2, grad.ndim))) if bias is not None else None
+        return dx, dw.astype(wd.dtype, copy=False), db
+    return Tensor.from_op(np.ascontiguousarray(out, dtype=xd.dtype), (x, weight, bias),
+                          backward)
+
+
+def torch_conv_nd(x, weight, bias, stride, pads, dilation, group):
+    import torch.nn.functional as F
+
+    from training.backends.torch_cells import param
+    flat = [value for pair in reversed(pads) for value in pair]
+    if any(flat):
+        x = F.pad(x, flat)
+    conv = getattr(F, f"conv{len(pads)}d")
+    return conv(x, param(weight), None if bias is None else param(bias), stride, 0, dilation,
+                group)

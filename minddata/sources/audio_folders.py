@@ -242,7 +242,7 @@ def _folders(path):
 def libri_tts_utterance(path, number, line):
     """(wav path, metadata) of a ``{utterance}\\t{original}\\t{normalized}`` line of a
     chapter's ``.trans.tsv``; the speaker and chapter are the utterance id's first parts."""
-    fields = line.split("\t")
+    fields = line.split("\t", 2)       # the normalized text is the rest of the line (measured)
     parts = fields[0].split("_")
     if len(fields) < 3 or len(parts) < 2 or not all(p.isdigit() and int(p) < 2 ** 32
                                                       for p in parts[:2]):

@@ -158,3 +158,12 @@ def test_gtzan_all(tmp_path):
     write(tmp_path / "rock" / "rock.00000.wav", wav_bytes([1], rate=16000))
     with pytest.raises(RuntimeError, match="22050"):
         rows(ds.GTZANDataset(str(tmp_path), shuffle=False))
+
+
+def test_libri_tts_normalized_text_is_the_rest_of_the_line(tmp_path):
+    # MindSpore 2.10 (measured): 'u\ta;b\ttab\there' -> original 'a;b', normalized 'tab\there'
+    folder = tmp_path / "dev-clean" / "9" / "5"
+    write(folder / "9_5_000005_000000.wav", wav_bytes([1], rate=24000))
+    write(folder / "9_5.trans.tsv", b"9_5_000005_000000\ta;b\ttab\there\n")
+    [row] = rows(ds.LibriTTSDataset(str(tmp_path), shuffle=False))
+    assert (str(row[2]), str(row[3])) == ("a;b", "tab\there")

@@ -1,6 +1,6 @@
 """The corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
 YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB, CoNLL2000, UDPOS, SQuAD, Multi30k,
-RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech, CMUArctic, LibriTTS,
+IWSLT2017, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech, CMUArctic, LibriTTS,
 GTZAN) against MindSpore 2.10, on random folders (tools/corpora_folders_for_differential.py).
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's

@@ -1,7 +1,8 @@
 """The corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
 YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB, CoNLL2000, UDPOS, SQuAD, Multi30k,
-IWSLT2017, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech, CMUArctic, LibriTTS,
-GTZAN) against MindSpore 2.10, on random folders (tools/corpora_folders_for_differential.py).
+IWSLT2017, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech, CMUArctic,
+LibriTTS, GTZAN) against MindSpore 2.10, on random folders
+(tools/corpora_folders_for_differential.py).
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
 ``train.tsv`` / ``dev.tsv`` / ``test.tsv`` with their header lines; ``ptb.{split}.txt``,

@@ -75,7 +75,9 @@ BINARY = {"atan2": "Atan2", "floor_div": "FloorDiv", "floor_mod": "FloorMod",
           "ge": "GreaterEqual", "le": "LessEqual", "logical_and": "LogicalAnd",
           "logical_or": "LogicalOr", "logical_xor": "LogicalXor", "bitwise_and": "BitwiseAnd",
           "bitwise_or": "BitwiseOr", "bitwise_xor": "BitwiseXor", None: "DivNoNan",
-          "mul_no_nan": "MulNoNan", "squared_difference": "SquaredDifference"}
+          "mul_no_nan": "MulNoNan", "squared_difference": "SquaredDifference", "add": "Add",
+          "sub": "Sub", "mul": "Mul", "div": "RealDiv", "pow": "Pow", "maximum": "Maximum",
+          "minimum": "Minimum", "equal": "Equal", "greater": "Greater", "less": "Less"}
 
 
 def unary(d):
@@ -150,6 +152,9 @@ def reduction(d):
         ("primitive", "LpNorm", (axis, d.c([1, 2]), keep), (x,), {}),
         ("primitive", "L2Normalize", (axis, d.c([1e-4, 1e-12])), (x,), {}),
         ("function", "count_nonzero", (), (x, axes if axes is not None else (), keep), {}),
+        ("function", d.c(["std", "var"]), (), (x, d.c([None, axis, (0, -1) if ndim > 1 else
+                                                       axis]), d.c([0, 1]), keep), {}),
+        ("function", "logsumexp", (), (x, axis, keep), {}),
     ]
     return d.c(choices)
 
@@ -209,6 +214,9 @@ def indexing(d):
                                       tensor(d.array((2,), np.float32))),
          {"indexing": d.c(["xy", "ij"])}),
         ("function", "full_like", (), (x, d.c([1, 2.5])), {}),
+        ("function", "repeat_interleave", (), (x, d.c([1, 2]), d.c([None, axis])), {}),
+        ("function", "nan_to_num", (), (tensor(np.array([np.nan, np.inf, -np.inf, 1.5],
+                                                        d.float_kind())),), {}),
     ]
     return d.c(choices)
 

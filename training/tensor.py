@@ -355,6 +355,70 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Tensor, _name, _defers_to_torch(getattr(Tensor, _name)))
 
 
+def _ops_method(name, function=None):
+    """Tensor.<name>(...) as ops.<function or name>(self, ...) (imported when called: the ops
+    import this module)."""
+    def method(self, *args, **kwargs):
+        from training.ops import functional
+        return getattr(functional, function or name)(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"ops.{function or name}(self, ...), as MindSpore's Tensor.{name}."
+    return method
+
+
+# MindSpore's Tensor methods that are its ops functions applied to the tensor
+for _name in ("prod", "all", "any", "cumprod", "floor", "ceil", "round", "sign", "sin", "cos",
+              "tanh", "sigmoid", "reciprocal", "rsqrt", "norm", "std", "var", "sort", "topk",
+              "masked_fill", "gather_elements", "pow", "neg", "isnan", "log1p", "expm1", "erf",
+              "atan2", "floor_divide", "remainder", "fmod", "maximum", "minimum", "add", "sub",
+              "mul", "div", "matmul", "logsumexp", "softmax", "flip", "roll", "tril", "triu",
+              "broadcast_to", "diag", "nan_to_num", "unbind", "chunk", "split", "narrow",
+              "tile", "clamp", "repeat_interleave"):
+    setattr(Tensor, _name, _ops_method(_name))
+Tensor.clip = _ops_method("clip", "clamp")
+Tensor.unsqueeze = _ops_method("unsqueeze", "expand_dims")
+Tensor.numel = Tensor.nelement = _ops_method("numel", "size")
+for _name, _dtype in (("float", np.float32), ("half", np.float16), ("double", np.float64),
+                      ("int", np.int32), ("long", np.int64), ("bool", np.bool_)):
+    setattr(Tensor, _name, (lambda dtype: lambda self: _ops_method("cast")(self, dtype))(_dtype))
+
+
+def _cumsum(self, axis=None, dtype=None):
+    """Over the flattened tensor for axis None."""
+    from training.ops import functional
+    return functional.cumsum(self.reshape(-1) if axis is None else self, axis or 0, dtype)
+
+
+def _permute(self, *axis):
+    axis = axis[0] if len(axis) == 1 and isinstance(axis[0], (tuple, list)) else axis
+    return self.transpose(tuple(axis))
+
+
+def _swapaxes(self, axis0, axis1):
+    order = list(range(self.ndim))
+    order[axis0], order[axis1] = order[axis1], order[axis0]
+    return self.transpose(tuple(order))
+
+
+def _where(self, condition, y):
+    """self where condition, else y."""
+    from training.ops import functional
+    return functional.where(condition, self, y)
+
+
+def _fill(self, value):
+    """Every element set to value, in place."""
+    self.data[...] = value
+    return self
+
+
+Tensor.cumsum, Tensor.permute, Tensor.swapaxes, Tensor.where = _cumsum, _permute, _swapaxes, \
+    _where
+Tensor.fill_ = _fill
+Tensor.dim = lambda self: self.ndim
+Tensor.ravel = lambda self: self.reshape(-1)
+
+
 class Parameter(Tensor):
     """A trainable (or state) tensor with a name, as `mindspore.Parameter`.
 

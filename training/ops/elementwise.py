@@ -70,6 +70,8 @@ def elementwise(op, values, forward, derivatives=None, kind="any", torch_forward
     dtype = check_kind(result_dtype(values, op), kind, op)
     torch = torch_of(*values)
     if torch:
+        from training.backends.torch_cells import torch_arguments
+        values, _ = torch_arguments(list(values), {})      # a Parameter: its bound tensor
         like = next(v for v in values if torch_of(v))
         args = [torch.as_tensor(v, dtype=torch_dtype(torch, dtype), device=like.device)
                 if not torch_of(v) or v.dtype != torch_dtype(torch, dtype) else v
@@ -221,7 +223,30 @@ def _torch_function(torch, name):
                              if x.is_floating_point() else torch.floor_divide(x, y))
     if name in ("remainder", "fmod"):
         return _integer_safe(getattr(torch, name))
+    if name in ("real_div", "pow"):
+        function = torch.true_divide if name == "real_div" else torch.pow
+        return lambda x, y: function(x, y) if x.is_floating_point() else \
+            _torch_integer_result(torch, function, x, y)
     return getattr(torch, name)
+
+
+def _torch_integer_result(torch, function, x, y):
+    """_integer_result on torch tensors."""
+    limits = np.iinfo(str(x.dtype).replace("torch.", "")) if x.dtype != torch.bool else \
+        np.iinfo(np.uint8)
+    out = torch.trunc(function(x.double(), y.double()))
+    return torch.nan_to_num(out, nan=0.0).clamp(int(limits.min), int(limits.max)).to(x.dtype)
+
+
+def _integer_result(function, x, y):
+    """function(x, y), for integers computed in float64 and truncated toward zero (an integer
+    to a negative power is 0 unless it is 1 or -1, as MindSpore's; a division by 0 gives the
+    integer type's extreme, 0/0 gives 0)."""
+    if x.dtype.kind not in "iub":
+        return function(x, y)
+    out = np.trunc(function(x.astype(np.float64), y.astype(np.float64)))
+    limits = np.iinfo(x.dtype) if x.dtype.kind != "b" else np.iinfo(np.uint8)
+    return np.clip(np.nan_to_num(out, nan=0.0), limits.min, limits.max)
 
 
 def _zero(g, x, y, out):
@@ -256,7 +281,25 @@ xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
 not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
 greater_equal = _binary("greater_equal", "GreaterEqual", np.greater_equal, out_dtype=np.bool_)
 less_equal = _binary("less_equal", "LessEqual", np.less_equal, out_dtype=np.bool_)
+equal = _binary("equal", "Equal", np.equal, out_dtype=np.bool_, torch_name="eq")
+greater = _binary("greater", "Greater", np.greater, out_dtype=np.bool_, torch_name="gt")
+less = _binary("less", "Less", np.less, out_dtype=np.bool_, torch_name="lt")
 ne, ge, le = not_equal, greater_equal, less_equal
+add = _binary("add", "Add", np.add, lambda g, x, y, out: (g, g), "number")
+sub = _binary("sub", "Sub", np.subtract, lambda g, x, y, out: (g, -g), "number")
+mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x))
+div = _binary("div", "RealDiv", np.true_divide, lambda g, x, y, out: (g / y, -g * out / y),
+              "to_float")
+real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_divide, x, y),
+                   lambda g, x, y, out: (g / y, -g * out / y), names=("x", "y"),
+                   torch_name="real_div")       # the primitive: integers stay integers
+pow = _binary("pow", "Pow", lambda x, y: _integer_result(  # noqa: A001  (MindSpore's name)
+    np.power, x, y), lambda g, x, y, out: (g * y * np.power(x, y - 1), np.where(
+        (x == 0) & (y >= 0), 0, g * out * np.log(x))), "number", names=("input", "exponent"))
+maximum = _binary("maximum", "Maximum", np.maximum, lambda g, x, y, out: (
+    g * _step(x, y), g * _step(y, x)))       # a tie's gradient in halves, as MindSpore's
+minimum = _binary("minimum", "Minimum", np.minimum, lambda g, x, y, out: (
+    g * _step(y, x), g * _step(x, y)))
 bitwise_and = _binary("bitwise_and", "BitwiseAnd", np.bitwise_and, kind="integer")
 bitwise_or = _binary("bitwise_or", "BitwiseOr", np.bitwise_or, kind="integer")
 bitwise_xor = _binary("bitwise_xor", "BitwiseXor", np.bitwise_xor, kind="integer")
@@ -382,34 +425,58 @@ def _clamp(input, min, max):  # noqa: A002
     high = (lambda x, *b: x) if max is None else (lambda x, *b: np.minimum(x, b[-1]))
 
     def derivatives(g, x, *rest):
-        """max(x, min) then min(., max), each splitting a tie's gradient in halves as
-        MindSpore's (and torch's maximum/minimum)."""
+        """max(x, min) then min(., max); a tie with a Tensor bound splits the gradient in
+        halves, with a number gives it to x, as MindSpore's (and torch's)."""
         bound = list(rest[:-1])
         lowered = low(x, *bound)
         grads = []
         if max is not None:
-            top = bound.pop()
-            g, g_top = g * _step(top, lowered), g * _step(lowered, top)
+            top, share = bound.pop(), _tie_share(max)
+            g, g_top = g * _step(top, lowered, share), g * _step(lowered, top, 1 - share)
         if min is not None:
-            grads.append(g * _step(bound[0], x))
-            g = g * _step(x, bound[0])
+            share = _tie_share(min)
+            grads.append(g * _step(bound[0], x, 1 - share))
+            g = g * _step(x, bound[0], share)
         return (g, *grads, *([g_top] if max is not None else []))
     torch = torch_of(input, *bounds)
     return elementwise("clamp", [input, *bounds], lambda x, *b: high(low(x, *b), *b),
                        derivatives, "number", torch and (lambda x, *b: _torch_clamp(
-                           torch, x, b[0] if min is not None else None,
-                           b[-1] if max is not None else None)))
+                           torch, x, _torch_bound(min, b[0]), _torch_bound(max, b[-1]))))
 
 
-def _step(a, b):
-    """d max(a, b) / d a: 1 where a > b, a half where equal."""
-    return (a > b) + 0.5 * (a == b)
+def _torch_bound(bound, converted):
+    """A number bound stays a number (torch's clamp then gives a tie to the input)."""
+    return None if bound is None else converted if np_dtype_of(bound) is not None else bound
+
+
+def _tie_share(bound):
+    """The share of a tie's gradient the input gets against `bound`."""
+    return 1.0 if np_dtype_of(bound) is None else 0.5
+
+
+def _step(a, b, tie=0.5):
+    """d max(a, b) / d a: 1 where a > b, `tie` where equal."""
+    return (a > b) + tie * (a == b)
 
 
 def _torch_clamp(torch, x, low, high):
-    """torch's maximum/minimum split ties in halves (its clamp gives them to x)."""
-    out = x if low is None else torch.maximum(x, low)
-    return out if high is None else torch.minimum(out, high)
+    """torch's maximum/minimum split a tie in halves, its clamp with a number gives it to x."""
+    if low is not None:
+        x = torch.maximum(x, low) if torch_of(low) else torch.clamp(x, min=low)
+    if high is not None:
+        x = torch.minimum(x, high) if torch_of(high) else torch.clamp(x, max=high)
+    return x
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
+    """NaN, +inf and -inf replaced (by default by 0 and the type's largest and lowest); the
+    gradient flows where the input was finite. float16 and float32, as MindSpore's."""
+    if np_dtype_of(input) == np.float64:
+        raise TypeError("For NanToNum, the dtype of 'input' must not be float64.")
+    torch = torch_of(input)
+    return elementwise("NanToNum", [input], lambda x: np.nan_to_num(
+        x, nan=nan, posinf=posinf, neginf=neginf), lambda g, x, out: (g * np.isfinite(x),),
+        "any", torch and (lambda x: torch.nan_to_num(x, nan, posinf, neginf)))
 
 
 def addn(x):
@@ -425,4 +492,4 @@ def addn(x):
 
 __all__ = [name for name, value in globals().items() if callable(value) and not name.startswith(
     "_") and getattr(value, "__module__", None) == __name__ and name not in (
-    "elementwise", "result_dtype", "check_kind", "mod")]
+    "elementwise", "result_dtype", "check_kind", "mod", "real_div")]

@@ -8,6 +8,14 @@ import numpy as np
 from training.backends.numpy import functional as NF
 from training.ops import array_kernels as K
 from training.tensor import Tensor, as_array
+# element-wise math (add ... less too: MindSpore's type rules), reductions and searches,
+# indexing and creation (MindSpore 2.10's names; max, range, ... shadow the builtins here)
+from training.ops.elementwise import *  # noqa: F401,F403
+from training.ops.elementwise import pow, round  # noqa: F401,A004
+from training.ops.reductions import *  # noqa: F401,F403
+from training.ops.reductions import all, any, max, min  # noqa: F401,A004
+from training.ops.indexing import *  # noqa: F401,F403
+from training.ops.indexing import range, slice  # noqa: F401,A004
 from training.ops.losses import (binary_cross_entropy,  # noqa: F401  (ops.nll_loss, ...)
                                  binary_cross_entropy_with_logits, cosine_embedding_loss,
                                  cross_entropy, gaussian_nll_loss, hinge_embedding_loss,
@@ -271,58 +279,6 @@ def tanh(input):  # noqa: A002
     return NF.tanh(K.as_tensor(input))
 
 
-def maximum(input, other):  # noqa: A002
-    torch = _torch_of(input, other)
-    if torch:
-        return torch.maximum(_as_torch(torch, input, other), _as_torch(torch, other, input))
-    return K.maximum(input, other, np.greater_equal)
-
-
-def minimum(input, other):  # noqa: A002
-    torch = _torch_of(input, other)
-    if torch:
-        return torch.minimum(_as_torch(torch, input, other), _as_torch(torch, other, input))
-    return K.maximum(input, other, np.less_equal)
-
-
-def add(input, other):  # noqa: A002
-    return input + other
-
-
-def sub(input, other):  # noqa: A002
-    return input - other
-
-
-def mul(input, other):  # noqa: A002
-    return input * other
-
-
-def div(input, other):  # noqa: A002
-    return input / other
-
-
-def pow(input, exponent):  # noqa: A001,A002
-    return input ** exponent
-
-
-def equal(input, other):  # noqa: A002
-    if _torch_of(input, other):
-        return input == other
-    return Tensor(as_array(input) == as_array(other))
-
-
-def greater(input, other):  # noqa: A002
-    if _torch_of(input, other):
-        return input > other
-    return Tensor(as_array(input) > as_array(other))
-
-
-def less(input, other):  # noqa: A002
-    if _torch_of(input, other):
-        return input < other
-    return Tensor(as_array(input) < as_array(other))
-
-
 def stop_gradient(value):
     if _torch_of(value):
         return value.detach()
@@ -361,15 +317,6 @@ def select(cond, x, y):
                            _as_torch(torch, y, x))
     mask = np.asarray(as_array(cond)).astype(bool)
     return K.maximum(x, y, lambda a, b: np.broadcast_to(mask, np.broadcast(a, b).shape))
-
-
-# element-wise math, reductions and searches, indexing and creation (MindSpore 2.10's names)
-from training.ops.elementwise import *  # noqa: E402,F401,F403
-from training.ops.elementwise import round  # noqa: E402,F401,A004
-from training.ops.reductions import *  # noqa: E402,F401,F403
-from training.ops.reductions import all, any, max, min  # noqa: E402,F401,A004
-from training.ops.indexing import *  # noqa: E402,F401,F403
-from training.ops.indexing import range, slice  # noqa: E402,F401,A004
 
 
 def __getattr__(name):

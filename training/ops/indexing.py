@@ -351,6 +351,15 @@ def unbind(input, dim=0):  # noqa: A002
     return unstack(input, dim)
 
 
+def repeat_interleave(input, repeats, axis=None):  # noqa: A002
+    """Each element `repeats` times along axis (of the flattened input for None), numpy's
+    repeat."""
+    shape = _shape(input, "repeat_interleave")
+    where = K.positions(shape)
+    return K.arrange(input, np.repeat(where, repeats, axis if axis is None else _axis(
+        axis, len(shape), "repeat_interleave")))
+
+
 def narrow(input, axis, start, length):  # noqa: A002
     shape = _shape(input, "narrow")
     axis = _axis(axis, len(shape), "narrow")

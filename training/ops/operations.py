@@ -4,6 +4,7 @@ function of training.ops.functional, so both backends work."""
 import numpy as np
 
 from training.ops import functional as F
+from training.ops.elementwise import real_div
 from training.ops.printing import Print  # noqa: F401
 
 
@@ -293,11 +294,12 @@ class Mul(_Binary):
 
 
 class RealDiv(_Binary):
+    """Integers stay integers (truncated), unlike ops.div."""
+    function = staticmethod(real_div)
+
+
+class Div(_Binary):
     function = staticmethod(F.div)
-
-
-class Div(RealDiv):
-    pass
 
 
 class Pow(_Binary):
@@ -357,11 +359,9 @@ class Select(Primitive):
         return F.select(cond, x, y)
 
 
-from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, ops.GatherD, ...)
-
-
 from training.ops.activation_primitives import *  # noqa: E402,F401,F403  (ops.Elu, ...: needs Primitive)
 from training.ops.loss_primitives import *  # noqa: E402,F401,F403  (ops.NLLLoss, ...: its __all__)
+from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, ops.GatherD, ...)
 
 
 def __getattr__(name):

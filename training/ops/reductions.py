@@ -281,9 +281,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N80
         kind = _dtype(A, "norm")
         return F.sum(F.cast(F.not_equal(A, 0), kind if kind.kind == "f" else np.int64), axes,
                      keepdim)
+    if _dtype(A, "norm").kind != "f" and (ord is None or dim is None):
+        A = F.cast(A, np.float32)       # (MindSpore refuses integers with a dim)
     if ord is None:
-        if _dtype(A, "norm").kind != "f":
-            A = F.cast(A, np.float32)
         ord = 2
     elif ord not in (float("inf"), float("-inf")) and _dtype(A, "norm") == np.float64:
         raise TypeError("For primitive[LpNorm], the input argument[input] must be a type of "
@@ -350,7 +350,21 @@ def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):  # noqa: A002
     if _dtype(input, "LpNorm") not in (np.float16, np.float32):
         raise TypeError(f"For primitive[LpNorm], the input argument[input] must be a type of "
                         f"{{Tensor[Float16], Tensor[Float32]}}, but got {input.dtype}")
-    return norm(input, p, axis, keep_dims)
+    axes = _axes(axis, len(input.shape), "LpNorm")
+    torch = K.torch_of(input)
+    if torch:
+        return torch.linalg.vector_norm(input, p, axes, keep_dims)
+    x = K.as_tensor(input)
+    data = x.data
+    out = np.power(np.sum(np.power(np.abs(data), p), axes, keepdims=True), 1.0 / p)
+
+    def backward(g):
+        """sign(x) |x|^(p-1) / max(norm, epsilon)^(p-1): zero at a zero vector."""
+        g = _keep(g, axes, keep_dims)
+        scale = np.power(np.maximum(out, epsilon), p - 1)
+        return ((g * np.sign(data) * np.power(np.abs(data), p - 1) / scale).astype(data.dtype),)
+    result = out if keep_dims else np.squeeze(out, axes)
+    return Tensor.from_op(np.asarray(result, data.dtype), (x,), backward)
 
 
 def l2_normalize(x, axis=0, epsilon=1e-4):
@@ -366,5 +380,34 @@ def l2_normalize(x, axis=0, epsilon=1e-4):
     return x / F.sqrt(F.clamp(squared, epsilon))
 
 
-__all__ = ["prod", "all", "any", "count_nonzero", "argmin", "max", "min", "cumsum", "cumprod",
+def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
+    """The variance over axis (every axis for None), dividing by n - ddof."""
+    from training.ops import functional as F
+    check_kind(_dtype(input, "var"), "float", "var")
+    if not input.shape and axis is not None:
+        raise ValueError(f"The 'axis' must be in the range of [-0, 0), but got {axis}.")
+    axes = _axes(axis, len(input.shape), "var")
+    count = int(np.prod([input.shape[a] for a in axes], dtype=np.int64))
+    centred = input - F.mean(input, axes, True)
+    scale = 1.0 / (count - ddof) if count > ddof else float("nan")
+    return F.sum(F.square(centred), axes, keepdims) * scale
+
+
+def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
+    from training.ops import functional as F
+    return F.sqrt(var(input, axis, ddof, keepdims))
+
+
+def logsumexp(input, dim, keepdim=False):  # noqa: A002
+    """log(sum(exp(input))) over dim, shifted by the maximum so that large values stay
+    finite."""
+    from training.ops import functional as F
+    check_kind(_dtype(input, "logsumexp"), "float", "logsumexp")
+    axes = _axes(dim, len(input.shape), "logsumexp")
+    shift = F.stop_gradient(F.amax(input, axes, True)) if input.size else 0.0
+    out = F.log(F.sum(F.exp(input - shift), axes, True)) + shift
+    return out if keepdim else F.squeeze(out, axes)
+
+
+__all__ = ["var", "std", "logsumexp", "prod", "all", "any", "count_nonzero", "argmin", "max", "min", "cumsum", "cumprod",
            "sort", "topk", "norm", "lp_norm", "l2_normalize"]

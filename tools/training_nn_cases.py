@@ -144,7 +144,7 @@ def layer_case(d):
         if d.r.random() < 0.3:
             kwargs["weight_init"] = tensor(normal(d, (cout, cin)))
         x = normal(d, (c([1, 2]), cin))
-    elif name.startswith("Conv"):
+    elif name.startswith("Conv") and name not in MORE_LAYERS:
         args, kwargs, x = conv_case(d, name)
     elif name in ("MaxPool2d", "AvgPool2d"):
         args, kwargs, x = pooling_case(d, name)

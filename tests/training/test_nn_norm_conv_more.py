@@ -117,3 +117,19 @@ def test_conv3d_gradients_are_the_derivative():
         assert gw.shape == (4, 1, 2, 1, 2) and gb.shape == (4,)
     finally:
         ms.set_backend(None)
+
+
+def test_conv_dense_bn_act_as_mindspore(backend):
+    conv = nn.Conv2dBnAct(2, 3, 3, has_bn=True, activation="relu", has_bias=True)
+    assert [(k, p.shape) for k, p in conv.parameters_and_names()] == [
+        ("conv.weight", (3, 2, 3, 3)), ("conv.bias", (3,)), ("batchnorm.moving_mean", (3,)),
+        ("batchnorm.moving_variance", (3,)), ("batchnorm.gamma", (3,)), ("batchnorm.beta", (3,))]
+    dense = nn.DenseBnAct(2, 3, has_bn=True, activation="leakyrelu")
+    assert [name for name, _ in dense.cells_and_names()] == ["", "dense", "batchnorm",
+                                                               "activation"]
+    assert values(conv(as_input(backend, PLANES[:, :2]))).min() >= 0     # (relu)
+    assert values(dense(as_input(backend, ROWS[:, :, 0]))).shape == (2, 3)
+    with pytest.raises(TypeError):
+        nn.DenseBnAct(2, 3, has_bn=1)
+    with pytest.raises(TypeError):
+        nn.Conv2dBnAct(2, 3, 3, activation=1)

@@ -28,6 +28,7 @@ from training.nn.layers.rearrange import (ChannelShuffle, PixelShuffle,  # noqa:
 from training.nn.layers.dropout import Dropout1d, Dropout2d, Dropout3d  # noqa: F401
 from training.nn.layers.upsampling import Upsample  # noqa: F401
 from training.nn.layers.math_cells import MatMul, Norm, OneHot, Range  # noqa: F401
+from training.nn.layers.combined import Conv2dBnAct, DenseBnAct  # noqa: F401
 from training.nn.layers.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell  # noqa: F401
 from training.nn.layers.transformer import (MultiheadAttention, Transformer,  # noqa: F401
                                           TransformerDecoder, TransformerDecoderLayer,

@@ -18,7 +18,12 @@ def _activation(activation):
         return activation
     from training.nn.layers import activation as act
     table = {"relu": act.ReLU, "sigmoid": act.Sigmoid, "tanh": act.Tanh, "softmax": act.Softmax,
-             "gelu": act.GELU, "leakyrelu": act.LeakyReLU}
+             "gelu": act.GELU, "leakyrelu": act.LeakyReLU, "relu6": act.ReLU6,
+             "logsoftmax": act.LogSoftmax, "fast_gelu": act.FastGelu, "elu": act.ELU,
+             "prelu": act.PReLU, "hswish": act.HSwish, "hsigmoid": act.HSigmoid,
+             "logsigmoid": act.LogSigmoid, "softsign": act.Softsign, "mish": act.Mish,
+             "silu": act.SiLU, "selu": act.SeLU, "softshrink": act.SoftShrink,
+             "hshrink": act.HShrink, "tanhshrink": act.Tanhshrink, "softmin": act.Softmin}
     if str(activation).lower() not in table:
         raise ValueError(f"Unknown activation {activation!r}; expected one of {sorted(table)}")
     return table[str(activation).lower()]()

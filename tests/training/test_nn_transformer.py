@@ -166,3 +166,7 @@ def test_errors_as_mindspore():
     with pytest.raises(AssertionError):
         nn.TransformerEncoderLayer(4, 2, 8)(x, src_key_padding_mask=Tensor(np.zeros((2, 3),
                                                                                      np.int32)))
+    with pytest.raises(RuntimeError):           # MindSpore's MatMul error (one packed weight)
+        cell(x, Tensor(KV[..., :3]), Tensor(KV[..., :3]))
+    with pytest.raises(ValueError):             # its weight-shape check (separate weights)
+        nn.MultiheadAttention(4, 2, kdim=3, vdim=3)(x, x, x)

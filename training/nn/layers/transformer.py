@@ -145,8 +145,10 @@ class MultiheadAttention(Cell):
         for name, x, dim in (("query", query, self.embed_dim), ("key", key, self.kdim),
                              ("value", value, self.vdim)):
             if x.shape[2] != dim:
-                raise ValueError(f"For 'MultiheadAttention', the last dimension of '{name}' "
-                                 f"must be {dim}, but got {x.shape[2]}.")
+                # MindSpore: its MatMul's RuntimeError with the packed weight, else a ValueError
+                error = RuntimeError if self._packed else ValueError
+                raise error(f"For 'MultiheadAttention', the last dimension of '{name}' must be "
+                            f"{dim}, but got {x.shape[2]}.")
             if _dtype_of(x) != np.dtype(self.dtype):    # MindSpore's MatMul refuses a mix
                 raise TypeError(f"For 'MatMulExt', the type of 'x2' should be same as 'x1', "
                                 f"but got 'x1' with type {_dtype_of(x)} and 'x2' with type "

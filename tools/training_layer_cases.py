@@ -15,7 +15,8 @@ PADS = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad2d", "Reflect
         "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
         "ReplicationPad3d"]
 DROPOUTS = ["Dropout1d", "Dropout2d", "Dropout3d"]
-REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu"]
+REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", "Tril", "Triu",
+               "Roll"]
 NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
     NORMALIZATIONS + ["Conv1dTranspose", "Conv3d", "Upsample", "Norm", "OneHot"] + \
@@ -156,6 +157,9 @@ def rearranging_case(d, name):
     if name == "Unflatten":
         x = normal_input(d, (2, 6, c([1, 4])))
         return (c([1, 1, -2, 0, 3, 1.0]), c([(2, 3), (3, -1), [6], (-1, 2), (4, 2), 6])), {}, x
+    if name == "Roll":
+        return c([(1, 0), ((1, -2), (0, 1)), (3, -1), (1, (0, 1)), (1.0, 0)]), {}, \
+            drawn_input(d, (c([2, 3]), c([2, 4]), c([1, 3])))
     return (), {}, drawn_input(d, tuple(c([1, 2, 3, 4]) for _ in range(d.r.randint(1, 4))))
 
 
@@ -312,6 +316,9 @@ def documented_layer(case, why):
          "dilated kernel" in why,
          "a dilated kernel larger than the padded input is a ValueError, as MindSpore's for an "
          "undilated one (MindSpore gives an empty output)"),
+        (name == "Roll" and "raises RuntimeError in MindSpore only" in why,
+         "Roll runs (MindSpore 2.10's CPU has no Roll kernel: RuntimeError 'The kernel Roll "
+         "unregistered')"),
         (name == "Tanhshrink" and largest_difference(why) < 1e-3,
          "tanh is exact (MindSpore's is off by up to 1e-4)"),
     ]

@@ -90,3 +90,24 @@ def test_cell_dict_as_mindspore():
         nn.CellDict({1: nn.ReLU()})
     with pytest.raises(NotImplementedError):
         cells(ms.Tensor(np.ones(2, np.float32)))
+
+
+def test_roll(backend):
+    out = nn.Roll((1, -2), (0, 1))(as_input(backend, np.arange(8, dtype=np.float32).reshape(2, 4)))
+    assert values(out).tolist() == [[6, 7, 4, 5], [2, 3, 0, 1]]
+    with pytest.raises(ValueError):
+        nn.Roll(1, (0, 1))
+    with pytest.raises(TypeError):
+        nn.Roll(1.0, 0)
+
+
+def test_get_activation_as_mindspore():
+    assert type(nn.get_activation("hardtanh")).__name__ == "Hardtanh"
+    assert nn.get_activation(None) is None
+    assert type(nn.Dense(2, 3, activation="mish").activation).__name__ == "Mish"
+    with pytest.raises(KeyError):
+        nn.get_activation("xx")
+    with pytest.raises(KeyError):
+        nn.Dense(2, 3, activation="xx")
+    with pytest.raises(TypeError):
+        nn.Dense(2, 3, activation=1)

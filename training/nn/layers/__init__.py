@@ -4,7 +4,8 @@ from training.nn.layers.activation import (GELU, HSigmoid, HSwish, LeakyReLU, Lo
 from training.nn.layers.activation import (CELU, ELU, GLU, FastGelu, Hardtanh, HShrink,  # noqa: F401
                                            LogSigmoid, Mish, RReLU, SeLU, SiLU, Softmax2d, Softmin,
                                            SoftShrink, Softsign, Tanhshrink, Threshold)
-from training.nn.layers.basic import Dense, Dropout, Flatten, Identity, Pad  # noqa: F401
+from training.nn.layers.basic import (Dense, Dropout, Flatten, Identity, Pad,  # noqa: F401
+                                   get_activation)
 from training.nn.layers.container import CellDict, CellList, SequentialCell  # noqa: F401
 from training.nn.layers.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose  # noqa: F401,E501
 from training.nn.layers.conv import Conv3d  # noqa: F401
@@ -24,7 +25,7 @@ from training.nn.layers.padding import (ConstantPad1d, ConstantPad2d, ConstantPa
                                         ReplicationPad1d, ReplicationPad2d, ReplicationPad3d,
                                         ZeroPad2d)
 from training.nn.layers.rearrange import (ChannelShuffle, PixelShuffle,  # noqa: F401
-                                          PixelUnshuffle, Tril, Triu, Unflatten)
+                                          PixelUnshuffle, Roll, Tril, Triu, Unflatten)
 from training.nn.layers.dropout import Dropout1d, Dropout2d, Dropout3d  # noqa: F401
 from training.nn.layers.upsampling import Upsample  # noqa: F401
 from training.nn.layers.math_cells import MatMul, Norm, OneHot, Range  # noqa: F401

@@ -13,20 +13,34 @@ def _check_positive_int(value, name, cls):
         raise ValueError(f"For '{cls}', '{name}' must be a positive int, but got {value!r}")
 
 
-def _activation(activation):
+def get_activation(name, prim_name=None):
+    """MindSpore's activation layer of `name` (None gives None); a KeyError naming the known
+    names otherwise."""
+    if name is None:
+        return None
+    from training.nn.layers import activation as act
+    table = {"softmin": act.Softmin, "softmax": act.Softmax, "softmax2d": act.Softmax2d,
+             "logsoftmax": act.LogSoftmax, "relu": act.ReLU, "relu6": act.ReLU6,
+             "rrelu": act.RReLU, "silu": act.SiLU, "tanh": act.Tanh,
+             "tanhshrink": act.Tanhshrink, "hardtanh": act.Hardtanh, "gelu": act.GELU,
+             "fast_gelu": act.FastGelu, "elu": act.ELU, "sigmoid": act.Sigmoid,
+             "softsign": act.Softsign, "prelu": act.PReLU, "leakyrelu": act.LeakyReLU,
+             "hswish": act.HSwish, "hsigmoid": act.HSigmoid, "logsigmoid": act.LogSigmoid,
+             "softshrink": act.SoftShrink, "hshrink": act.HShrink, "mish": act.Mish}
+    if name not in table:
+        raise KeyError(f"The 'name' must be in {list(table)}, but got {name}.")
+    return table[name]()
+
+
+def _activation(activation, cls="Dense"):
+    """A layer's `activation` argument as a Cell: a Cell or None as it is, a name through
+    get_activation (MindSpore's KeyError), anything else MindSpore's TypeError."""
     if activation is None or isinstance(activation, Cell):
         return activation
-    from training.nn.layers import activation as act
-    table = {"relu": act.ReLU, "sigmoid": act.Sigmoid, "tanh": act.Tanh, "softmax": act.Softmax,
-             "gelu": act.GELU, "leakyrelu": act.LeakyReLU, "relu6": act.ReLU6,
-             "logsoftmax": act.LogSoftmax, "fast_gelu": act.FastGelu, "elu": act.ELU,
-             "prelu": act.PReLU, "hswish": act.HSwish, "hsigmoid": act.HSigmoid,
-             "logsigmoid": act.LogSigmoid, "softsign": act.Softsign, "mish": act.Mish,
-             "silu": act.SiLU, "selu": act.SeLU, "softshrink": act.SoftShrink,
-             "hshrink": act.HShrink, "tanhshrink": act.Tanhshrink, "softmin": act.Softmin}
-    if str(activation).lower() not in table:
-        raise ValueError(f"Unknown activation {activation!r}; expected one of {sorted(table)}")
-    return table[str(activation).lower()]()
+    if not isinstance(activation, str):
+        raise TypeError(f"For '{cls}', the 'activation' must be str or Cell or Primitive, but "
+                        f"got {type(activation).__name__}.")
+    return get_activation(activation)
 
 
 class Dense(Cell):

@@ -17,13 +17,10 @@ class _BnAct(Cell):
             self.batchnorm = batch_norm
         if activation == "leakyrelu":
             self.activation = LeakyReLU(alpha)
-        elif isinstance(activation, str) or activation is None:
-            self.activation = _activation(activation)
-        elif callable(activation):
-            self.activation = activation
+        elif callable(activation) and not isinstance(activation, Cell):
+            self.activation = activation    # (a primitive)
         else:
-            raise TypeError(f"For '{self.cls_name}', the 'activation' must be str or Cell or "
-                            f"Primitive, but got {type(activation).__name__}.")
+            self.activation = _activation(activation, self.cls_name)
 
     def finish(self, x):
         if self.has_bn:

@@ -138,3 +138,25 @@ class Tril(_Triangle):
 class Triu(_Triangle):
     """The elements on and above diagonal k of the last two axes (the rest 0)."""
     lower = False
+
+
+class Roll(Cell):
+    """The elements shifted by `shift` along `axis` (ints, or as many of each), wrapping
+    around. (MindSpore 2.10's CPU has no Roll kernel: a RuntimeError there.)"""
+
+    def __init__(self, shift, axis):
+        super().__init__()
+        for name, value in (("shift", shift), ("axis", axis)):
+            if not _is_int(value) and not isinstance(value, (tuple, list)):
+                raise TypeError(f"For 'Roll', the type of '{name}' should be one of '['int', "
+                                f"'tuple', 'list']', but got type '{type(value).__name__}'.")
+        shifts = (shift,) if _is_int(shift) else tuple(shift)
+        axes = (axis,) if _is_int(axis) else tuple(axis)
+        if len(shifts) != len(axes):
+            raise ValueError(f"For 'Roll', the shape of 'shift' and the shape of 'axis' must be "
+                             f"the same, but got the length of 'shift' {len(shifts)} and the "
+                             f"length of 'axis' {len(axes)}.")
+        self.shift, self.axis = shifts, axes
+
+    def construct(self, input_x):
+        return _moved(input_x, lambda p: np.roll(p, self.shift, self.axis))

@@ -299,8 +299,10 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):  # noqa: A002
     check_rrelu_bounds(lower, upper)
     if is_torch(input):
         import torch
-        slope = torch.empty_like(input).uniform_(lower, upper)
-        return input.where(input >= 0, input * slope)
+        slope = torch.empty(input.shape, device=input.device).uniform_(lower, upper)
+        if input.is_floating_point():
+            return input.where(input >= 0, input * slope.to(input.dtype))
+        return input.where(input >= 0, (input * slope).to(input.dtype))    # (truncated)
     from training.nn import initializer
     x = K.as_tensor(input)
     slope = initializer.rng().uniform(lower, upper, x.shape)

@@ -160,3 +160,11 @@ def test_rrelu_draws_a_slope_per_element_at_every_call(backend):
     first, second = values(nn.RReLU()(x)), values(nn.RReLU()(x))
     assert first.min() >= -1 / 3 - 1e-6 and first.max() <= -1 / 8 + 1e-6
     assert len(np.unique(first)) > 100 and not np.array_equal(first, second)
+
+
+def test_rrelu_of_integers_truncates_the_slope(backend):
+    """MindSpore 2.10: RReLU(0.5, 0.5) of int32 [-3, 2, -1] is [0, 2, 0], RReLU(1.5, 1.5)
+    [-3, 2, -1]."""
+    x = as_input(backend, np.array([[-3, 2, -1]], np.int32))
+    assert values(nn.RReLU(0.5, 0.5)(x)).tolist() == [[0, 2, 0]]
+    assert values(nn.RReLU(1.5, 1.5)(x)).tolist() == [[-3, 2, -1]]

@@ -300,12 +300,11 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):  # noqa: A002
     if is_torch(input):
         import torch
         slope = torch.empty(input.shape, device=input.device).uniform_(lower, upper)
-        if input.is_floating_point():
-            return input.where(input >= 0, input * slope.to(input.dtype))
-        return input.where(input >= 0, (input * slope).to(input.dtype))    # (truncated)
+        # (an integer input takes the slopes truncated to its dtype, as MindSpore's)
+        return input.where(input >= 0, input * slope.to(input.dtype))
     from training.nn import initializer
     x = K.as_tensor(input)
-    slope = initializer.rng().uniform(lower, upper, x.shape)
+    slope = initializer.rng().uniform(lower, upper, x.shape).astype(x.dtype)
     return elementwise(x, lambda a: np.where(a >= 0, a, a * slope),
                        lambda a, out: np.where(a >= 0, 1.0, slope))
 

@@ -31,6 +31,12 @@ SKEWED = np.array([[[[1.0, 3.0, 7.0], [2.0, 5.0, 11.0]]]], np.float32)
     (PLANE, {"scale_factor": (2.0, 2.0), "mode": "area"}, [0, 0, 1, 1, 2, 2]),
     (np.arange(8, dtype=np.float32).reshape(1, 1, 2, 2, 2),
      {"scale_factor": (1.5, 1.5, 1.5), "mode": "trilinear"}, [0, 0.5, 1, 1, 1.5, 2]),
+    # with a scale factor the source positions step by 1 / scale (not size / output size)
+    (np.arange(12, dtype=np.float32).reshape(1, 1, 3, 2, 2),
+     {"scale_factor": (1.7, 1.5, 0.6), "mode": "trilinear"},
+     [0.3333, 1.3333, 2.3333, 1.8627, 2.8627, 3.8627]),
+    (np.arange(12, dtype=np.float32).reshape(1, 1, 3, 2, 2),
+     {"scale_factor": 0.5, "mode": "trilinear"}, [3.5]),
 ])
 def test_values_as_mindspore(backend, array, kwargs, first):
     out = values(nn.Upsample(**kwargs)(as_input(backend, array)))

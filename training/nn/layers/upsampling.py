@@ -30,8 +30,10 @@ def _cubic(t, a):
     return [far(t + 1), near(t), near(1 - t), far(2 - t)]
 
 
-def axis_weights(mode, size, out, align_corners):
-    """The (out, size) matrix that interpolates one axis."""
+def axis_weights(mode, size, out, align_corners, ratio=None):
+    """The (out, size) matrix that interpolates one axis; `ratio` the input elements per
+    output element (size / out, or 1 / scale_factor where one is given, as MindSpore's)."""
+    ratio = size / out if ratio is None else ratio
     weights = np.zeros((out, size))
     if mode == "area":
         for i, (start, stop) in enumerate(adaptive_bins(size, out)):
@@ -40,12 +42,12 @@ def axis_weights(mode, size, out, align_corners):
     for i in range(out):
         if mode in ("nearest", "nearest-exact"):
             shift = 0.5 if mode == "nearest-exact" else 0.0
-            weights[i, min(int(math.floor((i + shift) * size / out)), size - 1)] = 1.0
+            weights[i, min(int(math.floor((i + shift) * ratio)), size - 1)] = 1.0
             continue
         if align_corners or (mode == "linear" and out == 1):    # (MindSpore's 1-D linear
             source = i * (size - 1) / (out - 1) if out > 1 else 0.0     # to one: the first)
         else:
-            source = (i + 0.5) * size / out - 0.5
+            source = (i + 0.5) * ratio - 0.5
         if mode == "bicubic" and align_corners:     # taps past an edge take the edge's value
             base = math.floor(source)
             point = round((source - base) * CUBIC_TABLE) / CUBIC_TABLE
@@ -124,14 +126,19 @@ class Upsample(Cell):
             raise ValueError(f"For 'interpolate', 'align_corners' option cannot currently be "
                              f"set with the mode = {self.mode}, and dim = {x.ndim}D")
         sizes = self._output_size(x)
+        ratios = [None] * len(sizes)
+        if self.scale_factor is not None and not self.recompute_scale_factor:
+            scales = self.scale_factor if isinstance(self.scale_factor, (tuple, list)) else \
+                (self.scale_factor,) * len(sizes)
+            ratios = [1.0 / scale for scale in scales]
         if self.mode == "area" and x.ndim == 3 and (x.shape[2] < sizes[0] or
                                                      x.shape[2] % sizes[0]):
             raise ValueError(f"For adaptive_avg_pool1d input's last dimension must be greater "
                              f"or equal to output size {sizes[0]}, and divisible by it, but "
                              f"got {x.shape[2]}.")
         out = x if is_torch(x) else K.as_tensor(x)
-        for axis, (size, target) in enumerate(zip(x.shape[2:], sizes), start=2):
-            if size != target or self.mode == "bicubic":
+        for axis, (size, target, ratio) in enumerate(zip(x.shape[2:], sizes, ratios), start=2):
+            if size != target or self.mode == "bicubic" or ratio is not None:
                 out = _along(out, axis, axis_weights(self.mode, size, target,
-                                                     bool(self.align_corners)))
+                                                     bool(self.align_corners), ratio))
         return out

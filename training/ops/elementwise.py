@@ -24,19 +24,27 @@ _RANK = {"b": 0, "i": 1, "u": 1, "f": 2}
 _WEAK = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float32)}
 
 
-def _dtype_and_weakness(value, op):
+def _dtype_and_weakness(value, op, weak_0d):
     if isinstance(value, (bool, int, float)):
         return _WEAK[type(value)], True
     dtype = np_dtype_of(value)
     if dtype is None:
         raise TypeError(f"For '{op}', the inputs must be Tensors or numbers, but got "
                         f"{type(value).__name__}")
+    if weak_0d and not tuple(value.shape):
+        return _WEAK[{"b": bool, "f": float}.get(dtype.kind, int)], True
     return dtype, False
 
 
-def result_dtype(values, op):
-    """MindSpore's type of an element-wise result of `values` (tensors and Python numbers)."""
-    typed = [_dtype_and_weakness(v, op) for v in values]
+def result_dtype(values, op, weak_0d=False):
+    """MindSpore's type of an element-wise result of `values` (tensors and Python numbers);
+    with `weak_0d` (MindSpore's mul, div and fmod) a 0-d tensor beside a larger one counts as
+    a Python number, and without a larger one the numbers count as int64 and float32 tensors."""
+    if weak_0d and not any(np_dtype_of(v) is not None and tuple(v.shape) for v in values):
+        typed = [(_WEAK[type(v)] if isinstance(v, (bool, int, float)) else np_dtype_of(v),
+                  False) for v in values]
+    else:
+        typed = [_dtype_and_weakness(v, op, weak_0d) for v in values]
     strong = [d for d, weak in typed if not weak] or [d for d, _ in typed]
     rank = max(_RANK[d.kind] for d in strong)
     dtype = np.result_type(*[d for d in strong if _RANK[d.kind] == rank])
@@ -62,18 +70,21 @@ _ALLOWED = {"float": "[float16, float32, float64]", "number": "[int, uint, float
 
 
 def elementwise(op, values, forward, derivatives=None, kind="any", torch_forward=None,
-                out_dtype=None):
+                out_dtype=None, weak_0d=False):
     """`forward(*arrays)` of `values` (tensors and numbers broadcast together) in the dtype
     `check_kind` gives; `out_dtype` (bool for comparisons) overrides the result's dtype.
     `derivatives(g, *arrays, out)` gives each input's gradient (None: no gradient flows);
     `torch_forward(*torch tensors)` (default `forward`, a torch function too) on torch."""
-    dtype = check_kind(result_dtype(values, op), kind, op)
+    dtype = check_kind(result_dtype(values, op, weak_0d), kind, op)
     torch = torch_of(*values)
     if torch:
         from training.backends.torch_cells import torch_arguments
         values, _ = torch_arguments(list(values), {})      # a Parameter: its bound tensor
         like = next(v for v in values if torch_of(v))
-        args = [torch.as_tensor(v, dtype=torch_dtype(torch, dtype), device=like.device)
+        # a Python number becomes a 0-d CPU tensor, which torch takes beside tensors on any
+        # device (a copy to the GPU per call would wait for it)
+        args = [torch.as_tensor(v, dtype=torch_dtype(torch, dtype), device=None if isinstance(
+            v, (bool, int, float)) else like.device)
                 if not torch_of(v) or v.dtype != torch_dtype(torch, dtype) else v
                 for v in values]
         out = (torch_forward or forward)(*args)
@@ -181,13 +192,14 @@ def round(input, *, decimals=0):  # noqa: A001,A002  (MindSpore's names)
 
 
 def _binary(name, primitive, forward, derivatives=None, kind="any", torch_name=None,
-            out_dtype=None, names=("input", "other")):
+            out_dtype=None, names=("input", "other"), weak_0d=False):
     """A two-input function with MindSpore's argument names; `derivatives(g, x, y, out)`."""
     def function(*args, **kwargs):
         x, y = _two_arguments(name, names, args, kwargs)
         torch = torch_of(x, y)
         return elementwise(primitive, [x, y], forward, derivatives, kind,
-                           torch and _torch_function(torch, torch_name or name), out_dtype)
+                           torch and _torch_function(torch, torch_name or name), out_dtype,
+                           weak_0d)
     function.__name__ = function.__qualname__ = name
     return function
 
@@ -209,7 +221,8 @@ def _integer_safe(torch_function):
         if x.dtype == torch.bool:       # in uint8: torch has no bool kernel
             return divide(x.byte(), y.byte()).bool()
         zero = y == 0
-        return torch_function(x, y.masked_fill(zero, 1)).masked_fill(zero, 0)
+        out = torch_function(x, y.masked_fill(zero, 1))
+        return out.masked_fill(zero.to(out.device), 0)
     return divide
 
 
@@ -273,7 +286,8 @@ floor_mod = _binary("floor_mod", "FloorMod", np.mod, lambda g, x, y, out: (
     g, -g * np.floor_divide(x, y)), "number", names=("x", "y"), torch_name="remainder")
 remainder = _binary("remainder", "FloorMod", np.mod, lambda g, x, y, out: (
     g, -g * np.floor_divide(x, y)))
-fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)))
+fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
+               weak_0d=True)
 mod = _binary("mod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
               "number", torch_name="fmod", names=("x", "y"))    # the primitive: no bools
 xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
@@ -287,9 +301,9 @@ less = _binary("less", "Less", np.less, out_dtype=np.bool_, torch_name="lt")
 ne, ge, le = not_equal, greater_equal, less_equal
 add = _binary("add", "Add", np.add, lambda g, x, y, out: (g, g), "number")
 sub = _binary("sub", "Sub", np.subtract, lambda g, x, y, out: (g, -g), "number")
-mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x))
+mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x), weak_0d=True)
 div = _binary("div", "RealDiv", np.true_divide, lambda g, x, y, out: (g / y, -g * out / y),
-              "to_float")
+              "to_float", weak_0d=True)
 real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_divide, x, y),
                    lambda g, x, y, out: (g / y, -g * out / y), names=("x", "y"),
                    torch_name="real_div")       # the primitive: integers stay integers
@@ -401,18 +415,24 @@ def clamp(input, min=None, max=None):  # noqa: A001,A002  (MindSpore's names)
     if len({np_dtype_of(b) is None for b in (min, max) if b is not None}) > 1:
         raise TypeError("For 'clamp', 'min' and 'max' must both be Tensors or both numbers, "
                         f"but got {type(min).__name__} and {type(max).__name__}")
-    return _clamp(input, min, max)
+    shapes = [tuple(v.shape) for v in (input, min, max) if np_dtype_of(v) is not None]
+    if np.broadcast_shapes(*shapes) != shapes[0]:
+        raise ValueError(f"For Clamp, the shape of 'input' {shapes[0]} and the shapes of its "
+                         f"bounds {shapes[1:]} cannot broadcast to the input's.")
+    return _clamp(input, min, max, _tie_share)
 
 
 clip = clamp
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """clamp, a Tensor bound beside a number bound too."""
-    return _clamp(x, clip_value_min, clip_value_max)
+    """clamp, a Tensor bound beside a number bound too; a tie's gradient is split in halves
+    with either (MindSpore's: maximum then minimum)."""
+    return _clamp(x, clip_value_min, clip_value_max, lambda bound: 0.5)
 
 
-def _clamp(input, min, max):  # noqa: A002
+def _clamp(input, min, max, tie_share):  # noqa: A002
+    """`tie_share(bound)`: the share of a tie's gradient that goes to the input."""
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
     if any(value is not None and (isinstance(value, bool) or getattr(
@@ -431,22 +451,24 @@ def _clamp(input, min, max):  # noqa: A002
         lowered = low(x, *bound)
         grads = []
         if max is not None:
-            top, share = bound.pop(), _tie_share(max)
+            top, share = bound.pop(), tie_share(max)
             g, g_top = g * _step(top, lowered, share), g * _step(lowered, top, 1 - share)
         if min is not None:
-            share = _tie_share(min)
+            share = tie_share(min)
             grads.append(g * _step(bound[0], x, 1 - share))
             g = g * _step(x, bound[0], share)
         return (g, *grads, *([g_top] if max is not None else []))
     torch = torch_of(input, *bounds)
     return elementwise("clamp", [input, *bounds], lambda x, *b: high(low(x, *b), *b),
                        derivatives, "number", torch and (lambda x, *b: _torch_clamp(
-                           torch, x, _torch_bound(min, b[0]), _torch_bound(max, b[-1]))))
+                           torch, x, _torch_bound(min, b[0], tie_share),
+                           _torch_bound(max, b[-1], tie_share))))
 
 
-def _torch_bound(bound, converted):
-    """A number bound stays a number (torch's clamp then gives a tie to the input)."""
-    return None if bound is None else converted if np_dtype_of(bound) is not None else bound
+def _torch_bound(bound, converted, tie_share):
+    """The bound as a tensor where a tie is split (torch's maximum/minimum), as a number where
+    the input takes it (torch's clamp)."""
+    return None if bound is None else bound if tie_share(bound) == 1.0 else converted
 
 
 def _tie_share(bound):
@@ -460,7 +482,8 @@ def _step(a, b, tie=0.5):
 
 
 def _torch_clamp(torch, x, low, high):
-    """torch's maximum/minimum split a tie in halves, its clamp with a number gives it to x."""
+    """torch's maximum/minimum with a tensor bound split a tie in halves, its clamp with a
+    number gives it to x."""
     if low is not None:
         x = torch.maximum(x, low) if torch_of(low) else torch.clamp(x, min=low)
     if high is not None:

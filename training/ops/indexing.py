@@ -83,8 +83,8 @@ def _scatter(op, base, index, updates, mode):
         raise ValueError(f"For '{op}', 'updates' must have shape indices.shape[:-1] + "
                          f"shape[indices.shape[-1]:] = {index.shape[:-1] + shape[depth:]}, but "
                          f"got {tuple(updates.shape)}")
-    index = np.stack([_in_range(index[..., k], shape[k], op, "indices") for k in builtins.range(depth)],
-                     -1)
+    index = np.stack([_in_range(index[..., k], shape[k], op, "indices")
+                      for k in builtins.range(depth)], -1)
     where = K.positions(shape)[tuple(np.moveaxis(index, -1, 0))].reshape(-1)
     torch = K.torch_of(base, updates)
     if torch:
@@ -153,7 +153,7 @@ def masked_fill(input_x, mask, value):
     return elementwise("MaskedFill", [input_x, value], lambda x, v: np.where(chosen, v, x),
                        lambda g, x, v, out: (np.where(chosen, 0, g), np.where(chosen, g, 0)),
                        torch_forward=torch and (lambda x, v: torch.where(
-                           torch.as_tensor(chosen, device=x.device), v, x)))
+                           torch.as_tensor(chosen, device=_device(x, v)), v, x)))
 
 
 def where(condition, input, other):  # noqa: A002
@@ -162,7 +162,12 @@ def where(condition, input, other):  # noqa: A002
     return elementwise("Select", [input, other], lambda x, y: np.where(chosen, x, y),
                        lambda g, x, y, out: (np.where(chosen, g, 0), np.where(chosen, 0, g)),
                        torch_forward=torch and (lambda x, y: torch.where(
-                           torch.as_tensor(chosen, device=x.device), x, y)))
+                           torch.as_tensor(chosen, device=_device(x, y)), x, y)))
+
+
+def _device(*tensors):
+    """The device of the torch tensors (a number among them is a 0-d CPU tensor)."""
+    return next((t.device for t in tensors if t.dim()), tensors[0].device)
 
 
 # --- moving and reshaping ----------------------------------------------------------------------
@@ -366,7 +371,8 @@ def narrow(input, axis, start, length):  # noqa: A002
     if not 0 <= start < shape[axis] or not 1 <= length <= shape[axis] - start:
         raise ValueError(f"For 'narrow', start ({start}) and length ({length}) must lie inside "
                          f"axis {axis} of size {shape[axis]}")
-    return K.arrange(input, np.take(K.positions(shape), builtins.range(start, start + length), axis))
+    return K.arrange(input, np.take(K.positions(shape), builtins.range(start, start + length),
+                                    axis))
 
 
 def chunk(input, chunks, axis=0):  # noqa: A002
@@ -377,8 +383,9 @@ def chunk(input, chunks, axis=0):  # noqa: A002
         raise ValueError(f"For 'chunk', 'chunks' must be a positive int, but got {chunks!r}")
     step = -(-shape[axis] // chunks) or 1
     where = K.positions(shape)
-    return tuple(K.arrange(input, np.take(where, builtins.range(start, min(start + step, shape[axis])),
-                                          axis)) for start in builtins.range(0, shape[axis], step))
+    return tuple(K.arrange(input, np.take(where, builtins.range(
+        start, min(start + step, shape[axis])), axis))
+        for start in builtins.range(0, shape[axis], step))
 
 
 def meshgrid(*inputs, indexing="xy"):
@@ -458,7 +465,8 @@ def _explicit(equation, count):
 
 
 # --- creation ----------------------------------------------------------------------------------
-def _check_dtype(dtype, op):
+def _numpy_dtype(dtype):
+    """A dtype given as MindSpore's (training's) or numpy's, as numpy's (None stays None)."""
     from training.ops.functional import _np_dtype
     return _np_dtype(dtype)
 
@@ -468,7 +476,7 @@ def eye(n, m=None, dtype=None):
     for name, value in (("n", n), ("m", m)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
             raise TypeError(f"For 'Eye', '{name}' must be an int, but got {value!r}")
-    return Tensor(np.eye(n, m, dtype=_check_dtype(dtype, "Eye") or np.float32))
+    return Tensor(np.eye(n, m, dtype=_numpy_dtype(dtype) or np.float32))
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
@@ -487,7 +495,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
                          f"'start' ({start}) to 'end' ({end})")
     kind = np.float32 if any(isinstance(v, float) for v in values) else np.int64
     return Tensor(np.arange(start, end, step, dtype=np.float64).astype(
-        _check_dtype(dtype, "arange") or kind))
+        _numpy_dtype(dtype) or kind))
 
 
 def range(start, end, step, maxlen=1000000):  # noqa: A001  (MindSpore's name)
@@ -513,15 +521,15 @@ def full(size, fill_value, *, dtype=None):
     size = (size,) if isinstance(size, int) else tuple(size)
     if dtype is None:       # a bool is an int, as MindSpore's
         dtype = np.int64 if isinstance(fill_value, int) else np.float32
-    return Tensor(np.full(size, as_array(fill_value), _check_dtype(dtype, "full")))
+    return Tensor(np.full(size, as_array(fill_value), _numpy_dtype(dtype)))
 
 
 def full_like(input, fill_value, *, dtype=None):  # noqa: A002
     torch = K.torch_of(input)
     if torch:
         return torch.full_like(input, fill_value, dtype=None if dtype is None else
-                               K.torch_dtype(torch, _check_dtype(dtype, "full_like")))
-    return Tensor(np.full(input.shape, fill_value, _check_dtype(dtype, "full_like") or
+                               K.torch_dtype(torch, _numpy_dtype(dtype)))
+    return Tensor(np.full(input.shape, fill_value, _numpy_dtype(dtype) or
                           input.dtype))
 
 
@@ -541,7 +549,7 @@ def scalar_to_tensor(input_x, dtype=np.float32):
     if not isinstance(input_x, (int, float)):
         raise TypeError(f"For 'scalar_to_tensor', 'input_x' must be an int or a float, but got "
                         f"{type(input_x).__name__}")
-    return Tensor(np.asarray(input_x, _check_dtype(dtype, "ScalarToTensor")))
+    return Tensor(np.asarray(input_x, _numpy_dtype(dtype)))
 
 
 def tuple_to_array(input_x):

@@ -20,8 +20,8 @@ def _axes(axis, ndim, op):
             raise TypeError(f"For '{op}', 'axis' must be an int or a tuple of ints, but got "
                             f"{axis!r}")
         if not -builtins.max(ndim, 1) <= a < builtins.max(ndim, 1):
-            raise ValueError(f"For '{op}', 'axis' must be in [{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1)}), "
-                             f"but got {a}")
+            bound = builtins.max(ndim, 1)
+            raise ValueError(f"For '{op}', 'axis' must be in [{-bound}, {bound}), but got {a}")
     axes = tuple(sorted({a % builtins.max(ndim, 1) for a in axes}))
     return axes if ndim else ()
 
@@ -192,7 +192,7 @@ def _scan(x, axis, dtype, op, exclusive, reverse, scan):
         return out.flip(axis) if reverse else out
     x = K.as_tensor(x)
     data = np.flip(x.data, axis) if reverse else x.data
-    if exclusive:
+    if exclusive and shape[axis]:
         identity = np.zeros_like if scan is np.cumsum else np.ones_like
         first = identity(np.take(data, [0], axis))
         data = np.concatenate([first, np.take(data, builtins.range(shape[axis] - 1), axis)],
@@ -206,7 +206,7 @@ def _scan(x, axis, dtype, op, exclusive, reverse, scan):
         else:
             with np.errstate(all="ignore"):
                 grad = np.flip(np.cumsum(np.flip(g * out, axis), axis), axis) / data
-        if exclusive:
+        if exclusive and shape[axis]:
             grad = np.concatenate([np.take(grad, builtins.range(1, shape[axis]), axis),
                                    np.zeros_like(np.take(grad, [0], axis))], axis)
         return (np.flip(grad, axis) if reverse else grad,)
@@ -281,7 +281,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N80
         kind = _dtype(A, "norm")
         return F.sum(F.cast(F.not_equal(A, 0), kind if kind.kind == "f" else np.int64), axes,
                      keepdim)
-    if _dtype(A, "norm").kind != "f" and (ord is None or dim is None):
+    if _dtype(A, "norm").kind != "f" and (ord is None or dim is None and ord not in (
+            float("inf"), float("-inf"))):
         A = F.cast(A, np.float32)       # (MindSpore refuses integers with a dim)
     if ord is None:
         ord = 2
@@ -409,5 +410,5 @@ def logsumexp(input, dim, keepdim=False):  # noqa: A002
     return out if keepdim else F.squeeze(out, axes)
 
 
-__all__ = ["var", "std", "logsumexp", "prod", "all", "any", "count_nonzero", "argmin", "max", "min", "cumsum", "cumprod",
-           "sort", "topk", "norm", "lp_norm", "l2_normalize"]
+__all__ = ["var", "std", "logsumexp", "prod", "all", "any", "count_nonzero", "argmin", "max",
+           "min", "cumsum", "cumprod", "sort", "topk", "norm", "lp_norm", "l2_normalize"]

@@ -43,8 +43,9 @@ def prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
     if axis is None and keep_dims:
         raise ValueError("For ProdExt, when axis is None, keep_dims can only set to false, but "
                          "got keep_dims=True.")
-    if dtype is None and axis != () and getattr(K.np_dtype_of(input), "kind", "") in "iu":
-        dtype = np.int64        # (but not over axis (), as measured)
+    if dtype is None and (axis is None or isinstance(axis, int)) and getattr(
+            K.np_dtype_of(input), "kind", "") in "iu":
+        dtype = np.int64        # (over None or an int axis; a tuple keeps the type, as measured)
     return reduce_prod(input, axis, keep_dims, dtype)
 
 
@@ -286,7 +287,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N80
         A = F.cast(A, np.float32)       # (MindSpore refuses integers with a dim)
     if ord is None:
         ord = 2
-    elif ord not in (float("inf"), float("-inf")) and _dtype(A, "norm") == np.float64:
+    elif dim is not None and ord not in (float("inf"), float("-inf")) and \
+            _dtype(A, "norm") == np.float64:
         raise TypeError("For primitive[LpNorm], the input argument[input] must be a type of "
                         "{Tensor[Float16], Tensor[Float32]}, but got Tensor[Float64]")
     if ord not in (float("inf"), float("-inf")):      # (the extremes keep integers)

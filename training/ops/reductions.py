@@ -407,7 +407,8 @@ def logsumexp(input, dim, keepdim=False):  # noqa: A002
     from training.ops import functional as F
     check_kind(_dtype(input, "logsumexp"), "float", "logsumexp")
     axes = _axes(dim, len(input.shape), "logsumexp")
-    shift = F.stop_gradient(F.amax(input, axes, True)) if input.size else 0.0
+    empty = 0 in tuple(input.shape)        # (no maximum to shift by)
+    shift = 0.0 if empty else F.stop_gradient(F.amax(input, axes, True))
     out = F.log(F.sum(F.exp(input - shift), axes, True)) + shift
     return out if keepdim else F.squeeze(out, axes)
 

@@ -25,7 +25,8 @@ def _field_spec(name, a):
                                f"support multi-dimensional string tensor.")
         return {"type": "string"}, "string"
     if kind == "S":
-        if a.size != 1:
+        # MindSpore 2.10 (measured) takes bytes of shape () or (1,), and refuses (1, 1) too
+        if a.ndim > 1 or a.size != 1:
             raise RuntimeError(f"save: column {name!r} is an array of bytes; MindRecord stores "
                                f"one bytes value per field. Currently, multi-dimensional bytes "
                                f"cannot be converted to MindRecord.")

@@ -66,3 +66,14 @@ def test_save_refuses_a_later_row_of_several_bytes(tmp_path):
     data = ds.GeneratorDataset(lambda: iter(rows), ["b"], shuffle=False)
     with pytest.raises(RuntimeError, match="multi-dimensional bytes"):
         data.save(str(tmp_path / "c.mindrecord"))
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 1, 1)])
+def test_save_refuses_one_bytes_value_of_two_or_more_dimensions(tmp_path, shape):
+    # MindSpore 2.10 (measured): bytes of shape () and (1,) save (read back as (1,)), one bytes
+    # value of shape (1, 1) or (1, 1, 1) (a batch of (1,) rows) is a RuntimeError; it was
+    # saved here as (1,)
+    value = np.full(shape, b"xy", dtype="S3")
+    data = ds.GeneratorDataset(lambda: iter([(value,)]), ["b"], shuffle=False)
+    with pytest.raises(RuntimeError, match="multi-dimensional bytes"):
+        data.save(str(tmp_path / "d.mindrecord"))

@@ -294,6 +294,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N80
     if ord not in (float("inf"), float("-inf")):      # (the extremes keep integers)
         check_kind(_dtype(A, "norm"), "float", "norm")
     magnitude = F.abs(A)
+    if ord in (float("inf"), float("-inf")) and 0 in tuple(A.shape):
+        raise ValueError("ArgMaxWithValue cannot deal with empty input. Please try other inputs")
     if ord == float("inf"):
         return F.amax(magnitude, axes, keepdim)
     if ord == float("-inf"):

@@ -126,7 +126,7 @@ def test_functions_and_primitives_give_the_cells_losses(backend):
     (lambda: nn.MultiMarginLoss(margin=1), TypeError),
     (lambda: nn.FocalLoss(gamma=2), TypeError),
     (lambda: nn.DiceLoss(smooth=0.0), ValueError),
-    (lambda: nn.SmoothL1Loss(beta=1), TypeError),
+    (lambda: nn.SmoothL1Loss(beta="1"), TypeError),
     (lambda: nn.NLLLoss(ignore_index=1.5), TypeError),
     (lambda: nn.KLDivLoss(reduction="avg"), ValueError),
     (lambda: nn.CrossEntropyLoss(label_smoothing=0), TypeError),
@@ -167,3 +167,32 @@ def test_documented_deviations_of_mindspore():
     np.testing.assert_allclose(values(nn.SoftMarginLoss()(x, ms.Tensor(SIGNS))),
                                np.log1p(np.exp(-X * SIGNS)).mean(), rtol=1e-6)
     assert values(ops.triplet_margin_loss(x, x, x)).item() == pytest.approx(1.0)
+
+
+def test_ctc_loss_as_mindspore(backend):
+    """MindSpore 2.10's nn.CTCLoss on these log-probabilities: per-sample losses, the mean of
+    the losses over their target lengths, and the gradient of sample 1 (zero past its input
+    length)."""
+    scores = (np.sin(np.arange(40) * 0.7).reshape(5, 2, 4) * 2).astype(np.float32)
+    log_probs = as_input(backend, scores - np.log(np.exp(scores).sum(-1, keepdims=True)))
+    targets, lengths, target_lengths = (as_input(backend, np.array(value, np.int32)) for value in
+                                        ([[1, 2, 2], [3, 1, 0]], [5, 4], [3, 2]))
+    unreduced = nn.CTCLoss(reduction="none")(log_probs, targets, lengths, target_lengths)
+    np.testing.assert_allclose(values(unreduced), [7.762528, 3.469725], rtol=1e-5)
+    mean = nn.CTCLoss()
+    value, grad = ms.value_and_grad(lambda z: mean(z, targets, lengths, target_lengths))(
+        log_probs)
+    np.testing.assert_allclose(values(value), 2.161186, rtol=1e-5)
+    np.testing.assert_allclose(values(grad)[:, 1], [
+        [0.076927, 0.044827, 0.015819, -0.137572], [0.007569, 0.027589, 0.014885, -0.050042],
+        [0.032444, -0.021129, 0.030603, -0.041918], [0.004517, -0.101585, 0.072812, 0.024256],
+        [0.0, 0.0, 0.0, 0.0]], atol=1e-6)
+    with pytest.raises(RuntimeError, match="not smaller than"):     # MindSpore's kernel's words
+        mean(log_probs, targets, as_input(backend, np.array([2, 4], np.int32)), target_lengths)
+
+
+def test_smooth_l1_beta_is_checked_at_the_call(backend):
+    # MindSpore 2.10 makes SmoothL1Loss(beta=0.0) and refuses it when called (RuntimeError)
+    loss = nn.SmoothL1Loss(beta=0.0)
+    with pytest.raises(RuntimeError, match="beta"):
+        loss(as_input(backend, X), as_input(backend, Y))

@@ -18,7 +18,7 @@ from training.ops.indexing import *  # noqa: F401,F403
 from training.ops.indexing import range, slice  # noqa: F401,A004
 from training.ops.losses import (binary_cross_entropy,  # noqa: F401  (ops.nll_loss, ...)
                                  binary_cross_entropy_with_logits, cosine_embedding_loss,
-                                 cross_entropy, gaussian_nll_loss, hinge_embedding_loss,
+                                 cross_entropy, ctc_loss, gaussian_nll_loss, hinge_embedding_loss,
                                  huber_loss, kl_div, l1_loss, margin_ranking_loss, mse_loss,
                                  multi_margin_loss, multilabel_margin_loss,
                                  multilabel_soft_margin_loss, nll_loss, smooth_l1_loss,

@@ -64,13 +64,26 @@ class NumpyMath:
         return NF.sigmoid(x)
 
     def log_softmax(self, x, axis):
-        return NF.log_softmax(x, axis)
+        return self.in_float32(lambda wide: NF.log_softmax(wide, axis), x)
 
     def softmax(self, x, axis):
-        return NF.softmax(x, axis)
+        return self.in_float32(lambda wide: NF.softmax(wide, axis), x)
 
     def tanh(self, x):
         return NF.tanh(x)
+
+    def reduced(self, x, how):
+        """x.mean() or x.sum() (how), float16 accumulated in float32 (MindSpore's CPU kernels
+        and torch's do; numpy's float16 sum rounds at every step)."""
+        return self.in_float32(lambda wide: getattr(wide, how)(), x)
+
+    @staticmethod
+    def in_float32(function, x):
+        """function(x), computed in float32 for a float16 x (as MindSpore's float16 kernels:
+        float16 would overflow in between)."""
+        if x.dtype != np.float16:
+            return function(x)
+        return K.cast(function(K.cast(x, np.float32)), np.float16)
 
     def _operand(self, value):
         return value if isinstance(value, Tensor) else self.const(value)
@@ -134,6 +147,14 @@ class TorchMath(NumpyMath):
 
     def tanh(self, x):
         return x.tanh()
+
+    def reduced(self, x, how):
+        return getattr(x, how)()
+
+    def in_float32(self, function, x):
+        if x.dtype != self.torch.float16:
+            return function(x)
+        return function(x.float()).half()
 
     def _operand(self, value):
         return value if is_torch(value) else self.const(value)

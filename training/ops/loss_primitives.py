@@ -43,8 +43,7 @@ class SigmoidCrossEntropyWithLogits(Primitive):
 class SmoothL1Loss(Primitive):
     def __init__(self, beta=1.0, reduction="none"):
         super().__init__()
-        losses.smooth_l1_loss_arguments(beta, reduction)
-        self.beta, self.reduction = beta, reduction
+        self.beta, self.reduction = losses.smooth_l1_loss_arguments(beta, reduction)
 
     def __call__(self, prediction, target):
         return losses.smooth_l1_loss(prediction, target, self.beta, self.reduction)

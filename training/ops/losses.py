@@ -49,9 +49,9 @@ def check_float(prim, **tensors):
 
 
 def reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    return loss.sum() if reduction == "sum" else loss
+    if reduction == "none":
+        return loss
+    return math_of(loss).reduced(loss, "mean" if reduction == "mean" else "sum")
 
 
 def _weighted(m, loss, weight):
@@ -81,17 +81,21 @@ def _check_positive_float(prim, name, value):
 
 
 def smooth_l1_loss_arguments(beta, reduction):
-    """MindSpore checks them when its SmoothL1Loss primitive is made (the cell's __init__)."""
-    _check_positive_float("SmoothL1Loss", "beta", beta)
-    check_reduction(reduction, "SmoothL1Loss")
+    """(beta, reduction) as MindSpore's SmoothL1Loss primitive takes them when it is made (the
+    cell's __init__): a bool or int beta as a float, any case of the reduction. Its value is
+    checked at the call."""
+    if not isinstance(beta, (bool, int, float)):
+        raise TypeError(f"For 'SmoothL1Loss', the type of 'beta' should be one of '[bool, int, "
+                        f"float]', but got {type(beta)}.")
+    return float(beta), reduction_enum(reduction, "SmoothL1Loss")
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):  # noqa: A002
-    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target); the function
-    takes an int beta too (the primitive a float only)."""
-    if isinstance(beta, int) and not isinstance(beta, bool):
-        beta = float(beta)
-    smooth_l1_loss_arguments(beta, reduction)
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target)."""
+    beta, reduction = smooth_l1_loss_arguments(beta, reduction)
+    if beta <= 0:
+        raise RuntimeError(f"For 'SmoothL1Loss', the values for beta should greater than 0, but "
+                           f"got {beta:g}.")
     check_same_shape("SmoothL1Loss", input, target, ("prediction", "target"))
     m = math_of(input)
     diff = input - m.const(target)
@@ -113,7 +117,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002
 
 def gaussian_nll_loss(x, target, var, full=False, eps=1e-6, reduction="mean"):
     """0.5 (log(max(var, eps)) + (x - target)^2 / max(var, eps)) [+ 0.5 log(2 pi)]; a var of
-    one dimension fewer than x applies along x's last axis, any other broadcasts."""
+    x's shape without its last dimension applies along that axis, any other broadcasts."""
     check_reduction(reduction, "gaussian_nll_loss")
     if not isinstance(full, bool):
         raise TypeError(f"For 'gaussian_nll_loss', 'full' must be a bool, but got "
@@ -121,8 +125,12 @@ def gaussian_nll_loss(x, target, var, full=False, eps=1e-6, reduction="mean"):
     if not isinstance(eps, float) or eps <= 0:
         raise ValueError(f"For 'gaussian_nll_loss', 'eps' must be a positive float, but got "
                          f"{eps!r}.")
-    if var.ndim == x.ndim - 1:      # one value per row: along the last axis
+    if tuple(var.shape) == tuple(x.shape)[:-1]:     # one value per row: along the last axis
         var = var.reshape(tuple(var.shape) + (1,))
+    elif not _broadcasts(x, var):
+        raise ValueError(f"For 'gaussian_nll_loss', 'var' of shape {tuple(var.shape)} must be "
+                         f"of the shape of 'x' {tuple(x.shape)} without its last dimension, or "
+                         f"broadcast to it.")
     m = math_of(x)
     var = m.const(np.maximum(as_numpy(m, var), eps))     # MindSpore clamps a copy: no gradient
     diff = x - m.const(target)
@@ -130,6 +138,14 @@ def gaussian_nll_loss(x, target, var, full=False, eps=1e-6, reduction="mean"):
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
     return reduce(loss, reduction)
+
+
+def _broadcasts(*values):
+    try:
+        np.broadcast_shapes(*(tuple(value.shape) for value in values))
+        return True
+    except ValueError:
+        return False
 
 
 def as_numpy(m, value):
@@ -220,6 +236,12 @@ def class_targets(prim, inputs, target, ignore_index):
     return hot, counted, index
 
 
+def check_ignore_index(ignore_index):
+    if not isinstance(ignore_index, int) or isinstance(ignore_index, bool):
+        raise TypeError(f"For 'cross_entropy_loss', the type of 'ignore_index' must be 'int', "
+                        f"but got '{type(ignore_index).__name__}'.")
+
+
 def check_label_smoothing(label_smoothing):
     if not isinstance(label_smoothing, float) or label_smoothing < 0:
         raise ValueError(f"For 'cross_entropy_loss', the 'label_smoothing' must be float and "
@@ -258,6 +280,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """nll_loss of log_softmax(input, 1) for class indices; for class probabilities (target of
     input's shape) -sum(weight target log_softmax) per sample, the mean over samples."""
     check_reduction(reduction, "cross_entropy")
+    check_ignore_index(ignore_index)
     check_label_smoothing(label_smoothing)
     m = math_of(input)
     log_prob = m.log_softmax(input, 1 if input.ndim > 1 else 0)
@@ -287,7 +310,7 @@ def kl_div(logits, labels, reduction="mean"):
         if logits.ndim == 0:
             raise RuntimeError("For 'kl_div', 'batchmean' needs a 'logits' of at least one "
                                "dimension.")
-        return loss.sum() * (1.0 / logits.shape[0])
+        return m.reduced(loss, "sum") * (1.0 / logits.shape[0])
     return reduce(loss, reduction)
 
 
@@ -352,12 +375,11 @@ def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1, along
-    axis 1."""
+    axis 1 (the inputs broadcast; the cell wants one shape)."""
     check_reduction(reduction, "cosine_embedding_loss")
     if not -1.0 <= margin <= 1.0:
         raise ValueError(f"For ops.cosine_embedding_loss, the value of 'margin' should be in "
                          f"[-1, 1], but got {margin}.")
-    check_same_shape("cosine_embedding_loss", input1, input2, ("input1", "input2"))
     m = math_of(input1)
     second = m.const(input2) if not (is_torch(input2) or isinstance(input2, Tensor)) else input2
     cosine = (input1 * second).sum(axis=1) / (
@@ -429,3 +451,90 @@ def multilabel_margin_loss(input, target, reduction="mean"):  # noqa: A002
     hinge = m.clamp_min(margins, 0.0, tie_gradient=0.0) * m.const(pairs)
     per_sample = hinge.sum(axis=(1, 2)) * (1.0 / classes)
     return reduce(per_sample if input.ndim == 2 else per_sample.reshape(()), reduction)
+
+
+# --- connectionist temporal classification ----------------------------------------------------
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """(loss, log_alpha) of log-probabilities (T, N, C) against padded targets (N, S): the
+    negative log-likelihood of every alignment (the alpha-beta recursion), 'mean' dividing each
+    by its target length first. The gradient is torch's and MindSpore's: that of the logits
+    whose log_softmax log_probs are (exp(log_probs) - the alignments' posterior)."""
+    check_reduction(reduction, "ctc_loss")
+    if not isinstance(zero_infinity, bool):
+        raise TypeError(f"For 'ctc_loss', the type of 'zero_infinity' should be 'bool', but got "
+                        f"type '{type(zero_infinity).__name__}'.")
+    lengths, target_lens = (np.asarray(as_numpy(math_of(log_probs), value), np.int64)
+                            for value in (input_lengths, target_lengths))
+    labels = np.asarray(as_numpy(math_of(log_probs), targets), np.int64)
+    if log_probs.ndim != 3 or labels.ndim != 2 or labels.shape[0] != log_probs.shape[1]:
+        raise ValueError(f"For 'ctc_loss', 'log_probs' must be (T, N, C) and 'targets' (N, S), "
+                         f"but got {tuple(log_probs.shape)} and {labels.shape}.")
+    short = np.flatnonzero(lengths < target_lens)
+    if short.size:
+        n = short[0]
+        raise RuntimeError(f"For 'CTCLossV2', the input_lengths[{n}] = {lengths[n]} should be "
+                           f"non-negative and not smaller than tar_len_p[{n}] = "
+                           f"{target_lens[n]}")
+    m = math_of(log_probs)
+    lp = as_numpy(m, log_probs).astype(np.float64)
+    nll, grad, log_alpha = ctc_forward_backward(lp, labels, lengths, target_lens, blank)
+    if zero_infinity:
+        infinite = np.isinf(nll)
+        nll, grad = np.where(infinite, 0.0, nll), np.where(infinite[None, :, None], 0.0, grad)
+    if is_torch(log_probs):
+        loss = m.torch.nn.functional.ctc_loss(
+            log_probs, m.tensor(labels), m.tensor(lengths), m.tensor(target_lens), blank,
+            "none", zero_infinity)
+    else:
+        loss = Tensor.from_op(nll.astype(log_probs.dtype), (log_probs,),
+                              lambda g: ((g[None, :, None] * grad).astype(lp.dtype),))
+    if reduction == "mean":
+        loss = (loss * m.const(1.0 / np.maximum(target_lens, 1))).mean()
+    elif reduction == "sum":
+        loss = loss.sum()
+    return loss, m.const(log_alpha.transpose(1, 0, 2))
+
+
+def ctc_forward_backward(lp, labels, lengths, target_lens, blank):
+    """Per sample: the negative log-likelihood, its gradient (T, N, C) as ctc_loss's docstring
+    says, and log alpha (T, N, 2S + 1; -inf past the sample's input length)."""
+    steps, batch, classes = lp.shape
+    width = 2 * labels.shape[1] + 1
+    nll, grad = np.zeros(batch), np.zeros_like(lp)
+    log_alpha = np.full((steps, batch, width), -np.inf)
+    for n in range(batch):
+        length, size = int(lengths[n]), int(target_lens[n])
+        extended = np.full(2 * size + 1, blank)
+        extended[1::2] = labels[n, :size]
+        # a step may skip the blank between two different labels
+        skip = np.zeros(len(extended), bool)
+        skip[2:] = (extended[2:] != blank) & (extended[2:] != extended[:-2])
+        emit = lp[:length, n][:, extended]
+        alpha = np.full((length, len(extended)), -np.inf)
+        beta = np.full_like(alpha, -np.inf)
+        alpha[0, :2] = emit[0, :2]
+        for t in range(1, length):
+            alpha[t] = _ctc_step(alpha[t - 1], skip) + emit[t]
+        nll[n] = -np.logaddexp.reduce(alpha[-1, -2:])
+        beta[-1, -2:] = emit[-1, -2:]
+        for t in range(length - 2, -1, -1):
+            beta[t] = _ctc_step(beta[t + 1][::-1], np.roll(skip, -2)[::-1])[::-1] + emit[t]
+        if not length:      # (no target either: input_lengths >= target_lengths)
+            continue
+        log_alpha[:length, n, :len(extended)] = alpha
+        posterior = np.full((length, classes), -np.inf)
+        for s, label in enumerate(extended):
+            posterior[:, label] = np.logaddexp(posterior[:, label], alpha[:, s] + beta[:, s])
+        with np.errstate(invalid="ignore", over="ignore"):
+            grad[:length, n] = np.exp(lp[:length, n]) - np.exp(posterior + nll[n] - lp[:length, n])
+    return nll, grad, log_alpha
+
+
+def _ctc_step(previous, skip):
+    """One step of the recursion: from the same state, the one before, and (where `skip`) two
+    before."""
+    out = previous.copy()
+    out[1:] = np.logaddexp(out[1:], previous[:-1])
+    out[2:] = np.where(skip[2:], np.logaddexp(out[2:], previous[:-2]), out[2:])
+    return out

@@ -26,6 +26,8 @@ class CosineEmbeddingLoss(LossBase):
 
     def construct(self, logits_x1, logits_x2, labels):
         self.check_tensors(logits_x1=logits_x1, logits_x2=logits_x2, labels=labels)
+        losses.check_same_shape(self.cls_name, logits_x1, logits_x2,
+                                ("logits_x1", "logits_x2"))
         return losses.cosine_embedding_loss(logits_x1, logits_x2, labels, self.margin,
                                             self.reduction)
 

@@ -57,8 +57,7 @@ class SmoothL1Loss(LossBase):
 
     def __init__(self, beta=1.0, reduction="none"):
         super().__init__(reduction)
-        losses.smooth_l1_loss_arguments(beta, reduction)
-        self.beta = beta
+        self.beta, _ = losses.smooth_l1_loss_arguments(beta, reduction)
 
     def construct(self, logits, labels):
         return losses.smooth_l1_loss(logits, labels, self.beta, self.reduction)

@@ -29,10 +29,14 @@ class DiceLoss(LossBase):
             if str(value.dtype).replace("torch.", "") == "uint8":
                 raise TypeError(f"For '{self.cls_name}', the dtype of '{name}' can not be "
                                 f"uint8.")
-        x, y = logits.reshape(-1), label.reshape(-1)
+        m = math_of(logits)
+        return m.in_float32(lambda x: self.dice_loss(m, x, label), logits)
+
+    def dice_loss(self, m, logits, label):
+        x, y = logits.reshape(-1), m.const(label).reshape(-1)
         intersection = (x * y).sum()
         union = (x * x).sum() + (y * y).sum()
-        return -math_of(logits).divide(intersection * 2, union + self.smooth) + 1
+        return -m.divide(intersection * 2, union + self.smooth) + 1
 
 
 class MultiClassDiceLoss(LossBase):

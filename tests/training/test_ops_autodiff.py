@@ -121,6 +121,14 @@ def test_value_and_grad_result_layout():
     gxy = ms.grad(f, (0, 1))(x, y)  # no aux: both outputs are differentiated
     np.testing.assert_allclose(gxy[0].asnumpy(), [1 + 2, 2 + 2])
     np.testing.assert_allclose(gxy[1].asnumpy(), [3, 8])
+    # a one-position tuple gives its gradient bare, as MindSpore 2.10 (measured: Tensor, and
+    # (Tensor, (gw, gb)) with weights); two positions give a tuple
+    gy = ms.grad(f, (1,))(x, y)
+    assert isinstance(gy, Tensor)
+    np.testing.assert_allclose(gy.asnumpy(), [3, 8])
+    gy, (gw, gb) = ms.grad(f, (1,), [w, b])(x, y)
+    np.testing.assert_allclose(gy.asnumpy(), [3, 8])
+    np.testing.assert_allclose(gb.asnumpy(), [2])
     grads, aux = ms.grad(f, None, w, has_aux=True)(x, y)
     np.testing.assert_allclose(grads.asnumpy(), [3, 4])
     with pytest.raises(ValueError, match="can not both be None"):

@@ -155,10 +155,19 @@ def _run(fn, grad_position, weights, has_aux, args, sens=None):
     return _detach(out), _format(grad_position, weights, gi, gw)
 
 
+def _one_position_bare(grad_position):
+    """grad/value_and_grad give a one-position tuple's gradient bare, as MindSpore 2.10 does
+    (GradOperation(get_all=True) keeps its 1-tuple)."""
+    if isinstance(grad_position, tuple) and len(grad_position) == 1:
+        return grad_position[0]
+    return grad_position
+
+
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """A function returning (fn's outputs, gradients) for the same arguments."""
     if return_ids:
         raise ValueError("For 'value_and_grad', return_ids=True is not provided")
+    grad_position = _one_position_bare(grad_position)
 
     def wrapper(*args):
         return _run(fn, grad_position, weights, has_aux, args)
@@ -169,6 +178,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
     """A function returning the gradients (and, with has_aux, (gradients, aux outputs))."""
     if return_ids:
         raise ValueError("For 'grad', return_ids=True is not provided")
+    grad_position = _one_position_bare(grad_position)
 
     def wrapper(*args):
         out, grads = _run(fn, grad_position, weights, has_aux, args)

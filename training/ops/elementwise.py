@@ -31,15 +31,16 @@ def _dtype_and_weakness(value, op, weak_0d):
     if dtype is None:
         raise TypeError(f"For '{op}', the inputs must be Tensors or numbers, but got "
                         f"{type(value).__name__}")
-    if weak_0d and not tuple(value.shape):
-        return _WEAK[{"b": bool, "f": float}.get(dtype.kind, int)], True
+    if weak_0d and not tuple(value.shape) and dtype.kind == "f":
+        return _WEAK[float], True
     return dtype, False
 
 
 def result_dtype(values, op, weak_0d=False):
     """MindSpore's type of an element-wise result of `values` (tensors and Python numbers);
-    with `weak_0d` (MindSpore's mul, div and fmod) a 0-d tensor beside a larger one counts as
-    a Python number, and without a larger one the numbers count as int64 and float32 tensors."""
+    with `weak_0d` (MindSpore's mul, div and fmod) a 0-d float tensor beside a larger one counts
+    as a Python float, and without a larger one the numbers count as int64 and float32
+    tensors."""
     if weak_0d and not any(np_dtype_of(v) is not None and tuple(v.shape) for v in values):
         typed = [(_WEAK[type(v)] if isinstance(v, (bool, int, float)) else np_dtype_of(v),
                   False) for v in values]
@@ -415,6 +416,9 @@ def clamp(input, min=None, max=None):  # noqa: A001,A002  (MindSpore's names)
     if len({np_dtype_of(b) is None for b in (min, max) if b is not None}) > 1:
         raise TypeError("For 'clamp', 'min' and 'max' must both be Tensors or both numbers, "
                         f"but got {type(min).__name__} and {type(max).__name__}")
+    if any(value is not None and (isinstance(value, bool) or getattr(
+            np_dtype_of(value), "kind", "") == "b") for value in (input, min, max)):
+        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
     shapes = [tuple(v.shape) for v in (input, min, max) if np_dtype_of(v) is not None]
     if np.broadcast_shapes(*shapes) != shapes[0]:
         raise ValueError(f"For Clamp, the shape of 'input' {shapes[0]} and the shapes of its "
@@ -435,9 +439,6 @@ def _clamp(input, min, max, tie_share):  # noqa: A002
     """`tie_share(bound)`: the share of a tie's gradient that goes to the input."""
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
-    if any(value is not None and (isinstance(value, bool) or getattr(
-            np_dtype_of(value), "kind", "") == "b") for value in (input, min, max)):
-        raise ValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be bool.")
     if np_dtype_of(input) is not None:
         min, max = _in_type_of(min, input), _in_type_of(max, input)
     bounds = [b for b in (min, max) if b is not None]

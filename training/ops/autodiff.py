@@ -123,7 +123,10 @@ def _torch_grads(torch, fn, args, positions, weights, has_aux, sens):
         total = sum((t * (1.0 if sens is None else _torch_sens(torch, sens[i], t)))
                     .sum() for i, t in enumerate(targets) if isinstance(t, torch.Tensor))
     wrt = leaves + list(weights)
-    grads = torch.autograd.grad(total, wrt, allow_unused=True)
+    if isinstance(total, torch.Tensor) and total.requires_grad:
+        grads = torch.autograd.grad(total, wrt, allow_unused=True)
+    else:   # outputs that depend on no input asked for: zeros, as MindSpore gives
+        grads = [None] * len(wrt)
     grads = [torch.zeros_like(w) if g is None else g for g, w in zip(grads, wrt)]
     return _detach(out), grads[:len(leaves)], grads[len(leaves):]
 

@@ -1,15 +1,13 @@
 """The loss cells added to training.nn (BCELoss ... FocalLoss, DiceLoss) and the loss functions
 and primitives of training.ops, on the numpy and torch backends: values and gradients with
 respect to the first input, measured in MindSpore 2.10 on the same inputs (6 decimals)."""
-import importlib.util
-
 import numpy as np
 import pytest
 
 import training as ms
 from training import nn, ops
 
-BACKENDS = ["numpy"] + ["torch"] * bool(importlib.util.find_spec("torch"))
+from tests.training.both_backends import as_input, backend, values  # noqa: F401  (a fixture)
 X = np.array([[0.2, -1.0, 0.5], [1.5, 0.0, -0.3]], np.float32)
 Y = np.array([[0.0, 1.0, 0.3], [1.0, 0.5, 0.0]], np.float32)
 P = np.array([[0.2, 0.9, 0.5], [0.7, 0.1, 0.4]], np.float32)
@@ -72,24 +70,6 @@ MEASURED = [
     (lambda: nn.CrossEntropyLoss(label_smoothing=0.2), X, [IDX], 0.671565,
      [[0.155271, 0.023473, -0.178744], [-0.073214, 0.04702, 0.026194]]),
 ]
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    ms.set_backend(request.param)
-    yield request.param
-    ms.set_backend(None)
-
-
-def as_input(backend, array):
-    if backend == "torch":
-        import torch
-        return torch.tensor(array)
-    return ms.Tensor(array)
-
-
-def values(tensor):
-    return tensor.asnumpy() if hasattr(tensor, "asnumpy") else tensor.detach().cpu().numpy()
 
 
 @pytest.mark.parametrize("index", range(len(MEASURED)))

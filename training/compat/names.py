@@ -72,12 +72,7 @@ MISSING_ATTRIBUTES = {
         "merge_sliced_parameter": "there is no model parallelism; checkpoints hold whole tensors",
     },
     "mindspore.nn": {
-        **{name: _TORCH_NETWORK.format(torch) for name, torch in (
-            ("LSTM", "LSTM"), ("GRU", "GRU"), ("RNN", "RNN"), ("LSTMCell", "LSTMCell"),
-            ("Conv3d", "Conv3d"), ("Conv3dTranspose", "ConvTranspose3d"),
-            ("MultiheadAttention", "MultiheadAttention"), ("Transformer", "Transformer"),
-            ("TransformerEncoder", "TransformerEncoder"), ("BatchNorm3d", "BatchNorm3d"),
-            ("MaxPool3d", "MaxPool3d"), ("AvgPool3d", "AvgPool3d"))},
+        "Conv3dTranspose": _TORCH_NETWORK.format("ConvTranspose3d"),
         "DistributedGradReducer": "data parallelism averages gradients with torch's "
                                   "DistributedDataParallel (a torch network under torchrun)",
         "PipelineCell": "there is no pipeline parallelism",

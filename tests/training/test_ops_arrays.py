@@ -63,3 +63,13 @@ def test_data_movement_gradients_add_back_at_the_source(make):  # noqa: F811
 def test_refused_as_mindspore_refuses(make, call, error):  # noqa: F811
     with pytest.raises(error):
         call(make)
+
+
+def test_sum_and_mean_over_every_axis_keep_dims_on_torch_tensors():
+    """ops.sum(x, keepdim=True) / ops.mean(x, keep_dims=True) over every axis keep the rank, as
+    MindSpore 2.10's ((2, 3) -> (1, 1), measured); torch's x.sum() dropped keepdim."""
+    torch = pytest.importorskip("torch")
+    x = torch.ones(2, 3)
+    assert tuple(ops.sum(x, keepdim=True).shape) == (1, 1)
+    assert tuple(ops.mean(x, keep_dims=True).shape) == (1, 1)
+    assert tuple(ops.sum(x).shape) == () and float(ops.mean(x)) == 1.0

@@ -200,7 +200,8 @@ def matmul(input, other):  # noqa: A002
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
     dim = _axes(dim)
     if _torch_of(input):
-        out = input.sum() if dim is None else input.sum(dim=dim, keepdim=keepdim)
+        every = tuple(builtins.range(input.dim()))  # sum() alone would drop keepdim
+        out = input.sum(dim=every if dim is None else dim, keepdim=keepdim)
         return out if dtype is None else cast(out, dtype)
     out = K.as_tensor(input).sum(axis=dim, keepdims=keepdim)
     return out if dtype is None else cast(out, dtype)
@@ -209,7 +210,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
 def mean(x, axis=None, keep_dims=False):
     axis = _axes(axis)
     if _torch_of(x):
-        return x.mean() if axis is None else x.mean(dim=axis, keepdim=keep_dims)
+        every = tuple(builtins.range(x.dim()))  # mean() alone would drop keep_dims
+        return x.mean(dim=every if axis is None else axis, keepdim=keep_dims)
     return K.as_tensor(x).mean(axis=axis, keep_dims=keep_dims)
 
 

@@ -1,12 +1,11 @@
 """tools/memory_sources_vs_mindspore.py: its plumbing (the reference interpreter's run, case by
 case, the comparison of every item) checked without MindSpore, this package standing in as the
 reference, and the comparison's rules on outcomes made here."""
-import subprocess
-import sys
 
 import numpy as np
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "memory_sources_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -22,12 +21,7 @@ def fails(message, kind="RuntimeError"):
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "80", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("80 cases, seed 5: 80 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 80, 5, timeout=120) == no_difference(80, 5)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_source_and_form():

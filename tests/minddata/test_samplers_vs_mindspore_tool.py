@@ -1,10 +1,9 @@
 """tools/samplers_vs_mindspore.py: its plumbing (the reference interpreter's run, case by case,
 the comparison of every item, what random sampling is compared by) checked without MindSpore,
 this package standing in as the reference."""
-import subprocess
-import sys
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "samplers_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -23,12 +22,7 @@ def fails(message, kind="RuntimeError"):
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "120", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("120 cases, seed 5: 120 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 120, 5, timeout=300) == no_difference(120, 5)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_kind():

@@ -1,10 +1,9 @@
 """tools/text_sources_vs_mindspore.py: its plumbing (the reference interpreter's run, case by
 case, the comparison of every item) checked without MindSpore, this package standing in as the
 reference, and the comparison's rules on outcomes made here."""
-import subprocess
-import sys
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "text_sources_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -30,12 +29,7 @@ CSV = {"kind": "csv", "files": [("part0.csv", b"x\n1\n")], "glob": False,
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "60", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("60 cases, seed 5: 60 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 60, 5, timeout=120) == no_difference(60, 5)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_source():

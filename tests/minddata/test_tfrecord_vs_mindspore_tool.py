@@ -1,10 +1,9 @@
 """tools/tfrecord_vs_mindspore.py: its plumbing (the cases handed to the reference
 interpreter in a file, its run case by case, the comparison of every item) checked without
 MindSpore, this package standing in as the reference, and its rules on outcomes made here."""
-import subprocess
-import sys
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "tfrecord_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -28,12 +27,7 @@ def plain_case(**kwargs):
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "40", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("40 cases, seed 5: 40 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 40, 5, timeout=120) == no_difference(40, 5)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_form():

@@ -2,12 +2,11 @@
 reference interpreter's run case by case, the comparison of every item) checked without
 MindSpore, this package standing in as the reference, and the comparison's rules on outcomes
 made here."""
-import subprocess
-import sys
 
 import numpy as np
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "zoo_pipelines_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -35,13 +34,8 @@ CASE = {"recipe": "crnn", "seed": 1, "tolerance": {"image": 1 / 127.5 + 1e-5}, "
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "12", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("12 cases, seed 5: 12 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different, "
-                                   "0 within tolerance")
+    assert run_against_itself(TOOL, 12, 5, timeout=300) == (
+        no_difference(12, 5) + ", 0 within tolerance")
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_recipe():

@@ -1,10 +1,9 @@
 """tools/mindrecord_vs_mindspore.py: its plumbing (the reference interpreter's sessions and
 reads, case by case, the files and every read compared) checked without MindSpore, this package
 standing in as the reference, and the comparison's rules on outcomes made here."""
-import subprocess
-import sys
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "mindrecord_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -32,12 +31,7 @@ def outcome(calls=CALLS, rows=ROWS, files=FILES, theirs=False):
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "40", "--seed", "5",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=150)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("40 cases, seed 5: 40 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 40, 5, timeout=150) == no_difference(40, 5)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_kind():

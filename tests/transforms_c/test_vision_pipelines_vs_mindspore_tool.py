@@ -2,24 +2,18 @@
 case, the comparison of every item, this package's own checks: pipeline against eager ops,
 seeded runs) checked without MindSpore, this package standing in as the reference, and the
 comparison's rules on outcomes made here."""
-import subprocess
-import sys
 
 import numpy as np
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.differential_tool_runs import no_difference, run_against_itself
 
 TOOL = PROJECT_ROOT / "tools" / "vision_pipelines_vs_mindspore.py"
 tool = load_script(TOOL)
 
 
 def test_this_package_against_itself_has_no_difference():
-    done = subprocess.run([sys.executable, str(TOOL), "--cases", "24", "--seed", "4",
-                           "--mindspore-python", sys.executable, "--reference", "minddata"],
-                          capture_output=True, text=True, timeout=240)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("24 cases, seed 4: 24 same, 0 documented, 0 error type, "
-                                   "0 error elsewhere, 0 MindSpore crashed, 0 different")
+    assert run_against_itself(TOOL, 24, 4, timeout=240) == no_difference(24, 4)
 
 
 def test_cases_repeat_for_a_seed_and_draw_every_source_and_path():

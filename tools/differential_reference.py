@@ -32,8 +32,9 @@ def reference_outcomes(script, args, count, emit_args, preexec_fn=None):
     the run goes on after it."""
     results, tried = [], set()
     with_package = os.path.dirname(os.path.dirname(os.path.abspath(script)))
+    # (a self-check's reference, minddata or training, is this package)
     env = dict(os.environ, GLOG_v="3",
-               PYTHONPATH=with_package if args.reference == "minddata" else "")
+               PYTHONPATH=with_package if args.reference != "mindspore" else "")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "reference.pkl")
         while len(results) < count:
@@ -131,10 +132,11 @@ def first_undocumented(case, ours, theirs, found, documented):
     return found[0] if found else (None, None, None)
 
 
-def command_line(description, default_cases, emit=("LIBRARY", "FILE")):
+def command_line(description, default_cases, emit=("LIBRARY", "FILE"), more=None):
     """The differential tools' arguments, parsed: --seed, --cases, --mindspore-python,
-    --reference, --show-error-types, --show-documented, --case N, and the reference
-    interpreter's hidden --start and --emit (``emit`` names its values)."""
+    --reference, --show-error-types, --show-documented, --case N, the reference
+    interpreter's hidden --start and --emit (``emit`` names its values), and those
+    ``more(parser)`` adds (a tool's own)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=default_cases)
@@ -150,6 +152,8 @@ def command_line(description, default_cases, emit=("LIBRARY", "FILE")):
                         help="print this case's data and both outcomes in full")
     parser.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--emit", nargs=len(emit), metavar=emit, help=argparse.SUPPRESS)
+    if more:
+        more(parser)
     return parser.parse_args()
 
 

@@ -31,13 +31,11 @@ Prints each undocumented difference and a count per outcome; exits 1 if there is
 undocumented difference. The MindSpore interpreter runs this file alone (numpy only: it never
 imports this package).
 """
-import argparse
 import importlib
 import importlib.util
 import os
 import pickle
 import random
-import subprocess
 import sys
 import tempfile
 import warnings
@@ -45,6 +43,7 @@ import warnings
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its sibling, in both
+import differential_reference  # noqa: E402
 from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn  # noqa: E402
 from training_attention_cases import (ATTENTION_RTOL, attention_case,  # noqa: E402
                                       described_attention, documented_attention,
@@ -59,6 +58,8 @@ METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAcc
            "ConfusionMatrix", "ROC", "Perplexity", "CosineSimilarity"]
 LR_FUNCTIONS = ["piecewise_constant_lr", "exponential_decay_lr", "natural_exp_decay_lr",
                 "inverse_decay_lr", "cosine_decay_lr", "polynomial_decay_lr", "warmup_lr"]
+# a MindSpore case running longer is a hang (seed 601's layer cases once hung it for good)
+CASE_TIMEOUT_S = 60
 LR_SCHEDULES = ["ExponentialDecayLR", "NaturalExpDecayLR", "InverseDecayLR", "CosineDecayLR",
                 "PolynomialDecayLR", "WarmUpLR"]
 
@@ -237,6 +238,8 @@ class Library:
         root = importlib.import_module(name)
         if hasattr(root, "set_backend"):        # this package (else torch when installed)
             root.set_backend("torch" if torch else "numpy")
+        else:   # MindSpore: a failed op's error must not come back at a later op, or case
+            root.set_context(pynative_synchronize=True)
         self.Tensor, self.Parameter = root.Tensor, root.Parameter
         self.value_and_grad = root.value_and_grad
         self.nn = importlib.import_module(f"{name}.nn")
@@ -330,12 +333,12 @@ def run_case(lib, case):
 
 
 def outcomes(library, cases_made, torch=False):
-    """Each case's outcome list; with ``torch`` only the BOTH_BACKENDS cases' (None for the
-    others)."""
+    """Each case's outcome list, one at a time (the reference interpreter pickles each as it
+    is done); with ``torch`` only the BOTH_BACKENDS cases' (None for the others)."""
     warnings.simplefilter("ignore")
     lib = Library(library, torch)
-    return [run_case(lib, case) if not torch or case[0] in BOTH_BACKENDS else None
-            for case in cases_made]
+    for case in cases_made:
+        yield run_case(lib, case) if not torch or case[0] in BOTH_BACKENDS else None
 
 
 def difference(ours, theirs, rtol=1e-5):
@@ -518,80 +521,73 @@ def described_input(value):
     return f"{value.dtype}{value.shape}" if isinstance(value, np.ndarray) else repr(value)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cases", type=int, default=300)
-    parser.add_argument("--mindspore-python", default="/work/msvenv/bin/python")
-    parser.add_argument("--reference", default="mindspore",
-                        help="the library the reference interpreter runs (training: a self-check)")
-    parser.add_argument("--show-documented", action="store_true",
-                        help="print the documented differences too, with the README's word")
-    parser.add_argument("--show-error-types", action="store_true",
-                        help="print the cases both raise with other exception types (counted "
-                             "as the same outcome)")
+def classify(case, ours, theirs):
+    """(kind, item, why) or (None, None, None) of a case; ``ours`` is (numpy backend, torch
+    backend or None)."""
+    if theirs and theirs[0][0] == "crash":
+        return "MindSpore crashed", "crash", theirs[0][1][2]
+    mine, torch_made = ours
+    rtol = ATTENTION_RTOL if case[0] == "attention" else case_tolerance(case)
+    why = difference(mine, theirs, rtol)
+    word = why and documented(case, why)
+    if torch_made is not None and (why is None or word):
+        # the torch backend against MindSpore, or where the numpy backend's difference is
+        # documented, against the numpy backend (the backends never differ on purpose)
+        torch_why = difference(torch_made, theirs if why is None else mine, rtol)
+        if torch_why:
+            why = f"torch backend: {torch_why}" if why is None else \
+                f"torch backend against the numpy backend ('in MindSpore'): {torch_why}"
+            word = documented(case, why) if why.startswith("torch backend: ") else None
+    if why:
+        return ("documented" if word else "different", "outcome",
+                why + (f" [documented: {word}]" if word else ""))
+    other = [(m, t) for m, t in zip(mine, theirs) if m[0] == t[0] == "error" and m[1] != t[1]]
+    if other:
+        return "error type", "outcome", f"{other[0][0][1]} here, {other[0][1][1]} in " \
+            f"MindSpore: {other[0][1][2][:100]}"
+    return None, None, None
+
+
+def own_arguments(parser):
     parser.add_argument("--only", choices=["metric", "lr_function", "lr_schedule", "loss",
                                            "layer", "optimizer", "rnn", "attention"],
                         help="draw only cases of this kind")
-    parser.add_argument("--case", type=int, action="append",
-                        help="print this case and both outcomes in full")
-    parser.add_argument("--emit", nargs=3, metavar=("LIBRARY", "CASES", "OUTCOMES"),
-                        help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument("--case-timeout", type=float, default=CASE_TIMEOUT_S, metavar="SECONDS",
+                        help="a MindSpore case running longer is a hang: counted as a crash, "
+                        "the run going on from the next case in a new process (default "
+                        f"{CASE_TIMEOUT_S:g})")
+
+
+def emitted_outcomes(library, cases_path, start):
+    """The reference interpreter's outcomes, from case ``start`` of those pickled."""
+    with open(cases_path, "rb") as f:
+        made = pickle.load(f)
+    return outcomes(library, made[start:])
+
+
+def main():
+    args = differential_reference.command_line(
+        __doc__.split("\n\n")[0], 300, emit=("LIBRARY", "CASES", "OUTCOMES"), more=own_arguments)
     if args.emit:                       # the reference interpreter's part
-        with open(args.emit[1], "rb") as f:
-            made = pickle.load(f)
-        with open(args.emit[2], "wb") as f:
-            pickle.dump(outcomes(args.emit[0], made), f)
+        differential_reference.emit_outcomes(emitted_outcomes(*args.emit[:2], args.start),
+                                             args.emit[2], args.case_timeout)
         return 0
     made = cases(args.seed, args.cases, args.only)
     with tempfile.TemporaryDirectory() as tmp:
-        cases_path, path = os.path.join(tmp, "cases.pkl"), os.path.join(tmp, "reference.pkl")
+        cases_path = os.path.join(tmp, "cases.pkl")
         with open(cases_path, "wb") as f:
             pickle.dump(made, f)
-        env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))) if args.reference == "training" else "")
-        subprocess.run([args.mindspore_python, os.path.abspath(__file__), "--emit",
-                        args.reference, cases_path, path], check=True, env=env,
-                       stderr=subprocess.DEVNULL, cwd=tmp)
-        with open(path, "rb") as f:
-            reference = pickle.load(f)
-    ours = outcomes("training", made)
-    on_torch = outcomes("training", made, torch=True) if importlib.util.find_spec("torch") \
-        else [None] * len(made)
-    counts, undocumented = {"other error type": 0}, 0
-    for number, (case, mine, torch_made, theirs) in enumerate(zip(made, ours, on_torch,
-                                                                  reference)):
-        rtol = ATTENTION_RTOL if case[0] == "attention" else case_tolerance(case)
-        why = difference(mine, theirs, rtol)
-        word = why and documented(case, why)
-        if torch_made is not None and (why is None or word):
-            # the torch backend against MindSpore, or where the numpy backend's difference is
-            # documented, against the numpy backend (the backends never differ on purpose)
-            torch_why = difference(torch_made, theirs if why is None else mine, rtol)
-            if torch_why:
-                why = f"torch backend: {torch_why}" if why is None else \
-                    f"torch backend against the numpy backend ('in MindSpore'): {torch_why}"
-                word = documented(case, why) if why.startswith("torch backend: ") else None
-        kind = "same" if why is None else ("documented" if word else "different")
-        counts[kind] = counts.get(kind, 0) + 1
-        undocumented += kind == "different"
-        other = [(m, t) for m, t in zip(mine, theirs)
-                 if m[0] == t[0] == "error" and m[1] != t[1]]
-        counts["other error type"] += bool(other)
-        if other and args.show_error_types:
-            why = f"{other[0][0][1]} here, {other[0][1][1]} in MindSpore: {other[0][1][2][:100]}"
-        if kind == "different" or word and args.show_documented or \
-                other and args.show_error_types:
-            print(f"case {number}: {described(case)}: {why}" +
-                  (f" [documented: {word}]" if word else ""))
-        if number in (args.case or ()):
-            print(f"case {number}: {described(case)}\n    here: {mine}\n    torch backend: "
-                  f"{torch_made}\n    MindSpore: {theirs}")
-    print(f"{args.cases} cases, seed {args.seed}: " +
-          ", ".join(f"{counts.get(k, 0)} {k}" for k in ("same", "documented", "different"))
-          + f" ({counts['other error type']} of the same raise other exception types)")
-    return 1 if undocumented else 0
+        # case by case: a case that crashes or hangs MindSpore is counted, the run goes on
+        reference = differential_reference.reference_outcomes(
+            __file__, args, len(made), lambda path: [
+                "--case-timeout", str(args.case_timeout), "--emit", args.reference, cases_path,
+                path])
+    ours = list(outcomes("training", made))
+    on_torch = list(outcomes("training", made, torch=True)) if importlib.util.find_spec(
+        "torch") else [None] * len(made)
+    return differential_reference.print_report(
+        args, made, list(zip(ours, on_torch)), reference, classify,
+        lambda case, full=None: described(case))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """tools/training_vs_mindspore.py: its plumbing (the reference interpreter's run, the step-by-step
 comparison, this package's numpy and torch backends) checked without MindSpore, this package
 standing in as the reference, and the comparison's rules on outcomes made here."""
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 import training
 
 from tests.conftest import PROJECT_ROOT, load_script
+from tests.training import faulty_reference
 
 TOOL = PROJECT_ROOT / "tools" / "training_vs_mindspore.py"
 tool = load_script(TOOL)
@@ -20,8 +22,24 @@ def test_this_package_against_itself_has_no_difference():
                            "--mindspore-python", sys.executable, "--reference", "training"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip().endswith(
-        "120 same, 0 documented, 0 different (0 of the same raise other exception types)")
+    assert done.stdout.strip().endswith("120 same, 0 documented, 0 error type, 0 error "
+                                        "elsewhere, 0 MindSpore crashed, 0 different")
+
+
+def test_a_reference_that_crashes_or_hangs_is_counted_and_the_run_goes_on(tmp_path):
+    """MindSpore died of SIGSEGV on some loss cases and hung on a layer case: each such case is
+    tried once more in a new process, then counted as "MindSpore crashed", the run going on
+    from the next case in a new process (the cases after it compared as usual)."""
+    done = subprocess.run(
+        [sys.executable, str(TOOL), "--cases", "6", "--seed", "7", "--only", "metric",
+         "--case-timeout", "3", "--mindspore-python", faulty_reference.interpreter(tmp_path),
+         "--reference", "training"], capture_output=True, text=True, timeout=120,
+        env=dict(os.environ, FAULTY_REFERENCE_CRASH="1", FAULTY_REFERENCE_HANG="3"))
+    assert done.returncode == 0, done.stdout + done.stderr      # crashes are no difference
+    crashed = [line.split(":")[0] for line in done.stdout.splitlines() if line.startswith("case")]
+    assert crashed == ["case 1", "case 3"], done.stdout
+    assert done.stdout.strip().endswith("4 same, 0 documented, 0 error type, 0 error "
+                                        "elsewhere, 2 MindSpore crashed, 0 different")
 
 
 def ok(value, kind="Tensor"):

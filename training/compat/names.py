@@ -28,7 +28,6 @@ PREFIXES = {
 }
 
 NOT_PROVIDED = {
-    "mindspore.numpy": "use numpy on Tensor.asnumpy() values, or training.ops",
     "mindspore.scipy": "use scipy on Tensor.asnumpy() values",
     "mindspore.mint": "use training.ops, or write the network as a torch.nn.Module",
     "mindspore.nn.probability": "use numpy.random / torch.distributions",

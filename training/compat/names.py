@@ -60,7 +60,6 @@ def not_provided(fullname):
     return None
 
 
-_TORCH_NETWORK = "write the network as a torch.nn.Module (torch.nn.{}) and train it with Model"
 # Names model code uses from modules this project does provide, with what to use instead.
 MISSING_ATTRIBUTES = {
     "mindspore": {
@@ -71,7 +70,6 @@ MISSING_ATTRIBUTES = {
         "merge_sliced_parameter": "there is no model parallelism; checkpoints hold whole tensors",
     },
     "mindspore.nn": {
-        "Conv3dTranspose": _TORCH_NETWORK.format("ConvTranspose3d"),
         "DistributedGradReducer": "data parallelism averages gradients with torch's "
                                   "DistributedDataParallel (a torch network under torchrun)",
         "PipelineCell": "there is no pipeline parallelism",

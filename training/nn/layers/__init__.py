@@ -9,7 +9,14 @@ from training.nn.layers.basic import (Dense, Dropout, Flatten, Identity, Pad,  #
 from training.nn.layers.container import CellDict, CellList, SequentialCell  # noqa: F401
 from training.nn.layers.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose  # noqa: F401,E501
 from training.nn.layers.conv import Conv3d  # noqa: F401
+from training.nn.layers.conv_transpose3d import Conv3dTranspose  # noqa: F401
 from training.nn.layers.embedding import Embedding  # noqa: F401
+from training.nn.layers.embedding_lookup import EmbeddingLookup  # noqa: F401
+from training.nn.layers.norm_clip import ClipByNorm  # noqa: F401
+from training.nn.layers.time_distributed import TimeDistributed  # noqa: F401
+from training.nn.layers.unfold import Unfold  # noqa: F401
+from training.nn.layers.image import (MSSSIM, PSNR, SSIM, CentralCrop,  # noqa: F401
+                                      ImageGradients)
 from training.nn.layers.normalization import (BatchNorm1d, BatchNorm2d, GroupNorm,  # noqa: F401
                                               LayerNorm)
 from training.nn.layers.normalization import (BatchNorm3d, InstanceNorm1d,  # noqa: F401

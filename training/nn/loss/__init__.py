@@ -12,5 +12,6 @@ from training.nn.loss.regression import (GaussianNLLLoss, HuberLoss, L1Loss,  # 
                                          SmoothL1Loss)
 from training.nn.loss.segmentation import DiceLoss, MultiClassDiceLoss  # noqa: F401
 from training.nn.loss.sequence import CTCLoss  # noqa: F401
+from training.nn.loss.triplet_distance import TripletMarginWithDistanceLoss  # noqa: F401
 
 __all__ = [name for name in dir() if name[0].isupper()]

@@ -740,8 +740,8 @@ def documented(case, item, ours, theirs):
          "2.10 refuses the whole call: TypeError \"object of type 'numpy.int32' has no len()\")"),
         (item.startswith("MindDataset ") and "in MindSpore" in item and any(
             np.size(v) == 0 for v in row_values(case, np.ndarray)),
-         "MindSpore's MindDataset reads an empty array field as a 0-d value of memory it "
-         "never wrote"),
+         "MindDataset serves an empty array field as the stored empty array (MindSpore 2.10: "
+         "a 0-d value of memory it never wrote)"),
         ((item.endswith(".db") or item.startswith("MindPage.")) and any(
             "\0" in v for v in row_values(case, str)),
          "the .db keeps an index string with a NUL whole (MindSpore cuts it at the NUL)"),

@@ -163,8 +163,8 @@ def documented(case, item, why):
     if any(value.size == 0 for row in case["table"] for value in row) and (
             item == "read in MindSpore (files here vs MindSpore's)"
             or item.endswith("read here vs in MindSpore")):
-        return "MindSpore's MindDataset reads an empty array field as a 0-d value of memory " \
-            "it never wrote"
+        return "MindDataset serves an empty array field as the stored empty array (MindSpore " \
+            "2.10: a 0-d value of memory it never wrote)"
     return None
 
 

@@ -12,9 +12,9 @@ arrays, arrays of the schema dtype and shape, ``bytes`` columns 1-element ``|S<n
 (1,), a zero-copy view of the file's map: ``mindrecord.shard_reader.bytes_value``; ``Decode``
 takes them as they are, ``arr.tobytes()`` gives the stored bytes, a batch of them is
 ``|S<longest>`` of shape (n, 1)). The native batch path reads the same bytes through
-``native_column`` without making these arrays. A null (empty) array field is a 0-d value of
-its dtype, shape [] as MindDataset gives it (its value is uninitialised memory in MindSpore, 0
-here); FileReader and the tools keep the empty array.
+``native_column`` without making these arrays. An empty array field is served as stored: shape
+(0,), or (2, 0) for a schema shape [2, -1], as FileReader gives it (MindSpore 2.10's MindDataset
+gives a 0-d value of memory it never wrote: a deviation on purpose, README).
 """
 import functools
 import os
@@ -101,15 +101,12 @@ class MindRecordSource(RowSource):
         # Project only when asked: reading every column lets the reader skip a lookup per name.
         self._columns = self.column_names if columns_list else None
         self._files = list(reader.files)
-        self._array_columns = [c for c in self.column_names if "shape" in reader.schema[c]]
 
     def __len__(self):
         return self._num_real + self._num_padded
 
     def _read_real(self, ids):
         data = self._reader.read_rows(ids, self._columns)
-        for name in self._array_columns:
-            data[name] = [v if v.size else np.zeros((), v.dtype) for v in data[name]]
         return list(zip(*[data[c] for c in self.column_names]))
 
     def read_rows(self, ids):

@@ -34,7 +34,7 @@ cdef extern from "jpeg_decoder.h" namespace "mdt":
     cbool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w,
                             int h, uint8_t* out, Py_ssize_t out_stride, long long max_pixels,
                             char* err, size_t err_len, int room, int* first_col,
-                            int cmyk_rule) nogil
+                            int cmyk_rule, cbool gray) nogil
     const int kJpegCropRoom
     cdef cppclass JpegPlanes:
         int components
@@ -396,20 +396,22 @@ def jpeg_scaled(int width, int height, int denom):
 
 def jpeg_decode_into(const uint8_t[::1] data, int denom, int x, int y,
                      uint8_t[:, :, ::1] out, long long max_pixels, int cmyk_rule=0):
-    """Decodes the region of `out`'s size at (x, y) of the 1/denom-scaled image into `out` (RGB);
-    a CMYK or YCCK file's colours converted as MindSpore's Decode does (cmyk_rule 0) or as
-    OpenCV's imread (1: MindSpore's read_image)."""
+    """Decodes the region of `out`'s size at (x, y) of the 1/denom-scaled image into `out` (RGB,
+    or with one channel OpenCV imread's grey, MindSpore's read_image GRAYSCALE); a CMYK or YCCK
+    file's colours converted as MindSpore's Decode does (cmyk_rule 0) or as OpenCV's imread (1:
+    MindSpore's read_image)."""
     cdef char err[ERR_LEN]
-    cdef cbool ok
+    cdef cbool ok, gray
     err[0] = 0
     if data.shape[0] == 0:
         raise RuntimeError("image data is empty (0 bytes)")
-    if out.shape[2] != 3:
-        raise ValueError("JPEG output must have 3 channels")
+    if out.shape[2] != 3 and out.shape[2] != 1:
+        raise ValueError("JPEG output must have 3 channels (RGB) or 1 (grey)")
+    gray = out.shape[2] == 1
     with nogil:
         ok = jpeg_decode_region(&data[0], data.shape[0], denom, x, y, <int>out.shape[1],
                                 <int>out.shape[0], &out[0, 0, 0], out.strides[0], max_pixels,
-                                err, ERR_LEN, 0, NULL, cmyk_rule)
+                                err, ERR_LEN, 0, NULL, cmyk_rule, gray)
     if not ok:
         raise RuntimeError("invalid JPEG: " + err.decode("utf-8", "replace"))
 

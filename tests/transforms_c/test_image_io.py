@@ -477,3 +477,49 @@ def test_read_image_converts_cmyk_as_opencvs_imread(tmp_path):
     ink, k = stored[..., :3], stored[..., 3:]
     for mode in (MODES.UNCHANGED, MODES.COLOR):
         assert np.array_equal(read_image(str(path), mode), k - (((255 - ink) * k) >> 8))
+
+
+# read_image(GRAYSCALE) of JPEGs coded every way, measured in MindSpore 2.10 on these files
+# (Pillow 13 writes the same bytes there): (shape, digest)
+MS_GRAY_JPEG = {
+    "420.jpg": ((27, 35, 1), "812fd60fa84c73da"),
+    "422.jpg": ((27, 35, 1), "7eb7f7bdcbc78383"),
+    "444.jpg": ((27, 35, 1), "d4cd34ef417ae051"),
+    "progressive.jpg": ((27, 35, 1), "3a4b0f9b46f65b5b"),
+    "rgb_coded.jpg": ((27, 35, 1), "62fe3bc25c70e41a"),
+    "cmyk.jpg": ((19, 23, 1), "d13d6e834bf71225"),
+    "cmyk_420.jpg": ((19, 23, 1), "fc753490762d508d"),
+}
+
+
+def _jpeg_variants():
+    import io
+    image = Image.fromarray(pattern(27, 35))
+    inks = Image.fromarray(np.random.default_rng(1).integers(0, 256, (19, 23, 4))
+                           .astype(np.uint8), "CMYK")
+    options = {"420.jpg": (image, dict(quality=90)),
+               "422.jpg": (image, dict(quality=80, subsampling=1)),
+               "444.jpg": (image, dict(quality=75, subsampling=0)),
+               "progressive.jpg": (image, dict(quality=85, progressive=True)),
+               "rgb_coded.jpg": (image, dict(quality=90, keep_rgb=True)),
+               "cmyk.jpg": (inks, dict(quality=95)),
+               "cmyk_420.jpg": (inks, dict(quality=70, subsampling=2))}
+    out = {}
+    for name, (img, kwargs) in options.items():
+        buffer = io.BytesIO()
+        img.save(buffer, "JPEG", **kwargs)
+        out[name] = buffer.getvalue()
+    return out
+
+
+def test_read_image_grayscale_jpeg_decodes_once_to_opencvs_grey(tmp_path, monkeypatch):
+    calls = []
+    real = image_io.decode_jpeg
+    monkeypatch.setattr(image_io, "decode_jpeg",
+                        lambda *args, **kwargs: calls.append(kwargs) or real(*args, **kwargs))
+    monkeypatch.setattr(image_io, "_opencv_decode", lambda *args: pytest.fail("decoded twice"))
+    for name, data in _jpeg_variants().items():
+        (tmp_path / name).write_bytes(data)
+        gray = read_image(str(tmp_path / name), MODES.GRAYSCALE)
+        assert (gray.shape, digest(gray)) == MS_GRAY_JPEG[name], name
+    assert len(calls) == len(MS_GRAY_JPEG) and all(c["channels"] == 1 for c in calls)

@@ -194,6 +194,19 @@ void cmyk_to_rgb(const uint8_t* src, uint8_t* dst, int width, int rule, bool ado
     }
 }
 
+// OpenCV imread's CMYK to grey (MindSpore's read_image GRAYSCALE): the inks become R, G, B by
+// kOpenCvCmyk's rule, then BT.601 luma in 14-bit fixed point, rounded.
+void cmyk_to_gray(const uint8_t* src, uint8_t* dst, int width) {
+    constexpr int kRed = 4899, kGreen = 9617, kBlue = 1868;  // 0.299, 0.587, 0.114 of 1 << 14
+    for (int i = 0; i < width; ++i) {
+        const int k = src[4 * i + 3];
+        int rgb[3];
+        for (int c = 0; c < 3; ++c) rgb[c] = k - (((255 - src[4 * i + c]) * k) >> 8);
+        dst[i] = static_cast<uint8_t>((rgb[0] * kRed + rgb[1] * kGreen + rgb[2] * kBlue +
+                                       (1 << 13)) >> 14);
+    }
+}
+
 }  // namespace
 
 bool jpeg_read_info(const uint8_t* data, size_t size, JpegHeader* header, char* err,
@@ -311,7 +324,7 @@ void jpeg_scaled_size(int width, int height, int denom, int* out_width, int* out
 
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
-                        size_t err_len, int room, int* first_col, int cmyk_rule) {
+                        size_t err_len, int room, int* first_col, int cmyk_rule, bool gray) {
     if (first_col != nullptr) *first_col = 0;
     if (!has_soi(data, size, err, err_len)) return false;
     if (denom != 1 && denom != 2 && denom != 4 && denom != 8) {
@@ -337,7 +350,9 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
     const bool single_scan = is_single_scan(cinfo);
     const bool adobe = cinfo.saw_Adobe_marker;
     const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    // Grey straight from libjpeg: the luma plane of a YCbCr file (its chroma is not decoded),
+    // as OpenCV's imread gives it; CMYK is converted below.
+    cinfo.out_color_space = cmyk ? JCS_CMYK : gray ? JCS_GRAYSCALE : JCS_RGB;
     cinfo.scale_num = 1;
     cinfo.scale_denom = static_cast<unsigned int>(denom);
     jpeg_start_decompress(&cinfo);
@@ -394,12 +409,14 @@ bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int 
             return false;
         }
         if (!target || direct) continue;
-        if (cmyk) {
+        if (cmyk && gray) {
+            cmyk_to_gray(row_buffer + static_cast<size_t>(offset) * 4, target, w);
+        } else if (cmyk) {
             cmyk_to_rgb(row_buffer + static_cast<size_t>(offset) * 4, target, w, cmyk_rule,
                         adobe);
         } else {
-            std::memcpy(target, row_buffer + static_cast<size_t>(offset) * 3,
-                        static_cast<size_t>(w) * 3);
+            std::memcpy(target, row_buffer + static_cast<size_t>(offset) * components,
+                        static_cast<size_t>(w) * components);
         }
     }
     std::free(row_buffer);

@@ -39,10 +39,12 @@ constexpr int kOpenCvCmyk = 1;
 // With `first_col`, rows of `out` have room for `room` >= w pixels: libjpeg's cropped rows (which
 // start a little left of x, at an iMCU boundary) are then decoded straight into `out` when they
 // fit, and *first_col says where column x lies in each row (0 when the rows were copied).
+// With `gray`, `out` rows hold w grey bytes: OpenCV imread's grey (the file's luma; CMYK by
+// kOpenCvCmyk's inks, then BT.601), decoded once.
 bool jpeg_decode_region(const uint8_t* data, size_t size, int denom, int x, int y, int w, int h,
                         uint8_t* out, ptrdiff_t out_stride, long long max_pixels, char* err,
                         size_t err_len, int room = 0, int* first_col = nullptr,
-                        int cmyk_rule = kDecodeCmyk);
+                        int cmyk_rule = kDecodeCmyk, bool gray = false);
 
 // The planes a JPEG codes, as a raw decode (jpeg_decode_planes) gives them: up to four
 // components, each heights[c] x widths[c] samples (downsampled: for 4:2:0, the chroma planes are

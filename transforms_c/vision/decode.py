@@ -172,11 +172,12 @@ def stage_jpegs(datas, out):
     return _native.stage_jpegs(rows.addresses, rows.sizes, out, settings.get_max_image_pixels())
 
 
-def decode_jpeg(data, op_name="Decode", cmyk_rule=0):
+def decode_jpeg(data, op_name="Decode", cmyk_rule=0, channels=3):
     """RGB pixels of a JPEG; a CMYK or YCCK one's colours as MindSpore's Decode converts them
-    (``cmyk_rule`` 0: by its Adobe marker) or as OpenCV's imread (1: MindSpore's read_image)."""
+    (``cmyk_rule`` 0: by its Adobe marker) or as OpenCV's imread (1: MindSpore's read_image).
+    ``channels=1``: H x W x 1 grey, as OpenCV's imread GRAYSCALE (libjpeg's luma)."""
     width, height = jpeg_size(data, op_name)
-    out = np.empty((height, width, 3), np.uint8)
+    out = np.empty((height, width, channels), np.uint8)
     try:
         _native.jpeg_decode_into(data, 1, 0, 0, out, settings.get_max_image_pixels(), cmyk_rule)
     except RuntimeError as exc:

@@ -289,14 +289,11 @@ def _decode_file_bytes(data, mode):
     if not is_jpeg(data):
         return _opencv_decode(data, mode)
     if mode == ImageReadMode.GRAYSCALE:
-        # JPEG's grey is libjpeg's luma, which OpenCV gives (RGB -> grey would differ by 1);
-        # the file is decoded here first, so that one cut short or damaged raises as Decode
-        # does (OpenCV serves its missing part grey); one that only lacks its EOI marker (every
-        # pixel there: it decodes) gets it, which the OpenCV here wants
-        decode_jpeg(data, "ReadImage")
-        if data[-2:].tobytes() != b"\xff\xd9":
-            data = np.concatenate([data, np.array([0xFF, 0xD9], np.uint8)])
-        return _opencv_decode(data, mode)
+        # One decode straight to grey: libjpeg's luma, as OpenCV's imread gives it (RGB -> grey
+        # would differ by 1); a file cut short or damaged raises as Decode does (OpenCV serves
+        # its missing part grey)
+        pixels = decode_jpeg(data, "ReadImage", cmyk_rule=1, channels=1)
+        return np.ascontiguousarray(_UPRIGHT[jpeg_orientation(data)](pixels))
     # (a CMYK JPEG's colours as OpenCV's imread converts them, as MindSpore's read_image)
     pixels = decode_jpeg(data, "ReadImage", cmyk_rule=1)
     if mode == ImageReadMode.COLOR:

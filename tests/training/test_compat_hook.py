@@ -51,9 +51,9 @@ def test_mindspore_modules_are_the_project_modules(hook):
 
 
 def test_absent_modules_and_names_say_what_to_use(hook):
-    with pytest.raises(ModuleNotFoundError, match=r"mindspore.numpy \(MindSpore API\) is not "
-                                                  r"provided.*numpy"):
-        import mindspore.numpy  # noqa: F401
+    with pytest.raises(ModuleNotFoundError, match=r"mindspore.scipy \(MindSpore API\) is not "
+                                                  r"provided.*scipy"):
+        import mindspore.scipy  # noqa: F401
     with pytest.raises(ModuleNotFoundError, match="mindspore.foo.*not provided.*training.foo"):
         import mindspore.foo  # noqa: F401
     with pytest.raises(ImportError, match=r"mindspore.nn.PipelineCell \(MindSpore API\) is not "

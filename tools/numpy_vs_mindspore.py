@@ -1,0 +1,167 @@
+"""``training.numpy`` (= ``mindspore.numpy``) against MindSpore 2.10, on random arguments.
+
+Each case (tools/numpy_cases.py) calls one mindspore.numpy function (element-wise math,
+comparisons and tests, reductions, creation, shapes, joining and splitting, indexing, products
+and norms) on random arguments, valid or not (tensors of float16/32/64, int32/64 and bool;
+Python numbers and lists; broadcast and empty shapes; axes and options in and out of range);
+then, where the result is a float tensor, takes the gradient of sum(result * fixed weights)
+with respect to every float tensor argument. It runs in MindSpore's interpreter
+(``--mindspore-python``; PyNative synchronous) and here twice, on numpy-backend Tensors and
+on torch tensors, with tools/ops_vs_mindspore.py's case runner and comparison: where it
+raises (another exception type counted apart), the structure, dtypes, shapes and values.
+Differences the README documents as deviations are counted apart.
+
+    .venv/bin/python tools/numpy_vs_mindspore.py [--seed 1] [--cases 300]
+        [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
+        [--show-documented] [--case N ...]
+
+Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
+MindSpore interpreter runs this file alone (numpy only: it never imports this package).
+"""
+import importlib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
+import differential_reference                                        # noqa: E402
+import ops_vs_mindspore                                              # noqa: E402
+from numpy_cases import cases                                        # noqa: E402
+from training_nn_cases import is_tensor                              # noqa: E402
+from training_vs_mindspore import difference                         # noqa: E402
+
+CASE_TIMEOUT_S = 30
+
+
+class Functions:
+    """The library's numpy module as ops_vs_mindspore.run_case calls it (``lib.ops.<name>``),
+    with the library's ``ops.grad`` for the gradients."""
+
+    def __init__(self, module, grad):
+        self.module, self.grad = module, grad
+
+    def __getattr__(self, name):
+        return getattr(self.module, name)
+
+
+class Library(ops_vs_mindspore.Library):
+    """``mindspore.numpy`` or ``training.numpy``; torch tensors for the arguments with
+    ``torch``."""
+
+    def __init__(self, name, torch=False):
+        super().__init__(name, torch)
+        self.ops = Functions(importlib.import_module(f"{name}.numpy"), self.ops.grad)
+
+
+def outcomes(library_name, seed, count, start=0):
+    """Each case's outcome in ``library_name``; for "minddata" (differential_reference.run_tool's
+    name for this package) the pairs (numpy backend, torch backend) of training.numpy."""
+    if library_name != "minddata":
+        return differential_reference.case_by_case(Library, cases, ops_vs_mindspore.run_case)(
+            library_name, seed, count, start)
+    ours = list(outcomes("training", seed, count))
+    try:
+        on_torch = Library("training", torch=True)
+        on_torch = [ops_vs_mindspore.run_case(on_torch, case) for case in cases(seed, count)]
+    except ImportError:         # no torch here: the numpy backend only
+        on_torch = [None] * count
+    finally:
+        importlib.import_module("training").set_backend(None)
+    return list(zip(ours, on_torch))
+
+
+def classify(case, ours, theirs):
+    """(kind, item, why) or (None, None, None); `ours` is (numpy backend, torch backend)."""
+    if theirs and theirs[0][0] == "crash":
+        return "MindSpore crashed", "crash", theirs[0][1][2]
+    for backend, mine in zip(("", "torch backend: "), ours):
+        if mine is None:
+            continue
+        why = difference(mine, theirs) if len(mine) == len(theirs) or "error" in (
+            mine[-1][0], theirs[-1][0]) else difference(mine[:1], theirs[:1])
+        if why:
+            word = documented(case, backend + why)
+            return ("documented" if word else "different", "outcome", backend + why +
+                    (f" [documented: {word}]" if word else ""))
+    other = [(m, t) for m, t in zip(ours[0], theirs) if m[0] == t[0] == "error" and m[1] != t[1]]
+    if other:
+        (mine, reference), = other[:1]
+        return "error type", "outcome", f"{mine[1]} here, {reference[1]} in MindSpore: " \
+            f"{reference[2][:120]}"
+    return None, None, None
+
+
+def documented(case, why):
+    """The README's word for a difference it lists as a deviation, or None."""
+    form, name, init, args, kwargs = case
+    theirs_only = "raises" in why and "in MindSpore only" in why
+    numbers = any(isinstance(a, (bool, int, float)) for a in args)
+    lists = any(isinstance(a, list) and not any(is_tensor(v) for v in a) for a in args)
+    arrays = [value[1] for value in args if is_tensor(value)]
+    empty = any(a.size == 0 for a in arrays)
+    gradient = "step 1:" in why
+    integers = any(a.dtype.kind in "biu" for a in arrays)
+    rules = [
+        (empty and ("raises" in why or "largest difference" in why or "NaN" in why or
+                    " here, " in why),
+         "functions of empty tensors: reductions over an empty axis raise like numpy's or give "
+         "its identity; gradients through them are zeros (MindSpore 2.10: other types, shapes "
+         "and values, e.g. count_nonzero over an axis of a (0, 3) tensor is 0-d, ones_like of "
+         "an empty int64 tensor int32)"),
+        (name in ("flip", "fliplr", "flipud") and gradient,
+         "flip's gradient is the output gradient flipped (MindSpore 2.10's gives the first "
+         "element 0)"),
+        (name == "rint" and gradient and theirs_only,
+         "rint has a zero gradient (MindSpore 2.10: RuntimeError, no bprop)"),
+        (name.startswith("nan") and ("NaN" in why or "largest difference" in why),
+         "nan* functions skip NaN (nanmean of bools counts them; an all-NaN slice gives NaN "
+         "or the type's extreme, NaN elements get a zero gradient; MindSpore 2.10: nanmean "
+         "of [True, True, False, True] is 1, NaN gradients)"),
+        (name in ("fmod", "remainder", "mod", "floor_divide", "divmod", "reciprocal") and
+         (integers or gradient) and ("largest difference" in why or "NaN" in why),
+         "integer division by zero gives 0 (MindSpore: undefined values); the gradient of "
+         "fmod by zero is 1 (MindSpore's: NaN)"),
+        (name in ("divide", "true_divide") and " here, float" in why and "float64" in why,
+         "divide of float64 tensors stays float64 (MindSpore 2.10 gives float32 for two "
+         "float64 tensors or float64 with an integer tensor)"),
+        (name in ("maximum", "minimum") and "int32" in why and "float32" in why,
+         "maximum/minimum of an integer tensor with a float number or 0-d tensor is float32 "
+         "(MindSpore 2.10 keeps the integer type, truncating the float)"),
+        (name == "select" and "float64" in why,
+         "select keeps float64 choices float64 (MindSpore 2.10: float32)"),
+        (name in ("std", "var") and integers and "largest difference" in why,
+         "std and var of integer tensors are numpy's (MindSpore 2.10 gives other values "
+         "over tuple axes or with ddof: var of int64 (3, 2, 2) over (0, -1) 2.33 where numpy "
+         "gives 2.22)"),
+        (name == "logaddexp2" and "largest difference" in why,
+         "logaddexp2 with an integer operand is numpy's (MindSpore 2.10 returns the float "
+         "operand)"),
+        (name == "cbrt" and "NaN" in why,
+         "cbrt of bool False is 0 (MindSpore 2.10: NaN)"),
+        (name == "norm" and integers and ("int32" in why or theirs_only),
+         "norm of an integer tensor is float32, and the matrix 2-norm is provided (MindSpore "
+         "2.10: int32 for ord 1 and inf, NotImplementedError for ord 2)"),
+        (theirs_only and name in ("logaddexp", "hypot") and integers,
+         "logaddexp and hypot take an integer or bool tensor beside a float one (MindSpore "
+         "2.10: TypeError)"),
+        (theirs_only and (numbers or lists),
+         "functions take Python numbers and lists wherever they take tensors (MindSpore 2.10: "
+         "TypeError or AttributeError for some, e.g. multiply(x, 2.5), sin(2), abs(3), "
+         "take(x, [0, 2]))"),
+    ]
+    return next((word for applies, word in rules if applies), None)
+
+
+def describe(case, limit=300):
+    form, name, init, args, kwargs = case
+    shown = ", ".join([ops_vs_mindspore.described(a) for a in args] + [
+        f"{k}={ops_vs_mindspore.described(v)}" for k, v in kwargs.items()])
+    return f"mnp.{name}({shown})"[:limit]
+
+
+def main():
+    return differential_reference.run_tool(__doc__.split("\n\n")[0], 300, __file__, cases,
+                                           outcomes, classify, describe, CASE_TIMEOUT_S)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

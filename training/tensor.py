@@ -191,9 +191,11 @@ class Tensor:
         out = a / b
         if a.dtype.kind in "iub" and b.dtype.kind in "iub":
             out = out.astype(np.float32)  # MindSpore divides integers into float32, numpy float64
+        # MindSpore's order, -g * (out / b): in float16 b * b overflows (b = 300) or loses
+        # its precision (b = 1e-3) where the gradient itself does not
         return Tensor.from_op(out, (self, other),
                               lambda g: (_unbroadcast(g / b, a.shape),
-                                         _unbroadcast(-g * a / (b * b), b.shape)))
+                                         _unbroadcast(-g * (out / b), b.shape)))
 
     def __rtruediv__(self, other):
         return Tensor(np.asarray(other, dtype=self.dtype)) / self
@@ -202,9 +204,15 @@ class Tensor:
         return Tensor.from_op(-self.data, (self,), lambda g: (-g,))
 
     def __pow__(self, exponent):
+        if isinstance(exponent, Tensor):        # a gradient for the exponent too
+            return self.pow(exponent)
         a = self.data
         return Tensor.from_op(a ** exponent, (self,),
                               lambda g: (g * exponent * a ** (exponent - 1),))
+
+    def __rpow__(self, base):
+        from training.ops import functional
+        return functional.pow(base, self)
 
     def __matmul__(self, other):
         a, b = self.data, as_array(other)
@@ -280,7 +288,14 @@ class Tensor:
         keep = keepdims if keepdims is not None else keep_dims
         count = self.data.size if axis is None else np.prod(
             [self.data.shape[i] for i in np.atleast_1d(axis)])
-        return self.sum(axis=axis, keepdims=keep) * (1.0 / count)
+        if self.dtype != np.float16:
+            return self.sum(axis=axis, keepdims=keep) * (1.0 / count)
+        # summed and divided in float32, as MindSpore's ReduceMean: the float16 sum of large
+        # values would overflow before the division (mean of [6e4, 5e4] is 5.5e4)
+        total = self.sum(axis=axis, keepdims=keep)
+        out = np.asarray(self.data.sum(axis=axis, keepdims=keep, dtype=np.float32) / count)
+        return Tensor.from_op(out.astype(np.float16), (total,),
+                              lambda g: (g * np.float16(1.0 / count),))
 
     def exp(self):
         out = np.exp(self.data)

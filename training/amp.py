@@ -21,6 +21,15 @@ def _positive(value, name, api, minimum=0.0, strict=True):
                          f"but got {value}")
 
 
+def _check_window(scale_window, api):
+    """A positive int, as MindSpore's: a float or a bool is a TypeError."""
+    if not isinstance(scale_window, int) or isinstance(scale_window, bool):
+        raise TypeError(f"For '{api}', 'scale_window' must be int, but got "
+                        f"{type(scale_window).__name__}")
+    if scale_window <= 0:
+        raise ValueError(f"For '{api}', 'scale_window' must be > 0, but got {scale_window}")
+
+
 def all_finite(inputs):
     """True (a bool Tensor) when every gradient is free of inf and NaN."""
     from training.ops.functional import _torch_of
@@ -53,7 +62,7 @@ class FixedLossScaleManager(LossScaleManager):
 
     def __init__(self, loss_scale=128.0, drop_overflow_update=True):
         _positive(loss_scale, "loss_scale", "FixedLossScaleManager", 1.0, strict=False)
-        self._loss_scale = float(loss_scale)
+        self._loss_scale = loss_scale      # as given: an int stays one, as in MindSpore
         self._drop_overflow_update = bool(drop_overflow_update)
 
     def get_loss_scale(self):
@@ -73,13 +82,15 @@ class FixedLossScaleManager(LossScaleManager):
 
 
 class DynamicLossScaleManager(LossScaleManager):
+    """The scale, as given (an int stays one until an overflow halves it, as in MindSpore).
+    scale_factor must be > 1 (MindSpore takes any positive one; torch's GradScaler, which the
+    torch backend maps it onto, refuses the others)."""
+
     def __init__(self, init_loss_scale=2 ** 24, scale_factor=2, scale_window=2000):
         _positive(init_loss_scale, "init_loss_scale", "DynamicLossScaleManager", 1.0, strict=False)
         _positive(scale_factor, "scale_factor", "DynamicLossScaleManager", 1.0)
-        if not isinstance(scale_window, int) or isinstance(scale_window, bool) or scale_window <= 0:
-            raise ValueError(f"For 'DynamicLossScaleManager', 'scale_window' must be a positive "
-                             f"int, but got {scale_window!r}")
-        self._loss_scale = float(init_loss_scale)
+        _check_window(scale_window, "DynamicLossScaleManager")
+        self._loss_scale = init_loss_scale
         self._read_scale = None
         self.scale_factor, self.scale_window = scale_factor, scale_window
         self.increase_ratio, self.decrease_ratio = scale_factor, 1.0 / scale_factor
@@ -92,7 +103,7 @@ class DynamicLossScaleManager(LossScaleManager):
 
     @loss_scale.setter
     def loss_scale(self, value):
-        self._loss_scale = float(value)
+        self._loss_scale = value
 
     def follow(self, read_scale):
         """From now on the scale is ``read_scale()``, read only when asked for: a device-side
@@ -108,7 +119,7 @@ class DynamicLossScaleManager(LossScaleManager):
 
     def update_loss_scale(self, overflow):
         if overflow:
-            self.loss_scale = max(self.loss_scale * self.decrease_ratio, 1.0)
+            self.loss_scale = max(self.loss_scale * self.decrease_ratio, 1)
             self.last_overflow_iter = self.cur_iter
         elif (self.cur_iter - self.last_overflow_iter) % self.scale_window == 0:
             self.loss_scale *= self.increase_ratio
@@ -123,7 +134,7 @@ class StaticLossScaler:
     """scale(x) = x * scale_value; unscale(grads) divides; adjust() keeps the scale."""
 
     def __init__(self, scale_value):
-        _positive(scale_value, "scale_value", "StaticLossScaler")
+        _positive(scale_value, "scale_value", type(self).__name__, 1.0, strict=False)
         self.scale_value = Tensor(np.array(scale_value, np.float32))
 
     def scale(self, inputs):
@@ -143,6 +154,7 @@ class DynamicLossScaler(StaticLossScaler):
     def __init__(self, scale_value, scale_factor, scale_window):
         super().__init__(scale_value)
         _positive(scale_factor, "scale_factor", "DynamicLossScaler", 1.0)
+        _check_window(scale_window, "DynamicLossScaler")
         self.scale_factor, self.scale_window = scale_factor, scale_window
         self.counter = 0
 

@@ -14,7 +14,7 @@ from training.tensor import Parameter, Tensor, grad_of, is_grad_enabled
 class FixedLossScaleUpdateCell(Cell):
     def __init__(self, loss_scale_value):
         super().__init__()
-        self.loss_scale_value = float(loss_scale_value)
+        self.loss_scale_value = loss_scale_value       # as given, as MindSpore's
 
     def get_loss_scale(self):
         return self.loss_scale_value

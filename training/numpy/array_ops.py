@@ -314,8 +314,8 @@ def _index_array(indices, op):
 
 
 def take(a, indices, axis=None, mode="clip"):
-    """Out-of-range indices clipped ('clip', the default) or wrapped ('wrap'); 'raise' is
-    not provided, as MindSpore's."""
+    """Negative indices count from the end once, then out-of-range ones are clipped ('clip',
+    the default) or wrapped ('wrap'); 'raise' is not provided, as MindSpore's."""
     if mode == "raise":
         raise NotImplementedError('"raise" mode is not implemented')
     if mode not in ("clip", "wrap"):
@@ -326,8 +326,9 @@ def take(a, indices, axis=None, mode="clip"):
     if axis is None:
         a, axis = F.reshape(a, (-1,)), 0
     axis = one_axis(axis, len(shape_of(a)), "take")
-    where = K.positions(shape_of(a))
-    return _moved(a, np.take(where, index, axis, mode=mode))
+    size_ = shape_of(a)[axis]
+    index = np.where(index < 0, index + size_, index)      # -1 is the last, as MindSpore's
+    return _moved(a, np.take(K.positions(shape_of(a)), index, axis, mode=mode))
 
 
 def take_along_axis(arr, indices, axis):

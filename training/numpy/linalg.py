@@ -155,7 +155,26 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (numpy's names)
     if axis is None and ord is None:
         return F.norm(F.reshape(x, (-1,)), None, 0, False) if not keepdims else \
             F.reshape(F.norm(F.reshape(x, (-1,))), (1,) * len(shape_of(x)))
+    if isinstance(axis, int) or axis is None and len(shape_of(x)) == 1:
+        return _vector_norm(x, ord, 0 if axis is None else axis, keepdims)
     return F.norm(x, ord, tuple(axis) if isinstance(axis, list) else axis, keepdims)
+
+
+def _vector_norm(x, ord, axis, keepdims):  # noqa: A002
+    """numpy's vector norms along one axis, in x's float type (float64 too)."""
+    axis = one_axis(axis, len(shape_of(x)), "norm")
+    magnitude = F.abs(x)
+    if ord in (None, 2):
+        return F.sqrt(F.sum(F.square(x), axis, keepdims))
+    if ord == np.inf:
+        return F.amax(magnitude, axis, keepdims)
+    if ord == -np.inf:
+        return F.amin(magnitude, axis, keepdims)
+    if ord == 0:
+        return F.sum(cast(F.not_equal(x, 0), dtype_of(x)), axis, keepdims)
+    if isinstance(ord, str) or isinstance(ord, bool):
+        raise ValueError(f"For 'norm', invalid norm order {ord!r} for vectors")
+    return F.pow(F.sum(F.pow(magnitude, ord), axis, keepdims), 1.0 / ord)
 
 
 __all__ = ["matmul", "tensordot", "dot", "inner", "outer", "kron", "cross", "trace",

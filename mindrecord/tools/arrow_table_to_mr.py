@@ -12,15 +12,17 @@ class ArrowTableToMR(Converter):
     """Base of the converters whose source reads into one pyarrow table.
 
     Subclasses set ``source_kind`` (what ``source`` may be: "file" or "any", as
-    ``check_path_arg`` takes it) and ``desc`` (the schema description MindSpore writes), and
+    ``check_path_arg`` takes it), ``missing_source`` (the error a missing source raises) and
+    ``desc`` (the schema description MindSpore writes), and
     build their specs with ``table_specs``.
     """
 
     source_kind = "file"
+    missing_source = FileNotFoundError
     desc = None
 
     def __init__(self, source, destination, columns_list=None, partition_number=1):
-        self.source = check_path_arg(source, "source", self.source_kind)
+        self.source = check_path_arg(source, "source", self.source_kind, self.missing_source)
         self.columns_list = check_columns_list(columns_list)
         self.destination = check_destination_arg(destination)
         self.partition_number = check_partition_number(partition_number)

@@ -6,6 +6,7 @@ with ``image_format="png"``).
 """
 import os
 
+from ..errors import PathNotExistsError
 from .cifar_files import CifarLoader, batch_items, read_meta
 from .cifar_converter import CifarConverter
 from .conversion import ConversionSpec
@@ -32,7 +33,7 @@ class Cifar100ToMR(CifarConverter):
         self.source = check_path_arg(source, "source", "dir")
         for name in ("train", "test"):
             if not os.path.isfile(os.path.join(source, name)):
-                raise ValueError(f"Parameter source: no '{name}' file in {source}.")
+                raise PathNotExistsError(f"Parameter source: no '{name}' file in {source}.")
         self._set_options(destination, partition_number, image_format)
 
     def _build_specs(self):

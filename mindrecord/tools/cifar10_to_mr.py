@@ -7,6 +7,7 @@ as JPEG by OpenCV, as MindSpore does; ``image_format="png"`` stores it losslessl
 import glob
 import os
 
+from ..errors import PathNotExistsError
 from .cifar_files import CifarLoader, batch_items, read_meta
 from .cifar_converter import CifarConverter
 from .conversion import ConversionSpec
@@ -34,9 +35,9 @@ class Cifar10ToMR(CifarConverter):
         self.train_files = sorted(glob.glob(os.path.join(source, "data_batch_*")))
         self.test_file = os.path.join(source, "test_batch")
         if not self.train_files:
-            raise ValueError(f"Parameter source: no data_batch_* file in {source}.")
+            raise PathNotExistsError(f"Parameter source: no data_batch_* file in {source}.")
         if not os.path.isfile(self.test_file):
-            raise ValueError(f"Parameter source: no test_batch file in {source}.")
+            raise PathNotExistsError(f"Parameter source: no test_batch file in {source}.")
         self._set_options(destination, partition_number, image_format)
 
     def _build_specs(self):

@@ -26,6 +26,7 @@ class CsvToMR(ArrowTableToMR):
     """
 
     source_kind = "file"
+    missing_source = OSError        # MindSpore 2.10's IOError "Csv file ... do not exist."
     desc = "csv_schema"
 
     def _read(self, column_types=None):

@@ -27,7 +27,7 @@ def find_idx_file(source, name):
     for candidate in (os.path.join(source, name + ".gz"), os.path.join(source, name)):
         if os.path.isfile(candidate):
             return candidate
-    raise ValueError(f"Parameter source: {name}.gz not found in {source}.")
+    raise FileNotFoundError(f"Parameter source: {name}.gz not found in {source}.")
 
 
 def read_idx(path, expected_magic):

@@ -1,20 +1,25 @@
-"""Argument checks shared by the converters (MindSpore raises ValueError for these)."""
+"""Argument checks shared by the converters (MindSpore raises ValueError for bad values, and the
+OSError family for a path that is missing or of the wrong kind)."""
 import os
 
 from ..errors import ParamValueError
 from .image_check import VERIFY_MODES
 
 
-def check_path_arg(value, name, kind="any"):
-    """``value`` must be a str naming an existing file ("file"), directory ("dir") or either."""
+def check_path_arg(value, name, kind="any", missing=FileNotFoundError):
+    """``value`` must be a str naming an existing file ("file"), directory ("dir") or either.
+    A missing path raises ``missing`` (MindSpore 2.10: FileNotFoundError, or a plain OSError
+    for ImageNetToMR's map file and CsvToMR's source), a file for a directory
+    NotADirectoryError, a directory for a file IsADirectoryError, as MindSpore's open() and
+    listdir() do (measured)."""
     if not isinstance(value, str) or not value:
         raise ValueError(f"Parameter {name} must be a non-empty str, got {value!r}.")
-    if kind == "file" and not os.path.isfile(value):
-        raise ValueError(f"Parameter {name}: file {value} does not exist.")
+    if not os.path.exists(value):
+        raise missing(f"Parameter {name}: {value} does not exist.")
+    if kind == "file" and os.path.isdir(value):
+        raise IsADirectoryError(f"Parameter {name}: {value} is a directory, not a file.")
     if kind == "dir" and not os.path.isdir(value):
-        raise ValueError(f"Parameter {name}: directory {value} does not exist.")
-    if kind == "any" and not os.path.exists(value):
-        raise ValueError(f"Parameter {name}: {value} does not exist.")
+        raise NotADirectoryError(f"Parameter {name}: {value} is not a directory.")
     return value
 
 

@@ -7,7 +7,6 @@ MindSpore: shape ``[]`` -> scalar field (string -> "string", or "bytes" for a na
 types -> int32/int64, floats -> float32/float64; names have punctuation and spaces replaced
 by "_"; desc "TFRecord to MindRecord"; every scalar field indexed (FileWriter's default).
 """
-import os
 import string
 from dataclasses import dataclass
 
@@ -16,7 +15,7 @@ import numpy as np
 from .bad_input import BadItem, ConversionError
 from .conversion import ConversionSpec, ItemLoader
 from .converter import Converter
-from .params import check_destination_arg, check_partition_number
+from .params import check_destination_arg, check_partition_number, check_path_arg
 from .tfrecord import FramingError, parse_example, read_record, scan_records
 
 # TensorFlow dtype name -> MindRecord type (MindSpore's table).
@@ -151,8 +150,7 @@ class TFRecordToMR(Converter):
                 not all(isinstance(s, str) for s in sources):
             raise ValueError("Parameter source must be string.")
         for s in sources:
-            if not os.path.isfile(s):
-                raise ValueError(f"Parameter source: file {s} does not exist.")
+            check_path_arg(s, "source", "file")
         self.sources = sources
         self.destination = check_destination_arg(destination)
         self.partition_number = check_partition_number(partition_number)

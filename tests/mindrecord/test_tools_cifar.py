@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mindrecord import ShardReader
+from mindrecord.errors import PathNotExistsError
 from mindrecord.tools import Cifar100ToMR, Cifar10ToMR, ConversionError
 from .test_tools_helpers import cifar_images, decode, make_cifar10, read_rows, write_cifar_batch
 
@@ -82,5 +83,5 @@ def test_cifar100_round_trip(tmp_path):
 
 def test_cifar10_missing_files(tmp_path):
     os.makedirs(tmp_path / "empty")
-    with pytest.raises(ValueError, match="data_batch_"):
+    with pytest.raises(PathNotExistsError, match="data_batch_"):    # MindSpore 2.10's type
         Cifar10ToMR(str(tmp_path / "empty"), str(tmp_path / "c.mr"))

@@ -77,7 +77,7 @@ def test_bad_arguments_fail_at_construction(tmp_path, kwargs, message):
 
 
 def test_missing_source_directory(tmp_path):
-    with pytest.raises(ValueError, match="source.*does not exist"):
+    with pytest.raises(FileNotFoundError, match="source.*does not exist"):
         ImageFolderToMR(str(tmp_path / "nope"), str(tmp_path / "o.mr"))
 
 

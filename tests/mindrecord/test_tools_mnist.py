@@ -49,5 +49,5 @@ def test_label_outside_class_list(tmp_path):
 def test_missing_file_fails_at_construction(tmp_path):
     make_mnist(tmp_path / "m")
     os.remove(tmp_path / "m" / "train-images-idx3-ubyte.gz")
-    with pytest.raises(ValueError, match="train-images-idx3-ubyte.gz not found"):
+    with pytest.raises(FileNotFoundError, match="train-images-idx3-ubyte.gz not found"):
         MnistToMR(str(tmp_path / "m"), str(tmp_path / "mn"))

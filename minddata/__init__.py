@@ -90,6 +90,7 @@ _LAZY = {
     "RenderedSST2Dataset": "minddata.sources",
     "GTZANDataset": "minddata.sources",
     "IWSLT2017Dataset": "minddata.sources",
+    "IWSLT2016Dataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",
     "RandomDataset": "minddata.sources",
     "DatasetCache": "minddata.cache",

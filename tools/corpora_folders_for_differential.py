@@ -276,6 +276,15 @@ def rendered_sst2_folder(r):
 
 
 IWSLT_FOLDER = "texts/DeEnItNlRo/DeEnItNlRo/DeEnItNlRo-DeEnItNlRo"
+IWSLT2016_SETS = ["dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014"]
+
+
+def iwslt_paths(pair, year):
+    """(folder, XML file name prefix) of an IWSLT 2017 or 2016 pair."""
+    src, tgt = pair
+    if year == 2017:
+        return IWSLT_FOLDER, "IWSLT17"
+    return f"texts/{src}/{tgt}/{src}-{tgt}", "IWSLT16"
 
 
 def iwslt_xml(segments, language):
@@ -287,10 +296,13 @@ def iwslt_xml(segments, language):
             f"</srcset>\n</mteval>\n").encode()
 
 
-def iwslt2017_folder(r, pair):
-    """The train tag files and dev2010/tst2010 XML files of ``pair``, each now and then missing:
-    talk tags, spaces, now and then an empty line, CRLF ends or a line more; XML entities."""
+def iwslt_folder(r, pair, year=2017):
+    """The train tag files and XML files of ``pair`` (2017: dev2010 and tst2010; 2016: two to
+    four of its sets), each now and then missing: talk tags, spaces, now and then an empty
+    line, CRLF ends or a line more; XML entities."""
     heat, files, (src, tgt) = text.draw_heat(r), [], pair
+    folder, prefix = iwslt_paths(pair, year)
+    sets = ["dev2010", "tst2010"] if year == 2017 else r.sample(IWSLT2016_SETS, r.randint(2, 4))
     words = lambda: " ".join(w for w in (text.word(r) for _ in range(2))         # noqa: E731
                              if w.isprintable() and not set(w) & set("<&\t")) or "x"
     if present(r):
@@ -302,9 +314,9 @@ def iwslt2017_folder(r, pair):
         for k, language in enumerate((src, tgt)):
             rows = [line[k] for line in lines] + (["more"] if k and r.random() < 0.05 * heat
                                                   else [])
-            files.append((f"{IWSLT_FOLDER}/train.tags.{src}-{tgt}.{language}",
+            files.append((f"{folder}/train.tags.{src}-{tgt}.{language}",
                           "".join(line + end for line in rows).encode()))
-    for name in ("dev2010", "tst2010"):
+    for name in sets:
         if not present(r):
             continue
         docs = [[(words(), words()) for _ in range(r.randint(1, 3))]
@@ -312,6 +324,6 @@ def iwslt2017_folder(r, pair):
         if r.random() < 0.1:
             docs[0][0] = ("a &amp; b", "c &lt; d")
         for k, language in enumerate((src, tgt)):
-            files.append((f"{IWSLT_FOLDER}/IWSLT17.TED.{name}.{src}-{tgt}.{language}.xml",
+            files.append((f"{folder}/{prefix}.TED.{name}.{src}-{tgt}.{language}.xml",
                           iwslt_xml([[seg[k] for seg in doc] for doc in docs], language)))
     return files

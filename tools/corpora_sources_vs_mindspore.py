@@ -1,7 +1,7 @@
 """The corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
 YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB, CoNLL2000, UDPOS, SQuAD, Multi30k,
-IWSLT2017, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech, CMUArctic,
-LibriTTS, GTZAN) against MindSpore 2.10, on random folders
+IWSLT2017, IWSLT2016, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech,
+CMUArctic, LibriTTS, GTZAN) against MindSpore 2.10, on random folders
 (tools/corpora_folders_for_differential.py).
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
@@ -55,6 +55,7 @@ USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "RenderedSST2Dataset": ["train", "val", "test", "all", None],
           "GTZANDataset": ["all", None, None, "train"],
           "IWSLT2017Dataset": ["train", "valid", "test", "all", None],
+          "IWSLT2016Dataset": ["train", "valid", "test", "all", None],
           "YesNoDataset": [], "LJSpeechDataset": [], "CMUArcticDataset": [],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in folders.LINE_CORPORA},
@@ -72,14 +73,10 @@ def random_case(r):
     name = r.choice(sorted(folders.CSV_CORPORA) * 2 + ["SST2Dataset"] * 3 + sorted(folders.LINE_CORPORA) * 2 +
                     ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(folders.TAGGED_CORPORA) * 4 +
                     ["SQuADDataset"] * 6 + list(AUDIO) * 5 + ["Multi30kDataset"] * 6 +
-                    ["RenderedSST2Dataset"] * 5 + ["IWSLT2017Dataset"] * 6)
-    if name == "IWSLT2017Dataset":
-        pair = r.choice([["de", "en"], ["de", "en"], ["en", "it"], ["nl", "ro"]])
-        files = folders.iwslt2017_folder(r, pair)
-        kwargs = {} if pair == ["de", "en"] and r.random() < 0.5 else {"language_pair": pair}
-        if r.random() < 0.03:
-            kwargs["language_pair"] = r.choice([["de", "de"], ["de", "fr"], ["de"]])
-        return text.sampling(r, {"name": name, "files": files, "kwargs": kwargs})
+                    ["RenderedSST2Dataset"] * 5 + ["IWSLT2017Dataset"] * 6 +
+                    ["IWSLT2016Dataset"] * 6)
+    if name in IWSLT:
+        return iwslt_case(r, name)
     elif name == "RenderedSST2Dataset":
         files = folders.rendered_sst2_folder(r)
         if r.random() < 0.5:
@@ -120,6 +117,46 @@ def random_case(r):
     return text.sampling(r, {"name": name, "files": files, "kwargs": kwargs})
 
 
+IWSLT = {"IWSLT2017Dataset": (2017, [["de", "en"], ["de", "en"], ["en", "it"], ["nl", "ro"]]),
+         "IWSLT2016Dataset": (2016, [["de", "en"], ["de", "en"], ["en", "fr"], ["ar", "en"],
+                                     ("cs", "en")])}
+
+
+def iwslt_case(r, name):
+    """An IWSLT folder of a pair (now and then asked for another, or an invalid one); for 2016
+    ``valid_set``/``test_set`` mostly among the sets written, now and then another or an
+    invalid name."""
+    year, pairs = IWSLT[name]
+    pair = r.choice(pairs)
+    files = folders.iwslt_folder(r, list(pair), year)
+    kwargs = {} if list(pair) == ["de", "en"] and r.random() < 0.5 else {"language_pair": pair}
+    if r.random() < 0.03:
+        kwargs["language_pair"] = r.choice([["de", "de"], ["de", "fr"], ["de"], "de-en"])
+    if year == 2016:
+        written = sorted({file_name.split(".TED.")[1].split(".")[0]
+                          for file_name, _ in files if ".TED." in file_name})
+        for key in ("valid_set", "test_set"):
+            roll = r.random()
+            if roll < 0.7 and written:
+                kwargs[key] = r.choice(written)
+            elif roll < 0.8:
+                kwargs[key] = r.choice(folders.IWSLT2016_SETS)
+            elif roll < 0.83:
+                kwargs[key] = r.choice(["tst2015", "dev2012", 2013])
+    usage = r.choice(USAGES[name]) if r.random() > 0.04 else r.choice(INVALID_USAGES)
+    if usage is not None:
+        kwargs["usage"] = usage
+    return text.sampling(r, {"name": name, "files": files, "kwargs": kwargs})
+
+
+def iwslt_sets(case):
+    """The XML set names an IWSLT case's usage 'valid' and 'test' read."""
+    if case["name"] == "IWSLT2017Dataset":
+        return {"valid": "dev2010", "test": "tst2010"}
+    return {"valid": case["kwargs"].get("valid_set", "tst2013"),
+            "test": case["kwargs"].get("test_set", "tst2014")}
+
+
 def cases(seed, count):
     r = random.Random(seed)
     return [random_case(r) for _ in range(count)]
@@ -135,9 +172,10 @@ def files_read(case):
                 file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
     if name in AUDIO or name == "RenderedSST2Dataset":
         return sorted(item for item in case["files"] if item[1] is not None)
-    if name == "IWSLT2017Dataset":
-        splits = ["train", "dev2010", "tst2010"] if usage in (None, "all") else [
-            {"train": "train", "valid": "dev2010", "test": "tst2010"}[usage]]
+    if name in IWSLT:
+        names = dict(iwslt_sets(case), train="train")
+        splits = [names[split] for split in (["train", "valid", "test"] if usage in (None, "all")
+                                             else [usage])]
         return [(file_name, data) for split in splits for file_name, data in case["files"]
                 if f"/{split}" in file_name or f".{split}." in file_name]
     if name == "Multi30kDataset":
@@ -176,7 +214,7 @@ def as_text_case(case):
         kind, suffix, kwargs["column_names"] = "csv", ".csv", folders.CSV_CORPORA[case["name"]]
     elif case["name"] == "SST2Dataset":
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
-    elif case["name"] in ("Multi30kDataset", "IWSLT2017Dataset"):
+    elif case["name"] in ("Multi30kDataset", *IWSLT):
         kind, suffix = "text", ".txt"
     elif case["name"] in ("SQuADDataset", "RenderedSST2Dataset") or case["name"] in AUDIO:
         kind, suffix = "json", ".json"
@@ -247,7 +285,7 @@ def line_sizes(case, strip):
 
 
 def iwslt_uneven(case):
-    """Whether the IWSLT2017 train files the case reads have other line counts."""
+    """Whether the IWSLT train files the case reads have other line counts."""
     train = [data for file_name, data in files_read(case) if "/train.tags." in file_name]
     return len(train) == 2 and train[0].count(b"\n") != train[1].count(b"\n")
 
@@ -369,9 +407,9 @@ def documented(case, item, ours, theirs):
     tagged = case["name"] in folders.TAGGED_CORPORA
     read = [data for _, data in files_read(case)]
     rules = [
-        (case["name"] == "IWSLT2017Dataset" and iwslt_uneven(case),
-         "IWSLT2017: train files of other line counts raise (MindSpore 2.10 pairs the lines up "
-         "to the shorter file)"),
+        (case["name"] in IWSLT and iwslt_uneven(case),
+         "IWSLT2017/2016: train files of other line counts raise (MindSpore 2.10 pairs the "
+         "lines up to the shorter file)"),
         (case["name"] == "GTZANDataset" and case["kwargs"].get("usage") in ("train", "valid",
                                                                            "test"),
          "GTZAN: usage 'train', 'valid' and 'test' raise ValueError (MindSpore's fixed lists of "

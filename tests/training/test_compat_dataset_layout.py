@@ -52,14 +52,14 @@ def test_engine_modules_re_export_the_project_objects(hook, module, names):
 
 
 def test_names_the_project_lacks_are_absent_not_stubbed(hook):
-    import mindspore.dataset.engine.datasets_text as text
+    import mindspore.dataset.engine.samplers as samplers
     import mindspore.dataset.engine.datasets_vision as vision
-    with pytest.raises(AttributeError, match=r"mindspore.dataset.engine.datasets_text."
-                                             r"IWSLT2016Dataset \(MindSpore API\) is not "
+    with pytest.raises(AttributeError, match=r"mindspore.dataset.engine.samplers."
+                                             r"BuiltinSampler \(MindSpore API\) is not "
                                              r"provided"):
-        text.IWSLT2016Dataset  # noqa: B018
-    assert not hasattr(text, "IWSLT2016Dataset")
-    assert "IWSLT2016Dataset" not in text.__all__
+        samplers.BuiltinSampler  # noqa: B018
+    assert not hasattr(samplers, "BuiltinSampler")
+    assert "BuiltinSampler" not in samplers.__all__
     with pytest.raises(ImportError):
         from mindspore.dataset.engine.datasets import MappableDataset  # noqa: F401
     with pytest.raises(AttributeError, match="has no attribute 'NoSuchName'"):

@@ -167,6 +167,12 @@ def max_pool2d(x, kernel, stride, pad_mode, padding, dilation=(1, 1), ceil_mode=
     return result, Tensor(rows * xd.shape[3] + cols, dtype=np.int64)
 
 
+def window_sums(win, axes):
+    """Sums of pooling windows over `axes`; float16 in float32, as MindSpore's AvgPool (in
+    float16 the windows of 40000 + 40000 overflowed)."""
+    return win.sum(axis=axes, dtype=np.float32 if win.dtype == np.float16 else None)
+
+
 def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_mode=False,
                divisor_override=None):
     """Mean over each window: divided by `divisor_override` when given, else by the window's
@@ -190,7 +196,7 @@ def avg_pool2d(x, kernel, stride, pad_mode, padding, count_include_pad=True, cei
         counts = _windows(_pad(ones, uncounted), kernel, stride, (1, 1)).sum(axis=(-1, -2))
     else:
         counts = np.asarray(kernel[0] * kernel[1], dtype=xd.dtype)
-    out = win.sum(axis=(-1, -2)) / counts
+    out = window_sums(win, (-1, -2)) / counts
 
     def backward(grad):
         per = (grad / counts)[..., None, None]

@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from training.backends.numpy.conv import window_sums
 from training.tensor import Tensor
 
 
@@ -127,7 +128,7 @@ def avg_pool(x, kernel, stride, pad_mode, padding, count_include_pad=True, ceil_
             axis=window_axes)
     else:
         counts = np.asarray(np.prod(kernel), dtype=xd.dtype)
-    out = win.sum(axis=window_axes) / counts
+    out = window_sums(win, window_axes) / counts
 
     def backward(grad):
         per = (grad / counts).reshape(grad.shape + ones_kernel)

@@ -20,7 +20,7 @@ REARRANGING = ["PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Unflatten", 
 NORMALIZATIONS = ["BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 MORE_LAYERS = ACTIVATIONS + POOLS + ADAPTIVE_POOLS + PADS + DROPOUTS + REARRANGING + \
     NORMALIZATIONS + ["Conv1dTranspose", "Conv3d", "Upsample", "Norm", "OneHot"] + \
-    ["Conv2dBnAct", "DenseBnAct"]
+    ["Conv2dBnAct", "DenseBnAct"] + ["Conv3dTranspose", "EmbeddingLookup", "Unfold"]
 # the layers whose case runs in training mode now and then
 TRAINED = tuple(DROPOUTS + NORMALIZATIONS) + ("Conv2dBnAct", "DenseBnAct")
 
@@ -212,6 +212,50 @@ def conv3d_case(d):
     return (cin, cout, kernel), kwargs, normal_input(d, shape[d.r.random() < 0.05:])
 
 
+def conv3d_transpose_case(d):
+    """Conv3d's draw with output_padding in 'pad' mode (now and then one MindSpore refuses) and
+    now and then a depth dilation (MindSpore takes 1 only)."""
+    args, kwargs, x = conv3d_case(d)
+    if kwargs["pad_mode"] == "pad" and d.r.random() < 0.5:
+        kwargs["output_padding"] = d.r.choice([1, (0, 1, 0), (1, 0, 1)])
+    if d.r.random() < 0.1:
+        kwargs["dilation"] = (2, 1, 1)
+    if "weight_init" in kwargs:     # (in_channels, out_channels / group, *kernel)
+        cin, cout, group = args[0], args[1], kwargs["group"]
+        weights = kwargs["weight_init"][1]
+        kwargs["weight_init"] = (kwargs["weight_init"][0], weights.reshape(
+            (cin, cout // group) + weights.shape[2:]))
+    return args, kwargs, x
+
+
+def embedding_lookup_case(d):
+    """Indices inside and outside the table (a row of zeros on the 'CPU' target), now and then
+    max_norm, the 'DEVICE' target or a wrong argument."""
+    c = d.r.choice
+    vocab = c([4, 6])
+    kwargs = {}
+    now_and_then(d, kwargs, {"target": ["DEVICE", "CPU", "cpu"], "sparse": [True, False, 1],
+                             "max_norm": [0.5, 1.0, 2.0, 1], "slice_mode": ["table_row_slice"]})
+    indices = d.rng.integers(-1 if d.r.random() < 0.3 else 0, vocab + c([0, 0, 2]),
+                             c([(3,), (2, 3)]))
+    return (vocab, c([2, 3])), kwargs, indices.astype(c([np.int32, np.int64, np.int32,
+                                                        np.float32]))
+
+
+def unfold_case(d):
+    """Unfold's arguments, now and then wrong (MindSpore 2.10's CPU cannot run a right one)."""
+    c = d.r.choice
+    ksizes = [1, c([1, 2, 3]), c([1, 2]), 1]
+    strides, rates = [1, c([1, 2]), c([1, 2]), 1], [1, c([1, 2]), 1, 1]
+    wrong = c([None] * 4 + ["ksizes", "strides", "rates"])
+    bad = c([[2, 2], (1, 0, 1, 1), [1, 1.5, 1, 1], 2])
+    chosen = {"ksizes": ksizes, "strides": strides, "rates": rates}
+    if wrong:
+        chosen[wrong] = bad
+    return (chosen["ksizes"], chosen["strides"], chosen["rates"]), \
+        {"padding": c(["valid", "same", "SAME", "full"])}, normal_input(d, (1, 2, 5, 5))
+
+
 def upsample_case(d):
     """A mode, a size (now and then a scale factor, align_corners) and an input of 3 to 5
     axes (now and then one the mode does not take)."""
@@ -261,6 +305,12 @@ def more_layer_case(d, name):
         return upsample_case(d)
     if name == "Conv3d":
         return conv3d_case(d)
+    if name == "Conv3dTranspose":
+        return conv3d_transpose_case(d)
+    if name == "EmbeddingLookup":
+        return embedding_lookup_case(d)
+    if name == "Unfold":
+        return unfold_case(d)
     if name in ("Conv2dBnAct", "DenseBnAct"):
         cin, cout = c([1, 2, 3]), c([1, 2, 3])
         kwargs = {"has_bn": c([False, True, 1]), "has_bias": c([False, True]),
@@ -323,6 +373,25 @@ def documented_layer(case, why):
         (name == "Roll" and "raises RuntimeError in MindSpore only" in why,
          "Roll runs (MindSpore 2.10's CPU has no Roll kernel: RuntimeError 'The kernel Roll "
          "unregistered')"),
+        (name == "Conv3dTranspose" and "raises RuntimeError in MindSpore only" in why and
+         "primitive descriptor" in why,
+         "Conv3dTranspose runs every shape its checks take (MindSpore 2.10's CPU kernel "
+         "refuses some dilated or output-padded ones: oneDNN's RuntimeError 'could not create "
+         "a primitive descriptor')"),
+        (name == "Unfold" and "raises RuntimeError in MindSpore only" in why,
+         "Unfold runs (MindSpore 2.10's CPU has no ExtractImagePatches kernel: RuntimeError)"),
+        (name == "EmbeddingLookup" and kwargs.get("target") == "DEVICE" and
+         kwargs.get("sparse", True) and "raises RuntimeError in MindSpore only" in why,
+         "EmbeddingLookup(target='DEVICE') runs with sparse=True (MindSpore 2.10's CPU has no "
+         "SparseGatherV2 kernel: RuntimeError)"),
+        (name == "EmbeddingLookup" and "embedding_table" in why and "step 1" in why,
+         "EmbeddingLookup's table gradient is the dense sum over the rows looked up "
+         "(MindSpore 2.10's PyNative grad gives its sparse gradient's values, one row per "
+         "index, as if they were the table's rows)"),
+        (name == "EmbeddingLookup" and kwargs.get("max_norm") and "step 0" in why and
+         "largest difference" in why,
+         "EmbeddingLookup(max_norm) clips each row by its own norm (MindSpore 2.10's "
+         "ClipByNorm kernel divides rows by other rows' norms)"),
         (name == "Tanhshrink" and largest_difference(why) < 1e-3,
          "tanh is exact (MindSpore's is off by up to 1e-4)"),
     ]

@@ -49,6 +49,8 @@ from training_attention_cases import (ATTENTION_RTOL, attention_case,  # noqa: E
                                       described_attention, documented_attention,
                                       run_attention)
 from training_layer_cases import MORE_LAYERS, documented_layer  # noqa: E402
+from training_image_cases import (described_image, documented_image,  # noqa: E402
+                                  image_case, run_image)
 from training_loss_cases import (case_tolerance, documented_loss, loss_case,  # noqa: E402
                                  run_loss)
 from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
@@ -220,13 +222,13 @@ def cases(seed, count, only=None):
     r = random.Random(seed)
     makers = [metric_case] * 5 + [lr_function_case] * 2 + [lr_schedule_case] * 2 + \
         [loss_case] * 2 + [layer_case] * 4 + [optimizer_case] * 3 + [rnn_case] * 2 + \
-        [attention_case] * 2
+        [attention_case] * 2 + [image_case] * 2
     makers = [m for m in makers if m.__name__ == f"{only}_case"] if only else makers
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 
 BOTH_BACKENDS = ("layer", "optimizer", "loss", "loss_function", "rnn",
-                 "attention")     # run here on numpy Tensors and torch tensors
+                 "attention", "image")     # run here on numpy Tensors and torch tensors
 
 
 class Library:
@@ -313,6 +315,8 @@ def run_case(lib, case):
         return run_rnn(lib, case, plain, error)
     if kind == "attention":
         return run_attention(lib, case, plain, error)
+    if kind == "image":
+        return run_image(lib, case, plain, error)
     if kind in ("layer", "optimizer"):
         return (run_layer if kind == "layer" else run_optimizer)(lib, case, plain, error)
     if kind in ("loss", "loss_function"):
@@ -410,6 +414,8 @@ def documented(case, why):
         return documented_rnn(case, why)
     if kind == "attention":
         return documented_attention(case, why)
+    if kind == "image":
+        return documented_image(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \
         if kind == "metric" else []
     ours_only = "raises" in why and "here only" in why      # (at any step)
@@ -500,6 +506,8 @@ def described(case):
         return described_rnn(case)
     if kind == "attention":
         return described_attention(case)
+    if kind == "image":
+        return described_image(case)
     if kind == "metric":
         steps = [step[0] if step[0] != "update" else "update(" + ", ".join(
             map(described_input, step[1])) + ")" for step in payload]
@@ -550,7 +558,7 @@ def classify(case, ours, theirs):
 
 def own_arguments(parser):
     parser.add_argument("--only", choices=["metric", "lr_function", "lr_schedule", "loss",
-                                           "layer", "optimizer", "rnn", "attention"],
+                                           "layer", "optimizer", "rnn", "attention", "image"],
                         help="draw only cases of this kind")
     parser.add_argument("--case-timeout", type=float, default=CASE_TIMEOUT_S, metavar="SECONDS",
                         help="a MindSpore case running longer is a hang: counted as a crash, "

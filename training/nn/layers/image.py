@@ -177,6 +177,9 @@ class MSSSIM(Cell):
             _check_window_fits(img1, self.filter_size)
             ssim, contrast = _ssim_and_contrast(c1, c2, img1, img2, conv)
             terms.append(F.relu(contrast))
+            if min(img1.shape[2:]) < 2:     # (MindSpore's AvgPool kernel's error)
+                raise RuntimeError("For 'AvgPool' op, H_out/W_out must be positive, but "
+                                   "H_out/W_out is 0, please check input and parameters.")
             img1, img2 = self.avg_pool(img1), self.avg_pool(img2)
         terms[-1] = F.relu(ssim)
         scales = F.pow(F.stack(terms, -1), _constant(ssim, self.power_factors))

@@ -27,6 +27,7 @@ def clip_by_norm(x, clip_norm, axis=None):
             raise ValueError(f"The value in attribute `axis` should be within [{-x.ndim}, "
                              f"{x.ndim}) range.")
     x, clip_norm = F.cast(x, np.float32), F.cast(clip_norm, np.float32)
+    axes = tuple(sorted({a % x.ndim for a in axes}))   # (an axis named twice counts once)
     norm = F.sqrt(F.sum(x * x, axes, True))
     return x * clip_norm / F.maximum(norm, clip_norm)
 

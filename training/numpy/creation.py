@@ -204,8 +204,12 @@ def vander(x, N=None, increasing=False):  # noqa: N803
     if len(shape_of(x)) != 1:
         raise ValueError(f"For 'vander', x must be 1-D, but got shape {shape_of(x)}")
     N = shape_of(x)[0] if N is None else int_argument(N, "vander", "N")
-    powers = np.arange(N) if increasing else np.arange(N)[::-1]
-    return F.pow(F.expand_dims(x, 1), Tensor(powers.astype(dtype_of(x))))
+    columns = [F.ones_like(x)] if N else []
+    for _ in range(N - 1):      # products, not powers: a finite gradient at negative x
+        columns.append(columns[-1] * x)
+    if not columns:
+        return K.arrange(x, np.zeros((shape_of(x)[0], 0), np.int64))
+    return F.stack(columns if increasing else columns[::-1], 1)
 
 
 # --- grids and index arrays ------------------------------------------------------------------

@@ -52,16 +52,17 @@ def mean(a, axis=None, keepdims=False, dtype=None):
 
 
 def _extreme(a, axis, keepdims, initial, where, op, largest):
-    a = _no_bool(as_tensor(a, op), op)
+    a = as_tensor(a, op)
     axes = axis_tuple(axis, len(shape_of(a)), op)
+    if 0 in shape_of(a):
+        raise ValueError(f"For '{op}', zero-size tensors are not supported.")
+    _no_bool(a, op)
     if where is not None and where is not True:
         if initial is None:
             raise ValueError(f"For '{op}', initial value must be set when where is used")
         mask = as_tensor(where, op)
         a = F.where(F.broadcast_to(cast(mask, np.bool_), shape_of(a)), a,
                     F.full_like(a, initial))
-    if any(shape_of(a)[i] == 0 for i in axes) or not shape_of(a) and 0 in shape_of(a):
-        raise ValueError(f"For '{op}', the reduction over an empty axis has no identity")
     if not axes and shape_of(a):
         out = F.identity(a)
     else:
@@ -126,9 +127,18 @@ def average(x, axis=None, weights=None, returned=False):
     return (out, F.broadcast_to(total, shape_of(out))) if returned else out
 
 
+def _searched(a, op):
+    """The input of argmax/argmin; an empty one is a RuntimeError, as MindSpore's."""
+    a = as_tensor(a, op)
+    if 0 in shape_of(a):
+        raise RuntimeError(f"For '{op}', the input must not be empty, but got shape "
+                           f"{shape_of(a)}")
+    return a
+
+
 def argmax(a, axis=None):
     """int64 indices; for axis None the index in the flattened input."""
-    a = as_tensor(a, "argmax")
+    a = _searched(a, "argmax")
     if dtype_of(a).kind == "b":
         a = cast(a, _I32)
     if axis is None:
@@ -138,7 +148,7 @@ def argmax(a, axis=None):
 
 def argmin(a, axis=None):
     """int32 indices (int64 of a 0-d input), as MindSpore's."""
-    a = as_tensor(a, "argmin")
+    a = _searched(a, "argmin")
     kind = _I32 if shape_of(a) else _I64
     if dtype_of(a).kind == "b":
         a = cast(a, _I32)

@@ -7,7 +7,7 @@ import numpy as np
 from training.backends.dispatch import is_torch
 from training.backends.numpy import functional as NF
 from training.ops import array_kernels as K
-from training.tensor import Tensor, _unbroadcast, as_array
+from training.tensor import Tensor, as_array
 
 
 class NumpyMath:
@@ -49,11 +49,8 @@ class NumpyMath:
         return self.with_derivative(x, np.where(xd > low, xd, low), derivative.astype(self.dtype))
 
     def divide(self, a, b):
-        """a / b whose gradient for b is -(a / b) / b: float16's b * b would overflow."""
-        a, b = self._operand(a), self._operand(b)
-        out = a.data / b.data
-        return Tensor.from_op(out, (a, b), lambda g: (_unbroadcast(g / b.data, a.shape),
-                                                      _unbroadcast(-g * out / b.data, b.shape)))
+        """a / b (its gradient for b stays finite in float16: see Tensor.__truediv__)."""
+        return self._operand(a) / self._operand(b)
 
     def softplus(self, x):
         """log(1 + exp(x)), without overflow."""
@@ -129,9 +126,6 @@ class TorchMath(NumpyMath):
         derivative = self.torch.where(xd > low, 1.0, self.torch.where(xd == low, tie_gradient,
                                                                        0.0))
         return self.with_derivative(x, self.torch.where(xd > low, xd, low), derivative)
-
-    def divide(self, a, b):
-        return self._operand(a) / self._operand(b)
 
     def softplus(self, x):
         return self.torch.nn.functional.softplus(x)

@@ -1,12 +1,13 @@
 """training.nn's Conv3dTranspose, EmbeddingLookup, ClipByNorm, TimeDistributed, Unfold and
-TripletMarginWithDistanceLoss against values measured in MindSpore 2.10 (Unfold, which
+TripletMarginWithDistanceLoss, and ops.CTCLoss (TensorFlow's form) and
+InvertPermutation, against values measured in MindSpore 2.10 (Unfold, which
 MindSpore's CPU cannot run, against patches counted by hand), on the numpy and torch
 backends."""
 import numpy as np
 import pytest
 
 import training as ms
-from training import nn
+from training import nn, ops
 
 from tests.training.both_backends import as_input, backend, values  # noqa: F401  (a fixture)
 
@@ -116,3 +117,44 @@ def test_unfold_patches_by_hand(backend):
     assert values(grad)[0, 0, :, 0].tolist() == [1, 1, 1, 1, 0]     # (row 4: in no patch)
     with pytest.raises(ValueError, match="format of 'ksizes'"):
         nn.Unfold([2, 2], [1, 1, 1, 1], [1, 1, 1, 1])
+
+
+CTC_LOGITS = np.random.default_rng(0).standard_normal((5, 2, 4)).astype(np.float32)
+CTC_INDICES = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], np.int64)
+CTC_VALUES = np.array([1, 1, 2, 0, 2], np.int32)
+
+
+@pytest.mark.parametrize("options, loss, first_frame", [
+    ({}, [4.3122387, 5.141557], [0.22597685, -0.61367106, 0.37808728, 0.00960702]),
+    ({"preprocess_collapse_repeated": True}, [4.3043823, 5.141557],
+     [0.22597685, 0.05109977, 0.37808728, -0.6551638]),
+    ({"ctc_merge_repeated": False}, [4.5254493, 5.5182905],
+     [0.22597685, -0.21790668, 0.37808728, -0.38615727])])
+def test_ctc_loss_primitive(backend, options, loss, first_frame):
+    """TensorFlow's form, the last class the blank; MindSpore 2.10's values."""
+    x = as_input(backend, CTC_LOGITS)
+    rest = [as_input(backend, v) for v in (CTC_INDICES, CTC_VALUES, np.array([5, 4], np.int32))]
+    out, grad = ops.CTCLoss(**options)(x, *rest)
+    np.testing.assert_allclose(values(out), loss, atol=1e-5)
+    np.testing.assert_allclose(values(grad)[0, 0], first_frame, atol=1e-5)
+    assert not values(grad)[4, 1].any()     # (past the second sequence's 4 frames)
+    scaled = ms.grad(lambda v: (ops.CTCLoss(**options)(v, *rest)[0] * as_input(
+        backend, np.array([1.0, 2.0], np.float32))).sum())(x)
+    np.testing.assert_allclose(values(scaled)[:, 1], 2 * values(grad)[:, 1], atol=1e-6)
+
+
+def test_ctc_loss_primitive_checks(backend):
+    x = as_input(backend, CTC_LOGITS)
+    indices, labels = as_input(backend, CTC_INDICES), as_input(backend, CTC_VALUES)
+    with pytest.raises(RuntimeError, match="sequence length: 1 and label length: 3"):
+        ops.CTCLoss()(x, indices, labels, as_input(backend, np.array([5, 1], np.int32)))
+    with pytest.raises(TypeError, match="ctc_merge_repeated"):
+        ops.CTCLoss(ctc_merge_repeated=1)
+
+
+def test_invert_permutation():
+    assert ops.InvertPermutation()((3, 4, 0, 2, 1)) == (2, 4, 3, 0, 1)
+    with pytest.raises(ValueError, match="duplicate"):
+        ops.InvertPermutation()((1, 1, 0))
+    with pytest.raises(TypeError, match="input\\[0\\]"):
+        ops.InvertPermutation()((1.0, 0))

@@ -362,6 +362,7 @@ class Select(Primitive):
 from training.ops.activation_primitives import *  # noqa: E402,F401,F403  (ops.Elu, ...: needs Primitive)
 from training.ops.loss_primitives import *  # noqa: E402,F401,F403  (ops.NLLLoss, ...: its __all__)
 from training.ops.math_primitives import *  # noqa: E402,F401,F403  (ops.Ceil, ops.GatherD, ...)
+from training.ops.zoo_primitives import CTCLoss, InvertPermutation  # noqa: E402,F401
 
 
 def __getattr__(name):

@@ -280,7 +280,11 @@ def plain(value):
 
 
 def error(exc):
-    message = str(exc).split("[ERROR] ", 1)[-1].strip().split("\n")[0]
+    """("error", type, the message's first line that says something: MindSpore's kernel errors
+    open with a line of dashes and a '- Kernel select failed:' heading)."""
+    lines = [line.strip() for line in str(exc).split("[ERROR] ", 1)[-1].split("\n")]
+    message = next((line for line in lines if line.strip("- ") and not line.startswith("- ")),
+                   "")
     return ("error", type(exc).__name__, message[:200])
 
 

@@ -23,13 +23,15 @@ of the same dtype, lists of as many, dicts of the same names) with the same shap
 backend's difference is documented the torch backend must give the numpy backend's outcome.
 Differences the README documents as deviations (MindSpore wrong) are counted apart.
 
-    .venv/bin/python tools/training_vs_mindspore.py [--seed 1] [--cases 300]
-        [--mindspore-python /work/msvenv/bin/python] [--show-documented] [--show-error-types]
-        [--case N]
+    .venv/bin/python tools/training_vs_mindspore.py [--seed 1] [--cases 300] [--only KIND]
+        [--case-timeout 60] [--mindspore-python /work/msvenv/bin/python] [--show-documented]
+        [--show-error-types] [--case N]
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is any
 undocumented difference. The MindSpore interpreter runs this file alone (numpy only: it never
-imports this package).
+imports this package), case by case and synchronously (a failed op's error stays with its
+case); a case that kills it or runs past --case-timeout seconds is tried once more in a new
+process, then counted as "MindSpore crashed" (tools/differential_reference.py).
 """
 import importlib
 import importlib.util

@@ -198,8 +198,46 @@ def linalg(d):
     return d.c(choices)
 
 
+def numerics(d):
+    """Polynomials, convolutions, statistics, sets, windows and grids."""
+    kind = d.c([np.float32, np.float32, np.float64, np.int32])
+    vector = d.tensor((d.r.randint(1, 4),), kind)
+    other = d.tensor((d.r.randint(1, 3),), d.c([kind, np.float32]))
+    rows = d.tensor((2, d.r.randint(2, 4)), kind)
+    integers = tensor(d.rng.integers(0, 4, (5,)).astype(np.int32))
+    choices = [
+        ("function", d.c(["convolve", "correlate"]), (), (vector, other), {
+            "mode": d.c(["full", "same", "valid"])}),
+        ("function", d.c(["polyadd", "polysub", "polymul"]), (), (vector, other), {}),
+        ("function", "polyval", (), (vector, d.tensor((2,), kind)), {}),
+        ("function", d.c(["polyder", "polyint"]), (), (vector, d.c([1, 2])), {}),
+        ("function", "trapz", (), (rows,), {"dx": d.c([1.0, 0.5]), "axis": d.c([-1, 0])}),
+        ("function", "gradient", (), (d.c([rows, vector]),), {}),
+        ("function", "unwrap", (), (tensor(np.array([0.0, 3.5, 7.0, -1.0], np.float32)),), {}),
+        ("function", d.c(["cov", "corrcoef"]), (), (rows,), {"rowvar": d.c([True, False])}),
+        ("function", "bincount", (), (integers,), {"minlength": d.c([0, 6])}),
+        ("function", "digitize", (), (vector, tensor(np.array([-1.0, 0.0, 1.0], np.float32))),
+         {"right": d.c([False, True])}),
+        ("function", d.c(["histogram", "histogram_bin_edges"]), (), (rows, d.c([2, 3])), {}),
+        ("function", "interp", (), (d.tensor((3,), np.float32), tensor(np.array(
+            [-1.0, 0.0, 2.0], np.float32)), tensor(np.array([1.0, 3.0, -2.0], np.float32))),
+         {}),
+        ("function", d.c(["unique", "intersect1d", "setdiff1d"]), (), (integers, tensor(
+            np.array([1, 2], np.int32))) if d.r.random() < 0.7 else (integers,), {}),
+        ("function", d.c(["copysign", "gcd", "lcm"]), (), (d.tensor((3,), d.c([kind, np.int32])),
+                                                          d.tensor((3,), kind)), {}),
+        ("function", d.c(["bartlett", "blackman", "hamming", "hanning"]), (), (d.c([1, 4, 5]),),
+         {}),
+        ("function", "ix_", (), (integers, tensor(np.array([2, 0], np.int32))), {}),
+        ("function", "unravel_index", (), (tensor(np.array([5, 1], np.int32)), (2, 3)), {}),
+        ("function", "ravel_multi_index", (), ((tensor(np.array([1, 0], np.int32)), tensor(
+            np.array([2, 1], np.int32))), (2, 3)), {}),
+    ]
+    return d.c(choices)
+
+
 def cases(seed, count):
     r = random.Random(seed)
     makers = [unary] * 3 + [binary] * 3 + [reduction] * 3 + [creation] * 2 + [shaping] * 2 + \
-        [indexing] * 2 + [linalg] * 2
+        [indexing] * 2 + [linalg] * 2 + [numerics] * 2
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]

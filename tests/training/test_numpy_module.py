@@ -168,3 +168,54 @@ def test_mindspore_numpy_maps_to_it():
     assert target_of("mindspore.numpy") == "training.numpy"
     assert not_provided("mindspore.numpy") is None
     assert mnp.pi == np.pi and mnp.float32 is training.float32
+
+
+def test_polynomials_and_convolutions_as_mindspore(make):
+    f, i = make([1.5, -2.0, 3.0]), make([3, -4, 6], np.int32)
+    half = make([1.0, 0.5])
+    check(mnp.convolve(f, half), np.float32, [1.5, -1.25, 2, 1.5])
+    check(mnp.convolve(f, half, "same"), np.float32, [1.5, -1.25, 2])
+    check(mnp.convolve(i, make([1, 2], np.int32)), np.int32, [3, 2, -2, 12])
+    check(mnp.correlate(f, half), np.float32, [0.5, -0.5])
+    check(mnp.correlate(f, half, "full"), np.float32, [0.75, 0.5, -0.5, 3])
+    check(mnp.polyval(i, make([2], np.int32)), np.float32, [10])
+    check(mnp.polymul(f, make([1.0, 2.0])), np.float32, [1.5, 1, -1, 6])
+    check(mnp.polyder(i), np.int32, [6, -4])
+    check(mnp.polyint(i), np.float32, [1, -2, 6, 0])
+    check(mnp.trapz(f, dx=0.5), np.float32, 0.125)
+    check(mnp.gradient(f), np.float32, [-3.5, 0.75, 5])
+    check(mnp.unwrap(make([0.0, 3.5, 7.0])), np.float32, [0, -2.783185, -5.56637])
+
+
+def test_statistics_sets_and_grids_as_mindspore(make):
+    f2 = make([[1.0, 2.0, 4.0], [2.0, 1.0, 0.0]])
+    check(mnp.cov(f2), np.float32, [[2.3333333, -1.5], [-1.5, 1]])
+    check(mnp.corrcoef(f2), np.float32, [[1, -0.98198056], [-0.98198056, 1]])
+    check(mnp.bincount(mnp.array([0, 1, 1, 3])), np.float32, [1, 2, 0, 1])
+    check(mnp.digitize(make([1.5, -2.0, 3.0]), mnp.array([0.0, 2.0])), np.int32, [1, 0, 2])
+    check(mnp.interp(mnp.array([0.5, 2.5]), mnp.array([0.0, 1, 2]), mnp.array([0.0, 10, 20])),
+          np.float32, [5, 20])
+    counts, edges = mnp.histogram(make([1.5, -2.0, 3.0]), 2)
+    check(counts, np.float32, [1, 2])
+    check(edges, np.float32, [-2, 0.5, 3])
+    check(mnp.intersect1d(mnp.array([3, 1, 2]), mnp.array([2, 3, 5])), np.int32, [2, 3])
+    check(mnp.setdiff1d(mnp.array([3, 1, 2, 1]), mnp.array([2])), np.int32, [1, 3])
+    check(mnp.copysign(mnp.array([3, -4, 6]), mnp.array([1.5, -2.0, 3.0])), np.int32,
+          [3, -4, 6])
+    check(mnp.lcm(mnp.array([3, -4, 6]), mnp.array([6, 6, 4])), np.int32, [6, 12, 12])
+    check(mnp.mgrid[0:2, 0:3], np.int32, np.mgrid[0:2, 0:3])
+    check(mnp.mgrid[0:1:3j], np.float32, [0, 0.5, 1])
+    check(mnp.hanning(4), np.float32, [0, 0.75, 0.75, 0])
+    check(mnp.piecewise(make([1.5, -2.0, 3.0]), [make([False, True, False]),
+                                                 make([True, False, True])], [-1, 1]),
+          np.int32, [1, -1, 1])
+    assert values(mnp.randint(0, 5, (2,))).dtype == np.int32
+    assert values(mnp.rand(2, 3)).shape == (2, 3)
+
+
+def test_gradients_of_the_numerics(make):
+    x = make([0.5, -1.0, 2.0])
+    grad = ops.grad(lambda t: mnp.sum(mnp.convolve(t, mnp.array([1.0, 2.0]))))(x)
+    np.testing.assert_allclose(values(grad), [3, 3, 3])
+    grad = ops.grad(lambda t: mnp.polyval(t, mnp.array(2.0)))(x)
+    np.testing.assert_allclose(values(grad), [4, 2, 1])

@@ -29,7 +29,8 @@ def test_cases_repeat_for_a_seed_and_call_mindspore_numpy_names():
 
 def test_documented_rules_apply_where_they_say():
     flip = ("function", "flip", (), (("__tensor__", np.ones(4, np.float32)), 0), {})
-    assert "zeros to some elements" in tool.documented(flip, "step 1: element 0: largest difference 1")
+    assert "zeros to some elements" in tool.documented(
+        flip, "step 1: element 0: largest difference 1")
     assert tool.documented(flip, "largest difference 1") is None       # the forward
     multiply = ("function", "multiply", (), (("__tensor__", np.ones(3, np.float32)), 2.5), {})
     assert "Python numbers" in tool.documented(

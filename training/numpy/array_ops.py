@@ -5,7 +5,7 @@ import builtins
 
 import numpy as np
 
-from training.numpy._core import (as_tensor, axis_tuple, cast, int_argument,
+from training.numpy._core import (as_tensor, axis_tuple, cast, dtype_of, int_argument,
                                   is_tensor, new_tensor, one_axis, shape_of)
 from training.ops import array_kernels as K
 from training.ops import functional as F
@@ -430,10 +430,59 @@ def searchsorted(a, v, side="left", sorter=None):
     return new_tensor(np.asarray(found, np.int32), a)
 
 
-__all__ = ["reshape", "ravel", "transpose", "moveaxis", "swapaxes", "rollaxis",
-           "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "atleast_3d", "size",
-           "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "append",
-           "split", "array_split", "hsplit", "vsplit", "dsplit", "broadcast_to",
-           "broadcast_arrays", "tile", "repeat", "flip", "fliplr", "flipud", "roll", "rot90",
-           "take", "take_along_axis", "choose", "select", "where", "diagonal", "pad",
-           "argwhere", "searchsorted"]
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """func1d applied to each 1-D slice along axis; its results stacked where the axis was."""
+    arr = as_tensor(arr, "apply_along_axis")
+    axis = one_axis(axis, len(shape_of(arr)), "apply_along_axis")
+    moved = F.reshape(moveaxis(arr, axis, -1), (-1, shape_of(arr)[axis]))
+    outer = tuple(n for i, n in enumerate(shape_of(arr)) if i != axis)
+    results = [as_tensor(func1d(row, *args, **kwargs), "apply_along_axis")
+               for row in F.unstack(moved, 0)]
+    out = F.reshape(F.stack(results, 0), outer + shape_of(results[0]))
+    return moveaxis(out, tuple(range(len(outer), len(shape_of(out)))),
+                    tuple(range(axis, axis + len(shape_of(results[0]))))) \
+        if shape_of(results[0]) else out
+
+
+def apply_over_axes(func, a, axes):
+    """func(a, axis) over each axis in turn, the reduced axis kept (as size 1)."""
+    out = as_tensor(a, "apply_over_axes")
+    for axis in np.atleast_1d(axes).tolist():
+        reduced = as_tensor(func(out, axis), "apply_over_axes")
+        out = reduced if len(shape_of(reduced)) == len(shape_of(out)) else \
+            expand_dims(reduced, axis)
+    return out
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """funclist[i] (a function of x or a number) where condlist[i] holds; one more function
+    is the default elsewhere."""
+    x = as_tensor(x, "piecewise")
+    conditions = [cast(as_tensor(c, "piecewise"), np.bool_) for c in (
+        condlist if isinstance(condlist, (list, tuple)) else [condlist])]
+    if len(funclist) not in (len(conditions), len(conditions) + 1):
+        raise ValueError(f"For 'piecewise', with {len(conditions)} condition(s), either "
+                         f"{len(conditions)} or {len(conditions) + 1} functions are expected")
+    values = [as_tensor(f(x, *args, **kw) if callable(f) else f, "piecewise")
+              for f in funclist]
+    if len(values) == len(conditions):
+        out = F.zeros_like(x, dtype=dtype_of(values[0]))
+    else:
+        out = F.broadcast_to(values.pop(), shape_of(x))
+    for condition, value in zip(conditions, values):
+        out = F.where(condition, F.broadcast_to(cast(value, dtype_of(out)), shape_of(x)), out)
+    return out
+
+
+def array_str(a):
+    """The string of a's values (numpy's array_str)."""
+    return np.array_str(K.host_array(as_tensor(a, "array_str")))
+
+
+__all__ = ["apply_along_axis", "apply_over_axes", "piecewise", "array_str", "reshape", "ravel",
+           "transpose", "moveaxis", "swapaxes", "rollaxis", "expand_dims", "squeeze", "atleast_1d",
+           "atleast_2d", "atleast_3d", "size", "concatenate", "stack", "hstack", "vstack",
+           "dstack", "column_stack", "append", "split", "array_split", "hsplit", "vsplit",
+           "dsplit", "broadcast_to", "broadcast_arrays", "tile", "repeat", "flip", "fliplr",
+           "flipud", "roll", "rot90", "take", "take_along_axis", "choose", "select", "where",
+           "diagonal", "pad", "argwhere", "searchsorted"]

@@ -277,8 +277,79 @@ def diag_indices(n, ndim=2):
     return (index,) * int_argument(ndim, "diag_indices", "ndim")
 
 
-__all__ = ["array", "asarray", "asfarray", "copy", "zeros", "ones", "empty", "full",
-           "zeros_like", "ones_like", "empty_like", "full_like", "arange", "linspace",
-           "logspace", "geomspace", "eye", "identity", "tri", "tril", "triu", "diag",
-           "diagflat", "vander", "meshgrid", "indices", "tril_indices", "triu_indices",
-           "tril_indices_from", "triu_indices_from", "diag_indices"]
+def ix_(*args):
+    """Open grids of 1-D index tensors: the k-th reshaped to have its length on axis k."""
+    count = len(args)
+    out = []
+    for k, a in enumerate(args):
+        a = as_tensor(a, "ix_")
+        if len(shape_of(a)) != 1:
+            raise ValueError("For 'ix_', cross index must be 1 dimensional")
+        out.append(F.reshape(a, (1,) * k + (-1,) + (1,) * (count - k - 1)))
+    return tuple(out)
+
+
+class _Grid:
+    """mgrid / ogrid: `grid[0:2, 0:3]` gives the index grids (int32, or float32 for float
+    bounds or a complex step: its count of points, ends included)."""
+
+    def __init__(self, sparse):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        parts = key if isinstance(key, tuple) else (key,)
+        vectors = []
+        for part in parts:
+            start = 0 if part.start is None else part.start
+            step = 1 if part.step is None else part.step
+            if isinstance(step, complex):
+                vectors.append(linspace(start, part.stop, int(abs(step))))
+            else:
+                vectors.append(arange(start, part.stop, step))
+        grids = meshgrid(*vectors, sparse=self.sparse, indexing="ij")
+        if len(grids) == 1:
+            return grids[0]
+        return grids if self.sparse else F.stack(list(grids), 0)
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)
+
+
+def _window(name, values):
+    def function(M):  # noqa: N803  (numpy's name)
+        M = int_argument(M, name, "M")
+        return Tensor(np.asarray(values(M), np.float32).reshape(-1) if M > 0 else
+                      np.zeros(0, np.float32))
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+bartlett = _window("bartlett", np.bartlett)
+blackman = _window("blackman", np.blackman)
+hamming = _window("hamming", np.hamming)
+hanning = _window("hanning", np.hanning)
+
+
+def unravel_index(indices, shape, order="C"):
+    """The coordinates of flat indices in an array of `shape`, int32."""
+    index = K.host_array(as_tensor(indices, "unravel_index"))
+    coordinates = np.unravel_index(index, shape_argument(shape, "unravel_index"), order)
+    return tuple(Tensor(np.asarray(c, np.int32)) for c in coordinates)
+
+
+def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
+    """The flat indices of coordinates in an array of `dims`, int32 (out-of-range ones
+    clipped or wrapped)."""
+    coordinates = [K.host_array(as_tensor(c, "ravel_multi_index")) for c in multi_index]
+    flat = np.ravel_multi_index(coordinates, shape_argument(dims, "ravel_multi_index"),
+                                mode, order)
+    return Tensor(np.asarray(flat, np.int32))
+
+
+__all__ = ["ix_", "mgrid", "ogrid", "bartlett", "blackman", "hamming", "hanning", "unravel_index",
+           "ravel_multi_index", "array", "asarray", "asfarray", "copy", "zeros", "ones", "empty",
+           "full", "zeros_like", "ones_like", "empty_like", "full_like", "arange", "linspace",
+           "logspace", "geomspace", "eye", "identity", "tri", "tril", "triu", "diag", "diagflat",
+           "vander", "meshgrid", "indices", "tril_indices", "triu_indices", "tril_indices_from",
+           "triu_indices_from", "diag_indices"]

@@ -5,7 +5,9 @@ float32 for every input), then calls training.ops, so gradients are recorded on 
 Tensors and torch tensors go to torch."""
 import numpy as np
 
-from training.numpy._core import as_tensor, cast, dtype_of, operands
+from training.numpy._core import as_tensor, cast, dtype_of, new_tensor, operands
+from training.numpy.logic import signbit
+from training.ops import array_kernels as K
 from training.ops import functional as F
 from training.ops.elementwise import real_div, result_dtype
 
@@ -123,9 +125,9 @@ def _binary(name, compute, rule=None):
     (of result type dtype, MindSpore's rules) are computed in."""
     def function(x1, x2):
         x1, x2 = operands(name, x1, x2)
-        if rule is not None:
+        if rule is not None:        # (Python numbers too become tensors of that type)
             dtype = rule(name, result_dtype([x1, x2], name))
-            x1, x2 = (cast(v, dtype) if dtype_of(v) is not None else v for v in (x1, x2))
+            x1, x2 = (cast(as_tensor(v, name), dtype) for v in (x1, x2))
         return compute(x1, x2)
     function.__name__ = function.__qualname__ = name
     return function
@@ -168,13 +170,40 @@ arctan2 = _binary("arctan2", F.atan2, _trig)
 hypot = _binary("hypot", lambda x1, x2: F.sqrt(x1 * x1 + x2 * x2),
                 lambda op, dtype: _to_float32(op, _no_bool(op, dtype)))
 heaviside = _binary("heaviside", lambda x1, x2: F.where(
-    F.less(x1, 0), F.zeros_like(x1), F.where(F.greater(x1, 0), F.ones_like(x1), x2)))
+    F.less(x1, 0), F.zeros_like(x1), F.where(F.greater(x1, 0), F.ones_like(x1), x2)), _any)
 logaddexp = _binary("logaddexp", lambda x1, x2: _logaddexp(x1, x2, F.log, F.exp), _floats)
 logaddexp2 = _binary("logaddexp2", lambda x1, x2: _logaddexp(
     x1, x2, lambda v: F.log(v) * (1 / _LN2), lambda v: F.pow(2, v)), _floats)
 bitwise_and = _binary("bitwise_and", F.bitwise_and)
 bitwise_or = _binary("bitwise_or", F.bitwise_or)
 bitwise_xor = _binary("bitwise_xor", F.bitwise_xor)
+
+
+def copysign(x1, x2):
+    """|x1| with x2's sign, in x1's type (MindSpore's: an integer x1 stays integer)."""
+    x1, x2 = operands("copysign", x1, x2)
+    x1 = as_tensor(x1, "copysign")
+    if dtype_of(x1).kind == "b":
+        _refuse("copysign", dtype_of(x1), "[int, uint, float]")
+    magnitude = F.abs(x1)
+    negative_ = signbit(x2)         # (-0.0 counts as negative, as numpy's)
+    shape = np.broadcast_shapes(tuple(x1.shape), tuple(negative_.shape))
+    return F.where(F.broadcast_to(negative_, shape), -magnitude, magnitude)
+
+
+def _integer_pair(name, compute):
+    def function(x1, x2):
+        x1, x2 = (as_tensor(v, name) for v in operands(name, x1, x2))
+        dtype = result_dtype([x1, x2], name)
+        if dtype.kind not in "iu":
+            _refuse(name, dtype, "[int8, ..., uint64]")
+        return new_tensor(compute(K.host_array(x1), K.host_array(x2)).astype(dtype), x1)
+    function.__name__ = function.__qualname__ = name
+    return function
+
+
+gcd = _integer_pair("gcd", np.gcd)
+lcm = _integer_pair("lcm", np.lcm)
 
 
 def divmod(x1, x2):  # noqa: A001  (numpy's name)

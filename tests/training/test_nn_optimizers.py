@@ -74,9 +74,9 @@ def test_dynamic_learning_rate_list_follows_steps():
 
 
 def test_bad_arguments_raise():
-    with pytest.raises(ValueError, match="learning_rate"):
+    with pytest.raises(ValueError, match="learning rate"):
         nn.SGD(_params(), learning_rate=-1.0)
-    with pytest.raises(ValueError, match="params"):
+    with pytest.raises(ValueError, match="parameters must not be empty"):
         nn.Momentum([], 0.1, 0.9)
     with pytest.raises(TypeError, match="Parameter"):
         nn.Adam([np.zeros(2)])

@@ -92,11 +92,10 @@ class NumpyBackend:
 
     # --- optimizer and checkpoints ----------------------------------------------------------
     def get_lr(self, optimizer):
-        return float(optimizer.learning_rate.data)
+        return optimizer._current_lr()
 
     def set_lr(self, optimizer, lr):
-        optimizer._schedule = None
-        optimizer.learning_rate.data[...] = lr
+        optimizer._assign_lr(lr)
 
     def checkpoint_object(self, network):
         return network

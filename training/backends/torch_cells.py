@@ -124,7 +124,7 @@ class CellOptimizer(torch.optim.Optimizer):
 
     def __init__(self, optimizer):
         params = [bind(p) for p in optimizer.parameters]
-        super().__init__(params, {"lr": optimizer.get_lr()})
+        super().__init__(params, {"lr": optimizer._current_lr()})
         self.cell_optimizer = optimizer
 
     @torch.no_grad()
@@ -134,7 +134,7 @@ class CellOptimizer(torch.optim.Optimizer):
         params = self.param_groups[0]["params"]
         grads = [torch.zeros_like(p) if p.grad is None else p.grad for p in params]
         self.cell_optimizer.step_torch(params, grads)
-        self.param_groups[0]["lr"] = float(self.cell_optimizer.learning_rate.data)
+        self.param_groups[0]["lr"] = self.cell_optimizer._current_lr()
 
     def __getattr__(self, name):
         # what the training.nn optimizer offers (learning_rate, get_lr, parameters, ...): scripts
@@ -202,11 +202,10 @@ class CellTorchBackend(TorchBackend):
         return _device_results(super().train_step(train_network, batch))
 
     def get_lr(self, optimizer):
-        return float(optimizer.get_lr())
+        return optimizer._current_lr()
 
     def set_lr(self, optimizer, lr):
-        optimizer._schedule = None
-        optimizer.learning_rate.data = np.asarray(lr, np.float32)
+        optimizer._assign_lr(lr)
 
     def checkpoint_object(self, train_network):
         return getattr(train_network, "checkpoint_cell", train_network)

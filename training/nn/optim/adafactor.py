@@ -18,6 +18,7 @@ _TINY = 1e-30       # the kernel's floor under means and norms
 class AdaFactor(ElementwiseOptimizer):
     state_names = ("exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
     takes_raw_gradients = True
+    centralizes = False     # (MindSpore's AdaFactor skips gradient centralization)
 
     def __init__(self, params, learning_rate=None, eps=(1e-30, 1e-3), clip_threshold=1.0,
                  decay_rate=0.8, beta1=0.9, weight_decay=0.0, scale_parameter=True,
@@ -39,6 +40,11 @@ class AdaFactor(ElementwiseOptimizer):
         self.relative_step = relative_step and fixed_rate
         self.scale_parameter = scale_parameter and fixed_rate
         self.warmup_init = warmup_init
+        if self.is_group_lr and not self.relative_step:
+            # (MindSpore 2.10 builds it, then its first step raises ValueError)
+            raise ValueError("For 'AdaFactor', parameter groups with their own 'lr' need "
+                             "relative_step=True and no learning_rate (the relative step then "
+                             "replaces every rate)")
         self.eps = (f32(eps[0]), f32(eps[1]))
         self.clip_threshold, self.decay_rate = f32(clip_threshold), f32(decay_rate)
         self.beta1, self.decay = f32(beta1), f32(weight_decay)
@@ -72,6 +78,9 @@ class AdaFactor(ElementwiseOptimizer):
             check_positive(self.cls_name, f"eps{index}", value, allow_zero=True)
         check_positive(self.cls_name, "clip_threshold", clip_threshold, allow_zero=True)
         check_open_unit(self.cls_name, "decay_rate", decay_rate)
+        if not isinstance(weight_decay, (int, float)):
+            raise TypeError(f"For 'AdaFactor', the 'weight_decay' must be 'float',  but got "
+                            f"'{type(weight_decay).__name__}'.")
         if not 0 <= weight_decay < 1:
             raise ValueError(f"For 'AdaFactor', the 'weight_decay' must be in range of [0, 1), "
                              f"but got {weight_decay}.")

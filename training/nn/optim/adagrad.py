@@ -2,7 +2,7 @@
 param -= lr * g / sqrt(accum). With update_slots=False the accumulator stays fixed."""
 import numpy as np
 
-from training.nn.optim.optimizer import Optimizer
+from training.nn.optim.optimizer import Optimizer, by_rate, per_parameter, pick
 
 
 class Adagrad(Optimizer):
@@ -15,14 +15,19 @@ class Adagrad(Optimizer):
         self._register_states("accum", self.clone_state("accum", fill=accum))
 
     def apply_gradients(self, gradients, lr):
-        for p, g, acc in zip(self.parameters, gradients, self.accum):
+        lrs = per_parameter(lr, len(gradients))
+        for p, g, acc, lr in zip(self.parameters, gradients, self.accum, lrs):
             if self.update_slots:
                 acc.data += g * g
             p.data -= (lr * g / np.sqrt(acc.data)).astype(p.dtype, copy=False)
 
     def apply_gradients_torch(self, params, grads, lr):
+        lrs = per_parameter(lr, len(params))
         import torch
         accs = self.state_tensors(self.accum, params)
         if self.update_slots:
             torch._foreach_addcmul_(accs, grads, grads)
-        torch._foreach_addcdiv_(params, grads, torch._foreach_sqrt(accs), value=-lr)
+        roots = torch._foreach_sqrt(accs)
+        for lr, indices in by_rate(lrs):
+            torch._foreach_addcdiv_(pick(params, indices), pick(grads, indices),
+                                    pick(roots, indices), value=-lr)

@@ -3,7 +3,8 @@
 "vhat"; MindSpore then ignores `use_nesterov`, and so does this)."""
 import numpy as np
 
-from training.nn.optim.optimizer import Optimizer
+from training.nn.optim.checks import check_betas
+from training.nn.optim.optimizer import Optimizer, by_rate, per_parameter, pick
 from training.tensor import Parameter
 
 
@@ -22,11 +23,7 @@ class Adam(Optimizer):
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
                  use_amsgrad=False, **kwargs):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        for name, value in (("beta1", beta1), ("beta2", beta2)):
-            if not 0 < value < 1:
-                raise ValueError(f"For 'Adam', '{name}' must be in (0, 1), but got {value}")
-        if eps <= 0:
-            raise ValueError(f"For 'Adam', 'eps' must be > 0, but got {eps}")
+        check_betas(self.cls_name, beta1, beta2, eps)
         self.check_bool("use_nesterov", use_nesterov)
         self.check_bool("use_amsgrad", use_amsgrad)
         # float32, as MindSpore's: 1 - beta2 in float32 is 0.00100004673 for 0.999, and the
@@ -43,14 +40,18 @@ class Adam(Optimizer):
         self.beta2_power = Parameter(np.array(1.0, np.float32), name="beta2_power",
                                      requires_grad=False)
 
+    def _step_size(self, lr):
+        return lr * np.sqrt(1 - self.beta2_power.data) / (1 - self.beta1_power.data)
+
     def apply_gradients(self, gradients, lr):
+        lrs = per_parameter(lr, len(gradients))
         b1, b2 = self.beta1, self.beta2
         self.beta1_power.data = self.beta1_power.data * b1
         self.beta2_power.data = self.beta2_power.data * b2
-        step_size = lr * np.sqrt(1 - self.beta2_power.data) / (1 - self.beta1_power.data)
         largest = self.vhat if self.use_amsgrad else self.moment2
-        for p, g, m, v, vhat in zip(self.parameters, gradients, self.moment1, self.moment2,
-                                    largest):
+        for p, g, m, v, vhat, lr in zip(self.parameters, gradients, self.moment1, self.moment2,
+                                        largest, lrs):
+            step_size = self._step_size(lr)
             m.data[...] = b1 * m.data + (1 - b1) * g
             v.data[...] = b2 * v.data + (1 - b2) * g * g
             if vhat is not v:
@@ -60,13 +61,12 @@ class Adam(Optimizer):
                 p.dtype, copy=False)
 
     def apply_gradients_torch(self, params, grads, lr):
+        lrs = per_parameter(lr, len(params))
         import torch
         b1, b2 = self.beta1, self.beta2
         # the powers stay host values (assigned, so a bound copy is written back too)
         self.beta1_power.data = self.beta1_power.data * b1
         self.beta2_power.data = self.beta2_power.data * b2
-        step_size = float(np.float32(lr) * np.sqrt(1 - self.beta2_power.data)
-                          / (1 - self.beta1_power.data))
         m = self.state_tensors(self.moment1, params)
         v = self.state_tensors(self.moment2, params)
         update_moments_torch(m, v, grads, b1, b2)
@@ -80,4 +80,7 @@ class Adam(Optimizer):
             v = vhat
         denominator = torch._foreach_sqrt(v)
         torch._foreach_add_(denominator, self.eps)
-        torch._foreach_addcdiv_(params, direction, denominator, value=-step_size)
+        for lr, indices in by_rate(lrs):
+            torch._foreach_addcdiv_(pick(params, indices), pick(direction, indices),
+                                    pick(denominator, indices),
+                                    value=-float(self._step_size(np.float32(lr))))

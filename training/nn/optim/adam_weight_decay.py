@@ -3,19 +3,17 @@ to the update (decoupled from the gradient): param -= lr * (m / (sqrt(v) + eps) 
 import numpy as np
 
 from training.nn.optim.adam import update_moments_torch
-from training.nn.optim.optimizer import Optimizer
+from training.nn.optim.checks import check_betas
+from training.nn.optim.optimizer import Optimizer, by_rate, per_parameter, pick
 
 
 class AdamWeightDecay(Optimizer):
+    centralizes = False     # (MindSpore's AdamWeightDecay skips gradient centralization)
+
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
                  weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay)
-        for name, value in (("beta1", beta1), ("beta2", beta2)):
-            if not 0 < value < 1:
-                raise ValueError(f"For 'AdamWeightDecay', '{name}' must be in (0, 1), but got "
-                                 f"{value}")
-        if eps <= 0:
-            raise ValueError(f"For 'AdamWeightDecay', 'eps' must be > 0, but got {eps}")
+        check_betas(self.cls_name, beta1, beta2, eps)
         # float32, as MindSpore's (1 - beta2 rounds there: see Adam)
         self.beta1, self.beta2, self.eps = np.float32(beta1), np.float32(beta2), eps
         self._register_states("moments1", self.clone_state("adam_m"))
@@ -25,8 +23,9 @@ class AdamWeightDecay(Optimizer):
         return self.unscale(gradients)  # the decay goes into the update, not the gradient
 
     def apply_gradients(self, gradients, lr):
+        lrs = per_parameter(lr, len(gradients))
         b1, b2 = self.beta1, self.beta2
-        for p, g, m, v in zip(self.parameters, gradients, self.moments1, self.moments2):
+        for p, g, m, v, lr in zip(self.parameters, gradients, self.moments1, self.moments2, lrs):
             m.data[...] = b1 * m.data + (1 - b1) * g
             v.data[...] = b2 * v.data + (1 - b2) * g * g
             update = m.data / (np.sqrt(v.data) + self.eps)
@@ -40,6 +39,7 @@ class AdamWeightDecay(Optimizer):
         return torch._foreach_div(grads, self.loss_scale) if self.loss_scale != 1.0 else grads
 
     def apply_gradients_torch(self, params, grads, lr):
+        lrs = per_parameter(lr, len(params))
         import torch
         b1, b2 = self.beta1, self.beta2
         m = self.state_tensors(self.moments1, params)
@@ -52,4 +52,5 @@ class AdamWeightDecay(Optimizer):
             decay = self._decay(p_cell)
             if decay:
                 update[i].add_(params[i], alpha=decay)
-        torch._foreach_add_(params, update, alpha=-lr)
+        for lr, indices in by_rate(lrs):
+            torch._foreach_add_(pick(params, indices), pick(update, indices), alpha=-lr)

@@ -2,19 +2,9 @@
 param -= lr / (1 - b1^t) * m / (v + eps)."""
 import numpy as np
 
-from training.nn.optim.checks import check_float, check_open_unit, check_positive
+from training.nn.optim.checks import check_betas
 from training.nn.optim.elementwise import ElementwiseOptimizer, f32
 from training.tensor import Parameter
-
-
-def check_betas(cls_name, beta1, beta2, eps):
-    """beta1 and beta2 floats in (0, 1), eps a float > 0 (AdaMax, Lamb, LazyAdam): the types
-    first, then the values, as MindSpore checks them."""
-    for name, value in (("beta1", beta1), ("beta2", beta2), ("eps", eps)):
-        check_float(cls_name, name, value)
-    check_open_unit(cls_name, "beta1", beta1)
-    check_open_unit(cls_name, "beta2", beta2)
-    check_positive(cls_name, "eps", eps)
 
 
 def beta_power(name):

@@ -29,3 +29,12 @@ def check_positive(cls_name, name, value, allow_zero=False):
                          f"{'>=' if allow_zero else '>'} 0, but got '{value}' with type 'float'.")
     return value
 
+
+def check_betas(cls_name, beta1, beta2, eps):
+    """beta1 and beta2 floats in (0, 1), eps a float > 0 (the Adam family, AdaMax, Lamb): the types
+    first, then the values, as MindSpore checks them."""
+    for name, value in (("beta1", beta1), ("beta2", beta2), ("eps", eps)):
+        check_float(cls_name, name, value)
+    check_open_unit(cls_name, "beta1", beta1)
+    check_open_unit(cls_name, "beta2", beta2)
+    check_positive(cls_name, "eps", eps)

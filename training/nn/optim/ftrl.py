@@ -11,14 +11,16 @@ from training.nn.optim.elementwise import ElementwiseOptimizer, f32
 
 class FTRL(ElementwiseOptimizer):
     state_names = ("moments", "linear")
+    decays_all = True
 
     def __init__(self, params, initial_accum=0.1, learning_rate=0.001, lr_power=-0.5, l1=0.0,
                  l2=0.0, use_locking=False, loss_scale=1.0, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        if self._schedule is not None:
+        if self.dynamic_lr or self.is_group_lr:
             raise ValueError(f"For 'FTRL', dynamic learning rate and group learning rate are "
                              f"currently not supported in FTRL, they should all be false, but got "
-                             f"dynamic learning rate True and group learning rate False.")
+                             f"dynamic learning rate {self.dynamic_lr} and group learning rate "
+                             f"{self.is_group_lr}.")
         check_positive(self.cls_name, "initial_accum", initial_accum, allow_zero=True)
         check_positive(self.cls_name, "learning_rate", learning_rate)
         check_float(self.cls_name, "lr_power", lr_power)
@@ -30,9 +32,6 @@ class FTRL(ElementwiseOptimizer):
         self.l1, self.l2, self.lr_power = f32(l1), f32(l2), f32(lr_power)
         self._register_states("moments", self.clone_state("moments", fill=initial_accum))
         self._register_states("linear", self.clone_state("linear"))
-
-    def _decay(self, param):
-        return self.weight_decay if self._group_decay is None else self._group_decay[id(param)]
 
     def _power(self, xp, accum):
         """accum ** -lr_power, correctly rounded to float32 as MindSpore's powf (by way of

@@ -4,7 +4,7 @@ u = m_hat / (sqrt(v_hat) + eps) + wd * param, and a layer-wise trust ratio
 update (not the gradient); Lamb has no loss scale."""
 import numpy as np
 
-from training.nn.optim.adamax import check_betas
+from training.nn.optim.checks import check_betas
 from training.nn.optim.elementwise import ElementwiseOptimizer, f32
 
 

@@ -2,8 +2,9 @@
 parameter that `lars_filter` keeps gets the gradient
 (g + wd*w) * coefficient * ||w|| / (||g|| + wd*||w|| + epsilon) (the ratio 1 where a norm is 0;
 with `use_clip`, min(ratio / lr, 1)) before the wrapped optimizer steps. LARS takes over the
-wrapped optimizer's loss scale and weight decay: a filtered-out parameter (a bias, a LayerNorm)
-gets neither, as in MindSpore."""
+wrapped optimizer's loss scale and weight decay (its groups' too, a dynamic decay at each
+step): a filtered-out parameter (a bias, a LayerNorm) gets neither, as in MindSpore. With
+`use_clip` the rate is each parameter's (group rates too)."""
 import numpy as np
 
 from training.backends.dispatch import is_torch
@@ -36,10 +37,12 @@ class LARS(Optimizer):
         self.global_step = optimizer.global_step       # one counter, as MindSpore's
         object.__setattr__(self, "parameters", optimizer.parameters)
         self.lars_flags = [bool(lars_filter(p)) for p in self.parameters]
+        if use_clip and optimizer.is_group_lr and optimizer.dynamic_lr:
+            raise ValueError("For 'LARS', if the argument 'use_clip' is set to True, then the "
+                             "dynamic learning rate and group learning rate cannot both be true.")
         # the wrapped optimizer's decay and loss scale, applied here from now on
-        self.decays = [optimizer._decay(p) for p in self.parameters]
         self.loss_scale = optimizer.loss_scale
-        optimizer._group_decay = {id(p): 0.0 for p in self.parameters}
+        optimizer._decays_handed_over = True
         optimizer.loss_scale = 1.0
 
     def construct(self, gradients):
@@ -47,16 +50,17 @@ class LARS(Optimizer):
         if len(gradients) != len(self.parameters):
             raise ValueError(f"For 'LARS', got {len(gradients)} gradients for "
                              f"{len(self.parameters)} parameters")
-        lr = f32(self.opt.get_lr())
+        lrs = self.opt._step_lrs()
+        decays = [self.opt._decay_value(p) for p in self.parameters]
         if gradients and is_torch(gradients[0]):
             import torch
             from training.backends.torch_cells import param
             with torch.no_grad():
-                scaled = [self._scaled(torch, param(p), g, d, flag, lr) for p, g, d, flag in
-                          zip(self.parameters, gradients, self.decays, self.lars_flags)]
+                scaled = [self._scaled(torch, param(p), g, d, flag, f32(lr)) for p, g, d, flag, lr
+                          in zip(self.parameters, gradients, decays, self.lars_flags, lrs)]
         else:
-            scaled = [self._scaled(np, p.data, as_array(g), d, flag, lr) for p, g, d, flag in
-                      zip(self.parameters, gradients, self.decays, self.lars_flags)]
+            scaled = [self._scaled(np, p.data, as_array(g), d, flag, f32(lr)) for p, g, d, flag, lr
+                      in zip(self.parameters, gradients, decays, self.lars_flags, lrs)]
         return self.opt(tuple(scaled))
 
     def _scaled(self, xp, weight, grad, decay, flag, lr):

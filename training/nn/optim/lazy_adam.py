@@ -4,8 +4,8 @@ powers have shape (1,), not Adam's 0-d. (LazyAdam's lazy part, updating only the
 gradient names, and AdamOffload's host-side update have nothing to do on dense gradients.)"""
 import numpy as np
 
-from training.nn.optim.adamax import beta_power, check_betas
-from training.nn.optim.checks import check_positive
+from training.nn.optim.adamax import beta_power
+from training.nn.optim.checks import check_betas, check_positive
 from training.nn.optim.elementwise import ElementwiseOptimizer, f32
 
 
@@ -45,5 +45,7 @@ class LazyAdam(ElementwiseOptimizer):
 
 
 class AdamOffload(LazyAdam):
+    centralizes = False     # (MindSpore's AdamOffload skips gradient centralization)
+
     def check_weight_decay(self, weight_decay):
         pass    # (the base's check: AdamOffload takes an int weight decay)

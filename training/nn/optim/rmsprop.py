@@ -4,7 +4,7 @@ moment = momentum * moment + lr * g / sqrt(mean_square + eps) (centered: mean_sq
 mean_grad^2 under the root, mean_grad = decay * mean_grad + (1 - decay) * g); param -= moment."""
 import numpy as np
 
-from training.nn.optim.optimizer import Optimizer
+from training.nn.optim.optimizer import Optimizer, by_rate, per_parameter, pick
 
 
 class RMSProp(Optimizer):
@@ -25,8 +25,9 @@ class RMSProp(Optimizer):
         self._register_states("moment", self.clone_state("moment"))
 
     def apply_gradients(self, gradients, lr):
+        lrs = per_parameter(lr, len(gradients))
         d = self.decay
-        for i, (p, g) in enumerate(zip(self.parameters, gradients)):
+        for i, (p, g, lr) in enumerate(zip(self.parameters, gradients, lrs)):
             ms, mom = self.mean_square[i], self.moment[i]
             ms.data[...] = d * ms.data + (1 - d) * g * g
             denominator = ms.data
@@ -38,6 +39,7 @@ class RMSProp(Optimizer):
             p.data -= mom.data.astype(p.dtype, copy=False)
 
     def apply_gradients_torch(self, params, grads, lr):
+        lrs = per_parameter(lr, len(params))
         import torch
         d = self.decay
         mean_square = self.state_tensors(self.mean_square, params)
@@ -53,5 +55,7 @@ class RMSProp(Optimizer):
         denominator = torch._foreach_add(denominator, self.epsilon)
         torch._foreach_sqrt_(denominator)
         torch._foreach_mul_(moment, self.momentum)
-        torch._foreach_addcdiv_(moment, grads, denominator, value=lr)
+        for lr, indices in by_rate(lrs):
+            torch._foreach_addcdiv_(pick(moment, indices), pick(grads, indices),
+                                    pick(denominator, indices), value=lr)
         torch._foreach_sub_(params, moment)

@@ -1,11 +1,17 @@
 """SGD with optional momentum, dampening and Nesterov."""
-from training.nn.optim.optimizer import Optimizer
+from training.nn.cell import Cell
+from training.nn.optim.optimizer import Optimizer, by_rate, per_parameter, pick
 
 
 class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
                  nesterov=False, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if any(isinstance(d, Cell) for d in self._decays.values()) or \
+                isinstance(weight_decay, Cell):
+            raise TypeError("For 'SGD', dynamic weight decay is currently not supported, the "
+                            "argument 'weight_decay' or 'weight_decay' set in grouped 'params' "
+                            "must be float or int type.")
         if momentum < 0:
             raise ValueError(f"For 'SGD', 'momentum' must be >= 0, but got {momentum}")
         if dampening < 0:
@@ -19,7 +25,8 @@ class SGD(Optimizer):
         self._started = False
 
     def apply_gradients(self, gradients, lr):
-        for p, g, acc in zip(self.parameters, gradients, self.accum):
+        lrs = per_parameter(lr, len(gradients))
+        for p, g, acc, lr in zip(self.parameters, gradients, self.accum, lrs):
             if self.momentum:
                 if self._started:
                     acc.data[...] = self.momentum * acc.data + (1 - self.dampening) * g
@@ -32,6 +39,7 @@ class SGD(Optimizer):
         self._started = True
 
     def apply_gradients_torch(self, params, grads, lr):
+        lrs = per_parameter(lr, len(params))
         import torch
         steps = grads
         if self.momentum:
@@ -42,5 +50,6 @@ class SGD(Optimizer):
             else:
                 torch._foreach_copy_(accs, grads)
             steps = torch._foreach_add(grads, accs, alpha=self.momentum) if self.nesterov else accs
-        torch._foreach_add_(params, steps, alpha=-lr)
+        for lr, indices in by_rate(lrs):
+            torch._foreach_add_(pick(params, indices), pick(steps, indices), alpha=-lr)
         self._started = True

@@ -8,7 +8,11 @@ calls (BatchNorm's moving statistics). An optimizer case builds one ``nn`` optim
 Parameters (plain or in groups; a float, per-step or scheduled learning rate; loss scale;
 weight decay over names with ``gamma``/``beta``; hyperparameters some of them wrong), calls it
 2-5 times with given gradients as ``opt(grads)`` and gives every parameter and optimizer state
-by name after each call. Run in MindSpore's interpreter this module imports numpy only."""
+by name after each call (the learning-rate Parameters too: 'learning_rate' and the groups'
+'learning_rate_group_<i>'; with group rates get_lr() as well). Its parameter groups are 1-3
+dicts with drawn 'lr' (fixed, per-step list or Tensor, schedule), 'weight_decay' (a float or a
+schedule), 'grad_centralization' and an 'order_params' entry, some of them wrong. Run in
+MindSpore's interpreter this module imports numpy only."""
 import numpy as np
 
 from training_layer_cases import TRAINED, MORE_LAYERS, more_layer_case
@@ -23,6 +27,10 @@ OPTIMIZERS = ["SGD", "Momentum", "Adam", "AdamWeightDecay", "RMSProp", "Adagrad"
               "AdamOffload", "AdaFactor"]
 # optimizer parameters: MindSpore skips weight decay on names with "gamma" or "beta"
 PARAMETER_NAMES = ["fc.weight", "fc.bias", "bn.gamma", "bn.beta", "conv.weight", "ln.beta"]
+# (a second dimension of 16: what gradient centralization changes)
+PARAMETER_SHAPES = [(3,), (2, 3), (2, 1, 2), (2, 16), (2, 16, 1, 1)]
+SCHEDULES = [("ExponentialDecayLR", (0.1, 0.9, 2)), ("CosineDecayLR", (0.01, 0.1, 3)),
+             ("WarmUpLR", (0.1, 3))]
 
 
 def tensor(array):
@@ -247,8 +255,7 @@ def learning_rate(d, steps, wrong):
     if kind == "float":
         return c([0.1, 0.01, 0.5, 0.0] + [-0.1, 1] * wrong)
     if kind == "schedule":
-        return ("schedule", c([("ExponentialDecayLR", (0.1, 0.9, 2)),
-                               ("CosineDecayLR", (0.01, 0.1, 3)), ("WarmUpLR", (0.1, 3))]))
+        return ("schedule", c(SCHEDULES))
     rates = [round(d.r.uniform(0.0, 0.2), 3) for _ in range(steps + c([0, 0, 0, -1, 2]))]
     return rates if kind == "list" else tensor(np.array(rates, np.float32))
 
@@ -257,9 +264,9 @@ HYPERPARAMETERS = {     # name: {argument: values, the last ones wrong}
     "SGD": {"momentum": [0.0, 0.9, 0.5, -0.1], "dampening": [0.0, 0.1, -0.5],
             "nesterov": [False, True, 1]},
     "Momentum": {"use_nesterov": [False, True, 1]},
-    "Adam": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0], "eps": [1e-8, 1e-3, 0.0],
+    "Adam": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0], "eps": [1e-8, 1e-3, 0],
              "use_nesterov": [False, True, 1], "use_amsgrad": [False, True, 1]},
-    "AdamWeightDecay": {"beta1": [0.9, 0.5, 1.0], "beta2": [0.999, 0.9, 0.0],
+    "AdamWeightDecay": {"beta1": [0.9, 0.5, 1], "beta2": [0.999, 0.9, 0.0],
                         "eps": [1e-6, 1e-3, 0.0]},
     "RMSProp": {"decay": [0.9, 0.5, -0.5], "momentum": [0.0, 0.9, -1.0],
                 "epsilon": [1e-10, 1e-3, 0.0], "centered": [False, True, 1]},
@@ -302,7 +309,7 @@ def optimizer_case(d):
     c = d.r.choice
     name = c(OPTIMIZERS)
     names = d.r.sample(PARAMETER_NAMES, c([1, 2, 3]))
-    shapes = [c([(3,), (2, 3), (2, 1, 2)]) for _ in names]
+    shapes = [c(PARAMETER_SHAPES) for _ in names]
     params = [(key, normal(d, shape)) for key, shape in zip(names, shapes)]
     steps = d.r.randint(2, 5)
     wrong = d.r.random() < 0.15
@@ -318,7 +325,7 @@ def optimizer_case(d):
         kwargs["momentum"] = c([0.9, 0.0, 0.5] + [-0.1] * wrong)
     hyperparameters(d, kwargs, wrapped, wrong)
     if d.r.random() < 0.5:
-        kwargs["weight_decay"] = c([0.01, 0.1, -0.1] if wrong else [0.01, 0.1])
+        kwargs["weight_decay"] = c([0.01, 0.1, ("schedule", SCHEDULES[0])] + [-0.1] * wrong)
     if wrapped not in NO_LOSS_SCALE and d.r.random() < 0.3:
         kwargs["loss_scale"] = c([2.0, 128.0, 0.0] if wrong else [2.0, 128.0])
     if wrapped == "SGD" and kwargs.get("nesterov") is True and not wrong:
@@ -326,32 +333,68 @@ def optimizer_case(d):
     if name == "LARS":      # the wrapped optimizer's arguments inside LARS's
         kwargs = {"optimizer": (wrapped, kwargs)}
         hyperparameters(d, kwargs, name, wrong)
-    groups = None
-    if len(names) > 1 and d.r.random() < 0.35:
-        cut = d.r.randint(1, len(names) - 1)
-        groups = [{"params": names[:cut], "weight_decay": c([0.0, 0.05])},
-                  {"params": names[cut:]}]
-        if d.r.random() < 0.5:
-            groups.append({"order_params": d.r.sample(names, len(names))})
+    rate = raw_rates(kwargs.get("learning_rate"))     # (group lists as long, but if wrong)
+    length = len(rate) if rate is not None else steps + (d.r.random() < 0.1)
+    groups = parameter_groups(d, names, length, wrong) if d.r.random() < 0.45 else None
     # the gradients in the optimizer's order of the parameters (order_params' where given)
     order = groups[-1]["order_params"] if groups and "order_params" in groups[-1] else names
+    if len(order) != len(names) or set(order) != set(names):
+        order = names       # (a wrong order_params is refused before any step)
     grads = [[normal(d, shapes[names.index(key)]) for key in order] for _ in range(steps)]
     return ("optimizer", name, (), kwargs, (params, groups, grads))
 
 
+def raw_rates(rate):
+    """A drawn per-step list of rates (a list, or a Tensor's array), or None."""
+    rate = rate[1] if is_tensor(rate) else rate
+    return rate if isinstance(rate, (list, np.ndarray)) else None
+
+
+def parameter_groups(d, names, length, wrong):
+    """1-3 groups over ``names`` (MindSpore's dicts, parameters by name), each with an 'lr'
+    (fixed, a list of ``length`` rates, a Tensor of them, a schedule), a 'weight_decay' (a float
+    or a schedule) and 'grad_centralization' now and then, and an 'order_params' entry now and
+    then; with ``wrong`` some value MindSpore refuses (a list of another length, a negative
+    rate or decay, an int flag, an order that leaves a parameter out)."""
+    c = d.r.choice
+    cuts = sorted(d.r.sample(range(1, len(names)), min(len(names) - 1, c([0, 1, 2]))))
+    bounds = [0] + cuts + [len(names)]
+    groups = [{"params": names[start:end]} for start, end in zip(bounds, bounds[1:])]
+    for group in groups:
+        if d.r.random() < 0.5:
+            rates = [round(d.r.uniform(0.0, 0.2), 3) for _ in range(
+                length + (c([-1, 1]) if wrong and d.r.random() < 0.3 else 0))]
+            group["lr"] = c([c([0.05, 0.2, 0.0, 1] + [-0.1] * wrong), rates,
+                             tensor(np.array(rates, np.float32)), ("schedule", c(SCHEDULES))])
+        if d.r.random() < 0.5:
+            group["weight_decay"] = c([0.0, 0.05, 0.01, 1, ("schedule", SCHEDULES[0])] +
+                                      [-0.1] * wrong)
+        if d.r.random() < 0.3:
+            group["grad_centralization"] = c([True, False] + [1] * wrong)
+    if d.r.random() < 0.4:
+        order = d.r.sample(names, len(names))
+        groups.append({"order_params": order[1:] if wrong and len(order) > 1 else order})
+    return groups
+
+
 # what MindSpore's optimizers keep as Parameters and this package as attributes (README): SGD's
-# first-step flags, the momentum, the learning rate (MindSpore: the per-step list, or nothing
-# for a schedule; here the current rate; the rate shows in the parameters all the same), and
-# AdaFactor's placeholder first moment without beta1 (an unnamed "Parameter$1" in MindSpore)
-HELD_APART = ("stat.", "momentum", "learning_rate", "Parameter")
+# first-step flags, the momentum, and AdaFactor's placeholder first moment without beta1 (an
+# unnamed "Parameter$1" in MindSpore)
+HELD_APART = ("stat.", "momentum", "Parameter")
 
 
-def with_schedule(lib, kwargs):
-    """``kwargs`` with a drawn schedule's name and arguments made the library's schedule."""
-    rate = kwargs.get("learning_rate")
-    if isinstance(rate, tuple) and rate[0] == "schedule":
-        kwargs["learning_rate"] = getattr(lib.nn, rate[1][0])(*rate[1][1])
-    return kwargs
+def is_schedule(value):
+    """Whether a drawn value is a schedule's ("schedule", (name, arguments))."""
+    return isinstance(value, tuple) and len(value) == 2 and value[0] == "schedule"
+
+
+def with_schedule(lib, values):
+    """``values`` (a dict of arguments or a group) with each drawn schedule's name and
+    arguments made the library's schedule."""
+    for key, value in values.items():
+        if is_schedule(value):
+            values[key] = getattr(lib.nn, value[1][0])(*value[1][1])
+    return values
 
 
 def run_optimizer(lib, case, plain, error):
@@ -362,8 +405,9 @@ def run_optimizer(lib, case, plain, error):
     try:
         by_name = {key: lib.Parameter(lib.Tensor(value), name=key) for key, value in params}
         chosen = list(by_name.values()) if groups is None else [
-            {key: [by_name[n] for n in value] if key in ("params", "order_params") else value
-             for key, value in group.items()} for group in groups]
+            with_schedule(lib, {key: [by_name[n] for n in value] if key in (
+                "params", "order_params") else lib.resolve(value) for key, value in group.items()})
+            for group in groups]
         kwargs = with_schedule(lib, lib.resolve(kwargs))
         if name == "LARS":
             wrapped, inner = kwargs.pop("optimizer")
@@ -372,12 +416,53 @@ def run_optimizer(lib, case, plain, error):
         else:
             optimizer = getattr(lib.nn, name)(chosen, **kwargs)
         for step in grads:
+            # with group rates each parameter's rate for the step (get_lr() is a float here
+            # without them, a Parameter or Tensor in MindSpore: README)
+            rates = plain(optimizer.get_lr()) if getattr(optimizer, "is_group_lr", False) \
+                else None
             optimizer(tuple(lib.input(g) for g in step))
             values = {key: plain(p) for key, p in by_name.items()}
             # by the states' names (LARS's keys of its wrapped optimizer's start with "opt.")
             values.update((p.name, plain(p)) for _, p in optimizer.parameters_and_names()
                           if not p.name.startswith(HELD_APART))
+            if rates is not None:
+                values["get_lr()"] = rates
             made.append(("ok", ("dict", values)))
     except Exception as exc:         # an outcome to compare, like a value
         made.append(error(exc))
     return made
+
+
+def centralizes_a_gradient(case):
+    """Whether a group with 'grad_centralization' holds a parameter whose gradient MindSpore
+    centralizes (a second dimension of 16) in an optimizer that centralizes."""
+    _, name, _, kwargs, (params, groups, _) = case
+    wrapped = kwargs["optimizer"][0] if name == "LARS" else name
+    if not groups or wrapped in ("AdamWeightDecay", "AdamOffload", "AdaFactor"):
+        return False
+    shapes = dict((key, value.shape) for key, value in params)
+    return any(group.get("grad_centralization") is True and len(shapes[key]) > 1 and
+               shapes[key][1] % 16 == 0 for group in groups for key in group.get("params", ()))
+
+
+def documented_optimizer(case, why):
+    """The README's word for an optimizer difference it lists as a deviation, or None."""
+    _, name, _, kwargs, (params, groups, _) = case
+    theirs_only = "raises RuntimeError in MindSpore only" in why
+    decays = [kwargs.get("weight_decay")] + [group.get("weight_decay") for group in groups or ()]
+    rules = [
+        (name == "ASGD" and any(map(is_schedule, decays)) and
+         is_schedule(kwargs.get("learning_rate")) and "largest difference" in why,
+         "ASGD's first step moves by the first rate (MindSpore 2.10's does not move when both "
+         "the rate and the weight decay are schedules and the decay applies to no parameter: "
+         "its eta stays 0)"),
+        (name == "RMSProp" and not kwargs.get("centered") and "largest difference" in why and
+         any(value.size >= 8 for _, value in params),
+         "RMSProp divides by sqrt(mean_square + epsilon) in every element, as documented "
+         "(MindSpore 2.10's CPU kernel divides by sqrt(mean_square) + epsilon in each whole "
+         "block of 8 elements)"),
+        (theirs_only and centralizes_a_gradient(case),
+         "grad_centralization runs on the CPU (MindSpore 2.10 has no CPU kernel for "
+         "Centralization: RuntimeError)"),
+    ]
+    return next((word for applies, word in rules if applies), None)

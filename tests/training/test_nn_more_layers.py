@@ -37,10 +37,13 @@ def test_conv3d_transpose_pad_mode_with_output_padding(backend):
     ({"dilation": (2, 1, 1)}, "depth of parameter 'dilation' must be 1"),
     ({"pad_mode": "same", "output_padding": 1}, "'output_padding' must be zero"),
     ({"pad_mode": "pad", "output_padding": 1}, "output_padding_d"),
-    ({"padding": (1, 1, 1, 1)}, "'padding size' must be 6")])
+    ({"padding": (1, 1, 1, 1)}, "'padding size' must be 6"),
+    ({"kernel_size": (1, 2)}, "parameter 'kernel_size' must be an int or a tuple")])
 def test_conv3d_transpose_checks(kwargs, message):
     with pytest.raises(ValueError, match=message):
         nn.Conv3dTranspose(2, 2, 3, **kwargs)
+    with pytest.raises(TypeError, match="has_bias"):
+        nn.Conv3dTranspose(2, 2, 3, has_bias=1)
 
 
 def test_embedding_lookup_cpu_gives_zero_rows_outside_the_table(backend):

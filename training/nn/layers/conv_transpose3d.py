@@ -15,7 +15,10 @@ NAME = "Conv3DTranspose"    # (MindSpore's primitive names most of the errors)
 def _triple(value, name, positive=True):
     if isinstance(value, int) and not isinstance(value, bool):
         value = (value,) * 3
-    if not (isinstance(value, tuple) and len(value) == 3 and all(
+    if isinstance(value, tuple) and len(value) != 3:
+        raise ValueError(f"For 'Conv3dTranspose', the parameter '{name}' must be an int or a "
+                         f"tuple of three ints, but got {value!r}")
+    if not (isinstance(value, tuple) and all(
             isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise TypeError(f"For 'Conv3dTranspose', the type of '{name}' should be int or a tuple "
                         f"of three ints, but got {value!r}")
@@ -37,6 +40,9 @@ class Conv3dTranspose(_Conv):
         if data_format != "NCDHW":
             raise ValueError(f"For '{NAME}', the 'format' should be 'NCDHW', but got "
                              f"{data_format!r}")
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For 'Conv3dTranspose', the 'has_bias' must be a bool, but got "
+                            f"{type(has_bias).__name__}.")
         kernel, stride = _triple(kernel_size, "kernel_size"), _triple(stride, "stride")
         dilation = _triple(dilation, "dilation")
         if dilation[0] != 1:

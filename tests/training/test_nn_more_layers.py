@@ -38,7 +38,7 @@ def test_conv3d_transpose_pad_mode_with_output_padding(backend):
     ({"pad_mode": "same", "output_padding": 1}, "'output_padding' must be zero"),
     ({"pad_mode": "pad", "output_padding": 1}, "output_padding_d"),
     ({"padding": (1, 1, 1, 1)}, "'padding size' must be 6"),
-    ({"kernel_size": (1, 2)}, "parameter 'kernel_size' must be an int or a tuple")])
+    ({"stride": (1, 2)}, "parameter 'stride' must be an int or a tuple")])
 def test_conv3d_transpose_checks(kwargs, message):
     with pytest.raises(ValueError, match=message):
         nn.Conv3dTranspose(2, 2, 3, **kwargs)

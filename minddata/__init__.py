@@ -89,6 +89,8 @@ _LAZY = {
     "LibriTTSDataset": "minddata.sources",
     "RenderedSST2Dataset": "minddata.sources",
     "GTZANDataset": "minddata.sources",
+    "TedliumDataset": "minddata.sources",
+    "sync_wait_for_dataset": "minddata.sources.mindrecord_dataset",
     "IWSLT2017Dataset": "minddata.sources",
     "IWSLT2016Dataset": "minddata.sources",
     "PaddedDataset": "minddata.sources",

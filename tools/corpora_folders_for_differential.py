@@ -327,3 +327,61 @@ def iwslt_folder(r, pair, year=2017):
             files.append((f"{folder}/{prefix}.TED.{name}.{src}-{tgt}.{language}.xml",
                           iwslt_xml([[seg[k] for seg in doc] for doc in docs], language)))
     return files
+
+
+def sphere(samples, rate, order="01", coding="pcm"):
+    """A NIST SPHERE file's bytes: its 1024-byte header (NUL-padded: MindSpore 2.10 reads the
+    header as a C string) and 16-bit samples in ``order`` (01 little-, 10 big-endian)."""
+    fields = (f"sample_count -i {len(samples)}\nsample_rate -i {rate}\nchannel_count -i 1\n"
+              f"sample_byte_format -s2 {order}\nsample_n_bytes -i 2\n"
+              f"sample_coding -s{len(coding)} {coding}\nend_head\n")
+    head = b"NIST_1A\n   1024\n" + fields.encode()
+    return head + bytes(1024 - len(head)) + struct.pack(
+        ("<" if order == "01" else ">") + "%dh" % len(samples), *samples)
+
+
+def stm_line(r, talk, duration, heat):
+    """One ``talk channel speaker start end identifier transcript`` line inside ``duration``
+    seconds; now and then a field fewer, a time that is no number or past the end."""
+    start = round(r.uniform(0, duration), 2)
+    end = round(r.uniform(start, duration), 2)
+    roll = r.random() / heat
+    if roll < 0.02:
+        end = round(duration + r.choice([0.5, 3.0]), 2)
+    fields = [talk, "1", r.choice([talk, "inter_segment_gap", "S1"]), f"{start:.2f}",
+              f"{end:.2f}", r.choice(["<o,f0,male>", "<o,f0,female>", "<o,,unknown>"]),
+              " ".join(w for w in (text.word(r) for _ in range(r.randint(0, 3)))
+                       if w.isprintable() and "\n" not in w)]
+    if 0.02 <= roll < 0.03:
+        fields = fields[:r.randint(1, 6)]
+    elif 0.03 <= roll < 0.035:
+        fields[3] = "abc"
+    return " ".join(fields)
+
+
+def tedlium_folder(r, release):
+    """``{usage}/stm/*.stm`` and ``{usage}/sph/*.sph`` (release3: ``data/``), each usage folder
+    now and then missing: one or two talks each, up to 12 lines a file (their string order
+    differs from their number order past 10), little- and big-endian samples at small rates;
+    now and then a CRLF file, a shorten-coded or missing ``.sph``."""
+    heat, files = text.draw_heat(r), []
+    usages = ["data"] if release == "release3" else ["train", "test", "dev"]
+    for usage in usages:
+        if not present(r):
+            continue
+        files.append((f"{usage}/stm", None))
+        for talk in r.sample(["TalkA_2010", "Bob2", "Carla_2009X"], r.randint(1, 2)):
+            rate = r.choice([1000, 2000, 8000])
+            samples = [r.choice([-32768, 32767, 0, r.randint(-32768, 32767)])
+                       for _ in range(r.randint(rate // 4, 2 * rate))]
+            lines = [stm_line(r, talk, len(samples) / rate, heat)
+                     for _ in range(r.choice([1, 2, 3, 11, 12]))]
+            end = "\r\n" if r.random() < 0.05 * heat else "\n"
+            files.append((f"{usage}/stm/{talk}.stm", "".join(line + end for line in lines)
+                          .encode()))
+            if r.random() < 0.05 * heat:
+                continue                                    # its .sph missing
+            coding = "pcm,embedded-shorten-v2.00" if r.random() < 0.03 * heat else "pcm"
+            files.append((f"{usage}/sph/{talk}.sph", sphere(samples, rate, r.choice(["01", "10"]),
+                                                            coding)))
+    return files

@@ -1,7 +1,7 @@
 """The corpora read from a folder (AGNews, AmazonReview, DBpedia, SogouNews, YahooAnswers,
 YelpReview, SST2, PennTreebank, WikiText, EnWik9, IMDB, CoNLL2000, UDPOS, SQuAD, Multi30k,
 IWSLT2017, IWSLT2016, RenderedSST2, and the audio datasets YesNo, SpeechCommands, LJSpeech,
-CMUArctic, LibriTTS, GTZAN) against MindSpore 2.10, on random folders
+CMUArctic, LibriTTS, GTZAN, Tedlium) against MindSpore 2.10, on random folders
 (tools/corpora_folders_for_differential.py).
 
 Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.csv``; SST-2's
@@ -10,7 +10,9 @@ Each case writes a corpus folder in MindSpore's layout (``train.csv`` / ``test.c
 under odd names, of one line or several, empty, CRLF; CoNLL2000/UDPOS sentences; SQuAD JSON
 with impossible questions, negative or fractional starts, keys missing; WAV files of every
 16-bit value, now and then with a LIST chunk, another sample format or cut short, with their
-metadata files), each file or folder now and then missing, with the hostile contents
+metadata files; TED-LIUM ``.stm`` lines and SPHERE files of either byte order, now and then
+a line of fewer fields, a segment past the end, a shorten-coded file), each file or folder now
+and then missing, with the hostile contents
 of tools/text_sources_vs_mindspore.py (quoted fields, line ends inside quotes, CRLF and lone CR,
 empty lines and fields, fewer or more fields than columns, a BOM, bytes that are not UTF-8), and
 reads it with a random ``usage`` (an invalid one too) and the sampling arguments of that tool
@@ -56,6 +58,7 @@ USAGES = {"SST2Dataset": ["train", "dev", "test", None], "EnWik9Dataset": [],
           "GTZANDataset": ["all", None, None, "train"],
           "IWSLT2017Dataset": ["train", "valid", "test", "all", None],
           "IWSLT2016Dataset": ["train", "valid", "test", "all", None],
+          "TedliumDataset": ["train", "test", "dev", "all", None],
           "YesNoDataset": [], "LJSpeechDataset": [], "CMUArcticDataset": [],
           "UDPOSDataset": ["train", "valid", "test", "all", None],
           **{name: ["train", "test", "valid", "all", None] for name in folders.LINE_CORPORA},
@@ -74,9 +77,11 @@ def random_case(r):
                     ["EnWik9Dataset"] * 2 + ["IMDBDataset"] * 6 + sorted(folders.TAGGED_CORPORA) * 4 +
                     ["SQuADDataset"] * 6 + list(AUDIO) * 5 + ["Multi30kDataset"] * 6 +
                     ["RenderedSST2Dataset"] * 5 + ["IWSLT2017Dataset"] * 6 +
-                    ["IWSLT2016Dataset"] * 6)
+                    ["IWSLT2016Dataset"] * 6 + ["TedliumDataset"] * 8)
     if name in IWSLT:
         return iwslt_case(r, name)
+    if name == "TedliumDataset":
+        return tedlium_case(r)
     elif name == "RenderedSST2Dataset":
         files = folders.rendered_sst2_folder(r)
         if r.random() < 0.5:
@@ -149,6 +154,21 @@ def iwslt_case(r, name):
     return text.sampling(r, {"name": name, "files": files, "kwargs": kwargs})
 
 
+def tedlium_case(r):
+    """A TED-LIUM folder of a release, read with a usage of it (now and then an invalid one)
+    and now and then another ``extensions``."""
+    release = r.choice(["release1", "release2", "release3"])
+    files, kwargs = folders.tedlium_folder(r, release), {}
+    usages = ["all", None] if release == "release3" else USAGES["TedliumDataset"]
+    usage = r.choice(usages) if r.random() > 0.04 else r.choice(["train", "data", "eval"])
+    if usage is not None:
+        kwargs["usage"] = usage
+    if r.random() < 0.03:
+        kwargs["extensions"] = r.choice([".wav", ".SPH", ".sph"])
+    return text.sampling(r, {"name": "TedliumDataset", "files": files, "args": [release],
+                             "kwargs": kwargs})
+
+
 def iwslt_sets(case):
     """The XML set names an IWSLT case's usage 'valid' and 'test' read."""
     if case["name"] == "IWSLT2017Dataset":
@@ -170,7 +190,7 @@ def files_read(case):
         splits = ["train", "test"] if usage in (None, "all") else [usage]
         return [(file_name, data) for file_name, data in case["files"] if data is not None and
                 file_name.split("/")[0] in splits and file_name.split("/")[1] != "unsup"]
-    if name in AUDIO or name == "RenderedSST2Dataset":
+    if name in AUDIO or name in ("RenderedSST2Dataset", "TedliumDataset"):
         return sorted(item for item in case["files"] if item[1] is not None)
     if name in IWSLT:
         names = dict(iwslt_sets(case), train="train")
@@ -216,7 +236,8 @@ def as_text_case(case):
         kind, suffix, kwargs["field_delim"] = "csv", ".csv", "\t"
     elif case["name"] in ("Multi30kDataset", *IWSLT):
         kind, suffix = "text", ".txt"
-    elif case["name"] in ("SQuADDataset", "RenderedSST2Dataset") or case["name"] in AUDIO:
+    elif case["name"] in ("SQuADDataset", "RenderedSST2Dataset", "TedliumDataset") or \
+            case["name"] in AUDIO:
         kind, suffix = "json", ".json"
     else:
         kind, suffix = "text", ".txt"
@@ -305,6 +326,57 @@ def multi30k_irregular(case):
     return False
 
 
+def stm_lines(case):
+    """The lines of the ``.stm`` files of a TED-LIUM case (bytes, CR kept)."""
+    return [line for file_name, data in case["files"] if file_name.endswith(".stm") and data
+            for line in data.split(b"\n")[:-1]]
+
+
+def stm_malformed(case):
+    """Whether a ``.stm`` line has fewer than seven fields or a time that is no number."""
+    for line in stm_lines(case):
+        fields = line.rstrip(b"\r").split(b" ", 6)
+        if len(fields) < 7 or not all(re.fullmatch(rb"[0-9.]+", t) for t in fields[3:5]):
+            return True
+    return False
+
+
+def sphere_unread(case):
+    """Whether a TED-LIUM case's segment reaches past its ``.sph`` file's samples, or a
+    ``.sph`` file is shorten-coded."""
+    sph = {file_name.rsplit("/", 1)[-1][:-4]: data for file_name, data in case["files"]
+           if file_name.endswith(".sph")}
+    if any(b"shorten" in data[:1024] for data in sph.values()):
+        return True
+    for line in stm_lines(case):
+        fields = line.rstrip(b"\r").split(b" ", 6)
+        data = sph.get(fields[0].decode("utf-8", "replace"))
+        if data is None or len(fields) < 7:
+            continue
+        rate = int(re.search(rb"sample_rate -i (\d+)", data).group(1))
+        try:
+            if int(float(fields[4]) * rate) > (len(data) - 1024) // 2:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def zero_waveforms(outcome):
+    """Rows of an outcome with each waveform's bytes zeroed, in a comparable order."""
+    rows = [[(row[0][0], row[0][1], bytes(len(row[0][2])))] + row[1:] for row in outcome[1]]
+    return sorted(rows, key=repr)
+
+
+def only_waveforms_zeroed(item, ours, theirs):
+    """Whether both sides served the same rows but for MindSpore's waveforms, all zeros."""
+    mine, reference = dict(ours).get(item, ("",)), dict(theirs).get(item, ("",))
+    if mine[0] != "ok" or reference[0] != "ok" or not isinstance(mine[1], list):
+        return False
+    return all(not any(row[0][2]) for row in reference[1]) and \
+        zero_waveforms(mine) == zero_waveforms(reference)
+
+
 def wav_unlike_mindspore(data):
     """Whether MindSpore 2.10 reads a WAV file otherwise than by its chunks: its data does not
     follow a 16-byte fmt chunk at byte 44, its samples are not 16-bit mono, or it is cut."""
@@ -351,8 +423,9 @@ def run_case(ds, case, directory):
     source = getattr(ds, case["name"])
     shards = case.get("shards")
     built = pipelines.attempt(lambda: [
-        source(directory, **case["kwargs"], **({"num_shards": shards, "shard_id": i} if shards
-                                               else {})) for i in range(shards or 1)])
+        source(directory, *case.get("args", ()), **case["kwargs"],
+               **({"num_shards": shards, "shard_id": i} if shards else {}))
+        for i in range(shards or 1)])
     if built[0] == "error":
         return [("build", built)]
     datasets = built[1]
@@ -369,7 +442,7 @@ def run_case(ds, case, directory):
         whole = dict(case["kwargs"], shuffle=False, num_parallel_workers=1)
         del whole["num_samples"]
         found.append(("whole", pipelines.attempt(lambda: pipelines.in_order(
-            read(source(directory, **whole)), order(dict(
+            read(source(directory, *case.get("args", ()), **whole)), order(dict(
                 {key: value for key, value in case.items() if key != "shards"}, kwargs=whole))))))
     return found
 
@@ -410,6 +483,18 @@ def documented(case, item, ours, theirs):
         (case["name"] in IWSLT and iwslt_uneven(case),
          "IWSLT2017/2016: train files of other line counts raise (MindSpore 2.10 pairs the "
          "lines up to the shorter file)"),
+        (case["name"] == "TedliumDataset" and item in ("rows", "whole") and
+         only_waveforms_zeroed(item, ours, theirs),
+         "Tedlium: the waveform is the segment's samples (MindSpore 2.10 serves zeros of the "
+         "segment's length)"),
+        (case["name"] == "TedliumDataset" and any(b"\r" in line for line in stm_lines(case)),
+         "Tedlium: a CRLF line end loses its \\r (MindSpore 2.10 keeps it in the transcript)"),
+        (case["name"] == "TedliumDataset" and stm_malformed(case),
+         "Tedlium: a .stm line of fewer than seven fields or with a time that is no number "
+         "raises naming the file and line (MindSpore 2.10 reads other fields or a time of 0)"),
+        (case["name"] == "TedliumDataset" and sphere_unread(case),
+         "Tedlium: a segment past the end of its .sph file or a shorten-coded file raises "
+         "(MindSpore 2.10 serves zeros, or fails by a byte offset that ignores the header)"),
         (case["name"] == "GTZANDataset" and case["kwargs"].get("usage") in ("train", "valid",
                                                                            "test"),
          "GTZAN: usage 'train', 'valid' and 'test' raise ValueError (MindSpore's fixed lists of "
@@ -515,7 +600,8 @@ def describe(case, limit=300):
     files = ", ".join(f"{name}={data[:limit]!r}" for name, data in case["files"]
                       if data is not None)
     extra = f" shards={case['shards']}" if "shards" in case else ""
-    return f"{case['name']}({case['kwargs']}){extra} over {files or 'an empty folder'}"
+    args = "".join(f"{arg!r}, " for arg in case.get("args", ()))
+    return f"{case['name']}({args}{case['kwargs']}){extra} over {files or 'an empty folder'}"
 
 
 def main():

@@ -6,7 +6,7 @@ SBD, Cityscapes, KITTI, WIDER FACE, Rendered SST-2,
 CSV, TFRecord (with its Schema), text files and CLUE; the text corpora (AG News, Amazon
 Review, DBpedia, Sogou News, Yahoo Answers, Yelp Review, SST-2, Penn Treebank, WikiText,
 EnWik9, IMDb, CoNLL2000, UDPOS, SQuAD, Multi30k, IWSLT2017/2016); the speech datasets (YesNo, SpeechCommands,
-LJSpeech, CMUArctic, LibriTTS, GTZAN); PaddedDataset and
+LJSpeech, CMUArctic, LibriTTS, GTZAN, TED-LIUM); PaddedDataset and
 RandomDataset.
 
 Each public class validates its arguments as MindSpore does and hands the engine core a factory
@@ -31,6 +31,7 @@ from .food101 import Food101Dataset
 from .image_folder import ImageFolderDataset
 from .imdb import IMDBDataset
 from .iwslt import IWSLT2016Dataset, IWSLT2017Dataset
+from .tedlium import TedliumDataset
 from .kitti import KITTIDataset
 from .lfw import LFWDataset
 from .line_corpora import EnWik9Dataset, PennTreebankDataset, WikiTextDataset
@@ -77,7 +78,7 @@ __all__ = ["MindDataset", "OBSMindDataset", "ImageFolderDataset", "ManifestDatas
            "CoNLL2000Dataset", "UDPOSDataset", "SQuADDataset",
            "YesNoDataset", "SpeechCommandsDataset", "LJSpeechDataset", "CMUArcticDataset",
            "Multi30kDataset", "LibriTTSDataset", "RenderedSST2Dataset",
-           "GTZANDataset", "IWSLT2017Dataset", "IWSLT2016Dataset"]
+           "GTZANDataset", "IWSLT2017Dataset", "IWSLT2016Dataset", "TedliumDataset"]
 
 
 def __getattr__(name):

@@ -317,3 +317,26 @@ class OBSMindDataset(MindDataset):
         super().__init__(dataset_files, columns_list=columns_list, shuffle=shuffle,
                          num_shards=num_shards, shard_id=shard_id,
                          storage_options={"endpoint_url": server, "key": ak, "secret": sk})
+
+
+def sync_wait_for_dataset(rank_id, rank_size, current_epoch, obs_runtime):
+    """MindSpore's ``sync_wait_for_dataset``: the barrier through which MindSpore's
+    OBSMindDataset makes every rank wait, each epoch, until all ranks have downloaded their
+    shards (a ready-marker object per rank under ``sync_obs_path``).
+
+    This package's OBSMindDataset downloads nothing ahead: each rank reads its rows through
+    its own node-local cache, so no rank's data depends on another's download, and the
+    barrier has nothing to wait for. The arguments are checked (ints, ``0 <= rank_id <
+    rank_size``, ``current_epoch >= 0``) and the call returns at once; ``obs_runtime`` (an
+    object of MindSpore's OBS runtime, which this package does not have) is not used. For a
+    barrier between the ranks of a job, use the training framework's own (e.g.
+    ``torch.distributed.barrier()``)."""
+    for name, value in (("rank_id", rank_id), ("rank_size", rank_size),
+                        ("current_epoch", current_epoch)):
+        type_check(value, (int,), name)
+    if rank_size < 1:
+        raise ValueError(f"rank_size must be at least 1, but got {rank_size}.")
+    if not 0 <= rank_id < rank_size:
+        raise ValueError(f"rank_id must be in [0, {rank_size}), but got {rank_id}.")
+    if current_epoch < 0:
+        raise ValueError(f"current_epoch must not be negative, but got {current_epoch}.")

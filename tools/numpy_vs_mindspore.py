@@ -108,6 +108,8 @@ def documented(case, why):
     empty = any(a.size == 0 for a in arrays)
     gradient = "step 1:" in why
     integers = any(a.dtype.kind in "biu" for a in arrays)
+    types_only = " here, " in why and not any(word in why for word in (
+        "raises", "largest", "NaN", "list of"))
     rules = [
         (empty and ("raises" in why or "largest difference" in why or "NaN" in why or
                     " here, " in why),
@@ -131,9 +133,10 @@ def documented(case, why):
         (name in ("divide", "true_divide") and " here, float" in why and "float64" in why,
          "divide of float64 tensors stays float64 (MindSpore 2.10 gives float32 for two "
          "float64 tensors or float64 with an integer tensor)"),
-        (name in ("maximum", "minimum") and "int" in why and "float32" in why,
-         "maximum/minimum of an integer tensor with a float number or 0-d tensor is float32 "
-         "(MindSpore 2.10 keeps the integer type, truncating the float)"),
+        (name in ("maximum", "minimum") and types_only,
+         "maximum/minimum promote a Python number or a 0-d tensor like any operand: with an "
+         "int32 tensor 1.5 gives float32 (MindSpore 2.10 keeps the larger tensor's type, "
+         "truncating the float)"),
         (name == "select" and "float64" in why,
          "select keeps float64 choices float64 (MindSpore 2.10: float32)"),
         (name in ("std", "var") and integers and "largest difference" in why,
@@ -157,6 +160,11 @@ def documented(case, why):
         (name in ("cumprod", "sign") and gradient and "NaN at other places" in why,
          "cumprod's gradient where the input holds zeros and sign's zero gradient (MindSpore "
          "2.10: NaN at other places)"),
+        (name == "polyval" and gradient and "NaN at other places" in why,
+         "polyval's gradient is Horner's rule's (MindSpore 2.10's: NaN for float64)"),
+        (name == "copysign" and "largest difference" in why,
+         "copysign takes the sign of -0.0 as negative, as numpy's (MindSpore 2.10: "
+         "positive)"),
         (name == "vander" and gradient and "NaN at other places" in why,
          "vander's gradient at negative x is finite (MindSpore 2.10's: NaN, from pow)"),
         (name == "full" and isinstance(args[1], list) and kwargs.get("dtype") is not None,
@@ -168,41 +176,6 @@ def documented(case, why):
                   "stack") and theirs_only and "Concat" in why,
          "joining a bool tensor with others promotes it (MindSpore 2.10's CPU Concat: "
          "RuntimeError)"),
-        (name in ("power", "multiply", "hypot", "fmod") and "float16" in why and
-         " here, float32" in why,
-         "a Python float or 0-d float32 tensor beside a float16 tensor keeps float16, "
-         "training.ops' rule (MindSpore 2.10's power, multiply and hypot: float32)"),
-        (name in ("amax", "amin") and "NaN at other places" in why,
-         "amax/amin with initial propagate NaN, as numpy's (MindSpore 2.10 skips it)"),
-        (any(a.dtype == np.float16 for a in arrays) and "largest difference" in why and
-         (name in ("hypot", "pad", "log10", "log2") or gradient),
-         "float16 results and gradients computed in float32 then rounded (MindSpore 2.10's "
-         "hypot and gradient sums round in float16 on the way; its log10 gradient at 0 is "
-         "+inf)"),
-        (theirs_only and name in ("tensordot", "inner", "kron", "cross", "correlate",
-                                  "convolve") and "type" in why,
-         "tensordot, inner, kron, cross, convolve and correlate promote tensors of two types "
-         "(MindSpore 2.10: TypeError)"),
-        (name in ("convolve", "correlate", "polymul") and gradient and "largest" in why,
-         "convolve's gradient reaches both inputs (MindSpore 2.10's gives zeros to the one "
-         "it casts or to the shorter one)"),
-        (name == "interp" and gradient and theirs_only,
-         "interp has no gradient, computed on the host (MindSpore 2.10: ValueError from its "
-         "ScatterNd gradient)"),
-        (name == "ravel_multi_index" and "float32" in why,
-         "ravel_multi_index gives int32 indices (MindSpore 2.10: float32)"),
-        (name == "corrcoef" and "NaN" in why,
-         "corrcoef of a constant variable is NaN, as numpy's (MindSpore 2.10: -1 or 1)"),
-        (name == "maximum" and "int32" in why and "bool" in why,
-         "a Python int beside a bool tensor counts as int32 in every function (MindSpore "
-         "2.10's maximum keeps bool)"),
-        (name in ("gcd", "lcm") and "raises TypeError here only" in why,
-         "gcd and lcm take integers only, as numpy's (MindSpore 2.10 takes floats too)"),
-        (name == "histogram" and "largest difference" in why,
-         "histogram counts every element, as numpy's (MindSpore 2.10 loses some of a "
-         "float64 input)"),
-        (name == "around" and numbers and "int64" in why,
-         "around of a Python int is int32, as every Python int (MindSpore 2.10: int64)"),
         (name == "add" and theirs_only and "Neg" in why,
          "add takes a bool tensor beside a number tensor (MindSpore 2.10's add negates it "
          "and subtracts: TypeError)"),

@@ -67,20 +67,15 @@ def np_dtype(dtype):
 
 
 def operands(op, *values):
-    """The arguments of an element-wise function: lists and numpy arrays as tensors; Python
-    numbers stay numbers beside a tensor (they do not widen it), become tensors without one."""
-    values = [as_tensor(v, op) if isinstance(v, (list, tuple, np.ndarray, np.generic))
-              else v for v in values]
-    if not builtins.any(is_tensor(v) for v in values):
-        values = [as_tensor(v, op) for v in values]
-    elif builtins.all(dtype_of(v).kind == "b" for v in values if is_tensor(v)):
-        # a Python int is an int32 beside bools (training.ops would widen them to int64)
-        values = [Tensor(np.int32(v)) if type(v) is int else v for v in values]
+    """The arguments of an element-wise function as tensors: lists, numpy arrays and Python
+    numbers too (ints int32, floats float32, as mindspore.numpy makes them: 0.5 beside a
+    float16 tensor gives float32, 2 beside it float16)."""
     for v in values:
-        if not is_tensor(v) and not isinstance(v, (bool, int, float)):
+        if not is_tensor(v) and not isinstance(v, (bool, int, float, list, tuple, np.ndarray,
+                                                   np.generic)):
             raise TypeError(f"For '{op}', the inputs must be array like, but got "
                             f"{type(v).__name__}")
-    return values
+    return [as_tensor(v, op) for v in values]
 
 
 def shape_of(value):

@@ -125,10 +125,11 @@ def _binary(name, compute, rule=None):
     (of result type dtype, MindSpore's rules) are computed in."""
     def function(x1, x2):
         x1, x2 = operands(name, x1, x2)
-        if rule is not None:        # (Python numbers too become tensors of that type)
-            dtype = rule(name, result_dtype([x1, x2], name))
-            x1, x2 = (cast(as_tensor(v, name), dtype) for v in (x1, x2))
-        return compute(x1, x2)
+        # both in the result type: training.ops' mul and div would count a 0-d float tensor
+        # as a Python float (not widening), mindspore.numpy's do not
+        dtype = result_dtype([x1, x2], name)
+        dtype = dtype if rule is None else rule(name, dtype)
+        return compute(cast(x1, dtype), cast(x2, dtype))
     function.__name__ = function.__qualname__ = name
     return function
 

@@ -124,6 +124,8 @@ def average(x, axis=None, weights=None, returned=False):
         w = F.broadcast_to(F.reshape(w, tuple(view)), shape_of(x))
     total = _sum(w, axes, False)
     out = _sum(x * w, axes, False) / total
+    if dtype_of(x).kind in "iu":        # integers stay integers, as MindSpore's
+        out = cast(out, dtype_of(x))
     return (out, F.broadcast_to(total, shape_of(out))) if returned else out
 
 

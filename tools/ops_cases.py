@@ -295,8 +295,9 @@ def documented_ctc(case, why):
     if "raises RuntimeError here only" in why and "num_classes - 1" in why:
         return ("CTCLoss refuses a label equal to the blank (num_classes - 1), as TensorFlow's "
                 "(MindSpore 2.10 takes it and gives a loss of no defined meaning)")
-    if (why.startswith("step 1:") or "step 0: element 1:" in why) and "largest difference" \
-            in why and min(lengths) < frames:
+    if (why.startswith("step 1:") or "step 0: element 1:" in why) and (
+            "largest difference" in why or "NaN at other places" in why) and \
+            min(lengths) < frames:
         return ("CTCLoss's gradient, output and through autodiff, is 0 on the frames past a "
                 "sequence's length (MindSpore 2.10's CPU kernel leaves them unwritten: other "
                 "memory's values now and then, measured; its loss does not depend on them)")

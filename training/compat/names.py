@@ -73,6 +73,9 @@ MISSING_ATTRIBUTES = {
         "DistributedGradReducer": "data parallelism averages gradients with torch's "
                                   "DistributedDataParallel (a torch network under torchrun)",
         "PipelineCell": "there is no pipeline parallelism",
+        "SampledSoftmaxLoss": "its negative classes come from MindSpore's own candidate "
+                              "sampler, whose stream cannot be reproduced: use "
+                              "CrossEntropyLoss over every class, or a torch sampled softmax",
         "MicroBatchInterleaved": "there is no pipeline parallelism",
         "GradAccumulationCell": "accumulate gradients in a Python loop with value_and_grad",
         "thor": "use Momentum or Adam",

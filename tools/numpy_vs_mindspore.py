@@ -207,6 +207,12 @@ def documented(case, why):
          "float64 input)"),
         (name == "around" and numbers and "int64" in why,
          "around of a Python int is int32, as every Python int (MindSpore 2.10: int64)"),
+        (name in ("var", "std") and kwargs.get("ddof") and "NaN" in why,
+         "var and std with ddof leaving no degree of freedom are NaN, as numpy's (MindSpore "
+         "2.10: inf or -inf)"),
+        (name == "tanh" and "largest difference" in why and float(why.split(
+            "largest difference ")[1].split()[0]) < 1e-4,
+         "tanh is numpy's (MindSpore 2.10's CPU tanh differs by up to 2e-5 near 1)"),
         (name == "add" and theirs_only and "Neg" in why,
          "add takes a bool tensor beside a number tensor (MindSpore 2.10's add negates it "
          "and subtracts: TypeError)"),

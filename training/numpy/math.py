@@ -167,7 +167,16 @@ mod = _binary("mod", F.remainder)
 fmod = _binary("fmod", F.fmod)
 maximum = _binary("maximum", F.maximum)
 minimum = _binary("minimum", F.minimum, _no_bool)
-arctan2 = _binary("arctan2", F.atan2, _trig)
+
+
+def arctan2(x1, x2):
+    """Each operand in the type sin would compute it in (bool float16, integers float32),
+    then both in their common type: float16 with int64 gives float32, as MindSpore's."""
+    x1, x2 = (cast(v, _trig("arctan2", dtype_of(v))) for v in operands("arctan2", x1, x2))
+    dtype = result_dtype([x1, x2], "arctan2")
+    return F.atan2(cast(x1, dtype), cast(x2, dtype))
+
+
 hypot = _binary("hypot", lambda x1, x2: F.sqrt(x1 * x1 + x2 * x2),
                 lambda op, dtype: _to_float32(op, _no_bool(op, dtype)))
 heaviside = _binary("heaviside", lambda x1, x2: F.where(

@@ -55,8 +55,8 @@ def reduce_prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
     check_kind(_dtype(input, op), "number", op)
     axes = _axes(axis, len(input.shape), op)
     torch = K.torch_of(input)
-    if torch:
-        out = input
+    if torch:       # float16 multiplied in float32, as MindSpore's kernel (300 * 300 is inf)
+        out = input.float() if input.dtype == torch.float16 else input
         for a in sorted(axes, reverse=True):
             out = out.prod(a, keepdim=keep_dims)
         return out.to(input.dtype if dtype is None else K.torch_dtype(torch, np.dtype(dtype)))
@@ -65,18 +65,30 @@ def reduce_prod(input, axis=None, keep_dims=False, dtype=None):  # noqa: A002
     out = np.asarray(data.prod(axis=axes, keepdims=keep_dims)).astype(data.dtype)
 
     def backward(g):
+        """out / x where x is not 0, as MindSpore 2.10 (measured: in float16 the product of
+        the others overflows or rounds otherwise: [300, 300, 1e-3, 2] gives 0.6006 and
+        90.06, not 0.6001 and inf); at a 0 the product of the others."""
         if data.size == 0:
             return (np.zeros_like(data),)
-        moved = np.moveaxis(data, axes, builtins.range(-len(axes), 0))
-        flat = moved.reshape(moved.shape[:moved.ndim - len(axes)] + (-1,))
-        ones = np.ones_like(flat[..., :1])
-        before = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)
-        after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], -1), -1)[..., ::-1]
-        others = (before * after).reshape(moved.shape)
-        others = np.moveaxis(others, builtins.range(-len(axes), 0), axes)
+        kept = _keep(out, axes, keep_dims)
+        with np.errstate(all="ignore"):
+            others = np.where(data != 0, kept / data, 0).astype(data.dtype)
+        if (data == 0).any():
+            others = np.where(data != 0, others, _others_product(data, axes))
         return (_keep(g, axes, keep_dims) * others,)
     result = Tensor.from_op(out, (x,), backward) if data.dtype.kind == "f" else Tensor(out)
     return result if dtype is None else K.cast(result, np.dtype(dtype))
+
+
+def _others_product(data, axes):
+    """The product of every other element over axes, for each element (no division)."""
+    moved = np.moveaxis(data, axes, builtins.range(-len(axes), 0))
+    flat = moved.reshape(moved.shape[:moved.ndim - len(axes)] + (-1,))
+    ones = np.ones_like(flat[..., :1])
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], -1), -1)[..., ::-1]
+    others = (before * after).reshape(moved.shape)
+    return np.moveaxis(others, builtins.range(-len(axes), 0), axes)
 
 
 def _logical_reduce(input, axis, keep_dims, op, reduce):  # noqa: A002
@@ -386,12 +398,13 @@ def l2_normalize(x, axis=0, epsilon=1e-4):
 
 
 def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
-    """The variance over axis (every axis for None), dividing by n - ddof."""
+    """The variance over axis (every axis for None), dividing by n - ddof. float16 with ddof
+    0 or 1 is MindSpore's ReduceStd squared: computed in float32 (var([300, -300, 200, 0]) is
+    52512 in MindSpore 2.10; the float16 sum of the squared deviations gave inf)."""
     from training.ops import functional as F
-    check_kind(_dtype(input, "var"), "float", "var")
-    if not input.shape and axis is not None:
-        raise ValueError(f"The 'axis' must be in the range of [-0, 0), but got {axis}.")
-    axes = _axes(axis, len(input.shape), "var")
+    axes = _var_axes(input, axis, "var")
+    if _dtype(input, "var") == np.float16 and ddof in (0, 1):
+        return F.square(_reduce_std(input, axes, ddof, keepdims))
     count = int(np.prod([input.shape[a] for a in axes], dtype=np.int64))
     centred = input - F.mean(input, axes, True)
     scale = 1.0 / (count - ddof) if count > ddof else float("nan")
@@ -400,7 +413,40 @@ def var(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
 
 def std(input, axis=None, ddof=0, keepdims=False):  # noqa: A002
     from training.ops import functional as F
+    axes = _var_axes(input, axis, "std")
+    if _dtype(input, "std") == np.float16 and ddof in (0, 1):
+        return _reduce_std(input, axes, ddof, keepdims)
     return F.sqrt(var(input, axis, ddof, keepdims))
+
+
+def _var_axes(input, axis, op):  # noqa: A002
+    check_kind(_dtype(input, op), "float", op)
+    if not input.shape and axis is not None:
+        raise ValueError(f"The 'axis' must be in the range of [-0, 0), but got {axis}.")
+    return _axes(axis, len(input.shape), op)
+
+
+def _reduce_std(input, axes, ddof, keep_dims):  # noqa: A002
+    """MindSpore's ReduceStd of float16: the standard deviation and its gradient
+    g * (x - mean) / ((n - ddof) * std) computed in float32, rounded to float16 (MindSpore's
+    gradient of var overflows there: inf for var([300, -300, 200, 0]), where this gives 125)."""
+    torch = K.torch_of(input)
+    if torch:
+        return torch.std(input.float(), dim=axes or None, correction=int(ddof),
+                         keepdim=keep_dims).to(input.dtype)
+    x = K.as_tensor(input)
+    wide = x.data.astype(np.float32)
+    divisor = np.float32(int(np.prod([wide.shape[a] for a in axes])) - int(ddof))
+    deviation = wide - wide.mean(axis=axes, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.sqrt(np.square(deviation).sum(axis=axes, keepdims=True) / divisor)
+
+    def backward(g):
+        g = _keep(g, axes, keep_dims).astype(np.float32)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return ((g * deviation / (divisor * spread)).astype(np.float16),)
+    out = spread if keep_dims else np.squeeze(spread, axes)
+    return Tensor.from_op(np.asarray(out).astype(np.float16), (x,), backward)
 
 
 def logsumexp(input, dim, keepdim=False):  # noqa: A002

@@ -6,6 +6,7 @@ from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import functional as F
 from training.nn import initializer
 from training.nn.cell import Cell
+from training.ops import array_kernels as K
 from training.tensor import Parameter, Tensor
 
 
@@ -72,6 +73,22 @@ def _normalize(x, axes, eps):
     return centered * (var + eps) ** -0.5
 
 
+def _in_float32(function, x, *params):
+    """function(x, *params) computed in float32 for a float16 x, the output cast back to
+    float16: MindSpore's LayerNorm, GroupNorm and BatchNorm kernels compute float16 so (in
+    float16 the squared deviations of values past 256 overflow: every output and gradient
+    came out 0). The parameters go in as float16 first, as MindSpore casts them to the input's
+    type: their gradients come back rounded to float16 (measured)."""
+    if K.np_dtype_of(x) != np.float16:
+        return function(x, *params)
+    if is_torch(x):
+        from training.backends.torch_cells import param
+        wide = [param(p).to(x.dtype).float() for p in params]
+        return function(x.float(), *wide).to(x.dtype)
+    wide = [K.cast(K.cast(p, np.float16), np.float32) for p in params]
+    return K.cast(function(K.cast(x, np.float32), *wide), np.float16)
+
+
 class LayerNorm(Cell):
     """Normalizes over the axes from `begin_norm_axis` on; gamma and beta of
     `normalized_shape` apply from `begin_params_axis` on."""
@@ -96,9 +113,11 @@ class LayerNorm(Cell):
         self.check_input(x, x.shape[params_from:] == self.normalized_shape,
                          f"(..., {', '.join(map(str, self.normalized_shape))})")
         if is_torch(x):
-            return torch_kernels().layer_norm(x, self.gamma, self.beta, first, self.epsilon)
-        out = _normalize(x, tuple(range(first, x.ndim)), self.epsilon)
-        return out * self.gamma + self.beta
+            return _in_float32(lambda v, gamma, beta: torch_kernels().layer_norm(
+                v, gamma, beta, first, self.epsilon), x, self.gamma, self.beta)
+        return _in_float32(lambda v, gamma, beta: _normalize(
+            v, tuple(range(first, x.ndim)), self.epsilon) * gamma + beta, x, self.gamma,
+            self.beta)
 
     def extend_repr(self):
         return f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}"
@@ -128,11 +147,15 @@ class GroupNorm(Cell):
         self.check_input(x, x.ndim >= 2 and x.shape[1] == self.num_channels,
                          f"(N, {self.num_channels}, ...)")
         if is_torch(x):
-            return torch_kernels().group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
+            return _in_float32(lambda v, gamma, beta: torch_kernels().group_norm(
+                v, self.num_groups, gamma, beta, self.eps), x, self.gamma, self.beta)
+        return _in_float32(self._group_norm, x, self.gamma, self.beta)
+
+    def _group_norm(self, x, gamma, beta):
         grouped = x.reshape((x.shape[0], self.num_groups, -1))
         out = _normalize(grouped, (2,), self.eps).reshape(x.shape)
         shape = (1, self.num_channels) + (1,) * (x.ndim - 2)
-        return out * self.gamma.reshape(shape) + self.beta.reshape(shape)
+        return out * gamma.reshape(shape) + beta.reshape(shape)
 
 
 class BatchNorm3d(Cell):
@@ -192,16 +215,22 @@ class _InstanceNorm(Cell):
             raise TypeError(f"For primitive[InstanceNorm], the input argument[input_x] must be "
                             f"a type of {{Tensor[Float16], Tensor[Float32]}}, but got {x.dtype}.")
         axes = tuple(range(2, x.ndim))
-        shape = (1, self.num_features) + (1,) * (x.ndim - 2)
         if self.training:
             self._update_moving(x, axes)
+        return _in_float32(self._instance_norm, x, self.gamma, self.beta)
+
+    def _instance_norm(self, x, gamma, beta):
+        """(float16 in float32, as the other normalizations: MindSpore 2.10's CPU has no
+        InstanceNorm kernel to measure; the output was float32 for a float16 input)."""
+        axes = tuple(range(2, x.ndim))
+        shape = (1, self.num_features) + (1,) * (x.ndim - 2)
         if is_torch(x):
             from training.backends.torch_cells import param
             var, mean = __import__("torch").var_mean(x, axes, correction=0, keepdim=True)
             out = (x - mean) * (var + self.eps).rsqrt()
-            return out * param(self.gamma).reshape(shape) + param(self.beta).reshape(shape)
+            return out * param(gamma).reshape(shape) + param(beta).reshape(shape)
         out = _normalize(x, axes, self.eps)
-        return out * self.gamma.reshape(shape) + self.beta.reshape(shape)
+        return out * gamma.reshape(shape) + beta.reshape(shape)
 
     def _update_moving(self, x, axes):
         values = x.detach().cpu().numpy() if is_torch(x) else x.asnumpy()

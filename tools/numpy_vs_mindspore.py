@@ -179,10 +179,10 @@ def documented(case, why):
         (name in ("amax", "amin") and "NaN at other places" in why,
          "amax/amin with initial propagate NaN, as numpy's (MindSpore 2.10 skips it)"),
         (any(a.dtype == np.float16 for a in arrays) and "largest difference" in why and
-         (name in ("hypot", "pad", "log10", "log2") or gradient),
+         (name in ("hypot", "pad", "log10", "log2", "logaddexp", "logaddexp2") or gradient),
          "float16 results and gradients computed in float32 then rounded (MindSpore 2.10's "
-         "hypot and gradient sums round in float16 on the way; its log10 gradient at 0 is "
-         "+inf)"),
+         "hypot, logaddexp and gradient sums round in float16 on the way, also for a float32 "
+         "result; its log10 gradient at 0 is +inf)"),
         (theirs_only and name in ("tensordot", "inner", "kron", "cross", "correlate",
                                   "convolve") and "type" in why,
          "tensordot, inner, kron, cross, convolve and correlate promote tensors of two types "

@@ -127,3 +127,25 @@ def test_prod_gradient_divides_the_product(backend):
     x = ms.Tensor(np.array([1.5, 3.3, 0.7, 2.1], np.float32))
     np.testing.assert_array_equal(ms.grad(lambda v: ops.prod(v))(x).asnumpy(), np.array(
         [4.8509994, 2.205, 10.3949995, 3.465], np.float32))
+
+
+def test_div_gradient_in_mindspores_rounding_order(backend):
+    """-g * (out / y): -g * out / y gave -4.8e-7 and -0.0730 (cases of a random sweep)."""
+    x, y = (as_input(backend, np.array(a, H)) for a in ([-0.010765, 60000.], [-6764., 60000.]))
+    g = as_input(backend, np.array([-2058., 4380.], H))
+    _, gy = ms.grad(lambda a, b: (ops.div(a, b) * g).sum(), grad_position=(0, 1))(x, y)
+    if backend == "numpy":      # (torch's own kernel: -g * x / (y * y))
+        assert_float16(values(gy), [-0., -0.07312])
+        assert np.signbit(values(gy)[0])
+
+
+def test_rsqrt_gradient_in_mindspores_rounding_order(backend):
+    """out cubed, times g * -0.5: at 6e4 MindSpore's gradient is -0 (we gave -6e-8)."""
+    x = as_input(backend, np.array([60000., 64992., 22048.], H))
+    g = as_input(backend, np.array([1., 779., -462.25], H))
+    grad = values(ms.grad(lambda v: (ops.rsqrt(v) * g).sum())(x))
+    if backend == "numpy":
+        assert_float16(grad, [-0., -2.325e-05, 6.890e-05])
+    else:                       # (torch's kernel rounds otherwise)
+        np.testing.assert_allclose(grad.astype(np.float64), [0., -2.325e-05, 6.890e-05],
+                                   atol=2e-5)

@@ -53,12 +53,6 @@ class Library(ops_vs_mindspore.Library):
         super().__init__(name, torch)
         self.ops = Functions(importlib.import_module(f"{name}.numpy"), self.ops.grad)
 
-    def resolve(self, value):
-        """The keyword arguments' markers too (dtype=...)."""
-        if isinstance(value, dict):
-            return {key: self.resolve(item) for key, item in value.items()}
-        return super().resolve(value)
-
 
 def outcomes(library_name, seed, count, start=0):
     """Each case's outcome in ``library_name``; for "minddata" (differential_reference.run_tool's

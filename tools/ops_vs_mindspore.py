@@ -49,6 +49,9 @@ class Library:
         self.torch = importlib.import_module("torch") if torch else None
 
     def resolve(self, value):
+        """Markers to this library's objects, keyword arguments' (dtype=...) included."""
+        if isinstance(value, dict):
+            return {key: self.resolve(item) for key, item in value.items()}
         if is_tensor(value):
             return self.torch.tensor(value[1]) if self.torch else self.root.Tensor(value[1])
         if isinstance(value, tuple) and len(value) == 2 and value[0] == DTYPE:

@@ -149,3 +149,25 @@ def test_rsqrt_gradient_in_mindspores_rounding_order(backend):
     else:                       # (torch's kernel rounds otherwise)
         np.testing.assert_allclose(grad.astype(np.float64), [0., -2.325e-05, 6.890e-05],
                                    atol=2e-5)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: nn.Dense(3, 4)(ms.Tensor(np.ones((2, 3), H))), "For 'MatMul', the type of 'x2' "
+     "should be same as 'x1', but got 'x1' with type Tensor[Float16] and 'x2' with type "
+     "Tensor[Float32]."),
+    (lambda: nn.Dense(3, 4, dtype=ms.float16)(ms.Tensor(np.ones((2, 3), np.float32))),
+     "'x1' with type Tensor[Float32] and 'x2' with type Tensor[Float16]"),
+    (lambda: nn.Conv2d(3, 4, 1)(ms.Tensor(np.ones((1, 3, 2, 2), H))),
+     "For primitive[Conv2D], the input type must be same."),
+    (lambda: ops.matmul(ms.Tensor(np.ones((2, 3), H)), ms.Tensor(np.ones((3, 2), np.float32))),
+     "For 'MatMulExt', the type of 'x2' should be same as 'x1'")])
+def test_float16_against_float32_weights_is_refused(call, message):
+    """MindSpore 2.10's TypeError (measured); the numpy backend computed on in float32 (the
+    torch backend raises torch's RuntimeError)."""
+    ms.set_backend("numpy")
+    try:
+        with pytest.raises(TypeError) as error:
+            call()
+        assert message in str(error.value)
+    finally:
+        ms.set_backend(None)

@@ -194,6 +194,8 @@ def ones_like(input, *, dtype=None):  # noqa: A002
 def matmul(input, other):  # noqa: A002
     if _torch_of(input, other):
         return input @ other
+    from training.backends.numpy.functional import refuse_mixed_float16
+    refuse_mixed_float16(K.as_tensor(input), K.as_tensor(other), "MatMulExt")
     return K.as_tensor(input) @ K.as_tensor(other)
 
 

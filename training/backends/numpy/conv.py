@@ -67,6 +67,9 @@ def _crop(xp, pads):
 
 def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
     """Convolution of Tensor `x` (N, C, H, W) with `weight` (O, C/group, kh, kw)."""
+    from training.backends.numpy.functional import refuse_mixed_float16
+    refuse_mixed_float16(x, weight, "Conv2D", "For primitive[Conv2D], the input type must be "
+                                              "same.")
     xd, wd = x.data, weight.data
     n, c = xd.shape[:2]
     o, cg, kh, kw = wd.shape

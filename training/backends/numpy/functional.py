@@ -44,8 +44,21 @@ def softmax(x, axis=-1):
                           lambda g: (out * (g - (g * out).sum(axis=axis, keepdims=True)),))
 
 
+def refuse_mixed_float16(x1, x2, primitive, message=None):
+    """MindSpore 2.10's TypeError for float16 against float32 in a product (Dense, Conv,
+    matmul: measured); computing on in float32 would hide that the network is not float16."""
+    kinds = {np.dtype(x1.dtype), np.dtype(x2.dtype)}
+    if kinds == {np.dtype(np.float16), np.dtype(np.float32)}:
+        names = {np.float16: "Float16", np.float32: "Float32"}
+        first, second = (names[np.dtype(t.dtype).type] for t in (x1, x2))
+        raise TypeError(message or f"For '{primitive}', the type of 'x2' should be same as "
+                        f"'x1', but got 'x1' with type Tensor[{first}] and 'x2' with type "
+                        f"Tensor[{second}].")
+
+
 def dense(x, weight, bias):
     """x @ weight.T + bias; weight is (out, in) as in MindSpore's Dense."""
+    refuse_mixed_float16(x, weight, "MatMul")
     xd, wd = x.data, weight.data
     out = xd @ wd.T
     if bias is not None:

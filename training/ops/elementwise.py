@@ -256,8 +256,10 @@ def _torch_integer_result(torch, function, x, y):
     """_integer_result on torch tensors."""
     limits = np.iinfo(str(x.dtype).replace("torch.", "")) if x.dtype != torch.bool else \
         np.iinfo(np.uint8)
-    out = torch.trunc(function(x.double(), y.double()))
-    return torch.nan_to_num(out, nan=0.0).clamp(int(limits.min), int(limits.max)).to(x.dtype)
+    out = torch.nan_to_num(torch.trunc(function(x.double(), y.double())), nan=0.0)
+    # (int64's largest value is no float64: its rounding would wrap to the smallest)
+    return torch.where(out >= float(limits.max), torch.tensor(int(limits.max), dtype=x.dtype),
+                       out.clamp(min=int(limits.min)).to(x.dtype))
 
 
 def _integer_result(function, x, y):
@@ -266,9 +268,11 @@ def _integer_result(function, x, y):
     integer type's extreme, 0/0 gives 0)."""
     if x.dtype.kind not in "iub":
         return function(x, y)
-    out = np.trunc(function(x.astype(np.float64), y.astype(np.float64)))
+    out = np.nan_to_num(np.trunc(function(x.astype(np.float64), y.astype(np.float64))), nan=0.0)
     limits = np.iinfo(x.dtype) if x.dtype.kind != "b" else np.iinfo(np.uint8)
-    return np.clip(np.nan_to_num(out, nan=0.0), limits.min, limits.max)
+    # (int64's largest value is no float64: its rounding would wrap to the smallest)
+    return np.where(out >= limits.max, limits.max, np.maximum(out, limits.min).astype(
+        limits.dtype))
 
 
 def _zero(g, x, y, out):
@@ -316,15 +320,16 @@ mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x), we
 div = _binary("div", "RealDiv", np.true_divide, lambda g, x, y, out: (g / y, -g * (out / y)),
               "to_float", weak_0d=True)
 real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_divide, x, y),
-                   lambda g, x, y, out: (g / y, -g * (out / y)), names=("x", "y"),
-                   torch_name="real_div")       # the primitive: integers stay integers
+                   lambda g, x, y, out: (g / y, -g * (out / y)), "number", names=("x", "y"),
+                   torch_name="real_div")       # the primitive: integers stay integers, bools
+# are refused (MindSpore 2.10: TypeError), as by Minimum (MindSpore's CPU kernel: TypeError)
 pow = _binary("pow", "Pow", lambda x, y: _integer_result(  # noqa: A001  (MindSpore's name)
     np.power, x, y), lambda g, x, y, out: (g * y * np.power(x, y - 1), np.where(
         (x == 0) & (y >= 0), 0, g * out * np.log(x))), "number", names=("input", "exponent"))
 maximum = _binary("maximum", "Maximum", np.maximum, lambda g, x, y, out: (
     g * _step(x, y), g * _step(y, x)))       # a tie's gradient in halves, as MindSpore's
 minimum = _binary("minimum", "Minimum", np.minimum, lambda g, x, y, out: (
-    g * _step(y, x), g * _step(x, y)))
+    g * _step(y, x), g * _step(x, y)), "number")
 bitwise_and = _binary("bitwise_and", "BitwiseAnd", np.bitwise_and, kind="integer")
 bitwise_or = _binary("bitwise_or", "BitwiseOr", np.bitwise_or, kind="integer")
 bitwise_xor = _binary("bitwise_xor", "BitwiseXor", np.bitwise_xor, kind="integer")
@@ -433,7 +438,7 @@ def clamp(input, min=None, max=None):  # noqa: A001,A002  (MindSpore's names)
     if np.broadcast_shapes(*shapes) != shapes[0]:
         raise ValueError(f"For Clamp, the shape of 'input' {shapes[0]} and the shapes of its "
                          f"bounds {shapes[1:]} cannot broadcast to the input's.")
-    return _clamp(input, min, max, _tie_share)
+    return _clamp(input, min, max, _tie_share, in_input_type=False)
 
 
 clip = clamp
@@ -442,15 +447,20 @@ clip = clamp
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     """clamp, a Tensor bound beside a number bound too; a tie's gradient is split in halves
     with either (MindSpore's: maximum then minimum)."""
-    return _clamp(x, clip_value_min, clip_value_max, lambda bound: 0.5)
+    return _clamp(x, clip_value_min, clip_value_max, lambda bound: 0.5, in_input_type=True)
 
 
-def _clamp(input, min, max, tie_share):  # noqa: A002
-    """`tie_share(bound)`: the share of a tie's gradient that goes to the input."""
+def _clamp(input, min, max, tie_share, in_input_type):  # noqa: A002
+    """`tie_share(bound)`: the share of a tie's gradient that goes to the input. As MindSpore
+    2.10's: clip_by_value takes its bounds, numbers too, in the input's type (an int32 input
+    clipped at -0.5 at 0, int32), clamp gives the type of the input and its Tensor bounds
+    (int32 with float16 bounds: float16; float16 with float32 bounds: float32)."""
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None")
-    if np_dtype_of(input) is not None:
-        min, max = _in_type_of(min, input), _in_type_of(max, input)
+    if in_input_type and np_dtype_of(input) is not None:     # (numbers truncated to ints)
+        min, max = (np.asarray(b).astype(np_dtype_of(input)).item() if isinstance(
+            b, (int, float)) and not isinstance(b, bool) else _in_type_of(b, input)
+            for b in (min, max))
     bounds = [b for b in (min, max) if b is not None]
     low = (lambda x, *b: x) if min is None else (lambda x, *b: np.maximum(x, b[0]))
     high = (lambda x, *b: x) if max is None else (lambda x, *b: np.minimum(x, b[-1]))

@@ -204,12 +204,15 @@ def soft_margin_loss(input, target, reduction="mean"):  # noqa: A002
 
 
 def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):  # noqa: A002
-    """Per sample, the class mean of weight (y softplus(-x) + (1 - y) softplus(x))."""
+    """Per sample, the class mean of weight (y softplus(-x) + (1 - y) softplus(x)). As
+    MindSpore 2.10's: the terms broadcast, and the sum runs over axis input.ndim - 1 of their
+    shape (not the last where the target has more axes: input (1, 2) and target (1, 2, 2) give
+    (1, 2) unreduced), divided by the input's class count."""
     check_reduction(reduction, "MultilabelSoftMarginLoss")
     m = math_of(input)
     y = m.const(target)
     loss = _weighted(m, m.softplus(-input) * y + m.softplus(input) * (-y + 1.0), weight)
-    return reduce(loss.mean(axis=-1), reduction)
+    return reduce(loss.sum(axis=input.ndim - 1) / float(input.shape[-1]), reduction)
 
 
 # --- class indices ----------------------------------------------------------------------------

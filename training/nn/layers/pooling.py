@@ -5,10 +5,15 @@ from training.nn.cell import Cell
 from training.ops.array_kernels import concat
 
 
-def _is_zero(padding):
-    """Whether `padding` is the default: 0, or zeros in a tuple or list."""
-    values = padding if isinstance(padding, (tuple, list)) else (padding,)
-    return all(not isinstance(v, bool) and v == 0 for v in values)
+def checked_flags(cell, ceil_mode, count_include_pad, padded):
+    """(ceil_mode, count_include_pad) of an average pool: MindSpore 2.10's AvgPool1d/2d check
+    that they are bools only where they run its AvgPool3D (in 'pad' mode or with padding, a
+    ceil_mode, no count_include_pad or a divisor_override: ``padded`` says the rest); on its
+    plain AvgPool 0 or None is False and 1 True."""
+    if padded or ceil_mode or not count_include_pad:
+        return cell.check_bool("ceil_mode", ceil_mode), \
+            cell.check_bool("count_include_pad", count_include_pad)
+    return bool(ceil_mode), bool(count_include_pad)
 
 
 class _Pool2d(Cell):
@@ -58,8 +63,9 @@ class MaxPool2d(_Pool2d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, data_format)
-        if self.pad_mode != "pad" and (not _is_zero(padding) or dilation not in (1, (1, 1))
-                                       or return_indices or ceil_mode):
+        # (MindSpore's test, literally: a tuple dilation or padding of ones or zeros counts too)
+        if self.pad_mode != "pad" and (padding != 0 or dilation != 1 or return_indices
+                                       or ceil_mode):
             raise ValueError(f"For {self.cls_name}, the parameter 'padding', 'dilation', "
                              f"'return_indices', 'ceil_mode' can not be set to non-default value "
                              f"when pad_mode is not 'pad', but got pad_mode:{self.pad_mode}.")
@@ -70,7 +76,9 @@ class MaxPool2d(_Pool2d):
             raise ValueError(f"For '{self.cls_name}', the parameter 'dilation' must be a positive "
                              f"int or a tuple of positive ints, but got {dilation!r}")
         self.return_indices = bool(return_indices)
-        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode)
+        # (checked in 'pad' mode, where MindSpore hands it to MaxPool3DWithArgmax; else falsy)
+        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode) if self.pad_mode == "pad" \
+            else bool(ceil_mode)
         if any(2 * p > k for p, k in zip(self.padding, self.kernel_size)):
             raise ValueError(f"For {self.cls_name}, pads should be less equal to the half of "
                              f"ksize, but got kernel_size {self.kernel_size} and padding "
@@ -100,8 +108,9 @@ class AvgPool2d(_Pool2d):
         if self.pad_mode != "pad" and self.padding != (0, 0):
             raise ValueError(f"For '{self.cls_name}', 'padding' must be 0 when 'pad_mode' is not "
                              f"'pad', but got padding {padding!r} and pad_mode {pad_mode!r}")
-        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode)
-        self.count_include_pad = self.check_bool("count_include_pad", count_include_pad)
+        self.ceil_mode, self.count_include_pad = checked_flags(
+            self, ceil_mode, count_include_pad, self.pad_mode == "pad" or padding != 0
+            or divisor_override is not None)
         if divisor_override is not None and (isinstance(divisor_override, bool)
                                              or not isinstance(divisor_override, int)):
             raise TypeError(f"For '{self.cls_name}', the 'divisor_override' must be int, but "

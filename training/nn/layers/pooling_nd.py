@@ -9,7 +9,7 @@ from training.backends.numpy.conv import _pair
 from training.backends import torch_pooling
 from training.nn.cell import Cell
 from training.ops.activations import elementwise
-from training.nn.layers.pooling import AvgPool2d
+from training.nn.layers.pooling import AvgPool2d, checked_flags
 
 PAD_MODES = ("VALID", "SAME", "PAD")
 
@@ -102,15 +102,19 @@ class _MaxPoolNd(_PoolNd):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False):
         super().__init__(kernel_size, stride, pad_mode, padding)
-        if self.pad_mode != "pad" and (any(self.padding) or dilation not in (1, (1,) * self.dims)
+        # (MindSpore's tests, literally: a tuple dilation of ones counts as one too; MaxPool3d's
+        # MaxPool3DWithArgmax, which wants 'pad' mode and a bool ceil_mode, runs with a
+        # dilation or return_indices, its MaxPool3D, which takes any ceil_mode, else)
+        with_argmax = self.pad_mode == "pad" if self.dims == 1 else \
+            dilation != 1 or bool(return_indices)
+        if self.pad_mode != "pad" and (any(self.padding) or dilation != 1
                                        or return_indices or ceil_mode):
             raise ValueError(f"For {self.cls_name}, the parameter 'padding', 'dilation', "
                              f"'return_indices', 'ceil_mode' can not be set to non-default value "
                              f"when pad_mode is not 'pad', but got pad_mode:{self.pad_mode}.")
         self.dilation = self._sizes("dilation", dilation, True)
         self.return_indices = bool(return_indices)
-        # (MindSpore's MaxPool3d takes any ceil_mode, MaxPool1d a bool only)
-        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode) if self.dims == 1 \
+        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode) if with_argmax \
             else bool(ceil_mode)
 
     def construct(self, x):
@@ -130,8 +134,10 @@ class _AvgPoolNd(_PoolNd):
         if self.pad_mode != "pad" and any(self.padding):
             raise ValueError(f"For '{self.cls_name}', the 'pad' must be zero when 'pad_mode' is "
                              f"not 'pad', but got padding {padding!r} and pad_mode {pad_mode!r}")
-        self.ceil_mode = self.check_bool("ceil_mode", ceil_mode)
-        self.count_include_pad = self.check_bool("count_include_pad", count_include_pad)
+        # (AvgPool3d always runs MindSpore's AvgPool3D)
+        self.ceil_mode, self.count_include_pad = checked_flags(
+            self, ceil_mode, count_include_pad, self.dims == 3 or self.pad_mode == "pad"
+            or padding != 0)
         if divisor_override is not None and not _is_int(divisor_override):
             raise TypeError(f"For '{self.cls_name}', the 'divisor_override' must be int, but "
                             f"got '{type(divisor_override).__name__}'")

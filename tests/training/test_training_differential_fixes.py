@@ -1,0 +1,123 @@
+"""What the training differential tools found against MindSpore 2.10 (values measured there):
+the pooling layers' flag checks, MultiLabelSoftMarginLoss's broadcast target, bools in Minimum
+and RealDiv, RealDiv's int64 division by zero, clamp's and clip_by_value's result types. Both
+backends."""
+import numpy as np
+import pytest
+
+import training as ms
+from training import nn, ops
+from tests.training.both_backends import as_input, backend, values  # noqa: F401  (fixture)
+
+X1 = np.linspace(-1, 1, 12, dtype=np.float32).reshape(1, 2, 6)
+X2 = np.linspace(-1, 1, 72, dtype=np.float32).reshape(1, 2, 6, 6)
+X3 = np.linspace(-1, 1, 432, dtype=np.float32).reshape(1, 2, 6, 6, 6)
+
+
+@pytest.mark.parametrize("name, x, kwargs, shape", [
+    # MindSpore checks the flags where it hands them to its 3-D primitives only: 0 and None
+    # are False on its plain MaxPool/AvgPool, 1 True
+    ("MaxPool1d", X1, {"pad_mode": "valid", "ceil_mode": 0}, (1, 2, 2)),
+    ("MaxPool2d", X2, {"pad_mode": "same", "ceil_mode": None}, (1, 2, 3, 3)),
+    ("AvgPool1d", X1, {"pad_mode": "valid", "count_include_pad": 1}, (1, 2, 2)),
+    ("AvgPool2d", X2, {"pad_mode": "same", "ceil_mode": 0, "count_include_pad": 1},
+     (1, 2, 3, 3)),
+    ("MaxPool3d", X3, {"pad_mode": "pad", "ceil_mode": 1}, (1, 2, 3, 3, 3)),
+    ("MaxPool3d", X3, {"pad_mode": "valid", "ceil_mode": None}, (1, 2, 2, 2, 2)),
+])
+def test_pooling_flags_taken_where_mindspore_takes_them(backend, name, x, kwargs, shape):
+    out = getattr(nn, name)(3, 2, **kwargs)(as_input(backend, x))
+    assert values(out).shape == shape
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("MaxPool1d", {"pad_mode": "pad", "ceil_mode": 0}),
+    ("MaxPool2d", {"pad_mode": "pad", "ceil_mode": None}),
+    ("MaxPool3d", {"pad_mode": "pad", "dilation": 2, "ceil_mode": 1}),
+    ("MaxPool3d", {"pad_mode": "pad", "return_indices": True, "ceil_mode": 0}),
+    ("AvgPool1d", {"pad_mode": "pad", "count_include_pad": 1}),
+    ("AvgPool1d", {"pad_mode": "valid", "count_include_pad": 0}),
+    ("AvgPool2d", {"pad_mode": "valid", "divisor_override": 2, "ceil_mode": 0}),
+    ("AvgPool3d", {"pad_mode": "valid", "ceil_mode": 0}),
+])
+def test_pooling_flags_refused_where_mindspore_checks_them(name, kwargs):
+    with pytest.raises(TypeError, match="bool"):
+        getattr(nn, name)(3, 2, **kwargs)
+
+
+@pytest.mark.parametrize("name", ["MaxPool1d", "MaxPool2d", "MaxPool3d"])
+def test_max_pool_tuple_dilation_of_ones_wants_pad_mode(name):
+    dims = int(name[-2])
+    with pytest.raises(ValueError):     # (MindSpore tests dilation != 1)
+        getattr(nn, name)(3, 2, "valid", dilation=(1,) * dims)
+
+
+# input [[0.5, -1.0]]; MindSpore 2.10's unreduced loss and the gradient of its sum
+MULTILABEL = [
+    ((1, 2, 2), "none", [0.9741, 1.3133], [0.6225, -0.7311]),
+    ((1, 2, 2), "mean", 1.1437, [0.3112, -0.3655]),
+    ((3, 1, 2), "none", [0.487, 0.6566] * 3, [0.9337, -1.0966]),
+    ((3, 1, 2), "mean", 0.5718, [0.1556, -0.1828]),
+    ((1, 2, 1), "none", [0.7241, 0.8133], [0.1225, -0.2311]),
+    ((2, 1), "none", [0.6437, 0.8937], [0.1225, -0.2311]),
+]
+
+
+@pytest.mark.parametrize("target_shape, reduction, expected, grad", MULTILABEL)
+def test_multilabel_soft_margin_sums_over_the_inputs_last_axis(backend, target_shape,
+                                                               reduction, expected, grad):
+    x = as_input(backend, np.array([[0.5, -1.0]], np.float32))
+    target = as_input(backend, (np.arange(np.prod(target_shape)) % 2).reshape(
+        target_shape).astype(np.float32))
+    loss = nn.MultiLabelSoftMarginLoss(reduction=reduction)
+    np.testing.assert_allclose(values(loss(x, target)).ravel(), np.ravel(expected), atol=1e-4)
+    gradient = ms.grad(lambda v: loss(v, target).sum())(x)
+    np.testing.assert_allclose(values(gradient).ravel(), grad, atol=1e-4)
+
+
+@pytest.mark.parametrize("op", ["Minimum", "RealDiv"])
+def test_bool_results_refused(backend, op):
+    b = as_input(backend, np.array([True, False, True]))
+    with pytest.raises(TypeError):
+        getattr(ops, op)()(b, b)
+    with pytest.raises(TypeError):
+        getattr(ops, op)()(True, b)
+    if op == "Minimum":
+        with pytest.raises(TypeError):
+            ops.minimum(b, True)
+    mixed = getattr(ops, op)()(b, as_input(backend, np.array([1, 0, 2], np.int32)))
+    assert values(mixed).dtype == np.int32      # (bool with int32: int32, as before)
+
+
+def test_real_div_int64_by_zero_is_the_largest_int64(backend):
+    zero = as_input(backend, np.array([0, 0, 1], np.int64))
+    out = values(ops.RealDiv()(as_input(backend, np.array([1, -1, 7], np.int64)), zero))
+    np.testing.assert_array_equal(out, [np.iinfo(np.int64).max, np.iinfo(np.int64).min, 7])
+
+
+@pytest.mark.parametrize("x_type, bound_type, expected_type, expected", [
+    (np.float16, np.float32, np.float32, [-0.5, 0.19995117, 0.7]),
+    (np.float32, np.float64, np.float64, [-0.5, 0.2, 0.7]),
+    (np.int32, np.float16, np.float16, [-0.5, 0.0, 0.7]),
+    (np.int32, np.int64, np.int64, [0, 0, 0]),
+    (np.float16, np.int32, np.float16, [0, 0, 0]),
+])
+def test_clamp_gives_the_type_of_input_and_tensor_bounds(backend, x_type, bound_type,
+                                                         expected_type, expected):
+    x = as_input(backend, np.array([-1.5, 0.2, 2.5]).astype(x_type))
+    low, high = (as_input(backend, np.array(v).astype(bound_type)) for v in (-0.5, 0.7))
+    out = values(ops.clamp(x, low, high))
+    assert out.dtype == expected_type
+    np.testing.assert_allclose(out, expected, rtol=1e-3)
+
+
+@pytest.mark.parametrize("low, high, expected", [
+    (-0.5, None, [0, 0, 2]), (None, 0.7, [-1, 0, 0]), (-0.5, 0.7, [0, 0, 0]),
+    ("tensor", 0.7, [0, 0, 0])])
+def test_clip_by_value_takes_bounds_in_the_inputs_type(backend, low, high, expected):
+    x = as_input(backend, np.array([-1.5, 0.2, 2.5]).astype(np.int32))
+    if low == "tensor":
+        low = as_input(backend, np.array(-0.5, np.float32))
+    out = values(ops.clip_by_value(x, low, high))
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out, expected)

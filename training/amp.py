@@ -174,3 +174,107 @@ def _map(inputs, fn):
     if isinstance(inputs, (tuple, list)):
         return type(inputs)(fn(x) for x in inputs)
     return fn(inputs)
+
+
+AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
+
+
+def numpy_backend_refusal(api, amp_level):
+    """The ValueError for a mixed-precision level on the numpy backend, which computes each
+    cell in its parameters' type (float32): mixed precision is torch.autocast's."""
+    return ValueError(f"For '{api}', amp_level {amp_level!r} needs the torch backend (mixed "
+                      f"precision through torch.autocast): the numpy backend computes in "
+                      f"float32 only. Use amp_level='O0', or the torch backend "
+                      f"(training.set_backend('torch'))")
+
+
+def auto_mixed_precision(network, amp_level="O0", dtype=np.float16):
+    """MindSpore's levels, checked as MindSpore 2.10 checks them (measured): 'O0' (and 'auto'
+    on the CPU) returns the network as it is; on the torch backend 'O1'/'O2' run it under
+    torch.autocast (float16 on CUDA, bfloat16 on the CPU, whose autocast has no float16
+    matmul; autocast keeps normalizations and losses in float32) with the output cast to
+    float32, as MindSpore's O2 (_OutputTo32), and 'O3' casts a torch network to that type.
+    The numpy backend refuses every level but O0 (ValueError naming what to use)."""
+    from training.backends.base import get_backend, is_torch_module
+    from training.nn.cell import Cell
+    if not isinstance(amp_level, str) or amp_level not in AMP_LEVELS:
+        raise ValueError(f"The amp level {amp_level} is not supported")
+    names = {np.dtype(np.float16): "float16"}
+    if str(dtype).split(".")[-1] != "bfloat16" and np.dtype(dtype) not in names:
+        raise ValueError(f"The dtype should be one of (mstype.float16, mstype.bfloat16), but "
+                         f"got {np.dtype(dtype).name.capitalize()}.")
+    if amp_level == "O0":
+        return network
+    if not isinstance(network, Cell) and not is_torch_module(network):
+        raise TypeError(f"For amp_level '{amp_level}', the network type should be Cell.")
+    if not is_torch_module(network) and get_backend() == "numpy":
+        if amp_level == "auto":     # O0 on the CPU, as MindSpore's choice per device
+            return network
+        raise numpy_backend_refusal("auto_mixed_precision", amp_level)
+    if amp_level == "O3" and not is_torch_module(network):
+        raise ValueError("For 'auto_mixed_precision', amp_level 'O3' casts a torch network "
+                         "(torch.nn.Module); for training.nn cells use 'O2'")
+    return _OutputTo32(network, amp_level)
+
+
+def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=np.float16):
+    """Lists of cells to run in low precision: torch.autocast chooses per operation here, so
+    this is O2 (the lists are checked: exactly one of them, as MindSpore requires)."""
+    if (white_list is None) == (black_list is None):
+        raise ValueError("For custom_mixed_precision, one of white_list and black_list must "
+                         "be provided.")
+    return auto_mixed_precision(network, "O2", dtype)
+
+
+def get_white_list():
+    """The cells MindSpore's O1 runs in float16."""
+    from training import nn
+    return [getattr(nn, name) for name in (
+        "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose",
+        "Dense", "LSTMCell", "RNNCell", "GRUCell") if hasattr(nn, name)]
+
+
+def get_black_list():
+    """The cells MindSpore's O2 keeps in float32."""
+    from training import nn
+    return [getattr(nn, name) for name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d",
+                                           "LayerNorm") if hasattr(nn, name)]
+
+
+def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0",
+                        **kwargs):
+    """Model's training network for `level` (the loss and the optimizer step in one cell), as
+    Model(amp_level=level) builds it."""
+    from training.model import Model
+    return Model(network, loss_fn, optimizer, amp_level=level, boost_level=boost_level,
+                 **kwargs).train_network
+
+
+def _output_to_float32(torch, out):
+    if isinstance(out, (tuple, list)):
+        return type(out)(_output_to_float32(torch, o) for o in out)
+    return out.float() if isinstance(out, torch.Tensor) and out.is_floating_point() else out
+
+
+def _OutputTo32(network, amp_level):      # noqa: N802  (MindSpore's cell name)
+    import torch
+
+    from training.backends.torch_amp import TorchAmp
+    from training.nn.cell import Cell
+
+    class _OutputTo32(Cell):
+        """Runs `network` at `amp_level` (torch inputs) and returns float32 outputs."""
+
+        def __init__(self):
+            super().__init__()
+            self._backbone = network
+
+        def construct(self, *inputs):
+            device = next((x.device for x in inputs if isinstance(x, torch.Tensor)),
+                          torch.device("cpu"))
+            amp = TorchAmp(torch, device, amp_level, None)
+            if amp_level == "O3":
+                return amp.prepare_network(self._backbone)(*amp.cast_inputs(inputs))
+            with amp.autocast():
+                return _output_to_float32(torch, self._backbone(*inputs))
+    return _OutputTo32()

@@ -10,12 +10,11 @@ import time
 from training import context, dump, graph_text, profiling
 from training.backends.base import select_backend
 from training.callbacks.callback import CallbackList, CallbackParams, RunContext
-from training.amp import LossScaleManager
+from training.amp import AMP_LEVELS, LossScaleManager
 from training.metrics import Loss, get_metrics
 from training.sink import InlineFeeder, SinkFeeder, TrainStats, init_step_of
 
 logger = logging.getLogger("training.model")
-AMP_LEVELS = ("O0", "O1", "O2", "O3", "auto")
 
 
 def _check_int(value, name, minimum):

@@ -171,3 +171,44 @@ def test_float16_against_float32_weights_is_refused(call, message):
         assert message in str(error.value)
     finally:
         ms.set_backend(None)
+
+
+def test_auto_mixed_precision_levels_and_checks():
+    """As MindSpore 2.10 (measured): O0 gives the network back, an unknown level or a dtype
+    other than float16/bfloat16 is a ValueError, a network that is no Cell a TypeError; the
+    numpy backend refuses the other levels, naming what to use."""
+    from training import amp
+    net = nn.Dense(3, 2)
+    assert amp.auto_mixed_precision(net, "O0") is net
+    with pytest.raises(ValueError, match="The amp level O4 is not supported"):
+        amp.auto_mixed_precision(net, "O4")
+    with pytest.raises(ValueError, match=r"mstype.bfloat16\), but got Int32"):
+        amp.auto_mixed_precision(net, "O2", dtype=ms.int32)
+    with pytest.raises(TypeError, match="For amp_level 'O2', the network type should be Cell"):
+        amp.auto_mixed_precision(1, "O2")
+    ms.set_backend("numpy")
+    try:
+        assert amp.auto_mixed_precision(net, "auto") is net        # O0 on the CPU
+        with pytest.raises(ValueError, match="needs the torch backend.*amp_level='O0'"):
+            amp.auto_mixed_precision(net, "O2")
+    finally:
+        ms.set_backend(None)
+    assert nn.BatchNorm2d in amp.get_black_list() and nn.Dense in amp.get_white_list()
+
+
+def test_auto_mixed_precision_on_the_torch_backend():
+    """O2: under autocast, the output float32 (MindSpore's _OutputTo32), parameters float32;
+    O3 casts a torch network."""
+    torch = pytest.importorskip("torch")
+    from training import amp
+    ms.set_backend("torch")
+    try:
+        net = amp.auto_mixed_precision(nn.SequentialCell([nn.Dense(3, 2), nn.BatchNorm1d(2)]),
+                                       "O2")
+        out = net(torch.ones((4, 3)))
+        assert out.dtype == torch.float32
+        assert all(p.dtype == ms.float32 for p in net.get_parameters())
+        module = amp.auto_mixed_precision(torch.nn.Linear(3, 2), "O3")
+        assert module(torch.ones((4, 3))).dtype in (torch.float16, torch.bfloat16)
+    finally:
+        ms.set_backend(None)

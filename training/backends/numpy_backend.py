@@ -26,10 +26,8 @@ class NumpyBackend:
         from training.nn.loss_scale import TrainOneStepWithLossScaleCell
         from training.nn.wrappers import TrainOneStepCell, WithLossCell
         if amp_level not in ("O0", "auto"):  # 'auto' is O0 on the CPU, as in MindSpore
-            raise ValueError(f"For 'Model', amp_level {amp_level!r} needs the torch backend "
-                             f"(mixed precision through torch.autocast): the numpy backend "
-                             f"computes in float32 only. Use amp_level='O0', or the torch backend "
-                             f"(training.set_backend('torch'))")
+            from training.amp import numpy_backend_refusal
+            raise numpy_backend_refusal("Model", amp_level)
         if context.get_auto_parallel_context("parallel_mode") == "data_parallel":
             raise RuntimeError("parallel_mode 'data_parallel' needs the torch backend "
                                "(training.set_backend('torch') under torchrun); the numpy backend "

@@ -331,6 +331,31 @@ def more_layer_case(d, name):
     return activation_case(d, name)
 
 
+AVG_POOL_CEIL = ("AvgPool1d/2d/3d(ceil_mode=True) run where the ceiling adds a window (MindSpore "
+                 "2.10's CPU kernels refuse it: oneDNN's RuntimeError 'could not create a "
+                 "descriptor for a pooling forward propagation primitive' in 'valid' mode, "
+                 "'Unknown Error!' from the gradient in 'pad' mode)")
+
+
+def avg_pool_ceil_refused(name, kwargs, why):
+    """Whether MindSpore's oneDNN refused an average pool's ceil_mode (AVG_POOL_CEIL)."""
+    return name in ("AvgPool1d", "AvgPool2d", "AvgPool3d") and kwargs.get("ceil_mode") is \
+        True and "raises RuntimeError in MindSpore only" in why and (
+            "Unknown Error" in why or "could not create a descriptor" in why)
+
+
+def avg_pool1d_same_shortcut(args, kwargs, x):
+    """Whether MindSpore 2.10's AvgPool1d takes its plain path in 'same' mode (no padding,
+    ceil_mode or count_include_pad=False) on an input of L - kernel_size < stride, where it
+    averages the first kernel_size elements whatever the mode."""
+    kernel = args[0][0] if isinstance(args[0], tuple) else args[0]
+    stride = args[1] if len(args) > 1 else kwargs.get("stride", 1)
+    plain = not kwargs.get("padding") and not kwargs.get("ceil_mode") and \
+        kwargs.get("count_include_pad", True)
+    return str(kwargs.get("pad_mode", "valid")).lower() == "same" and plain and \
+        isinstance(kernel, int) and x.shape[-1] - kernel < stride
+
+
 def largest_difference(why):
     """The number after 'largest difference' in a difference's words (inf if none)."""
     if "largest difference " not in why:
@@ -351,10 +376,14 @@ def documented_layer(case, why):
          largest_difference(why) < 1e-2,
          "Mish's gradient is exact (MindSpore's float32 kernel is off by up to 8e-4 for x in "
          "[3, 7], where 1 - tanh^2 cancels)"),
-        (name in ("AvgPool1d", "AvgPool3d") and kwargs.get("ceil_mode") is True and
-         "raises RuntimeError in MindSpore only" in why and "Unknown Error" in why,
-         "AvgPool1d/3d(ceil_mode=True) have a gradient (MindSpore's raises RuntimeError "
-         "'Unknown Error!' where ceil_mode adds an element, as AvgPool2d's)"),
+        (avg_pool_ceil_refused(name, kwargs, why), AVG_POOL_CEIL),
+        (name == "AvgPool1d" and avg_pool1d_same_shortcut(args, kwargs, payload[1][1]) and
+         ("raises ValueError in MindSpore only" in why or "in MindSpore" in why and
+          "largest difference" not in why),
+         "AvgPool1d(pad_mode='same') on an input shorter than kernel_size + stride gives "
+         "ceil(L / stride) windows, as documented (MindSpore 2.10's AvgPool1d averages the first "
+         "kernel_size elements into one, or raises ValueError for L < kernel_size: a shortcut "
+         "that ignores 'same')"),
         (name == "AvgPool3d" and kwargs.get("divisor_override") and
          kwargs.get("count_include_pad") is False and "step 1: x: largest difference" in why,
          "AvgPool3d(count_include_pad=False, divisor_override=d) has its forward's gradient "

@@ -6,8 +6,6 @@ them wrong), on random inputs of float16/float32 (ties and zeros now and then; s
 shape or dtype that does not fit). Its steps: the loss, then its gradient with respect to the
 first input (of sum(loss * fixed weights) where the loss is not reduced). Run in MindSpore's
 interpreter this module imports numpy only."""
-import re
-
 import numpy as np
 
 from training_nn_cases import is_tensor, output_weights, tensor
@@ -305,54 +303,8 @@ def documented_loss(case, why, raw):
         (name == "nll_loss" and ours_only and kwargs.get("reduction") not in REDUCTION,
          "nll_loss refuses a reduction other than 'mean', 'sum' and 'none' (MindSpore's takes "
          "any other as 'none')"),
-        (theirs_only and _leftover_error(name, inputs, why),
-         "MindSpore raises a failed op's error again at its next op (measured: "
-         "gaussian_nll_loss on a var that does not broadcast, then binary_cross_entropy; "
-         "SoftMarginLoss, then hinge_embedding_loss)"),
     ]
     return next((word for applies, word in rules if applies), None)
-
-
-def _leftover_error(name, inputs, why):
-    """Whether MindSpore's error is one an earlier case left (we ran the case, so its inputs
-    passed our checks): another op's missing kernel, or a shape error of another op (where the
-    loss is no composite of MindSpore's arithmetic ops, or its inputs broadcast) or of shapes no
-    input has."""
-    if "unregistered" in why:
-        return _names_another_op(name, why)
-    if not any(words in why for words in ("need to broadcast", "must be equal to",
-                                          "are not equal", "should be same as")):
-        return False
-    if _broadcast(inputs):
-        return _names_another_op(name, why) or _names_other_shapes(inputs, why)
-    return name not in COMPOSITE and _names_another_op(name, why)
-
-
-# MindSpore computes these in Python from its arithmetic ops (Mul, Div, Sub, ...), which name
-# their own shape errors
-COMPOSITE = ("MAELoss", "RMSELoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-             "gaussian_nll_loss", "FocalLoss", "DiceLoss", "MultiClassDiceLoss",
-             "cosine_embedding_loss")
-# the ops MindSpore's losses name in their errors, where not the loss's own name
-OWN_OPS = {"BCELoss": "BinaryCrossEntropy", "binary_cross_entropy": "BinaryCrossEntropy",
-           "binary_cross_entropy_with_logits": "BCEWithLogitsLoss",
-           "cross_entropy": "cross_entropy_loss", "CrossEntropyLoss": "cross_entropy_loss",
-           "CTCLoss": "CTCLossV2", "ctc_loss": "CTCLossV2"}
-
-
-def _names_another_op(name, why):
-    """Whether MindSpore's error names an op that is not the case's loss's (a leftover)."""
-    found = re.search(r"(?:For primitive\[|For '|The kernel )(\w+)", why)
-    own = {name.replace("_", "").lower(), OWN_OPS.get(name, name).replace("_", "").lower()}
-    return bool(found) and not any(found.group(1).replace("_", "").lower() in mine
-                                   for mine in own)
-
-
-def _names_other_shapes(inputs, why):
-    """Whether MindSpore's error names a shape that no input of the case has (a leftover)."""
-    named = {tuple(int(n) for n in found.split(",") if n)
-             for found in re.findall(r"\[([\d,]+)\]", why)}
-    return bool(named - {np.shape(value) for value in inputs})
 
 
 def case_tolerance(case):
@@ -363,11 +315,3 @@ def case_tolerance(case):
             is_tensor(value) and value[1].dtype == np.float16 for value in case[4]):
         return 2e-3
     return 1e-5
-
-
-def _broadcast(inputs):
-    try:
-        np.broadcast_shapes(*(np.shape(value) for value in inputs))
-        return True
-    except ValueError:
-        return False

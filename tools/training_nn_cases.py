@@ -199,19 +199,7 @@ def output_weights(shape):
 
 
 def run_layer(lib, case, plain, error):
-    """The layer's steps: output, gradients by name ("x" the input's), parameters after. In
-    MindSpore a case that raised runs again and gives its second outcome: MindSpore raises a
-    failed op's error again at a later op (measured: GLU on an odd axis, then Softmax2d), which
-    the first run then took."""
-    made = layer_steps(lib, case, plain, error)
-    for _ in range(2):      # (a stale error can come back at more than one op)
-        if made[-1][0] != "error" or not lib.nn.__name__.startswith("mindspore"):
-            break
-        made = layer_steps(lib, case, plain, error)
-    return made
-
-
-def layer_steps(lib, case, plain, error):
+    """The layer's steps: output, gradients by name ("x" the input's), parameters after."""
     _, name, args, kwargs, (train, x, salt) = case
     made = []
     try:

@@ -50,7 +50,8 @@ from training_rnn_cases import described_rnn, documented_rnn, rnn_case, run_rnn 
 from training_attention_cases import (ATTENTION_RTOL, attention_case,  # noqa: E402
                                       described_attention, documented_attention,
                                       run_attention)
-from training_layer_cases import MORE_LAYERS, documented_layer  # noqa: E402
+from training_layer_cases import (AVG_POOL_CEIL, MORE_LAYERS,  # noqa: E402
+                                   avg_pool_ceil_refused, documented_layer)
 from training_image_cases import (described_image, documented_image,  # noqa: E402
                                   image_case, run_image)
 from training_loss_cases import (case_tolerance, documented_loss, loss_case,  # noqa: E402
@@ -456,10 +457,6 @@ def documented(case, why):
          "NaN at other places" in why and "nan] in MindSpore" in why,
          "multilabel eval(average=True) is the mean of the per-sample scores (MindSpore: NaN "
          "for a float32 sample without positives)"),
-        (theirs_only and ("'SubExt'" in why and kind != "loss" or
-                          "'MatMul' the input dimensions" in why and name != "Dense"),
-         "MindSpore raises a failed op's error again at its next op (measured: L1Loss on (5,) "
-         "and (2, 7), then WarmUpLR; Dense on too many features, then LogSoftmax)"),
         (ours_only and isinstance(kwargs.get("k"), bool),
          "a bool k is refused (MindSpore takes True as 1)"),
         (name == "Momentum" and kwargs.get("use_nesterov") is True and "largest difference" in
@@ -473,9 +470,7 @@ def documented(case, why):
          "tanh is exact (MindSpore's is off by up to 1e-4)"),
         (name == "Softmax" and isinstance(kwargs.get("axis"), tuple) and theirs_only,
          "Softmax takes a tuple axis, as documented (MindSpore's CPU kernel: RuntimeError)"),
-        (name == "AvgPool2d" and kwargs.get("ceil_mode") is True and theirs_only and
-         "Unknown Error" in why, "AvgPool2d(ceil_mode=True) has a gradient (MindSpore's raises "
-         "RuntimeError 'Unknown Error!' with count_include_pad=False)"),
+        (kind == "layer" and avg_pool_ceil_refused(name, kwargs, why), AVG_POOL_CEIL),
         (name == "AvgPool2d" and kwargs.get("divisor_override") and
          kwargs.get("count_include_pad") is False and "step 1: x: largest difference" in why,
          "AvgPool2d(count_include_pad=False, divisor_override=d) has its forward's gradient "

@@ -121,3 +121,13 @@ def test_clip_by_value_takes_bounds_in_the_inputs_type(backend, low, high, expec
     out = values(ops.clip_by_value(x, low, high))
     assert out.dtype == np.int32
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("size, filter_size, levels, error", [
+    # MindSpore 2.10's graph checks each scale's 2x2 pooling before its filter's window
+    ((6, 8), 2, 3, RuntimeError), ((3, 3), 2, 2, RuntimeError), ((1, 9), 2, 1, RuntimeError),
+    ((6, 8), 11, 3, ValueError), ((12, 12), 7, 3, ValueError), ((4, 4), 3, 2, ValueError)])
+def test_msssim_too_small_images_raise_mindspores_first_error(size, filter_size, levels, error):
+    x = ms.Tensor(np.ones((1, 1) + size, np.float32))
+    with pytest.raises(error):
+        nn.MSSSIM(filter_size=filter_size, power_factors=(0.3,) * levels)(x, x)

@@ -174,12 +174,15 @@ class MSSSIM(Cell):
         c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
         terms = []
         for conv in self.multi_convs_list:
+            # (MindSpore's graph checks each scale's pooling, which follows its filter, first:
+            # an image below 2 pixels gives its AvgPool error before a window that does not
+            # fit gives Conv2d's, measured)
+            if min(img1.shape[2:]) < 2:
+                raise RuntimeError("For 'AvgPool' op, H_out/W_out must be positive, but "
+                                   "H_out/W_out is 0, please check input and parameters.")
             _check_window_fits(img1, self.filter_size)
             ssim, contrast = _ssim_and_contrast(c1, c2, img1, img2, conv)
             terms.append(F.relu(contrast))
-            if min(img1.shape[2:]) < 2:     # (MindSpore's AvgPool kernel's error)
-                raise RuntimeError("For 'AvgPool' op, H_out/W_out must be positive, but "
-                                   "H_out/W_out is 0, please check input and parameters.")
             img1, img2 = self.avg_pool(img1), self.avg_pool(img2)
         terms[-1] = F.relu(ssim)
         scales = F.pow(F.stack(terms, -1), _constant(ssim, self.power_factors))

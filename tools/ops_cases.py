@@ -267,10 +267,51 @@ def zoo_primitives(d):
             + (tensor(lengths),), {})
 
 
+def clip_and_unfold(d):
+    """ops.clip_by_norm of a tensor or a list of them (norms above and below max_norm, every
+    norm_type, NaN or inf now and then) or ops.unfold of an NCHW image (every option drawn,
+    now and then a wrong one)."""
+    if d.r.random() < 0.5:
+        kind = d.c([np.float32, np.float32, np.float16, np.float64])
+        tensors = [d.tensor(d.c([(3,), (2, 3), ()]), kind) for _ in range(d.c([1, 1, 2, 3]))]
+        if d.r.random() < 0.1:
+            tensors[0][1].ravel()[:1] = d.c([np.nan, np.inf])
+        x = tensors[0] if len(tensors) == 1 and d.r.random() < 0.7 else d.c([list, tuple])(
+            tensors)
+        return ("function", "clip_by_norm", (), (x, d.c([0.5, 1.0, 10.0, 2])), {
+            "norm_type": d.c([2.0, 2.0, 1, 3.0, float("inf"), 4]),
+            "error_if_nonfinite": d.c([False, False, True])})
+    sizes = lambda good, bad: d.c(good + bad * (d.r.random() < 0.1))   # noqa: E731
+    kwargs = {"dilation": sizes([1, 2, (1, 2)], [0]), "padding": sizes([0, 1, (1, 0)], [-1]),
+              "stride": sizes([1, 2, (2, 1)], [(1, 1, 1)])}
+    x = d.tensor(d.c([(1, 2, 5, 6), (2, 1, 4, 4), (1, 1, 3, 5)] + [(2, 4, 4)] * (
+        d.r.random() < 0.1)), d.c(FLOATS + [np.int32]))
+    return ("function", "unfold", (), (x, sizes([1, 2, 3, (2, 3), [2, 1]], [0, 2.0])), kwargs)
+
+
+def documented_clip_by_norm(case, why):
+    """The README's word for an ops.clip_by_norm difference it lists as a deviation, or None."""
+    norm_type = case[4]["norm_type"]
+    if "largest difference" in why and norm_type != float("inf") and norm_type % 2:
+        return ("ops.clip_by_norm takes the norm of the magnitudes (MindSpore 2.10 raises the "
+                "signed values to norm_type: with an odd or fractional one negative values "
+                "cancel or give NaN, [[3, -4], [1, 2]] with norm_type 1 has norm 2 there)")
+    return None
+
+
+def documented_unfold(case, why):
+    """The README's word for an ops.unfold difference it lists as a deviation, or None."""
+    if "raises ValueError here only" in why and "Im2Col" in why:
+        return ("ops.unfold refuses a dilated kernel larger than the padded input (MindSpore "
+                "2.10 rounds the window count toward zero: one window past the image when the "
+                "shortfall is below the stride, its missing elements 0)")
+    return None
+
+
 def cases(seed, count):
     r = random.Random(seed)
     makers = [unary] * 3 + [binary] * 3 + [ternary] * 2 + [reduction] * 3 + [indexing] * 3 + \
-        [creation, zoo_primitives]
+        [creation, zoo_primitives, clip_and_unfold]
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
-from ops_cases import DTYPE, cases, documented_ctc                   # noqa: E402
+from ops_cases import (DTYPE, cases, documented_clip_by_norm, documented_ctc,  # noqa: E402
+                       documented_unfold)
 from training_nn_cases import is_tensor, output_weights              # noqa: E402
 from training_vs_mindspore import difference, error, plain           # noqa: E402
 
@@ -136,6 +137,8 @@ def documented(case, why):
     empty = any(a.size == 0 for a in arrays)
     rules = [
         (name == "CTCLoss", name == "CTCLoss" and documented_ctc(case, why)),
+        (name == "clip_by_norm", name == "clip_by_norm" and documented_clip_by_norm(case, why)),
+        (name == "unfold", name == "unfold" and documented_unfold(case, why)),
         (name in ("roll", "Roll") and "Roll unregistered" in why,
          "roll has a CPU kernel (MindSpore 2.10's CPU build: RuntimeError 'The kernel Roll "
          "unregistered')"),

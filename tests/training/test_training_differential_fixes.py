@@ -131,3 +131,75 @@ def test_msssim_too_small_images_raise_mindspores_first_error(size, filter_size,
     x = ms.Tensor(np.ones((1, 1) + size, np.float32))
     with pytest.raises(error):
         nn.MSSSIM(filter_size=filter_size, power_factors=(0.3,) * levels)(x, x)
+
+
+A = np.array([[3.0, -4.0], [1.0, 2.0]], np.float32)
+
+
+@pytest.mark.parametrize("max_norm, norm_type, expected", [
+    (1.0, 2.0, [[0.54772, -0.7303], [0.18257, 0.36515]]),
+    (10.0, 2.0, A), (1.0, float("inf"), [[0.75, -1.0], [0.25, 0.5]]),
+    (-1.0, 2.0, [[-0.54772, 0.7303], [-0.18257, -0.36515]]),
+    (1.0, 1, A / 10)])      # (the L1 norm, 10: MindSpore's signed sum gives 2, documented)
+def test_ops_clip_by_norm(backend, max_norm, norm_type, expected):
+    out = ops.clip_by_norm(as_input(backend, A), max_norm, norm_type)
+    np.testing.assert_allclose(values(out), expected, atol=1e-5)
+
+
+def test_ops_clip_by_norm_of_a_list_and_its_gradient(backend):
+    b = np.array([1.0, -2.0], np.float32)
+    first, second = ops.clip_by_norm([as_input(backend, A), as_input(backend, b)], 1.0)
+    np.testing.assert_allclose(values(first), [[0.50709, -0.67612], [0.16903, 0.33806]],
+                               atol=1e-5)
+    np.testing.assert_allclose(values(second), [0.16903, -0.33806], atol=1e-5)
+    gradient = ms.grad(lambda v: ops.clip_by_norm(v, 1.0).sum())(as_input(backend, A))
+    np.testing.assert_allclose(values(gradient), [[0.14606, 0.23126], [0.1704, 0.15823]],
+                               atol=1e-5)
+    half = ops.clip_by_norm(as_input(backend, np.array(5.0, np.float16)), 1.0, 1)
+    assert values(half).dtype == np.float16 and float(values(half)) == 1.0
+    assert values(ops.clip_by_norm(as_input(backend, np.array([3, 4], np.int32)),
+                                   1.0)).dtype == np.float32
+
+
+def test_ops_clip_by_norm_errors():
+    with pytest.raises(RuntimeError):
+        ops.clip_by_norm(ms.Tensor(np.array([np.inf, 4.0], np.float32)), 1.0,
+                         error_if_nonfinite=True)
+    with pytest.raises(TypeError):
+        ops.clip_by_norm([ms.Tensor(np.ones(1, np.float16)), ms.Tensor(np.ones(1, np.float32))],
+                         1.0)
+    with pytest.raises(ValueError):
+        ops.clip_by_norm([], 1.0)
+    with pytest.raises(TypeError):
+        ops.clip_by_norm(ms.Tensor(A), "1")
+
+
+X = np.arange(2 * 2 * 4 * 5, dtype=np.float32).reshape(2, 2, 4, 5)
+
+
+@pytest.mark.parametrize("args, kwargs, shape, first", [
+    ((2,), {}, (2, 8, 12), [0, 1, 2, 3, 5, 6, 7, 8]),
+    (((2, 3),), {"dilation": (1, 2), "padding": (1, 0), "stride": (2, 1)}, (2, 12, 3),
+     [0, 5, 15, 0, 7, 17, 0, 9]),
+    ((3,), {"padding": 1, "stride": 2}, (2, 18, 6), [0, 0, 0, 0, 6, 8, 0, 0]),
+    (([2, 2],), {}, (2, 8, 12), [0, 1, 2, 3, 5, 6, 7, 8])])
+def test_ops_unfold(backend, args, kwargs, shape, first):
+    out = values(ops.unfold(as_input(backend, X), *args, **kwargs))
+    assert out.shape == shape
+    np.testing.assert_array_equal(out.ravel()[:8], first)
+
+
+def test_ops_unfold_gradient_counts_each_blocks_elements(backend):
+    gradient = ms.grad(lambda v: (ops.unfold(v, 2) * 1.5).sum())(as_input(backend, X))
+    np.testing.assert_array_equal(values(gradient).ravel()[:8], [1.5, 3, 3, 3, 1.5, 3, 6, 6])
+
+
+@pytest.mark.parametrize("args, kwargs, error", [
+    ((2,), {"padding": -1}, ValueError), ((0,), {}, ValueError), ((2.0,), {}, TypeError),
+    (((2, 2, 2),), {}, ValueError), ((2,), {"stride": 0}, ValueError),
+    ((2,), {"padding": (1, 1, 1, 1)}, ValueError), ((6,), {}, ValueError)])
+def test_ops_unfold_refuses_what_mindspore_refuses(args, kwargs, error):
+    with pytest.raises(error):
+        ops.unfold(ms.Tensor(X), *args, **kwargs)
+    with pytest.raises(ValueError):
+        ops.unfold(ms.Tensor(np.ones((2, 4, 5), np.float32)), 2)

@@ -24,6 +24,7 @@ from training.ops.losses import (binary_cross_entropy,  # noqa: F401  (ops.nll_l
                                  multilabel_soft_margin_loss, nll_loss, smooth_l1_loss,
                                  soft_margin_loss, triplet_margin_loss)
 from training.ops.activations import *  # noqa: F401,F403  (ops.elu, ops.silu, ...: its __all__)
+from training.ops.clip_unfold import clip_by_norm, unfold  # noqa: F401,E402
 
 
 _torch_of = K.torch_of

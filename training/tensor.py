@@ -207,8 +207,8 @@ class Tensor:
         if isinstance(exponent, Tensor):        # a gradient for the exponent too
             return self.pow(exponent)
         a = self.data
-        return Tensor.from_op(a ** exponent, (self,),
-                              lambda g: (g * exponent * a ** (exponent - 1),))
+        return Tensor.from_op(a ** exponent, (self,),      # MindSpore's order: g last
+                              lambda g: ((exponent * a ** (exponent - 1)) * g,))
 
     def __rpow__(self, base):
         from training.ops import functional
@@ -340,9 +340,6 @@ class Tensor:
     def flatten(self):
         return self.reshape(-1)
 
-    def sqrt(self):
-        return self ** 0.5
-
     def square(self):
         return self * self
 
@@ -383,10 +380,10 @@ def _ops_method(name, function=None):
 
 # MindSpore's Tensor methods that are its ops functions applied to the tensor
 for _name in ("prod", "all", "any", "cumprod", "floor", "ceil", "round", "sign", "sin", "cos",
-              "tanh", "sigmoid", "reciprocal", "rsqrt", "norm", "std", "var", "sort", "topk",
-              "masked_fill", "gather_elements", "pow", "neg", "isnan", "log1p", "expm1", "erf",
-              "atan2", "floor_divide", "remainder", "fmod", "maximum", "minimum", "add", "sub",
-              "mul", "div", "matmul", "logsumexp", "softmax", "flip", "roll", "tril", "triu",
+              "tanh", "sigmoid", "reciprocal", "sqrt", "rsqrt", "norm", "std", "var", "sort",
+              "topk", "masked_fill", "gather_elements", "pow", "neg", "isnan", "log1p", "expm1",
+              "erf", "atan2", "floor_divide", "remainder", "fmod", "maximum", "minimum", "add",
+              "sub", "mul", "div", "matmul", "logsumexp", "softmax", "flip", "roll", "tril", "triu",
               "broadcast_to", "diag", "nan_to_num", "unbind", "chunk", "split", "narrow",
               "tile", "clamp", "repeat_interleave"):
     setattr(Tensor, _name, _ops_method(_name))

@@ -99,18 +99,41 @@ def elementwise(op, values, forward, derivatives=None, kind="any", torch_forward
 
     def backward(g):
         with np.errstate(all="ignore"):
-            grads = derivatives(g, *arrays, out)
+            grads = _float16_overflow_safe(derivatives, g, arrays, out)
         return tuple(None if grad is None or not isinstance(v, Tensor) else
                      _unbroadcast(np.broadcast_to(grad, g.shape), v.shape).astype(v.dtype)
                      for v, grad in zip(values, grads))
     return Tensor.from_op(out, values, backward)
 
 
-def _unary(name, forward, derivative=None, kind="float", torch_name=None, out_dtype=None):
+def _float16_overflow_safe(derivatives, g, arrays, out):
+    """derivatives(g, *arrays, out), each step rounded in the arrays' type as MindSpore's
+    kernels round float16 (measured); where a float16 step overflows to give inf or NaN though
+    the gradient is finite in float16 (MindSpore's value there: a documented deviation), the
+    gradient computed in float32 and rounded once."""
+    grads = derivatives(g, *arrays, out)
+    if out.dtype != np.float16:
+        return grads
+    wide = derivatives(*[np.asarray(a, np.float32) if np.asarray(a).dtype == np.float16 else a
+                         for a in [g, *arrays, out]])
+    return tuple(None if narrow is None else _finite_where_possible(narrow, broad)
+                 for narrow, broad in zip(grads, wide))
+
+
+def _finite_where_possible(narrow, broad):
+    narrow, broad = np.asarray(narrow), np.asarray(broad).astype(np.float16)
+    return np.where(np.isfinite(narrow) | ~np.isfinite(broad), narrow, broad)
+
+
+def _unary(name, forward, derivative=None, kind="float", torch_name=None, out_dtype=None,
+           gradient=None):
     """A one-input function (MindSpore's argument `input`); derivative(x, out) is d out/d x;
-    None for a bool output, "zero" for a step function."""
+    None for a bool output, "zero" for a step function; or gradient(g, x, out), the gradient in
+    MindSpore's rounding order."""
     def function(input):  # noqa: A002  (MindSpore's argument name)
-        if derivative == "zero":
+        if gradient is not None:
+            derivatives = lambda g, x, out: (gradient(g, x, out),)  # noqa: E731
+        elif derivative == "zero":
             derivatives = lambda g, x, out: (np.zeros_like(x),)  # noqa: E731
         elif derivative is not None:
             derivatives = lambda g, x, out: (g * derivative(x, out),)  # noqa: E731
@@ -131,6 +154,27 @@ def _erf(x):
     return _erf_float64(x).astype(x.dtype)
 
 
+def _via_float32(function):
+    """function of float16 computed in float32 and rounded once, as MindSpore's CPU kernels
+    (numpy's float16 loops round sin(300) to -0.9995, MindSpore -1.0)."""
+    def rounded_once(x):
+        return function(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 \
+            else function(x)
+    return rounded_once
+
+
+def _log1p(x):
+    """MindSpore's float16 Log1p rounds 1 + x to float16 first (measured on every float16
+    value: log1p(6e-8) is 0, log1p(0.001223) 0.000976)."""
+    return np.log(1 + x) if x.dtype == np.float16 else np.log1p(x)
+
+
+def _expm1(x):
+    """MindSpore's float16 Expm1 is exp(x), rounded to float16, minus 1 (measured on every
+    float16 value: expm1(1e-7) is 0, expm1(-0.02238) -0.02197)."""
+    return _via_float32(np.exp)(x) - 1 if x.dtype == np.float16 else np.expm1(x)
+
+
 # MindSpore's primitive names where they are not the function's capitalized
 _PRIMITIVE = {"asin": "Asin", "acos": "ACos", "atan": "Atan", "asinh": "Asinh",
               "acosh": "Acosh", "atanh": "Atanh", "rsqrt": "Rsqrt", "expm1": "Expm1",
@@ -140,12 +184,12 @@ _PRIMITIVE = {"asin": "Asin", "acos": "ACos", "atan": "Atan", "asinh": "Asinh",
 ceil = _unary("ceil", np.ceil, "zero")
 floor = _unary("floor", np.floor, "zero")
 sign = _unary("sign", np.sign, "zero", kind="number")
-sin = _unary("sin", np.sin, lambda x, out: np.cos(x))
-cos = _unary("cos", np.cos, lambda x, out: -np.sin(x))
+sin = _unary("sin", _via_float32(np.sin), lambda x, out: _via_float32(np.cos)(x))
+cos = _unary("cos", _via_float32(np.cos), gradient=lambda g, x, out: -g * _via_float32(np.sin)(x))
 tan = _unary("tan", np.tan, lambda x, out: 1 + out * out)
 asin = _unary("asin", np.arcsin, lambda x, out: 1 / np.sqrt(1 - x * x))
 acos = _unary("acos", np.arccos, lambda x, out: -1 / np.sqrt(1 - x * x))
-atan = _unary("atan", np.arctan, lambda x, out: 1 / (1 + x * x))
+atan = _unary("atan", np.arctan, gradient=lambda g, x, out: g / (1 + x * x))
 sinh = _unary("sinh", np.sinh, lambda x, out: np.cosh(x))
 cosh = _unary("cosh", np.cosh, lambda x, out: np.sinh(x))
 asinh = _unary("asinh", np.arcsinh, lambda x, out: 1 / np.sqrt(1 + x * x))
@@ -154,10 +198,10 @@ atanh = _unary("atanh", np.arctanh, lambda x, out: 1 / (1 - x * x))
 reciprocal = _unary("reciprocal", lambda x: 1 / x, lambda x, out: -out * out, kind="to_float")
 erf = _unary("erf", _erf, lambda x, out: 2 / np.sqrt(np.pi) * np.exp(-x * x))
 erfc = _unary("erfc", lambda x: 1 - _erf(x), lambda x, out: -2 / np.sqrt(np.pi) * np.exp(-x * x))
-expm1 = _unary("expm1", np.expm1, lambda x, out: out + 1)
-log1p = _unary("log1p", np.log1p, lambda x, out: 1 / (1 + x))
+expm1 = _unary("expm1", _expm1, gradient=lambda g, x, out: g * (out + 1))
+log1p = _unary("log1p", _log1p, gradient=lambda g, x, out: g / (1 + x))
 exp = _unary("exp", np.exp, lambda x, out: out)
-log = _unary("log", np.log, lambda x, out: 1 / x)
+log = _unary("log", np.log, gradient=lambda g, x, out: g / x)
 square = _unary("square", np.square, lambda x, out: 2 * x, kind="number")
 neg = _unary("neg", np.negative, lambda x, out: -np.ones_like(x), kind="number")
 negative = neg
@@ -178,7 +222,7 @@ def abs(input):  # noqa: A001,A002
 
 def sqrt(x):
     """Integers and bools in float32."""
-    return elementwise("Sqrt", [x], np.sqrt, lambda g, x, out: (g * 0.5 / out,), "to_float",
+    return elementwise("Sqrt", [x], np.sqrt, lambda g, x, out: (g / (out * 2),), "to_float",
                        torch_forward=torch_of(x) and torch_of(x).sqrt)
 
 
@@ -280,14 +324,16 @@ def _zero(g, x, y, out):
 
 
 def _atan2_grads(g, x, y, out):
-    r2 = x * x + y * y
-    return g * y / r2, -g * x / r2
+    """MindSpore's order: g / (x^2 + y^2) first (float16: 0 where the sum overflows)."""
+    scaled = g / (x * x + y * y)
+    return scaled * y, scaled * -x
 
 
 def _xlogy(x, y):
     """0 where x is 0 and y is not NaN (torch's rule; MindSpore's CPU kernel gives NaN where
     log(y) is not finite)."""
-    return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y))
+    out = x * np.log(y)
+    return np.where((x == 0) & ~np.isnan(y) & np.isnan(out), 0, out)   # (0 * log(0.5): -0)
 
 
 atan2 = _binary("atan2", "Atan2", np.arctan2, _atan2_grads, "float")
@@ -303,8 +349,9 @@ fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x 
                weak_0d=True)
 mod = _binary("mod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
               "number", torch_name="fmod", names=("x", "y"))    # the primitive: no bools
+# the gradients as MindSpore's: log(y) for x (0 where x is 0 and y <= 0), g * x / y for y
 xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
-    g * np.where(x == 0, 0, np.log(y)), g * np.where(x == 0, 0, x / y)), "float")
+    np.where((x == 0) & (y <= 0), 0, g * np.log(y)), g * x / y), "float")
 not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
 greater_equal = _binary("greater_equal", "GreaterEqual", np.greater_equal, out_dtype=np.bool_)
 less_equal = _binary("less_equal", "LessEqual", np.less_equal, out_dtype=np.bool_)
@@ -324,12 +371,13 @@ real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_d
                    torch_name="real_div")       # the primitive: integers stay integers, bools
 # are refused (MindSpore 2.10: TypeError), as by Minimum (MindSpore's CPU kernel: TypeError)
 pow = _binary("pow", "Pow", lambda x, y: _integer_result(  # noqa: A001  (MindSpore's name)
-    np.power, x, y), lambda g, x, y, out: (g * y * np.power(x, y - 1), np.where(
-        (x == 0) & (y >= 0), 0, g * out * np.log(x))), "number", names=("input", "exponent"))
-maximum = _binary("maximum", "Maximum", np.maximum, lambda g, x, y, out: (
-    g * _step(x, y), g * _step(y, x)))       # a tie's gradient in halves, as MindSpore's
-minimum = _binary("minimum", "Minimum", np.minimum, lambda g, x, y, out: (
-    g * _step(y, x), g * _step(x, y)), "number")
+    np.power, x, y), lambda g, x, y, out: ((y * np.power(x, y - 1)) * g, np.where(
+        (x == 0) & np.isfinite(out), 0, out * np.log(x)) * g), "number",
+    names=("input", "exponent"))        # (MindSpore's rounding order: g last)
+maximum = _binary("maximum", "Maximum", lambda x, y: _pick(x > y, x, y), lambda g, x, y, out: (
+    _selected(g, x, y), _selected(g, y, x)))       # a tie's gradient in halves, as MindSpore's
+minimum = _binary("minimum", "Minimum", lambda x, y: _pick(x < y, x, y), lambda g, x, y, out: (
+    _selected(g, y, x), _selected(g, x, y)), "number")
 bitwise_and = _binary("bitwise_and", "BitwiseAnd", np.bitwise_and, kind="integer")
 bitwise_or = _binary("bitwise_or", "BitwiseOr", np.bitwise_or, kind="integer")
 bitwise_xor = _binary("bitwise_xor", "BitwiseXor", np.bitwise_xor, kind="integer")
@@ -495,6 +543,18 @@ def _torch_bound(bound, converted, tie_share):
 def _tie_share(bound):
     """The share of a tie's gradient the input gets against `bound`."""
     return 1.0 if np_dtype_of(bound) is None else 0.5
+
+
+def _pick(first, x, y):
+    """x where `first`, else y, as MindSpore's Maximum/Minimum kernels (max(0, -0) is -0, the
+    second); a NaN in either comes through (MindSpore's max(NaN, 1) is 1: documented)."""
+    return np.where(first | np.isnan(x), x, y) if x.dtype.kind == "f" else np.where(first, x, y)
+
+
+def _selected(g, a, b):
+    """max(a, b)'s gradient for a: g where a > b, half of it where equal, else +0 (MindSpore's
+    MaximumGrad/MinimumGrad: +0, where g * 0 gave -0 for a negative g)."""
+    return np.where(a > b, g, np.where(a == b, g * 0.5, 0)).astype(g.dtype)
 
 
 def _step(a, b, tie=0.5):

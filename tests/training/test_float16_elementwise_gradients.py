@@ -153,3 +153,20 @@ def test_maximum_and_minimum_of_signed_zeros_give_the_second(backend):
     if backend == "numpy":      # (torch's kernels: the first)
         assert list(np.signbit(values(ops.maximum(x, y)))) == [True, False]
         assert list(np.signbit(values(ops.minimum(x, y)))) == [True, False]
+
+
+@pytest.mark.parametrize("layer, shape, primitive", [
+    ("Conv1d", (1, 3, 5), "Conv2D"), ("Conv3d", (1, 3, 4, 4, 4), "Conv3D"),
+    ("Conv1dTranspose", (1, 3, 5), "Conv2DBackpropInput"),
+    ("Conv2dTranspose", (1, 3, 4, 4), "Conv2DTranspose"),
+    ("Conv3dTranspose", (1, 3, 4, 4, 4), "Conv3DTranspose")])
+def test_convolutions_refuse_a_float16_input_against_float32_weights(layer, shape, primitive):
+    """MindSpore 2.10's TypeError (measured); the numpy backend computed on in float32."""
+    from training import nn
+    ms.set_backend("numpy")
+    try:
+        with pytest.raises(TypeError, match=rf"For primitive\[{primitive}\], the input type "
+                                            rf"must be same\."):
+            getattr(nn, layer)(3, 2, 1)(ms.Tensor(np.ones(shape, H)))
+    finally:
+        ms.set_backend(None)

@@ -65,11 +65,18 @@ def _crop(xp, pads):
     return xp[:, :, top:h - bottom, left:w - right]
 
 
+def refuse_mixed_types(x, weight, primitive):
+    """MindSpore 2.10's TypeError for a float16 input against float32 weights or the reverse
+    (measured on Conv1d/2d/3d and Conv1d/2d/3dTranspose; computing on in float32 would hide
+    that the network is not float16)."""
+    from training.backends.numpy.functional import refuse_mixed_float16
+    refuse_mixed_float16(x, weight, primitive, f"For primitive[{primitive}], the input type "
+                                               f"must be same.")
+
+
 def conv2d(x, weight, bias, stride, pad_mode, padding, dilation, group):
     """Convolution of Tensor `x` (N, C, H, W) with `weight` (O, C/group, kh, kw)."""
-    from training.backends.numpy.functional import refuse_mixed_float16
-    refuse_mixed_float16(x, weight, "Conv2D", "For primitive[Conv2D], the input type must be "
-                                              "same.")
+    refuse_mixed_types(x, weight, "Conv2D")
     xd, wd = x.data, weight.data
     n, c = xd.shape[:2]
     o, cg, kh, kw = wd.shape
@@ -214,6 +221,7 @@ def conv_transpose2d(x, weight, bias, stride, pads, dilation, output_padding, gr
     window (input channels of group g into output channels of group g); `pads` (top, bottom,
     left, right) are then cropped from the full result, and `output_padding` rows/columns are
     added at the bottom/right."""
+    refuse_mixed_types(x, weight, "Conv2DTranspose")
     xd, wd = x.data, weight.data
     n, cin, h, w = xd.shape
     _, cout_per_group, kh, kw = wd.shape

@@ -2,6 +2,7 @@
 input (training.backends.numpy.pooling.windows) contracted with the weight per group."""
 import numpy as np
 
+from training.backends.numpy.conv import refuse_mixed_types
 from training.backends.numpy.pooling import crop, pad, scatter, windows
 from training.tensor import Tensor, needs_grad
 
@@ -9,6 +10,7 @@ from training.tensor import Tensor, needs_grad
 def conv_nd(x, weight, bias, stride, pads, dilation, group):
     """Convolution of Tensor `x` (N, C, *spatial) with `weight` (O, C / group, *kernel);
     `pads` [(before, after)] per spatial axis."""
+    refuse_mixed_types(x, weight, "Conv3D")
     xd, wd = x.data, weight.data
     kernel = wd.shape[2:]
     xp = pad(xd, pads)
@@ -59,6 +61,7 @@ def conv_transpose_nd(x, weight, bias, stride, pads, dilation, extra, group):
     `weight` (Cin, Cout / group, *kernel): each input element scatters weight * value into its
     output window; the full result, grown by `extra` elements at the end of each axis, loses
     `pads` [(before, after)] per axis."""
+    refuse_mixed_types(x, weight, "Conv3DTranspose")
     xd, wd = x.data, weight.data
     n, cin = xd.shape[:2]
     kernel, sizes = wd.shape[2:], xd.shape[2:]

@@ -5,7 +5,8 @@ import math
 import numpy as np
 
 from training.backends.dispatch import is_torch, torch_kernels
-from training.backends.numpy.conv import _pair, conv2d, conv_transpose2d, pads_for
+from training.backends.numpy.conv import (_pair, conv2d, conv_transpose2d, pads_for,
+                                          refuse_mixed_types)
 from training.backends.numpy.conv_nd import conv_nd, torch_conv_nd
 from training.backends.numpy.pooling import pool_pads
 from training.nn import initializer
@@ -220,6 +221,8 @@ class Conv1dTranspose(Conv2dTranspose):
         if x.ndim != 3:
             raise ValueError(f"For 'Conv1dTranspose', the dimension of input must be 3d, but "
                              f"got {x.ndim}.")
+        if not is_torch(x):     # (MindSpore names its primitive here)
+            refuse_mixed_types(x, self.weight, "Conv2DBackpropInput")
         out = super().construct(x.reshape(tuple(x.shape[:2]) + (1, x.shape[2])))
         return out.reshape(tuple(out.shape[:2]) + (out.shape[3],))
 

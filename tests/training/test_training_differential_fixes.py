@@ -203,3 +203,10 @@ def test_ops_unfold_refuses_what_mindspore_refuses(args, kwargs, error):
         ops.unfold(ms.Tensor(X), *args, **kwargs)
     with pytest.raises(ValueError):
         ops.unfold(ms.Tensor(np.ones((2, 4, 5), np.float32)), 2)
+
+
+@pytest.mark.parametrize("name", ["PixelShuffle", "PixelUnshuffle"])
+def test_pixel_shuffle_factor_errors_as_mindspores(name):
+    for factor, error in ((2.0, TypeError), (True, TypeError), ("2", TypeError), (0, ValueError)):
+        with pytest.raises(error):
+            getattr(nn, name)(factor)

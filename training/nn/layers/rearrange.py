@@ -22,15 +22,23 @@ def _last_five(array, order):
     return array.transpose(tuple(range(lead)) + tuple(lead + axis for axis in order))
 
 
+def _factor(name, value):
+    """A positive int; as MindSpore 2.10's: TypeError for another type (a bool too),
+    ValueError for one below 1."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"The '{name}' must be int, but got '{type(value).__name__}'")
+    if value <= 0:
+        raise ValueError(f"The '{name}' must be int and must > 0, but got '{value}' with type "
+                         f"'int'.")
+    return value
+
+
 class PixelShuffle(Cell):
     """(..., C * r^2, H, W) -> (..., C, H * r, W * r), r the upscale factor."""
 
     def __init__(self, upscale_factor):
         super().__init__()
-        if not _is_int(upscale_factor) or upscale_factor <= 0:
-            raise ValueError(f"For 'PixelShuffle', 'upscale_factor' must be a positive int, but "
-                             f"got {upscale_factor!r}")
-        self.upscale_factor = upscale_factor
+        self.upscale_factor = _factor("upscale_factor", upscale_factor)
 
     def construct(self, input):  # noqa: A002  (MindSpore's argument name)
         r = self.upscale_factor
@@ -51,10 +59,7 @@ class PixelUnshuffle(Cell):
 
     def __init__(self, downscale_factor):
         super().__init__()
-        if not _is_int(downscale_factor) or downscale_factor <= 0:
-            raise ValueError(f"For 'PixelUnshuffle', 'downscale_factor' must be a positive int, "
-                             f"but got {downscale_factor!r}")
-        self.downscale_factor = downscale_factor
+        self.downscale_factor = _factor("downscale_factor", downscale_factor)
 
     def construct(self, input):  # noqa: A002
         r = self.downscale_factor

@@ -29,7 +29,6 @@ PREFIXES = {
 
 NOT_PROVIDED = {
     "mindspore.scipy": "use scipy on Tensor.asnumpy() values",
-    "mindspore.mint": "use training.ops, or write the network as a torch.nn.Module",
     "mindspore.nn.probability": "use numpy.random / torch.distributions",
     "mindspore.boost": "Model runs boost_level 'O0' only",
     "mindspore.parallel": "data parallelism is set_auto_parallel_context(parallel_mode="

@@ -1,0 +1,86 @@
+"""What the training.mint modules share: arguments as tensors (training.numpy's rules:
+Python ints int32, floats float32), dims as MindSpore's mint checks them, and the
+torch-style integer results (sums and products of integers are int64)."""
+import numpy as np
+
+from training.numpy._core import (as_tensor, cast, dtype_of, is_tensor, new_tensor,  # noqa: F401
+                                  np_dtype, shape_of, torch_of)
+from training.ops import array_kernels as K
+from training.ops import functional as F
+
+host_array = K.host_array
+
+
+def tensor_argument(value, op, name="input"):
+    """`value` must be a tensor (mint functions take no lists): TypeError naming it."""
+    if not is_tensor(value):
+        raise TypeError(f"For '{op}', the input argument[{name}] must be Tensor, but got "
+                        f"{type(value).__name__}")
+    return value
+
+
+def operand(value, op):
+    """A tensor, or a Python number as a tensor (beside a tensor in a binary function)."""
+    if is_tensor(value):
+        return value
+    if isinstance(value, (bool, int, float, np.generic)):
+        return value
+    raise TypeError(f"For '{op}', the input must be Tensor or number, but got "
+                    f"{type(value).__name__}")
+
+
+def dims(dim, ndim, op, name="dim"):
+    """`dim` (None: every axis; an int or a tuple or list of ints) as sorted non-negative
+    axes: TypeError for other types, IndexError out of range (torch's and mint's)."""
+    if dim is None or dim == ():
+        return tuple(range(ndim))
+    given = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
+    bound = max(ndim, 1)
+    for d in given:
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+            raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of ints, but got "
+                            f"{dim!r}")
+        if not -bound <= d < bound:
+            raise IndexError(f"For '{op}', dimension out of range (expected to be in range of "
+                             f"[{-bound}, {bound - 1}], but got {d})")
+    normal = sorted({d % bound for d in given})
+    if len(normal) != len(given):
+        raise ValueError(f"For '{op}', dim {dim!r} appears multiple times")
+    return tuple(normal) if ndim else ()
+
+
+def one_dim(dim, ndim, op, name="dim"):
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"For '{op}', '{name}' must be an int, but got {dim!r}")
+    return dims(dim, ndim, op, name)[0] if ndim else 0
+
+
+def widened(x, dtype=None):
+    """`x` in `dtype`, or, for integer and bool tensors, int64 (torch's and mint's sums)."""
+    if dtype is not None:
+        return cast(x, dtype)
+    if dtype_of(x).kind in "biu":
+        return cast(x, np.int64)
+    return x
+
+
+def float_only(x, op):
+    if dtype_of(x).kind != "f":
+        raise TypeError(f"For primitive[{op}], the input argument[input] must be a type of "
+                        f"{{BFloat16, Float16, Float32, Float64}}, but got "
+                        f"{str(dtype_of(x)).capitalize()}.")
+    return x
+
+
+def int64_tensor(values, like=None):
+    return new_tensor(np.asarray(values, np.int64), like)
+
+
+def positions(x):
+    return K.positions(shape_of(x))
+
+
+def moved(x, where_from, fill=0):
+    """The elements of x at the flat positions `where_from` (gradients flow back)."""
+    return K.arrange(x, where_from, fill)
+

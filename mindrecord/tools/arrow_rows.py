@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from ..errors import MRMInvalidSchemaError
 from .bad_input import BadItem, ConversionError
 from .conversion import ItemLoader
 
@@ -66,9 +67,9 @@ def table_schema(table, source, columns_list=None):
         raise ConversionError(f"{source}: no columns to convert")
     schema, columns = {}, []
     for name, column in zip(table.column_names, table.columns):
-        if not FIELD_NAME.match(name):
-            raise ConversionError(f"{source}: column name {name!r} is not a valid MindRecord "
-                                  "field name (letters, digits and '_' only)")
+        if not FIELD_NAME.match(name):       # MindSpore 2.10's error type (its add_schema's)
+            raise MRMInvalidSchemaError(f"{source}: column name {name!r} is not a valid "
+                                        f"MindRecord field name (letters, digits and '_' only)")
         ftype = _field_type(column.type)
         if ftype is None:
             raise ConversionError(f"{source}: column {name!r} has type {column.type}, which "

@@ -9,7 +9,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from ..errors import MRMInvalidSchemaError
 from .arrow_rows import table_schema
 from .arrow_table_to_mr import ArrowTableToMR
 from .bad_input import BadItem, ConversionError
@@ -52,23 +51,26 @@ class CsvToMR(ArrowTableToMR):
         except OSError as exc:
             raise ConversionError(f"{self.source}: cannot read: {exc}") from None
         if column_types is None:
-            return self._hex_as_text(table, bad_lines)
+            header = table.column_names
+            table = table.rename_columns(pandas_names(header))
+            return self._hex_as_text(table, bad_lines, header)
         return table, bad_lines
 
-    def _hex_as_text(self, table, bad_lines):
+    def _hex_as_text(self, table, bad_lines, header):
         """Columns pyarrow types otherwise than pandas (so MindSpore) does: it reads ``0x10``
         as the integer 16 (pandas keeps such a column as text) and ``+5`` as a float (pandas:
-        an integer). Those columns are read again as strings and retyped."""
-        ints = [f.name for f in table.schema if pa.types.is_integer(f.type)]
-        floats = [f.name for f in table.schema if pa.types.is_float64(f.type)]
+        an integer). Those columns are read again as strings (typed by ``header``, the file's
+        own names) and retyped."""
+        ints = [at for at, f in enumerate(table.schema) if pa.types.is_integer(f.type)]
+        floats = [at for at, f in enumerate(table.schema) if pa.types.is_float64(f.type)]
         ints = ints if ints and _holds(self.source, (b"0x", b"0X")) else []
         floats = floats if floats and _holds(self.source, (b"+",)) else []
         if not ints and not floats:
             return table, bad_lines
-        text, _ = self._read({name: pa.string() for name in ints + floats})
-        for name in ints + floats:
-            column, at = text.column(name), table.column_names.index(name)
-            if name in ints:
+        text, _ = self._read({header[at]: pa.string() for at in ints + floats})
+        for at in ints + floats:            # by position: the file's names may repeat
+            column, name = text.column(at), table.column_names[at]
+            if at in ints:
                 if pc.any(pc.match_substring_regex(column, r"^\s*[+-]?0[xX]")).as_py():
                     table = table.set_column(at, name, column)
                 continue
@@ -85,19 +87,14 @@ class CsvToMR(ArrowTableToMR):
 
     def _check_header(self, header):
         """The names of the columns converted as MindSpore 2.10 refuses them: a name starting
-        with a digit (ValueError; the index database could not name it), a name twice in the
-        header (pandas renames the second ``a.1``, which MindRecord refuses:
-        MRMInvalidSchemaError)."""
-        names = self.columns_list or header
-        for name in names:
+        with a digit (ValueError; the index database could not name it). A name twice in the
+        header is pandas' ``a`` and ``a.1`` (``pandas_names``): ``a.1`` converted is the
+        schema's MRMInvalidSchemaError, as in MindSpore."""
+        for name in self.columns_list or header:
             if name[:1].isdigit():
                 raise ValueError(f"{self.source}: the first line content: {name} of the CSV "
                                  "file is used as a column name and does not allow starting "
                                  "with a number.")
-        for name in names:
-            if header.count(name) > 1:
-                raise MRMInvalidSchemaError(f"{self.source}: column name {name!r} appears "
-                                            f"{header.count(name)} times in the header")
 
     def _build_specs(self):
         table, bad_lines = self._read()
@@ -114,6 +111,17 @@ class CsvToMR(ArrowTableToMR):
             line += 1
         return self.table_specs(table, schema, lines,
                                 pre_skipped=[(b.where, b.reason) for _, b in bad_lines])
+
+
+def pandas_names(names):
+    """A header's names as pandas (so MindSpore 2.10's CsvToMR) names them: a name's repeats
+    become ``name.1``, ``name.2`` ..."""
+    seen, out = {}, []
+    for name in names:
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        out.append(f"{name}.{count}" if count else name)
+    return out
 
 
 def _holds(path, needles, chunk=1 << 20):

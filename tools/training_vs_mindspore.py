@@ -56,8 +56,8 @@ from training_image_cases import (described_image, documented_image,  # noqa: E4
                                   image_case, run_image)
 from training_loss_cases import (case_tolerance, documented_loss, loss_case,  # noqa: E402
                                  run_loss)
-from training_nn_cases import (is_tensor, layer_case, optimizer_case,  # noqa: E402
-                               run_layer, run_optimizer, tensor)
+from training_nn_cases import (documented_optimizer, is_tensor, layer_case,  # noqa: E402
+                               optimizer_case, run_layer, run_optimizer, tensor)
 METRICS = ["Accuracy", "Precision", "Recall", "F1", "Fbeta", "TopKCategoricalAccuracy",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "MAE", "MSE", "Loss", "Dice",
            "ConfusionMatrix", "ROC", "Perplexity", "CosineSimilarity"]
@@ -423,6 +423,8 @@ def documented(case, why):
         return documented_attention(case, why)
     if kind == "image":
         return documented_image(case, why)
+    if kind == "optimizer" and documented_optimizer(case, why):
+        return documented_optimizer(case, why)
     updates = [raw(step[1]) for step in payload if step[0] == "update"] \
         if kind == "metric" else []
     ours_only = "raises" in why and "here only" in why      # (at any step)

@@ -11,7 +11,9 @@ error is not raised again by the next case) and here twice: on numpy-backend Ten
 torch tensors. The outcomes are compared step by step as tools/training_vs_mindspore.py
 compares them: where it raises (another exception type counted apart as "error type"), the
 structure, dtypes, shapes and values (floats within 1e-5 of the largest magnitude, float16
-within two ulps). Differences the README documents as deviations are counted apart.
+within two ulps; the numpy backend's float16 results of the element-wise ops in FLOAT16_EXACT
+bit for bit, signed zeros included). Differences the README documents as deviations are
+counted apart.
 
     .venv/bin/python tools/ops_vs_mindspore.py [--seed 1] [--cases 300]
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
@@ -34,6 +36,15 @@ from training_nn_cases import is_tensor, output_weights              # noqa: E40
 from training_vs_mindspore import difference, error, plain           # noqa: E402
 
 CASE_TIMEOUT_S = 30
+# element-wise ops whose float16 forward and gradients the numpy backend rounds as MindSpore's
+# kernels (measured on every float16 value); exp, atan, tan, asin, cosh, erf and the inverse
+# hyperbolic functions stay within the float16 tolerance (MindSpore's own approximations)
+FLOAT16_EXACT = {"sqrt", "Sqrt", "log", "Log", "tanh", "Tanh", "sigmoid", "Sigmoid", "log1p",
+                 "Log1p", "expm1", "Expm1", "sin", "Sin", "cos", "Cos", "reciprocal",
+                 "Reciprocal", "square", "Square", "rsqrt", "Rsqrt", "abs", "Abs", "neg", "Neg",
+                 "xlogy", "Xlogy", "pow", "Pow", "atan2", "Atan2", "maximum", "Maximum",
+                 "minimum", "Minimum", "div", "RealDiv", "mul", "Mul", "add", "Add", "sub",
+                 "Sub"}
 
 
 class Library:
@@ -117,6 +128,8 @@ def classify(case, ours, theirs):
             steps - 1][0] == "error" or len(mine) == len(theirs) else \
             difference(mine[:1], theirs[:1]) or f"{len(mine)} steps here, {len(theirs)} in " \
             f"MindSpore"
+        if not why and not backend and case[1] in FLOAT16_EXACT:
+            why = float16_bits(mine, theirs)
         if why:
             word = documented(case, backend + why)
             return ("documented" if word else "different", "outcome", backend + why +
@@ -128,6 +141,27 @@ def classify(case, ours, theirs):
     return None, None, None
 
 
+def float16_bits(ours, theirs):
+    """Why float16 values that agree within the tolerance differ in their bits, or None."""
+    if isinstance(ours, (list, tuple)) and ours and isinstance(ours[0], str):
+        kind, value = ours[0], ours[1] if len(ours) > 1 else None
+        if kind in ("ok", "list") and theirs[0] == kind:
+            return float16_bits(value, theirs[1])
+        if kind in ("Tensor", "array") and theirs[0] == kind and value.dtype == np.float16:
+            other = theirs[1]
+            same = (value.view(np.uint16) == other.view(np.uint16)) | (
+                np.isnan(value) & np.isnan(other))
+            if not same.all():
+                where = np.flatnonzero(~same)[:3]
+                return f"float16 bits differ: {value.ravel()[where]} here, " \
+                    f"{other.ravel()[where]} in MindSpore"
+        return None
+    if isinstance(ours, (list, tuple)):
+        return next((why for why in (float16_bits(a, b) for a, b in zip(ours, theirs)) if why),
+                    None)
+    return None
+
+
 def documented(case, why):
     """The README's word for a difference it lists as a deviation, or None."""
     form, name, init, args, kwargs = case
@@ -137,6 +171,11 @@ def documented(case, why):
     empty = any(a.size == 0 for a in arrays)
     rules = [
         (name == "CTCLoss", name == "CTCLoss" and documented_ctc(case, why)),
+        (gradient and name in FLOAT16_EXACT and any(a.dtype == np.float16 for a in arrays) and
+         ("largest difference inf" in why or "NaN at other places" in why),
+         "a float16 gradient whose float16 step overflows though the gradient is finite is "
+         "computed in float32 and rounded once (MindSpore 2.10: inf or NaN, xlogy's gradient "
+         "for y inf for 8928)"),
         (name == "clip_by_norm", name == "clip_by_norm" and documented_clip_by_norm(case, why)),
         (name == "unfold", name == "unfold" and documented_unfold(case, why)),
         (name in ("roll", "Roll") and "Roll unregistered" in why,

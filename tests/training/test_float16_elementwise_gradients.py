@@ -170,3 +170,17 @@ def test_convolutions_refuse_a_float16_input_against_float32_weights(layer, shap
             getattr(nn, layer)(3, 2, 1)(ms.Tensor(np.ones(shape, H)))
     finally:
         ms.set_backend(None)
+
+
+def test_the_primitive_real_div_rounds_its_y_gradient_as_minus_g_over_y_times_out():
+    """MindSpore 2.10's RealDiv: -((g / y) * out), -0.1932 (we gave ops.div's -g * (out / y),
+    -0.1931, which ops.div keeps: measured)."""
+    ms.set_backend("numpy")
+    try:
+        x, y, g = (ms.Tensor(np.array(v, H)) for v in (
+            [0.776, 2.416, 0.3616], [0.01793, 0.0375, 0.5303], [1., 0.7583, 0.1503]))
+        for function, third in ((ops.RealDiv(), -0.1932), (ops.div, -0.1931)):
+            gy = ms.grad(lambda a, b: (function(a, b) * g).sum(), grad_position=(0, 1))(x, y)[1]
+            bits_equal(values(gy), [-2414., -1303., third])
+    finally:
+        ms.set_backend(None)

@@ -363,11 +363,12 @@ add = _binary("add", "Add", np.add, lambda g, x, y, out: (g, g), "number")
 sub = _binary("sub", "Sub", np.subtract, lambda g, x, y, out: (g, -g), "number")
 mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x), weak_0d=True)
 # MindSpore's rounding order for y's gradient, -g * (out / y) (-g * out / y differs by an ulp
-# in about a quarter of random float16 cases, and overflows or flushes where it does not)
+# in about a quarter of random float16 cases, and overflows or flushes where it does not); the
+# primitive RealDiv's is -((g / y) * out) (measured: 114 of 512 random float16 cases differ)
 div = _binary("div", "RealDiv", np.true_divide, lambda g, x, y, out: (g / y, -g * (out / y)),
               "to_float", weak_0d=True)
 real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_divide, x, y),
-                   lambda g, x, y, out: (g / y, -g * (out / y)), "number", names=("x", "y"),
+                   lambda g, x, y, out: (g / y, -((g / y) * out)), "number", names=("x", "y"),
                    torch_name="real_div")       # the primitive: integers stay integers, bools
 # are refused (MindSpore 2.10: TypeError), as by Minimum (MindSpore's CPU kernel: TypeError)
 pow = _binary("pow", "Pow", lambda x, y: _integer_result(  # noqa: A001  (MindSpore's name)

@@ -22,10 +22,12 @@ class ArrowTableToMR(Converter):
     desc = None
 
     def __init__(self, source, destination, columns_list=None, partition_number=1):
-        self.source = check_path_arg(source, "source", self.source_kind, self.missing_source)
+        # the source last: MindSpore 2.10's CsvToMR makes its FileWriter when built, and looks
+        # for the file when it runs
         self.columns_list = check_columns_list(columns_list)
         self.destination = check_destination_arg(destination)
         self.partition_number = check_partition_number(partition_number)
+        self.source = check_path_arg(source, "source", self.source_kind, self.missing_source)
 
     def table_specs(self, table, schema, line_of_row=None, pre_skipped=()):
         """The one ConversionSpec of ``table`` (already mapped to ``schema``); ``line_of_row``

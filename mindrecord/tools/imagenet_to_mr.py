@@ -63,14 +63,15 @@ class ImageNetToMR(Converter):
 
     def __init__(self, map_file, image_dir, destination, partition_number=1, *,
                  verify="header"):
+        # the destination and partition first: MindSpore 2.10 makes its FileWriter here
+        self.destination = check_destination_arg(destination)
+        self.partition_number = check_partition_number(partition_number)
         self.map_file = check_path_arg(map_file, "map_file", "file", missing=OSError)
         if not isinstance(image_dir, str) or not image_dir:
             check_path_arg(image_dir, "image_dir")      # its ValueError
         if not os.path.isdir(image_dir):    # MindSpore 2.10: no folder of the map file there
             raise PathNotExistsError(f"Parameter image_dir: {image_dir} is not a directory.")
         self.image_dir = image_dir
-        self.destination = check_destination_arg(destination)
-        self.partition_number = check_partition_number(partition_number)
         self.verify = check_verify(verify)
 
     def _build_specs(self):

@@ -107,11 +107,12 @@ class MnistToMR(Converter):
     """
 
     def __init__(self, source, destination, partition_number=1, *, image_format="jpeg"):
+        # the destination and partition first: MindSpore 2.10 makes its FileWriters here
+        self.destination = check_destination_arg(destination)
+        self.partition_number = check_partition_number(partition_number)
         self.source = check_path_arg(source, "source", "dir")
         self.files = {split: tuple(find_idx_file(source, n) for n in names)
                       for split, names in MNIST_FILES.items()}
-        self.destination = check_destination_arg(destination)
-        self.partition_number = check_partition_number(partition_number)
         self.image_format = check_image_format(image_format)
 
     def _build_specs(self):

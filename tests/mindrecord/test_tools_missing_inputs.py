@@ -10,7 +10,7 @@ import struct
 import numpy as np
 import pytest
 
-from mindrecord.errors import PathNotExistsError
+from mindrecord.errors import ParamValueError, PathNotExistsError
 from mindrecord.tools import (Cifar100ToMR, Cifar10ToMR, CsvToMR, ImageNetToMR, MnistToMR,
                               ParquetToMR, TFRecordToMR)
 
@@ -83,3 +83,15 @@ def test_missing_input_raises_mindspores_type(paths, name):
         call(paths).transform()
     assert type(info.value) is expected, (name, info.value)
     assert "Parameter" in str(info.value) and not os.path.exists(paths["dest"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: MnistToMR(p["missing"], p["dest"], 1001),
+    lambda p: ImageNetToMR(p["missing"], p["missing"], p["dest"], 0),
+    lambda p: CsvToMR(p["missing"], p["dest"] + "/"),
+])
+def test_the_destination_and_partition_are_checked_before_the_input(paths, call):
+    # MindSpore 2.10 makes these converters' FileWriters when they are built, before looking
+    # at their input: ParamValueError (measured)
+    with pytest.raises(ParamValueError):
+        call(paths)

@@ -62,6 +62,10 @@ def table_schema(table, source, columns_list=None):
             if col not in table.column_names:
                 raise RuntimeError(f"The parameter columns_list is illegal, column {col} does "
                                    f"not exist in {source}.")
+        repeated = sorted({col for col in columns_list if columns_list.count(col) > 1})
+        if repeated:    # MindSpore 2.10: RuntimeError, the index field "added repeatedly"
+            raise RuntimeError(f"The parameter columns_list is illegal, it names {repeated} "
+                               f"more than once ({source}).")
         table = table.select(columns_list)
     if table.num_columns == 0:
         raise ConversionError(f"{source}: no columns to convert")

@@ -171,3 +171,11 @@ def test_a_column_of_signed_integers_is_int64(tmp_path):
     (tmp_path / "b.csv").write_text("a\n+5\n+1.5\n")          # a float stays a float
     CsvToMR(str(tmp_path / "b.csv"), str(tmp_path / "b.mr")).transform()
     assert [row["a"] for row in read_rows(str(tmp_path / "b.mr"))] == [5.0, 1.5]
+
+
+def test_a_column_named_twice_in_columns_list(tmp_path):
+    # MindSpore 2.10: RuntimeError "The 'index_fields': name is added repeatedly ..." (measured
+    # by tools/converters_vs_mindspore.py); a KeyError leaked here
+    (tmp_path / "a.csv").write_text(CSV)
+    with pytest.raises(RuntimeError, match=r"names \['id'\] more than once"):
+        CsvToMR(str(tmp_path / "a.csv"), str(tmp_path / "a.mr"), ["id", "id"]).transform()

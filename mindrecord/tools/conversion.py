@@ -203,7 +203,9 @@ def check_destination(paths, overwrite, storage_options=None):
             "want to keep the files, set 'overwrite' to True (--overwrite) and try again.")
     directory = os.path.dirname(os.path.abspath(paths[0]))
     if not os.path.isdir(directory):
-        raise ValueError(f"destination directory {directory} does not exist")
+        # MindSpore 2.10's type (its FileWriter's "failed to get the realpath"; measured)
+        raise RuntimeError(f"Invalid file, the destination directory {directory} does not "
+                           f"exist.")
     shard_set.remove_outputs(paths)
 
 

@@ -95,3 +95,18 @@ def test_the_destination_and_partition_are_checked_before_the_input(paths, call)
     # at their input: ParamValueError (measured)
     with pytest.raises(ParamValueError):
         call(paths)
+
+
+@pytest.mark.parametrize("converter", ["csv", "cifar10"])
+def test_a_missing_destination_folder_is_a_runtime_error(paths, tmp_path, converter):
+    # MindSpore 2.10: RuntimeError (its FileWriter: "failed to get the realpath"; measured)
+    dest = str(tmp_path / "missing" / "x.mindrecord")
+    if converter == "csv":
+        (tmp_path / "a.csv").write_text("score\n3.0\n")
+        convert = CsvToMR(str(tmp_path / "a.csv"), dest)
+    else:
+        (tmp_path / "c10" / "test_batch").write_bytes(
+            (tmp_path / "c10" / "data_batch_1").read_bytes())
+        convert = Cifar10ToMR(paths["cifar10"], dest)
+    with pytest.raises(RuntimeError, match="destination directory .*missing does not exist"):
+        convert.transform()

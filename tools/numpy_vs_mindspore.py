@@ -18,7 +18,6 @@ Differences the README documents as deviations are counted apart.
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
 """
-import importlib
 import os
 import sys
 
@@ -26,70 +25,19 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
-import ops_vs_mindspore                                              # noqa: E402
+import module_vs_mindspore                                           # noqa: E402
 from numpy_cases import cases                                        # noqa: E402
 from training_nn_cases import is_tensor                              # noqa: E402
-from training_vs_mindspore import difference                         # noqa: E402
 
 CASE_TIMEOUT_S = 30
 
 
-class Functions:
-    """The library's numpy module as ops_vs_mindspore.run_case calls it (``lib.ops.<name>``),
-    with the library's ``ops.grad`` for the gradients."""
-
-    def __init__(self, module, grad):
-        self.module, self.grad = module, grad
-
-    def __getattr__(self, name):
-        return getattr(self.module, name)
-
-
-class Library(ops_vs_mindspore.Library):
-    """``mindspore.numpy`` or ``training.numpy``; torch tensors for the arguments with
-    ``torch``."""
-
-    def __init__(self, name, torch=False):
-        super().__init__(name, torch)
-        self.ops = Functions(importlib.import_module(f"{name}.numpy"), self.ops.grad)
-
-
-def outcomes(library_name, seed, count, start=0):
-    """Each case's outcome in ``library_name``; for "minddata" (differential_reference.run_tool's
-    name for this package) the pairs (numpy backend, torch backend) of training.numpy."""
-    if library_name != "minddata":
-        return differential_reference.case_by_case(Library, cases, ops_vs_mindspore.run_case)(
-            library_name, seed, count, start)
-    ours = list(outcomes("training", seed, count))
-    try:
-        on_torch = Library("training", torch=True)
-        on_torch = [ops_vs_mindspore.run_case(on_torch, case) for case in cases(seed, count)]
-    except ImportError:         # no torch here: the numpy backend only
-        on_torch = [None] * count
-    finally:
-        importlib.import_module("training").set_backend(None)
-    return list(zip(ours, on_torch))
+Library = module_vs_mindspore.library_class("numpy")
+outcomes = module_vs_mindspore.outcomes_function(Library, cases)
 
 
 def classify(case, ours, theirs):
-    """(kind, item, why) or (None, None, None); `ours` is (numpy backend, torch backend)."""
-    if theirs and theirs[0][0] == "crash":
-        return "MindSpore crashed", "crash", theirs[0][1][2]
-    for backend, mine in zip(("", "torch backend: "), ours):
-        if mine is None:
-            continue
-        why = difference(mine, theirs) if len(mine) == len(theirs) or "error" in (
-            mine[-1][0], theirs[-1][0]) else difference(mine[:1], theirs[:1])
-        if why:
-            word = documented(case, backend + why)
-            return ("documented" if word else "different", "outcome", backend + why +
-                    (f" [documented: {word}]" if word else ""))
-    other = [(m, t) for m, t in zip(ours[0], theirs) if m[0] == t[0] == "error" and m[1] != t[1]]
-    if other:
-        (mine, reference), = other[:1]
-        return "error type", "outcome", f"{mine[1]} here, {reference[1]} in MindSpore: " \
-            f"{reference[2][:120]}"
-    return None, None, None
+    return module_vs_mindspore.classify(case, ours, theirs, documented)
 
 
 def documented(case, why):
@@ -228,10 +176,7 @@ def documented(case, why):
 
 
 def describe(case, limit=300):
-    form, name, init, args, kwargs = case
-    shown = ", ".join([ops_vs_mindspore.described(a) for a in args] + [
-        f"{k}={ops_vs_mindspore.described(v)}" for k, v in kwargs.items()])
-    return f"mnp.{name}({shown})"[:limit]
+    return module_vs_mindspore.describe(case, "mnp.", limit)
 
 
 def main():

@@ -31,7 +31,7 @@ def operand(value, op):
 
 def dims(dim, ndim, op, name="dim"):
     """`dim` (None: every axis; an int or a tuple or list of ints) as sorted non-negative
-    axes: TypeError for other types, IndexError out of range (torch's and mint's)."""
+    axes: TypeError for other types, ValueError out of range (MindSpore 2.10's mint)."""
     if dim is None or dim == ():
         return tuple(range(ndim))
     given = tuple(dim) if isinstance(dim, (list, tuple)) else (dim,)
@@ -40,9 +40,10 @@ def dims(dim, ndim, op, name="dim"):
         if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
             raise TypeError(f"For '{op}', '{name}' must be an int or a tuple of ints, but got "
                             f"{dim!r}")
-        if not -bound <= d < bound:
-            raise IndexError(f"For '{op}', dimension out of range (expected to be in range of "
-                             f"[{-bound}, {bound - 1}], but got {d})")
+        if not -bound <= d < bound:     # (MindSpore 2.10: ValueError where torch's is an
+            raise ValueError(              # IndexError, measured for ~30 functions)
+                f"For '{op}', dimension out of range (expected to be in range of "
+                f"[{-bound}, {bound}), but got {d})")
     normal = sorted({d % bound for d in given})
     if len(normal) != len(given):
         raise ValueError(f"For '{op}', dim {dim!r} appears multiple times")
@@ -70,6 +71,30 @@ def float_only(x, op):
                         f"{{BFloat16, Float16, Float32, Float64}}, but got "
                         f"{str(dtype_of(x)).capitalize()}.")
     return x
+
+
+def type_name(kind):
+    """A numpy type as MindSpore names it: Bool, UInt8, Int32, Float16."""
+    name = str(np.dtype(kind))
+    return "UInt" + name[4:] if name.startswith("uint") else name.capitalize()
+
+
+def supported(x, op, types, name="input"):
+    """`x` if its type is one of `types` (numpy types), else MindSpore 2.10's TypeError for
+    the types its kernel refuses (measured: bool to Cummax and ReduceMax, float64 to PReLU)."""
+    kind = dtype_of(x)
+    if kind not in types:
+        shown = ", ".join(type_name(t) for t in types)
+        raise TypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                        f"{{{shown}}}, but got {type_name(kind)}.")
+    return x
+
+
+# the types MindSpore 2.10's CPU kernels take (measured), for supported()
+NUMBERS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+           np.float16, np.float32, np.float64)
+SIGNED = (np.int8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64)
+HALF_SINGLE = (np.float16, np.float32)
 
 
 def int64_tensor(values, like=None):

@@ -4,9 +4,9 @@
 gradients back on numpy-backend Tensors."""
 import numpy as np
 
-from training.mint._core import (cast, dims, dtype_of, host_array, int64_tensor,
+from training.mint._core import (NUMBERS, cast, dims, dtype_of, host_array, int64_tensor,
                                  moved, new_tensor, one_dim, positions, shape_of,
-                                 tensor_argument)
+                                 supported, tensor_argument)
 from training.mint.reductions import ValuesIndices
 from training.ops import functional as ops
 
@@ -138,7 +138,9 @@ def roll(input, shifts, dims=None):  # noqa: A002
     where = positions(input)
     if dims is None:
         return moved(input, np.roll(where.reshape(-1), shifts).reshape(where.shape))
-    return moved(input, np.roll(where, shifts, dims))
+    several = isinstance(dims, (tuple, list))
+    axes = tuple(one_dim(d, len(shape_of(input)), "roll") for d in (dims if several else (dims,)))
+    return moved(input, np.roll(where, shifts, axes if several else axes[0]))
 
 
 def narrow(input, dim, start, length):  # noqa: A002
@@ -327,6 +329,7 @@ def argsort(input, dim=-1, descending=False, stable=False):  # noqa: A002
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+    supported(input, "TopkExt", NUMBERS)
     axis = one_dim(dim, len(shape_of(input)), "topk")
     size = shape_of(input)[axis] if shape_of(input) else 1
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 0 <= k <= size:

@@ -3,7 +3,8 @@ comparisons, logic, and the unary functions (training.ops computes them, with Mi
 rules and gradients on both backends)."""
 import numpy as np
 
-from training.mint._core import cast, dtype_of, float_only, host_array, operand, tensor_argument
+from training.mint._core import (HALF_SINGLE, cast, dtype_of, float_only, host_array, operand,
+                                 supported, tensor_argument, type_name)
 from training.ops import functional as ops
 
 # Unary functions whose mint form is training.ops' own (same argument, same type rules).
@@ -31,7 +32,6 @@ logical_not = ops.logical_not
 neg = negative = ops.neg
 reciprocal = ops.reciprocal
 rsqrt = ops.rsqrt
-sign = ops.sign
 sin = ops.sin
 sinh = ops.sinh
 sqrt = ops.sqrt
@@ -54,9 +54,17 @@ bitwise_or = ops.bitwise_or
 bitwise_xor = ops.bitwise_xor
 fmod = ops.fmod
 remainder = ops.remainder
-xlogy = ops.xlogy
 nan_to_num = ops.nan_to_num
 lerp = ops.lerp
+
+
+def xlogy(input, other):  # noqa: A002
+    """An integer or bool tensor beside a Python number is computed in float32 (measured:
+    mint.xlogy of bool [True, False] and 2 is float32 [0.693, 0])."""
+    if isinstance(other, (bool, int, float)) and hasattr(input, "dtype") and \
+            dtype_of(input).kind in "biu":
+        input = cast(input, np.float32)
+    return ops.xlogy(input, other)
 
 
 def _scaled(other, alpha, op):
@@ -76,6 +84,10 @@ def add(input, other, *, alpha=1):  # noqa: A002
 
 
 def sub(input, other, *, alpha=1):  # noqa: A002
+    """input - alpha * other (bool - bool is logical xor whatever alpha, as mint's: measured
+    sub([True, False], [True, True], alpha=2) is [False, True])."""
+    if _bools(input, other):
+        return ops.logical_xor(input, other)
     return ops.sub(operand(input, "sub"), _scaled(operand(other, "sub"), alpha, "sub"))
 
 
@@ -144,11 +156,21 @@ def round(input, *, decimals=0):  # noqa: A001,A002
     if decimals != 0:
         raise RuntimeError(f"For Round only support decimals equal 0, but got decimals "
                            f"equal {decimals}")
+    if dtype_of(input) in (np.bool_, np.uint8):     # (measured: its kernel's Init fails)
+        raise RuntimeError(f"For 'Round', it does not support the type "
+                           f"{type_name(dtype_of(input))}")
     return ops.round(input)
 
 
+def sign(input):  # noqa: A002
+    return ops.sign(supported(input, "Sign", (np.bool_, np.int32, np.int64, np.float16,
+                                              np.float32, np.float64)))
+
+
 def trunc(input):  # noqa: A002
-    float_only(input, "Trunc")
+    """Integers and bools unchanged (a copy), as mint's."""
+    if dtype_of(input).kind in "biu":
+        return ops.identity(input)
     return ops.sign(input) * ops.floor(ops.abs(input))
 
 
@@ -179,6 +201,7 @@ def sinc(input):  # noqa: A002
 
 
 def logaddexp(input, other):  # noqa: A002
+    supported(input, "LogAddExp", HALF_SINGLE)
     top = ops.maximum(input, other)
     return top + ops.log1p(ops.exp(-ops.abs(ops.sub(input, other))))
 
@@ -207,6 +230,8 @@ def isneginf(input):  # noqa: A002
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
+    if _bools(input, other):        # (mint takes bools: equality)
+        input, other = cast(input, np.int32), cast(other, np.int32)
     difference = ops.abs(ops.sub(input, other))
     close = ops.less_equal(difference, atol + rtol * ops.abs(other))
     close = ops.logical_or(close, ops.equal(input, other))

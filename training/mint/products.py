@@ -2,13 +2,14 @@
 (addmm, baddbmm, addbmm, addmv), einsum, trace, cross, cdist, inverse, vdot."""
 import numpy as np
 
-from training.mint._core import dtype_of, host_array, shape_of, torch_of
+from training.mint._core import NUMBERS, dtype_of, host_array, shape_of, supported, torch_of
 from training.mint.array_ops import cat, diag, narrow, unsqueeze
 from training.ops import functional as ops
 from training.tensor import Tensor
 
 
 def _same_type(a, b, op):
+    supported(a, op, NUMBERS)       # (measured: bool is MindSpore 2.10's TypeError)
     if dtype_of(a) != dtype_of(b):
         raise TypeError(f"For '{op}', the type of 'x2' should be same as 'x1', but got 'x1' "
                         f"with type Tensor[{str(dtype_of(a)).capitalize()}] and 'x2' with type "
@@ -93,6 +94,7 @@ def trace(input):  # noqa: A002
 
 def cross(input, other, dim=None):  # noqa: A002
     """The cross product over `dim` (by default the first dimension of size 3)."""
+    supported(input, "Cross", NUMBERS)
     shape = np.broadcast_shapes(shape_of(input), shape_of(other))
     if dim is None:
         dim = next((i for i, n in enumerate(shape) if n == 3), None)

@@ -4,8 +4,9 @@ import collections
 
 import numpy as np
 
-from training.mint._core import (cast, dims, dtype_of, float_only, host_array, int64_tensor,
-                                 one_dim, shape_of, tensor_argument, widened)
+from training.mint._core import (HALF_SINGLE, NUMBERS, cast, dims, dtype_of, host_array,
+                                 int64_tensor, one_dim, shape_of, supported, tensor_argument,
+                                 widened)
 from training.ops import functional as ops
 
 # torch.return_types-like results: scripts read .values / .indices or unpack them.
@@ -14,12 +15,17 @@ ValuesIndices = collections.namedtuple("ValuesIndices", ("values", "indices"))
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001,A002
     x = widened(tensor_argument(input, "sum"), dtype)
-    return ops.sum(x, dims(dim, len(shape_of(x)), "sum"), keepdim)
+    # (in x's type: torch sums int32 in int64)
+    return cast(ops.sum(x, dims(dim, len(shape_of(x)), "sum"), keepdim), dtype_of(x))
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    """The sum without NaN; an integer tensor's in its type (mint's, not sum's int64),
+    bool's int64."""
     if dtype_of(input).kind == "f":
         input = ops.where(ops.isnan(input), ops.zeros_like(input), input)
+    elif dtype is None and dtype_of(input) != np.bool_:
+        dtype = dtype_of(input)
     return sum(input, dim, keepdim, dtype=dtype)
 
 
@@ -27,6 +33,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     """The mean; of an integer tensor in its type, truncated (mint's CPU: mean of int32
     [1, -2, 3, 0, 4, -1] is 0)."""
     x = tensor_argument(input, "mean")
+    if dtype is None and dtype_of(x) == np.bool_:   # (measured: MindSpore 2.10's ReduceMean)
+        raise RuntimeError("For 'ReduceMean', unsupported reduce operation for bool.")
     if dtype is not None:
         x = cast(x, dtype)
     axes = dims(dim, len(shape_of(x)), "mean")
@@ -52,8 +60,11 @@ def _extreme(name, input, dim, keepdim, other):
     if other is not None:
         return (ops.maximum if name == "max" else ops.minimum)(input, other)
     if dim is None:
+        if dtype_of(input) == np.bool_:     # (measured: MindSpore 2.10's CPU Reduce kernel)
+            raise RuntimeError(f"For '{name}', the input's type Bool is not supported")
         return (ops.amax if name == "max" else ops.amin)(input, None, False)
     axis = one_dim(dim, len(shape_of(input)), name)
+    supported(input, "MaxDim" if name == "max" else "MinDim", NUMBERS)
     values, indices = (ops.max if name == "max" else ops.min)(input, axis, keepdim)
     return ValuesIndices(values, cast(indices, np.int64))
 
@@ -76,11 +87,13 @@ def _dim_given(dim, op):
 
 def amax(input, dim=(), keepdim=False):  # noqa: A002
     _dim_given(dim, "amax")
+    supported(input, "ReduceMax", NUMBERS)
     return ops.amax(input, dims(dim, len(shape_of(input)), "amax"), keepdim)
 
 
 def amin(input, dim=(), keepdim=False):  # noqa: A002
     _dim_given(dim, "amin")
+    supported(input, "ReduceMin", NUMBERS)
     return ops.amin(input, dims(dim, len(shape_of(input)), "amin"), keepdim)
 
 
@@ -109,16 +122,17 @@ def any(input, dim=None, keepdim=False):  # noqa: A001,A002
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"any(): argument 'dim' (position 2) must be int, not "
                         f"{type(dim).__name__}.")
-    return ops.any(cast(input, np.bool_), dims(dim, len(shape_of(input)), "any"), keepdim)
+    found = ops.any(cast(input, np.bool_), dims(dim, len(shape_of(input)), "any"), keepdim)
+    return cast(found, np.uint8) if dtype_of(input) == np.uint8 else found  # (torch's, mint's)
 
 
 def var(input, dim=None, *, correction=1, keepdim=False):  # noqa: A002
-    float_only(input, "Var")
+    supported(input, "Var", HALF_SINGLE)
     return ops.var(input, dims(dim, len(shape_of(input)), "var"), correction, keepdim)
 
 
 def std(input, dim=None, *, correction=1, keepdim=False):  # noqa: A002
-    float_only(input, "Std")
+    supported(input, "Std", HALF_SINGLE)
     return ops.std(input, dims(dim, len(shape_of(input)), "std"), correction, keepdim)
 
 
@@ -133,7 +147,7 @@ def std_mean(input, dim=None, *, correction=1, keepdim=False):  # noqa: A002
 
 
 def logsumexp(input, dim, keepdim=False):  # noqa: A002
-    return ops.logsumexp(float_only(input, "LogSumExp"), dims(dim, len(shape_of(input)),
+    return ops.logsumexp(supported(input, "LogSumExp", HALF_SINGLE), dims(dim, len(shape_of(input)),
                                                               "logsumexp"), keepdim)
 
 
@@ -165,7 +179,7 @@ def _cumulative(input, dim, better, name):
 
 
 def cummax(input, dim):  # noqa: A002
-    return _cumulative(input, dim, np.greater, "cummax")
+    return _cumulative(supported(input, "Cummax", NUMBERS), dim, np.greater, "cummax")
 
 
 def cummin(input, dim):  # noqa: A002

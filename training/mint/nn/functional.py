@@ -7,22 +7,17 @@ from training import nn as _nn
 from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import conv as _numpy_conv
 from training.backends.numpy import functional as _numpy_functional
-from training.mint._core import cast, dtype_of, float_only, shape_of
+from training.mint._core import (HALF_SINGLE, SIGNED, cast, dtype_of, float_only, one_dim,
+                                 shape_of, supported, type_name)
 from training.mint.array_ops import flatten  # noqa: F401
 from training.mint.math import sigmoid, tanh  # noqa: F401
 from training.mint.reductions import norm as _norm
 from training.ops import functional as ops
 
-relu = ops.relu
 silu = ops.silu
-selu = ops.selu
-mish = ops.mish
 softplus = ops.softplus
 softshrink = ops.softshrink
 hardshrink = ops.hardshrink
-hardsigmoid = ops.hardsigmoid
-hardswish = ops.hardswish
-logsigmoid = ops.logsigmoid
 relu6 = ops.relu6
 mse_loss = ops.mse_loss
 l1_loss = ops.l1_loss
@@ -31,9 +26,36 @@ cosine_embedding_loss = ops.cosine_embedding_loss
 cross_entropy = ops.cross_entropy
 
 
+def _in_integers(function, input):  # noqa: A002
+    """function(input); a torch integer tensor computed in float64 and truncated back to its
+    type, as MindSpore 2.10's integer kernels (measured: hardswish of int32 2 is 1), where
+    training.ops' torch path gives float32 or torch refuses integers."""
+    if is_torch(input) and dtype_of(input).kind in "iu":
+        return function(input.double()).to(input.dtype)
+    return function(input)
+
+
+def relu(input):  # noqa: A002
+    if is_torch(input) and dtype_of(input) == np.bool_:    # (torch has no bool relu)
+        return input.clone()
+    return ops.relu(input)
+
+
+def hardsigmoid(input):  # noqa: A002
+    return _in_integers(ops.hardsigmoid, supported(input, "HSigmoid", SIGNED))
+
+
+def hardswish(input):  # noqa: A002
+    return _in_integers(ops.hardswish, supported(input, "HSwish", SIGNED))
+
+
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):  # noqa: A002
-    return ops.binary_cross_entropy(float_only(input, "BinaryCrossEntropy"), target, weight,
-                                    reduction)
+    supported(input, "BinaryCrossEntropy", HALF_SINGLE)
+    if dtype_of(target) != dtype_of(input):
+        raise TypeError(f"For primitive[BinaryCrossEntropy], the input and target should have "
+                        f"same type, but got: {type_name(dtype_of(input))} and "
+                        f"{type_name(dtype_of(target))}.")
+    return ops.binary_cross_entropy(input, target, weight, reduction)
 
 
 def gelu(input, approximate="none"):  # noqa: A002
@@ -48,7 +70,19 @@ def elu(input, alpha=1.0, inplace=False):  # noqa: A002
 
 
 def leaky_relu(input, negative_slope=0.01):  # noqa: A002
-    return ops.leaky_relu(input, negative_slope)
+    return ops.leaky_relu(float_only(input, "LeakyReLUExt"), negative_slope)
+
+
+def selu(input):  # noqa: A002
+    return ops.selu(supported(input, "SeLUExt", HALF_SINGLE))
+
+
+def mish(input):  # noqa: A002
+    return ops.mish(supported(input, "MishExt", HALF_SINGLE))
+
+
+def logsigmoid(input):  # noqa: A002
+    return ops.logsigmoid(supported(input, "LogSigmoid", HALF_SINGLE))
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
@@ -60,11 +94,15 @@ def threshold(input, threshold, value, inplace=False):  # noqa: A002
 
 
 def glu(input, dim=-1):  # noqa: A002
+    if not -len(shape_of(input)) <= dim < len(shape_of(input)):    # (MindSpore 2.10's type)
+        raise IndexError(f"For GLU, dimension should be in range of [{-len(shape_of(input))}, "
+                         f"{len(shape_of(input)) - 1}], but got {dim}.")
     return ops.glu(input, dim)
 
 
 def prelu(input, weight):  # noqa: A002
-    float_only(input, "PReLU")
+    supported(input, "PReLU", HALF_SINGLE)
+    supported(weight, "PReLU", HALF_SINGLE, "weight")
     weight = cast(weight, dtype_of(input))
     shape = [1] * len(shape_of(input))
     if len(shape) > 1:
@@ -75,12 +113,13 @@ def prelu(input, weight):  # noqa: A002
 
 def softmax(input, dim=None, dtype=None):  # noqa: A002
     x = float_only(input if dtype is None else cast(input, dtype), "Softmax")
-    return ops.softmax(x, -1 if dim is None else dim)
+    return ops.softmax(x, -1 if dim is None else one_dim(dim, len(shape_of(x)), "softmax"))
 
 
 def log_softmax(input, dim=None, *, dtype=None):  # noqa: A002
     x = float_only(input if dtype is None else cast(input, dtype), "LogSoftmax")
-    return ops.log_softmax(x, -1 if dim is None else dim)
+    return ops.log_softmax(x, -1 if dim is None else one_dim(dim, len(shape_of(x)),
+                                                              "log_softmax"))
 
 
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
@@ -207,6 +246,8 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):  # noqa: A002
 
 
 def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):  # noqa: A002
+    float_only(input, "NLLLoss")
+    supported(target, "NLLLoss", (np.int16, np.int32, np.int64), "target")
     return ops.nll_loss(input, target, weight, ignore_index, reduction)
 
 
@@ -217,7 +258,9 @@ def smooth_l1_loss(input, target, reduction="mean", beta=1.0):  # noqa: A002
 
 def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",  # noqa: A002
                                      pos_weight=None):
-    return ops.binary_cross_entropy_with_logits(float_only(input, "BCEWithLogitsLoss"), target, weight, pos_weight, reduction)
+    supported(input, "BCEWithLogitsLoss", HALF_SINGLE)
+    supported(target, "BCEWithLogitsLoss", HALF_SINGLE, "target")
+    return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
 def kl_div(input, target, reduction="mean", log_target=False):  # noqa: A002

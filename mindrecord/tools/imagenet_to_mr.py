@@ -89,9 +89,9 @@ class ImageNetToMR(Converter):
                     logger.warning("%s file is not suffix with JPEG/jpg, skip it.", path)
                     continue
                 items.append(ImageItem(path, path, label))
-        if not found_dir:
-            raise ConversionError(f"no folder named in map_file {self.map_file} exists "
-                                  f"in image_dir {self.image_dir}")
+        if not found_dir:               # MindSpore 2.10's type (measured)
+            raise PathNotExistsError(f"no folder named in map_file {self.map_file} exists "
+                                     f"in image_dir {self.image_dir}")
         # MindSpore 2.10 asks for 64 MiB pages but writes with parallel_writer=True, which
         # keeps the default 32 MiB: its files have 32 MiB pages, and so do ours; where there is
         # no image it never writes, and its header keeps the 64 MiB asked for.

@@ -29,6 +29,10 @@ __all__ = sorted(n for n in globals() if not n.startswith("_") and n not in (
     "array_ops", "creation", "math", "products", "reductions"))
 
 
+def __dir__():
+    return __all__
+
+
 def __getattr__(name):
     from training.compat.names import missing_attribute
     raise missing_attribute("mindspore.mint", name)

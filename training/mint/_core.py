@@ -73,6 +73,14 @@ def float_only(x, op):
     return x
 
 
+def public_names(namespace, helpers=()):
+    """A mint module's __all__: its public functions, without this module's helpers and
+    `helpers` (other functions it imports to build its own)."""
+    hidden = set(globals()) | set(helpers)
+    return sorted(name for name, value in namespace.items()
+                  if not name.startswith("_") and name not in hidden and callable(value))
+
+
 def type_name(kind):
     """A numpy type as MindSpore names it: Bool, UInt8, Int32, Float16."""
     name = str(np.dtype(kind))

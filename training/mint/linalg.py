@@ -1,7 +1,7 @@
 """`mindspore.mint.linalg`: inv, vector_norm, matrix_norm, norm, qr."""
 import numpy as np
 
-from training.mint._core import dims, dtype_of, host_array, new_tensor, shape_of
+from training.mint._core import dims, dtype_of, host_array, new_tensor, public_names, shape_of
 from training.mint.products import inverse as inv  # noqa: F401
 from training.mint.reductions import norm as _norm
 from training.ops import functional as ops
@@ -53,3 +53,10 @@ def qr(A, mode="reduced"):
     q, r = np.linalg.qr(host_array(A), "complete" if mode == "complete" else "reduced")
     return new_tensor(q, A) if mode != "r" else new_tensor(np.zeros(0, q.dtype), A), \
         new_tensor(r, A)
+
+
+__all__ = public_names(globals())
+
+
+def __dir__():
+    return __all__

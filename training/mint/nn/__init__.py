@@ -6,6 +6,8 @@ from training.mint.nn.cells import *  # noqa: F401,F403
 from training.mint.nn.layers import *  # noqa: F401,F403
 from training.nn.cell import Cell  # noqa: F401
 
+del cells, layers  # noqa: F821 (the submodules: dir() holds mint.nn's names only)
+
 
 def __getattr__(name):
     from training.compat.names import missing_attribute

@@ -21,6 +21,20 @@ AdaptiveMaxPool1d, AdaptiveMaxPool2d = _nn.AdaptiveMaxPool1d, _nn.AdaptiveMaxPoo
 Upsample = _nn.Upsample
 
 
+class ZeroPad1d(_nn.ConstantPad1d):
+    """Pads the last axis with zeros."""
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
+class ZeroPad3d(_nn.ConstantPad3d):
+    """Pads the last three axes with zeros."""
+
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
+
+
 class _Function(Cell):
     """A layer that calls one functional with fixed keyword arguments."""
     function = None
@@ -52,7 +66,6 @@ SELU = _layer("SELU", F.selu)
 Mish = _layer("Mish", F.mish)
 GELU = _layer("GELU", F.gelu, ("approximate", "none"))
 ELU = _layer("ELU", F.elu, ("alpha", 1.0), ("inplace", False))
-LeakyReLU = _layer("LeakyReLU", F.leaky_relu, ("negative_slope", 0.01))
 Hardtanh = _layer("Hardtanh", F.hardtanh, ("min_val", -1.0), ("max_val", 1.0),
                   ("inplace", False))
 Hardswish = _layer("Hardswish", F.hardswish)
@@ -129,3 +142,27 @@ NLLLoss = _loss("NLLLoss", F.nll_loss, ("weight", None), ("ignore_index", -100),
                 ("reduction", "mean"))
 KLDivLoss = _loss("KLDivLoss", F.kl_div, ("reduction", "mean"), ("log_target", False))
 SoftMarginLoss = _loss("SoftMarginLoss", F.soft_margin_loss, ("reduction", "mean"))
+
+
+class CosineEmbeddingLoss(Cell):
+    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__()
+        self.margin, self.reduction = margin, reduction
+
+    def construct(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, self.margin, self.reduction)
+
+
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
+           "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "CosineEmbeddingLoss",
+           "CrossEntropyLoss", "Dropout", "Dropout2d", "ELU", "Flatten", "GELU", "GLU",
+           "Hardshrink", "Hardsigmoid", "Hardswish", "Hardtanh", "Identity", "KLDivLoss",
+           "L1Loss", "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "NLLLoss",
+           "PixelShuffle", "ReLU", "ReLU6", "ReflectionPad1d", "ReflectionPad2d",
+           "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "SELU",
+           "SiLU", "Sigmoid", "SmoothL1Loss", "SoftMarginLoss", "Softmax", "Softshrink", "Tanh",
+           "Threshold", "Unfold", "Upsample", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+           "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

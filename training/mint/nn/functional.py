@@ -7,12 +7,13 @@ from training import nn as _nn
 from training.backends.dispatch import is_torch, torch_kernels
 from training.backends.numpy import conv as _numpy_conv
 from training.backends.numpy import functional as _numpy_functional
-from training.mint._core import (HALF_SINGLE, SIGNED, cast, dtype_of, float_only, one_dim,
-                                 shape_of, supported, type_name)
+from training.mint._core import (HALF_SINGLE, SIGNED, cast, dtype_of, float_only, new_tensor,
+                                 one_dim, public_names, shape_of, supported, type_name)
 from training.mint.array_ops import flatten  # noqa: F401
 from training.mint.math import sigmoid, tanh  # noqa: F401
 from training.mint.reductions import norm as _norm
 from training.ops import functional as ops
+from training.tensor import Tensor as _Tensor
 
 silu = ops.silu
 softplus = ops.softplus
@@ -66,7 +67,13 @@ def gelu(input, approximate="none"):  # noqa: A002
 
 
 def elu(input, alpha=1.0, inplace=False):  # noqa: A002
-    return ops.elu(input, alpha)
+    """x where x > 0, else alpha * (exp(x) - 1), any alpha (torch's; ops.elu takes 1.0 only,
+    as MindSpore's ops)."""
+    if alpha == 1.0:
+        return ops.elu(input, alpha)
+    float_only(input, "EluExt")
+    return ops.where(ops.greater(input, 0), input,
+                     ops.mul(ops.expm1(ops.minimum(input, 0)), float(alpha)))
 
 
 def leaky_relu(input, negative_slope=0.01):  # noqa: A002
@@ -222,9 +229,15 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,  # noqa: A002
                momentum=0.1, eps=1e-05):
     """torch's momentum (the batch statistic's weight; MindSpore's nn weighs the old value)."""
-    kernel = torch_kernels().batch_norm if is_torch(input) else _numpy_functional.batch_norm
-    return kernel(input, weight, bias, running_mean, running_var, eps, 1.0 - momentum,
-                  training)
+    if is_torch(input):
+        return torch_kernels().batch_norm(input, weight, bias, running_mean, running_var, eps,
+                                          1.0 - momentum, training)
+    if running_mean is None:        # batch statistics only: statistics to throw away
+        channels = (shape_of(input)[1],)
+        running_mean, running_var = _Tensor(np.zeros(channels)), _Tensor(np.ones(channels))
+        training = True
+    return _numpy_functional.batch_norm(input, weight, bias, running_mean, running_var, eps,
+                                        1.0 - momentum, training)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,  # noqa: A002
@@ -345,7 +358,14 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):  # noqa: A002
     """(N, C * kh * kw, L) columns, torch's layout."""
     kh, kw = _pair(kernel_size)
     n, c = shape_of(input)[:2]
-    eye = ops.reshape(cast(ops.eye(c * kh * kw, c * kh * kw, dtype_of(input)),
-                           dtype_of(input)), (c * kh * kw, c, kh, kw))
+    eye = new_tensor(np.eye(c * kh * kw, dtype=dtype_of(input)).reshape(c * kh * kw, c, kh, kw),
+                     input)       # (on the input's backend and device)
     out = conv2d(input, eye, None, stride, padding, dilation)
     return ops.reshape(out, (n, c * kh * kw, -1))
+
+
+__all__ = public_names(globals(), ("is_torch", "torch_kernels"))
+
+
+def __dir__():
+    return __all__

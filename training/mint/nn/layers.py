@@ -49,16 +49,38 @@ class Conv2d(_nn.Conv2d):
                          groups, bias, dtype=np_dtype(dtype) or np.float32)
 
 
-class Conv1d(_nn.Conv1d):
+class Conv1d(Cell):
+    """weight (out_channels, in_channels / groups, kernel_size), as MindSpore's mint (not nn's
+    4-D weight); weight and bias uniform within 1/sqrt(fan_in)."""
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
-        mode, pads = _conv_padding(padding, padding_mode, "Conv1d", 1)
-        super().__init__(in_channels, out_channels, kernel_size, stride, mode,
-                         pads[0] if mode == "pad" else 0, dilation, groups, bias,
-                         dtype=np_dtype(dtype) or np.float32)
+        super().__init__()
+        _conv_padding(padding, padding_mode, "Conv1d", 1)
+        for value, name in ((in_channels, "in_channels"), (out_channels, "out_channels"),
+                            (groups, "groups")):
+            _positive(value, name, "Conv1d")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"For 'Conv1d', 'in_channels' ({in_channels}) and 'out_channels' "
+                             f"({out_channels}) must be divisible by 'groups' ({groups})")
+        size = kernel_size[0] if isinstance(kernel_size, (tuple, list)) else kernel_size
+        bound = 1 / np.sqrt(in_channels // groups * size)
+        kind = np_dtype(dtype) or np.float32
+        from training.common.seed import rng
+        self.weight = Parameter(Tensor(rng().uniform(-bound, bound, (
+            out_channels, in_channels // groups, size)).astype(kind)), name="weight")
+        self.bias = Parameter(Tensor(rng().uniform(-bound, bound, (out_channels,)).astype(
+            kind)), name="bias") if bias else None
+        self.options = (stride, padding, dilation, groups)
+
+    def construct(self, input):  # noqa: A002
+        return F.conv1d(input, self.weight, self.bias, *self.options)
 
 
 class ConvTranspose2d(_nn.Conv2dTranspose):
+    """output_padding adds rows and columns the kernel reaches (torch's, mint's), not nn's
+    zeros."""
+
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
                  output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
                  dtype=None):
@@ -66,6 +88,10 @@ class ConvTranspose2d(_nn.Conv2dTranspose):
         super().__init__(in_channels, out_channels, kernel_size, stride, mode, pads,
                          output_padding, dilation, groups, bias,
                          dtype=np_dtype(dtype) or np.float32)
+        self.options = (stride, padding, output_padding, groups, dilation)
+
+    def construct(self, input):  # noqa: A002
+        return F.conv_transpose2d(input, self.weight, self.bias, *self.options)
 
 
 def _ones(shape, dtype):
@@ -101,8 +127,10 @@ class GroupNorm(Cell):
             raise ValueError(f"For 'GroupNorm', 'num_channels' ({num_channels}) must be "
                              f"divisible by 'num_groups' ({num_groups})")
         self.num_groups, self.num_channels, self.eps = num_groups, num_channels, eps
-        self.weight = Parameter(_ones((num_channels,), dtype), name="weight") if affine else None
-        self.bias = Parameter(_zeros((num_channels,), dtype), name="bias") if affine else None
+        # without affine still weight and bias, frozen at 1 and 0 (MindSpore 2.10's, measured)
+        self.weight = Parameter(_ones((num_channels,), dtype), name="weight",
+                                requires_grad=affine)
+        self.bias = Parameter(_zeros((num_channels,), dtype), name="bias", requires_grad=affine)
 
     def construct(self, input):  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
@@ -118,14 +146,18 @@ class _BatchNorm(Cell):
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         shape = (num_features,)
-        self.weight = Parameter(_ones(shape, dtype), name="weight", requires_grad=affine)
-        self.bias = Parameter(_zeros(shape, dtype), name="bias", requires_grad=affine)
-        self.running_mean = Parameter(_zeros(shape, dtype), name="running_mean",
-                                      requires_grad=False)
-        self.running_var = Parameter(_ones(shape, dtype), name="running_var",
-                                     requires_grad=False)
-        self.num_batches_tracked = Parameter(Tensor(np.zeros((), np.int64)),
-                                             name="num_batches_tracked", requires_grad=False)
+        # only the Parameters affine and track_running_stats ask for (MindSpore 2.10's)
+        self.weight = Parameter(_ones(shape, dtype), name="weight") if affine else None
+        self.bias = Parameter(_zeros(shape, dtype), name="bias") if affine else None
+        self.running_mean = self.running_var = self.num_batches_tracked = None
+        if track_running_stats:
+            self.running_mean = Parameter(_zeros(shape, dtype), name="running_mean",
+                                          requires_grad=False)
+            self.running_var = Parameter(_ones(shape, dtype), name="running_var",
+                                         requires_grad=False)
+            self.num_batches_tracked = Parameter(Tensor(np.zeros((), np.int64)),
+                                                 name="num_batches_tracked",
+                                                 requires_grad=False)
 
     def construct(self, input):  # noqa: A002
         if len(input.shape) not in self.dims:
@@ -188,3 +220,5 @@ class PReLU(Cell):
         return F.prelu(input, self.weight)
 
 
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "Conv1d", "Conv2d", "ConvTranspose2d",
+           "Embedding", "GroupNorm", "LayerNorm", "Linear", "PReLU"]

@@ -134,9 +134,17 @@ def softplus(input, beta=1, threshold=20):  # noqa: A002
     _floating(input, "Softplus")
     if is_torch(input):
         return _torch_f().softplus(input, beta, threshold)
-    return elementwise(
-        input, lambda a: np.where(beta * a > threshold, a, _softplus(beta * a) / beta),
-        lambda a, out: np.where(beta * a > threshold, 1.0, _sigmoid(beta * a)))
+    forward = lambda a: np.where(beta * a > threshold, a, _softplus(beta * a) / beta)  # noqa
+    if input.dtype != np.float16:
+        return elementwise(input, forward, lambda a, out: np.where(
+            beta * a > threshold, 1.0, _sigmoid(beta * a)))
+    # float16: g / (1 + exp(-x)) in float32, rounded once, as MindSpore's SoftplusGrad kernel
+    # (measured on every float16 value: 4 of 63k differ by an ulp, its own exp's; g times a
+    # float16 sigmoid gave 2011 more than two ulps off, -12.61 for -12.59 at x -2.525)
+    x = K.as_tensor(input)
+    wide = x.data.astype(np.float32)
+    return K.unary(x, lambda a: forward(wide).astype(np.float16), None, gradient=lambda g: (
+        np.where(beta * wide > threshold, g, g / (1 + np.exp(-beta * wide))).astype(np.float16),))
 
 
 def logsigmoid(x):
@@ -325,11 +333,19 @@ def _check_axis(axis, prim):
 
 
 def softmin(x, axis=-1, *, dtype=None):
-    """softmax(-x) over `axis` (an int: MindSpore's CPU kernel refuses a tuple); with `dtype`
-    the input is cast first."""
+    """softmax(-x) over `axis` (an int or a tuple of one: MindSpore's CPU kernel refuses a
+    longer tuple, after checking each axis is in range); with `dtype` the input is cast
+    first."""
     if isinstance(axis, (tuple, list)):
-        raise RuntimeError("For Softmax, the parameter 'axis' only support int type on CPU, but "
-                           "got tuple.")
+        for each in axis:
+            _check_axis(each, "Softmax")
+            if not -max(x.ndim, 1) <= each < max(x.ndim, 1):
+                raise ValueError(f"For primitive[Softmax], the axis must be in "
+                                 f"[{-max(x.ndim, 1)},{max(x.ndim, 1)}), but got {each}.")
+        if len(axis) != 1:
+            raise RuntimeError("For Softmax, the parameter 'axis' only support int type on CPU, "
+                               "but got tuple.")
+        axis = axis[0]
     _check_axis(axis, "Softmax")
     if dtype is not None:
         from training.ops.functional import cast

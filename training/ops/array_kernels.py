@@ -125,11 +125,13 @@ def gather(params, indices, axis):
     return Tensor.from_op(np.take(data, idx, axis=axis), (params,), backward)
 
 
-def unary(x, forward, derivative):
-    """An element-wise op: derivative(x, out) is d out / d x."""
+def unary(x, forward, derivative, gradient=None):
+    """An element-wise op: derivative(x, out) is d out / d x, or gradient(g) the input's
+    gradient in the op's own rounding order."""
     xd = x.data
     out = forward(xd)
-    return Tensor.from_op(out, (x,), lambda g: (g * derivative(xd, out),))
+    return Tensor.from_op(out, (x,), gradient and (lambda g: gradient(g)) or (
+        lambda g: (g * derivative(xd, out),)))
 
 
 def maximum(x, y, pick_first):

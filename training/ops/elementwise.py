@@ -150,16 +150,43 @@ def _unary(name, forward, derivative=None, kind="float", torch_name=None, out_dt
 _erf_float64 = np.vectorize(math.erf, otypes=[np.float64])
 
 
+_erfc_float64 = np.vectorize(math.erfc, otypes=[np.float64])
+
+
 def _erf(x):
-    return _erf_float64(x).astype(x.dtype)
+    """float16 through float32, as MindSpore's kernel (rounded twice: 0 of 63k float16 values
+    differ)."""
+    return _erf_float64(x).astype(np.float32 if x.dtype == np.float16 else x.dtype).astype(
+        x.dtype)
+
+
+def _erfc(x):
+    """erfc itself, not 1 - erf (which rounds erfc(3.2) of float16 to 0), float16 through
+    float32 as MindSpore's kernel (2 of 63k float16 values differ by an ulp, at ties)."""
+    return _erfc_float64(x).astype(np.float32 if x.dtype == np.float16 else x.dtype).astype(
+        x.dtype)
+
+
+def _erf_gradient(sign):
+    """sign * g * (2 / sqrt(pi) * exp(-x^2)): MindSpore's order, each step rounded in the
+    input's type, the constant too (float16: 1.128), exp of float16 through float32 (measured
+    on every float16 value: 6 of 63k differ by an ulp, where MindSpore's own exp does)."""
+    def gradient(g, x, out):
+        scale = np.asarray(sign * 2 / math.sqrt(math.pi), x.dtype)
+        return g * (scale * _via_float32(np.exp)(-(x * x)))
+    return gradient
 
 
 def _via_float32(function):
-    """function of float16 computed in float32 and rounded once, as MindSpore's CPU kernels
-    (numpy's float16 loops round sin(300) to -0.9995, MindSpore -1.0)."""
-    def rounded_once(x):
-        return function(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 \
-            else function(x)
+    """function of float16 arrays computed in float32 and rounded once, as MindSpore's CPU
+    kernels (numpy's float16 loops round sin(300) to -0.9995, MindSpore -1.0); of other types
+    as they are."""
+    def rounded_once(*arrays):
+        arrays = [np.asarray(a) for a in arrays]
+        if not any(a.dtype == np.float16 for a in arrays):
+            return function(*arrays)
+        return np.asarray(function(*[a.astype(np.float32) if a.dtype == np.float16 else a
+                                     for a in arrays])).astype(np.float16)
     return rounded_once
 
 
@@ -198,17 +225,28 @@ sign = _unary("sign", np.sign, "zero", kind="number")
 sin = _unary("sin", _via_float32(np.sin), lambda x, out: _via_float32(np.cos)(x))
 cos = _unary("cos", _via_float32(np.cos), gradient=lambda g, x, out: -g * _via_float32(np.sin)(x))
 tan = _unary("tan", np.tan, lambda x, out: 1 + out * out)
-asin = _unary("asin", np.arcsin, lambda x, out: 1 / np.sqrt(1 - x * x))
-acos = _unary("acos", np.arccos, lambda x, out: -1 / np.sqrt(1 - x * x))
+# the inverse functions' gradients as MindSpore's kernels: of x for asin, acos and atanh, of
+# the output for asinh and acosh; float16 through float32, rounded once, but atanh's, whose
+# bprop is float16 steps (each measured on every float16 value: 0 of 63k differ, acosh's 2)
+def _asin(x):
+    """float16 through float64 (numpy's float32 arcsin rounds asin(0.1365) of float16 to 0.137,
+    MindSpore's kernel and the truth 0.1368)."""
+    return np.arcsin(x.astype(np.float64)).astype(np.float16) if x.dtype == np.float16 else \
+        np.arcsin(x)
+
+
+asin = _unary("asin", _asin, gradient=_via_float32(lambda g, x, out: g / np.sqrt(1 - x * x)))
+acos = _unary("acos", np.arccos, gradient=_via_float32(
+    lambda g, x, out: -g / np.sqrt(1 - x * x)))
 atan = _unary("atan", np.arctan, gradient=lambda g, x, out: g / (1 + x * x))
 sinh = _unary("sinh", np.sinh, lambda x, out: np.cosh(x))
 cosh = _unary("cosh", np.cosh, lambda x, out: np.sinh(x))
-asinh = _unary("asinh", np.arcsinh, lambda x, out: 1 / np.sqrt(1 + x * x))
-acosh = _unary("acosh", np.arccosh, lambda x, out: 1 / np.sqrt(x * x - 1))
-atanh = _unary("atanh", np.arctanh, lambda x, out: 1 / (1 - x * x))
+asinh = _unary("asinh", np.arcsinh, gradient=_via_float32(lambda g, x, out: g / np.cosh(out)))
+acosh = _unary("acosh", np.arccosh, gradient=_via_float32(lambda g, x, out: g / np.sinh(out)))
+atanh = _unary("atanh", np.arctanh, gradient=lambda g, x, out: g / (1 - x * x))
 reciprocal = _unary("reciprocal", lambda x: 1 / x, lambda x, out: -out * out, kind="to_float")
-erf = _unary("erf", _erf, lambda x, out: 2 / np.sqrt(np.pi) * np.exp(-x * x))
-erfc = _unary("erfc", lambda x: 1 - _erf(x), lambda x, out: -2 / np.sqrt(np.pi) * np.exp(-x * x))
+erf = _unary("erf", _erf, gradient=_erf_gradient(1))
+erfc = _unary("erfc", _erfc, gradient=_erf_gradient(-1))
 expm1 = _unary("expm1", _expm1, gradient=_expm1_gradient)
 log1p = _unary("log1p", _log1p, gradient=lambda g, x, out: g / (1 + x))
 exp = _unary("exp", np.exp, lambda x, out: out)
@@ -361,8 +399,26 @@ fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x 
 mod = _binary("mod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
               "number", torch_name="fmod", names=("x", "y"))    # the primitive: no bools
 # the gradients as MindSpore's: log(y) for x (0 where x is 0 and y <= 0), g * x / y for y
-xlogy = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
+xlogy_primitive = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
     np.where((x == 0) & (y <= 0), 0, g * np.log(y)), g * x / y), "float")
+
+
+def xlogy(input, other):  # noqa: A002
+    """x * log(y); two bools (tensors or Python bools, one a tensor) in float32, as
+    MindSpore 2.10's function (xlogy([True, False], [True, False]) [0, NaN]; its primitive
+    Xlogy refuses bools)."""
+    if all(isinstance(v, bool) or getattr(np_dtype_of(v), "kind", "") == "b"
+           for v in (input, other)) and not all(isinstance(v, bool) for v in (input, other)):
+        input, other = (_in_float32(v) for v in (input, other))
+    return xlogy_primitive(input, other)
+
+
+def _in_float32(value):
+    """A bool tensor as float32, a Python bool as a float (float32 beside the tensor)."""
+    if isinstance(value, bool):
+        return float(value)
+    torch = torch_of(value)
+    return value.to(torch.float32) if torch else cast(as_tensor(value), np.float32)
 not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
 greater_equal = _binary("greater_equal", "GreaterEqual", np.greater_equal, out_dtype=np.bool_)
 less_equal = _binary("less_equal", "LessEqual", np.less_equal, out_dtype=np.bool_)
@@ -426,12 +482,35 @@ def div_no_nan(x, y):
 
 
 def mul_no_nan(x, y):
-    """x * y, 0 where y is 0 even where x is inf or NaN (the primitive MulNoNan)."""
+    """x * y, 0 where y is 0 even where x is inf or NaN (the primitive MulNoNan); the gradient
+    for y is g * x there too, as MindSpore's (torch's where would give 0)."""
     torch = torch_of(x, y)
     return elementwise("MulNoNan", [x, y], lambda x, y: np.where(y == 0, 0, x * y),
                        lambda g, x, y, out: (np.where(y == 0, 0, g * y), g * x), "number",
-                       torch and (lambda x, y: torch.where(y == 0, torch.zeros_like(x * y),
-                                                           x * y)))
+                       torch and _torch_mul_no_nan(torch).apply)
+
+
+def _torch_mul_no_nan(torch):
+    """MulNoNan as a torch autograd function with MindSpore's gradients (made once)."""
+    global _TORCH_MUL_NO_NAN
+    if _TORCH_MUL_NO_NAN is None:
+        class MulNoNan(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, y):
+                ctx.save_for_backward(x, y)
+                return torch.where(y == 0, torch.zeros_like(x * y), x * y)
+
+            @staticmethod
+            def backward(ctx, g):
+                x, y = ctx.saved_tensors
+                grads = (torch.where(y == 0, torch.zeros_like(g * y), g * y), g * x)
+                return tuple(grad.sum_to_size(v.shape) if needed else None for grad, v, needed
+                             in zip(grads, (x, y), ctx.needs_input_grad))
+        _TORCH_MUL_NO_NAN = MulNoNan
+    return _TORCH_MUL_NO_NAN
+
+
+_TORCH_MUL_NO_NAN = None
 
 
 def squared_difference(x, y):
@@ -608,4 +687,4 @@ def addn(x):
 
 __all__ = [name for name, value in globals().items() if callable(value) and not name.startswith(
     "_") and getattr(value, "__module__", None) == __name__ and name not in (
-    "elementwise", "result_dtype", "check_kind", "mod", "real_div")]
+    "elementwise", "result_dtype", "check_kind", "mod", "real_div", "xlogy_primitive")]

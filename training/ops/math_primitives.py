@@ -26,7 +26,7 @@ _CALLING = {
     "IsFinite": E.isfinite, "LogicalNot": E.logical_not, "Atan2": E.atan2,
     "FloorDiv": E.floor_div, "FloorMod": E.floor_mod, "Mod": E.mod,
     "DivNoNan": E.div_no_nan, "MulNoNan": E.mul_no_nan,
-    "SquaredDifference": E.squared_difference, "Xlogy": E.xlogy, "NotEqual": E.not_equal,
+    "SquaredDifference": E.squared_difference, "Xlogy": E.xlogy_primitive, "NotEqual": E.not_equal,
     "GreaterEqual": E.greater_equal, "LessEqual": E.less_equal,
     "LogicalAnd": E.logical_and, "LogicalOr": E.logical_or, "LogicalXor": E.logical_xor,
     "BitwiseAnd": E.bitwise_and, "BitwiseOr": E.bitwise_or, "BitwiseXor": E.bitwise_xor,

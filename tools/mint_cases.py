@@ -1,8 +1,11 @@
 """tools/mint_vs_mindspore.py's cases: one ``mindspore.mint`` or ``mint.nn.functional``
-function called on random arguments, valid or not (tensors of float16/32/64, int32/64 and
-bool, broadcast and empty shapes; dims, sizes and options in and out of range). A case is
-ops_cases' ("function", name, (), args, kwargs); a name with dots is looked up below mint
-("nn.functional.relu"). Drawn with ops_cases' Draw; in MindSpore's interpreter this module
+function, or a ``mint.nn`` layer or loss cell (those MindSpore 2.10's CPU runs), called on
+random arguments, valid or not (tensors of float16/32/64, int32/64 and bool, broadcast and
+empty shapes; dims, sizes and options in and out of range). A case is ops_cases' ("function",
+name, (), args, kwargs), or ("primitive", "nn.ReLU", init, args, {}) for a cell without
+Parameters, a name with dots looked up below mint ("nn.functional.relu"); or
+training_nn_cases' ("layer", name, args, kwargs, (train, input, salt)) for a mint.nn layer
+with Parameters. Drawn with ops_cases' Draw; in MindSpore's interpreter this module
 imports numpy only."""
 import random
 
@@ -131,8 +134,63 @@ def losses(d):
     return d.c(choices)
 
 
+# mint.nn's layers MindSpore 2.10's CPU build runs (measured with pynative_synchronize; the
+# others lack kernels there: tests/training/test_mint_nn_layers.py checks them against torch.nn)
+ACTIVATIONS = [("ReLU", ()), ("SiLU", ()), ("Sigmoid", ()), ("Tanh", ()), ("Hardswish", ()),
+               ("Hardsigmoid", ()), ("Hardshrink", (0.5,)), ("Hardshrink", (1.0,)),
+               ("Softshrink", (0.5,)), ("Softmax", (1,)), ("Softmax", (-1,)), ("GLU", (-1,)),
+               ("Flatten", ()), ("Identity", ()), ("Dropout", (0.5,)), ("Dropout2d", (0.3,))]
+LOSS_CELLS = ["SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss"]
+
+
+def layers(d):
+    """A mint.nn layer: one with Parameters as training_nn_cases.layer_case's ("layer", name,
+    args, kwargs, (train, input, salt)), run by its run_layer; one without called as a
+    primitive (built with init, then called on the input); a loss cell on (input, target)."""
+    c = d.c
+    kind = c(["parameters"] * 3 + ["activation"] * 3 + ["pooling", "loss"])
+    if kind == "parameters":
+        name = c(["Linear", "GroupNorm", "PReLU"])
+        n = c([1, 2])
+        if name == "Linear":
+            cin = c([3, 4])
+            args, kwargs = (cin, c([2, 5])), {"bias": c([True, False])}
+            x = d.tensor((n, c([cin, cin, cin + 1])), c([np.float32, np.float32, np.float16]))
+        elif name == "GroupNorm":
+            args, kwargs = (c([1, 2]), 4), {"eps": c([1e-5, 1e-3]), "affine": c([True, False])}
+            x = d.tensor((n, c([4, 4, 3]), c([2, 3])))
+        else:
+            args, kwargs = (c([1, 3]),), {"init": c([0.25, -0.5])}
+            x = d.tensor((n, 3, c([2, 4])))
+        return ("layer", name, args, kwargs, (c([False, True]), x, d.r.randrange(100)))
+    if kind == "activation":
+        name, init = c(ACTIVATIONS)
+        shape = (2, 4, c([2, 3])) if name in ("GLU", "Dropout2d") else c([(3, 4), (2, 3, 2)])
+        return ("primitive", f"nn.{name}", init, (d.tensor(shape),), {})
+    if kind == "pooling":
+        x = d.tensor((c([1, 2]), 2, c([4, 5]), c([4, 6])))
+        return c([("primitive", "nn.AdaptiveMaxPool2d", (c([1, 2, (2, 3)]),), (x,), {}),
+                  ("primitive", "nn.Upsample", (None, c([2.0, 3.0])), (x,), {}),
+                  ("primitive", "nn.PixelShuffle", (2,), (d.tensor((1, 4, 2, 3)),), {})])
+    name = c(LOSS_CELLS)
+    reduction = (c(["mean", "sum", "none"]),)
+    logits = d.tensor((3, 4))
+    if name == "NLLLoss":
+        labels = tensor(d.rng.integers(0, 4, (3,)).astype(c([np.int64, np.int32])))
+        return ("primitive", "nn.NLLLoss", (None, -100) + reduction, (logits, labels), {})
+    probabilities = tensor(np.abs(d.array((3, 4), np.float32)) % 1)
+    if name == "BCELoss":
+        return ("primitive", "nn.BCELoss", (None,) + reduction, (probabilities, tensor(
+            (d.array((3, 4), np.float32) > 0).astype(np.float32))), {})
+    if name == "BCEWithLogitsLoss":
+        return ("primitive", "nn.BCEWithLogitsLoss", (None,) + reduction,
+                (logits, probabilities), {})
+    return ("primitive", "nn.SmoothL1Loss", reduction + (c([1.0, 0.5]),),
+            (logits, d.tensor((3, 4))), {})
+
+
 def cases(seed, count):
     r = random.Random(seed)
     makers = [unary] * 3 + [binary] * 3 + [reduction] * 3 + [shaping] * 4 + [products] * 2 + \
-        [losses] * 1
+        [losses] * 1 + [layers] * 3
     return [r.choice(makers)(Draw(r.randrange(1 << 30))) for _ in range(count)]

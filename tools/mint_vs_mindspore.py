@@ -26,14 +26,37 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))     # its siblings, in both
 import differential_reference                                        # noqa: E402
 import module_vs_mindspore                                           # noqa: E402
+import ops_vs_mindspore                                              # noqa: E402
 from mint_cases import cases                                         # noqa: E402
-from training_nn_cases import is_tensor                              # noqa: E402
+from training_nn_cases import is_tensor, run_layer                   # noqa: E402
+from training_vs_mindspore import error, plain                       # noqa: E402
 
 CASE_TIMEOUT_S = 30
 
 
 Library = module_vs_mindspore.library_class("mint", ("nn.functional", "linalg"))
-outcomes = module_vs_mindspore.outcomes_function(Library, cases)
+
+
+class Layers:
+    """training_nn_cases.run_layer's library for mint.nn's layers with Parameters: built
+    with the case's arguments, its Parameters set by name, inputs Tensors or torch tensors."""
+
+    def __init__(self, lib):
+        self.nn, self.torch = lib.ops.module.nn, lib.torch
+        self.Tensor, self.value_and_grad = lib.root.Tensor, lib.root.value_and_grad
+        self.resolve = lib.resolve
+
+    def input(self, array):
+        return self.torch.tensor(array) if self.torch else self.Tensor(array)
+
+
+def run_case(lib, case):
+    if case[0] == "layer":
+        return run_layer(Layers(lib), case, plain, error)
+    return ops_vs_mindspore.run_case(lib, case)
+
+
+outcomes = module_vs_mindspore.outcomes_function(Library, cases, run_case)
 
 
 def classify(case, ours, theirs):
@@ -44,6 +67,8 @@ def documented(case, why):
     """The README's word for a difference it lists as a deviation, or None."""
     form, name, init, args, kwargs = case
     theirs_only = "raises" in why and "in MindSpore only" in why
+    if form == "layer":         # ("layer", name, args, kwargs, (train, input, salt))
+        args, kwargs = (kwargs[1],), args
     arrays = [value[1] for value in args if is_tensor(value)]
     empty = any(a.size == 0 for a in arrays)
     rules = [
@@ -53,8 +78,8 @@ def documented(case, why):
          "mint functions whose kernels MindSpore 2.10's CPU build lacks are computed "
          "(MindSpore: RuntimeError 'The kernel ... unregistered'; Ascend's documented "
          "results, torch's)"),
-        (name.startswith("nn.functional.") and name.endswith(("_loss", "cross_entropy",
-                                                               "with_logits")) and
+        (name.startswith("nn.") and name.endswith(("_loss", "cross_entropy", "with_logits",
+                                                    "Loss")) and
          why.startswith(("step 1:", "torch backend: step 1:")) and "element 1:" in why,
          "losses give no gradient to the target (training.ops'; MindSpore 2.10's CPU kernels "
          "differentiate BCEWithLogitsLoss, BinaryCrossEntropy and SmoothL1Loss in the target "
@@ -84,6 +109,15 @@ def documented(case, why):
         (name in ("tanh", "nn.functional.tanh") and "largest difference" in why and float(
             why.split("largest difference ")[1].split()[0]) < 1e-4,
          "tanh is numpy's (MindSpore 2.10's CPU tanh differs by up to 2e-5 near 1)"),
+        (name in ("any", "all") and "largest difference" in why and
+         arrays[0].dtype.kind != "b",
+         "any/all of integer and float tensors test for non-zero (MindSpore 2.10's CPU kernel "
+         "gives wrong values: any over dim 0 of int64 [[[1, 1], [0, 2]], [[-2, -2], [3, 3]], "
+         "[[-2, 0], [2, -1]]] is [[1, 0], [0, 0]])"),
+        (name in ("div", "divide", "true_divide") and "step 1:" in why and
+         "NaN at other places" in why,
+         "div's gradient where input and other are both 0 is NaN, torch's (MindSpore 2.10: "
+         "inf)"),
         (name == "cumprod" and "step 1:" in why and "NaN at other places" in why,
          "cumprod's gradient where the input holds zeros (MindSpore's: NaN at other places)"),
         (name == "any" and theirs_only and "missing 1 required" in why,
@@ -102,7 +136,13 @@ def documented(case, why):
 
 
 def describe(case, limit=300):
-    return module_vs_mindspore.describe(case, "mint.", limit)
+    if case[0] == "layer":
+        _, name, args, kwargs, (train, x, salt) = case
+        return f"mint.nn.{name}(*{args!r}, **{kwargs!r})(Tensor {x[1].dtype}{x[1].shape}), " \
+            f"train={train}"[:limit]
+    form, name, init, args, kwargs = case
+    prefix = f"mint.{name}{init!r}" if form == "primitive" else f"mint.{name}"
+    return module_vs_mindspore.describe((form, "", init, args, kwargs), prefix, limit)
 
 
 def main():

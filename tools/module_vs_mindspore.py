@@ -41,18 +41,19 @@ def library_class(module, submodules=()):
     return Library
 
 
-def outcomes_function(library, cases):
-    """The tool's outcomes(library_name, seed, count, start): each case's outcome in
-    ``library_name``; for "minddata" (differential_reference.run_tool's name for this package)
-    the pairs (numpy backend, torch backend) of this package's module."""
+def outcomes_function(library, cases, run_case=ops_vs_mindspore.run_case):
+    """The tool's outcomes(library_name, seed, count, start): each case's outcome
+    (``run_case(library, case)``) in ``library_name``; for "minddata"
+    (differential_reference.run_tool's name for this package) the pairs (numpy backend, torch
+    backend) of this package's module."""
     def outcomes(library_name, seed, count, start=0):
         if library_name != "minddata":
-            return differential_reference.case_by_case(library, cases, ops_vs_mindspore.run_case)(
+            return differential_reference.case_by_case(library, cases, run_case)(
                 library_name, seed, count, start)
         ours = list(outcomes("training", seed, count))
         try:
             on_torch = library("training", torch=True)
-            on_torch = [ops_vs_mindspore.run_case(on_torch, case) for case in cases(seed, count)]
+            on_torch = [run_case(on_torch, case) for case in cases(seed, count)]
         except ImportError:         # no torch here: the numpy backend only
             on_torch = [None] * count
         finally:

@@ -97,3 +97,33 @@ def test_dim_out_of_range_is_a_value_error(backend, call):  # noqa: F811
         call(as_input(backend, X))
     with pytest.raises(ValueError, match="out of range"):   # checked before the type
         mint.max(as_input(backend, B), 2)
+
+
+def test_arithmetic_types_as_mindspore(backend):  # noqa: F811
+    b, i = as_input(backend, B[0]), as_input(backend, np.array([1, 2, 3], np.int32))
+    # MindSpore 2.10: bool (3,) * float64 () float64, * float16 () float16; int32 / float64
+    assert kind(mint.mul(b, as_input(backend, np.array(2.0)))) == "float64"
+    assert kind(mint.mul(b, as_input(backend, np.array(2.0, np.float16)))) == "float16"
+    assert kind(mint.div(i, as_input(backend, np.array(2.0)))) == "float64"
+    assert kind(mint.add(i, 2, alpha=2)) == "int32" and values(mint.add(i, 2, alpha=2)).tolist() \
+        == [5, 6, 7]
+    with pytest.raises(TypeError, match="floating alpha"):
+        mint.sub(i, 2, alpha=0.5)
+    assert kind(mint.add(i, 2.5, alpha=0.5)) == "float32"
+
+
+def test_layer_types_as_mindspore(backend):  # noqa: F811
+    x = as_input(backend, np.ones((1, 2, 3, 4), np.int64))
+    with pytest.raises(TypeError):                  # MindSpore 2.10: UpsampleNearest2D
+        mint.nn.Upsample(scale_factor=2.0)(x)
+    with pytest.raises(TypeError):                  # AdaptiveMaxPool2D
+        mint.nn.AdaptiveMaxPool2d(2)(x)
+    assert values(mint.nn.functional.interpolate(as_input(backend, np.ones(
+        (1, 2, 3, 4), np.uint8)), scale_factor=2.0)).shape == (1, 2, 6, 8)
+    with pytest.raises(TypeError, match="types must be the same"):
+        F.group_norm(as_input(backend, np.ones((2, 4, 3))), 2, as_input(
+            backend, np.ones(4, np.float32)))
+    three = as_input(backend, np.ones((2, 4, 3), np.float32))      # eval: any rank
+    assert values(mint.nn.Dropout2d(0.3)(three)).tolist() == values(three).tolist()
+    assert values(mint.nn.Upsample(None, 3.0)(as_input(backend, X[None, None]))).shape == (
+        1, 1, 6, 9)

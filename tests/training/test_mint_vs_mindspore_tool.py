@@ -26,6 +26,7 @@ def test_cases_repeat_for_a_seed_and_reach_mint_and_its_functional():
                                                        tool.cases(3, 200)]
     names = {case[1] for case in first}
     assert len(names) > 50 and any(n.startswith("nn.functional.") for n in names)
+    assert {"Linear", "GroupNorm", "PReLU", "nn.ReLU", "nn.NLLLoss"} <= names   # layers too
 
 
 def test_documented_rules_apply_where_they_say():

@@ -67,12 +67,32 @@ def xlogy(input, other):  # noqa: A002
     return ops.xlogy(input, other)
 
 
-def _scaled(other, alpha, op):
-    if alpha == 1:
-        return other
+def _scaled(input, other, alpha, op):  # noqa: A002
+    """alpha * other; a float alpha needs a float operand (MindSpore 2.10's TypeError, for
+    add(int32 tensor, 2, alpha=0.5)); a Python number stays one (int32 + 2 * 2 is int32)."""
     if not isinstance(alpha, (bool, int, float)):
         raise TypeError(f"For '{op}', 'alpha' must be a number, but got {type(alpha).__name__}")
+    if isinstance(alpha, float) and not any(
+            isinstance(v, float) or hasattr(v, "dtype") and dtype_of(v).kind == "f"
+            for v in (input, other)):
+        raise TypeError(f"For '{op}', floating alpha need floating input and other")
+    if alpha == 1:
+        return other
+    if isinstance(other, (bool, int, float)):
+        return other * alpha
     return ops.mul(other, alpha)
+
+
+def _in_float_type(input, other):  # noqa: A002
+    """A bool or integer tensor beside a float tensor in the float tensor's type, even a 0-d
+    one (mint's mul and div: bool (3,) * float64 () is float64, * float16 () float16)."""
+    if hasattr(input, "dtype") and hasattr(other, "dtype"):
+        kinds = dtype_of(input).kind, dtype_of(other).kind
+        if kinds[0] in "biu" and kinds[1] == "f":
+            return cast(input, dtype_of(other)), other
+        if kinds[1] in "biu" and kinds[0] == "f":
+            return input, cast(other, dtype_of(input))
+    return input, other
 
 
 def add(input, other, *, alpha=1):  # noqa: A002
@@ -80,7 +100,7 @@ def add(input, other, *, alpha=1):  # noqa: A002
     input, other = operand(input, "add"), operand(other, "add")
     if alpha == 1 and _bools(input, other):
         return ops.logical_or(input, other)
-    return ops.add(input, _scaled(other, alpha, "add"))
+    return ops.add(input, _scaled(input, other, alpha, "add"))
 
 
 def sub(input, other, *, alpha=1):  # noqa: A002
@@ -88,14 +108,15 @@ def sub(input, other, *, alpha=1):  # noqa: A002
     sub([True, False], [True, True], alpha=2) is [False, True])."""
     if _bools(input, other):
         return ops.logical_xor(input, other)
-    return ops.sub(operand(input, "sub"), _scaled(operand(other, "sub"), alpha, "sub"))
+    input, other = operand(input, "sub"), operand(other, "sub")
+    return ops.sub(input, _scaled(input, other, alpha, "sub"))
 
 
 def mul(input, other):  # noqa: A002
     input, other = operand(input, "mul"), operand(other, "mul")
     if _bools(input, other):
         return ops.logical_and(input, other)
-    return ops.mul(input, other)
+    return ops.mul(*_in_float_type(input, other))
 
 
 def _bools(*values):
@@ -107,7 +128,7 @@ def div(input, other, *, rounding_mode=None):  # noqa: A002
     """True division (integers give float32); 'floor' and 'trunc' round the quotient."""
     input, other = operand(input, "div"), operand(other, "div")
     if rounding_mode is None:
-        return ops.div(input, other)
+        return ops.div(*_in_float_type(input, other))
     if rounding_mode == "floor":
         return ops.floor_divide(input, other)
     if rounding_mode == "trunc":

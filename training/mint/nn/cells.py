@@ -17,8 +17,7 @@ ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = _nn.ReplicationPad1d, \
     _nn.ReplicationPad2d, _nn.ReplicationPad3d
 AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d = _nn.AdaptiveAvgPool1d, \
     _nn.AdaptiveAvgPool2d, _nn.AdaptiveAvgPool3d
-AdaptiveMaxPool1d, AdaptiveMaxPool2d = _nn.AdaptiveMaxPool1d, _nn.AdaptiveMaxPool2d
-Upsample = _nn.Upsample
+AdaptiveMaxPool1d = _nn.AdaptiveMaxPool1d
 
 
 class ZeroPad1d(_nn.ConstantPad1d):
@@ -78,8 +77,6 @@ Threshold = _layer("Threshold", F.threshold, ("threshold", None), ("value", None
 GLU = _layer("GLU", F.glu, ("dim", -1))
 Softmax = _layer("Softmax", F.softmax, ("dim", None))
 LogSoftmax = _layer("LogSoftmax", F.log_softmax, ("dim", None))
-Dropout2d = _layer("Dropout2d", lambda input, p: F.dropout2d(input, p), ("p", 0.5),
-                   ("inplace", False))
 AvgPool1d = _layer("AvgPool1d", F.avg_pool1d, ("kernel_size", 1), ("stride", None),
                    ("padding", 0), ("ceil_mode", False), ("count_include_pad", True))
 AvgPool2d = _layer("AvgPool2d", F.avg_pool2d, ("kernel_size", 1), ("stride", None),
@@ -106,6 +103,33 @@ class Dropout(Cell):
 
     def construct(self, input):  # noqa: A002
         return F.dropout(input, self.p, self.training)
+
+
+class AdaptiveMaxPool2d(Cell):
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def construct(self, input):  # noqa: A002
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class Upsample(Cell):
+    """F.interpolate's size floor(input size * scale_factor), in every mode (torch's; nn's
+    Upsample refuses scale_factor for 'nearest')."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.options = (size, scale_factor, mode, align_corners)
+
+    def construct(self, input):  # noqa: A002
+        return F.interpolate(input, *self.options)
+
+
+class Dropout2d(Dropout):
+    def construct(self, input):  # noqa: A002
+        return F.dropout2d(input, self.p, self.training)
 
 
 class _Loss(Cell):

@@ -143,6 +143,9 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Whole channels zeroed; outside training the input, whatever its rank (mint's)."""
+    if not training:
+        return input
     layer = _nn.Dropout2d(p)
     layer.set_train(training)
     return layer(input)
@@ -209,6 +212,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # n
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002
     float_only(input, "GroupNorm")
+    for given in (weight, bias):
+        if given is not None and dtype_of(given) != dtype_of(input):     # (measured)
+            raise TypeError(f"For GroupNorm. input arguments' types must be the same, but got "
+                            f"input's type: {type_name(dtype_of(input))}, weight's type: "
+                            f"{type_name(dtype_of(given))}")
     shape = shape_of(input)
     if shape[1] % num_groups:
         raise ValueError(f"For 'group_norm', the channels ({shape[1]}) must be divisible by "
@@ -333,12 +341,15 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):  # noqa: A002
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):  # noqa: A002
+    float_only(input, "AdaptiveMaxPool2D")      # (MindSpore 2.10: TypeError for integers)
     return _nn.AdaptiveMaxPool2d(output_size, return_indices)(input)
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
                 recompute_scale_factor=None):
-    """scale_factor gives the size floor(input size * scale) (torch's), for every mode."""
+    """scale_factor gives the size floor(input size * scale) (torch's), for every mode;
+    float and uint8 inputs (MindSpore 2.10: TypeError for other integers and bool)."""
+    supported(input, "Upsample", (np.uint8, np.float16, np.float32, np.float64))
     if size is None and scale_factor is not None:
         spatial = shape_of(input)[2:]
         scales = _pair(scale_factor, len(spatial))

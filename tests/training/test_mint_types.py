@@ -97,6 +97,8 @@ def test_dim_out_of_range_is_a_value_error(backend, call):  # noqa: F811
         call(as_input(backend, X))
     with pytest.raises(ValueError, match="out of range"):   # checked before the type
         mint.max(as_input(backend, B), 2)
+    with pytest.raises(ValueError, match="out of range"):   # a 0-d input takes 0 and -1 only
+        mint.min(as_input(backend, np.float32(1.0)), 1)
 
 
 def test_arithmetic_types_as_mindspore(backend):  # noqa: F811
@@ -105,6 +107,9 @@ def test_arithmetic_types_as_mindspore(backend):  # noqa: F811
     assert kind(mint.mul(b, as_input(backend, np.array(2.0)))) == "float64"
     assert kind(mint.mul(b, as_input(backend, np.array(2.0, np.float16)))) == "float16"
     assert kind(mint.div(i, as_input(backend, np.array(2.0)))) == "float64"
+    assert kind(mint.fmod(i, as_input(backend, np.array(2.0)))) == "float64"
+    with pytest.raises(TypeError, match="other"):       # float32 with float64: LogAddExp
+        mint.logaddexp(as_input(backend, X), as_input(backend, np.array(2.0)))
     assert kind(mint.add(i, 2, alpha=2)) == "int32" and values(mint.add(i, 2, alpha=2)).tolist() \
         == [5, 6, 7]
     with pytest.raises(TypeError, match="floating alpha"):

@@ -53,7 +53,8 @@ def dims(dim, ndim, op, name="dim"):
 def one_dim(dim, ndim, op, name="dim"):
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"For '{op}', '{name}' must be an int, but got {dim!r}")
-    return dims(dim, ndim, op, name)[0] if ndim else 0
+    axes = dims(dim, ndim, op, name)        # (checked for a 0-d input too: -1 or 0)
+    return axes[0] if ndim else 0
 
 
 def widened(x, dtype=None):

@@ -52,7 +52,6 @@ logical_xor = ops.logical_xor
 bitwise_and = ops.bitwise_and
 bitwise_or = ops.bitwise_or
 bitwise_xor = ops.bitwise_xor
-fmod = ops.fmod
 remainder = ops.remainder
 nan_to_num = ops.nan_to_num
 lerp = ops.lerp
@@ -110,6 +109,10 @@ def sub(input, other, *, alpha=1):  # noqa: A002
         return ops.logical_xor(input, other)
     input, other = operand(input, "sub"), operand(other, "sub")
     return ops.sub(input, _scaled(input, other, alpha, "sub"))
+
+
+def fmod(input, other):  # noqa: A002
+    return ops.fmod(*_in_float_type(input, other))
 
 
 def mul(input, other):  # noqa: A002
@@ -223,6 +226,8 @@ def sinc(input):  # noqa: A002
 
 def logaddexp(input, other):  # noqa: A002
     supported(input, "LogAddExp", HALF_SINGLE)
+    if hasattr(other, "dtype"):
+        supported(other, "LogAddExp", HALF_SINGLE, "other")
     top = ops.maximum(input, other)
     return top + ops.log1p(ops.exp(-ops.abs(ops.sub(input, other))))
 

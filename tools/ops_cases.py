@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 
-from training_nn_cases import tensor
+from training_nn_cases import is_tensor, tensor
 
 DTYPE = "__dtype__"
 FLOATS = [np.float32, np.float32, np.float16, np.float64]
@@ -312,11 +312,27 @@ def clip_and_unfold(d):
 def documented_clip_by_norm(case, why):
     """The README's word for an ops.clip_by_norm difference it lists as a deviation, or None."""
     norm_type = case[4]["norm_type"]
-    if "largest difference" in why and norm_type != float("inf") and norm_type % 2:
+    if norm_type == float("inf") or not norm_type % 2:
+        return None
+    if "largest difference" in why:
         return ("ops.clip_by_norm takes the norm of the magnitudes (MindSpore 2.10 raises the "
                 "signed values to norm_type: with an odd or fractional one negative values "
                 "cancel or give NaN, [[3, -4], [1, 2]] with norm_type 1 has norm 2 there)")
+    if "non-finite" in why and "in MindSpore only" in why and signed_norm_nan(case):
+        return ("ops.clip_by_norm takes the norm of the magnitudes, so error_if_nonfinite "
+                "raises only where it is not finite (MindSpore 2.10's signed norm is NaN where "
+                "a tensor's signed sum of powers is negative, and it raises there)")
     return None
+
+
+def signed_norm_nan(case):
+    """Whether MindSpore's norm of the signed values (a tensor's sum of x ** norm_type to the
+    power 1 / norm_type) is NaN for one of the case's tensors."""
+    given, norm_type = case[3][0], case[4]["norm_type"]
+    arrays = [value[1] for value in ([given] if is_tensor(given) else given)]
+    with np.errstate(all="ignore"):
+        return any(np.isnan(np.sum(a.astype(np.float64) ** norm_type) ** (1 / norm_type))
+                   for a in arrays)
 
 
 def documented_unfold(case, why):

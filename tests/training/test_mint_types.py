@@ -128,6 +128,9 @@ def test_layer_types_as_mindspore(backend):  # noqa: F811
     with pytest.raises(TypeError, match="types must be the same"):
         F.group_norm(as_input(backend, np.ones((2, 4, 3))), 2, as_input(
             backend, np.ones(4, np.float32)))
+    with pytest.raises(ValueError, match="channel"):    # shapes before types (MindSpore's)
+        F.group_norm(as_input(backend, np.ones((2, 3, 3), np.float16)), 1, as_input(
+            backend, np.ones(4, np.float32)))
     three = as_input(backend, np.ones((2, 4, 3), np.float32))      # eval: any rank
     assert values(mint.nn.Dropout2d(0.3)(three)).tolist() == values(three).tolist()
     assert values(mint.nn.Upsample(None, 3.0)(as_input(backend, X[None, None]))).shape == (

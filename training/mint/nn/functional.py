@@ -211,16 +211,21 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):  # n
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):  # noqa: A002
+    """The shapes checked before the types (MindSpore 2.10's order: ValueError first)."""
+    shape = shape_of(input)
+    if shape[1] % num_groups:
+        raise ValueError(f"For 'group_norm', the channels ({shape[1]}) must be divisible by "
+                         f"num_groups ({num_groups})")
+    if any(given is not None and tuple(shape_of(given)) != (shape[1],) for given in (weight,
+                                                                                   bias)):
+        raise ValueError(f"For GroupNorm, shape of weight and bias should be equal to the "
+                         f"input's channel dimension: {shape[1]}")
     float_only(input, "GroupNorm")
     for given in (weight, bias):
         if given is not None and dtype_of(given) != dtype_of(input):     # (measured)
             raise TypeError(f"For GroupNorm. input arguments' types must be the same, but got "
                             f"input's type: {type_name(dtype_of(input))}, weight's type: "
                             f"{type_name(dtype_of(given))}")
-    shape = shape_of(input)
-    if shape[1] % num_groups:
-        raise ValueError(f"For 'group_norm', the channels ({shape[1]}) must be divisible by "
-                         f"num_groups ({num_groups})")
     grouped = ops.reshape(input, (shape[0], num_groups, -1))
     mean = ops.mean(grouped, 2, True)
     centred = ops.sub(grouped, mean)

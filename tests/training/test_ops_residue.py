@@ -92,6 +92,21 @@ def test_xlogy_of_two_bools_is_float32(backend):
         ops.Xlogy()(x, y)
 
 
+def test_xlogy_takes_a_python_number_as_a_float32_tensor(backend):
+    """ops.xlogy makes a Python number a float32 tensor, as MindSpore's function: of a float16
+    tensor and 2.5 float32 ([1.3744361, 1.8325815]), of an int32 tensor and 2 float32
+    ([0.6931472, 1.3862944]; we gave float16 and refused the int32), the float16 tensor's
+    gradient float16."""
+    half = as_input(backend, np.array([1.5, 2.0], H))
+    out = values(ops.xlogy(half, 2.5))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, [1.3744361, 1.8325815], rtol=1e-6)
+    out = values(ops.xlogy(as_input(backend, np.array([1, 2], np.int32)), 2))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, [0.6931472, 1.3862944], rtol=1e-6)
+    assert values(ms.grad(lambda t: ops.xlogy(t, 2).sum())(half)).dtype == H
+
+
 def test_softmin_tuple_axis(backend):
     """A tuple axis: each axis checked first (ValueError out of range), then one axis taken
     and more refused (MindSpore: ValueError 'the axis must be in [-1,1)' for (0, 1) of a 1-D

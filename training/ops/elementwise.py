@@ -404,21 +404,27 @@ xlogy_primitive = _binary("xlogy", "Xlogy", _xlogy, lambda g, x, y, out: (
 
 
 def xlogy(input, other):  # noqa: A002
-    """x * log(y); two bools (tensors or Python bools, one a tensor) in float32, as
-    MindSpore 2.10's function (xlogy([True, False], [True, False]) [0, NaN]; its primitive
-    Xlogy refuses bools)."""
-    if all(isinstance(v, bool) or getattr(np_dtype_of(v), "kind", "") == "b"
-           for v in (input, other)) and not all(isinstance(v, bool) for v in (input, other)):
-        input, other = (_in_float32(v) for v in (input, other))
+    """x * log(y), as MindSpore 2.10's function: a Python number is a float32 tensor (xlogy of
+    a float16 tensor and 2 is float32, of an int32 one float32) and two bool tensors are
+    float32 ([True, False, True] and [True, True, False]: [0, 0, -inf]); its primitive Xlogy
+    refuses bools and weakens numbers."""
+    like = next(v for v in (input, other) if np_dtype_of(v) is not None) if any(
+        np_dtype_of(v) is not None for v in (input, other)) else None
+    bools = all(getattr(np_dtype_of(v), "kind", "") == "b" for v in (input, other))
+    input, other = (_in_float32(v, like) if bools or isinstance(v, (bool, int, float)) else v
+                    for v in (input, other))
     return xlogy_primitive(input, other)
 
 
-def _in_float32(value):
-    """A bool tensor as float32, a Python bool as a float (float32 beside the tensor)."""
-    if isinstance(value, bool):
-        return float(value)
-    torch = torch_of(value)
-    return value.to(torch.float32) if torch else cast(as_tensor(value), np.float32)
+def _in_float32(value, like):
+    """A tensor or a Python number as a float32 tensor of `like`'s backend and device."""
+    torch = torch_of(like)
+    if torch:
+        return torch.as_tensor(value, device=like.device).to(torch.float32)
+    return cast(as_tensor(value), np.float32) if isinstance(value, Tensor) else \
+        Tensor(np.asarray(value, np.float32))
+
+
 not_equal = _binary("not_equal", "NotEqual", np.not_equal, out_dtype=np.bool_)
 greater_equal = _binary("greater_equal", "GreaterEqual", np.greater_equal, out_dtype=np.bool_)
 less_equal = _binary("less_equal", "LessEqual", np.less_equal, out_dtype=np.bool_)

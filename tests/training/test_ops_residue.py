@@ -119,3 +119,47 @@ def test_softmin_tuple_axis(backend):
                                [0.6652413, 0.2447282, 0.09003057], rtol=1e-5)
     with pytest.raises(RuntimeError):
         nn.Softmin(axis=(0, 1))(as_input(backend, np.ones((2, 3), np.float32)))
+
+
+def test_matrix_norm_of_integers_and_float16(backend):
+    """Matrix norms of integer and bool inputs, as MindSpore 2.10's ops.norm: ord 1 and -1 sum
+    in int64, inf and -inf keep the type, 'fro', 'nuc', 2 and -2 are float32 (of int32
+    [[-2, -1, 0], [1, 2, 3]]: 3, 3, 6, 3, 4.358899, 5.804906, 3.9396434, 1.8652623); bools
+    are refused for 'fro' and inf (TypeError); float16's singular values are float32; the
+    singular values of an empty matrix are a RuntimeError; a str ord of a vector norm a
+    TypeError (we refused every integer matrix norm, float16's 2 and 'nuc')."""
+    x = as_input(backend, (np.arange(6) - 2).astype(np.int32).reshape(2, 3))
+    expected = [(1, np.int64, 3), (-1, np.int64, 3), (float("inf"), np.int32, 6),
+                (float("-inf"), np.int32, 3), ("fro", np.float32, 4.358899),
+                ("nuc", np.float32, 5.804906), (2, np.float32, 3.9396434),
+                (-2, np.float32, 1.8652623)]
+    for ord_, dtype, value in expected:
+        out = values(ops.norm(x, ord_))
+        assert out.dtype == dtype, ord_
+        np.testing.assert_allclose(out, value, rtol=1e-5)
+    flags = as_input(backend, np.array([[True, False, True], [False, True, True]]))
+    out = values(ops.norm(flags, 1, dim=(1, 0)))
+    assert out.dtype == np.int64 and out == 2
+    for ord_ in ("fro", float("inf")):
+        with pytest.raises(TypeError):
+            ops.norm(flags, ord_)
+    out = values(ops.norm(as_input(backend, np.array([[3, 0], [0, 4]], H)), 2))
+    assert out.dtype == np.float32 and out == 4
+    with pytest.raises(RuntimeError, match="Svd"):
+        ops.norm(as_input(backend, np.zeros((0, 3), np.float32)), "nuc")
+    with pytest.raises(TypeError, match="can not be str"):
+        ops.norm(x, "fro", dim=1)
+
+
+def test_softmax_tuple_axis_checked(backend):
+    """nn.Softmax's tuple axis (taken, as documented) is checked as MindSpore's primitive
+    checks it: () is a ValueError ('the length of axis must be greater than or equal to 1'),
+    an axis out of range a ValueError ('the axis must be in [-1,1)'; we gave [1, 1, 1] for
+    () on the numpy backend, numpy's AxisError and torch's IndexError)."""
+    x = as_input(backend, np.array([1.0, 2.0, 3.0], np.float32))
+    with pytest.raises(ValueError, match="greater than or equal to 1"):
+        nn.Softmax(axis=())(x)
+    with pytest.raises(ValueError, match=r"\[-1,1\)"):
+        nn.Softmax(axis=(0, 1))(x)
+    np.testing.assert_allclose(values(nn.Softmax(axis=(0,))(x)),
+                               [0.09003057, 0.24472848, 0.66524094], rtol=1e-5)

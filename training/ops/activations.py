@@ -332,16 +332,25 @@ def _check_axis(axis, prim):
                         f"{type(axis).__name__}.")
 
 
+def check_softmax_axes(axes, ndim):
+    """A tuple axis of Softmax as MindSpore's primitive checks it: one axis at least, each an
+    int in [-ndim, ndim) (ValueError)."""
+    if not axes:
+        raise ValueError("For primitive[Softmax], the length of axis must be greater than or "
+                         "equal to 1, but got 0.")
+    for each in axes:
+        _check_axis(each, "Softmax")
+        if not -max(ndim, 1) <= each < max(ndim, 1):
+            raise ValueError(f"For primitive[Softmax], the axis must be in "
+                             f"[{-max(ndim, 1)},{max(ndim, 1)}), but got {each}.")
+
+
 def softmin(x, axis=-1, *, dtype=None):
     """softmax(-x) over `axis` (an int or a tuple of one: MindSpore's CPU kernel refuses a
     longer tuple, after checking each axis is in range); with `dtype` the input is cast
     first."""
     if isinstance(axis, (tuple, list)):
-        for each in axis:
-            _check_axis(each, "Softmax")
-            if not -max(x.ndim, 1) <= each < max(x.ndim, 1):
-                raise ValueError(f"For primitive[Softmax], the axis must be in "
-                                 f"[{-max(x.ndim, 1)},{max(x.ndim, 1)}), but got {each}.")
+        check_softmax_axes(axis, len(x.shape))
         if len(axis) != 1:
             raise RuntimeError("For Softmax, the parameter 'axis' only support int type on CPU, "
                                "but got tuple.")

@@ -286,7 +286,9 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002,N80
     if dim is None and ord is not None and ndim > 2:
         raise ValueError(f"For 'norm', an input of {ndim} dimensions needs 'dim' when 'ord' is "
                          f"given")
-    if isinstance(ord, str) or ord is not None and (
+    if isinstance(ord, str):
+        raise TypeError(f"For norm, ord mode can not be str for vectors, but got {ord}.")
+    if ord is not None and (
             not isinstance(ord, (int, float)) or isinstance(ord, bool)):
         raise ValueError(f"For 'norm', a vector norm's 'ord' must be a number, but got {ord!r}")
     axes = _axes(dim, ndim, "norm")
@@ -323,7 +325,7 @@ def _matrix_norm(A, ord, dim, keepdim):  # noqa: A002
     if ord not in _MATRIX_ORDS or isinstance(ord, bool):
         raise ValueError(f"For norm, the ord mode must be in {list(_MATRIX_ORDS)}, but got "
                          f"{ord!r}")
-    check_kind(_dtype(A, "norm"), "float", "norm")
+    A = _matrix_norm_input(A, ord)
     rows, columns = _axes(dim, len(A.shape), "norm") if dim[0] != dim[1] else (None, None)
     if rows is None:
         raise ValueError(f"For 'norm', 'dim' must name two different axes, but got {dim}")
@@ -334,10 +336,36 @@ def _matrix_norm(A, ord, dim, keepdim):  # noqa: A002
     if ord in (float("inf"), float("-inf"), 1, -1):
         summed, over = (columns, rows) if ord in (float("inf"), float("-inf")) else \
             (rows, columns)
+        if A.shape[over] == 0:
+            raise ValueError(f"{'ArgMax' if ord > 0 else 'ArgMin'}WithValue cannot deal with "
+                             f"empty input. Please try other inputs")
         pick = F.amax if ord > 0 else F.amin
-        out = pick(F.sum(magnitude, summed, True), over, True)
+        # (torch sums int32 in int64; MindSpore keeps the type for inf)
+        out = F.cast(pick(F.sum(magnitude, summed, True), over, True), _dtype(A, "norm"))
         return out if keepdim else F.squeeze(out, (rows, columns))
+    if 0 in (A.shape[rows], A.shape[columns]):
+        raise RuntimeError(f"For Svd, the input can not be a empty tensor, but got: "
+                           f"{list(A.shape)}")
     return _singular_norm(A, ord, rows, columns, keepdim)
+
+
+def _matrix_norm_input(A, ord):  # noqa: A002
+    """A in the type MindSpore 2.10 computes the matrix norm ord in: integers and bools sum
+    in int64 for 1 and -1, keep their type for inf and -inf (bools refused), and are float32
+    for 'fro' (bools refused), 'nuc', 2 and -2, as float16 is for the singular values
+    (measured: norm of int32 [[-2, -1, 0], [1, 2, 3]] is int64 3 for ord 1, int32 6 for inf,
+    float32 3.9396 for 2)."""
+    from training.ops import functional as F
+    kind = _dtype(A, "norm")
+    if kind.kind == "f":
+        return F.cast(A, np.float32) if kind == np.float16 and ord in (2, -2, "nuc") else A
+    if kind == np.bool_ and ord in ("fro", float("inf"), float("-inf")):
+        refused = "Square" if ord == "fro" else "ArgMaxWithValue" if ord > 0 else \
+            "ArgMinWithValue"
+        raise TypeError(f"Select CPU operator[{refused}] fail! Unsupported data type!")
+    if ord in (1, -1):
+        return F.cast(A, np.int64)
+    return A if ord in (float("inf"), float("-inf")) else F.cast(A, np.float32)
 
 
 def _singular_norm(A, ord, rows, columns, keepdim):  # noqa: A002

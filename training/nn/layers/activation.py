@@ -34,6 +34,8 @@ class Softmax(Cell):
         self.axis = axis
 
     def construct(self, x):
+        if isinstance(self.axis, (tuple, list)):
+            A.check_softmax_axes(self.axis, len(x.shape))
         if is_torch(x) and isinstance(self.axis, (tuple, list)):
             # over several axes at once, as documented (torch's softmax takes one)
             return (x - x.logsumexp(tuple(self.axis), keepdim=True)).exp()

@@ -77,12 +77,27 @@ class Optimizer(Cell):
                                                               "gamma" in p.name)
                       else 0.0 for p in params]
         object.__setattr__(self, "parameters", ParameterTuple(params))
-        self.weight_decay = weight_decay
+        self._expose_weight_decay(weight_decay, params, decays)
         self._decays = {id(p): d for p, d in zip(params, decays)}
         self._decays_handed_over = False        # (to a LARS around this optimizer)
         self._centralized = {id(p) for p, flag in zip(params, gc_flags) if flag} \
             if self.centralizes else set()
         self._set_rates(rates)
+
+    def _expose_weight_decay(self, weight_decay, params, decays):
+        """`weight_decay` and `decay_flags` as MindSpore 2.10 shows them (measured): a fixed
+        decay as a float32 Tensor scaled by loss_scale (FTRL keeps the float), with groups one
+        per parameter; the flags filter gamma/beta without groups, else mark decays above 0."""
+        def shown(decay):
+            return decay if isinstance(decay, Cell) else \
+                Tensor(np.float32(decay * self.loss_scale))
+        if self.is_group:
+            object.__setattr__(self, "weight_decay", tuple(shown(d) for d in decays))
+            self.decay_flags = tuple(isinstance(d, Cell) or d > 0 for d in decays)
+            return
+        self.weight_decay = weight_decay if self.decays_all else shown(weight_decay)
+        self.decay_flags = tuple(self.decays_all or not ("beta" in p.name or "gamma" in p.name)
+                                 for p in params)
 
     def _set_rates(self, rates):
         """The per-parameter Rates, and `learning_rate` as MindSpore's: the one rate's Parameter

@@ -172,30 +172,47 @@ class UnicodeScriptTokenizer(_Tokenizer):
 # --- ICU regular expressions on Python's re ------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
-def _category_ranges(category, negate=False):
-    """re character-class ranges of the code points of a general category ('P', 'Mn', ...)."""
-    chars = [c for c in range(0x110000)
-             if unicodedata.category(chr(c)).startswith(category) != negate]
-    ranges, i = [], 0      # consecutive code points as a-b ranges
-    while i < len(chars):
+def _class_ranges(code_points):
+    """re character-class text of sorted code points, consecutive ones as a-b ranges."""
+    ranges, i = [], 0
+    while i < len(code_points):
         j = i
-        while j + 1 < len(chars) and chars[j + 1] == chars[j] + 1:
+        while j + 1 < len(code_points) and code_points[j + 1] == code_points[j] + 1:
             j += 1
-        ranges.append(re.escape(chr(chars[i])) if i == j
-                      else f"{re.escape(chr(chars[i]))}-{re.escape(chr(chars[j]))}")
+        first, last = re.escape(chr(code_points[i])), re.escape(chr(code_points[j]))
+        ranges.append(first if i == j else f"{first}-{last}")
         i = j + 1
     return "".join(ranges)
 
 
+@lru_cache(maxsize=None)
+def _property_ranges(name, negate=False):
+    """re character-class text of \\p{name}: a general category ('P', 'Mn') or a script
+    ('Han', 'Latin', 'Hani'; fontTools' table); ValueError for other properties."""
+    if len(name) <= 2:
+        chars = [c for c in range(0x110000)
+                 if unicodedata.category(chr(c)).startswith(name) != negate]
+        if len(chars) in (0, 0x110000):
+            raise ValueError(f"unknown property \\p{{{name}}}")
+        return _class_ranges(chars)
+    from fontTools.unicodedata import Scripts, script_code, script_name
+    code = script_code(name, default=None) or (name if script_name(name, default=None) else None)
+    if code is None:
+        raise ValueError(f"unsupported property \\p{{{name}}}")
+    bounds = list(Scripts.RANGES) + [0x110000]
+    chars = [c for start, end, value in zip(bounds, bounds[1:], Scripts.VALUES)
+             if (value == code) != negate for c in range(start, end)]
+    return _class_ranges(chars)
+
+
 _WHITE_SPACE_CLASS = "".join(re.escape(ch) for ch in sorted(WHITE_SPACE))
-_ICU_ESCAPE = re.compile(r"\\(?:([pP])\{(?:General_Category=|gc=)?([A-Za-z]{1,2})\}|x\{([0-9A-Fa-f]{1,6})\}"
+_ICU_ESCAPE = re.compile(r"\\(?:([pP])\{(?:General_Category=|gc=|Script=|sc=)?(\w+)\}|x\{([0-9A-Fa-f]{1,6})\}"
                          r"|([sS])|(.))", re.S)
 
 
 def _icu_regex(pattern):
-    """Translate ICU regex syntax that Python's re lacks or reads otherwise: \\p{Cat}/\\P{Cat}
-    (general categories), \\x{hhhh}, and \\s/\\S (ICU: White_Space, which leaves out U+001C..1F)."""
+    """Translate ICU regex syntax that Python's re lacks or reads otherwise: \\p{..}/\\P{..}
+    (general categories and scripts), \\x{hhhh}, and \\s/\\S (ICU: White_Space, which leaves out U+001C..1F)."""
     out, in_class, i = [], False, 0
     while i < len(pattern):
         ch = pattern[i]
@@ -207,7 +224,7 @@ def _icu_regex(pattern):
                 continue
             pe, cat, hexa, space, other = m.groups()
             if cat is not None:
-                body = _category_ranges(cat, pe == "P")
+                body = _property_ranges(cat, pe == "P")
                 out.append(body if in_class else f"[{body}]")
             elif hexa is not None:
                 out.append(re.escape(chr(int(hexa, 16))))
@@ -528,10 +545,17 @@ class BertTokenizer:
     def __init__(self, vocab, suffix_indicator='##', max_bytes_per_token=100, unknown_token='[UNK]',
                  lower_case=False, keep_whitespace=False, normalization_form=NormalizeForm.NONE,
                  preserve_unused_token=True, with_offsets=False):
-        if vocab is None:
-            raise ValueError("vacab is not provided.")
-        if not isinstance(max_bytes_per_token, int) or isinstance(max_bytes_per_token, bool):
+        # MindSpore's order of checks ("vacab" is its spelling)
+        _vocab_words(vocab, "vacab is not provided.")
+        _check_str(suffix_indicator, "suffix_indicator")
+        if not isinstance(max_bytes_per_token, int):
             raise TypeError("Wrong input type for max_bytes_per_token, should be int.")
+        _check_uint32(max_bytes_per_token)
+        _check_str(unknown_token, "unknown_token")
+        for value, name in ((lower_case, "lower_case"), (keep_whitespace, "keep_whitespace"),
+                            (preserve_unused_token, "preserve_unused_token"),
+                            (with_offsets, "with_offsets")):
+            _check_bool(value, name)
         self.wordpiece = WordpieceTokenizer(vocab, suffix_indicator, max_bytes_per_token,
                                             unknown_token, with_offsets=True)
         self.basic = BasicTokenizer(lower_case, keep_whitespace, normalization_form,

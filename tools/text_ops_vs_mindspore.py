@@ -26,7 +26,8 @@ whatever else ``build`` needs (e.g. ``"args"``); ``build(library, case)`` gives 
 where ``library.text``, ``library.ds`` and ``library.mstype`` are ``mindspore.dataset.text``,
 ``mindspore.dataset`` and ``mindspore.common.dtype`` (or this package's). The tool builds the
 op, runs it eagerly on each row and through ``map`` and compares every item. A module may
-define ``documented(case, item, ours, theirs)`` (the README's word for a difference, or None).
+define ``documented(case, item, ours, theirs)`` (the README's word for a difference in one of
+its cases, or None).
 
 Prints each undocumented difference and a count per outcome; exits 1 if there is one. The
 MindSpore interpreter runs this file alone (numpy only: it never imports this package).
@@ -124,8 +125,111 @@ def run_vocab(library, case, directory):
 
 # --- the ops ------------------------------------------------------------------------------------
 
+def word_rows(r, pool=WORDS, ragged=False):
+    """1 to 3 rows of one column: 1D arrays of words (sometimes empty, 2D or a scalar)."""
+    count = r.randint(0, 5)
+    shape = r.choice(["1d"] * 6 + ["empty", "2d", "scalar"] + (["ints"] if ragged else []))
+    rows = []
+    for _ in range(r.randint(1, 3)):
+        if shape == "1d":
+            rows.append([words(r, max(count, 1), pool)])
+        elif shape == "empty":
+            rows.append([[]])
+        elif shape == "2d":
+            rows.append([[words(r, max(count, 1), pool) for _ in range(2)]])
+        elif shape == "ints":
+            rows.append([[r.randint(-5, 5) for _ in range(max(count, 1))]])
+        else:
+            rows.append([r.choice(pool)])
+    return rows
+
+
+TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+         "float32", "float64", "bool_", "string", "np.int32"]
+
+
+def data_type(library, name):
+    return np.int32 if name == "np.int32" else getattr(library.mstype, name)
+
+
+def lookup_case(r):
+    vocabulary = unique_words(r) + ["<unk>"] * (r.random() < .7)
+    return {"vocab": list(dict.fromkeys(vocabulary)), "inputs": word_rows(r),
+            "unknown_token": r.choice([None, "<unk>", "<unk>", "nope", 1]),
+            "data_type": r.choice(["int32"] * 4 + TYPES)}
+
+
+def build_lookup(library, case):
+    vocab = library.text.Vocab.from_list(case["vocab"])
+    return library.text.Lookup(vocab, case["unknown_token"], data_type(library, case["data_type"]))
+
+
+NUMBERS = ["1", "-2", "3.5", "1e3", " 7", "300", "-129", "65536", "abc", "", "1.5e40", "inf",
+           "nan", "0x10", "12ab", "+4", "99999999999999999999", "-0", ".5"]
+
+
+def to_number_case(r):
+    return {"inputs": word_rows(r, NUMBERS), "data_type": r.choice(TYPES)}
+
+
+def ngram_case(r):
+    n = r.choice([1, 2, 3, 5, 0, -1, [1, 2], [2, 4], [], [1, 0], "2", 2.0])
+    pad = lambda: r.choice([("", 0), ("_", 1), ("<p>", 3), ("x", -1), ["_", 1], ("_",), (1, 1)])
+    return {"inputs": word_rows(r, ragged=True), "n": n, "left_pad": pad(),
+            "right_pad": pad(), "separator": r.choice([" ", "+", "", "--", 1])}
+
+
+def sliding_case(r):
+    return {"inputs": word_rows(r, ragged=True), "width": r.choice([1, 2, 3, 6, 0, -1, "2"]),
+            "axis": r.choice([0, 0, 0, -1, 1, "0"])}
+
+
+def truncate_case(r):
+    return {"inputs": word_rows(r, ragged=True), "max_seq_len": r.choice([1, 2, 4, 0, -1, 2.0])}
+
+
+def pair_case(r):
+    rows = [[words(r, r.randint(0, 5)), [r.randint(0, 9) for _ in range(r.randint(0, 5))]]
+            for _ in range(r.randint(1, 3))]
+    return {"inputs": rows, "max_length": r.choice([0, 1, 3, 5, 8, -1, "3"])}
+
+
+def add_token_case(r):
+    return {"inputs": word_rows(r, ragged=True), "token": r.choice(["<s>", "", "日本", 1, None]),
+            "begin": r.choice([True, False, 1])}
+
+
+TOKENIZERS = {"split": str.split, "chars": list, "none": lambda text: [],
+              "upper": lambda text: [text.upper()], "not callable": 1}
+
+
+def python_tokenizer_case(r):
+    return {"inputs": word_rows(r, WORDS + ["a b c", "x y"]), "tokenizer": r.choice(
+        list(TOKENIZERS)), "as_str": r.random() < .1}
+
+
+def build_python_tokenizer(library, case):
+    op = library.text.PythonTokenizer(TOKENIZERS[case["tokenizer"]])
+    return (lambda value: op(str(value))) if case["as_str"] else op
+
+
 #: name -> (make_case(rng), build(library, case)); this tool's and text_tokenizer_cases'
-OPS = {}
+OPS = {
+    "Lookup": (lookup_case, build_lookup),
+    "ToNumber": (to_number_case, lambda library, case: library.text.ToNumber(
+        data_type(library, case["data_type"]))),
+    "Ngram": (ngram_case, lambda library, case: library.text.Ngram(
+        case["n"], case["left_pad"], case["right_pad"], case["separator"])),
+    "SlidingWindow": (sliding_case, lambda library, case: library.text.SlidingWindow(
+        case["width"], case["axis"])),
+    "Truncate": (truncate_case, lambda library, case: library.text.Truncate(
+        case["max_seq_len"])),
+    "TruncateSequencePair": (pair_case, lambda library, case: library.text.TruncateSequencePair(
+        case["max_length"])),
+    "AddToken": (add_token_case, lambda library, case: library.text.AddToken(
+        case["token"], case["begin"])),
+    "PythonTokenizer": (python_tokenizer_case, build_python_tokenizer),
+}
 
 
 def op_cases():
@@ -218,7 +322,9 @@ def classify(case, ours, theirs):
 def documented(case, item, ours, theirs):
     """The README's word for a difference in ``item``, or None."""
     hooked = getattr(text_tokenizer_cases, "documented", None)
-    return hooked(case, item, ours, theirs) if hooked else None
+    if hooked and case["kind"] not in OPS and case["kind"] != "vocab":    # its own cases
+        return hooked(case, item, ours, theirs)
+    return None
 
 
 def describe(case, limit=300):

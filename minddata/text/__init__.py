@@ -1,20 +1,27 @@
-"""minddata.text: the string helpers of ``mindspore.dataset.text`` (to_str, to_bytes), so that
-scripts and test suites importing that module run. Its text transforms (tokenizers, Vocab,
-Lookup, ...) are not provided: tokenize with a Python map function (e.g. the tokenizers
-package); naming one raises an ImportError that says so."""
+"""minddata.text: ``mindspore.dataset.text``: to_str/to_bytes, the tokenizers, Vocab and the
+ops that use it (Lookup, Ngram, SlidingWindow, ToNumber, Truncate, TruncateSequencePair,
+AddToken, PythonTokenizer). The names it does not provide yet raise an ImportError that says
+so."""
 from .utils import to_bytes, to_str
+from .sequence_ops import AddToken, Ngram, SlidingWindow, Truncate, TruncateSequencePair
+from .vocab import Vocab
+from .vocab_ops import Lookup, PythonTokenizer, ToNumber
+from .tokenizers import (BasicTokenizer, BertTokenizer, CaseFold, NormalizeForm, NormalizeUTF8,
+                         RegexReplace, RegexTokenizer, UnicodeCharTokenizer,
+                         UnicodeScriptTokenizer, WhitespaceTokenizer, WordpieceTokenizer)
 
 __all__ = ["to_bytes", "to_str"]
+__all__ += ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
+            "Truncate", "TruncateSequencePair", "Vocab"]
+__all__ += ["BasicTokenizer", "BertTokenizer", "CaseFold", "NormalizeForm", "NormalizeUTF8",
+            "RegexReplace", "RegexTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenizer",
+            "WhitespaceTokenizer", "WordpieceTokenizer"]
 
 # mindspore.dataset.text's transforms and vocabularies (MindSpore 2.10)
 _NOT_PROVIDED = frozenset((
-    "AddToken", "BasicTokenizer", "BertTokenizer", "CaseFold", "CharNGram", "FastText",
-    "FilterWikipediaXML", "GloVe", "JiebaMode", "JiebaTokenizer", "Lookup", "Ngram",
-    "NormalizeForm", "NormalizeUTF8", "PythonTokenizer", "RegexReplace", "RegexTokenizer",
+    "CharNGram", "FastText", "FilterWikipediaXML", "GloVe", "JiebaMode", "JiebaTokenizer",
     "SPieceTokenizerLoadType", "SPieceTokenizerOutType", "SentencePieceModel",
-    "SentencePieceTokenizer", "SentencePieceVocab", "SlidingWindow", "ToNumber", "ToVectors",
-    "Truncate", "TruncateSequencePair", "UnicodeCharTokenizer", "UnicodeScriptTokenizer",
-    "Vectors", "Vocab", "WhitespaceTokenizer", "WordpieceTokenizer"))
+    "SentencePieceTokenizer", "SentencePieceVocab", "ToVectors", "Vectors"))
 
 
 def __getattr__(name):

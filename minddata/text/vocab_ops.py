@@ -110,7 +110,8 @@ class ToNumber(TextOperation):
             kind = {"i": "an integer", "u": "an unsigned integer"}.get(dtype.kind,
                                                                       "a float number")
             raise RuntimeError(f'ToNumber: it is invalid to convert "{text}" to {kind}.')
-        if not _within(value, info):
+        negative_unsigned = dtype.kind == "u" and text.lstrip().startswith("-")   # "-0" too
+        if negative_unsigned or not _within(value, info):
             low, high = (f"{info.min}", f"{info.max}") if dtype.kind in "iu" else (
                 f"{float(info.min):f}", f"{float(info.max):f}")
             raise RuntimeError(f"ToNumber: string input {text} will be out of bounds if cast "

@@ -117,6 +117,8 @@ def test_to_number_reads_as_c_does():
         text.ToNumber(mstype.int8)(np.array(["300"]))
     with pytest.raises(RuntimeError, match="out of bounds if cast to float32"):
         text.ToNumber(mstype.float32)(np.array(["inf"]))
+    with pytest.raises(RuntimeError, match="out of bounds if cast to uint64"):
+        text.ToNumber(mstype.uint64)(np.array(["-0"]))
     with pytest.raises(TypeError, match="not numeric data type"):
         text.ToNumber(mstype.bool_)
 

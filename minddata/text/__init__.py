@@ -9,6 +9,8 @@ from .vocab_ops import Lookup, PythonTokenizer, ToNumber
 from .tokenizers import (BasicTokenizer, BertTokenizer, CaseFold, NormalizeForm, NormalizeUTF8,
                          RegexReplace, RegexTokenizer, UnicodeCharTokenizer,
                          UnicodeScriptTokenizer, WhitespaceTokenizer, WordpieceTokenizer)
+from .sentencepiece import (SentencePieceModel, SentencePieceTokenizer, SentencePieceVocab,
+                            SPieceTokenizerLoadType, SPieceTokenizerOutType)
 
 __all__ = ["to_bytes", "to_str"]
 __all__ += ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
@@ -16,12 +18,13 @@ __all__ += ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "
 __all__ += ["BasicTokenizer", "BertTokenizer", "CaseFold", "NormalizeForm", "NormalizeUTF8",
             "RegexReplace", "RegexTokenizer", "UnicodeCharTokenizer", "UnicodeScriptTokenizer",
             "WhitespaceTokenizer", "WordpieceTokenizer"]
+__all__ += ["SentencePieceModel", "SentencePieceTokenizer", "SentencePieceVocab",
+            "SPieceTokenizerLoadType", "SPieceTokenizerOutType"]
 
 # mindspore.dataset.text's transforms and vocabularies (MindSpore 2.10)
 _NOT_PROVIDED = frozenset((
     "CharNGram", "FastText", "FilterWikipediaXML", "GloVe", "JiebaMode", "JiebaTokenizer",
-    "SPieceTokenizerLoadType", "SPieceTokenizerOutType", "SentencePieceModel",
-    "SentencePieceTokenizer", "SentencePieceVocab", "ToVectors", "Vectors"))
+    "ToVectors", "Vectors"))
 
 
 def __getattr__(name):

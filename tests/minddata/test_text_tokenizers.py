@@ -182,3 +182,41 @@ def test_tokenizers_in_map():
     data = ds.NumpySlicesDataset([["AbC", "ÄÖ"]], column_names=["text"], shuffle=False)
     data = data.map(text.CaseFold(), input_columns=["text"])
     assert [row["text"].tolist() for row in data.create_dict_iterator(output_numpy=True)] == [["abc", "äö"]]
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    import random
+    r = random.Random(0)
+    words = ["the", "cat", "sat", "on", "mat", "dog", "ran", "fast", "slow", "blue", "red",
+             "green", "house", "tree", "bird", "sings", "loud"]
+    path = tmp_path / "corpus.txt"
+    path.write_text("\n".join(" ".join(r.choice(words) for _ in range(r.randint(3, 10)))
+                              for _ in range(300)))
+    return str(path)
+
+
+def test_sentencepiece_pieces_as_mindspore(corpus, tmp_path):
+    pytest.importorskip("sentencepiece")
+    vocab = text.SentencePieceVocab.from_file([corpus], 35, 0.9995, text.SentencePieceModel.UNIGRAM, {})
+    pieces = text.SentencePieceTokenizer(vocab, text.SPieceTokenizerOutType.STRING)
+    assert pieces("the cat sat on the blue mat").tolist() == [
+        "▁the", "▁cat", "▁sat", "▁on", "▁the", "▁", "b", "l", "u", "e", "▁mat"]
+    ids = text.SentencePieceTokenizer(vocab, text.SPieceTokenizerOutType.INT)("the mat")
+    assert ids.dtype == np.int32
+    text.SentencePieceVocab.save_model(vocab, str(tmp_path), "m.model")
+    from_file = text.SentencePieceTokenizer(str(tmp_path / "m.model"), text.SPieceTokenizerOutType.STRING)
+    assert from_file("green tree").tolist() == ["▁green", "▁tree"]
+    bpe = text.SentencePieceVocab.from_file([corpus], 30, 1.0, text.SentencePieceModel.BPE, {})
+    assert text.SentencePieceTokenizer(bpe, text.SPieceTokenizerOutType.STRING)("the cat").tolist() == [
+        "▁t", "h", "e", "▁", "c", "at"]
+    data = ds.TextFileDataset(corpus, shuffle=False)
+    word = text.SentencePieceVocab.from_dataset(data, ["text"], 20, 0.9995, text.SentencePieceModel.WORD, {})
+    assert text.SentencePieceTokenizer(word, text.SPieceTokenizerOutType.STRING)("the cat sat").tolist() == [
+        "▁the", "▁cat", "▁sat"]
+    with pytest.raises(RuntimeError, match="the input shape should be scalar"):
+        pieces(np.array(["the dog"]))
+    with pytest.raises(TypeError, match="Argument file_path with value x is not of type"):
+        text.SentencePieceVocab.from_file("x", 10, 0.9, text.SentencePieceModel.BPE, {})
+    with pytest.raises(TypeError, match="out_type is not an instance of SPieceTokenizerOutType"):
+        text.SentencePieceTokenizer(vocab, 1)

@@ -308,8 +308,9 @@ def _icu_replacement(replace):
             i += 2
         elif ch == "$":
             m = re.compile(r"\$(?:(\d+)|\{(\w+)\})").match(replace, i)
-            if m is None:
-                raise RuntimeError("RegexReplace: the replace text has a $ without a group.")
+            if m is None:       # ICU fails on it only when there is a match to replace
+                parts.append(None)
+                break
             parts.append(int(m.group(1)) if m.group(1) is not None else ("name", m.group(2)))
             i = m.end()
         else:
@@ -321,6 +322,9 @@ def _icu_replacement(replace):
         for part in parts:
             if isinstance(part, str):
                 out.append(part)
+            elif part is None:
+                raise RuntimeError("RegexReplace: RegexReplace failed (a $ without a group in "
+                                   "replace).")
             else:
                 group = part if isinstance(part, int) else part[1]
                 try:

@@ -220,3 +220,9 @@ def test_sentencepiece_pieces_as_mindspore(corpus, tmp_path):
         text.SentencePieceVocab.from_file("x", 10, 0.9, text.SentencePieceModel.BPE, {})
     with pytest.raises(TypeError, match="out_type is not an instance of SPieceTokenizerOutType"):
         text.SentencePieceTokenizer(vocab, 1)
+
+
+def test_regex_replace_a_lone_dollar_fails_only_on_a_match():
+    assert text.RegexReplace("a", "$")("b").tolist() == "b"
+    with pytest.raises(RuntimeError, match="RegexReplace failed"):
+        text.RegexReplace("a", "$")("a")

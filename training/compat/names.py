@@ -36,8 +36,8 @@ NOT_PROVIDED = {
     "mindspore.rewrite": "edit the network's Python code",
     "mindspore.hal": "use torch.cuda for device and stream control",
     "mindspore.experimental": "use training.nn optimizers or torch.optim",
-    "mindspore.dataset.audio": "decode audio with a Python map function (e.g. soundfile, "
-                               "torchaudio)",
+    # mindspore.dataset.audio itself is minddata.audio (its transforms it lacks say what to
+    # use instead)
     # mindspore.dataset.text itself is minddata.text (to_str, to_bytes; its transforms named
     # there say what to use instead)
     "mindspore.dataset.text.transforms": "tokenize with a Python map function (e.g. the "

@@ -1,7 +1,7 @@
 """minddata.text: ``mindspore.dataset.text``: to_str/to_bytes, the tokenizers, Vocab and the
 ops that use it (Lookup, Ngram, SlidingWindow, ToNumber, Truncate, TruncateSequencePair,
-AddToken, PythonTokenizer). The names it does not provide yet raise an ImportError that says
-so."""
+AddToken, PythonTokenizer), the word vectors (Vectors, FastText, GloVe, CharNGram, ToVectors).
+The names it does not provide yet raise an ImportError that says so."""
 from .utils import to_bytes, to_str
 from .sequence_ops import AddToken, Ngram, SlidingWindow, Truncate, TruncateSequencePair
 from .vocab import Vocab
@@ -11,6 +11,7 @@ from .tokenizers import (BasicTokenizer, BertTokenizer, CaseFold, NormalizeForm,
                          UnicodeScriptTokenizer, WhitespaceTokenizer, WordpieceTokenizer)
 from .sentencepiece import (SentencePieceModel, SentencePieceTokenizer, SentencePieceVocab,
                             SPieceTokenizerLoadType, SPieceTokenizerOutType)
+from .vectors import CharNGram, FastText, GloVe, ToVectors, Vectors
 
 __all__ = ["to_bytes", "to_str"]
 __all__ += ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
@@ -20,11 +21,11 @@ __all__ += ["BasicTokenizer", "BertTokenizer", "CaseFold", "NormalizeForm", "Nor
             "WhitespaceTokenizer", "WordpieceTokenizer"]
 __all__ += ["SentencePieceModel", "SentencePieceTokenizer", "SentencePieceVocab",
             "SPieceTokenizerLoadType", "SPieceTokenizerOutType"]
+__all__ += ["CharNGram", "FastText", "GloVe", "ToVectors", "Vectors"]
 
 # mindspore.dataset.text's transforms and vocabularies (MindSpore 2.10)
 _NOT_PROVIDED = frozenset((
-    "CharNGram", "FastText", "FilterWikipediaXML", "GloVe", "JiebaMode", "JiebaTokenizer",
-    "ToVectors", "Vectors"))
+    "FilterWikipediaXML", "JiebaMode", "JiebaTokenizer"))
 
 
 def __getattr__(name):
@@ -32,6 +33,5 @@ def __getattr__(name):
     # AttributeErrors, so hasattr() works.
     if name in _NOT_PROVIDED:
         raise ImportError(f"text.{name} (mindspore.dataset.text) is not provided by this "
-                          f"project: tokenize with a Python map function (e.g. the tokenizers "
-                          f"package); minddata.text has to_str and to_bytes only")
+                          f"project: use a Python map function (e.g. jieba for JiebaTokenizer)")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

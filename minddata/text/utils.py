@@ -1,4 +1,4 @@
-"""to_str / to_bytes: numpy arrays of bytes <-> arrays of str (``mindspore.dataset.text.utils``),
+"""``mindspore.dataset.text.utils``: to_str / to_bytes (numpy arrays of bytes <-> arrays of str),
 for string columns read from MindRecord, TFRecord or a generator."""
 import numpy as np
 
@@ -16,3 +16,12 @@ def to_bytes(array, encoding="utf8"):
         # MindSpore's type: ValueError here, TypeError in to_str
         raise ValueError("input should be a NumPy array.")
     return np.char.encode(array, encoding)
+
+
+# The rest of ``mindspore.dataset.text.utils`` (``from mindspore.dataset.text.utils import
+# Vocab``): imported last, those modules do not import this one.
+from .vocab import Vocab  # noqa: E402
+from .tokenizers import NormalizeForm  # noqa: E402
+from .sentencepiece import (SentencePieceModel, SentencePieceVocab,  # noqa: E402
+                            SPieceTokenizerLoadType, SPieceTokenizerOutType)
+from .vectors import CharNGram, FastText, GloVe, Vectors  # noqa: E402

@@ -38,10 +38,8 @@ NOT_PROVIDED = {
     "mindspore.experimental": "use training.nn optimizers or torch.optim",
     # mindspore.dataset.audio itself is minddata.audio (its transforms it lacks say what to
     # use instead)
-    # mindspore.dataset.text itself is minddata.text (to_str, to_bytes; its transforms named
-    # there say what to use instead)
-    "mindspore.dataset.text.transforms": "tokenize with a Python map function (e.g. the "
-                                         "tokenizers package)",
+    # mindspore.dataset.text (with its transforms and utils modules) is minddata.text (the
+    # names it lacks say what to use instead)
 }
 
 

@@ -17,7 +17,8 @@ MindSpore's interpreter ("MindSpore crashed").
         [--mindspore-python /work/msvenv/bin/python] [--show-error-types]
         [--show-documented] [--case N ...]
 
-Other case modules hook in: a module ``tools/text_tokenizer_cases.py``, where present, is
+Other case modules hook in: ``tools/text_vector_cases.py`` and, where present,
+``tools/text_tokenizer_cases.py`` are
 imported and its ``CASES`` drawn with this tool's: a list of ``(name, make_case, build)``, where
 ``make_case(rng)`` (``rng`` a ``random.Random``) gives a case as plain, picklable data: a dict
 with ``"inputs"``, a list of rows, each a list of column values (a str, a list of str or a
@@ -47,6 +48,7 @@ try:
     import text_tokenizer_cases                                     # noqa: E402
 except ImportError:
     text_tokenizer_cases = None
+import text_vector_cases                                            # noqa: E402
 
 CASE_TIMEOUT_S = 30         # a case of the reference interpreter that runs longer hangs
 WORDS = ["a", "b", "the", "cat", "Ünïcode", "日本", "", " ", "<unk>", "<pad>", "a b", "x\ty",
@@ -234,7 +236,7 @@ OPS = {
 
 def op_cases():
     own = [(name, make, build) for name, (make, build) in OPS.items()]
-    return own + list(getattr(text_tokenizer_cases, "CASES", []))
+    return own + list(getattr(text_tokenizer_cases, "CASES", [])) + text_vector_cases.CASES
 
 
 def run_op(library, case, build):
@@ -322,7 +324,8 @@ def classify(case, ours, theirs):
 def documented(case, item, ours, theirs):
     """The README's word for a difference in ``item``, or None."""
     hooked = getattr(text_tokenizer_cases, "documented", None)
-    if hooked and case["kind"] not in OPS and case["kind"] != "vocab":    # its own cases
+    own = {name for name, _, _ in text_vector_cases.CASES} | set(OPS) | {"vocab"}
+    if hooked and case["kind"] not in own:                                # its own cases
         return hooked(case, item, ours, theirs)
     return None
 

@@ -223,7 +223,8 @@ def brief(outcome):
 
 def documented(case, item, ours, theirs):
     """The README's word for a difference, or None (minddata.audio's deviations)."""
-    kwargs, here = case["kwargs"], str(dict(ours).get(item, ("",)))
+    mine = dict(ours)
+    kwargs, here = case["kwargs"], str(mine.get(item, mine.get("build", ("",))))
     rules = [
         (case["op"] == "MFCC" and "KeyError" in str(dict(theirs).get("build")),
          "MFCC takes a melkwargs naming some of MelSpectrogram's arguments, the others at their "

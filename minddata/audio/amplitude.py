@@ -62,7 +62,9 @@ def _fade_curve(length, shape, fading_in):
     if shape == FadeShape.LINEAR:
         return ramp if fading_in else 1 - ramp
     if shape == FadeShape.EXPONENTIAL:
-        return 2 ** ((ramp - 1) * 5) if fading_in else 2 ** (-ramp * 5) * (1 - ramp)
+        # MindSpore 2.10's curve (measured): r * 2^(r - 1), 0 at the silent end (not
+        # torchaudio's 2^(5 (r - 1)), which starts at 1/32)
+        return ramp * 2 ** (ramp - 1) if fading_in else (1 - ramp) * 2 ** -ramp
     if shape == FadeShape.LOGARITHMIC:
         return np.log10(0.1 + ramp) + 1 if fading_in else np.log10(1.1 - ramp) + 1
     if shape == FadeShape.QUARTER_SINE:

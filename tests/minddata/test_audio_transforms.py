@@ -65,3 +65,14 @@ def test_ops_run_in_a_dataset_map():
     assert len(rows) == 4
     np.testing.assert_allclose(rows[1], audio.Spectrogram(n_fft=64)(
         audio.Resample(16000, 8000)(waves[1])), rtol=1e-5)
+
+
+def test_fade_exponential_is_mindspores_curve():
+    """MindSpore 2.10's exponential fade is r * 2^(r - 1) (measured on ones(8) with fades of 5:
+    in [0, 0.1487, 0.3536, 0.6307, 1, ...], out its mirror); we gave torchaudio's 2^(5 (r - 1)),
+    0.0312 at the silent end and 0.0884 where MindSpore gives 0.3536."""
+    ones = np.ones(8, np.float32)
+    fade_in = audio.Fade(5, 0, audio.FadeShape.EXPONENTIAL)(ones)
+    fade_out = audio.Fade(0, 5, audio.FadeShape.EXPONENTIAL)(ones)
+    np.testing.assert_allclose(fade_in, [0, 0.1487, 0.3536, 0.6307, 1, 1, 1, 1], atol=1e-4)
+    np.testing.assert_allclose(fade_out, [1, 1, 1, 1, 0.6307, 0.3536, 0.1487, 0], atol=1e-4)

@@ -3,7 +3,8 @@ tools/text_ops_vs_mindspore.py (its ``CASES`` hook): random strings of many scri
 of every kind, empty strings, accents, CJK, emoji and control characters, through
 WhitespaceTokenizer, UnicodeCharTokenizer, UnicodeScriptTokenizer, RegexTokenizer, RegexReplace,
 CaseFold, NormalizeUTF8, BasicTokenizer, WordpieceTokenizer and BertTokenizer with random
-arguments, valid or not. Plain data and numpy only: MindSpore's interpreter imports it too.
+arguments, valid or not; FilterWikipediaXML on those strings mixed with wiki markup. Plain data
+and numpy only: MindSpore's interpreter imports it too.
 """
 
 PIECES = [
@@ -24,6 +25,9 @@ PATTERNS = [r"\s+", r"\s", " ", ",", r"\p{P}", r"\p{P}|\s+", r"[\p{L}]+", r"\d+"
             r"\.", "é", r"\p{Mn}", r"\p{Cc}|\p{Cf}"]
 REPLACEMENTS = ["", "_", " ", "$0", "$1", "<$0>", r"\$", "x\\y", "${1}", "$", "日本"]
 FORMS = ["NONE", "NFC", "NFKC", "NFD", "NFKD"]
+WIKI_PIECES = ["<ref>", "</ref>", "<a\nb>", ">", "<", "[[", "]]", "|", "{{", "}}", "&amp;", "&lt;",
+               "&", ";", "R", "#redirect", "#REDIRECT", "http://x.org/a?b=1", "\n", "\n ", "\n\n",
+               "0", "19", "Hello", "WORLD", "|thumb", "Category:", "''"]
 
 
 def random_text(r):
@@ -77,6 +81,13 @@ def regex_replace_case(r):
 
 def normalizer_case(r):
     return {"inputs": rows(r, tensors=True), "form": form(r)}
+
+
+def wiki_case(r):
+    def wiki_text():
+        return "".join(r.choice(WIKI_PIECES * 2 + PIECES) for _ in range(r.randint(0, 12)))
+    return {"inputs": [[r.choice([wiki_text(), wiki_text(), [wiki_text(), wiki_text()], [1]])]
+                       for _ in range(r.randint(1, 3))]}
 
 
 def basic_case(r):
@@ -140,6 +151,7 @@ CASES = [
     ("NormalizeUTF8", normalizer_case,
      lambda library, case: library.text.NormalizeUTF8(normalize_form(library, case["form"]))),
     ("BasicTokenizer", basic_case, build_basic),
+    ("FilterWikipediaXML", wiki_case, lambda library, case: library.text.FilterWikipediaXML()),
     ("WordpieceTokenizer", wordpiece_case, build_wordpiece),
     ("BertTokenizer", bert_case, build_bert),
 ]

@@ -1,6 +1,7 @@
 """minddata.text: ``mindspore.dataset.text``: to_str/to_bytes, the tokenizers, Vocab and the
 ops that use it (Lookup, Ngram, SlidingWindow, ToNumber, Truncate, TruncateSequencePair,
-AddToken, PythonTokenizer), the word vectors (Vectors, FastText, GloVe, CharNGram, ToVectors).
+AddToken, PythonTokenizer), the word vectors (Vectors, FastText, GloVe, CharNGram, ToVectors),
+FilterWikipediaXML.
 The names it does not provide yet raise an ImportError that says so."""
 from .utils import to_bytes, to_str
 from .sequence_ops import AddToken, Ngram, SlidingWindow, Truncate, TruncateSequencePair
@@ -12,6 +13,7 @@ from .tokenizers import (BasicTokenizer, BertTokenizer, CaseFold, NormalizeForm,
 from .sentencepiece import (SentencePieceModel, SentencePieceTokenizer, SentencePieceVocab,
                             SPieceTokenizerLoadType, SPieceTokenizerOutType)
 from .vectors import CharNGram, FastText, GloVe, ToVectors, Vectors
+from .wikipedia import FilterWikipediaXML
 
 __all__ = ["to_bytes", "to_str"]
 __all__ += ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
@@ -22,10 +24,11 @@ __all__ += ["BasicTokenizer", "BertTokenizer", "CaseFold", "NormalizeForm", "Nor
 __all__ += ["SentencePieceModel", "SentencePieceTokenizer", "SentencePieceVocab",
             "SPieceTokenizerLoadType", "SPieceTokenizerOutType"]
 __all__ += ["CharNGram", "FastText", "GloVe", "ToVectors", "Vectors"]
+__all__ += ["FilterWikipediaXML"]
 
 # mindspore.dataset.text's transforms and vocabularies (MindSpore 2.10)
 _NOT_PROVIDED = frozenset((
-    "FilterWikipediaXML", "JiebaMode", "JiebaTokenizer"))
+    "JiebaMode", "JiebaTokenizer"))
 
 
 def __getattr__(name):

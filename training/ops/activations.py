@@ -345,6 +345,15 @@ def check_softmax_axes(axes, ndim):
                              f"[{-max(ndim, 1)},{max(ndim, 1)}), but got {each}.")
 
 
+def check_log_softmax_axis(axis, ndim):
+    """LogSoftmax's axis: one int (MindSpore 2.10 raises TypeError for a tuple or list, even of
+    one axis, where Softmax takes a tuple) in [-ndim, ndim) (ValueError)."""
+    _check_axis(axis, "LogSoftmax")
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise ValueError(f"For primitive[LogSoftmax], the axis must be in "
+                         f"[{-max(ndim, 1)},{max(ndim, 1)}), but got {axis}.")
+
+
 def softmin(x, axis=-1, *, dtype=None):
     """softmax(-x) over `axis` (an int or a tuple of one: MindSpore's CPU kernel refuses a
     longer tuple, after checking each axis is in range); with `dtype` the input is cast

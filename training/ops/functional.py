@@ -24,6 +24,7 @@ from training.ops.losses import (binary_cross_entropy,  # noqa: F401  (ops.nll_l
                                  multilabel_soft_margin_loss, nll_loss, smooth_l1_loss,
                                  soft_margin_loss, triplet_margin_loss)
 from training.ops.activations import *  # noqa: F401,F403  (ops.elu, ops.silu, ...: its __all__)
+from training.ops.activations import check_log_softmax_axis as _check_log_softmax_axis  # noqa: E402
 from training.ops.clip_unfold import clip_by_norm, unfold  # noqa: F401,E402
 
 
@@ -262,8 +263,11 @@ def softmax(input, axis=-1):  # noqa: A002
 
 def log_softmax(logits, axis=-1):
     if _torch_of(logits):
+        _check_log_softmax_axis(axis, logits.dim())
         return logits.log_softmax(dim=axis)
-    return NF.log_softmax(K.as_tensor(logits), axis)
+    logits = K.as_tensor(logits)
+    _check_log_softmax_axis(axis, len(logits.shape))
+    return NF.log_softmax(logits, axis)
 
 
 def sigmoid(input):  # noqa: A002

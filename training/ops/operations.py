@@ -215,6 +215,10 @@ class Softmax(Primitive):
 
 
 class LogSoftmax(Softmax):
+    def __init__(self, axis=-1):
+        Primitive.__init__(self)
+        self.axis = axis        # a tuple too: refused when called, as MindSpore does
+
     def __call__(self, logits):
         return F.log_softmax(logits, self.axis)
 

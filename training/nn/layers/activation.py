@@ -113,6 +113,7 @@ class PReLU(Cell):
 
 class LogSoftmax(Softmax):
     def construct(self, x):
+        A.check_log_softmax_axis(self.axis, len(x.shape))
         return x.log_softmax(self.axis) if is_torch(x) else F.log_softmax(x, self.axis)
 
 

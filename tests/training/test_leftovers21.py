@@ -34,3 +34,33 @@ def test_log_softmax_int_axis(backend):
     for call in log_softmax_calls(0) + log_softmax_calls(-2):
         np.testing.assert_allclose(values(call(as_input(backend, X))), expected, rtol=1e-6)
     assert ms.ops.LogSoftmax((1,)).axis == (1,)
+
+
+def _optimizers(params, schedule):
+    """(name, optimizer, MindSpore 2.10's dynamic_weight_decay)."""
+    def groups(**first):
+        return [dict(params=[params[0]], **first), dict(params=[params[1]])]
+    return [
+        ("no decay", nn.Momentum(params, 0.1, 0.9), False),
+        ("float decay", nn.Momentum(params, 0.1, 0.9, weight_decay=0.01), False),
+        ("int decay", nn.SGD(params, 0.1, weight_decay=0), False),
+        ("schedule", nn.Momentum(params, 0.1, 0.9, weight_decay=schedule), True),
+        ("schedule, AdamWeightDecay", nn.AdamWeightDecay(params, 0.1, weight_decay=schedule),
+         True),
+        ("FTRL", nn.FTRL(params, weight_decay=0.1), False),
+        ("groups", nn.Momentum(groups(), 0.1, 0.9), False),
+        ("groups, float decay", nn.Momentum(groups(weight_decay=0.01), 0.1, 0.9), False),
+        ("groups, a schedule in one", nn.Momentum(groups(weight_decay=schedule), 0.1, 0.9), True),
+        ("groups all fixed, schedule given", nn.Momentum(
+            [dict(params=[params[0]], weight_decay=0.1), dict(params=[params[1]], weight_decay=0.0)],
+            0.1, 0.9, weight_decay=schedule), True),
+        ("groups, a learning rate schedule", nn.Momentum(groups(lr=schedule), 0.1, 0.9), False),
+        ("LARS of a schedule", nn.LARS(nn.Momentum(params, 0.1, 0.9, weight_decay=schedule)), True),
+        ("LARS", nn.LARS(nn.Momentum(params, 0.1, 0.9, weight_decay=0.1)), False),
+    ]
+
+
+def test_dynamic_weight_decay():
+    params = nn.Dense(3, 2).trainable_params()
+    for name, optimizer, expected in _optimizers(params, nn.ExponentialDecayLR(0.1, 0.9, 4)):
+        assert optimizer.dynamic_weight_decay is expected, name

@@ -42,6 +42,7 @@ class LARS(Optimizer):
                              "dynamic learning rate and group learning rate cannot both be true.")
         # the wrapped optimizer's decay and loss scale, applied here from now on
         self.loss_scale = optimizer.loss_scale
+        self.dynamic_weight_decay = optimizer.dynamic_weight_decay
         optimizer._decays_handed_over = True
         optimizer.loss_scale = 1.0
 

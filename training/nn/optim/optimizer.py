@@ -78,6 +78,9 @@ class Optimizer(Cell):
                       else 0.0 for p in params]
         object.__setattr__(self, "parameters", ParameterTuple(params))
         self._expose_weight_decay(weight_decay, params, decays)
+        # MindSpore 2.10's flag (measured): a schedule as the weight decay, or in any group
+        self.dynamic_weight_decay = isinstance(weight_decay, Cell) or \
+            any(isinstance(d, Cell) for d in decays)
         self._decays = {id(p): d for p, d in zip(params, decays)}
         self._decays_handed_over = False        # (to a LARS around this optimizer)
         self._centralized = {id(p) for p, flag in zip(params, gc_flags) if flag} \

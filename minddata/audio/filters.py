@@ -1,5 +1,5 @@
 """IIR filters of waveforms <..., time>: LFilter and the biquads (RBJ cookbook coefficients,
-as MindSpore's and torchaudio's), each clipped to [-1, 1]."""
+as MindSpore's and torchaudio's; SoX's band, deemph and riaa filters), each clipped to [-1, 1]."""
 import numpy as np
 from scipy import signal
 
@@ -133,3 +133,136 @@ class Biquad(_Biquad):
 
     def coefficients(self):
         return self._coefficients
+
+
+class _ShelfBiquad(_CookbookBiquad):
+    """A shelving filter of ``gain`` dB (the cookbook's lowShelf / highShelf)."""
+
+    _frequency_name = "central_freq"
+
+    def __init__(self, sample_rate, gain, central_freq, Q=0.707):
+        super().__init__(sample_rate, central_freq, Q)
+        self.gain = check_number(gain, "gain", low=-FLOAT_LIMIT)
+
+    def shelf_terms(self):
+        cos, _, alpha = self.angle_and_alpha()
+        amplitude = 10 ** (self.gain / 40)
+        return amplitude, 2 * np.sqrt(amplitude) * alpha, (amplitude - 1) * cos, \
+            (amplitude + 1) * cos
+
+
+def high_shelf(amplitude, sqrt_alpha, minus_cos, plus_cos):
+    """The cookbook's highShelf of its terms (A, 2 sqrt(A) alpha, (A-1) cos, (A+1) cos)."""
+    a = amplitude
+    return (a * ((a + 1) + minus_cos + sqrt_alpha), -2 * a * ((a - 1) + plus_cos),
+            a * ((a + 1) + minus_cos - sqrt_alpha), (a + 1) - minus_cos + sqrt_alpha,
+            2 * ((a - 1) - plus_cos), (a + 1) - minus_cos - sqrt_alpha)
+
+
+class BassBiquad(_ShelfBiquad):
+    """A low shelf: ``gain`` dB below about ``central_freq``."""
+
+    def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707):
+        super().__init__(sample_rate, gain, central_freq, Q)
+
+    def coefficients(self):
+        a, sqrt_alpha, minus_cos, plus_cos = self.shelf_terms()
+        return (a * ((a + 1) - minus_cos + sqrt_alpha), 2 * a * ((a - 1) - plus_cos),
+                a * ((a + 1) - minus_cos - sqrt_alpha), (a + 1) + minus_cos + sqrt_alpha,
+                -2 * ((a - 1) + plus_cos), (a + 1) + minus_cos - sqrt_alpha)
+
+
+class TrebleBiquad(_ShelfBiquad):
+    """A high shelf: ``gain`` dB above about ``central_freq``."""
+
+    def __init__(self, sample_rate, gain, central_freq=3000, Q=0.707):
+        super().__init__(sample_rate, gain, central_freq, Q)
+
+    def coefficients(self):
+        return high_shelf(*self.shelf_terms())
+
+
+class EqualizerBiquad(_CookbookBiquad):
+    """A peaking equaliser: ``gain`` dB at ``center_freq``."""
+
+    _frequency_name = "central_freq"      # MindSpore's check names it so
+
+    def __init__(self, sample_rate, center_freq, gain, Q=0.707):
+        super().__init__(sample_rate, center_freq, Q)
+        self.gain = check_number(gain, "gain", low=-FLOAT_LIMIT)
+
+    def coefficients(self):
+        cos, _, alpha = self.angle_and_alpha()
+        amplitude = 10 ** (self.gain / 40)
+        return (1 + alpha * amplitude, -2 * cos, 1 - alpha * amplitude, 1 + alpha / amplitude,
+                -2 * cos, 1 - alpha / amplitude)
+
+
+class BandBiquad(_CookbookBiquad):
+    """SoX's two-pole band-pass of bandwidth ``central_freq / Q``; ``noise`` keeps the power
+    of unpitched audio (noise) rather than of tones."""
+
+    _frequency_name = "central_freq"
+
+    def __init__(self, sample_rate, central_freq, Q=0.707, noise=False):
+        super().__init__(sample_rate, central_freq, Q)
+        self.noise = check_bool(noise, "noise")
+
+    def coefficients(self):
+        cos = np.cos(2 * np.pi * self._frequency / self.sample_rate)
+        a2 = np.exp(-2 * np.pi * (self._frequency / self.Q) / self.sample_rate)
+        a1 = -4 * a2 / (1 + a2) * cos
+        b0 = np.sqrt(1 - a1 * a1 / (4 * a2)) * (1 - a2)
+        if self.noise:
+            b0 = np.sqrt(((1 + a2) ** 2 - a1 * a1) * (1 - a2) / (1 + a2))
+        return b0, 0.0, 0.0, 1.0, a1, a2
+
+
+class _PresetBiquad(_Biquad):
+    """A SoX filter of constants for a few sample rates (``_PRESETS``)."""
+
+    _PRESETS = {}
+    _rate_error = ""
+
+    def __init__(self, sample_rate):
+        if isinstance(sample_rate, bool) or not isinstance(sample_rate, int):
+            raise TypeError(f"Argument sample_rate with value {sample_rate!r} is not of type "
+                            f"[<class 'int'>], but got {type(sample_rate)}.")
+        if sample_rate not in self._PRESETS:
+            raise ValueError(self._rate_error.format(sample_rate))
+        self.sample_rate = sample_rate
+
+
+class DeemphBiquad(_PresetBiquad):
+    """The CD de-emphasis filter (SoX's deemph: a high shelf of SoX's constants per rate)."""
+
+    #: sample rate -> (central frequency, shelf slope, gain dB), SoX's
+    _PRESETS = {44100: (5283.0, 0.4845, -9.477), 48000: (5356.0, 0.479, -9.62)}
+    _rate_error = "Argument sample_rate should be 44100 or 48000, but got {}."
+
+    def coefficients(self):
+        frequency, slope, gain = self._PRESETS[self.sample_rate]
+        w0 = 2 * np.pi * frequency / self.sample_rate
+        a = 10 ** (gain / 40)
+        alpha = np.sin(w0) / 2 * np.sqrt((a + 1 / a) * (1 / slope - 1) + 2)
+        return high_shelf(a, 2 * np.sqrt(a) * alpha, (a - 1) * np.cos(w0), (a + 1) * np.cos(w0))
+
+
+class RiaaBiquad(_PresetBiquad):
+    """The RIAA vinyl playback equalisation (SoX's riaa: its zeros and poles per rate, the gain
+    0 dB at 1 kHz)."""
+
+    #: sample rate -> (zeros, poles), SoX's
+    _PRESETS = {44100: ((-0.2014898, 0.9233820), (0.7083149, 0.9924091)),
+                48000: ((-0.1766069, 0.9321590), (0.7396325, 0.9931330)),
+                88200: ((-0.1168735, 0.9648312), (0.8590646, 0.9964002)),
+                96000: ((-0.1141486, 0.9676817), (0.8699137, 0.9966946))}
+    _rate_error = "sample_rate should be one of [44100, 48000, 88200, 96000], but got {}."
+
+    def coefficients(self):
+        zeros, poles = self._PRESETS[self.sample_rate]
+        b = np.array([1.0, -(zeros[0] + zeros[1]), zeros[0] * zeros[1]])
+        a = np.array([1.0, -(poles[0] + poles[1]), poles[0] * poles[1]])
+        at_1khz = np.exp(-1j * 2 * np.pi * 1000 / self.sample_rate * np.arange(3))
+        b = b * abs(a @ at_1khz) / abs(b @ at_1khz)
+        return (*b, *a)

@@ -1,9 +1,9 @@
 """Masks along the frequency or time axis of a spectrogram <..., freq, time>: MaskAlongAxis
-(a given band), FrequencyMasking and TimeMasking (a band of random width)."""
+(a given band), FrequencyMasking, TimeMasking and MaskAlongAxisIID (a band of random width)."""
 import numpy as np
 
 from ._base import AudioTensorOperation, as_float
-from ._checks import check_bool, check_int, check_number
+from ._checks import FLOAT_MAX, check_bool, check_int, check_number
 
 _AXIS_NAMES = {1: "frequency", 2: "time"}
 
@@ -56,6 +56,7 @@ class _RandomMasking(AudioTensorOperation):
     def __init__(self, iid_masks, mask_param, mask_start, mask_value, param_name):
         self.iid_masks = check_bool(iid_masks, "iid_masks")
         self._mask_param = check_int(mask_param, param_name, low=0)
+        self._param_name = param_name
         self.mask_start = check_int(mask_start, "mask_start", low=0)
         self.mask_value = check_number(mask_value, "mask_value", low=0)
 
@@ -63,9 +64,9 @@ class _RandomMasking(AudioTensorOperation):
         length = spec.shape[spec.ndim - 3 + self.axis]
         name = type(self).__name__
         if self._mask_param > length:
-            raise RuntimeError(f"{name}: {_AXIS_NAMES[self.axis]} mask parameter "
-                               f"{self._mask_param} should be no more than the length of the "
-                               f"masked dimension, {length}.")
+            raise RuntimeError(f"{name}: {self._param_name} {self._mask_param} should be no "
+                               f"more than the length of the {_AXIS_NAMES[self.axis]} "
+                               f"dimension, {length}.")
         width = int(rng.uniform(0.0, 1.0) * self._mask_param)
         if self.iid_masks:
             start = int(rng.uniform(0.0, 1.0) * (length - width))
@@ -92,3 +93,15 @@ class TimeMasking(_RandomMasking):
     def __init__(self, iid_masks=False, time_mask_param=0, mask_start=0, mask_value=0.0):
         super().__init__(iid_masks, time_mask_param, mask_start, mask_value, "time_mask_param")
         self.time_mask_param = time_mask_param
+
+
+class MaskAlongAxisIID(_RandomMasking):
+    """A band of random width in [0, mask_param] at a random start along ``axis`` (1:
+    frequency, 2: time), the same band for every spectrogram of the batch (as MindSpore 2.10
+    gives: measured)."""
+
+    def __init__(self, mask_param, mask_value, axis):
+        self.mask_param = self._mask_param = check_int(mask_param, "mask_param", low=0)
+        self.mask_value = check_number(mask_value, "mask_value", low=-FLOAT_MAX)
+        self.axis = check_int(axis, "axis", low=1, high=2)
+        self.iid_masks, self.mask_start, self._param_name = True, 0, "mask_param"

@@ -1,12 +1,12 @@
-"""Spectrogram transforms: Spectrogram, MelScale, MelSpectrogram, MFCC, AmplitudeToDB,
+"""Spectrogram transforms: Spectrogram, MelScale, MelSpectrogram, MFCC, LFCC, AmplitudeToDB,
 DBToAmplitude, ComputeDeltas (MindSpore 2.10's, which follow torchaudio's definitions)."""
 import numpy as np
 from scipy import signal
 
 from ._base import AudioTensorOperation, as_float
-from ._checks import check_bool, check_enum, check_int, check_number
+from ._checks import check_bool, check_enum, check_float, check_int, check_number
 from .utils import (BorderType, MelType, NormMode, NormType, ScaleType, WindowType, create_dct,
-                    melscale_fbanks)
+                    linear_fbanks, melscale_fbanks)
 
 #: torch.kaiser_window's default beta, which MindSpore's KAISER window uses.
 KAISER_BETA = 12.0
@@ -186,13 +186,62 @@ class MFCC(AudioTensorOperation):
         self._dct = create_dct(self.n_mfcc, n_mels, self.norm).astype(np.float64)
 
     def _compute(self, waveform, rng):
-        mel = self._mel._compute(waveform, rng).astype(np.float64)
-        if self.log_mels:
-            mel = np.log(mel + 1e-6)
-        else:
-            mel = amplitude_to_db(mel, 10.0, 1e-10, 0.0, 80.0)
-        out = np.swapaxes(np.swapaxes(mel, -1, -2) @ self._dct, -1, -2)
-        return out.astype(np.float32)
+        return cepstrum(self._mel._compute(waveform, rng), self.log_mels, self._dct)
+
+
+def cepstrum(bands, natural_log, dct):
+    """The DCT (``dct``: <bands, coefficients>) of the log of ``bands`` <..., bands, frames>:
+    log(x + 1e-6) or power decibels floored 80 dB under each item's peak; float32."""
+    bands = bands.astype(np.float64)
+    if natural_log:
+        bands = np.log(bands + 1e-6)
+    else:
+        bands = amplitude_to_db(bands, 10.0, 1e-10, 0.0, 80.0)
+    return np.swapaxes(np.swapaxes(bands, -1, -2) @ dct, -1, -2).astype(np.float32)
+
+
+class LFCC(AudioTensorOperation):
+    """Linear-frequency cepstrum coefficients of a waveform <..., time> -> <..., n_lfcc,
+    frames>: MFCC with ``n_filter`` linearly spaced triangles for the mel bank (float32
+    whatever the input, as MindSpore gives)."""
+
+    def __init__(self, sample_rate=16000, n_filter=128, n_lfcc=40, f_min=0.0, f_max=None,
+                 dct_type=2, norm=NormMode.ORTHO, log_lf=False, speckwargs=None):
+        check_int(sample_rate, "sample_rate", low=0)
+        self.n_filter = check_int(n_filter, "n_filter", low=1)
+        self.n_lfcc = check_int(n_lfcc, "n_lfcc", low=1)
+        self.log_lf = check_bool(log_lf, "log_lf")
+        self.norm = check_enum(norm, NormMode, "norm")
+        check_number(f_min, "f_min", low=0)
+        if f_max is None:
+            if f_min >= sample_rate // 2:
+                raise ValueError(f"Input sample_rate // 2 should be greater than f_min when "
+                                 f"f_max is set to None, but got f_min: {f_min} and "
+                                 f"sample_rate: {sample_rate}.")
+            f_max = sample_rate // 2
+        elif check_number(f_max, "f_max", low=0) < f_min:
+            raise ValueError(f"f_max should be greater than or equal to f_min, but got "
+                             f"f_min: {f_min} and f_max: {f_max}.")
+        if dct_type != 2:
+            raise ValueError(f"Input dct_type must be 2, but got : {dct_type}.")
+        if speckwargs is not None and not isinstance(speckwargs, dict):
+            raise TypeError(f"Argument speckwargs with value {speckwargs!r} is not of type "
+                            f"[<class 'dict'>], but got {type(speckwargs)}.")
+        if "power" in (speckwargs or {}):
+            check_float(speckwargs["power"], "power")     # MindSpore's LFCC refuses an int
+        self._spectrogram = Spectrogram(**(speckwargs or {}))
+        n_fft = self._spectrogram.n_fft
+        if n_fft < self.n_lfcc:
+            raise ValueError(f"n_fft should be greater than or equal to n_lfcc, but got "
+                             f"n_fft: {n_fft} and n_lfcc: {n_lfcc}.")
+        self._banks = linear_fbanks(n_fft // 2 + 1, f_min, f_max, self.n_filter,
+                                    sample_rate).astype(np.float64)
+        self._dct = create_dct(self.n_lfcc, self.n_filter, self.norm).astype(np.float64)
+
+    def _compute(self, waveform, rng):
+        spec = self._spectrogram._compute(waveform, rng).astype(np.float64)
+        return cepstrum(np.swapaxes(np.swapaxes(spec, -1, -2) @ self._banks, -1, -2),
+                        self.log_lf, self._dct)
 
 
 class ComputeDeltas(AudioTensorOperation):

@@ -1,15 +1,19 @@
 """``mindspore.dataset.audio.transforms``: the audio transforms this package has."""
 from .amplitude import DCShift, Fade, Gain, MuLawDecoding, MuLawEncoding, Vol
 from .complex_ops import Angle, ComplexNorm, Magphase
-from .filters import (AllpassBiquad, BandpassBiquad, BandrejectBiquad, Biquad, HighpassBiquad,
-                      LFilter, LowpassBiquad)
-from .masking import FrequencyMasking, MaskAlongAxis, TimeMasking
+from .effects import Contrast, Overdrive
+from .filters import (AllpassBiquad, BandBiquad, BandpassBiquad, BandrejectBiquad, BassBiquad,
+                      Biquad, DeemphBiquad, EqualizerBiquad, HighpassBiquad, LFilter,
+                      LowpassBiquad, RiaaBiquad, TrebleBiquad)
+from .masking import FrequencyMasking, MaskAlongAxis, MaskAlongAxisIID, TimeMasking
 from .resample import Resample
-from .spectral import (MFCC, AmplitudeToDB, ComputeDeltas, DBToAmplitude, MelScale,
+from .spectral import (LFCC, MFCC, AmplitudeToDB, ComputeDeltas, DBToAmplitude, MelScale,
                        MelSpectrogram, Spectrogram)
 
-__all__ = ["AllpassBiquad", "AmplitudeToDB", "Angle", "BandpassBiquad", "BandrejectBiquad",
-           "Biquad", "ComplexNorm", "ComputeDeltas", "DBToAmplitude", "DCShift", "Fade",
-           "FrequencyMasking", "Gain", "HighpassBiquad", "LFilter", "LowpassBiquad", "MFCC",
-           "Magphase", "MaskAlongAxis", "MelScale", "MelSpectrogram", "MuLawDecoding",
-           "MuLawEncoding", "Resample", "Spectrogram", "TimeMasking", "Vol"]
+__all__ = ["AllpassBiquad", "AmplitudeToDB", "Angle", "BandBiquad", "BandpassBiquad",
+           "BandrejectBiquad", "BassBiquad", "Biquad", "ComplexNorm", "ComputeDeltas",
+           "Contrast", "DBToAmplitude", "DCShift", "DeemphBiquad", "EqualizerBiquad", "Fade",
+           "FrequencyMasking", "Gain", "HighpassBiquad", "LFCC", "LFilter", "LowpassBiquad",
+           "MFCC", "Magphase", "MaskAlongAxis", "MaskAlongAxisIID", "MelScale", "MelSpectrogram",
+           "MuLawDecoding", "MuLawEncoding", "Overdrive", "Resample", "RiaaBiquad",
+           "Spectrogram", "TimeMasking", "TrebleBiquad", "Vol"]

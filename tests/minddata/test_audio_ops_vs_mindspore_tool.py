@@ -31,3 +31,11 @@ def test_the_comparison_flags_what_differs():
     assert tool.classify(CASE, failed, ok(values))[:2] == ("different", "build")
     assert tool.classify(CASE, failed, [("build", ("error", "TypeError", "bad"))])[0] == (
         "error type")
+
+
+def test_lfcc_of_float64_with_log_lf_is_a_documented_difference():
+    values = np.array([0.5, 1.0], np.float32)
+    lfcc = {"op": "LFCC", "kwargs": {"log_lf": True}, "input": np.zeros(300)}
+    assert tool.classify(lfcc, ok(values), ok(values * np.nan))[0] == "documented"
+    on_float32 = dict(lfcc, input=np.zeros(300, np.float32))
+    assert tool.classify(on_float32, ok(values), ok(values * np.nan))[0] == "different"

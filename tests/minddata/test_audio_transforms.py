@@ -76,3 +76,118 @@ def test_fade_exponential_is_mindspores_curve():
     fade_out = audio.Fade(0, 5, audio.FadeShape.EXPONENTIAL)(ones)
     np.testing.assert_allclose(fade_in, [0, 0.1487, 0.3536, 0.6307, 1, 1, 1, 1], atol=1e-4)
     np.testing.assert_allclose(fade_out, [1, 1, 1, 1, 0.6307, 0.3536, 0.1487, 0], atol=1e-4)
+
+
+@pytest.mark.parametrize("op, expected", [  # MindSpore 2.10 on WAVE below
+    (lambda: audio.BandBiquad(16000, 2000.0, 0.5, True),
+     [0.4476, -0.0059, 0.5755, 0.2814, -0.4303, -0.0441]),
+    (lambda: audio.BassBiquad(16000, 6.0), [0.5048, -0.2427, 0.7622, 0.0195, -0.4852, 0.2625]),
+    (lambda: audio.TrebleBiquad(16000, 6.0), [0.7648, -0.6728, 1.0, -0.3751, -0.815, 0.7284]),
+    (lambda: audio.EqualizerBiquad(16000, 1000.0, 6.0, 0.5),
+     [0.6061, -0.1488, 0.8893, 0.1975, -0.5579, 0.1055]),
+    (lambda: audio.DeemphBiquad(48000), [0.2238, -0.016, 0.3491, 0.1531, -0.1255, 0.0802]),
+    (lambda: audio.RiaaBiquad(88200), [0.0634, 0.0322, 0.1202, 0.1185, 0.0428, 0.0635]),
+])
+def test_sox_and_cookbook_biquads(op, expected):
+    wave = np.array([0.5, -0.25, 0.75, 0.0, -0.5, 0.25], np.float32)
+    out = op()(wave)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, expected, atol=1e-4)
+    batch = op()(np.stack([wave, wave]).astype(np.float64)[None])
+    assert batch.dtype == np.float64 and batch.shape == (1, 2, 6)
+    np.testing.assert_allclose(batch[0, 1], expected, atol=1e-4)
+
+
+def test_biquad_argument_checks():
+    with pytest.raises(ValueError, match="sample_rate should be 44100 or 48000"):
+        audio.DeemphBiquad(16000)
+    with pytest.raises(ValueError, match=r"one of \[44100, 48000, 88200, 96000\]"):
+        audio.RiaaBiquad(22050)
+    with pytest.raises(TypeError, match="sample_rate"):
+        audio.RiaaBiquad(44100.0)
+    with pytest.raises(ValueError, match="Q is not within"):
+        audio.BassBiquad(16000, 1.0, 100.0, 1.5)
+    with pytest.raises(TypeError, match="gain"):
+        audio.EqualizerBiquad(16000, 1000.0, True)
+    with pytest.raises(TypeError, match="noise"):
+        audio.BandBiquad(16000, 1000.0, 0.5, 1)
+
+
+def _spec_kwargs(**changes):
+    return dict({"n_fft": 16, "win_length": 16, "hop_length": 8, "pad": 0,
+                 "window": audio.WindowType.HANN, "power": 2.0, "normalized": False,
+                 "center": True, "pad_mode": audio.BorderType.REFLECT, "onesided": True},
+                **changes)
+
+
+def test_lfcc_values_shapes_and_checks():
+    wave = np.sin(np.arange(200) * 0.3).astype(np.float32)
+    out = audio.LFCC(sample_rate=8000, n_filter=6, n_lfcc=4, speckwargs=_spec_kwargs())(wave)
+    assert out.shape == (4, 26) and out.dtype == np.float32
+    # MindSpore 2.10: the first three frames
+    np.testing.assert_allclose(out[:, :3], [[-15.138, -53.42, -58.237], [17.734, 51.794, 55.181],
+                                            [1.234, 8.913, 10.645], [-2.366, 2.651, 1.77]],
+                               atol=2e-3)
+    logged = audio.LFCC(sample_rate=8000, n_filter=6, n_lfcc=4, log_lf=True,
+                        speckwargs=_spec_kwargs())(np.stack([wave, wave]))
+    np.testing.assert_allclose(logged[1, :, :2], [[-3.486, -12.27], [4.083, 11.887],
+                                                  [0.284, 2.082], [-0.545, 0.591]], atol=2e-3)
+    assert audio.LFCC()(np.zeros((2, 1, 1000))).shape == (2, 1, 40, 6)
+    assert audio.LFCC()(np.zeros(1000)).dtype == np.float32               # as MindSpore
+    with pytest.raises(TypeError, match="power"):                          # an int: MindSpore's
+        audio.LFCC(speckwargs=_spec_kwargs(power=2))
+    with pytest.raises(ValueError, match="n_fft should be greater than or equal to n_lfcc"):
+        audio.LFCC(n_lfcc=20, speckwargs=_spec_kwargs())
+    with pytest.raises(ValueError, match="f_max should be greater than or equal to f_min"):
+        audio.LFCC(f_min=100.0, f_max=50.0)
+    with pytest.raises(ValueError, match="dct_type must be 2"):
+        audio.LFCC(dct_type=3)
+
+
+def test_mask_along_axis_iid_masks_one_band_for_the_whole_batch():
+    spec = np.zeros((3, 2, 8, 9), np.float32)
+    out = audio.MaskAlongAxisIID(8, 1.0, 1)(spec)
+    rows = (out == 1).all(axis=-1)
+    assert out.dtype == np.float32 and (rows == rows[0, 0]).all()        # one band for all
+    masked_rows = rows[0, 0].nonzero()[0]
+    assert len(masked_rows) <= 8 and (np.diff(masked_rows) == 1).all()
+    assert (out[..., ~rows[0, 0], :] == 0).all()
+    ints = audio.MaskAlongAxisIID(0, 1.0, 2)(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert ints.dtype == np.float32 and ints.tolist() == [[0, 1, 2], [3, 4, 5]]  # MindSpore's
+    assert audio.MaskAlongAxisIID(9, 1.0, 2)(np.zeros((8, 9))).dtype == np.float64
+    with pytest.raises(RuntimeError, match="mask_param"):
+        audio.MaskAlongAxisIID(10, 1.0, 2)(np.zeros((8, 9)))
+    with pytest.raises(RuntimeError, match="<..., freq, time>"):
+        audio.MaskAlongAxisIID(1, 1.0, 2)(np.zeros(9))
+    with pytest.raises(ValueError, match=r"mask_value is not within the required interval"):
+        audio.MaskAlongAxisIID(1, 1e20, 1)
+    with pytest.raises(TypeError, match="mask_param"):
+        audio.MaskAlongAxisIID(True, 0.0, 1)
+    with pytest.raises(ValueError, match=r"axis is not within the required interval of \[1, 2\]"):
+        audio.MaskAlongAxisIID(1, 0.0, 3)
+
+
+def test_contrast_is_soxs_not_torchaudios():
+    """MindSpore 2.10's Contrast divides the amount by 750 as SoX does (torchaudio: by 100)."""
+    wave = np.array([0.1, 0.2, 0.3, 0.125, -0.1, 0.01])
+    out = audio.Contrast(50)(wave)
+    assert out.dtype == np.float64
+    np.testing.assert_allclose(out, [0.19501, 0.36866, 0.50953, 0.24109, -0.19501, 0.01989],
+                               atol=1e-5)
+    assert audio.Contrast()(np.ones((2, 3), np.int16)).dtype == np.float32
+    with pytest.raises(ValueError, match=r"enhancement_amount is not within the required "
+                                         r"interval of \[0, 100\]"):
+        audio.Contrast(101)
+
+
+def test_overdrive_values():
+    wave = np.array([0.5, -0.25, 0.75, 0.0, -0.5, 0.25, 1.0, -1.0], np.float32)
+    # MindSpore 2.10
+    np.testing.assert_allclose(audio.Overdrive()(wave), [
+        0.75, -0.6275, 0.875, 0.0723, -0.7528, 0.6247, 0.9972, -1.0], atol=1e-4)
+    np.testing.assert_allclose(audio.Overdrive(40.0, 70.0)(wave[None])[0], [
+        0.75, -0.6275, 0.875, 0.2493, -0.7537, 0.6238, 0.9963, -1.0], atol=1e-4)
+    with pytest.raises(ValueError, match=r"color is not within the required interval"):
+        audio.Overdrive(20, 101)
+    with pytest.raises(TypeError, match="color"):
+        audio.Overdrive(20, None)

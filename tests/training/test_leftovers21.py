@@ -64,3 +64,40 @@ def test_dynamic_weight_decay():
     params = nn.Dense(3, 2).trainable_params()
     for name, optimizer, expected in _optimizers(params, nn.ExponentialDecayLR(0.1, 0.9, 4)):
         assert optimizer.dynamic_weight_decay is expected, name
+
+
+# MindSpore 2.10's result types of (tensor of `kind`, 0-d float tensor of `scalar`), both orders
+# (fmod: (tensor, 0-d) first, then (0-d, tensor)): a 0-d float gives its type to a bool or
+# integer tensor (as add does), but does not widen a float tensor in mul, div and fmod(x, 0-d)
+TYPES = [
+    ("bool", "float64", "float64", "float64", ("float64", "float64")),
+    ("int32", "float64", "float64", "float64", ("float64", "float64")),
+    ("int64", "float16", "float16", "float16", ("float16", "float16")),
+    ("uint8", "float32", "float32", "float32", ("float32", "float32")),
+    ("float16", "float64", "float64", "float16", ("float16", "float64")),
+    ("float16", "float32", "float32", "float16", ("float16", "float32")),
+    ("float32", "float64", "float64", "float32", ("float32", "float64")),
+    ("float32", "float16", "float32", "float32", ("float32", "float32")),
+]
+
+
+@pytest.mark.parametrize("kind, scalar, additive, multiplicative, fmod_types", TYPES)
+def test_result_type_beside_a_0d_float_tensor(backend, kind, scalar, additive, multiplicative,
+                                              fmod_types):
+    tensor = as_input(backend, np.array([1, 0, 1] if kind == "bool" else [3, 4, 5], kind))
+    zero_d = as_input(backend, np.array(2.5, scalar))
+
+    def dtype(out):
+        return str(values(out).dtype)
+    for function, expected in ((ops.add, additive), (ops.sub, additive),
+                               (ops.mul, multiplicative), (ops.div, multiplicative)):
+        assert dtype(function(tensor, zero_d)) == dtype(function(zero_d, tensor)) == expected
+    assert (dtype(ops.fmod(tensor, zero_d)), dtype(ops.fmod(zero_d, tensor))) == fmod_types
+
+
+def test_values_beside_a_0d_float64_tensor(backend):
+    tensor = as_input(backend, np.array([3, 4, 5], np.int32))
+    zero_d = as_input(backend, np.array(2.5, np.float64))
+    np.testing.assert_array_equal(values(ops.mul(tensor, zero_d)), [7.5, 10.0, 12.5])
+    np.testing.assert_array_equal(values(ops.div(tensor, zero_d)), [1.2, 1.6, 2.0])
+    np.testing.assert_array_equal(values(ops.fmod(tensor, zero_d)), [0.5, 1.5, 0.0])

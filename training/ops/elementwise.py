@@ -31,27 +31,28 @@ def _dtype_and_weakness(value, op, weak_0d):
     if dtype is None:
         raise TypeError(f"For '{op}', the inputs must be Tensors or numbers, but got "
                         f"{type(value).__name__}")
-    if weak_0d and not tuple(value.shape) and dtype.kind == "f":
-        return _WEAK[float], True
-    return dtype, False
+    return dtype, bool(weak_0d and not tuple(value.shape) and dtype.kind == "f")
 
 
-def result_dtype(values, op, weak_0d=False):
-    """MindSpore's type of an element-wise result of `values` (tensors and Python numbers);
-    with `weak_0d` (MindSpore's mul, div and fmod) a 0-d float tensor beside a larger one counts
-    as a Python float, and without a larger one the numbers count as int64 and float32
-    tensors."""
+def result_dtype(values, op, weak_0d=()):
+    """MindSpore's type of an element-wise result of `values` (tensors and Python numbers).
+    `weak_0d` lists the positions (MindSpore's mul and div: both; fmod: the second) where a 0-d
+    float tensor beside a larger one is weak like a Python float: it does not widen a float
+    tensor, but unlike a Python float it gives its own type to integers and bools (measured:
+    int32 (3,) * float64 () is float64, float16 (3,) * float64 () float16, fmod(float16 (3,),
+    float64 ()) float16 but fmod(float64 (), float16 (3,)) float64). Without a larger one the
+    numbers count as int64 and float32 tensors."""
     if weak_0d and not any(np_dtype_of(v) is not None and tuple(v.shape) for v in values):
         typed = [(_WEAK[type(v)] if isinstance(v, (bool, int, float)) else np_dtype_of(v),
                   False) for v in values]
     else:
-        typed = [_dtype_and_weakness(v, op, weak_0d) for v in values]
+        typed = [_dtype_and_weakness(v, op, i in weak_0d) for i, v in enumerate(values)]
     strong = [d for d, weak in typed if not weak] or [d for d, _ in typed]
     rank = max(_RANK[d.kind] for d in strong)
     dtype = np.result_type(*[d for d in strong if _RANK[d.kind] == rank])
     weak_rank = max((_RANK[d.kind] for d, weak in typed if weak), default=-1)
     if weak_rank > rank:
-        dtype = np.dtype(np.float32) if weak_rank == 2 else np.dtype(np.int64)
+        dtype = np.result_type(*[d for d, weak in typed if weak and _RANK[d.kind] == weak_rank])
     return dtype
 
 
@@ -71,7 +72,7 @@ _ALLOWED = {"float": "[float16, float32, float64]", "number": "[int, uint, float
 
 
 def elementwise(op, values, forward, derivatives=None, kind="any", torch_forward=None,
-                out_dtype=None, weak_0d=False):
+                out_dtype=None, weak_0d=()):
     """`forward(*arrays)` of `values` (tensors and numbers broadcast together) in the dtype
     `check_kind` gives; `out_dtype` (bool for comparisons) overrides the result's dtype.
     `derivatives(g, *arrays, out)` gives each input's gradient (None: no gradient flows);
@@ -294,7 +295,7 @@ def round(input, *, decimals=0):  # noqa: A001,A002  (MindSpore's names)
 
 
 def _binary(name, primitive, forward, derivatives=None, kind="any", torch_name=None,
-            out_dtype=None, names=("input", "other"), weak_0d=False):
+            out_dtype=None, names=("input", "other"), weak_0d=()):
     """A two-input function with MindSpore's argument names; `derivatives(g, x, y, out)`."""
     def function(*args, **kwargs):
         x, y = _two_arguments(name, names, args, kwargs)
@@ -395,7 +396,7 @@ floor_mod = _binary("floor_mod", "FloorMod", np.mod, lambda g, x, y, out: (
 remainder = _binary("remainder", "FloorMod", np.mod, lambda g, x, y, out: (
     g, -g * np.floor_divide(x, y)))
 fmod = _binary("fmod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
-               weak_0d=True)
+               weak_0d=(1,))
 mod = _binary("mod", "Mod", np.fmod, lambda g, x, y, out: (g, -g * np.trunc(x / y)),
               "number", torch_name="fmod", names=("x", "y"))    # the primitive: no bools
 # the gradients as MindSpore's: log(y) for x (0 where x is 0 and y <= 0), g * x / y for y
@@ -434,12 +435,12 @@ less = _binary("less", "Less", np.less, out_dtype=np.bool_, torch_name="lt")
 ne, ge, le = not_equal, greater_equal, less_equal
 add = _binary("add", "Add", np.add, lambda g, x, y, out: (g, g), "number")
 sub = _binary("sub", "Sub", np.subtract, lambda g, x, y, out: (g, -g), "number")
-mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x), weak_0d=True)
+mul = _binary("mul", "Mul", np.multiply, lambda g, x, y, out: (g * y, g * x), weak_0d=(0, 1))
 # MindSpore's rounding order for y's gradient, -g * (out / y) (-g * out / y differs by an ulp
 # in about a quarter of random float16 cases, and overflows or flushes where it does not); the
 # primitive RealDiv's is -((g / y) * out) (measured: 114 of 512 random float16 cases differ)
 div = _binary("div", "RealDiv", np.true_divide, lambda g, x, y, out: (g / y, -g * (out / y)),
-              "to_float", weak_0d=True)
+              "to_float", weak_0d=(0, 1))
 real_div = _binary("real_div", "RealDiv", lambda x, y: _integer_result(np.true_divide, x, y),
                    lambda g, x, y, out: (g / y, -((g / y) * out)), "number", names=("x", "y"),
                    torch_name="real_div")       # the primitive: integers stay integers, bools

@@ -6,8 +6,10 @@ sorted order of the patterns, not in the order of the wikifil.pl script they com
 digits and tags go first, then the upper-case letters (``R`` is deleted, not lower-cased), then
 every run of characters other than ``a-z`` and newline becomes a space, after which the link,
 template and ``|thumb`` rules find nothing left to match. The steps below are that effective
-sequence. Only the first string of the input is filtered; the other strings of an array come out
-empty, the shape kept."""
+sequence, with three deviations where MindSpore serves wrong data: ``R`` is lower-cased like
+every other capital (MindSpore deletes it: 'UPPER' gives 'uppe'), blank lines become one line
+break (MindSpore's ICU reads the replacement "\n" as the letter n: 'a\n\nb' gives 'anb'), and
+every string of an array is filtered (MindSpore filters the first and empties the others)."""
 import re
 
 import numpy as np
@@ -20,7 +22,7 @@ _TRIMMED = "".join(sorted((WHITE_SPACE - set("\xa0\u2007\u202f")) | set("\x1c\x1
 # '.' of an ICU regex stops at these line terminators
 _NOT_LINE_END = "[^\n\x0b\x0c\r\x85\u2028\u2029]"
 _DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_UPPER_TO_LOWER = {ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQSTUVWXYZ"} | {ord("R"): None}
+_UPPER_TO_LOWER = {ord(c): c.lower() for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
 _RULES = (
     (re.compile("&[^;]*;"), " "),                                   # entities (to the next ';')
@@ -30,7 +32,7 @@ _RULES = (
     (lambda text: text.translate(_UPPER_TO_LOWER), None),
     (re.compile("[^a-z\n]+"), " "),
     (re.compile("\n "), ""),
-    (re.compile("\n[ \n]*\n"), "n"),    # ICU reads the replacement "\n" as an escaped 'n'
+    (re.compile("\n[ \n]*\n"), "\n"),   # MindSpore's ICU reads this "\n" as the letter n
     (re.compile("[ \n]+"), " "),
 )
 
@@ -47,7 +49,8 @@ def filter_wikipedia_text(text):
 
 class FilterWikipediaXML:
     """Filter Wikipedia XML dump text to lower-case letters and spaces: markup removed, digits
-    spelled out (MindSpore 2.10's rules, in the order MindSpore applies them: see the module)."""
+    spelled out (MindSpore 2.10's rules, in the order MindSpore applies them, less its two
+    wrong-data faults: see the module)."""
 
     def __call__(self, *inputs):
         if len(inputs) != 1:
@@ -59,6 +62,5 @@ class FilterWikipediaXML:
             raise RuntimeError("FilterWikipediaXML: input is not of type string.")
         if strings.size == 0:
             raise RuntimeError("FilterWikipediaXML: Input Tensor has no data.")
-        out = [""] * strings.size
-        out[0] = filter_wikipedia_text(str(strings.reshape(-1)[0]))
+        out = [filter_wikipedia_text(str(text)) for text in strings.reshape(-1)]
         return np.array(out, dtype=str).reshape(strings.shape)

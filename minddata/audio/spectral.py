@@ -118,7 +118,13 @@ class MelSpectrogram(AudioTensorOperation):
         self._mel = MelScale(n_mels, sample_rate, f_min, f_max, n_fft // 2 + 1, norm, mel_scale)
 
     def _compute(self, waveform, rng):
-        return mel_scale(self._spectrogram._compute(waveform, rng), self._mel._banks,
+        spectrogram = self._spectrogram
+        # MindSpore 2.10's MelSpectrogram (not its Spectrogram) refuses a waveform of no more
+        # than n_fft // 2 samples when centring, whatever the pad mode and `pad` (measured).
+        if spectrogram.center and waveform.shape[-1] <= spectrogram.n_fft // 2:
+            raise RuntimeError("MelSpectrogram: Padding size should be less than the "
+                               "corresponding input dimension.")
+        return mel_scale(spectrogram._compute(waveform, rng), self._mel._banks,
                          type(self).__name__)
 
 

@@ -191,3 +191,17 @@ def test_overdrive_values():
         audio.Overdrive(20, 101)
     with pytest.raises(TypeError, match="color"):
         audio.Overdrive(20, None)
+
+
+def test_mel_spectrogram_refuses_a_waveform_of_half_n_fft_when_centring():
+    """MindSpore 2.10's MelSpectrogram (and MFCC through it; not Spectrogram nor LFCC) refuses
+    <= n_fft // 2 samples when centring, whatever the pad mode or pad: audio tool seed 21
+    cases 45 and 112, where we gave a spectrogram."""
+    for mode in (audio.BorderType.EDGE, audio.BorderType.CONSTANT):
+        with pytest.raises(RuntimeError, match="Padding size should be less than"):
+            audio.MelSpectrogram(n_fft=64, n_mels=8, pad=2, pad_mode=mode)(np.ones(30))
+    assert audio.MelSpectrogram(n_fft=64, n_mels=8)(np.ones(33)).shape == (8, 2)
+    assert audio.MelSpectrogram(n_fft=64, n_mels=8, center=False)(np.ones(64)).shape == (8, 1)
+    assert audio.Spectrogram(n_fft=64)(np.ones(20)).shape == (33, 1)
+    with pytest.raises(RuntimeError, match="Padding size"):
+        audio.MFCC(n_mfcc=13, melkwargs={"n_fft": 64, "n_mels": 20})(np.ones(32, np.float32))

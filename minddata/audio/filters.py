@@ -117,6 +117,10 @@ class AllpassBiquad(_CookbookBiquad):
         super().__init__(sample_rate, central_freq, Q)
 
     def coefficients(self):
+        # MindSpore 2.10 refuses a central_freq of 0 here only, when the op runs (measured)
+        if self._frequency == 0:
+            raise RuntimeError("AllpassBiquad: central_freq can not be equal to zero, but got: "
+                               "0.000000")
         cos, _, alpha = self.angle_and_alpha()
         return 1 - alpha, -2 * cos, 1 + alpha, 1 + alpha, -2 * cos, 1 - alpha
 

@@ -45,9 +45,9 @@ class Resample(AudioTensorOperation):
         self.beta = None if beta is None else check_number(beta, "beta", low=0)
 
     def _compute(self, waveform, rng):
-        dtype = as_float(waveform).dtype
         if self.orig_freq == self.new_freq:
-            return waveform.astype(dtype)
+            return waveform.copy()   # the input as it is, int16 too (MindSpore 2.10, measured)
+        dtype = as_float(waveform).dtype
         gcd = math.gcd(int(self.orig_freq), int(self.new_freq))
         orig, new = int(self.orig_freq) // gcd, int(self.new_freq) // gcd
         kernels, width = sinc_kernels(orig, new, self.lowpass_filter_width, self.rolloff,

@@ -76,17 +76,7 @@ def classify(case, ours, theirs, documented):
             word = documented(case, backend + why)
             return ("documented" if word else "different", "outcome", backend + why +
                     (f" [documented: {word}]" if word else ""))
-    return error_type(ours[0], theirs)
-
-
-def error_type(ours, theirs):
-    """("error type", "outcome", why) for the first step where both raise, another exception
-    type each; (None, None, None) if there is none."""
-    for mine, reference in zip(ours, theirs):
-        if mine[0] == reference[0] == "error" and mine[1] != reference[1]:
-            return "error type", "outcome", f"{mine[1]} here, {reference[1]} in MindSpore: " \
-                f"{reference[2][:120]}"
-    return None, None, None
+    return ops_vs_mindspore.error_type(ours[0], theirs)
 
 
 def describe(case, prefix, limit=300):

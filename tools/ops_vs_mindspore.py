@@ -135,10 +135,16 @@ def classify(case, ours, theirs):
             word = documented(case, backend + why)
             return ("documented" if word else "different", "outcome", backend + why +
                     (f" [documented: {word}]" if word else ""))
-    other = [(m, t) for m, t in zip(ours[0], theirs) if m[0] == t[0] == "error" and m[1] != t[1]]
-    if other:
-        return "error type", "outcome", f"{other[0][0][1]} here, {other[0][1][1]} in " \
-            f"MindSpore: {other[0][1][2][:120]}"
+    return error_type(ours[0], theirs)
+
+
+def error_type(ours, theirs):
+    """("error type", "outcome", why) for the first step where both raise, another exception
+    type each; (None, None, None) if there is none."""
+    for mine, reference in zip(ours, theirs):
+        if mine[0] == reference[0] == "error" and mine[1] != reference[1]:
+            return "error type", "outcome", f"{mine[1]} here, {reference[1]} in MindSpore: " \
+                f"{reference[2][:120]}"
     return None, None, None
 
 
